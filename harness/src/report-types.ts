@@ -1,0 +1,120 @@
+/**
+ * The shape of report.json (contract in shared/DESIGN.md section 2). Field names there are
+ * fixed; fields marked "added" are ours.
+ */
+import type { RuntimeName } from '@bench/app';
+
+export type ScenarioName = 'hello' | 'hash' | 'file' | 'fib' | 'sleep';
+export type Mode = 'baseline' | 'raw' | 'sync' | 'async' | 'worker';
+export type Flag = 'client-bound' | 'unstable' | 'count-mismatch';
+export type CellStatus = 'ok' | 'invalid' | 'failed';
+
+export interface Parameters {
+  connections: number;
+  durationSec: number;
+  warmupSec: number;
+  runs: number;
+  /** added: probe rate in requests/s, and per-scenario server settings. */
+  probeRatePerSec: number;
+  hashCost: number;
+  fibN: number;
+  sleepMs: number;
+  fileCount: number;
+  fileSizeBytes: number;
+  /** added: whether file reads hit the page cache ("warm") or not. */
+  fileCache: 'warm' | 'cold';
+}
+
+export interface Environment {
+  os: string;
+  kernel: string;
+  cpu: { model: string; count: number };
+  memoryBytes: number;
+  commit: string;
+  dirty: boolean;
+  loadGenerator: { name: 'autocannon'; version: string };
+  /** added: host Node running the harness. */
+  harnessNode: string;
+}
+
+export interface RuntimeEntry {
+  name: RuntimeName;
+  version: string;
+  status: 'ok' | 'skipped' | 'failed';
+  reason?: string;
+}
+
+/** One measured run of one cell (added: the raw material the summary is computed from). */
+export interface RunResult {
+  requestsPerSec: number;
+  requests: number;
+  latencyMs: { p50: number; p90: number; p99: number; p999: number; max: number };
+  probeLatencyMs: { p50: number; p99: number; max: number; count: number };
+  eventLoopLagMs: { p99: number; max: number };
+  errors: number;
+  timeouts: number;
+  non2xx: number;
+  /** Requests the server counted on the cell's route (from /stats), and what the client sent. */
+  serverCount: number;
+  clientCount: number;
+  server: { cpuPercent: number; rssMB: number };
+  client: { cpuPercent: number };
+}
+
+export interface Summary {
+  median: number;
+  ci95: [number, number];
+  cv: number;
+  runs: number[];
+}
+
+export interface CellResult {
+  runtime: RuntimeName;
+  scenario: ScenarioName;
+  mode: Mode;
+  /** added: the request path measured, e.g. "/hash/sync". */
+  path: string;
+  status: CellStatus;
+  flags: Flag[];
+  reason?: string;
+  requestsPerSec: Summary;
+  /** Medians across runs of each run's figure. */
+  latencyMs: { p50: number; p90: number; p99: number; p999: number; max: number };
+  probeLatencyMs: { p50: number; p99: number; max: number };
+  eventLoopLagMs: { p99: number; max: number };
+  errors: number;
+  timeouts: number;
+  non2xx: number;
+  server: { cpuPercent: number; rssMB: number };
+  client: { cpuPercent: number };
+  /** added: ratio of this cell's median requests/s to the fastest runtime's in the same scenario and mode. */
+  ratioToFastest?: number;
+  /** added: the per-run details. */
+  runDetails: RunResult[];
+}
+
+export interface Ratios {
+  throughput: number | null;
+  p99: number | null;
+  probeP99: number | null;
+}
+
+export interface Comparison {
+  runtime: RuntimeName;
+  scenario: ScenarioName;
+  asyncOverSync?: Ratios;
+  workerOverSync?: Ratios;
+  /** added: Hono /hello over raw /hello requests/s (scenario "hello" only). */
+  honoOverRaw?: Ratios;
+}
+
+export interface Report {
+  schemaVersion: 1;
+  createdAt: string;
+  status: 'complete' | 'interrupted';
+  environment: Environment;
+  parameters: Parameters;
+  runtimes: RuntimeEntry[];
+  results: CellResult[];
+  comparisons: Comparison[];
+}

@@ -1,0 +1,176 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import type { Health, RuntimeName, ServerKind } from '@bench/app';
+import type { RuntimeSpec } from './runtimes.ts';
+
+export interface StartOptions {
+  raw: boolean;
+  /** Server flags besides --port/--host, e.g. ["--data-dir", dir, "--hash-cost", "10"]. */
+  serverArgs: string[];
+  host?: string;
+  readyTimeoutMs?: number;
+}
+
+export interface Exit {
+  code: number | null;
+  signal: NodeJS.Signals | null;
+}
+
+export interface RunningServer {
+  runtime: RuntimeName;
+  kind: ServerKind;
+  pid: number;
+  url: string;
+  health: Health;
+  /** Settles when the process exits, for whatever reason. */
+  exited: Promise<Exit>;
+  /** Whether the process has exited (by itself or stopped). */
+  readonly alive: boolean;
+  /** The last lines the server wrote to stderr, for failure reasons. */
+  stderrTail(lines?: number): string;
+  stop(): Promise<Exit>;
+}
+
+/** Every server started and not yet stopped, so an interrupted run can stop them all. */
+export const liveServers = new Set<RunningServer>();
+
+const READY_LINE = /^ready (\S+) runtime=(\S+) server=(\S+) pid=(\d+)/m;
+
+/**
+ * Starts one server in its own process group on a port the OS picks, waits for its readiness
+ * line and for /health to name this runtime, this server kind and the pid we started: a number
+ * is never taken from a server this run did not start.
+ */
+export async function startServer(spec: RuntimeSpec, options: StartOptions): Promise<RunningServer> {
+  const host = options.host ?? '127.0.0.1';
+  const args = spec.args(['--port', '0', '--host', host, ...(options.raw ? ['--raw'] : []), ...options.serverArgs]);
+  const child = spawn(spec.binary, args, {
+    detached: true,
+    stdio: ['ignore', 'pipe', 'pipe'],
+    env: { ...process.env, NO_COLOR: '1' },
+  });
+  const kind: ServerKind = options.raw ? 'raw' : 'hono';
+  let stdout = '';
+  let stderr = '';
+  child.stdout?.setEncoding('utf8').on('data', (chunk: string) => {
+    if (stdout.length < 64_000) stdout += chunk;
+  });
+  child.stderr?.setEncoding('utf8').on('data', (chunk: string) => {
+    stderr = (stderr + chunk).slice(-64_000);
+  });
+  let alive = child.pid !== undefined;
+  const exited = new Promise<Exit>((resolve) => {
+    child.once('exit', (code, signal) => {
+      alive = false;
+      resolve({ code, signal });
+    });
+    child.once('error', () => {
+      alive = false;
+      resolve({ code: null, signal: null });
+    });
+  });
+  const stderrTail = (lines = 8) => tail(stderr, lines);
+  const describe = `${spec.name} ${kind} server`;
+
+  const deadline = Date.now() + (options.readyTimeoutMs ?? 30_000);
+  try {
+    if (child.pid === undefined) throw new Error(`${describe} could not be spawned (${spec.binary})`);
+    const url = await waitFor(async () => {
+      if (!alive) {
+        const exit = await exited;
+        throw new Error(`${describe} exited before ready (${formatExit(exit)})${stderrTail() ? `: ${stderrTail(3)}` : ''}`);
+      }
+      const match = READY_LINE.exec(stdout);
+      return match?.[1];
+    }, deadline, `${describe} printed no readiness line`);
+    const health = await waitFor(async () => {
+      if (!alive) throw new Error(`${describe} exited during start-up: ${stderrTail(3)}`);
+      return fetchHealth(url);
+    }, deadline, `${describe} never answered /health at ${url}`);
+    if (health.runtime !== spec.name || health.server !== kind || health.pid !== child.pid) {
+      throw new Error(
+        `${url}/health answered ${JSON.stringify(health)}, not the ${describe} with pid ${child.pid}: refusing to measure it`,
+      );
+    }
+    const server: RunningServer = {
+      runtime: spec.name,
+      kind,
+      pid: child.pid,
+      url,
+      health,
+      exited,
+      get alive() {
+        return alive;
+      },
+      stderrTail,
+      stop: () => stopGroup(child, exited).finally(() => liveServers.delete(server)),
+    };
+    liveServers.add(server);
+    return server;
+  } catch (error) {
+    await stopGroup(child, exited);
+    throw error;
+  }
+}
+
+/** SIGTERM to the whole process group, SIGKILL if it is still there after `graceMs`. */
+async function stopGroup(child: ChildProcess, exited: Promise<Exit>, graceMs = 5_000): Promise<Exit> {
+  const pid = child.pid;
+  if (pid === undefined) return exited;
+  signalGroup(pid, 'SIGTERM');
+  const timer = new Promise<'timeout'>((resolve) => setTimeout(resolve, graceMs, 'timeout').unref());
+  const outcome = await Promise.race([exited, timer]);
+  // A grandchild (tsx's esbuild service under Node) may outlive the leader: the group goes
+  // either way, and stop() returns only once nothing of it is left.
+  signalGroup(pid, 'SIGKILL');
+  for (let i = 0; i < 100 && groupAlive(pid); i++) await new Promise((resolve) => setTimeout(resolve, 20));
+  return outcome === 'timeout' ? exited : outcome;
+}
+
+export function groupAlive(pid: number): boolean {
+  try {
+    process.kill(-pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+function signalGroup(pid: number, signal: NodeJS.Signals): void {
+  try {
+    process.kill(-pid, signal);
+  } catch {
+    // ESRCH: the group is already gone.
+  }
+}
+
+/** Stops every server still running: for interruption and test teardown. */
+export async function stopAllServers(): Promise<void> {
+  await Promise.all([...liveServers].map((s) => s.stop()));
+}
+
+async function fetchHealth(url: string): Promise<Health | undefined> {
+  try {
+    const res = await fetch(`${url}/health`, { signal: AbortSignal.timeout(2_000) });
+    if (!res.ok) return undefined;
+    return (await res.json()) as Health;
+  } catch {
+    return undefined;
+  }
+}
+
+async function waitFor<T>(probe: () => Promise<T | undefined>, deadline: number, timeoutMessage: string): Promise<T> {
+  for (;;) {
+    const value = await probe();
+    if (value !== undefined) return value;
+    if (Date.now() > deadline) throw new Error(timeoutMessage);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
+
+export function formatExit({ code, signal }: Exit): string {
+  return signal !== null ? `signal ${signal}` : `exit code ${code}`;
+}
+
+function tail(text: string, lines: number): string {
+  return text.trimEnd().split('\n').slice(-lines).join('\n');
+}

@@ -1,0 +1,120 @@
+// Every runtime's real entrypoint, Hono and raw: started as the harness starts it, asked every
+// route once, stopped, and checked gone.
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { generateDataFiles, type Manifest } from '@bench/app';
+import { probeRuntime, RUNTIME_NAMES, runtimeSpec } from '../../src/runtimes.ts';
+import { groupAlive, startServer, stopAllServers, type RunningServer } from '../../src/server.ts';
+import { checkAnswer } from '../../src/validate.ts';
+
+const LOAD_ROUTES = [
+  '/hello',
+  '/hash/sync',
+  '/hash/async',
+  '/file/sync',
+  '/file/async',
+  '/fib/sync?n=20',
+  '/fib/async?n=20',
+  '/fib/worker?n=20',
+  '/fib/worker?n=12&variant=busy',
+  '/fib/async?n=40&variant=memo',
+  '/sleep/sync?ms=5',
+  '/sleep/async?ms=5',
+];
+
+let dataDir: string;
+let manifest: Manifest;
+/** route -> runtime -> sorted keys of the JSON answer, to prove the shapes match everywhere. */
+const shapes = new Map<string, Map<string, string>>();
+
+beforeAll(() => {
+  dataDir = mkdtempSync(join(tmpdir(), 'bench-data-'));
+  manifest = generateDataFiles(dataDir, 3, 64 * 1024);
+});
+
+afterAll(async () => {
+  await stopAllServers();
+  rmSync(dataDir, { recursive: true, force: true });
+});
+
+
+async function getJson(server: RunningServer, path: string, init?: RequestInit) {
+  const res = await fetch(server.url + path, init);
+  return { status: res.status, body: (await res.json()) as Record<string, unknown> };
+}
+
+describe.each(RUNTIME_NAMES)('%s', (name) => {
+  const spec = runtimeSpec(name);
+  const serverArgs = () => ['--data-dir', dataDir, '--hash-cost', '4', '--workers', '2'];
+
+  it('hono server answers every route with the contract shapes, counts them, and stops cleanly', async () => {
+    const probe = probeRuntime(spec);
+    expect(probe).toMatchObject({ ok: true });
+    const server = await startServer(spec, { raw: false, serverArgs: serverArgs() });
+    expect(server.health).toEqual({ runtime: name, version: probe.ok ? probe.version : '', pid: server.pid, server: 'hono' });
+
+    expect((await getJson(server, '/reset', { method: 'POST' })).status).toBe(200);
+    for (const path of LOAD_ROUTES) {
+      const res = await fetch(server.url + path);
+      const clone = res.clone();
+      expect(await checkAnswer(path, res, { manifest, hashCost: 4 }), path).toBeUndefined();
+      if (path !== '/hello') {
+        const keys = Object.keys((await clone.json()) as object).sort().join(',');
+        const route = path.split('?')[0]!;
+        if (!shapes.has(route)) shapes.set(route, new Map());
+        shapes.get(route)!.set(name, keys);
+      }
+    }
+
+    const bad = await getJson(server, '/fib/sync?n=abc');
+    expect(bad.status).toBe(400);
+    expect(bad.body.error).toMatch(/n must be/);
+    expect((await getJson(server, '/nope')).status).toBe(404);
+
+    const stats = await getJson(server, '/stats');
+    expect(stats.status).toBe(200);
+    expect(stats.body).toMatchObject({ runtime: name, pid: server.pid });
+    const routes = stats.body.routes as Record<string, { count: number; avgMs: number }>;
+    const expected: Record<string, number> = {};
+    for (const path of LOAD_ROUTES) {
+      const route = path.split('?')[0]!;
+      expected[route] = (expected[route] ?? 0) + 1;
+    }
+    expect(Object.fromEntries(Object.entries(routes).map(([r, c]) => [r, c.count]))).toEqual(expected);
+    expect(routes['/sleep/sync']!.avgMs).toBeGreaterThanOrEqual(4.5);
+    const lag = stats.body.eventLoopLagMs as Record<string, number>;
+    expect(lag.max).toBeGreaterThan(0);
+    expect(stats.body.rssBytes).toBeGreaterThan(10 * 1024 * 1024);
+    expect((stats.body.cpuMs as { user: number }).user).toBeGreaterThan(0);
+
+    await getJson(server, '/reset', { method: 'POST' });
+    const cleared = await getJson(server, '/stats');
+    expect(cleared.body.routes).toEqual({});
+    expect(Date.parse(cleared.body.since as string)).toBeGreaterThan(Date.parse(stats.body.since as string));
+
+    const exit = await server.stop();
+    expect(exit).toEqual({ code: 0, signal: null });
+    expect(groupAlive(server.pid)).toBe(false);
+  });
+
+  it('raw server answers /hello and /health only, and stops cleanly', async () => {
+    const server = await startServer(spec, { raw: true, serverArgs: serverArgs() });
+    expect(server.health).toMatchObject({ runtime: name, pid: server.pid, server: 'raw' });
+    expect(await checkAnswer('/hello', await fetch(`${server.url}/hello`))).toBeUndefined();
+    expect((await fetch(`${server.url}/hash/sync`)).status).toBe(404);
+    expect(await server.stop()).toEqual({ code: 0, signal: null });
+    expect(groupAlive(server.pid)).toBe(false);
+  });
+});
+
+describe('across runtimes', () => {
+  it('every route answers the same JSON shape on node, bun and deno', () => {
+    expect(shapes.size).toBe(new Set(LOAD_ROUTES.filter((p) => p !== '/hello').map((p) => p.split('?')[0])).size);
+    for (const [route, byRuntime] of shapes) {
+      expect([...byRuntime.keys()].sort(), route).toEqual(['bun', 'deno', 'node']);
+      expect(new Set(byRuntime.values()).size, `${route}: ${JSON.stringify([...byRuntime])}`).toBe(1);
+    }
+  });
+});

@@ -1,0 +1,57 @@
+import type { FibVariant } from './workloads/fib.ts';
+
+export type RuntimeName = 'node' | 'bun' | 'deno';
+export type ServerKind = 'hono' | 'raw';
+
+/** Everything the app needs from its runtime, passed in so the app reads no runtime globals. */
+export interface AppConfig {
+  runtime: RuntimeName;
+  /** Exact runtime version, e.g. "20.20.2" (no leading "v"). */
+  version: string;
+  pid: number;
+  /** Folder holding manifest.json and the generated files (see data-files.ts). */
+  dataDir: string;
+  /** bcrypt cost factor for /hash/*. */
+  hashCost: number;
+  /** Defaults for /fib/* when the query leaves them out. */
+  fibN: number;
+  fibVariant: FibVariant;
+  /** Exponent of the busy loop in the `busy` variant: n ** busyExponent iterations. */
+  busyExponent: number;
+  /** Levels of recursion that /fib/async runs as async functions; below them it recurses plainly. */
+  asyncDepth: number;
+  /** Default wait for /sleep/* in ms. */
+  sleepMs: number;
+  /** Threads in the /fib/worker pool, started once with the app. */
+  workerPoolSize: number;
+  /** Period of the event-loop lag sampler in ms. */
+  lagIntervalMs: number;
+  /**
+   * Entry module of each /fib/worker thread. Runtimes that load the app's TypeScript worker
+   * directly leave it out; Node under tsx passes a JavaScript entry that registers tsx first.
+   */
+  fibWorkerUrl?: URL;
+}
+
+export const DEFAULTS = {
+  hashCost: 10,
+  fibN: 28,
+  fibVariant: 'plain',
+  busyExponent: 4,
+  asyncDepth: 8,
+  sleepMs: 20,
+  workerPoolSize: 2,
+  lagIntervalMs: 10,
+} as const satisfies Partial<AppConfig>;
+
+/** Documented bounds on query parameters (README, "Endpoints"). */
+export const BOUNDS = {
+  /** plain and busy recursion grow as ~1.6^n: fib(32) is ~25 ms on the loop, fib(40) would be ~1 s. */
+  fibN: { min: 0, max: 32 },
+  /** memo is linear; fib(78) is the largest below Number.MAX_SAFE_INTEGER. */
+  fibMemoN: { min: 0, max: 78 },
+  sleepMs: { min: 0, max: 1000 },
+  hashCost: { min: 4, max: 15 },
+  busyExponent: { min: 0, max: 6 },
+  asyncDepth: { min: 0, max: 32 },
+} as const;

@@ -1,0 +1,4 @@
+/** A client mistake: becomes a 4xx JSON answer, never a crash. */
+export class BadRequest extends Error {
+  readonly status = 400;
+}

@@ -1,0 +1,78 @@
+import { parseArgs } from 'node:util';
+import { BOUNDS, DEFAULTS, type AppConfig, type RuntimeName } from './config.ts';
+import { FIB_VARIANTS, type FibVariant } from './workloads/fib.ts';
+
+export interface ServerOptions {
+  port: number;
+  host: string;
+  raw: boolean;
+  app: AppConfig;
+}
+
+export interface Identity {
+  runtime: RuntimeName;
+  version: string;
+  pid: number;
+  /** Used when --data-dir is not given. */
+  defaultDataDir: string;
+}
+
+/**
+ * The flags every runtime entrypoint takes, parsed with node:util (present on all three).
+ * Throws one clear message on a bad flag; the entrypoint prints it and exits 2.
+ */
+export function parseServerArgs(argv: string[], identity: Identity): ServerOptions {
+  const { values } = parseArgs({
+    args: argv,
+    strict: true,
+    options: {
+      port: { type: 'string', default: '3000' },
+      host: { type: 'string', default: '127.0.0.1' },
+      raw: { type: 'boolean', default: false },
+      'data-dir': { type: 'string' },
+      'hash-cost': { type: 'string', default: String(DEFAULTS.hashCost) },
+      'fib-n': { type: 'string', default: String(DEFAULTS.fibN) },
+      'fib-variant': { type: 'string', default: DEFAULTS.fibVariant },
+      'busy-exponent': { type: 'string', default: String(DEFAULTS.busyExponent) },
+      'async-depth': { type: 'string', default: String(DEFAULTS.asyncDepth) },
+      'sleep-ms': { type: 'string', default: String(DEFAULTS.sleepMs) },
+      workers: { type: 'string', default: String(DEFAULTS.workerPoolSize) },
+      'lag-interval-ms': { type: 'string', default: String(DEFAULTS.lagIntervalMs) },
+    },
+  });
+  const int = (name: string, raw: string | undefined, min: number, max: number): number => {
+    const value = Number(raw);
+    if (raw === undefined || !/^\d+$/.test(raw) || value < min || value > max) {
+      throw new Error(`--${name} must be an integer from ${min} to ${max}, got "${raw}"`);
+    }
+    return value;
+  };
+  const variant = values['fib-variant'] as FibVariant;
+  if (!FIB_VARIANTS.includes(variant)) {
+    throw new Error(`--fib-variant must be one of ${FIB_VARIANTS.join(', ')}, got "${variant}"`);
+  }
+  return {
+    port: int('port', values.port, 0, 65535),
+    host: values.host ?? '127.0.0.1',
+    raw: values.raw ?? false,
+    app: {
+      runtime: identity.runtime,
+      version: identity.version,
+      pid: identity.pid,
+      dataDir: values['data-dir'] ?? identity.defaultDataDir,
+      hashCost: int('hash-cost', values['hash-cost'], BOUNDS.hashCost.min, BOUNDS.hashCost.max),
+      fibN: int('fib-n', values['fib-n'], BOUNDS.fibMemoN.min, BOUNDS.fibMemoN.max),
+      fibVariant: variant,
+      busyExponent: int('busy-exponent', values['busy-exponent'], BOUNDS.busyExponent.min, BOUNDS.busyExponent.max),
+      asyncDepth: int('async-depth', values['async-depth'], BOUNDS.asyncDepth.min, BOUNDS.asyncDepth.max),
+      sleepMs: int('sleep-ms', values['sleep-ms'], BOUNDS.sleepMs.min, BOUNDS.sleepMs.max),
+      workerPoolSize: int('workers', values.workers, 1, 64),
+      lagIntervalMs: int('lag-interval-ms', values['lag-interval-ms'], 1, 1000),
+    },
+  };
+}
+
+/** The one line each server prints when it accepts connections; the harness waits for it. */
+export function readinessLine(url: string, runtime: RuntimeName, server: 'hono' | 'raw', pid: number): string {
+  return `ready ${url} runtime=${runtime} server=${server} pid=${pid}`;
+}

@@ -1,0 +1,196 @@
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import bcrypt from 'bcrypt';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { checksum32, createApp, generateDataFiles, HASH_SECRET, HELLO_TEXT, type AppConfig, type BenchApp, type Manifest } from '../src/index.ts';
+
+const TSX_WORKER = new URL('./fib-worker-tsx.mjs', import.meta.url);
+let dataDir: string;
+let manifest: Manifest;
+let app: BenchApp;
+
+const config = (overrides: Partial<AppConfig> = {}): AppConfig => ({
+  runtime: 'node',
+  version: '20.0.0-test',
+  pid: 4242,
+  dataDir,
+  hashCost: 4,
+  fibN: 20,
+  fibVariant: 'plain',
+  busyExponent: 2,
+  asyncDepth: 4,
+  sleepMs: 5,
+  workerPoolSize: 2,
+  lagIntervalMs: 10,
+  fibWorkerUrl: TSX_WORKER,
+  ...overrides,
+});
+
+beforeAll(() => {
+  dataDir = mkdtempSync(join(tmpdir(), 'app-test-'));
+  manifest = generateDataFiles(dataDir, 4, 10_003);
+  app = createApp(config());
+});
+
+afterAll(async () => {
+  await app.close();
+  rmSync(dataDir, { recursive: true, force: true });
+});
+
+async function json(path: string, init?: RequestInit) {
+  const res = await app.request(path, init);
+  return { status: res.status, body: (await res.json()) as Record<string, unknown>, res };
+}
+
+const FIB = [0, 1, 1, 2, 3, 5, 8, 13, 21, 34, 55, 89, 144, 233, 377, 610, 987, 1597, 2584, 4181, 6765];
+
+describe('routes', () => {
+  it('GET /hello answers the fixed text', async () => {
+    const res = await app.request('/hello');
+    expect(res.status).toBe(200);
+    expect(await res.text()).toBe(HELLO_TEXT);
+  });
+
+  it('GET /health names the runtime, version, pid and server kind', async () => {
+    expect((await json('/health')).body).toEqual({ runtime: 'node', version: '20.0.0-test', pid: 4242, server: 'hono' });
+  });
+
+  it.each(['/hash/sync', '/hash/async'])('GET %s answers a bcrypt hash of the secret at the configured cost', async (path) => {
+    const { status, body } = await json(path);
+    expect(status).toBe(200);
+    expect(body.cost).toBe(4);
+    expect(body.hash).toMatch(/^\$2b\$04\$/);
+    expect(await bcrypt.compare(HASH_SECRET, body.hash as string)).toBe(true);
+    expect(await bcrypt.compare('wrong', body.hash as string)).toBe(false);
+  });
+
+  it.each(['/file/sync', '/file/async'])('GET %s reads a whole generated file and answers its size and checksum', async (path) => {
+    const seen = new Set<string>();
+    for (let i = 0; i < 30; i++) {
+      const { status, body } = await json(path);
+      expect(status).toBe(200);
+      const entry = manifest.files.find((f) => f.name === body.file)!;
+      expect(entry).toBeDefined();
+      expect(body.bytes).toBe(10_003);
+      expect(body.checksum).toBe(checksum32(readFileSync(join(dataDir, entry.name))));
+      expect(body.checksum).toBe(entry.checksum);
+      seen.add(body.file as string);
+    }
+    // Picked at random: 30 draws from 4 files see more than one.
+    expect(seen.size).toBeGreaterThan(1);
+  });
+
+  it.each(['sync', 'async', 'worker'])('GET /fib/%s computes fib(n) for every variant', async (mode) => {
+    for (const variant of ['plain', 'busy', 'memo']) {
+      for (const n of [0, 1, 2, 10, 20]) {
+        const { status, body } = await json(`/fib/${mode}?n=${n}&variant=${variant}`);
+        expect(status).toBe(200);
+        expect(body).toMatchObject({ n, variant, mode, value: FIB[n] });
+      }
+    }
+    expect((await json(`/fib/${mode}?n=78&variant=memo`)).body.value).toBe(8944394323791464);
+    expect((await json(`/fib/${mode}`)).body).toMatchObject({ n: 20, variant: 'plain', value: 6765 });
+  });
+
+  it('GET /sleep/sync blocks the loop and /sleep/async does not', async () => {
+    await json('/reset', { method: 'POST' });
+    const t0 = performance.now();
+    const { body } = await json('/sleep/sync?ms=60');
+    expect(body).toEqual({ ms: 60, mode: 'sync' });
+    expect(performance.now() - t0).toBeGreaterThanOrEqual(59);
+    // The lag sampler's next tick came at least ~50 ms late.
+    await new Promise((r) => setTimeout(r, 30));
+    expect(((await json('/stats')).body.eventLoopLagMs as { max: number }).max).toBeGreaterThanOrEqual(45);
+
+    // Ten async sleeps of 60 ms overlap: together they take far less than 600 ms.
+    const t1 = performance.now();
+    const all = await Promise.all(Array.from({ length: 10 }, () => json('/sleep/async?ms=60')));
+    expect(all.every((r) => r.body.mode === 'async' && r.body.ms === 60)).toBe(true);
+    expect(performance.now() - t1).toBeLessThan(400);
+  });
+
+  it('GET /stats counts requests per route and POST /reset clears them', async () => {
+    await json('/reset', { method: 'POST' });
+    await app.request('/hello');
+    await app.request('/hello');
+    await app.request('/sleep/sync?ms=10');
+    await app.request('/fib/sync?n=abc'); // rejected requests are not counted
+    const { body } = await json('/stats');
+    expect(body).toMatchObject({ runtime: 'node', pid: 4242 });
+    const routes = body.routes as Record<string, { count: number; avgMs: number }>;
+    expect(Object.keys(routes).sort()).toEqual(['/hello', '/sleep/sync']);
+    expect(routes['/hello']!.count).toBe(2);
+    expect(routes['/sleep/sync']!.avgMs).toBeGreaterThanOrEqual(9.5);
+    expect(body.rssBytes).toBeGreaterThan(0);
+    expect((body.cpuMs as { user: number }).user).toBeGreaterThan(0);
+    expect(Object.keys(body.eventLoopLagMs as object).sort()).toEqual(['max', 'p50', 'p99', 'samples']);
+
+    const reset = await json('/reset', { method: 'POST' });
+    expect(reset.status).toBe(200);
+    expect((await json('/stats')).body.routes).toEqual({});
+  });
+});
+
+describe('bad input', () => {
+  const cases: Array<[string, RegExp]> = [
+    ['/fib/sync?n=33', /n must be from 0 to 32, got 33/],
+    ['/fib/async?n=-1', /n must be from 0 to 32/],
+    ['/fib/worker?n=abc', /n must be an integer/],
+    ['/fib/sync?n=2.5', /n must be an integer/],
+    ['/fib/sync?n=1e3', /n must be an integer/],
+    ['/fib/sync?n=NaN', /n must be an integer/],
+    ['/fib/sync?n=', /n must be an integer/],
+    ['/fib/sync?n=99999999999999999999', /n must be an integer/],
+    ['/fib/sync?n=1&n=2', /n given 2 times/],
+    ['/fib/sync?variant=nope', /variant must be one of plain, busy, memo/],
+    ['/fib/sync?variant=memo&n=79', /n must be from 0 to 78/],
+    ['/fib/sync?variant=..%2F..%2Fetc%2Fpasswd', /variant must be one of/],
+    ['/sleep/sync?ms=1001', /ms must be from 0 to 1000/],
+    ['/sleep/async?ms=-5', /ms must be from 0 to 1000/],
+    ['/sleep/async?ms=ten', /ms must be an integer/],
+  ];
+  it.each(cases)('GET %s is a 400 with a JSON error', async (path, message) => {
+    const { status, body, res } = await json(path);
+    expect(status).toBe(400);
+    expect(res.headers.get('content-type')).toMatch(/application\/json/);
+    expect(body.error).toMatch(message);
+  });
+
+  it('the file routes take no path from the query', async () => {
+    const { status, body } = await json('/file/sync?file=../../etc/passwd&name=%2e%2e%2fetc');
+    expect(status).toBe(200);
+    expect(manifest.files.map((f) => f.name)).toContain(body.file);
+  });
+
+  it('unknown routes are a 404 JSON, known routes with the wrong method a 405', async () => {
+    const missing = await json('/nope');
+    expect(missing.status).toBe(404);
+    expect(missing.body.error).toBe('no route GET /nope');
+    const wrong = await json('/hash/sync', { method: 'POST' });
+    expect(wrong.status).toBe(405);
+    expect(wrong.res.headers.get('allow')).toBe('GET');
+    expect((await json('/reset')).status).toBe(405);
+  });
+
+  it('keeps serving correct answers after bad input', async () => {
+    await json('/fib/sync?n=-1');
+    expect((await json('/fib/sync?n=10')).body.value).toBe(55);
+  });
+});
+
+describe('createApp', () => {
+  it('refuses to start without the data files, naming the command that makes them', () => {
+    const empty = mkdtempSync(join(tmpdir(), 'app-empty-'));
+    try {
+      expect(() => createApp(config({ dataDir: empty }))).toThrow(/data files missing.*pnpm data/);
+    } finally {
+      rmSync(empty, { recursive: true, force: true });
+    }
+  });
+
+  it('refuses out-of-range configuration', () => {
+    expect(() => createApp(config({ hashCost: 3 }))).toThrow(/hash cost must be an integer from 4 to 15/);
+    expect(() => createApp(config({ workerPoolSize: 0 }))).toThrow(/worker pool size/);
+  });
+});

@@ -1,0 +1,80 @@
+import { describe, expect, it } from 'vitest';
+import { checksum32 } from '../src/workloads/checksum.ts';
+import { fibAsync, fibMemo, fibPlain, fibSync, spin } from '../src/workloads/fib.ts';
+import { FibPool } from '../src/workloads/fib-pool.ts';
+import { LagSampler } from '../src/lag-sampler.ts';
+
+describe('fib', () => {
+  it('every variant and mode agrees with the closed values', async () => {
+    const want = [0, 1, 1, 2, 3, 5, 8, 13, 21, 34, 55];
+    for (let n = 0; n <= 10; n++) {
+      expect(fibPlain(n)).toBe(want[n]);
+      expect(fibMemo(n)).toBe(want[n]);
+      for (const variant of ['plain', 'busy', 'memo'] as const) {
+        for (const asyncDepth of [0, 3, 40]) {
+          const job = { n, variant, busyExponent: 2, asyncDepth };
+          expect(fibSync(job)).toBe(want[n]);
+          expect(await fibAsync(job)).toBe(want[n]);
+        }
+      }
+    }
+  });
+
+  it('the busy spin does n ** exponent iterations', () => {
+    // sum of 0..k-1 mod 1_000_003 for k = 3 ** 4 = 81 is 3240
+    expect(spin(3, 4)).toBe(3240);
+    expect(spin(5, 0)).toBe(0);
+  });
+
+  it('async recursion yields no parallelism: the loop gets no turn until it is done', async () => {
+    let timerRan = false;
+    setTimeout(() => (timerRan = true), 0);
+    const pending = fibAsync({ n: 22, variant: 'plain', busyExponent: 0, asyncDepth: 30 });
+    await pending;
+    // Only microtasks ran between start and end, so the 0 ms timer is still waiting.
+    expect(timerRan).toBe(false);
+  });
+});
+
+describe('FibPool', () => {
+  it('runs jobs on its threads, more jobs than threads, and closes', async () => {
+    const pool = new FibPool(2, new URL('./fib-worker-tsx.mjs', import.meta.url));
+    try {
+      const values = await Promise.all([20, 21, 22, 23, 24].map((n) => pool.run({ n, variant: 'plain', busyExponent: 0, asyncDepth: 0 })));
+      expect(values).toEqual([6765, 10946, 17711, 28657, 46368]);
+      expect(pool.size).toBe(2);
+    } finally {
+      await pool.close();
+    }
+    await expect(pool.run({ n: 1, variant: 'plain', busyExponent: 0, asyncDepth: 0 })).rejects.toThrow(/closed/);
+  });
+});
+
+describe('checksum32', () => {
+  it('sums 32-bit words and trailing bytes mod 2^32', () => {
+    const bytes = new Uint8Array([1, 0, 0, 0, 2, 0, 0, 0, 7]);
+    expect(checksum32(bytes)).toBe('0000000a');
+    expect(checksum32(new Uint8Array([0xff, 0xff, 0xff, 0xff, 2, 0, 0, 0]))).toBe('00000001');
+    // an unaligned view gives the same answer as an aligned copy
+    const big = new Uint8Array(17).map((_, i) => i * 13);
+    expect(checksum32(big.subarray(1))).toBe(checksum32(big.slice(1)));
+  });
+});
+
+describe('LagSampler', () => {
+  it('records how late each tick came and resets', () => {
+    let now = 0;
+    const sampler = new LagSampler(10, () => now);
+    sampler.reset();
+    for (const step of [10, 10, 10, 60, 10]) {
+      now += step;
+      sampler.tick();
+    }
+    const summary = sampler.summary();
+    expect(summary.samples).toBe(5);
+    expect(summary.max).toBeCloseTo(50, 1);
+    expect(summary.p50).toBeLessThan(0.01);
+    sampler.reset();
+    expect(sampler.summary()).toEqual({ p50: 0, p99: 0, max: 0, samples: 0 });
+  });
+});

@@ -1,0 +1,28 @@
+// Bun entrypoint: `bun server.ts [--port N] [--host H] [--raw] ...`
+import { fileURLToPath } from 'node:url';
+import { parseServerArgs, readinessLine, type ServerOptions } from '@bench/app/server-args';
+
+let options: ServerOptions;
+try {
+  options = parseServerArgs(Bun.argv.slice(2), {
+    runtime: 'bun',
+    version: Bun.version,
+    pid: process.pid,
+    defaultDataDir: fileURLToPath(new URL('../../data/files', import.meta.url)),
+  });
+} catch (error) {
+  console.error(`bun server: ${(error as Error).message}`);
+  process.exit(2);
+}
+
+const { start } = options.raw ? await import('./raw.ts') : await import('./hono.ts');
+try {
+  const running = await start(options);
+  console.log(readinessLine(running.url, 'bun', options.raw ? 'raw' : 'hono', process.pid));
+  const stop = () => void running.stop().finally(() => process.exit(0));
+  process.once('SIGTERM', stop);
+  process.once('SIGINT', stop);
+} catch (error) {
+  console.error(`bun server: ${(error as Error).message}`);
+  process.exit(1);
+}

@@ -1,0 +1,55 @@
+import { realpathSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { dirname, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const here = dirname(fileURLToPath(import.meta.url));
+/**
+ * The deno binary itself, which the npm package's postinstall places beside its bin.cjs. The
+ * .bin shim would run it as a grandchild through Node, so its pid would not be the one started.
+ */
+export const DENO_BIN = resolve(dirname(createRequire(resolve(here, 'package.json')).resolve('deno/package.json')), 'deno');
+export const DENO_SERVER = resolve(here, 'server.ts');
+const DEFAULT_DATA_DIR = resolve(here, '../../data/files');
+/** Worker threads load their module by path, which Deno checks against read permission. */
+const APP_SOURCE = resolve(here, '../../packages/app/src');
+
+/** The real folder of the bcrypt package the app loads (pnpm links it from the store). */
+function bcryptDir(): string {
+  const fromApp = createRequire(resolve(here, '../../packages/app/package.json'));
+  return dirname(realpathSync(fromApp.resolve('bcrypt/package.json')));
+}
+
+/**
+ * The deno command line for the server: explicit, narrow permissions, never -A.
+ * - net: the bind address only (any port, so port 0 works);
+ * - read: the data files, the app's source (worker threads load it by path), the bcrypt package (node-gyp-build lists its prebuilds folder) and
+ *   /etc/alpine-release (node-gyp-build's libc check);
+ * - ffi: the bcrypt package only, whose native addon Deno loads through Node-API;
+ * - env: node-gyp-build and Node's compat layer read a few variables while loading the addon.
+ */
+export function denoArgs(serverArgs: string[]): string[] {
+  const host = valueOf(serverArgs, '--host') ?? '127.0.0.1';
+  const dataDir = resolve(valueOf(serverArgs, '--data-dir') ?? DEFAULT_DATA_DIR);
+  const addon = bcryptDir();
+  return [
+    'run',
+    '--no-prompt',
+    `--config=${resolve(here, 'deno.json')}`,
+    `--allow-net=${host.replace(/^\[|\]$/g, '')}`,
+    `--allow-read=${dataDir},${APP_SOURCE},${addon},/etc/alpine-release`,
+    `--allow-ffi=${addon}`,
+    '--allow-env',
+    DENO_SERVER,
+    ...serverArgs,
+  ];
+}
+
+function valueOf(args: string[], flag: string): string | undefined {
+  for (let i = 0; i < args.length; i++) {
+    const arg = args[i] ?? '';
+    if (arg === flag) return args[i + 1];
+    if (arg.startsWith(`${flag}=`)) return arg.slice(flag.length + 1);
+  }
+  return undefined;
+}

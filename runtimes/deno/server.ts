@@ -1,0 +1,28 @@
+// Deno entrypoint, started by command.ts with explicit permissions (never -A).
+import { fileURLToPath } from 'node:url';
+import { parseServerArgs, readinessLine, type ServerOptions } from '@bench/app/server-args';
+
+let options: ServerOptions;
+try {
+  options = parseServerArgs(Deno.args, {
+    runtime: 'deno',
+    version: Deno.version.deno,
+    pid: Deno.pid,
+    defaultDataDir: fileURLToPath(new URL('../../data/files', import.meta.url)),
+  });
+} catch (error) {
+  console.error(`deno server: ${(error as Error).message}`);
+  Deno.exit(2);
+}
+
+const { start } = options.raw ? await import('./raw.ts') : await import('./hono.ts');
+try {
+  const running = await start(options);
+  console.log(readinessLine(running.url, 'deno', options.raw ? 'raw' : 'hono', Deno.pid));
+  const stop = () => void running.stop().finally(() => Deno.exit(0));
+  Deno.addSignalListener('SIGTERM', stop);
+  Deno.addSignalListener('SIGINT', stop);
+} catch (error) {
+  console.error(`deno server: ${(error as Error).message}`);
+  Deno.exit(1);
+}

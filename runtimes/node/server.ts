@@ -1,0 +1,31 @@
+// Node entrypoint: `tsx server.ts [--port N] [--host H] [--raw] ...`
+import { fileURLToPath } from 'node:url';
+import { parseServerArgs, readinessLine, type ServerOptions } from '@bench/app/server-args';
+
+let options: ServerOptions;
+try {
+  options = parseServerArgs(process.argv.slice(2), {
+    runtime: 'node',
+    version: process.versions.node,
+    pid: process.pid,
+    defaultDataDir: fileURLToPath(new URL('../../data/files', import.meta.url)),
+  });
+} catch (error) {
+  console.error(`node server: ${(error as Error).message}`);
+  process.exit(2);
+}
+
+// Node 20 does not carry tsx's hooks into worker threads; this entry registers tsx itself.
+options.app.fibWorkerUrl = new URL('./fib-worker.mjs', import.meta.url);
+
+const { start } = options.raw ? await import('./raw.ts') : await import('./hono.ts');
+try {
+  const running = await start(options);
+  console.log(readinessLine(running.url, 'node', options.raw ? 'raw' : 'hono', process.pid));
+  const stop = () => void running.stop().finally(() => process.exit(0));
+  process.once('SIGTERM', stop);
+  process.once('SIGINT', stop);
+} catch (error) {
+  console.error(`node server: ${(error as Error).message}`);
+  process.exit(1);
+}

@@ -1,0 +1,31 @@
+// `pnpm test`: typecheck every package, run every package's vitest suite one package at a time
+// (integration tests start real servers and must not fight over the cores), then print one
+// closing line summed over all packages.
+import { spawnSync } from 'node:child_process';
+import { existsSync, readFileSync, readdirSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
+
+const root = new URL('..', import.meta.url).pathname;
+const packageDirs = ['packages', 'runtimes'].flatMap((group) =>
+  readdirSync(join(root, group)).map((name) => join(root, group, name)),
+).concat(join(root, 'harness'));
+const resultFile = (dir) => join(dir, 'test-results', 'vitest.json');
+for (const dir of packageDirs) rmSync(resultFile(dir), { force: true });
+
+const run = (args) => spawnSync('turbo', args, { stdio: 'inherit', cwd: root, shell: false }).status ?? 1;
+let status = run(['run', 'typecheck']);
+if (status === 0) status = run(['run', 'test', '--concurrency=1', '--', ...process.argv.slice(2)]);
+
+let passed = 0;
+let failed = 0;
+let skipped = 0;
+for (const dir of packageDirs) {
+  if (!existsSync(resultFile(dir))) continue;
+  const result = JSON.parse(readFileSync(resultFile(dir), 'utf8'));
+  passed += result.numPassedTests;
+  failed += result.numFailedTests;
+  skipped += result.numPendingTests + result.numTodoTests;
+}
+if (status !== 0 && failed === 0) failed = 1; // a typecheck or a suite that died before reporting
+console.log(`\ntests: ${passed} passed, ${failed} failed, ${skipped} skipped`);
+process.exit(status);
