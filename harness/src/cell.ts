@@ -1,0 +1,91 @@
+/**
+ * One cell (runtime x scenario x mode): its runs folded into the figures report.json holds.
+ */
+import type { RuntimeName } from '@bench/app';
+import { cellFlags, cellStatus } from './flags.ts';
+import type { CellResult, Mode, RunResult, ScenarioName } from './report-types.ts';
+import { median, roundFigure, summarize } from './stats.ts';
+
+export interface CellMeta {
+  runtime: RuntimeName;
+  scenario: ScenarioName;
+  mode: Mode;
+  /** The request path measured, e.g. "/hash/sync". */
+  path: string;
+}
+
+export interface CellOptions {
+  /** Concurrent connections of the load: the most requests that can be in flight. */
+  connections: number;
+  /** Set when the endpoint's answer failed its check before timing. */
+  validationError?: string;
+  /**
+   * Whether serverCount is meaningful. Defaults to false for mode "raw" only, because the raw
+   * servers answer just /hello and /health and so have no /stats to count with.
+   */
+  countsAvailable?: boolean;
+}
+
+/** Rounded median across runs of one per-run figure. */
+function medianOf(runs: readonly RunResult[], pick: (run: RunResult) => number): number {
+  return roundFigure(median(runs.map(pick)));
+}
+
+function sumOf(runs: readonly RunResult[], pick: (run: RunResult) => number): number {
+  return runs.reduce((sum, run) => sum + pick(run), 0);
+}
+
+/**
+ * Medians of every per-run figure (each percentile is the median of that percentile across
+ * runs, not a percentile of merged histograms: runs are the unit of repetition), sums of the
+ * failure counts (one error in any run matters), flags and status from flags.ts.
+ */
+export function summarizeCell(meta: CellMeta, runs: readonly RunResult[], opts: CellOptions): CellResult {
+  const countsAvailable = opts.countsAvailable ?? meta.mode !== 'raw';
+  const verdict = cellStatus(runs, opts.validationError);
+  return {
+    runtime: meta.runtime,
+    scenario: meta.scenario,
+    mode: meta.mode,
+    path: meta.path,
+    status: verdict.status,
+    flags: cellFlags(runs, { connections: opts.connections, countsAvailable }),
+    ...(verdict.reason === undefined ? {} : { reason: verdict.reason }),
+    requestsPerSec: summarize(runs.map((r) => r.requestsPerSec)),
+    latencyMs: {
+      p50: medianOf(runs, (r) => r.latencyMs.p50),
+      p90: medianOf(runs, (r) => r.latencyMs.p90),
+      p99: medianOf(runs, (r) => r.latencyMs.p99),
+      p999: medianOf(runs, (r) => r.latencyMs.p999),
+      max: medianOf(runs, (r) => r.latencyMs.max),
+    },
+    probeLatencyMs: {
+      p50: medianOf(runs, (r) => r.probeLatencyMs.p50),
+      p99: medianOf(runs, (r) => r.probeLatencyMs.p99),
+      max: medianOf(runs, (r) => r.probeLatencyMs.max),
+    },
+    eventLoopLagMs: {
+      p99: medianOf(runs, (r) => r.eventLoopLagMs.p99),
+      max: medianOf(runs, (r) => r.eventLoopLagMs.max),
+    },
+    errors: sumOf(runs, (r) => r.errors),
+    timeouts: sumOf(runs, (r) => r.timeouts),
+    non2xx: sumOf(runs, (r) => r.non2xx),
+    server: {
+      cpuPercent: medianOf(runs, (r) => r.server.cpuPercent),
+      rssMB: medianOf(runs, (r) => r.server.rssMB),
+    },
+    client: { cpuPercent: medianOf(runs, (r) => r.client.cpuPercent) },
+    runDetails: [...runs],
+  };
+}
+
+/** A cell whose server died (or never started): zeros everywhere, so the shape stays complete. */
+export function failedCell(meta: CellMeta, reason: string): CellResult {
+  return {
+    ...summarizeCell(meta, [], { connections: 0, countsAvailable: false }),
+    status: 'failed',
+    flags: [],
+    reason,
+  };
+}

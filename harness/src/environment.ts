@@ -1,0 +1,45 @@
+import { execFileSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import os from 'node:os';
+import type { Environment } from './report-types.ts';
+import { REPO_ROOT } from './runtimes.ts';
+
+/** Where the numbers came from: machine, OS, code revision and load generator. */
+export function environment(): Environment {
+  return {
+    os: osName(),
+    kernel: os.release(),
+    cpu: { model: os.cpus()[0]?.model.trim() ?? 'unknown', count: os.availableParallelism() },
+    memoryBytes: os.totalmem(),
+    commit: git(['rev-parse', 'HEAD']) ?? 'unknown',
+    // Tracked files only: results and generated data are git-ignored and change every run.
+    dirty: (git(['status', '--porcelain', '--untracked-files=no']) ?? '') !== '',
+    loadGenerator: { name: 'autocannon', version: autocannonVersion() },
+    harnessNode: process.versions.node,
+  };
+}
+
+function osName(): string {
+  try {
+    const release = readFileSync('/etc/os-release', 'utf8');
+    const pretty = /^PRETTY_NAME="?([^"\n]+)"?/m.exec(release)?.[1];
+    if (pretty !== undefined) return `${pretty} (${os.arch()})`;
+  } catch {
+    // not Linux, or no os-release
+  }
+  return `${os.type()} (${os.arch()})`;
+}
+
+function git(args: string[]): string | undefined {
+  try {
+    return execFileSync('git', args, { cwd: REPO_ROOT, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).trim();
+  } catch {
+    return undefined;
+  }
+}
+
+function autocannonVersion(): string {
+  const require = createRequire(import.meta.url);
+  return (require('autocannon/package.json') as { version: string }).version;
+}

@@ -1,0 +1,94 @@
+/**
+ * The rules that decide a cell's flags and status. Pure functions over the runs of one cell.
+ * Flags say "read this figure with care"; status `invalid` says "do not read it at all".
+ */
+import type { CellStatus, Flag, RunResult } from './report-types.ts';
+import { cv, median } from './stats.ts';
+
+/**
+ * Client CPU (100 = one full core) at or above which the load generator, not the server,
+ * is likely the bottleneck: autocannon is single-threaded, so near one core it cannot send faster.
+ */
+export const CLIENT_BOUND_CPU_PERCENT = 90;
+
+/** CV of requests/s across runs above which the median is too noisy to compare closely. */
+export const UNSTABLE_CV = 0.1;
+
+/**
+ * True when the load generator was saturated. Judged on the median of the runs' client CPU,
+ * so one run disturbed by something else on the machine neither raises nor hides the flag.
+ */
+export function isClientBound(runs: readonly RunResult[]): boolean {
+  if (runs.length === 0) return false;
+  return median(runs.map((r) => r.client.cpuPercent)) >= CLIENT_BOUND_CPU_PERCENT;
+}
+
+/** True when requests/s varied too much between runs (CV computed at full precision). */
+export function isUnstable(runs: readonly RunResult[]): boolean {
+  return cv(runs.map((r) => r.requestsPerSec)) > UNSTABLE_CV;
+}
+
+/**
+ * True when, in any run, the server counted a different number of requests than the client
+ * received by more than could be in flight at the run's edges: one per connection when the
+ * client stops (answered by the server, never read by the client) and one per connection from
+ * the load before (finished by the server just after /reset). Measured: exactly `connections`
+ * apart in steady runs, up to 1.7x `connections` in the run after a warm-up.
+ */
+export function hasCountMismatch(runs: readonly RunResult[], connections: number): boolean {
+  return runs.some((r) => Math.abs(r.serverCount - r.clientCount) > 2 * connections);
+}
+
+export interface FlagOptions {
+  connections: number;
+  /** False when the server cannot count requests (the raw servers have no /stats). */
+  countsAvailable: boolean;
+}
+
+/** All flags that apply, in a fixed order so reports diff cleanly. */
+export function cellFlags(runs: readonly RunResult[], options: FlagOptions): Flag[] {
+  const flags: Flag[] = [];
+  if (isClientBound(runs)) flags.push('client-bound');
+  if (isUnstable(runs)) flags.push('unstable');
+  if (options.countsAvailable && hasCountMismatch(runs, options.connections)) flags.push('count-mismatch');
+  return flags;
+}
+
+function plural(count: number, singular: string, pluralForm = `${singular}s`): string {
+  return `${count} ${count === 1 ? singular : pluralForm}`;
+}
+
+/**
+ * Why the answers of these runs cannot be trusted, e.g. "3 errors, 1 non-2xx over 3 runs";
+ * undefined when every answer was a timely 2xx.
+ */
+export function failedAnswersReason(runs: readonly RunResult[]): string | undefined {
+  const errors = runs.reduce((sum, r) => sum + r.errors, 0);
+  const timeouts = runs.reduce((sum, r) => sum + r.timeouts, 0);
+  const non2xx = runs.reduce((sum, r) => sum + r.non2xx, 0);
+  const parts: string[] = [];
+  if (errors > 0) parts.push(plural(errors, 'error'));
+  if (timeouts > 0) parts.push(plural(timeouts, 'timeout'));
+  if (non2xx > 0) parts.push(`${non2xx} non-2xx`);
+  if (parts.length === 0) return undefined;
+  return `${parts.join(', ')} over ${plural(runs.length, 'run')}`;
+}
+
+export interface StatusVerdict {
+  status: CellStatus;
+  reason?: string;
+}
+
+/**
+ * `invalid` when the endpoint failed its check before timing, when no run was measured, or
+ * when any run saw errors, timeouts or non-2xx answers (the throughput would then count
+ * failures as work done). `failed` (the server died) is decided by whoever saw it die.
+ */
+export function cellStatus(runs: readonly RunResult[], validationError?: string): StatusVerdict {
+  const reasons: string[] = [];
+  if (validationError !== undefined) reasons.push(`validation failed: ${validationError}`);
+  if (runs.length === 0) reasons.push('no runs measured');
+  const answers = failedAnswersReason(runs);
+  if (answers !== undefined) reasons.push(answers);
+  return reasons.length === 0 ? { status: 'ok' } : { status: 'invalid', reason: reasons.join('; ') };
+}

@@ -1,0 +1,79 @@
+import autocannon from 'autocannon';
+
+export interface LoadOptions {
+  url: string;
+  connections: number;
+  durationSec: number;
+  /** Per-request timeout in seconds. */
+  timeoutSec: number;
+}
+
+export interface LoadResult {
+  requestsPerSec: number;
+  /** Responses received. */
+  completed: number;
+  /** Requests written, answered or not. */
+  sent: number;
+  latencyMs: { p50: number; p90: number; p99: number; p999: number; max: number };
+  errors: number;
+  timeouts: number;
+  non2xx: number;
+  elapsedSec: number;
+  /** This process's CPU while the load ran, 100 = one full core. */
+  clientCpuPercent: number;
+}
+
+export interface LoadRun {
+  done: Promise<LoadResult>;
+  /** Ends the run early (interruption, or the server died); `done` still settles. */
+  stop(): void;
+}
+
+/**
+ * One closed-loop autocannon run through its programmatic API, in this process, so its CPU
+ * use is this process's. Requests/s is responses over the time actually run, not autocannon's
+ * per-second average, which is coarse for runs of a second or two.
+ */
+export function runLoad(options: LoadOptions): LoadRun {
+  const cpuBefore = process.cpuUsage();
+  const wallBefore = performance.now();
+  let instance: autocannon.Instance | undefined;
+  const done = new Promise<LoadResult>((resolve, reject) => {
+    instance = autocannon(
+      {
+        url: options.url,
+        connections: options.connections,
+        duration: options.durationSec,
+        timeout: options.timeoutSec,
+        // 100 ms samples let sub-second runs end on time (the default 1 s rounds them up).
+        sampleInt: 100,
+      },
+      (error, result) => {
+        if (error !== null && error !== undefined) return reject(error);
+        const cpu = process.cpuUsage(cpuBefore);
+        const wallMs = performance.now() - wallBefore;
+        // result.duration is measured to 10 ms; start/finish are whole seconds once serialized.
+        const elapsedSec = result.duration > 0 ? result.duration : wallMs / 1000;
+        const latency = result.latency as unknown as Record<string, number>;
+        resolve({
+          requestsPerSec: result.requests.total / elapsedSec,
+          completed: result.requests.total,
+          sent: result.requests.sent,
+          latencyMs: {
+            p50: latency.p50 ?? 0,
+            p90: latency.p90 ?? 0,
+            p99: latency.p99 ?? 0,
+            p999: latency.p99_9 ?? 0,
+            max: latency.max ?? 0,
+          },
+          errors: result.errors,
+          timeouts: result.timeouts,
+          non2xx: result.non2xx,
+          elapsedSec,
+          clientCpuPercent: ((cpu.user + cpu.system) / 1000 / wallMs) * 100,
+        });
+      },
+    );
+  });
+  return { done, stop: () => instance?.stop() };
+}

@@ -1,0 +1,193 @@
+import type { Manifest } from '@bench/app';
+import { failedCell, summarizeCell, type CellMeta } from './cell.ts';
+import { runLoad, type LoadResult } from './load.ts';
+import type { Plan } from './plan.ts';
+import type { Probe, ProbeReport } from './probe.ts';
+import { readProc, watchPeakRss } from './proc.ts';
+import type { CellResult, RunResult } from './report-types.ts';
+import type { CellSpec } from './scenarios.ts';
+import { formatExit, type RunningServer } from './server.ts';
+import { checkAnswer } from './validate.ts';
+
+export interface CellContext {
+  server: RunningServer;
+  plan: Plan;
+  probe: Probe;
+  manifest: Manifest | undefined;
+  signal: AbortSignal;
+  onPhase(phase: string): void;
+}
+
+/** The server process ended (or stopped answering) while a cell was being measured. */
+export class ServerLost extends Error {}
+/** The run was interrupted; the cell in progress is dropped, the finished ones kept. */
+export class Interrupted extends Error {}
+
+interface ServerStats {
+  routes: Record<string, { count: number }>;
+  eventLoopLagMs: { p99: number; max: number };
+  cpuMs: { user: number; system: number };
+  rssBytes: number;
+}
+
+/**
+ * One cell: its answer checked once, a discarded warm-up, then the measured runs. A failed
+ * check means nothing is timed. A server that dies or hangs makes the cell `failed`.
+ */
+export async function measureCell(spec: CellSpec, ctx: CellContext): Promise<CellResult> {
+  const meta: CellMeta = { runtime: ctx.server.runtime, scenario: spec.scenario, mode: spec.mode, path: spec.path };
+  const { plan } = ctx;
+  try {
+    ctx.onPhase('check');
+    const checkError = await check(spec, ctx);
+    if (checkError !== undefined) {
+      return summarizeCell(meta, [], { connections: plan.connections, validationError: `answer check failed: ${checkError}` });
+    }
+    if (plan.warmupSec > 0) {
+      ctx.onPhase('warm-up');
+      await load(spec, ctx, plan.warmupSec);
+    }
+    const runs: RunResult[] = [];
+    for (let i = 1; i <= plan.runs; i++) {
+      ctx.onPhase(`run ${i}/${plan.runs}`);
+      runs.push(await measureRun(spec, ctx));
+    }
+    return summarizeCell(meta, runs, { connections: plan.connections });
+  } catch (error) {
+    if (error instanceof ServerLost) return failedCell(meta, error.message);
+    throw error;
+  }
+}
+
+async function check(spec: CellSpec, ctx: CellContext): Promise<string | undefined> {
+  let res: Response;
+  try {
+    res = await fetch(ctx.server.url + spec.path, { signal: AbortSignal.timeout(ctx.plan.timeoutSec * 1000) });
+  } catch (error) {
+    await lostIfDead(ctx.server);
+    return `${spec.path}: ${(error as Error).message}`;
+  }
+  return checkAnswer(spec.path, res, { manifest: ctx.manifest, hashCost: ctx.plan.hashCost });
+}
+
+/**
+ * One autocannon run, raced against the server's exit, the run's deadline and interruption:
+ * autocannon alone reports a dead server as a run full of errors, not as a failure.
+ */
+async function load(spec: CellSpec, ctx: CellContext, durationSec: number): Promise<LoadResult> {
+  throwIfInterrupted(ctx.signal);
+  const { plan, server } = ctx;
+  const run = runLoad({ url: server.url + spec.path, connections: plan.connections, durationSec, timeoutSec: plan.timeoutSec });
+  const deadlineMs = (durationSec + plan.timeoutSec + 5) * 1000;
+  let timer: NodeJS.Timeout | undefined;
+  const onAbort = () => run.stop();
+  ctx.signal.addEventListener('abort', onAbort, { once: true });
+  try {
+    const outcome = await Promise.race([
+      run.done,
+      server.exited.then((exit) => ({ exit })),
+      new Promise<{ hung: true }>((resolve) => (timer = setTimeout(() => resolve({ hung: true }), deadlineMs))),
+    ]);
+    if ('exit' in outcome) {
+      run.stop();
+      throw new ServerLost(`server died during the run (${formatExit(outcome.exit)})${tailOf(server)}`);
+    }
+    if ('hung' in outcome) {
+      run.stop();
+      throw new ServerLost(`run did not finish within ${deadlineMs / 1000} s: server stopped answering${tailOf(server)}`);
+    }
+    throwIfInterrupted(ctx.signal);
+    return outcome;
+  } finally {
+    clearTimeout(timer);
+    ctx.signal.removeEventListener('abort', onAbort);
+  }
+}
+
+async function measureRun(spec: CellSpec, ctx: CellContext): Promise<RunResult> {
+  const { server, plan, probe } = ctx;
+  const hono = server.kind === 'hono';
+  if (hono) await post(server, '/reset');
+  const before = readProc(server.pid);
+  const beforeStats = before === undefined && hono ? await getStats(server) : undefined;
+  const wallStart = performance.now();
+  const rss = watchPeakRss(server.pid);
+  await probe.start(server.url, plan.probeRatePerSec);
+  let result: LoadResult;
+  let probed: ProbeReport;
+  try {
+    result = await load(spec, ctx, plan.durationSec);
+  } finally {
+    // Waits for the probe requests still queued behind the load: they waited longest.
+    probed = await probe.stop();
+  }
+  const after = readProc(server.pid);
+  const wallMs = performance.now() - wallStart;
+  const peakRss = rss.stop();
+  const stats = hono ? await getStats(server) : undefined;
+
+  const cpuMs =
+    before !== undefined && after !== undefined
+      ? after.cpuMs - before.cpuMs
+      : stats !== undefined && beforeStats !== undefined
+        ? totalCpu(stats) - totalCpu(beforeStats)
+        : 0;
+  // The probe calls /hello on the same server: its answers are not the load's.
+  const probeOnRoute = spec.route === '/hello' ? probed.count : 0;
+  return {
+    requestsPerSec: result.requestsPerSec,
+    requests: result.completed,
+    latencyMs: result.latencyMs,
+    probeLatencyMs: { p50: probed.p50, p99: probed.p99, max: probed.max, count: probed.count },
+    eventLoopLagMs: { p99: stats?.eventLoopLagMs.p99 ?? 0, max: stats?.eventLoopLagMs.max ?? 0 },
+    errors: result.errors + probed.errors,
+    timeouts: result.timeouts,
+    non2xx: result.non2xx,
+    serverCount: stats !== undefined ? (stats.routes[spec.route]?.count ?? 0) - probeOnRoute : result.completed,
+    clientCount: result.completed,
+    server: {
+      cpuPercent: (cpuMs / wallMs) * 100,
+      rssMB: (peakRss ?? stats?.rssBytes ?? 0) / (1024 * 1024),
+    },
+    client: { cpuPercent: result.clientCpuPercent },
+  };
+}
+
+function totalCpu(stats: ServerStats): number {
+  return stats.cpuMs.user + stats.cpuMs.system;
+}
+
+async function getStats(server: RunningServer): Promise<ServerStats> {
+  const res = await request(server, '/stats');
+  return (await res.json()) as ServerStats;
+}
+
+async function post(server: RunningServer, path: string): Promise<void> {
+  await (await request(server, path, 'POST')).arrayBuffer();
+}
+
+async function request(server: RunningServer, path: string, method = 'GET'): Promise<Response> {
+  try {
+    const res = await fetch(server.url + path, { method, signal: AbortSignal.timeout(10_000) });
+    if (!res.ok) throw new Error(`${method} ${path} answered ${res.status}`);
+    return res;
+  } catch (error) {
+    await lostIfDead(server);
+    throw new ServerLost(`${method} ${path} failed: ${(error as Error).message}${tailOf(server)}`);
+  }
+}
+
+/** Gives a dying process a moment to be reaped, then reports it as lost if it is gone. */
+async function lostIfDead(server: RunningServer): Promise<void> {
+  const exit = await Promise.race([server.exited, new Promise<undefined>((r) => setTimeout(() => r(undefined), 200))]);
+  if (exit !== undefined) throw new ServerLost(`server died (${formatExit(exit)})${tailOf(server)}`);
+}
+
+function tailOf(server: RunningServer): string {
+  const tail = server.stderrTail(5);
+  return tail === '' ? '' : `; stderr: ${tail.replace(/\s*\n\s*/g, ' | ')}`;
+}
+
+function throwIfInterrupted(signal: AbortSignal): void {
+  if (signal.aborted) throw new Interrupted('interrupted');
+}

@@ -1,0 +1,64 @@
+/**
+ * Cell results (one file each on disk, possibly from several invocations) -> one Report.
+ */
+import { comparisons, withRatioToFastest } from './compare-modes.ts';
+import type { CellResult, Environment, Mode, Parameters, Report, RuntimeEntry, ScenarioName } from './report-types.ts';
+
+/** Scenario order of the report: cheapest first, then the blocking workloads. */
+export const SCENARIO_ORDER: readonly ScenarioName[] = ['hello', 'hash', 'file', 'fib', 'sleep'];
+/** Mode order: the references first, then sync before what is meant to beat it. */
+export const MODE_ORDER: readonly Mode[] = ['baseline', 'raw', 'sync', 'async', 'worker'];
+
+export interface MergeInput {
+  createdAt: string;
+  status: Report['status'];
+  environment: Environment;
+  parameters: Parameters;
+  runtimes: RuntimeEntry[];
+  results: CellResult[];
+}
+
+function cellKey(cell: CellResult): string {
+  return `${cell.runtime}\u0000${cell.scenario}\u0000${cell.mode}`;
+}
+
+/** One cell per runtime+scenario+mode; a later result replaces an earlier one (a re-run). */
+export function dedupeCells(results: readonly CellResult[]): CellResult[] {
+  const byKey = new Map<string, CellResult>();
+  for (const cell of results) byKey.set(cellKey(cell), cell);
+  return [...byKey.values()];
+}
+
+/** Position in `order`; names not in it (e.g. a future scenario variant) sort after the known ones. */
+function rank<T>(order: readonly T[], value: T): number {
+  const index = order.indexOf(value);
+  return index === -1 ? order.length : index;
+}
+
+/**
+ * Sorted by runtime (in the order the runtimes were given), scenario, then mode. Names outside
+ * the known orders keep their input order among themselves (Array.prototype.sort is stable).
+ */
+export function sortCells(results: readonly CellResult[], runtimes: readonly RuntimeEntry[]): CellResult[] {
+  const runtimeOrder = runtimes.map((r) => r.name);
+  return [...results].sort(
+    (a, b) =>
+      rank(runtimeOrder, a.runtime) - rank(runtimeOrder, b.runtime) ||
+      rank(SCENARIO_ORDER, a.scenario) - rank(SCENARIO_ORDER, b.scenario) ||
+      rank(MODE_ORDER, a.mode) - rank(MODE_ORDER, b.mode),
+  );
+}
+
+export function mergeReport(input: MergeInput): Report {
+  const results = withRatioToFastest(sortCells(dedupeCells(input.results), input.runtimes));
+  return {
+    schemaVersion: 1,
+    createdAt: input.createdAt,
+    status: input.status,
+    environment: input.environment,
+    parameters: input.parameters,
+    runtimes: input.runtimes,
+    results,
+    comparisons: comparisons(results),
+  };
+}

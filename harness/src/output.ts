@@ -1,0 +1,79 @@
+import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { basename, dirname, join, relative } from 'node:path';
+import type { CellResult, Environment, Parameters, Report, RuntimeEntry } from './report-types.ts';
+
+/** What a run knows before and while it measures: written first, updated as runtimes finish. */
+export interface RunMeta {
+  createdAt: string;
+  environment: Environment;
+  parameters: Parameters;
+  runtimes: RuntimeEntry[];
+}
+
+/**
+ * A results folder named for the time, made exclusively: two runs started in the same second
+ * get "-2", "-3" instead of writing into one folder.
+ */
+export function makeRunDir(root: string, now: Date = new Date()): string {
+  mkdirSync(root, { recursive: true });
+  const stamp = now.toISOString().replace(/\.\d+Z$/, 'Z').replace(/:/g, '-');
+  for (let i = 1; ; i++) {
+    const dir = join(root, i === 1 ? stamp : `${stamp}-${i}`);
+    try {
+      mkdirSync(dir);
+      return dir;
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+    }
+  }
+}
+
+/** Temporary file, then rename: a reader sees the old file or the new one, never half of one. */
+export function writeFileAtomic(path: string, content: string): void {
+  mkdirSync(dirname(path), { recursive: true });
+  const tmp = `${path}.${process.pid}.tmp`;
+  writeFileSync(tmp, content);
+  renameSync(tmp, path);
+}
+
+export const writeJsonAtomic = (path: string, value: unknown) => writeFileAtomic(path, `${JSON.stringify(value, null, 2)}\n`);
+
+const CELLS = 'cells';
+
+/** One file per finished cell, written the moment it finishes: the unit that survives interruption. */
+export function writeCell(runDir: string, cell: CellResult): string {
+  const path = join(runDir, CELLS, `${cell.runtime}-${cell.scenario}-${cell.mode}.json`);
+  writeJsonAtomic(path, cell);
+  return path;
+}
+
+export function readCells(runDir: string): CellResult[] {
+  let names: string[];
+  try {
+    names = readdirSync(join(runDir, CELLS)).filter((n) => n.endsWith('.json')).sort();
+  } catch {
+    return [];
+  }
+  return names.map((n) => JSON.parse(readFileSync(join(runDir, CELLS, n), 'utf8')) as CellResult);
+}
+
+export function writeMeta(runDir: string, meta: RunMeta): void {
+  writeJsonAtomic(join(runDir, 'meta.json'), meta);
+}
+
+export function writeReportFiles(runDir: string, report: Report, markdown: string): void {
+  writeJsonAtomic(join(runDir, 'report.json'), report);
+  writeFileAtomic(join(runDir, 'report.md'), markdown);
+}
+
+/**
+ * Points `<root>/latest` at this run: a new symlink renamed over the old one, so concurrent runs
+ * leave it pointing at one complete folder or the other, never broken or half-made.
+ */
+export function updateLatest(root: string, runDir: string): void {
+  const link = join(root, 'latest');
+  const tmp = join(root, `.latest.${process.pid}.${Date.now()}`);
+  rmSync(tmp, { force: true });
+  symlinkSync(relative(root, runDir) || basename(runDir), tmp);
+  renameSync(tmp, link);
+}

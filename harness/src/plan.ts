@@ -1,0 +1,122 @@
+import { parseArgs } from 'node:util';
+import { BOUNDS, DATA_DEFAULTS, DEFAULTS, type RuntimeName } from '@bench/app';
+import type { Mode, ScenarioName } from './report-types.ts';
+import { RUNTIME_NAMES } from './runtimes.ts';
+import { cellsFor, SCENARIO_NAMES } from './scenarios.ts';
+
+/** Everything one bench run will do, decided before anything starts. */
+export interface Plan {
+  runtimes: RuntimeName[];
+  scenarios: ScenarioName[];
+  /** Modes to keep within the scenarios (all when undefined). */
+  modes: Mode[] | undefined;
+  connections: number;
+  durationSec: number;
+  warmupSec: number;
+  runs: number;
+  probeRatePerSec: number;
+  /** autocannon's per-request timeout. */
+  timeoutSec: number;
+  hashCost: number;
+  fibN: number;
+  sleepMs: number;
+  fileCount: number;
+  fileSizeBytes: number;
+  /** Folder of the file scenario's inputs; undefined = data/files in the repository. */
+  dataDir: string | undefined;
+  /** Results folder to write into; undefined = a new data/results/<timestamp>/. */
+  outDir: string | undefined;
+  quick: boolean;
+}
+
+/**
+ * Default plan: 11 cells per runtime, each 0.5 s of warm-up and 3 runs of 2 s, about 4.5 minutes
+ * for all three runtimes on 2 cores (README, "Choosing the defaults").
+ */
+export const FULL = { connections: 10, durationSec: 2, warmupSec: 0.5, runs: 3 } as const;
+/** --quick: every cell, shorter and fewer runs: under a minute for all three runtimes. */
+export const QUICK = { connections: 10, durationSec: 0.5, warmupSec: 0.2, runs: 2 } as const;
+
+export const MODES: readonly Mode[] = ['baseline', 'raw', 'sync', 'async', 'worker'];
+
+/** A flag problem: one line naming it and the accepted values; the CLI exits 2. */
+export class PlanError extends Error {}
+
+const list = <T extends string>(flag: string, raw: string | undefined, allowed: readonly T[]): T[] | undefined => {
+  if (raw === undefined) return undefined;
+  const items = raw.split(',').map((s) => s.trim()).filter((s) => s !== '');
+  if (items.length === 0) throw new PlanError(`--${flag} is empty; accepted: ${allowed.join(', ')}`);
+  for (const item of items) {
+    if (!allowed.includes(item as T)) throw new PlanError(`--${flag}: unknown "${item}"; accepted: ${allowed.join(', ')}`);
+  }
+  return [...new Set(items)] as T[];
+};
+
+const num = (flag: string, raw: string | undefined, min: number, max: number, integer: boolean): number | undefined => {
+  if (raw === undefined) return undefined;
+  const value = Number(raw);
+  if (raw.trim() === '' || !Number.isFinite(value) || (integer && !Number.isInteger(value)) || value < min || value > max) {
+    throw new PlanError(`--${flag} must be ${integer ? 'an integer' : 'a number'} from ${min} to ${max}, got "${raw}"`);
+  }
+  return value;
+};
+
+export function parsePlan(argv: string[]): Plan {
+  let values: Record<string, string | boolean | undefined>;
+  try {
+    ({ values } = parseArgs({
+      args: argv,
+      strict: true,
+      allowPositionals: false,
+      options: {
+        runtimes: { type: 'string' },
+        scenarios: { type: 'string' },
+        modes: { type: 'string' },
+        connections: { type: 'string' },
+        duration: { type: 'string' },
+        warmup: { type: 'string' },
+        runs: { type: 'string' },
+        'probe-rate': { type: 'string' },
+        timeout: { type: 'string' },
+        'hash-cost': { type: 'string' },
+        'fib-n': { type: 'string' },
+        'sleep-ms': { type: 'string' },
+        'file-count': { type: 'string' },
+        'file-size': { type: 'string' },
+        'data-dir': { type: 'string' },
+        out: { type: 'string' },
+        quick: { type: 'boolean' },
+      },
+    }));
+  } catch (error) {
+    throw new PlanError((error as Error).message.split('\n')[0] ?? String(error));
+  }
+  const str = (k: string) => values[k] as string | undefined;
+  const quick = values.quick === true;
+  const base = quick ? QUICK : FULL;
+  const modes = list('modes', str('modes'), MODES);
+  const plan: Plan = {
+    runtimes: list('runtimes', str('runtimes'), RUNTIME_NAMES) ?? [...RUNTIME_NAMES],
+    scenarios: list('scenarios', str('scenarios'), SCENARIO_NAMES) ?? [...SCENARIO_NAMES],
+    modes,
+    connections: num('connections', str('connections'), 1, 10_000, true) ?? base.connections,
+    durationSec: num('duration', str('duration'), 0.1, 3600, false) ?? base.durationSec,
+    warmupSec: num('warmup', str('warmup'), 0, 600, false) ?? base.warmupSec,
+    runs: num('runs', str('runs'), 1, 100, true) ?? base.runs,
+    probeRatePerSec: num('probe-rate', str('probe-rate'), 1, 1000, true) ?? 50,
+    timeoutSec: num('timeout', str('timeout'), 1, 600, true) ?? 10,
+    hashCost: num('hash-cost', str('hash-cost'), BOUNDS.hashCost.min, BOUNDS.hashCost.max, true) ?? DEFAULTS.hashCost,
+    fibN: num('fib-n', str('fib-n'), BOUNDS.fibN.min, BOUNDS.fibN.max, true) ?? DEFAULTS.fibN,
+    sleepMs: num('sleep-ms', str('sleep-ms'), BOUNDS.sleepMs.min, BOUNDS.sleepMs.max, true) ?? DEFAULTS.sleepMs,
+    fileCount: num('file-count', str('file-count'), 1, 10_000, true) ?? DATA_DEFAULTS.count,
+    fileSizeBytes: num('file-size', str('file-size'), 1, 1024 ** 3, true) ?? DATA_DEFAULTS.sizeBytes,
+    dataDir: str('data-dir'),
+    outDir: str('out'),
+    quick,
+  };
+  if (modes !== undefined && !cellsFor(plan.scenarios, plan).some((c) => modes.includes(c.mode))) {
+    throw new PlanError(`--modes ${modes.join(',')} selects no cell of --scenarios ${plan.scenarios.join(',')}`);
+  }
+  return plan;
+}
+

@@ -1,0 +1,83 @@
+// The probe: a separate, light, open-loop client. It sends GET /hello at a fixed rate whatever
+// happens to earlier requests, and times each from when it was due, so a request stuck behind a
+// blocked event loop counts its whole wait (no coordinated omission). It runs in its own
+// process so the load generator's busy loop never delays it.
+import { Agent, request } from 'node:http';
+import { build } from 'hdr-histogram-js';
+import type { ProbeCommand, ProbeReport } from './probe.ts';
+
+const TIMEOUT_MS = 10_000;
+
+let session: { stop: () => Promise<ProbeReport> } | undefined;
+
+function start(url: string, ratePerSec: number) {
+  const agent = new Agent({ keepAlive: true, maxSockets: 256 });
+  const histogram = build({ lowestDiscernibleValue: 1, highestTrackableValue: 60_000_000, numberOfSignificantValueDigits: 3 });
+  let errors = 0;
+  let sent = 0;
+  const inFlight = new Set<Promise<void>>();
+  const periodMs = 1000 / ratePerSec;
+  const t0 = performance.now();
+
+  const fire = (dueAt: number) => {
+    sent++;
+    const done = new Promise<void>((resolve) => {
+      const req = request(`${url}/hello`, { agent, timeout: TIMEOUT_MS }, (res) => {
+        res.resume();
+        res.on('end', () => {
+          if (res.statusCode === 200) histogram.recordValue(Math.max(1, Math.round((performance.now() - dueAt) * 1000)));
+          else errors++;
+          resolve();
+        });
+      });
+      req.on('timeout', () => req.destroy(new Error('probe timeout')));
+      req.on('error', () => {
+        errors++;
+        resolve();
+      });
+      req.end();
+    });
+    inFlight.add(done);
+    void done.then(() => inFlight.delete(done));
+  };
+
+  // Each tick fires every request that has come due, timed from its due time, so a late tick
+  // (this process is idle, but the machine may not be) does not shorten the measured waits.
+  let next = 0;
+  const timer = setInterval(() => {
+    const now = performance.now();
+    while (t0 + next * periodMs <= now) fire(t0 + next++ * periodMs);
+  }, Math.max(1, Math.floor(periodMs / 4)));
+
+  return {
+    async stop(): Promise<ProbeReport> {
+      clearInterval(timer);
+      // The requests still waiting are the ones that waited longest: let them finish.
+      await Promise.all(inFlight);
+      agent.destroy();
+      const ms = (us: number) => Math.round(us) / 1000;
+      const count = histogram.totalCount;
+      return {
+        sent,
+        count,
+        errors,
+        p50: count ? ms(histogram.getValueAtPercentile(50)) : 0,
+        p99: count ? ms(histogram.getValueAtPercentile(99)) : 0,
+        max: count ? ms(histogram.maxValue) : 0,
+      };
+    },
+  };
+}
+
+process.on('message', (command: ProbeCommand) => {
+  if (command.type === 'start') {
+    session = start(command.url, command.ratePerSec);
+    process.send?.({ type: 'started' });
+  } else if (command.type === 'stop') {
+    const current = session;
+    session = undefined;
+    void (current?.stop() ?? Promise.resolve(undefined)).then((report) => process.send?.({ type: 'report', report }));
+  }
+});
+process.on('disconnect', () => process.exit(0));
+process.send?.({ type: 'ready' });

@@ -1,0 +1,73 @@
+import { fork, type ChildProcess } from 'node:child_process';
+import { createRequire } from 'node:module';
+import { dirname, resolve } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+
+export type ProbeCommand = { type: 'start'; url: string; ratePerSec: number } | { type: 'stop' };
+export interface ProbeReport {
+  sent: number;
+  count: number;
+  errors: number;
+  p50: number;
+  p99: number;
+  max: number;
+}
+type ProbeMessage = { type: 'ready' } | { type: 'started' } | { type: 'report'; report: ProbeReport | undefined };
+
+const here = dirname(fileURLToPath(import.meta.url));
+
+/** The probe client's process, started once per bench run and driven over IPC. */
+export class Probe {
+  private readonly child: ChildProcess;
+  private readonly ready: Promise<void>;
+
+  constructor() {
+    const tsx = pathToFileURL(createRequire(import.meta.url).resolve('tsx')).href;
+    this.child = fork(resolve(here, 'probe-child.ts'), [], { execArgv: ['--import', tsx], stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+    this.ready = this.next('ready').then(() => undefined);
+  }
+
+  get pid(): number | undefined {
+    return this.child.pid;
+  }
+
+  async start(url: string, ratePerSec: number): Promise<void> {
+    await this.ready;
+    const started = this.next('started');
+    this.child.send({ type: 'start', url, ratePerSec } satisfies ProbeCommand);
+    await started;
+  }
+
+  async stop(): Promise<ProbeReport> {
+    const reply = this.next('report');
+    this.child.send({ type: 'stop' } satisfies ProbeCommand);
+    const { report } = (await reply) as { report: ProbeReport | undefined };
+    if (report === undefined) throw new Error('probe was not running');
+    return report;
+  }
+
+  close(): void {
+    if (this.child.connected) this.child.disconnect();
+    this.child.kill();
+  }
+
+  private next(type: ProbeMessage['type']): Promise<ProbeMessage> {
+    return new Promise((resolve, reject) => {
+      const onMessage = (message: ProbeMessage) => {
+        if (message.type !== type) return;
+        cleanup();
+        resolve(message);
+      };
+      const onExit = (code: number | null) => {
+        cleanup();
+        reject(new Error(`probe process exited (${code}) while waiting for "${type}"`));
+      };
+      const cleanup = () => {
+        this.child.off('message', onMessage);
+        this.child.off('exit', onExit);
+      };
+      this.child.on('message', onMessage);
+      this.child.once('exit', onExit);
+    });
+  }
+}

@@ -1,0 +1,53 @@
+/** Where the run says how far it is: a live line on a terminal, plain lines otherwise (CI, pipes). */
+export interface Progress {
+  /** A position update: cell i of n, what runs now, and the estimated time left. */
+  update(state: ProgressState): void;
+  /** A line that stays (a finished cell, a warning). */
+  log(line: string): void;
+  done(): void;
+}
+
+export interface ProgressState {
+  cell: number;
+  cells: number;
+  runtime: string;
+  scenario: string;
+  mode: string;
+  phase: string;
+  etaSec: number;
+}
+
+export function createProgress(stream: NodeJS.WriteStream = process.stderr): Progress {
+  const live = stream.isTTY === true;
+  let current = '';
+  const clear = () => {
+    if (live && current !== '') stream.write('\r\x1b[2K');
+  };
+  return {
+    update(state) {
+      const line = `[${state.cell}/${state.cells}] ${state.runtime} ${state.scenario}/${state.mode} ${state.phase} · ETA ${formatEta(state.etaSec)}`;
+      if (live) {
+        clear();
+        current = line.slice(0, (stream.columns ?? 120) - 1);
+        stream.write(current);
+      } else if (state.phase.startsWith('check')) {
+        // Plain mode: one line per cell, not per phase, so CI logs stay readable.
+        stream.write(`${line}\n`);
+      }
+    },
+    log(line) {
+      clear();
+      stream.write(`${line}\n`);
+      if (live && current !== '') stream.write(current);
+    },
+    done() {
+      clear();
+      current = '';
+    },
+  };
+}
+
+export function formatEta(sec: number): string {
+  const s = Math.max(0, Math.round(sec));
+  return s >= 60 ? `${Math.floor(s / 60)}m${String(s % 60).padStart(2, '0')}s` : `${s}s`;
+}

@@ -1,0 +1,49 @@
+/**
+ * Report -> a short plain-text summary for the terminal at the end of a bench run.
+ * The full picture is in the Markdown; this is what to glance at before opening it.
+ */
+import Table from 'cli-table3';
+import type { CellResult, Report } from './report-types.ts';
+import { cellNotes, comparisonLines, formatDate, formatMs, formatRps } from './render-md.ts';
+
+const DASH = '-';
+
+function consoleRow(cell: CellResult): string[] {
+  // A failed cell holds only zeros; printing them would read as a measurement.
+  const figure = (text: string): string => (cell.status === 'failed' ? DASH : text);
+  return [
+    cell.runtime,
+    cell.scenario,
+    cell.mode,
+    figure(formatRps(cell.requestsPerSec.median)),
+    figure(formatMs(cell.latencyMs.p99)),
+    figure(formatMs(cell.probeLatencyMs.p99)),
+    cellNotes(cell) || 'ok',
+  ];
+}
+
+function resultsTable(report: Report): string {
+  const table = new Table({
+    head: ['runtime', 'scenario', 'mode', 'req/s', 'p99 ms', 'probe p99 ms', 'status / flags'],
+    colAligns: ['left', 'left', 'left', 'right', 'right', 'right', 'left'],
+    // No colours: the summary also lands in CI logs and files.
+    style: { head: [], border: [], compact: true },
+  });
+  for (const cell of report.results) table.push(consoleRow(cell));
+  return table.toString();
+}
+
+export function renderConsoleSummary(report: Report): string {
+  const header = `Benchmark ${formatDate(report.createdAt)}: ${report.status === 'interrupted' ? 'INTERRUPTED (partial results)' : 'complete'}`;
+  const skipped = report.runtimes
+    .filter((r) => r.status !== 'ok')
+    .map((r) => `${r.name} ${r.status}${r.reason === undefined ? '' : `: ${r.reason}`}`);
+  const lines = report.comparisons.flatMap((c) => comparisonLines(report, c).map((line) => `[${c.scenario}] ${line}`));
+  const parts = [
+    header,
+    ...(skipped.length === 0 ? [] : [`Not measured: ${skipped.join('; ')}`]),
+    report.results.length === 0 ? 'No cell was measured.' : resultsTable(report),
+    ...(lines.length === 0 ? [] : [lines.join('\n')]),
+  ];
+  return `${parts.join('\n\n')}\n`;
+}

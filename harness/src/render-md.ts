@@ -1,0 +1,249 @@
+/**
+ * Report -> Markdown for a README or a pull request. Pure: formats, never measures.
+ * The number formatters and the comparison sentences are shared with render-console.ts.
+ */
+import { markdownTable } from 'markdown-table';
+import { CLIENT_BOUND_CPU_PERCENT, UNSTABLE_CV } from './flags.ts';
+import { MODE_ORDER } from './merge.ts';
+import type { CellResult, Comparison, Flag, Ratios, Report, ScenarioName } from './report-types.ts';
+
+const DASH = '—';
+
+/**
+ * Requests/s: whole numbers above 100 (the decimals are noise there), a little more below.
+ * `scale` picks the decimals, so a spread can be printed at the precision of its median.
+ */
+export function formatRps(x: number, scale: number = x): string {
+  const decimals = Math.abs(scale) >= 100 ? 0 : Math.abs(scale) >= 10 ? 1 : 2;
+  return x.toLocaleString('en-US', { minimumFractionDigits: decimals, maximumFractionDigits: decimals });
+}
+
+/** Milliseconds with 1-2 significant decimals: 1234, 56.7, 4.21, 0.043. */
+export function formatMs(x: number): string {
+  const abs = Math.abs(x);
+  if (abs === 0) return '0';
+  if (abs >= 100) return x.toFixed(0);
+  if (abs >= 10) return x.toFixed(1);
+  if (abs >= 1) return x.toFixed(2);
+  return x.toPrecision(2);
+}
+
+/** A ratio as "2.41x"; small ratios keep 2 significant digits so 0.004 does not read as 0. */
+export function formatRatio(x: number | null | undefined): string {
+  if (x === null || x === undefined) return 'n/a';
+  return `${Math.abs(x) >= 0.1 ? x.toFixed(2) : String(Number(x.toPrecision(2)))}x`;
+}
+
+/** "2025-01-02 03:04 UTC", or the string as given when it is not a date. */
+export function formatDate(iso: string): string {
+  const date = new Date(iso);
+  return Number.isNaN(date.getTime()) ? iso : `${date.toISOString().slice(0, 16).replace('T', ' ')} UTC`;
+}
+
+function formatBytes(bytes: number): string {
+  if (bytes >= 1024 ** 3) return `${(bytes / 1024 ** 3).toFixed(1)} GiB`;
+  if (bytes >= 1024 ** 2) return `${(bytes / 1024 ** 2).toFixed(1)} MiB`;
+  if (bytes >= 1024) return `${(bytes / 1024).toFixed(1)} KiB`;
+  return `${bytes} B`;
+}
+
+/** A pipe would end the table cell early; a newline would end the row. */
+function escapeCell(text: string): string {
+  return text.replace(/\|/g, '\\|').replace(/\r?\n/g, ' ');
+}
+
+function flagText(flag: Flag, cell: CellResult): string {
+  if (flag === 'unstable') return `⚠ unstable (CV ${(cell.requestsPerSec.cv * 100).toFixed(0)} %)`;
+  return `⚠ ${flag}`;
+}
+
+/** What a reader must know before trusting the row: status first, then flags. */
+export function cellNotes(cell: CellResult): string {
+  const notes: string[] = [];
+  if (cell.status !== 'ok') notes.push(`✗ ${cell.status}${cell.reason === undefined ? '' : `: ${cell.reason}`}`);
+  for (const flag of cell.flags) notes.push(flagText(flag, cell));
+  return notes.join(', ');
+}
+
+function rpsWithSpread(cell: CellResult): string {
+  const [low, high] = cell.requestsPerSec.ci95;
+  const { median } = cell.requestsPerSec;
+  return `${formatRps(median)} ± ${formatRps((high - low) / 2, median)}`;
+}
+
+function scenarioRow(cell: CellResult, withRatio: boolean): string[] {
+  // A failed cell holds only zeros; showing them would read as a measurement.
+  const measured = cell.status !== 'failed';
+  const figure = (text: string): string => (measured ? text : DASH);
+  const row = [cell.mode, cell.runtime, figure(rpsWithSpread(cell))];
+  if (withRatio) row.push(cell.ratioToFastest === undefined ? DASH : formatRatio(cell.ratioToFastest));
+  row.push(
+    figure(formatMs(cell.latencyMs.p99)),
+    figure(formatMs(cell.probeLatencyMs.p99)),
+    figure(formatMs(cell.eventLoopLagMs.p99)),
+    escapeCell(cellNotes(cell)),
+  );
+  return row;
+}
+
+/** One table per scenario: rows grouped by mode, runtimes next to each other within a mode. */
+export function scenarioTable(cells: readonly CellResult[]): string {
+  // Stable sort: within a mode, runtimes keep the report's order.
+  const byMode = [...cells].sort((a, b) => modeRank(a) - modeRank(b));
+  const withRatio = new Set(cells.map((c) => c.runtime)).size > 1;
+  const head = ['mode', 'runtime', 'req/s', ...(withRatio ? ['× fastest'] : []), 'p99 ms', 'probe p99 ms', 'lag p99 ms', 'notes'];
+  const align = ['l', 'l', 'r', ...(withRatio ? ['r'] : []), 'r', 'r', 'r', 'l'];
+  return markdownTable([head, ...byMode.map((cell) => scenarioRow(cell, withRatio))], { align });
+}
+
+function modeRank(cell: CellResult): number {
+  const index = MODE_ORDER.indexOf(cell.mode);
+  return index === -1 ? MODE_ORDER.length : index;
+}
+
+function ratioDetails(ratios: Ratios): string {
+  return `(p99 ${formatRatio(ratios.p99)}, probe p99 ${formatRatio(ratios.probeP99)})`;
+}
+
+/** Cells a ratio was computed from that are not clean, so the sentence is not over-trusted. */
+function caveat(cells: readonly (CellResult | undefined)[]): string {
+  const notes = cells.flatMap((cell) => {
+    if (cell === undefined) return [];
+    if (cell.status !== 'ok') return [`${cell.mode} ${cell.status}`];
+    return cell.flags.map((flag) => `${cell.mode} ${flag}`);
+  });
+  return notes.length === 0 ? '' : `, read with care: ${notes.join(', ')}`;
+}
+
+/** Why a throughput ratio could not be computed, side by side: "async not measured, sync failed". */
+function whyNotComparable(sides: readonly [string, CellResult | undefined][]): string {
+  const problems = sides.flatMap(([name, cell]) => {
+    if (cell === undefined) return [`${name} not measured`];
+    if (cell.status === 'failed') return [`${name} failed`];
+    return cell.requestsPerSec.median === 0 ? [`${name} measured 0 req/s`] : [];
+  });
+  return problems.join(', ');
+}
+
+function ratioSentence(
+  runtime: string,
+  [over, overCell]: [string, CellResult | undefined],
+  [base, baseCell]: [string, CellResult | undefined],
+  ratios: Ratios,
+): string {
+  if (ratios.throughput === null) {
+    return `${runtime}: ${over} vs ${base} not comparable (${whyNotComparable([[over, overCell], [base, baseCell]])})`;
+  }
+  const note = caveat([overCell, baseCell]);
+  return `${runtime}: ${over} handles ${formatRatio(ratios.throughput)} the requests/s of ${base} ${ratioDetails(ratios)}${note}`;
+}
+
+/**
+ * The sentences under a scenario, e.g.
+ * "node: async handles 2.41x the requests/s of sync (p99 0.52x, probe p99 0.05x)".
+ */
+export function comparisonLines(report: Report, comparison: Comparison): string[] {
+  const cell = (mode: CellResult['mode']): CellResult | undefined =>
+    report.results.find((c) => c.runtime === comparison.runtime && c.scenario === comparison.scenario && c.mode === mode);
+  const { runtime } = comparison;
+  const lines: string[] = [];
+  if (comparison.honoOverRaw !== undefined) {
+    lines.push(ratioSentence(runtime, ['Hono', cell('baseline')], ['the raw server', cell('raw')], comparison.honoOverRaw));
+  }
+  if (comparison.asyncOverSync !== undefined) {
+    lines.push(ratioSentence(runtime, ['async', cell('async')], ['sync', cell('sync')], comparison.asyncOverSync));
+  }
+  if (comparison.workerOverSync !== undefined) {
+    lines.push(ratioSentence(runtime, ['worker', cell('worker')], ['sync', cell('sync')], comparison.workerOverSync));
+  }
+  return lines;
+}
+
+/** Scenarios in the order of the (already sorted) results. */
+function scenariosOf(report: Report): ScenarioName[] {
+  return [...new Set(report.results.map((c) => c.scenario))];
+}
+
+function scenarioSection(report: Report, scenario: ScenarioName): string {
+  const cells = report.results.filter((c) => c.scenario === scenario);
+  const lines = report.comparisons.filter((c) => c.scenario === scenario).flatMap((c) => comparisonLines(report, c));
+  const bullets = lines.map((line) => `- ${line}`).join('\n');
+  return [`## ${scenario}`, scenarioTable(cells), ...(bullets === '' ? [] : [bullets])].join('\n\n');
+}
+
+function titleSection(report: Report): string {
+  const title = `# Sync vs async HTTP benchmark, ${formatDate(report.createdAt)} (${report.status})`;
+  const status =
+    report.status === 'interrupted'
+      ? '**⚠ Interrupted:** the run stopped before finishing its plan; only the cells below were measured.'
+      : 'Status: complete, every planned cell was attempted.';
+  return `${title}\n\n${status}`;
+}
+
+function howToRead(report: Report): string {
+  const p = report.parameters;
+  const figures = [
+    `Each figure is the median of ${p.runs} runs of ${p.durationSec} s (after ${p.warmupSec} s of warm-up) at ${p.connections} connections.`,
+    "req/s is ± the half-width of the 95 % confidence interval of the mean; p99 is the load's latency;",
+    "probe p99 is the latency of a separate light client (what one more caller waits); lag p99 is the server's event-loop lateness.",
+  ].join('\n');
+  const legend = [
+    `- ⚠ client-bound: the load generator used ≥ ${CLIENT_BOUND_CPU_PERCENT} % of a core, so the server may be faster than shown`,
+    `- ⚠ unstable: requests/s varied by more than ${UNSTABLE_CV * 100} % (CV) between runs`,
+    '- ⚠ count-mismatch: the server counted more or fewer requests than the client sent',
+    '- ✗ invalid: errors, timeouts, non-2xx answers or a failed answer check; ✗ failed: the server died',
+  ].join('\n');
+  return `${figures}\n\n${legend}`;
+}
+
+function runtimeProblems(report: Report): string | undefined {
+  const problems = report.runtimes.filter((r) => r.status !== 'ok');
+  if (problems.length === 0) return undefined;
+  const items = problems.map((r) => `- ${r.name}: ${r.status}${r.reason === undefined ? '' : ` (${r.reason})`}`);
+  return ['## Runtimes not measured', items.join('\n')].join('\n\n');
+}
+
+function environmentSection(report: Report): string {
+  const env = report.environment;
+  const rows = [
+    ['OS', env.os],
+    ['kernel', env.kernel],
+    ['CPU', `${env.cpu.model} × ${env.cpu.count}`],
+    ['memory', formatBytes(env.memoryBytes)],
+    ['commit', `${env.commit}${env.dirty ? ' (dirty: uncommitted changes)' : ''}`],
+    ['load generator', `${env.loadGenerator.name} ${env.loadGenerator.version}`],
+    ['harness Node', env.harnessNode],
+    ...report.runtimes.map((r) => [r.name, r.version === '' ? DASH : r.version]),
+  ];
+  return ['## Environment', markdownTable([['', ''], ...rows.map((row) => row.map(escapeCell))])].join('\n\n');
+}
+
+function parametersSection(report: Report): string {
+  const p = report.parameters;
+  const rows = [
+    ['connections', String(p.connections)],
+    ['duration', `${p.durationSec} s`],
+    ['warm-up', `${p.warmupSec} s`],
+    ['runs per cell', String(p.runs)],
+    ['probe rate', `${p.probeRatePerSec} req/s`],
+    ['hash cost (bcrypt)', String(p.hashCost)],
+    ['fib n', String(p.fibN)],
+    ['sleep', `${p.sleepMs} ms`],
+    ['files', `${p.fileCount} × ${formatBytes(p.fileSizeBytes)}`],
+    ['file cache', p.fileCache === 'warm' ? 'warm (reads hit the page cache)' : 'cold (page cache dropped)'],
+  ];
+  return ['## Parameters', markdownTable([['parameter', 'value'], ...rows])].join('\n\n');
+}
+
+export function renderMarkdown(report: Report): string {
+  const scenarios = scenariosOf(report);
+  const sections = [
+    titleSection(report),
+    howToRead(report),
+    ...(scenarios.length === 0 ? ['No cell was measured.'] : scenarios.map((s) => scenarioSection(report, s))),
+    runtimeProblems(report),
+    environmentSection(report),
+    parametersSection(report),
+  ];
+  return `${sections.filter((s) => s !== undefined).join('\n\n')}\n`;
+}

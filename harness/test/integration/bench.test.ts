@@ -1,0 +1,110 @@
+// The product's main job, end to end: the quick plan on all three runtimes with real servers and
+// real autocannon. Its last assertion is the behaviour the project exists to show.
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runBench, type BenchOutcome } from '../../src/bench.ts';
+import { parsePlan } from '../../src/plan.ts';
+import type { Progress } from '../../src/progress.ts';
+import { probeRuntime, RUNTIME_NAMES, runtimeSpec } from '../../src/runtimes.ts';
+import { cellsFor } from '../../src/scenarios.ts';
+import type { Report } from '../../src/report-types.ts';
+
+const lines: string[] = [];
+const progress: Progress = { update: () => {}, log: (line) => lines.push(line), done: () => {} };
+
+let tmp: string;
+let all: BenchOutcome;
+// Small files: the file scenario's behaviour does not depend on 5 MB, and CI need not write 500 MB.
+const dataFlags = () => ['--data-dir', join(tmp, 'data'), '--file-count', '8', '--file-size', String(256 * 1024)];
+
+beforeAll(async () => {
+  tmp = mkdtempSync(join(tmpdir(), 'bench-it-'));
+  all = await runBench(parsePlan(['--quick', ...dataFlags(), '--out', join(tmp, 'all')]), { progress });
+}, 180_000);
+
+afterAll(() => rmSync(tmp, { recursive: true, force: true }));
+
+const cell = (report: Report, runtime: string, scenario: string, mode: string) =>
+  report.results.find((c) => c.runtime === runtime && c.scenario === scenario && c.mode === mode);
+
+describe('bench --quick on node, bun and deno', () => {
+  it('measures every runtime x scenario x mode cell, each ok with requests/s above zero', () => {
+    const { report } = all;
+    expect(report.status).toBe('complete');
+    const expected = RUNTIME_NAMES.flatMap((runtime) =>
+      cellsFor(['hello', 'hash', 'file', 'fib', 'sleep'], { fibN: 28, sleepMs: 20 }).map((c) => `${runtime}/${c.scenario}/${c.mode}`),
+    );
+    expect(report.results.map((c) => `${c.runtime}/${c.scenario}/${c.mode}`).sort()).toEqual(expected.sort());
+    for (const c of report.results) {
+      expect(c.status, `${c.runtime} ${c.scenario}/${c.mode}: ${c.reason ?? ''}`).toBe('ok');
+      expect(c.requestsPerSec.median, `${c.runtime} ${c.scenario}/${c.mode}`).toBeGreaterThan(0);
+      expect(c.requestsPerSec.runs).toHaveLength(2);
+      expect(c.probeLatencyMs.p99).toBeGreaterThan(0);
+    }
+  });
+
+  it('names all three runtime versions and the machine in the environment', () => {
+    const { report } = all;
+    for (const name of RUNTIME_NAMES) {
+      const probe = probeRuntime(runtimeSpec(name));
+      expect(probe.ok).toBe(true);
+      expect(report.runtimes).toContainEqual({ name, version: probe.ok ? probe.version : '', status: 'ok' });
+    }
+    expect(report.environment.loadGenerator).toEqual({ name: 'autocannon', version: expect.stringMatching(/^\d+\.\d+\.\d+$/) });
+    expect(report.environment.cpu.count).toBeGreaterThan(0);
+    expect(report.environment.commit).toMatch(/^([0-9a-f]{40}|unknown)$/);
+    expect(report.parameters).toMatchObject({ connections: 10, runs: 2, durationSec: 0.5, fileCount: 8 });
+  });
+
+  it('shows what a blocked loop costs: the probe waits longer under sync than async for sleep and hash', () => {
+    for (const runtime of RUNTIME_NAMES) {
+      for (const scenario of ['sleep', 'hash']) {
+        const sync = cell(all.report, runtime, scenario, 'sync')!;
+        const async = cell(all.report, runtime, scenario, 'async')!;
+        expect(sync.probeLatencyMs.p99, `${runtime} ${scenario}: sync ${sync.probeLatencyMs.p99} ms vs async ${async.probeLatencyMs.p99} ms`).toBeGreaterThan(
+          async.probeLatencyMs.p99,
+        );
+        const comparison = all.report.comparisons.find((c) => c.runtime === runtime && c.scenario === scenario);
+        expect(comparison?.asyncOverSync?.probeP99).toBeLessThan(1);
+      }
+    }
+  });
+
+  it('writes report.json, report.md and one file per cell, with the comparisons', () => {
+    const saved = JSON.parse(readFileSync(join(all.runDir, 'report.json'), 'utf8')) as Report;
+    expect(saved).toEqual(all.report);
+    expect(saved.schemaVersion).toBe(1);
+    const md = readFileSync(join(all.runDir, 'report.md'), 'utf8');
+    for (const scenario of ['hello', 'hash', 'file', 'fib', 'sleep']) expect(md).toContain(scenario);
+    expect(md).toMatch(/async handles/);
+    expect(existsSync(join(all.runDir, 'cells', 'deno-fib-worker.json'))).toBe(true);
+    expect(saved.comparisons.find((c) => c.runtime === 'bun' && c.scenario === 'fib')?.workerOverSync?.throughput).toBeGreaterThan(0);
+    expect(lines.some((l) => /^node hash\/sync: /.test(l))).toBe(true);
+  });
+});
+
+describe('bench on one runtime', () => {
+  it('gives the same report shape with one runtime', async () => {
+    const one = await runBench(parsePlan(['--quick', '--runtimes', 'bun', '--scenarios', 'sleep', ...dataFlags(), '--out', join(tmp, 'one')]), {
+      progress,
+    });
+    const keys = (o: object) => Object.keys(o).sort();
+    expect(keys(one.report)).toEqual(keys(all.report));
+    expect(keys(one.report.results[0]!)).toEqual(keys(all.report.results[0]!));
+    expect(one.report.runtimes.map((r) => r.name)).toEqual(['bun']);
+    expect(one.report.results.map((c) => c.mode)).toEqual(['sync', 'async']);
+  }, 60_000);
+});
+
+describe('bench command line', () => {
+  it('refuses a bad flag with one line and exit code 2, starting nothing', () => {
+    const cli = resolve(import.meta.dirname, '../../src/bench-cli.ts');
+    const res = spawnSync(process.execPath, ['--import', 'tsx', cli, '--runtimes', 'node,java'], { encoding: 'utf8', cwd: resolve(import.meta.dirname, '../..') });
+    expect(res.status).toBe(2);
+    expect(res.stderr.trim()).toBe('bench: --runtimes: unknown "java"; accepted: node, bun, deno');
+    expect(res.stdout).toBe('');
+  });
+});

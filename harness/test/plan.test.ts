@@ -1,0 +1,41 @@
+import { describe, expect, it } from 'vitest';
+import { FULL, parsePlan, PlanError, QUICK } from '../src/plan.ts';
+
+describe('parsePlan', () => {
+  it('defaults to every runtime and scenario with the full plan', () => {
+    const plan = parsePlan([]);
+    expect(plan.runtimes).toEqual(['node', 'bun', 'deno']);
+    expect(plan.scenarios).toEqual(['hello', 'hash', 'file', 'fib', 'sleep']);
+    expect(plan).toMatchObject({ ...FULL, quick: false, modes: undefined, hashCost: 10, fibN: 28, sleepMs: 20 });
+  });
+
+  it('--quick shortens the runs; explicit flags still win', () => {
+    expect(parsePlan(['--quick'])).toMatchObject({ ...QUICK, quick: true });
+    expect(parsePlan(['--quick', '--runs', '5', '--duration', '1.5'])).toMatchObject({ runs: 5, durationSec: 1.5, warmupSec: QUICK.warmupSec });
+  });
+
+  it('reads lists, dropping repeats', () => {
+    const plan = parsePlan(['--runtimes', 'deno,bun,deno', '--scenarios', 'sleep, hash', '--modes', 'sync']);
+    expect(plan.runtimes).toEqual(['deno', 'bun']);
+    expect(plan.scenarios).toEqual(['sleep', 'hash']);
+    expect(plan.modes).toEqual(['sync']);
+  });
+
+  it.each([
+    [['--runtimes', 'node,java'], /--runtimes: unknown "java"; accepted: node, bun, deno/],
+    [['--scenarios', 'fibb'], /--scenarios: unknown "fibb"; accepted: hello, hash, file, fib, sleep/],
+    [['--scenarios', ','], /--scenarios is empty/],
+    [['--duration', '0'], /--duration must be a number from 0.1 to 3600, got "0"/],
+    [['--duration=-3'], /--duration must be a number from 0.1 to 3600, got "-3"/],
+    [['--connections', '0'], /--connections must be an integer from 1 to 10000/],
+    [['--connections', '2.5'], /--connections must be an integer/],
+    [['--runs', 'many'], /--runs must be an integer/],
+    [['--hash-cost', '3'], /--hash-cost must be an integer from 4 to 15/],
+    [['--modes', 'worker', '--scenarios', 'sleep'], /--modes worker selects no cell of --scenarios sleep/],
+    [['--frobnicate'], /Unknown option '--frobnicate'/],
+    [['stray'], /Unexpected argument 'stray'/],
+  ])('%j is refused with one clear line', (argv, message) => {
+    expect(() => parsePlan(argv)).toThrow(PlanError);
+    expect(() => parsePlan(argv)).toThrow(message);
+  });
+});

@@ -1,0 +1,131 @@
+import { describe, expect, it } from 'vitest';
+import { mergeReport } from '../src/merge.ts';
+import { renderConsoleSummary } from '../src/render-console.ts';
+import { formatMs, formatRatio, formatRps, renderMarkdown } from '../src/render-md.ts';
+import type { Report } from '../src/report-types.ts';
+import { environment, makeCell, parameters, runtimes } from './fixtures.ts';
+
+function sampleReport(status: Report['status'] = 'complete'): Report {
+  return mergeReport({
+    createdAt: '2025-01-02T03:04:05.000Z',
+    status,
+    environment,
+    parameters,
+    runtimes,
+    results: [
+      makeCell({ runtime: 'node', scenario: 'hello', mode: 'baseline' }, { rps: 40_000, p99: 6, probeP99: 3 }),
+      makeCell({ runtime: 'node', scenario: 'hello', mode: 'raw' }, { rps: 50_000, p99: 5, probeP99: 2 }),
+      makeCell({ runtime: 'node', scenario: 'hash', mode: 'sync' }, { rps: 1000, p99: 200, probeP99: 180 }),
+      makeCell({ runtime: 'node', scenario: 'hash', mode: 'async', flags: ['client-bound'] }, { rps: 2410, p99: 104, probeP99: 9 }),
+      makeCell({ runtime: 'bun', scenario: 'hash', mode: 'sync', status: 'invalid', reason: '3 errors over 3 runs' }, { rps: 900 }),
+      makeCell({ runtime: 'bun', scenario: 'hash', mode: 'async', status: 'failed', reason: 'server exited with code 1' }, { rps: 0 }),
+      makeCell({ runtime: 'node', scenario: 'fib', mode: 'sync' }, { rps: 100, p99: 400, probeP99: 400 }),
+      makeCell({ runtime: 'node', scenario: 'fib', mode: 'worker' }, { rps: 300, p99: 100, probeP99: 4 }),
+    ],
+  });
+}
+
+/** The lines of the table under the heading of one scenario. */
+function tableOf(markdown: string, scenario: string): string[] {
+  const section = markdown.split(`## ${scenario}\n\n`)[1] ?? '';
+  return section.split('\n\n')[0]?.split('\n') ?? [];
+}
+
+describe('number formatting', () => {
+  it('shows requests/s without decimals above 100', () => {
+    expect(formatRps(12345.678)).toBe('12,346');
+    expect(formatRps(45.67)).toBe('45.7');
+    expect(formatRps(4.567)).toBe('4.57');
+    expect(formatRps(9.6, 1000)).toBe('10');
+  });
+
+  it('shows latencies with 1-2 significant decimals', () => {
+    expect(formatMs(1234.5)).toBe('1235');
+    expect(formatMs(56.78)).toBe('56.8');
+    expect(formatMs(4.213)).toBe('4.21');
+    expect(formatMs(0.04321)).toBe('0.043');
+    expect(formatMs(0)).toBe('0');
+  });
+
+  it('shows ratios with a trailing x', () => {
+    expect(formatRatio(2.4137)).toBe('2.41x');
+    expect(formatRatio(0.0123)).toBe('0.012x');
+    expect(formatRatio(0.05)).toBe('0.05x');
+    expect(formatRatio(null)).toBe('n/a');
+  });
+});
+
+describe('renderMarkdown', () => {
+  const markdown = renderMarkdown(sampleReport());
+
+  it('starts with a title carrying the date and status', () => {
+    expect(markdown.split('\n')[0]).toBe('# Sync vs async HTTP benchmark, 2025-01-02 03:04 UTC (complete)');
+  });
+
+  it('says clearly when the run was interrupted', () => {
+    expect(renderMarkdown(sampleReport('interrupted'))).toContain('**⚠ Interrupted:**');
+  });
+
+  it('has one table per scenario, in scenario order', () => {
+    const headings = markdown.split('\n').filter((line) => /^## (hello|hash|file|fib|sleep)$/.test(line));
+    expect(headings).toEqual(['## hello', '## hash', '## fib']);
+    for (const scenario of ['hello', 'hash', 'fib']) {
+      expect(tableOf(markdown, scenario)[0]).toMatch(/^\| mode +\| runtime +\| +req\/s/);
+    }
+  });
+
+  it('groups rows by mode with the runtimes next to each other', () => {
+    const rows = tableOf(markdown, 'hash').slice(2);
+    expect(rows.map((row) => row.split('|').slice(1, 3).map((s) => s.trim()).join(' '))).toEqual([
+      'sync node',
+      'sync bun',
+      'async node',
+      'async bun',
+    ]);
+  });
+
+  it('puts the flags and statuses in the flagged cell', () => {
+    const rows = tableOf(markdown, 'hash');
+    expect(rows.find((row) => row.startsWith('| async | node'))).toContain('⚠ client-bound');
+    expect(rows.find((row) => row.startsWith('| sync  | bun'))).toContain('✗ invalid: 3 errors over 3 runs');
+    const failed = rows.find((row) => row.startsWith('| async | bun')) ?? '';
+    expect(failed).toContain('✗ failed: server exited with code 1');
+    expect(failed).not.toMatch(/\| 0 ±/);
+  });
+
+  it('shows the median with the CI half-width', () => {
+    expect(tableOf(markdown, 'hash').find((row) => row.startsWith('| sync  | node'))).toContain('1,000 ± 10');
+  });
+
+  it('writes the comparison sentences under each scenario', () => {
+    expect(markdown).toContain(
+      '- node: async handles 2.41x the requests/s of sync (p99 0.52x, probe p99 0.05x), read with care: async client-bound',
+    );
+    expect(markdown).toContain('- node: worker handles 3.00x the requests/s of sync (p99 0.25x, probe p99 0.01x)');
+    expect(markdown).toContain('- node: Hono handles 0.80x the requests/s of the raw server (p99 1.20x, probe p99 1.50x)');
+    expect(markdown).toContain('- bun: async vs sync not comparable (async failed)');
+    expect(markdown).toContain('- node: async vs sync not comparable (async not measured)');
+  });
+
+  it('lists runtimes that were not measured, with the reason', () => {
+    expect(markdown).toContain('- deno: skipped (deno not installed)');
+  });
+
+  it('describes the environment and the parameters', () => {
+    expect(markdown).toContain('| CPU            | AMD EPYC 7763 × 4');
+    expect(markdown).toContain('(dirty: uncommitted changes)');
+    expect(markdown).toContain('autocannon 8.0.0');
+    expect(markdown).toMatch(/\| bun +\| 1\.2\.3 +\|/);
+    expect(markdown).toMatch(/\| connections +\| 100 +\|/);
+  });
+});
+
+describe('renderConsoleSummary', () => {
+  it('prints one table and the comparison lines', () => {
+    const text = renderConsoleSummary(sampleReport());
+    expect(text).toContain('Benchmark 2025-01-02 03:04 UTC: complete');
+    expect(text).toMatch(/node +│ hash +│ async +│ +2,410 │/);
+    expect(text).toContain('[hash] node: async handles 2.41x the requests/s of sync');
+    expect(text).toContain('Not measured: deno skipped: deno not installed');
+  });
+});
