@@ -25,6 +25,7 @@ export class Interrupted extends Error {}
 
 interface ServerStats {
   routes: Record<string, { count: number }>;
+  inFlight: number;
   eventLoopLagMs: { p99: number; max: number };
   cpuMs: { user: number; system: number };
   rssBytes: number;
@@ -107,7 +108,10 @@ async function load(spec: CellSpec, ctx: CellContext, durationSec: number): Prom
 async function measureRun(spec: CellSpec, ctx: CellContext): Promise<RunResult> {
   const { server, plan, probe } = ctx;
   const hono = server.kind === 'hono';
-  if (hono) await post(server, '/reset');
+  if (hono) {
+    await quiesce(server, plan.timeoutSec);
+    await post(server, '/reset');
+  }
   const before = readProc(server.pid);
   const beforeStats = before === undefined && hono ? await getStats(server) : undefined;
   const wallStart = performance.now();
@@ -151,6 +155,28 @@ async function measureRun(spec: CellSpec, ctx: CellContext): Promise<RunResult> 
     },
     client: { cpuPercent: result.clientCpuPercent },
   };
+}
+
+/**
+ * Waits until the server is quiet: nothing in hand and nothing new finished between two /stats
+ * answers 50 ms apart. When autocannon stops, requests it had sent are still on the server:
+ * in its handlers, and unread in the sockets of closed connections, which the server still
+ * answers. Measured without this wait, a 0.5 s bcrypt run after a warm-up finished no request
+ * of its own (the server spent it on 17 left-over hashes).
+ */
+async function quiesce(server: RunningServer, timeoutSec: number): Promise<void> {
+  const deadline = Date.now() + timeoutSec * 1000;
+  let lastTotal = -1;
+  for (;;) {
+    const stats = await getStats(server);
+    const total = Object.values(stats.routes).reduce((sum, r) => sum + r.count, 0);
+    if (stats.inFlight === 0 && total === lastTotal) return;
+    if (Date.now() > deadline) {
+      throw new ServerLost(`server still busy (${stats.inFlight} requests in hand) ${timeoutSec} s after the load stopped`);
+    }
+    lastTotal = stats.inFlight === 0 ? total : -1;
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
 }
 
 function totalCpu(stats: ServerStats): number {

@@ -35,7 +35,7 @@ export interface Plan {
  */
 export const FULL = { connections: 10, durationSec: 2, warmupSec: 0.5, runs: 3 } as const;
 /** --quick: every cell, shorter and fewer runs: under a minute for all three runtimes. */
-export const QUICK = { connections: 10, durationSec: 0.5, warmupSec: 0.2, runs: 2 } as const;
+export const QUICK = { connections: 10, durationSec: 0.5, warmupSec: 0.1, runs: 2 } as const;
 
 export const MODES: readonly Mode[] = ['baseline', 'raw', 'sync', 'async', 'worker'];
 

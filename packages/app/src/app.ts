@@ -40,9 +40,15 @@ export function createApp(config: AppConfig): BenchApp {
   const allowed = new Map<string, string[]>();
 
   app.use('*', async (c, next) => {
+    if (!counted.has(c.req.path)) return next();
     const start = performance.now();
-    await next();
-    if (counted.has(c.req.path) && c.res.status < 400) ctx.stats.record(c.req.path, performance.now() - start);
+    ctx.stats.inFlight++;
+    try {
+      await next();
+    } finally {
+      ctx.stats.inFlight--;
+    }
+    if (c.res.status < 400) ctx.stats.record(c.req.path, performance.now() - start);
   });
   for (const group of ROUTE_GROUPS) group(app, ctx);
 

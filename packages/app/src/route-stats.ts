@@ -3,10 +3,15 @@ export interface RouteCounter {
   avgMs: number;
 }
 
-/** Per-route request count and mean handler time since the last reset. */
+/** Per-route request count and mean handler time since the last reset, and what is in flight. */
 export class RouteStats {
   private readonly totals = new Map<string, { count: number; totalMs: number }>();
   since = new Date();
+  /**
+   * Requests being handled right now (not reset: they are still running). The harness waits for
+   * zero between loads, so work queued by one run (bcrypt jobs, worker jobs) never lands in the next.
+   */
+  inFlight = 0;
 
   record(route: string, ms: number): void {
     const entry = this.totals.get(route);

@@ -110,6 +110,15 @@ describe('routes', () => {
     expect(performance.now() - t1).toBeLessThan(400);
   });
 
+  it('GET /stats counts the requests still being handled', async () => {
+    const pending = app.request('/sleep/async?ms=200');
+    const pending2 = app.request('/sleep/async?ms=200');
+    await new Promise((r) => setTimeout(r, 50));
+    expect((await json('/stats')).body.inFlight).toBe(2);
+    await Promise.all([pending, pending2]);
+    expect((await json('/stats')).body.inFlight).toBe(0);
+  });
+
   it('GET /stats counts requests per route and POST /reset clears them', async () => {
     await json('/reset', { method: 'POST' });
     await app.request('/hello');
@@ -125,6 +134,7 @@ describe('routes', () => {
     expect(body.rssBytes).toBeGreaterThan(0);
     expect((body.cpuMs as { user: number }).user).toBeGreaterThan(0);
     expect(Object.keys(body.eventLoopLagMs as object).sort()).toEqual(['max', 'p50', 'p99', 'samples']);
+    expect(body.inFlight).toBe(0);
 
     const reset = await json('/reset', { method: 'POST' });
     expect(reset.status).toBe(200);

@@ -9,6 +9,7 @@ export const statsRoutes: RouteGroup = (app, { config, stats, lag }) => {
       pid: config.pid,
       since: stats.since.toISOString(),
       routes: stats.snapshot(),
+      inFlight: stats.inFlight,
       eventLoopLagMs: lag.summary(),
       cpuMs: { user: cpu.user / 1000, system: cpu.system / 1000 },
       rssBytes: memoryUsage().rss,
