@@ -1,10 +1,11 @@
 // `pnpm bench:all|bench:node|bench:bun|bench:deno [flags]`: the plan, the run, the report.
 import { accessSync, constants, mkdirSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { runBench } from './bench.ts';
+import { exitCode, runBench } from './bench.ts';
 import { parsePlan, PlanError, type Plan } from './plan.ts';
 import { createProgress } from './progress.ts';
 import { renderConsoleSummary } from './render-console.ts';
+import { fdWarning } from './fd-limit.ts';
 
 const EXIT_SIGNAL = { SIGINT: 130, SIGTERM: 143 } as const;
 
@@ -38,12 +39,13 @@ async function main(): Promise<number> {
   progress.log(
     `bench: ${plan.runtimes.join(', ')} x ${cells} scenarios, ${plan.connections} connections, ${plan.runs} runs of ${plan.durationSec} s after ${plan.warmupSec} s warm-up`,
   );
+  const fd = fdWarning(plan.connections);
+  if (fd !== undefined) progress.log(`bench: ${fd}`);
   const { report, runDir } = await runBench(plan, { progress, signal: controller.signal });
   console.log(renderConsoleSummary(report));
-  console.log(`\nreport: ${resolve(runDir, 'report.md')}\n        ${resolve(runDir, 'report.json')}`);
+  console.log(`\nreport: ${resolve(runDir, 'report.html')}\n        ${resolve(runDir, 'report.md')}\n        ${resolve(runDir, 'report.json')}`);
   if (caught !== undefined) return EXIT_SIGNAL[caught];
-  const ran = report.results.some((r) => r.status !== 'failed');
-  return ran ? 0 : 1;
+  return exitCode(report, plan.strict);
 }
 
 function checkWritable(dir: string): void {

@@ -10,6 +10,8 @@ import { makeRunDir, readCells, updateLatest, writeCell, writeMeta, writeReportF
 import type { Plan } from './plan.ts';
 import { Probe } from './probe.ts';
 import type { Progress } from './progress.ts';
+import { loadChartAssets } from './html-assets.ts';
+import { renderHtml } from './render-html.ts';
 import { formatMs, formatRps, renderMarkdown } from './render-md.ts';
 import type { CellResult, Parameters, Report, RuntimeEntry } from './report-types.ts';
 import { probeRuntime, REPO_ROOT, runtimeSpec } from './runtimes.ts';
@@ -23,6 +25,8 @@ export interface BenchOptions {
   /** Aborting it stops the load, keeps every finished cell and writes an interrupted report. */
   signal?: AbortSignal;
   resultsRoot?: string;
+  /** Called as each measured run starts, with its server (fault-injection tests kill or stop it). */
+  onRunStarted?: (server: RunningServer, cell: CellSpec) => void;
 }
 
 export interface BenchOutcome {
@@ -70,6 +74,7 @@ export async function runBench(plan: Plan, options: BenchOptions): Promise<Bench
         runDir,
         dataDir,
         progress,
+        onRunStarted: options.onRunStarted,
         onCell: (cell, phase) =>
           progress.update({ cell: done + 1, cells: total, runtime, scenario: cell.scenario, mode: cell.mode, phase, etaSec: (total - done) * perCellSec }),
         onCellDone: () => done++,
@@ -95,7 +100,7 @@ export async function runBench(plan: Plan, options: BenchOptions): Promise<Bench
     results: readCells(runDir),
   });
   const markdown = renderMarkdown(report);
-  writeReportFiles(runDir, report, markdown);
+  writeReportFiles(runDir, report, markdown, renderHtml(report, loadChartAssets()));
   if (plan.outDir === undefined) updateLatest(root, runDir);
   return { report, runDir, markdown };
 }
@@ -108,6 +113,7 @@ interface RuntimeContext {
   runDir: string;
   dataDir: string | undefined;
   progress: Progress;
+  onRunStarted: BenchOptions['onRunStarted'];
   onCell(cell: CellSpec, phase: string): void;
   onCellDone(): void;
 }
@@ -155,6 +161,7 @@ async function benchRuntime(runtime: RuntimeName, cells: CellSpec[], ctx: Runtim
                 manifest: ctx.manifest,
                 signal: ctx.signal,
                 onPhase: (phase) => ctx.onCell(cell, phase),
+                onRunStarted: (running) => ctx.onRunStarted?.(running, cell),
               });
         writeCell(ctx.runDir, result);
         ctx.onCellDone();
@@ -185,6 +192,17 @@ function parameters(plan: Plan): Parameters {
     fileSizeBytes: plan.fileSizeBytes,
     fileCache: 'warm',
   };
+}
+
+/**
+ * 0 when something was measured; 1 when nothing ran (every runtime skipped or failed, or every
+ * cell failed). With --strict, 1 as soon as anything did not run cleanly.
+ */
+export function exitCode(report: Report, strict: boolean): number {
+  const ran = report.results.some((r) => r.status !== 'failed');
+  if (!ran) return 1;
+  const clean = report.runtimes.every((r) => r.status === 'ok') && report.results.every((r) => r.status === 'ok');
+  return strict && !clean ? 1 : 0;
 }
 
 /** One plain line per finished cell, so a log shows results as they come. */

@@ -16,6 +16,8 @@ export interface CellContext {
   manifest: Manifest | undefined;
   signal: AbortSignal;
   onPhase(phase: string): void;
+  /** Called once each measured run's load is under way (fault-injection tests use it). */
+  onRunStarted?: (server: RunningServer) => void;
 }
 
 /** The server process ended (or stopped answering) while a cell was being measured. */
@@ -55,6 +57,8 @@ export async function measureCell(spec: CellSpec, ctx: CellContext): Promise<Cel
     }
     return summarizeCell(meta, runs, { connections: plan.connections });
   } catch (error) {
+    // Whatever broke while stopping (the load, the probe) is part of the interruption.
+    if (ctx.signal.aborted) throw new Interrupted('interrupted');
     if (error instanceof ServerLost) return failedCell(meta, error.message);
     throw error;
   }
@@ -110,13 +114,14 @@ async function measureRun(spec: CellSpec, ctx: CellContext): Promise<RunResult> 
   const hono = server.kind === 'hono';
   if (hono) {
     await quiesce(server, plan.timeoutSec);
-    await post(server, '/reset');
+    await post(server, '/reset', plan.timeoutSec);
   }
   const before = readProc(server.pid);
-  const beforeStats = before === undefined && hono ? await getStats(server) : undefined;
+  const beforeStats = before === undefined && hono ? await getStats(server, plan.timeoutSec) : undefined;
   const wallStart = performance.now();
   const rss = watchPeakRss(server.pid);
-  await probe.start(server.url, plan.probeRatePerSec);
+  await probe.start(server.url, plan.probeRatePerSec, plan.timeoutSec * 1000);
+  ctx.onRunStarted?.(server);
   let result: LoadResult;
   let probed: ProbeReport;
   try {
@@ -128,7 +133,7 @@ async function measureRun(spec: CellSpec, ctx: CellContext): Promise<RunResult> 
   const after = readProc(server.pid);
   const wallMs = performance.now() - wallStart;
   const peakRss = rss.stop();
-  const stats = hono ? await getStats(server) : undefined;
+  const stats = hono ? await getStats(server, plan.timeoutSec) : undefined;
 
   const cpuMs =
     before !== undefined && after !== undefined
@@ -168,7 +173,7 @@ async function quiesce(server: RunningServer, timeoutSec: number): Promise<void>
   const deadline = Date.now() + timeoutSec * 1000;
   let lastTotal = -1;
   for (;;) {
-    const stats = await getStats(server);
+    const stats = await getStats(server, timeoutSec);
     const total = Object.values(stats.routes).reduce((sum, r) => sum + r.count, 0);
     if (stats.inFlight === 0 && total === lastTotal) return;
     if (Date.now() > deadline) {
@@ -183,24 +188,31 @@ function totalCpu(stats: ServerStats): number {
   return stats.cpuMs.user + stats.cpuMs.system;
 }
 
-async function getStats(server: RunningServer): Promise<ServerStats> {
-  const res = await request(server, '/stats');
+async function getStats(server: RunningServer, timeoutSec: number): Promise<ServerStats> {
+  const res = await request(server, '/stats', 'GET', timeoutSec);
   return (await res.json()) as ServerStats;
 }
 
-async function post(server: RunningServer, path: string): Promise<void> {
-  await (await request(server, path, 'POST')).arrayBuffer();
+async function post(server: RunningServer, path: string, timeoutSec: number): Promise<void> {
+  await (await request(server, path, 'POST', timeoutSec)).arrayBuffer();
 }
 
-async function request(server: RunningServer, path: string, method = 'GET'): Promise<Response> {
+/** A control request (/stats, /reset): no answer within the request timeout means a hung server. */
+async function request(server: RunningServer, path: string, method: string, timeoutSec: number): Promise<Response> {
+  let res: Response;
   try {
-    const res = await fetch(server.url + path, { method, signal: AbortSignal.timeout(10_000) });
-    if (!res.ok) throw new Error(`${method} ${path} answered ${res.status}`);
-    return res;
+    res = await fetch(server.url + path, { method, signal: AbortSignal.timeout(timeoutSec * 1000) });
   } catch (error) {
     await lostIfDead(server);
-    throw new ServerLost(`${method} ${path} failed: ${(error as Error).message}${tailOf(server)}`);
+    const timedOut = (error as Error).name === 'TimeoutError';
+    throw new ServerLost(
+      timedOut
+        ? `server stopped answering: ${method} ${path} had no answer in ${timeoutSec} s${tailOf(server)}`
+        : `${method} ${path} failed: ${(error as Error).message}${tailOf(server)}`,
+    );
   }
+  if (!res.ok) throw new ServerLost(`${method} ${path} answered ${res.status}`);
+  return res;
 }
 
 /** Gives a dying process a moment to be reaped, then reports it as lost if it is gone. */

@@ -61,9 +61,10 @@ export function writeMeta(runDir: string, meta: RunMeta): void {
   writeJsonAtomic(join(runDir, 'meta.json'), meta);
 }
 
-export function writeReportFiles(runDir: string, report: Report, markdown: string): void {
+export function writeReportFiles(runDir: string, report: Report, markdown: string, html: string): void {
   writeJsonAtomic(join(runDir, 'report.json'), report);
   writeFileAtomic(join(runDir, 'report.md'), markdown);
+  writeFileAtomic(join(runDir, 'report.html'), html);
 }
 
 /**

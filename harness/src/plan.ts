@@ -27,6 +27,8 @@ export interface Plan {
   /** Results folder to write into; undefined = a new data/results/<timestamp>/. */
   outDir: string | undefined;
   quick: boolean;
+  /** Exit non-zero when anything did not run cleanly, not only when nothing ran. */
+  strict: boolean;
 }
 
 /**
@@ -86,6 +88,7 @@ export function parsePlan(argv: string[]): Plan {
         'data-dir': { type: 'string' },
         out: { type: 'string' },
         quick: { type: 'boolean' },
+        strict: { type: 'boolean' },
       },
     }));
   } catch (error) {
@@ -113,6 +116,7 @@ export function parsePlan(argv: string[]): Plan {
     dataDir: str('data-dir'),
     outDir: str('out'),
     quick,
+    strict: values.strict === true,
   };
   if (modes !== undefined && !cellsFor(plan.scenarios, plan).some((c) => modes.includes(c.mode))) {
     throw new PlanError(`--modes ${modes.join(',')} selects no cell of --scenarios ${plan.scenarios.join(',')}`);

@@ -6,11 +6,9 @@ import { Agent, request } from 'node:http';
 import { build } from 'hdr-histogram-js';
 import type { ProbeCommand, ProbeReport } from './probe.ts';
 
-const TIMEOUT_MS = 10_000;
-
 let session: { stop: () => Promise<ProbeReport> } | undefined;
 
-function start(url: string, ratePerSec: number) {
+function start(url: string, ratePerSec: number, timeoutMs: number) {
   const agent = new Agent({ keepAlive: true, maxSockets: 256 });
   const histogram = build({ lowestDiscernibleValue: 1, highestTrackableValue: 60_000_000, numberOfSignificantValueDigits: 3 });
   let errors = 0;
@@ -22,7 +20,7 @@ function start(url: string, ratePerSec: number) {
   const fire = (dueAt: number) => {
     sent++;
     const done = new Promise<void>((resolve) => {
-      const req = request(`${url}/hello`, { agent, timeout: TIMEOUT_MS }, (res) => {
+      const req = request(`${url}/hello`, { agent, timeout: timeoutMs }, (res) => {
         res.resume();
         res.on('end', () => {
           if (res.statusCode === 200) histogram.recordValue(Math.max(1, Math.round((performance.now() - dueAt) * 1000)));
@@ -71,7 +69,7 @@ function start(url: string, ratePerSec: number) {
 
 process.on('message', (command: ProbeCommand) => {
   if (command.type === 'start') {
-    session = start(command.url, command.ratePerSec);
+    session = start(command.url, command.ratePerSec, command.timeoutMs);
     process.send?.({ type: 'started' });
   } else if (command.type === 'stop') {
     const current = session;
@@ -80,4 +78,8 @@ process.on('message', (command: ProbeCommand) => {
   }
 });
 process.on('disconnect', () => process.exit(0));
+// Ctrl-C reaches the whole foreground process group: the harness decides when the probe stops
+// (it still has to report the run in progress), and ends it by disconnecting.
+process.on('SIGINT', () => {});
+process.on('SIGTERM', () => {});
 process.send?.({ type: 'ready' });

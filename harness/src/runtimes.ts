@@ -59,15 +59,19 @@ function denoSpec(): RuntimeSpec {
   };
 }
 
+/**
+ * `BENCH_NODE_BIN`, `BENCH_BUN_BIN`, `BENCH_DENO_BIN`: run another binary of that runtime (a
+ * newer build, a debug build) with the same entrypoint and flags.
+ */
+export function binaryOverride(name: RuntimeName, env: NodeJS.ProcessEnv = process.env): string | undefined {
+  const value = env[`BENCH_${name.toUpperCase()}_BIN`];
+  return value === undefined || value === '' ? undefined : value;
+}
+
 export function runtimeSpec(name: RuntimeName): RuntimeSpec {
-  switch (name) {
-    case 'node':
-      return nodeSpec();
-    case 'bun':
-      return bunSpec();
-    case 'deno':
-      return denoSpec();
-  }
+  const spec = name === 'node' ? nodeSpec() : name === 'bun' ? bunSpec() : denoSpec();
+  const binary = binaryOverride(name);
+  return binary === undefined ? spec : { ...spec, binary };
 }
 
 /** The runtime's exact version, or why it cannot run here (binary missing or broken). */

@@ -30,8 +30,11 @@ export interface RunningServer {
   stop(): Promise<Exit>;
 }
 
-/** Every server started and not yet stopped, so an interrupted run can stop them all. */
-export const liveServers = new Set<RunningServer>();
+/**
+ * Every process group spawned and not yet stopped, from the moment of spawning (not of being
+ * ready), so an interruption during start-up leaves nothing behind either.
+ */
+const liveGroups = new Map<number, () => Promise<Exit>>();
 
 const READY_LINE = /^ready (\S+) runtime=(\S+) server=(\S+) pid=(\d+)/m;
 
@@ -70,6 +73,12 @@ export async function startServer(spec: RuntimeSpec, options: StartOptions): Pro
   });
   const stderrTail = (lines = 8) => tail(stderr, lines);
   const describe = `${spec.name} ${kind} server`;
+  const pid = child.pid;
+  const stop = async () => {
+    if (pid !== undefined) liveGroups.delete(pid);
+    return stopGroup(child, exited);
+  };
+  if (pid !== undefined) liveGroups.set(pid, stop);
 
   const deadline = Date.now() + (options.readyTimeoutMs ?? 30_000);
   try {
@@ -102,12 +111,11 @@ export async function startServer(spec: RuntimeSpec, options: StartOptions): Pro
         return alive;
       },
       stderrTail,
-      stop: () => stopGroup(child, exited).finally(() => liveServers.delete(server)),
+      stop,
     };
-    liveServers.add(server);
     return server;
   } catch (error) {
-    await stopGroup(child, exited);
+    await stop();
     throw error;
   }
 }
@@ -117,6 +125,8 @@ async function stopGroup(child: ChildProcess, exited: Promise<Exit>, graceMs = 5
   const pid = child.pid;
   if (pid === undefined) return exited;
   signalGroup(pid, 'SIGTERM');
+  // A server stopped with SIGSTOP (a hang, or a debugger) only acts on SIGTERM once continued.
+  signalGroup(pid, 'SIGCONT');
   const timer = new Promise<'timeout'>((resolve) => setTimeout(resolve, graceMs, 'timeout').unref());
   const outcome = await Promise.race([exited, timer]);
   // A grandchild (tsx's esbuild service under Node) may outlive the leader: the group goes
@@ -143,9 +153,9 @@ function signalGroup(pid: number, signal: NodeJS.Signals): void {
   }
 }
 
-/** Stops every server still running: for interruption and test teardown. */
+/** Stops every server still running or starting: for interruption and test teardown. */
 export async function stopAllServers(): Promise<void> {
-  await Promise.all([...liveServers].map((s) => s.stop()));
+  await Promise.all([...liveGroups.values()].map((stop) => stop()));
 }
 
 async function fetchHealth(url: string): Promise<Health | undefined> {

@@ -1,6 +1,5 @@
 import { createApp } from '@bench/app';
-import type { ServerOptions } from '@bench/app/server-args';
-import { SERVER_IDLE_TIMEOUT_S } from './timeouts.ts';
+import { SERVER_IDLE_TIMEOUT_SEC, type ServerOptions } from '@bench/app/server-args';
 
 export async function start(options: ServerOptions) {
   const app = createApp(options.app);
@@ -8,7 +7,7 @@ export async function start(options: ServerOptions) {
     fetch: app.fetch,
     port: options.port,
     hostname: options.host,
-    idleTimeout: SERVER_IDLE_TIMEOUT_S,
+    idleTimeout: SERVER_IDLE_TIMEOUT_SEC,
   });
   return {
     url: server.url.origin,

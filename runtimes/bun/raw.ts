@@ -1,6 +1,5 @@
 import { health, HELLO_TEXT } from '@bench/app/identity';
-import type { ServerOptions } from '@bench/app/server-args';
-import { SERVER_IDLE_TIMEOUT_S } from './timeouts.ts';
+import { SERVER_IDLE_TIMEOUT_SEC, type ServerOptions } from '@bench/app/server-args';
 
 /** Bun.serve with no framework: the floor Hono's overhead is measured against. */
 export async function start(options: ServerOptions) {
@@ -8,7 +7,7 @@ export async function start(options: ServerOptions) {
   const server = Bun.serve({
     port: options.port,
     hostname: options.host,
-    idleTimeout: SERVER_IDLE_TIMEOUT_S,
+    idleTimeout: SERVER_IDLE_TIMEOUT_SEC,
     fetch(req) {
       const path = new URL(req.url).pathname;
       if (path === '/hello') return new Response(HELLO_TEXT, { headers: { 'content-type': 'text/plain; charset=UTF-8' } });

@@ -1,6 +1,6 @@
 // Bun entrypoint: `bun server.ts [--port N] [--host H] [--raw] ...`
 import { fileURLToPath } from 'node:url';
-import { parseServerArgs, readinessLine, type ServerOptions } from '@bench/app/server-args';
+import { describeStartError, parseServerArgs, readinessLine, type ServerOptions } from '@bench/app/server-args';
 
 let options: ServerOptions;
 try {
@@ -23,6 +23,6 @@ try {
   process.once('SIGTERM', stop);
   process.once('SIGINT', stop);
 } catch (error) {
-  console.error(`bun server: ${(error as Error).message}`);
+  console.error(`bun server: ${describeStartError(error, options.host, options.port)}`);
   process.exit(1);
 }

@@ -1,6 +1,6 @@
 // Deno entrypoint, started by command.ts with explicit permissions (never -A).
 import { fileURLToPath } from 'node:url';
-import { parseServerArgs, readinessLine, type ServerOptions } from '@bench/app/server-args';
+import { describeStartError, parseServerArgs, readinessLine, type ServerOptions } from '@bench/app/server-args';
 
 let options: ServerOptions;
 try {
@@ -23,6 +23,6 @@ try {
   Deno.addSignalListener('SIGTERM', stop);
   Deno.addSignalListener('SIGINT', stop);
 } catch (error) {
-  console.error(`deno server: ${(error as Error).message}`);
+  console.error(`deno server: ${describeStartError(error, options.host, options.port)}`);
   Deno.exit(1);
 }

@@ -2,12 +2,13 @@ import type { Server } from 'node:http';
 import { serve } from '@hono/node-server';
 import { createApp } from '@bench/app';
 import type { ServerOptions } from '@bench/app/server-args';
-import { closeServer, listening } from './listen.ts';
+import { applyTimeouts, closeServer, listening } from './listen.ts';
 
 export async function start(options: ServerOptions) {
   const app = createApp(options.app);
   // Without a createServer option, @hono/node-server builds a plain node:http server.
   const server = serve({ fetch: app.fetch, port: options.port, hostname: options.host }) as Server;
+  applyTimeouts(server);
   const url = await listening(server, options.host);
   return {
     url,

@@ -1,5 +1,14 @@
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { SERVER_IDLE_TIMEOUT_SEC } from '@bench/app/server-args';
+
+/** The timeouts every runtime's server shares (see SERVER_IDLE_TIMEOUT_SEC). */
+export function applyTimeouts(server: Server): void {
+  server.keepAliveTimeout = SERVER_IDLE_TIMEOUT_SEC * 1000;
+  // 0 disables them: a request waiting for a blocked loop is answered, never cut off.
+  server.requestTimeout = 0;
+  server.headersTimeout = 0;
+}
 
 type AnyServer = Pick<Server, 'once' | 'address' | 'close'> & { closeAllConnections?: () => void };
 

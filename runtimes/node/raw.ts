@@ -1,7 +1,7 @@
 import { createServer } from 'node:http';
 import { health, HELLO_TEXT } from '@bench/app/identity';
 import type { ServerOptions } from '@bench/app/server-args';
-import { closeServer, listening } from './listen.ts';
+import { applyTimeouts, closeServer, listening } from './listen.ts';
 
 /** node:http with no framework: the floor Hono's overhead is measured against. */
 export async function start(options: ServerOptions) {
@@ -16,6 +16,7 @@ export async function start(options: ServerOptions) {
       res.writeHead(404, { 'content-type': 'application/json' }).end(JSON.stringify({ error: `no route ${req.method} ${path}` }));
     }
   });
+  applyTimeouts(server);
   server.listen(options.port, options.host);
   const url = await listening(server, options.host);
   return { url, stop: () => closeServer(server) };

@@ -1,6 +1,6 @@
 // Node entrypoint: `tsx server.ts [--port N] [--host H] [--raw] ...`
 import { fileURLToPath } from 'node:url';
-import { parseServerArgs, readinessLine, type ServerOptions } from '@bench/app/server-args';
+import { describeStartError, parseServerArgs, readinessLine, type ServerOptions } from '@bench/app/server-args';
 
 let options: ServerOptions;
 try {
@@ -26,6 +26,6 @@ try {
   process.once('SIGTERM', stop);
   process.once('SIGINT', stop);
 } catch (error) {
-  console.error(`node server: ${(error as Error).message}`);
+  console.error(`node server: ${describeStartError(error, options.host, options.port)}`);
   process.exit(1);
 }

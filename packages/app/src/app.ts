@@ -20,6 +20,9 @@ const ROUTE_GROUPS: RouteGroup[] = [helloRoutes, hashRoutes, fileRoutes, fibRout
 /** Routes that describe the server rather than load it: not counted in /stats. */
 const UNCOUNTED = new Set(['/stats', '/reset', '/health']);
 
+/** Runtimes' own limits on the request head differ (16 KiB on Node and Bun, more on Deno). */
+const MAX_URL_LENGTH = 2048;
+
 /** The Hono app plus what it started (worker pool, lag timer), stopped by `close()`. */
 export type BenchApp = Hono & { close(): Promise<void> };
 
@@ -40,6 +43,10 @@ export function createApp(config: AppConfig): BenchApp {
   const allowed = new Map<string, string[]>();
 
   app.use('*', async (c, next) => {
+    // Every valid request is short; a long one is refused as a whole before any parsing of it.
+    if (c.req.url.length > MAX_URL_LENGTH) {
+      return c.json({ error: `request URL is ${c.req.url.length} characters; the limit is ${MAX_URL_LENGTH}` }, 414);
+    }
     if (!counted.has(c.req.path)) return next();
     const start = performance.now();
     ctx.stats.inFlight++;

@@ -2,6 +2,16 @@ import { parseArgs } from 'node:util';
 import { BOUNDS, DEFAULTS, type AppConfig, type RuntimeName } from './config.ts';
 import { FIB_VARIANTS, type FibVariant } from './workloads/fib.ts';
 
+/**
+ * The one connection timeout every server sets, so a request queued behind blocking work is
+ * treated the same on every runtime: answered when the loop gets to it, however long that takes.
+ * Bun closes a connection idle for 10 s by default and counts a request waiting for a blocked
+ * loop as idle, which showed up as errors on Bun only; 255 s is Bun's maximum. Node gets the same
+ * keep-alive timeout and no request/headers timeout; Deno.serve has no timeout to set and closes
+ * nothing on its own.
+ */
+export const SERVER_IDLE_TIMEOUT_SEC = 255;
+
 export interface ServerOptions {
   port: number;
   host: string;
@@ -75,4 +85,20 @@ export function parseServerArgs(argv: string[], identity: Identity): ServerOptio
 /** The one line each server prints when it accepts connections; the harness waits for it. */
 export function readinessLine(url: string, runtime: RuntimeName, server: 'hono' | 'raw', pid: number): string {
   return `ready ${url} runtime=${runtime} server=${server} pid=${pid}`;
+}
+
+/**
+ * One line for a server that could not start listening, the same on every runtime: Node says
+ * EADDRINUSE, Bun "Is port N in use?", Deno AddrInUse.
+ */
+export function describeStartError(error: unknown, host: string, port: number): string {
+  const err = error as { code?: string; name?: string; message?: string };
+  const text = `${err.code ?? ''} ${err.name ?? ''} ${err.message ?? String(error)}`;
+  if (/EADDRINUSE|AddrInUse|address already in use|in use/i.test(text)) {
+    return `port ${port} on ${host} is already in use (another server still running?); pick another with --port`;
+  }
+  if (/EADDRNOTAVAIL|AddrNotAvailable|EACCES|PermissionDenied/i.test(text)) {
+    return `cannot listen on ${host}:${port}: ${err.message ?? String(error)}`;
+  }
+  return err.message ?? String(error);
 }

@@ -167,6 +167,12 @@ describe('bad input', () => {
     expect(body.error).toMatch(message);
   });
 
+  it('a URL over 2048 characters is a 414 JSON', async () => {
+    const { status, body } = await json(`/fib/sync?n=5&pad=${'a'.repeat(2100)}`);
+    expect(status).toBe(414);
+    expect(body.error).toMatch(/the limit is 2048/);
+  });
+
   it('the file routes take no path from the query', async () => {
     const { status, body } = await json('/file/sync?file=../../etc/passwd&name=%2e%2e%2fetc');
     expect(status).toBe(200);

@@ -1,0 +1,151 @@
+// `tsx src/compare-cli.ts <baseline report.json> <current report.json> [--threshold 0.05] [--alpha 0.05] [--out FILE]`
+// Markdown on stdout. Exit 0: no regression; 1: a cell regressed significantly beyond the
+// threshold; 2: the comparison could not be made (usage, unreadable or invalid report).
+import { readFileSync, writeFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { parseArgs } from 'node:util';
+import { checkSchemaVersions, compareReports, CompareError, DEFAULT_ALPHA, DEFAULT_THRESHOLD } from './compare.ts';
+import { renderComparisonMarkdown } from './render-compare.ts';
+import type { Report } from './report-types.ts';
+
+const USAGE = 'usage: compare <baseline report.json> <current report.json> [--threshold 0.05] [--alpha 0.05] [--out FILE]';
+const EXIT_REGRESSED = 1;
+const EXIT_CANNOT_COMPARE = 2;
+
+/** A problem worth one line on stderr and exit 2, as opposed to a bug (which keeps its stack). */
+class CliError extends Error {}
+
+interface CompareArgs {
+  baseline: string;
+  current: string;
+  threshold: number;
+  alpha: number;
+  out?: string;
+}
+
+/** "0.05" or "5%"; a bare number >= 1 is refused, as "5" almost surely meant 5 %, not 500 %. */
+function parseThreshold(text: string): number {
+  const percent = text.trim().endsWith('%');
+  const value = Number(percent ? text.trim().slice(0, -1) : text);
+  const fraction = percent ? value / 100 : value;
+  if (text.trim() === '' || !Number.isFinite(fraction) || fraction < 0 || (!percent && fraction >= 1)) {
+    throw new CliError(`--threshold must be a fraction such as 0.05 (or 5%), got "${text}"`);
+  }
+  return fraction;
+}
+
+function parseAlpha(text: string): number {
+  const value = Number(text);
+  if (text.trim() === '' || !(value > 0 && value < 1)) throw new CliError(`--alpha must be between 0 and 1, got "${text}"`);
+  return value;
+}
+
+function parseCompareArgs(argv: string[]): CompareArgs {
+  let parsed;
+  try {
+    parsed = parseArgs({
+      args: argv,
+      allowPositionals: true,
+      options: { threshold: { type: 'string' }, alpha: { type: 'string' }, out: { type: 'string' } },
+    });
+  } catch (error) {
+    throw new CliError(`${(error as Error).message}; ${USAGE}`);
+  }
+  const { positionals, values } = parsed;
+  const [baseline, current] = positionals;
+  if (positionals.length !== 2 || baseline === undefined || current === undefined) {
+    throw new CliError(`expected 2 report files, got ${positionals.length}; ${USAGE}`);
+  }
+  return {
+    baseline,
+    current,
+    threshold: values.threshold === undefined ? DEFAULT_THRESHOLD : parseThreshold(values.threshold),
+    alpha: values.alpha === undefined ? DEFAULT_ALPHA : parseAlpha(values.alpha),
+    ...(values.out === undefined ? {} : { out: values.out }),
+  };
+}
+
+function readJson(path: string, name: string): unknown {
+  let text: string;
+  try {
+    text = readFileSync(path, 'utf8');
+  } catch (error) {
+    throw new CliError(`cannot read the ${name} report ${path}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`);
+  }
+  try {
+    return JSON.parse(text) as unknown;
+  } catch (error) {
+    throw new CliError(`the ${name} report ${path} is not valid JSON: ${(error as Error).message}`);
+  }
+}
+
+function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/** What the comparison reads; a file lacking it is some other JSON, not a report. */
+function shapeProblem(value: Record<string, unknown>): string | undefined {
+  for (const field of ['environment', 'parameters']) if (!isObject(value[field])) return `no ${field} object`;
+  if (!Array.isArray(value.runtimes)) return 'no runtimes array';
+  if (!Array.isArray(value.results)) return 'no results array';
+  const index = value.results.findIndex(
+    (cell: unknown) => !isObject(cell) || !isObject(cell.requestsPerSec) || !Array.isArray(cell.requestsPerSec.runs) || !Array.isArray(cell.runDetails),
+  );
+  return index === -1 ? undefined : `results[${index}] has no requestsPerSec.runs or runDetails`;
+}
+
+function notAReport(path: string, name: string, problem: string): CliError {
+  return new CliError(`the ${name} report ${path} is not a benchmark report: ${problem}`);
+}
+
+/** Before the schema check, so a stray JSON file is called that rather than "schema undefined". */
+function versioned(value: unknown, path: string, name: string): Record<string, unknown> {
+  if (!isObject(value)) throw notAReport(path, name, 'not a JSON object');
+  if (!('schemaVersion' in value)) throw notAReport(path, name, 'no schemaVersion');
+  return value;
+}
+
+function asReport(value: Record<string, unknown>, path: string, name: string): Report {
+  const problem = shapeProblem(value);
+  if (problem !== undefined) throw notAReport(path, name, problem);
+  return value as unknown as Report;
+}
+
+function writeOut(path: string, markdown: string): void {
+  try {
+    writeFileSync(path, markdown);
+  } catch (error) {
+    throw new CliError(`cannot write --out ${path}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`);
+  }
+}
+
+function main(argv: string[]): number {
+  const args = parseCompareArgs(argv);
+  // pnpm runs scripts from the package folder: paths are relative to where the user typed them.
+  const cwd = process.env.INIT_CWD ?? process.cwd();
+  const baselinePath = resolve(cwd, args.baseline);
+  const currentPath = resolve(cwd, args.current);
+  const baselineJson = versioned(readJson(baselinePath, 'baseline'), baselinePath, 'baseline');
+  const currentJson = versioned(readJson(currentPath, 'current'), currentPath, 'current');
+  // Schema first: a report of another schema version may legitimately have another shape.
+  checkSchemaVersions(baselineJson, currentJson);
+  const baseline = asReport(baselineJson, baselinePath, 'baseline');
+  const current = asReport(currentJson, currentPath, 'current');
+  const comparison = compareReports(baseline, current, { threshold: args.threshold, alpha: args.alpha });
+  const markdown = renderComparisonMarkdown(comparison);
+  process.stdout.write(markdown);
+  if (args.out !== undefined) writeOut(resolve(cwd, args.out), markdown);
+  return comparison.hasRegression ? EXIT_REGRESSED : 0;
+}
+
+try {
+  // exitCode rather than process.exit(), so a piped stdout is flushed before the process ends.
+  process.exitCode = main(process.argv.slice(2));
+} catch (error) {
+  if (error instanceof CliError || error instanceof CompareError) {
+    console.error(`compare: ${error.message}`);
+  } else {
+    console.error(`compare: ${(error as Error).stack ?? String(error)}`);
+  }
+  process.exitCode = EXIT_CANNOT_COMPARE;
+}

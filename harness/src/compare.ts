@@ -1,0 +1,335 @@
+/**
+ * Two reports -> the differences between them, each with its significance. Pure: no I/O.
+ *
+ * Why Welch's t-test: a cell has only a few runs (3-10), and the run-to-run variance differs
+ * between runtimes and between versions of the same code, so a test that pools the variances
+ * (Student's) would be wrong exactly when something changed. The mean of a few runs, each itself
+ * an average over thousands of requests, is close enough to normal for a t-test. A rank test
+ * (Mann-Whitney) needs no normality but cannot say anything with 3 runs against 3: its smallest
+ * possible two-sided p is 0.1, so nothing would ever be significant at p < 0.05.
+ *
+ * The size of a change is the ratio of the medians (the figure the report shows, robust to one
+ * odd run); the test says whether the runs differ more than their spread explains. A cell
+ * regresses only when both agree: bad direction, beyond the threshold, and significant.
+ */
+import type { RuntimeName } from '@bench/app';
+import { median } from './stats.ts';
+import { welchTTest } from './t-distribution.ts';
+import type { WelchTest } from './t-distribution.ts';
+import type { CellResult, CellStatus, Flag, Mode, Report, ScenarioName } from './report-types.ts';
+
+export type { WelchTest };
+
+export const SUPPORTED_SCHEMA_VERSION = 1;
+export const DEFAULT_THRESHOLD = 0.05;
+export const DEFAULT_ALPHA = 0.05;
+/**
+ * autocannon reports latencies in whole milliseconds, so a p99 moving by 1 ms (1 -> 2 ms on a
+ * trivial route) is the instrument's resolution, not a measurable change, however "significant"
+ * identical runs make it look.
+ */
+export const LATENCY_RESOLUTION_MS = 1;
+
+/** A comparison that must not be made (e.g. different schema versions) or was asked wrongly. */
+export class CompareError extends Error {
+  override name = 'CompareError';
+}
+
+export interface CompareOptions {
+  /** Smallest relative change that counts, as a fraction (0.05 = 5 %). */
+  threshold: number;
+  /** Significance level of the two-sided test; default 0.05. */
+  alpha?: number;
+}
+
+export type Verdict = 'regressed' | 'improved' | 'unchanged' | 'not-testable';
+
+export interface MetricChange {
+  /** Medians across runs. */
+  baseline: number;
+  current: number;
+  /** current / baseline; null when the baseline is 0 (no relative change exists). */
+  ratio: number | null;
+  /** ratio - 1, e.g. -0.2 for a 20 % drop. */
+  change: number | null;
+  /** null when either side has fewer than 2 runs. */
+  test: WelchTest | null;
+  verdict: Verdict;
+}
+
+export interface CellKey {
+  runtime: RuntimeName;
+  scenario: ScenarioName;
+  mode: Mode;
+}
+
+export interface ComparedCell extends CellKey {
+  kind: 'compared';
+  runs: { baseline: number; current: number };
+  throughput: MetricChange;
+  p99: MetricChange;
+  /** Regressed if any metric did, else improved if any did, else not testable if any was not. */
+  verdict: Verdict;
+  flags: { baseline: Flag[]; current: Flag[] };
+}
+
+export interface SideStatus {
+  status: CellStatus;
+  reason?: string;
+}
+
+/** In both reports but not ok in at least one: its figures mean nothing to compare. */
+export interface NotComparedCell extends CellKey {
+  kind: 'not-compared';
+  baseline: SideStatus;
+  current: SideStatus;
+}
+
+export type CellComparison = ComparedCell | NotComparedCell;
+
+export type Plain = string | number | boolean | null;
+
+export interface FieldDifference {
+  field: string;
+  baseline: Plain;
+  current: Plain;
+}
+
+export interface RuntimeVersionDifference {
+  runtime: RuntimeName;
+  /** null when the runtime is not in that report. */
+  baseline: string | null;
+  current: string | null;
+}
+
+export interface ReportSide {
+  createdAt: string;
+  status: Report['status'];
+  commit: string;
+  dirty: boolean;
+}
+
+export interface ComparisonCounts {
+  regressed: number;
+  improved: number;
+  unchanged: number;
+  notTestable: number;
+  notCompared: number;
+  added: number;
+  removed: number;
+}
+
+export interface ReportComparison {
+  threshold: number;
+  alpha: number;
+  baseline: ReportSide;
+  current: ReportSide;
+  parameterDifferences: FieldDifference[];
+  runtimeVersionDifferences: RuntimeVersionDifference[];
+  environmentDifferences: FieldDifference[];
+  /** Cells in both reports, in the current report's order. */
+  cells: CellComparison[];
+  /** Only in the current report. */
+  added: CellKey[];
+  /** Only in the baseline report. */
+  removed: CellKey[];
+  counts: ComparisonCounts;
+  /** True when any cell regressed significantly beyond the threshold: the CLI's exit code 1. */
+  hasRegression: boolean;
+}
+
+/** Which way is worse: fewer requests/s, or a longer p99. */
+type Worse = 'lower' | 'higher';
+
+interface JudgeRules {
+  threshold: number;
+  alpha: number;
+  worse: Worse;
+  /** Smallest absolute change of the medians that counts (the instrument's resolution). */
+  minAbsolute: number;
+}
+
+function judge(metric: Omit<MetricChange, 'verdict'>, rules: JudgeRules): Verdict {
+  const { test, change } = metric;
+  if (test === null) return 'not-testable';
+  if (change === null || test.p >= rules.alpha) return 'unchanged';
+  if (Math.abs(change) <= rules.threshold) return 'unchanged';
+  if (Math.abs(metric.current - metric.baseline) <= rules.minAbsolute) return 'unchanged';
+  // The medians and the means must move the same way, or the "change" is one odd run.
+  if (Math.sign(change) !== Math.sign(test.t)) return 'unchanged';
+  const wentUp = change > 0;
+  return wentUp === (rules.worse === 'higher') ? 'regressed' : 'improved';
+}
+
+function compareMetric(baseline: readonly number[], current: readonly number[], fallback: [number, number], rules: JudgeRules): MetricChange {
+  // A cell without per-run figures still has its summary median to show.
+  const b = baseline.length > 0 ? median(baseline) : fallback[0];
+  const c = current.length > 0 ? median(current) : fallback[1];
+  const ratio = b === 0 ? null : c / b;
+  const metric = { baseline: b, current: c, ratio, change: ratio === null ? null : ratio - 1, test: welchTTest(baseline, current) };
+  return { ...metric, verdict: judge(metric, rules) };
+}
+
+function cellVerdict(verdicts: readonly Verdict[]): Verdict {
+  const order: Verdict[] = ['regressed', 'improved', 'not-testable'];
+  return order.find((v) => verdicts.includes(v)) ?? 'unchanged';
+}
+
+function p99Runs(cell: CellResult): number[] {
+  return cell.runDetails.map((run) => run.latencyMs.p99);
+}
+
+function keyOf(cell: CellKey): CellKey {
+  return { runtime: cell.runtime, scenario: cell.scenario, mode: cell.mode };
+}
+
+function sideStatus(cell: CellResult): SideStatus {
+  return cell.reason === undefined ? { status: cell.status } : { status: cell.status, reason: cell.reason };
+}
+
+export function compareCell(baseline: CellResult, current: CellResult, threshold: number, alpha: number): CellComparison {
+  if (baseline.status !== 'ok' || current.status !== 'ok') {
+    return { kind: 'not-compared', ...keyOf(current), baseline: sideStatus(baseline), current: sideStatus(current) };
+  }
+  const throughput = compareMetric(
+    baseline.requestsPerSec.runs,
+    current.requestsPerSec.runs,
+    [baseline.requestsPerSec.median, current.requestsPerSec.median],
+    { threshold, alpha, worse: 'lower', minAbsolute: 0 },
+  );
+  const p99 = compareMetric(p99Runs(baseline), p99Runs(current), [baseline.latencyMs.p99, current.latencyMs.p99], {
+    threshold,
+    alpha,
+    worse: 'higher',
+    minAbsolute: LATENCY_RESOLUTION_MS,
+  });
+  return {
+    kind: 'compared',
+    ...keyOf(current),
+    runs: { baseline: baseline.requestsPerSec.runs.length, current: current.requestsPerSec.runs.length },
+    throughput,
+    p99,
+    verdict: cellVerdict([throughput.verdict, p99.verdict]),
+    flags: { baseline: [...baseline.flags], current: [...current.flags] },
+  };
+}
+
+/** Refuses reports whose shapes may differ: field names are only fixed within a schema version. */
+export function checkSchemaVersions(baseline: unknown, current: unknown): void {
+  const b = (baseline as { schemaVersion?: unknown } | null)?.schemaVersion;
+  const c = (current as { schemaVersion?: unknown } | null)?.schemaVersion;
+  if (b !== c) {
+    throw new CompareError(`schema versions differ (baseline ${String(b)}, current ${String(c)}): refusing to compare`);
+  }
+  if (b !== SUPPORTED_SCHEMA_VERSION) {
+    throw new CompareError(`schema version ${String(b)} is not supported (this harness reads ${SUPPORTED_SCHEMA_VERSION})`);
+  }
+}
+
+function checkOptions(threshold: number, alpha: number): void {
+  if (!Number.isFinite(threshold) || threshold < 0) throw new CompareError(`threshold must be a fraction >= 0, got ${threshold}`);
+  if (!(alpha > 0 && alpha < 1)) throw new CompareError(`alpha must be between 0 and 1, got ${alpha}`);
+}
+
+/** JSON-safe primitive for display; objects (a future parameter) as their JSON text. */
+function plain(value: unknown): Plain {
+  if (value === undefined || value === null) return null;
+  if (typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean') return value;
+  return JSON.stringify(value);
+}
+
+function differences(fields: readonly [string, unknown, unknown][]): FieldDifference[] {
+  return fields
+    .filter(([, b, c]) => JSON.stringify(b) !== JSON.stringify(c))
+    .map(([field, b, c]) => ({ field, baseline: plain(b), current: plain(c) }));
+}
+
+/** Every parameter of either report (new ones are added freely), baseline's order first. */
+export function parameterDifferences(baseline: Report, current: Report): FieldDifference[] {
+  const b = baseline.parameters as unknown as Record<string, unknown>;
+  const c = current.parameters as unknown as Record<string, unknown>;
+  const names = [...new Set([...Object.keys(b), ...Object.keys(c)])];
+  return differences(names.map((name) => [name, b[name], c[name]]));
+}
+
+export function environmentDifferences(baseline: Report, current: Report): FieldDifference[] {
+  const fields = (r: Report): [string, unknown][] => [
+    ['os', r.environment.os],
+    ['kernel', r.environment.kernel],
+    ['cpu model', r.environment.cpu.model],
+    ['cpu count', r.environment.cpu.count],
+    ['memory bytes', r.environment.memoryBytes],
+    ['commit', r.environment.commit],
+    ['dirty', r.environment.dirty],
+    ['load generator', `${r.environment.loadGenerator.name} ${r.environment.loadGenerator.version}`],
+    ['harness node', r.environment.harnessNode],
+  ];
+  const c = fields(current);
+  return differences(fields(baseline).map(([field, value], i) => [field, value, c[i]?.[1]]));
+}
+
+export function runtimeVersionDifferences(baseline: Report, current: Report): RuntimeVersionDifference[] {
+  const version = (r: Report, name: RuntimeName): string | null => r.runtimes.find((e) => e.name === name)?.version ?? null;
+  const names = [...new Set([...baseline.runtimes, ...current.runtimes].map((r) => r.name))];
+  return names
+    .map((runtime) => ({ runtime, baseline: version(baseline, runtime), current: version(current, runtime) }))
+    .filter((d) => d.baseline !== d.current);
+}
+
+function cellKey(cell: CellKey): string {
+  return `${cell.runtime}\u0000${cell.scenario}\u0000${cell.mode}`;
+}
+
+function byKey(report: Report): Map<string, CellResult> {
+  return new Map(report.results.map((cell) => [cellKey(cell), cell]));
+}
+
+function countCells(cells: readonly CellComparison[], added: number, removed: number): ComparisonCounts {
+  const verdicts = cells.flatMap((c) => (c.kind === 'compared' ? [c.verdict] : []));
+  const count = (v: Verdict): number => verdicts.filter((x) => x === v).length;
+  return {
+    regressed: count('regressed'),
+    improved: count('improved'),
+    unchanged: count('unchanged'),
+    notTestable: count('not-testable'),
+    notCompared: cells.length - verdicts.length,
+    added,
+    removed,
+  };
+}
+
+function side(report: Report): ReportSide {
+  return { createdAt: report.createdAt, status: report.status, commit: report.environment.commit, dirty: report.environment.dirty };
+}
+
+export function compareReports(baseline: Report, current: Report, options: CompareOptions): ReportComparison {
+  checkSchemaVersions(baseline, current);
+  const { threshold } = options;
+  const alpha = options.alpha ?? DEFAULT_ALPHA;
+  checkOptions(threshold, alpha);
+  const baseCells = byKey(baseline);
+  const currentCells = byKey(current);
+  const cells: CellComparison[] = [];
+  const added: CellKey[] = [];
+  for (const [key, cell] of currentCells) {
+    const before = baseCells.get(key);
+    if (before === undefined) added.push(keyOf(cell));
+    else cells.push(compareCell(before, cell, threshold, alpha));
+  }
+  const removed = [...baseCells].filter(([key]) => !currentCells.has(key)).map(([, cell]) => keyOf(cell));
+  const counts = countCells(cells, added.length, removed.length);
+  return {
+    threshold,
+    alpha,
+    baseline: side(baseline),
+    current: side(current),
+    parameterDifferences: parameterDifferences(baseline, current),
+    runtimeVersionDifferences: runtimeVersionDifferences(baseline, current),
+    environmentDifferences: environmentDifferences(baseline, current),
+    cells,
+    added,
+    removed,
+    counts,
+    hasRegression: counts.regressed > 0,
+  };
+}

@@ -1,0 +1,138 @@
+/**
+ * The HTML report's tables: one row per cell under each scenario's charts (the figures, with
+ * their flags and status beside them), and the environment and parameters tables. Pure.
+ */
+import { escapeHtml } from './html-escape.ts';
+import { MODE_ORDER } from './merge.ts';
+import { formatBytes, formatMs, formatRatio, formatRps } from './render-md.ts';
+import type { CellResult, Flag, Report, ScenarioName } from './report-types.ts';
+
+const DASH = '—';
+
+/** Runtime names in report order, then any that only appear in results (an interrupted run). */
+export function runtimeNames(report: Report): string[] {
+  return [...new Set([...report.runtimes.map((r) => r.name), ...report.results.map((c) => c.runtime)])];
+}
+
+/** A scenario's cells grouped by mode (as the rps chart's labels), runtimes in report order within. */
+export function scenarioCells(report: Report, scenario: ScenarioName): CellResult[] {
+  const rank = (cell: CellResult): number => {
+    const index = MODE_ORDER.indexOf(cell.mode);
+    return index === -1 ? MODE_ORDER.length : index;
+  };
+  return report.results.filter((c) => c.scenario === scenario).sort((a, b) => rank(a) - rank(b));
+}
+
+function flagBadge(flag: Flag, cell: CellResult): string {
+  const text = flag === 'unstable' ? `⚠ unstable (CV ${(cell.requestsPerSec.cv * 100).toFixed(0)} %)` : `⚠ ${flag}`;
+  return `<span class="badge" data-flag="${flag}">${escapeHtml(text)}</span>`;
+}
+
+/** Status first (it decides whether to read the figures at all), then flags. */
+function notes(cell: CellResult): string {
+  const status =
+    cell.status === 'ok'
+      ? []
+      : [`<span class="badge bad" data-flag="${cell.status}">✗ ${cell.status}${cell.reason === undefined ? '' : `: ${escapeHtml(cell.reason)}`}</span>`];
+  return [...status, ...cell.flags.map((flag) => flagBadge(flag, cell))].join('');
+}
+
+function rowClass(cell: CellResult): string {
+  if (cell.status !== 'ok') return 'bad';
+  return cell.flags.length > 0 ? 'flagged' : '';
+}
+
+function rpsText(cell: CellResult): string {
+  const { median, ci95 } = cell.requestsPerSec;
+  return `${formatRps(median)} <span class="muted">(${formatRps(ci95[0], median)}–${formatRps(ci95[1], median)})</span>`;
+}
+
+/** The figure columns between "mode" and "notes". */
+const FIGURE_COLUMNS = 14;
+
+function cellFigures(cell: CellResult): string[] {
+  // A failed cell holds only zeros; printing them would read as a measurement.
+  if (cell.status === 'failed') return Array<string>(FIGURE_COLUMNS).fill(DASH);
+  const ms = [
+    cell.latencyMs.p50, cell.latencyMs.p90, cell.latencyMs.p99, cell.latencyMs.p999, cell.latencyMs.max,
+    cell.probeLatencyMs.p50, cell.probeLatencyMs.p99, cell.probeLatencyMs.max,
+    cell.eventLoopLagMs.p99, cell.eventLoopLagMs.max,
+  ].map(formatMs);
+  const cpu = [cell.server.cpuPercent, cell.client.cpuPercent].map((x) => x.toFixed(0));
+  return [rpsText(cell), cell.ratioToFastest === undefined ? DASH : formatRatio(cell.ratioToFastest), ...ms, ...cpu];
+}
+
+function cellRow(cell: CellResult): string {
+  const attrs = [
+    `data-runtime="${escapeHtml(cell.runtime)}"`,
+    `data-scenario="${escapeHtml(cell.scenario)}"`,
+    `data-mode="${escapeHtml(cell.mode)}"`,
+    `data-status="${escapeHtml(cell.status)}"`,
+    `data-flags="${escapeHtml(cell.flags.join(' '))}"`,
+  ].join(' ');
+  const figures = cellFigures(cell).map((text) => `<td class="num">${text}</td>`);
+  return `<tr class="${rowClass(cell)}" ${attrs}><td>${escapeHtml(cell.runtime)}</td><td>${escapeHtml(cell.mode)}</td>${figures.join('')}<td>${notes(cell)}</td></tr>`;
+}
+
+const COLUMNS = 2 + FIGURE_COLUMNS + 1;
+
+/** A runtime with no cell here still gets a row, so its absence is seen where its numbers would be. */
+function missingRow(report: Report, runtime: string): string {
+  const entry = report.runtimes.find((r) => r.name === runtime);
+  const why =
+    entry !== undefined && entry.status !== 'ok'
+      ? `${entry.status}${entry.reason === undefined ? '' : `: ${entry.reason}`}`
+      : `not measured${report.status === 'interrupted' ? ' (the run was interrupted)' : ''}`;
+  const status = entry?.status ?? 'ok';
+  return `<tr class="missing" data-runtime="${escapeHtml(runtime)}" data-status="${escapeHtml(status)}" data-flags=""><td>${escapeHtml(runtime)}</td><td colspan="${COLUMNS - 1}"><span class="badge bad">✗ ${escapeHtml(why)}</span></td></tr>`;
+}
+
+const HEAD = `<thead>
+<tr><th rowspan="2">runtime</th><th rowspan="2">mode</th><th rowspan="2" class="num">req/s (95 % CI)</th><th rowspan="2" class="num">× fastest</th>
+<th colspan="5">load latency, ms</th><th colspan="3">probe latency, ms</th><th colspan="2">loop lag, ms</th><th colspan="2">CPU %</th><th rowspan="2">notes</th></tr>
+<tr><th class="num">p50</th><th class="num">p90</th><th class="num">p99</th><th class="num">p99.9</th><th class="num">max</th>
+<th class="num">p50</th><th class="num">p99</th><th class="num">max</th><th class="num">p99</th><th class="num">max</th><th class="num">server</th><th class="num">client</th></tr>
+</thead>`;
+
+export function cellTable(report: Report, scenario: ScenarioName): string {
+  const cells = scenarioCells(report, scenario);
+  const present = new Set(cells.map((c) => c.runtime));
+  const missing = runtimeNames(report).filter((name) => !present.has(name as CellResult['runtime']));
+  const rows = [...cells.map(cellRow), ...missing.map((name) => missingRow(report, name))];
+  return `<div class="table-wrap"><table class="cells" data-scenario="${escapeHtml(scenario)}">${HEAD}<tbody>\n${rows.join('\n')}\n</tbody></table></div>`;
+}
+
+function keyValueTable(caption: string, rows: readonly [string, string][]): string {
+  const body = rows.map(([key, value]) => `<tr><th scope="row">${escapeHtml(key)}</th><td>${escapeHtml(value)}</td></tr>`);
+  return `<div><h3>${escapeHtml(caption)}</h3><table class="kv">${body.join('\n')}</table></div>`;
+}
+
+export function environmentTable(report: Report): string {
+  const env = report.environment;
+  return keyValueTable('Environment', [
+    ['OS', env.os],
+    ['kernel', env.kernel],
+    ['CPU', `${env.cpu.model} × ${env.cpu.count}`],
+    ['memory', formatBytes(env.memoryBytes)],
+    ['commit', `${env.commit}${env.dirty ? ' (dirty: uncommitted changes)' : ''}`],
+    ['load generator', `${env.loadGenerator.name} ${env.loadGenerator.version}`],
+    ['harness Node', env.harnessNode],
+    ...report.runtimes.map((r): [string, string] => [r.name, r.status === 'ok' ? r.version : `${r.version === '' ? '' : `${r.version} `}(${r.status})`]),
+  ]);
+}
+
+export function parametersTable(report: Report): string {
+  const p = report.parameters;
+  return keyValueTable('Parameters', [
+    ['connections', String(p.connections)],
+    ['duration', `${p.durationSec} s`],
+    ['warm-up', `${p.warmupSec} s`],
+    ['runs per cell', String(p.runs)],
+    ['probe rate', `${p.probeRatePerSec} req/s`],
+    ['hash cost (bcrypt)', String(p.hashCost)],
+    ['fib n', String(p.fibN)],
+    ['sleep', `${p.sleepMs} ms`],
+    ['files', `${p.fileCount} × ${formatBytes(p.fileSizeBytes)}`],
+    ['file cache', p.fileCache === 'warm' ? 'warm (reads hit the page cache)' : 'cold (page cache dropped)'],
+  ]);
+}

@@ -1,0 +1,195 @@
+/**
+ * ReportComparison -> Markdown for a pull request: the verdict first, then what makes the
+ * comparison less than like-for-like, then one table. Pure: formats, never computes statistics.
+ */
+import { markdownTable } from 'markdown-table';
+import { LATENCY_RESOLUTION_MS } from './compare.ts';
+import type {
+  CellKey,
+  ComparedCell,
+  CellComparison,
+  FieldDifference,
+  MetricChange,
+  NotComparedCell,
+  ReportComparison,
+  ReportSide,
+  SideStatus,
+} from './compare.ts';
+import { escapeCell, formatDate, formatMs, formatRps } from './render-md.ts';
+
+const DASH = '—';
+/** Fields shown in the header rather than as warnings: a new commit is the point of comparing. */
+const HEADER_FIELDS = new Set(['commit', 'dirty']);
+
+function plural(count: number, one: string, many: string = `${one}s`): string {
+  return `${count} ${count === 1 ? one : many}`;
+}
+
+/** A fraction as a signed percentage: +5.2 %, -20.0 %. */
+export function formatChange(change: number | null): string {
+  if (change === null) return 'n/a';
+  const percent = change * 100;
+  const text = Math.abs(percent) < 0.05 ? '0.0' : percent.toFixed(1);
+  return `${percent > 0 && text !== '0.0' ? '+' : ''}${text} %`;
+}
+
+/** A p-value with 2 significant digits; tiny ones as "<0.001" (more digits would be false precision). */
+export function formatP(p: number | null): string {
+  if (p === null) return DASH;
+  if (p < 0.001) return '<0.001';
+  return String(Number(p.toPrecision(2)));
+}
+
+function formatPercentOf(fraction: number): string {
+  return `${Number((fraction * 100).toPrecision(3))} %`;
+}
+
+/** "2 regressions, 1 improvement, 20 unchanged, at 5 % threshold and p < 0.05". */
+export function verdictLine(c: ReportComparison): string {
+  const n = c.counts;
+  const parts = [plural(n.regressed, 'regression'), plural(n.improved, 'improvement'), `${n.unchanged} unchanged`];
+  if (n.notTestable > 0) parts.push(`${n.notTestable} not testable`);
+  if (n.notCompared > 0) parts.push(`${n.notCompared} not compared`);
+  if (n.added > 0) parts.push(`${n.added} only in current`);
+  if (n.removed > 0) parts.push(`${n.removed} only in baseline`);
+  const symbol = c.hasRegression ? '✗' : '✓';
+  return `**${symbol} ${parts.join(', ')}**, at ${formatPercentOf(c.threshold)} threshold and p < ${c.alpha}`;
+}
+
+function sideText(name: string, side: ReportSide): string {
+  const dirty = side.dirty ? ', dirty' : '';
+  const status = side.status === 'complete' ? '' : `, ${side.status}`;
+  return `${name} \`${side.commit.slice(0, 10)}\`${dirty} (${formatDate(side.createdAt)}${status})`;
+}
+
+function valueText(value: FieldDifference['baseline']): string {
+  return value === null ? 'not set' : `\`${String(value)}\``;
+}
+
+function differenceText(d: FieldDifference): string {
+  return `${d.field} ${valueText(d.baseline)} → ${valueText(d.current)}`;
+}
+
+function interruptedWarnings(c: ReportComparison): string[] {
+  const sides: [string, ReportSide][] = [['baseline', c.baseline], ['current', c.current]];
+  return sides
+    .filter(([, side]) => side.status !== 'complete')
+    .map(([name]) => `The ${name} report is interrupted: some of its planned cells were never measured.`);
+}
+
+/** Everything that makes the two reports less than like-for-like. */
+export function warnings(c: ReportComparison): string[] {
+  const items = interruptedWarnings(c);
+  if (c.parameterDifferences.length > 0) {
+    items.push(`Parameters differ, so figures may differ for that reason alone: ${c.parameterDifferences.map(differenceText).join('; ')}.`);
+  }
+  if (c.runtimeVersionDifferences.length > 0) {
+    const version = (v: string | null): string => (v === null ? 'not in report' : v === '' ? 'not measured' : `\`${v}\``);
+    const list = c.runtimeVersionDifferences.map((d) => `${d.runtime} ${version(d.baseline)} → ${version(d.current)}`);
+    items.push(`Runtime versions differ: ${list.join('; ')}.`);
+  }
+  const environment = c.environmentDifferences.filter((d) => !HEADER_FIELDS.has(d.field));
+  if (environment.length > 0) {
+    items.push(`Environment differs (a different machine is a different benchmark): ${environment.map(differenceText).join('; ')}.`);
+  }
+  return items;
+}
+
+function metricCells(metric: MetricChange, figure: (x: number) => string): string[] {
+  const emphasise = (text: string): string => (metric.verdict === 'regressed' ? `**${text}**` : text);
+  return [`${figure(metric.baseline)} → ${figure(metric.current)}`, emphasise(formatChange(metric.change)), formatP(metric.test?.p ?? null)];
+}
+
+function which(cell: ComparedCell, verdict: MetricChange['verdict']): string {
+  const names = [cell.throughput.verdict === verdict ? 'req/s' : '', cell.p99.verdict === verdict ? 'p99' : ''];
+  return names.filter((name) => name !== '').join(', ');
+}
+
+/** Flags of either side, e.g. "⚠ unstable, client-bound (current)": the verdict may be about noise or the client. */
+function flagNotes(cell: ComparedCell): string {
+  const { baseline, current } = cell.flags;
+  const notes = [...new Set([...baseline, ...current])].map((flag) => {
+    if (!current.includes(flag)) return `${flag} (baseline)`;
+    return baseline.includes(flag) ? flag : `${flag} (current)`;
+  });
+  return notes.length === 0 ? '' : ` ⚠ ${notes.join(', ')}`;
+}
+
+export function cellVerdictText(cell: ComparedCell): string {
+  const text = {
+    regressed: `✗ regressed (${which(cell, 'regressed')})`,
+    improved: `✓ improved (${which(cell, 'improved')})`,
+    unchanged: '= unchanged',
+    'not-testable':
+      cell.runs.baseline < 2 || cell.runs.current < 2
+        ? `? not testable (${cell.runs.baseline} vs ${cell.runs.current} runs)`
+        : '? not testable (no per-run p99)',
+  }[cell.verdict];
+  return `${text}${flagNotes(cell)}`;
+}
+
+function statusText(name: string, side: SideStatus): string {
+  return `${name} ${side.status}${side.reason === undefined ? '' : `: ${side.reason}`}`;
+}
+
+function notComparedText(cell: NotComparedCell): string {
+  const sides: [string, SideStatus][] = [['baseline', cell.baseline], ['current', cell.current]];
+  const problems = sides.filter(([, side]) => side.status !== 'ok').map(([name, side]) => statusText(name, side));
+  return `${DASH} not compared: ${problems.join('; ')}`;
+}
+
+function row(cell: CellComparison): string[] {
+  const key = [cell.runtime, cell.scenario, cell.mode];
+  if (cell.kind === 'not-compared') return [...key, DASH, DASH, DASH, DASH, DASH, DASH, escapeCell(notComparedText(cell))];
+  const rps = (x: number): string => formatRps(x, cell.throughput.baseline);
+  return [...key, ...metricCells(cell.throughput, rps), ...metricCells(cell.p99, formatMs), escapeCell(cellVerdictText(cell))];
+}
+
+export function comparisonTable(cells: readonly CellComparison[]): string {
+  const head = ['runtime', 'scenario', 'mode', 'req/s', 'change', 'p', 'p99 ms', 'change', 'p', 'verdict'];
+  const align = ['l', 'l', 'l', 'r', 'r', 'r', 'r', 'r', 'r', 'l'];
+  return markdownTable([head, ...cells.map(row)], { align });
+}
+
+function keyText(cell: CellKey): string {
+  return `${cell.runtime} ${cell.scenario} ${cell.mode}`;
+}
+
+/** One line per side: a bench on a new runtime can add dozens of cells. */
+function oneSidedSection(c: ReportComparison): string | undefined {
+  const sides: [string, CellKey[]][] = [['baseline', c.removed], ['current', c.added]];
+  const lines = sides
+    .filter(([, cells]) => cells.length > 0)
+    .map(([name, cells]) => `- only in ${name} (${cells.length}): ${cells.map(keyText).join(', ')}`);
+  return lines.length === 0 ? undefined : ['## Cells in only one report', lines.join('\n')].join('\n\n');
+}
+
+function howToRead(c: ReportComparison): string {
+  return [
+    '## How to read',
+    [
+      'Figures are medians across runs (req/s: requests per second; p99: the median of each run\'s p99 latency), shown as baseline → current.',
+      "p is the two-sided p-value of Welch's t-test over the per-run figures. Welch, because a cell has only a few runs and",
+      'their spread differs between runtimes and versions (a pooled-variance test would be wrong exactly when something changed);',
+      'means of a few runs, each averaging thousands of requests, are close enough to normal for a t-test. A rank test',
+      '(Mann-Whitney) cannot reach p < 0.05 with 3 runs against 3: its smallest two-sided p is 0.1.',
+      `A cell regressed when req/s fell or p99 rose by more than ${formatPercentOf(c.threshold)} with p < ${c.alpha}`,
+      `(and, for p99, by more than ${LATENCY_RESOLUTION_MS} ms: autocannon's resolution). Improvements are shown but never fail the comparison;`,
+      'cells with fewer than 2 runs on a side cannot be tested and never count as regressions.',
+    ].join('\n'),
+  ].join('\n\n');
+}
+
+export function renderComparisonMarkdown(c: ReportComparison): string {
+  const items = warnings(c);
+  const sections = [
+    '# Benchmark comparison',
+    verdictLine(c),
+    `${sideText('Baseline', c.baseline)} → ${sideText('current', c.current)}`,
+    items.length === 0 ? undefined : ['## Warnings', items.map((item) => `- ⚠ ${item}`).join('\n')].join('\n\n'),
+    `## Cells\n\n${c.cells.length === 0 ? 'No cell is in both reports.' : comparisonTable(c.cells)}`,
+    oneSidedSection(c),
+    howToRead(c),
+  ];
+  return `${sections.filter((s) => s !== undefined).join('\n\n')}\n`;
+}

@@ -1,0 +1,162 @@
+/**
+ * Report -> one self-contained HTML page: the summary sentences, a section per scenario with its
+ * charts and a table of every cell (flags beside the figures), the environment and parameters.
+ * Pure: it formats, never measures, and takes the chart libraries as text so it reads no files.
+ * The charts are drawn in the page from the embedded report JSON (see html-chart-script.ts).
+ */
+import { CLIENT_BOUND_CPU_PERCENT, UNSTABLE_CV } from './flags.ts';
+import type { ChartAssets } from './html-assets.ts';
+import { chartScript } from './html-chart-script.ts';
+import { escapeHtml, inlineScript, jsonForScript } from './html-escape.ts';
+import { REPORT_CSS } from './html-style.ts';
+import { cellTable, environmentTable, parametersTable } from './html-tables.ts';
+import { SCENARIO_ORDER } from './merge.ts';
+import { comparisonLines, formatBytes, formatDate } from './render-md.ts';
+import type { Parameters, Report, RuntimeEntry, ScenarioName } from './report-types.ts';
+
+/** Scenarios present in the report, in the report's scenario order. */
+function scenariosOf(report: Report): ScenarioName[] {
+  const present = new Set(report.results.map((c) => c.scenario));
+  const known = SCENARIO_ORDER.filter((s) => present.has(s));
+  return [...known, ...[...present].filter((s) => !known.includes(s))];
+}
+
+function statusBanner(report: Report): string {
+  if (report.status === 'interrupted') {
+    return '<p class="banner warn" role="alert" data-report-status="interrupted">⚠ Interrupted: the run stopped before finishing its plan; only the cells shown were measured.</p>';
+  }
+  return '<p class="banner" data-report-status="complete">Complete: every planned cell was attempted.</p>';
+}
+
+function header(report: Report): string {
+  const p = report.parameters;
+  const subtitle = `${p.runs} runs × ${p.durationSec} s per cell after ${p.warmupSec} s warm-up, ${p.connections} connections, on ${report.environment.cpu.model} × ${report.environment.cpu.count}`;
+  return [
+    `<h1>Sync vs async HTTP benchmark, ${escapeHtml(formatDate(report.createdAt))}</h1>`,
+    `<p class="subtitle">${escapeHtml(subtitle)}</p>`,
+    statusBanner(report),
+  ].join('\n');
+}
+
+/** The comparison sentences of one runtime, each led by its scenario instead of the runtime's name. */
+function runtimeSentences(report: Report, runtime: string): string[] {
+  return report.comparisons
+    .filter((c) => c.runtime === runtime)
+    .flatMap((c) => comparisonLines(report, c).map((line) => `<b>${escapeHtml(c.scenario)}</b>: ${escapeHtml(line.replace(`${runtime}: `, ''))}`));
+}
+
+function runtimeCard(report: Report, entry: RuntimeEntry): string {
+  const title = `<h3>${escapeHtml(entry.name)} ${escapeHtml(entry.version)}</h3>`;
+  if (entry.status !== 'ok') {
+    const why = `${entry.status}${entry.reason === undefined ? '' : `: ${entry.reason}`}`;
+    return `<div class="card bad" data-runtime="${escapeHtml(entry.name)}" data-status="${escapeHtml(entry.status)}">${title}<p>✗ ${escapeHtml(why)}</p></div>`;
+  }
+  const sentences = runtimeSentences(report, entry.name);
+  const body = sentences.length === 0 ? '<p class="muted">Nothing to compare.</p>' : `<ul>${sentences.map((s) => `<li>${s}</li>`).join('')}</ul>`;
+  return `<div class="card" data-runtime="${escapeHtml(entry.name)}" data-status="ok">${title}${body}</div>`;
+}
+
+function summary(report: Report): string {
+  const known = new Set(report.runtimes.map((r) => r.name));
+  // Cells of a runtime the run never finished (interrupted) still have comparisons to show.
+  const extra = report.comparisons.map((c) => c.runtime).filter((name, i, all) => !known.has(name) && all.indexOf(name) === i);
+  const entries = [...report.runtimes, ...extra.map((name): RuntimeEntry => ({ name, version: '', status: 'ok' }))];
+  return [
+    '<h2 id="summary">What async and worker bought over sync</h2>',
+    '<p class="muted">Ratios of medians: above 1x is more requests/s; below 1x is lower latency (p99 of the load, p99 of the probe, a light client beside it). &ldquo;Read with care&rdquo; names a flagged or invalid cell behind the ratio: see its scenario&rsquo;s table.</p>',
+    `<div class="cards">${entries.map((entry) => runtimeCard(report, entry)).join('\n')}</div>`,
+  ].join('\n');
+}
+
+function howToRead(): string {
+  return `<ul class="legend">
+<li>Requests/s bars show the median of the runs; the error bar is the 95 % confidence interval. Hatched bars carry a mark: ⚠ flagged, ✗ invalid or failed.</li>
+<li>Latency is what the load generator saw; the probe is a separate light client beside it (what one more caller waits); loop lag is how late the server's event loop ran. Both are on log scales.</li>
+<li>⚠ client-bound: the load generator used ≥ ${CLIENT_BOUND_CPU_PERCENT} % of a core, so the server may be faster than shown.</li>
+<li>⚠ unstable: requests/s varied by more than ${UNSTABLE_CV * 100} % (CV) between runs.</li>
+<li>⚠ count-mismatch: the server counted more or fewer requests than the client sent.</li>
+<li>✗ invalid: errors, timeouts, non-2xx answers or a failed answer check; ✗ failed: the server died (no figures).</li>
+</ul>`;
+}
+
+/** What the scenario's endpoint does, with the settings it ran with. */
+function scenarioBlurb(scenario: ScenarioName, p: Parameters): string {
+  switch (scenario) {
+    case 'hello':
+      return 'a trivial answer: Hono (baseline) next to the raw server';
+    case 'hash':
+      return `bcrypt hash, cost ${p.hashCost}: hashSync vs hash`;
+    case 'file':
+      return `read one of ${p.fileCount} files of ${formatBytes(p.fileSizeBytes)} (${p.fileCache} page cache): readFileSync vs fs.promises`;
+    case 'fib':
+      return `fib(${p.fibN}): on the loop, async, and in a worker pool`;
+    case 'sleep':
+      return `wait ${p.sleepMs} ms: Atomics.wait vs a timer`;
+    default:
+      return '';
+  }
+}
+
+function chartFigure(scenario: ScenarioName, chart: string, caption: string, note: string): string {
+  const label = `${caption} for ${scenario}`;
+  return `<figure><figcaption>${escapeHtml(caption)} <small>${escapeHtml(note)}</small></figcaption><div class="chart-box"><canvas data-scenario="${escapeHtml(scenario)}" data-chart="${chart}" role="img" aria-label="${escapeHtml(label)}"></canvas></div></figure>`;
+}
+
+function scenarioSection(report: Report, scenario: ScenarioName): string {
+  const s = escapeHtml(scenario);
+  const sentences = report.comparisons.filter((c) => c.scenario === scenario).flatMap((c) => comparisonLines(report, c));
+  return [
+    `<section class="scenario" id="scenario-${s}" data-scenario="${s}">`,
+    `<h2>${s}</h2>`,
+    `<p class="muted">${escapeHtml(scenarioBlurb(scenario, report.parameters))}</p>`,
+    sentences.length === 0 ? '' : `<ul>${sentences.map((line) => `<li>${escapeHtml(line)}</li>`).join('')}</ul>`,
+    '<div class="charts">',
+    chartFigure(scenario, 'rps', 'Requests/s', 'median, 95 % interval'),
+    chartFigure(scenario, 'latency', 'Load latency', 'p50 to max, ms'),
+    chartFigure(scenario, 'loop', 'Probe and loop lag', 'a blocked loop, ms'),
+    '</div>',
+    cellTable(report, scenario),
+    '</section>',
+  ].join('\n');
+}
+
+function scenarioNav(scenarios: readonly ScenarioName[]): string {
+  const links = scenarios.map((s) => `<a href="#scenario-${escapeHtml(s)}">${escapeHtml(s)}</a>`);
+  return `<p class="muted">Scenarios: ${links.join(' · ')} · <a href="#setup">environment and parameters</a></p>`;
+}
+
+function body(report: Report): string {
+  const scenarios = scenariosOf(report);
+  return [
+    header(report),
+    summary(report),
+    `<div class="side-by-side" id="setup">${environmentTable(report)}${parametersTable(report)}</div>`,
+    '<h2>How to read the charts</h2>',
+    howToRead(),
+    scenarios.length === 0 ? '<p>No cell was measured.</p>' : scenarioNav(scenarios),
+    ...scenarios.map((s) => scenarioSection(report, s)),
+    '<footer>The full report.json is embedded in this page (element #report-data); the charts are drawn from it.</footer>',
+  ].join('\n');
+}
+
+export function renderHtml(report: Report, assets: ChartAssets): string {
+  return `<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>${escapeHtml(`Sync vs async benchmark, ${formatDate(report.createdAt)} (${report.status})`)}</title>
+<style>${REPORT_CSS}</style>
+</head>
+<body>
+<main>
+${body(report)}
+</main>
+<script type="application/json" id="report-data">${jsonForScript(report)}</script>
+<script>${inlineScript(assets.chartJs)}</script>
+<script>${inlineScript(assets.errorBarsJs)}</script>
+<script>${inlineScript(chartScript())}</script>
+</body>
+</html>
+`;
+}

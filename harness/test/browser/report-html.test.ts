@@ -1,0 +1,148 @@
+/**
+ * The HTML report opened from disk in headless Chromium: it must draw every chart without an
+ * error and without the network, and show each flag next to its cell's figures. Leaves a
+ * full-page screenshot in test-results/report-html.png for a person to look at.
+ */
+import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { chromium, type Browser, type Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { loadChartAssets } from '../../src/html-assets.ts';
+import { renderHtml } from '../../src/render-html.ts';
+import { EXPECTED_RUNTIMES, EXPECTED_SCENARIOS, htmlFixtureReport } from '../fixtures/html-report.ts';
+
+/** CHROMIUM_PATH only to point at another build (or at nothing, to try the skip and CI paths). */
+const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+const ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run', '--disable-quic'];
+const HARNESS = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
+const SCREENSHOT = join(HARNESS, 'test-results/report-html.png');
+
+const installed = existsSync(CHROMIUM);
+// CI installs Chromium, so there a missing browser is a failure, never a quiet skip.
+const required = (process.env.CI ?? '') !== '' && process.env.CI !== 'false';
+if (!installed && !required) console.warn(`browser tests SKIPPED: ${CHROMIUM} not found (install chromium; with CI set they fail instead)`);
+
+interface ChartInfo {
+  scenario: string;
+  chart: string;
+  type: string;
+  width: number;
+  labels: string[];
+  datasets: { label: string; points: number; marks: string[] | null; ys: (number | null)[] }[];
+}
+
+/** Runs in the page: what Chart.js holds for each canvas the report marked as a chart. */
+const READ_CHARTS = `[...document.querySelectorAll('canvas[data-chart]')].map((canvas) => {
+  const chart = Chart.getChart(canvas);
+  return {
+    scenario: canvas.dataset.scenario, chart: canvas.dataset.chart, width: canvas.width,
+    type: chart ? chart.config.type : 'none',
+    labels: chart ? chart.data.labels : [],
+    datasets: chart ? chart.data.datasets.map((d) => ({
+      label: d.label, points: d.data.length, marks: d.marks || null,
+      ys: d.data.map((p) => (p !== null && typeof p === 'object' ? p.y : p)),
+    })) : [],
+  };
+})`;
+
+describe.skipIf(!installed && !required)('report.html in headless Chromium', () => {
+  let dir: string | undefined;
+  let browser: Browser | undefined;
+  let page: Page;
+  let charts: ChartInfo[];
+  const consoleErrors: string[] = [];
+  const pageErrors: string[] = [];
+  const remoteRequests: string[] = [];
+
+  beforeAll(async () => {
+    if (!installed) throw new Error(`${CHROMIUM} not found: the browser tests need Chromium (CI is set, so this is not skipped)`);
+    dir = mkdtempSync(join(tmpdir(), 'report-html-'));
+    const file = join(dir, 'report.html');
+    writeFileSync(file, renderHtml(htmlFixtureReport(), loadChartAssets()));
+    browser = await chromium.launch({ executablePath: CHROMIUM, args: ARGS });
+    page = await browser.newPage({ viewport: { width: 1280, height: 900 }, colorScheme: 'light' });
+    page.on('console', (message) => {
+      if (message.type() === 'error') consoleErrors.push(message.text());
+    });
+    page.on('pageerror', (error) => pageErrors.push(error.message));
+    page.on('request', (request) => {
+      if (!request.url().startsWith('file:')) remoteRequests.push(request.url());
+    });
+    await page.goto(pathToFileURL(file).href, { waitUntil: 'load' });
+    charts = (await page.evaluate(READ_CHARTS)) as ChartInfo[];
+    mkdirSync(dirname(SCREENSHOT), { recursive: true });
+    await page.screenshot({ path: SCREENSHOT, fullPage: true });
+  });
+
+  afterAll(async () => {
+    await browser?.close();
+    if (dir !== undefined) rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('opens offline with no console error, no page error and no request off disk', () => {
+    expect(pageErrors).toEqual([]);
+    expect(consoleErrors).toEqual([]);
+    expect(remoteRequests).toEqual([]);
+  });
+
+  it('draws an rps, a latency and a loop chart for each scenario in the report, and no other', () => {
+    for (const kind of ['rps', 'latency', 'loop']) {
+      expect(charts.filter((c) => c.chart === kind).map((c) => c.scenario)).toEqual(Object.keys(EXPECTED_SCENARIOS));
+    }
+    for (const chart of charts) {
+      expect(chart.type, `${chart.scenario}/${chart.chart}`).not.toBe('none');
+      expect(chart.width).toBeGreaterThan(0);
+    }
+  });
+
+  it('has one rps dataset per runtime with the scenario modes as labels, the skipped runtime empty', () => {
+    for (const chart of charts.filter((c) => c.chart === 'rps')) {
+      const expected = EXPECTED_SCENARIOS[chart.scenario as keyof typeof EXPECTED_SCENARIOS];
+      expect(chart.type).toBe('barWithErrorBars');
+      expect(chart.labels).toEqual(expected.modes);
+      expect(chart.datasets.map((d) => d.label)).toEqual(['node', 'bun', 'deno (skipped)']);
+      expect(chart.datasets.every((d) => d.points === expected.modes.length)).toBe(true);
+      expect(chart.datasets[EXPECTED_RUNTIMES.indexOf('deno')]?.ys.every((y) => y === null)).toBe(true);
+    }
+  });
+
+  it('has five series per latency and loop chart, one label per cell', () => {
+    for (const chart of charts.filter((c) => c.chart !== 'rps')) {
+      const expected = EXPECTED_SCENARIOS[chart.scenario as keyof typeof EXPECTED_SCENARIOS];
+      expect(chart.labels).toHaveLength(expected.cells);
+      expect(chart.datasets).toHaveLength(5);
+      expect(chart.datasets.every((d) => d.points === expected.cells)).toBe(true);
+    }
+  });
+
+  it('marks flagged, invalid and failed cells in the charts themselves', () => {
+    const chart = (scenario: string, kind: string): ChartInfo | undefined => charts.find((c) => c.scenario === scenario && c.chart === kind);
+    const bun = EXPECTED_RUNTIMES.indexOf('bun');
+    expect(chart('hello', 'rps')?.datasets[bun]?.marks).toEqual(['⚠', '']);
+    expect(chart('hash', 'rps')?.datasets[bun]?.marks).toEqual(['✗', '']);
+    expect(chart('fib', 'rps')?.datasets[bun]?.marks).toEqual(['', '', '✗']);
+    expect(chart('fib', 'rps')?.datasets[bun]?.ys[2]).toBeNull();
+    expect(chart('hello', 'latency')?.labels).toContain('bun baseline ⚠');
+    expect(chart('fib', 'loop')?.labels).toContain('bun worker ✗');
+  });
+
+  it('shows each flag in the table row with that cell’s numbers, in the scenario’s own section', async () => {
+    const cell = page.locator('section[data-scenario="hello"] tr[data-runtime="bun"][data-mode="baseline"]');
+    await expect(cell.getAttribute('data-flags')).resolves.toBe('client-bound');
+    expect(await cell.isVisible()).toBe(true);
+    const text = await cell.innerText();
+    expect(text).toContain('61,234');
+    expect(text).toContain('⚠ client-bound');
+    expect(await page.locator('section[data-scenario="fib"] tr[data-runtime="node"][data-mode="async"]').innerText()).toContain('⚠ unstable (CV 28 %)');
+    expect(await page.locator('section[data-scenario="sleep"] tr[data-runtime="node"][data-mode="sync"]').innerText()).toContain('⚠ count-mismatch');
+    expect(await page.locator('section[data-scenario="fib"] tr[data-runtime="bun"][data-mode="worker"]').innerText()).toContain('✗ failed: server exited with code 1');
+    expect(await page.locator('section[data-scenario="hash"] tr[data-runtime="deno"]').innerText()).toContain('skipped: deno not installed');
+  });
+
+  it('shows a reason containing markup as text, never running it', async () => {
+    expect(await page.evaluate('window.pwned')).toBeUndefined();
+    expect(await page.locator('section[data-scenario="hash"] tr[data-runtime="bun"][data-mode="sync"]').innerText()).toContain('</script><script>window.pwned = 1</script>');
+  });
+});

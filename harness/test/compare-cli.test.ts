@@ -1,0 +1,104 @@
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Report } from '../src/report-types.ts';
+import { cellOf, HASH_ASYNC, HASH_SYNC, reportOf } from './fixtures/compare/reports.ts';
+
+const HARNESS = resolve(dirname(fileURLToPath(import.meta.url)), '..');
+const CLI = join(HARNESS, 'src', 'compare-cli.ts');
+
+interface Outcome {
+  status: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+function runCli(...args: string[]): Outcome {
+  // No INIT_CWD: when the suite runs under pnpm, it would point relative paths elsewhere.
+  const { INIT_CWD: _ignored, ...env } = process.env;
+  const result = spawnSync(process.execPath, ['--import', 'tsx', CLI, ...args], { cwd: HARNESS, encoding: 'utf8', env, timeout: 30_000 });
+  return { status: result.status, stdout: result.stdout, stderr: result.stderr };
+}
+
+/** stderr minus the trailing newline, as lines: the CLI promises exactly one. */
+function stderrLines(outcome: Outcome): string[] {
+  return outcome.stderr.trimEnd().split('\n');
+}
+
+describe('compare-cli', () => {
+  let dir: string;
+  const file = (name: string): string => join(dir, name);
+  const write = (name: string, content: Report | string): string => {
+    writeFileSync(file(name), typeof content === 'string' ? content : JSON.stringify(content));
+    return file(name);
+  };
+
+  beforeAll(() => {
+    dir = mkdtempSync(join(tmpdir(), 'compare-cli-'));
+    write('baseline.json', reportOf([cellOf(HASH_SYNC, [1000, 1010, 990]), cellOf(HASH_ASYNC, [2000, 2010, 1990])]));
+    write('regressed.json', reportOf([cellOf(HASH_SYNC, [800, 810, 790]), cellOf(HASH_ASYNC, [2000, 2010, 1990])]));
+  });
+
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+  it('exits 1 and prints the table when a cell regressed', () => {
+    const outcome = runCli(file('baseline.json'), file('regressed.json'));
+    expect(outcome.status).toBe(1);
+    expect(outcome.stdout).toContain('**✗ 1 regression, 0 improvements, 1 unchanged**');
+    expect(outcome.stdout).toMatch(/\| node +\| hash +\| sync +\| +1,000 → 800 \| \*\*-20\.0 %\*\* \| <0\.001 \|/);
+    expect(outcome.stderr).toBe('');
+  });
+
+  it('exits 0 for identical reports', () => {
+    const outcome = runCli(file('baseline.json'), file('baseline.json'));
+    expect(outcome.status).toBe(0);
+    expect(outcome.stdout).toContain('**✓ 0 regressions, 0 improvements, 2 unchanged**');
+  });
+
+  it('exits 0 when the change is within --threshold, and writes --out', () => {
+    const out = file('comparison.md');
+    const outcome = runCli(file('baseline.json'), file('regressed.json'), '--threshold', '25%', '--out', out);
+    expect(outcome.status).toBe(0);
+    expect(outcome.stdout).toContain('at 25 % threshold');
+    expect(readFileSync(out, 'utf8')).toBe(outcome.stdout);
+  });
+
+  it('exits 2 with one line on stderr for a missing file', () => {
+    const outcome = runCli(file('baseline.json'), file('missing.json'));
+    expect(outcome.status).toBe(2);
+    expect(stderrLines(outcome)).toEqual([`compare: cannot read the current report ${file('missing.json')}: ENOENT`]);
+    expect(outcome.stdout).toBe('');
+  });
+
+  it('exits 2 with one line for invalid JSON, another schema version, or something else', () => {
+    const broken = runCli(file('baseline.json'), write('broken.json', '{"schemaVersion": 1,'));
+    expect(broken.status).toBe(2);
+    expect(stderrLines(broken)).toHaveLength(1);
+    expect(broken.stderr).toContain('is not valid JSON');
+
+    const v2 = runCli(file('baseline.json'), write('v2.json', { ...reportOf([]), schemaVersion: 2 } as unknown as Report));
+    expect(v2.status).toBe(2);
+    expect(stderrLines(v2)).toEqual(['compare: schema versions differ (baseline 1, current 2): refusing to compare']);
+
+    const other = runCli(file('baseline.json'), write('other.json', '{"schemaVersion": 1, "hello": "world"}'));
+    expect(other.status).toBe(2);
+    expect(stderrLines(other)).toHaveLength(1);
+    expect(other.stderr).toContain('is not a benchmark report: no environment object');
+
+    const stray = runCli(write('stray.json', '[1, 2]'), file('baseline.json'));
+    expect(stray.status).toBe(2);
+    expect(stderrLines(stray)).toEqual([`compare: the baseline report ${file('stray.json')} is not a benchmark report: not a JSON object`]);
+  });
+
+  it('exits 2 with one line on bad usage', () => {
+    for (const args of [[file('baseline.json')], [file('baseline.json'), file('baseline.json'), '--threshold', '5'], ['--nope', 'a', 'b']]) {
+      const outcome = runCli(...args);
+      expect(outcome.status).toBe(2);
+      expect(stderrLines(outcome)).toHaveLength(1);
+      expect(outcome.stderr).toMatch(/^compare: /);
+    }
+  });
+});

@@ -1,0 +1,180 @@
+// What the harness does when things go wrong: every case from the "faults" issue, on real
+// processes. Each would fail if the behaviour regressed.
+import { spawn } from 'node:child_process';
+import { chmodSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { exitCode, runBench } from '../../src/bench.ts';
+import { parsePlan } from '../../src/plan.ts';
+import type { Report } from '../../src/report-types.ts';
+import { runtimeSpec } from '../../src/runtimes.ts';
+import { stopAllServers } from '../../src/server.ts';
+import { isAlive, processesMentioning, processTree, recordingProgress } from './helpers.ts';
+
+let tmp: string;
+const HARNESS = resolve(import.meta.dirname, '../..');
+const dataFlags = () => ['--data-dir', join(tmp, 'data'), '--file-count', '4', '--file-size', '65536'];
+const short = ['--runs', '1', '--duration', '0.5', '--warmup', '0', '--sleep-ms', '5'];
+let outCount = 0;
+const out = () => join(tmp, `out-${++outCount}`);
+
+beforeAll(() => {
+  tmp = mkdtempSync(join(tmpdir(), 'bench-faults-'));
+});
+afterEach(async () => {
+  delete process.env.BENCH_BUN_BIN;
+  delete process.env.BENCH_NODE_BIN;
+  await stopAllServers();
+});
+afterAll(() => rmSync(tmp, { recursive: true, force: true }));
+
+async function waitUntil(condition: () => boolean, ms: number): Promise<void> {
+  const deadline = Date.now() + ms;
+  while (!condition() && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+}
+
+function fakeBinary(name: string, script: string): string {
+  const path = join(tmp, name);
+  writeFileSync(path, `#!/bin/sh\n${script}\n`);
+  chmodSync(path, 0o755);
+  return path;
+}
+
+const cellOf = (report: Report, runtime: string, scenario: string, mode: string) =>
+  report.results.find((c) => c.runtime === runtime && c.scenario === scenario && c.mode === mode);
+
+describe('a runtime missing or broken', () => {
+  it('a missing binary is skipped with the reason; the others run; exit 0 unless --strict', async () => {
+    process.env.BENCH_BUN_BIN = join(tmp, 'no-such-bun');
+    const plan = parsePlan(['--runtimes', 'bun,node', '--scenarios', 'sleep', '--modes', 'async', ...short, ...dataFlags(), '--out', out()]);
+    const { report } = await runBench(plan, { progress: recordingProgress() });
+    expect(report.runtimes[0]).toMatchObject({ name: 'bun', status: 'skipped', reason: expect.stringContaining('no-such-bun') });
+    expect(report.runtimes[1]).toMatchObject({ name: 'node', status: 'ok' });
+    expect(report.results.map((c) => `${c.runtime}/${c.status}`)).toEqual(['node/ok']);
+    expect(exitCode(report, false)).toBe(0);
+    expect(exitCode(report, true)).toBe(1);
+  });
+
+  it('a server that exits before ready fails its runtime with the first lines of its stderr; nothing ran: exit 1', async () => {
+    process.env.BENCH_BUN_BIN = fakeBinary('broken-bun', 'if [ "$1" = --version ]; then echo 9.9.9; exit 0; fi\necho "boom: cannot start" >&2\nexit 3');
+    const plan = parsePlan(['--runtimes', 'bun', '--scenarios', 'sleep', ...short, ...dataFlags(), '--out', out()]);
+    const { report } = await runBench(plan, { progress: recordingProgress() });
+    expect(report.runtimes[0]).toMatchObject({ name: 'bun', version: '9.9.9', status: 'failed' });
+    expect(report.runtimes[0]!.reason).toMatch(/exited before ready \(exit code 3\): boom: cannot start/);
+    expect(report.results.map((c) => c.status)).toEqual(['failed', 'failed']);
+    expect(cellOf(report, 'bun', 'sleep', 'sync')!.reason).toMatch(/server did not start: .*boom/);
+    expect(exitCode(report, false)).toBe(1);
+  });
+});
+
+describe('never a server it did not start', () => {
+  it('refuses a server whose /health names another pid, and leaves nothing of it running', async () => {
+    // A wrapper that runs the real server as its child: /health then names the child's pid.
+    const real = runtimeSpec('node').binary;
+    process.env.BENCH_NODE_BIN = fakeBinary('wrapped-node', `"${real}" "$@" &\nwait`);
+    const plan = parsePlan(['--runtimes', 'node', '--scenarios', 'sleep', '--modes', 'async', ...short, ...dataFlags(), '--out', out()]);
+    const { report } = await runBench(plan, { progress: recordingProgress() });
+    expect(report.runtimes[0]!.status).toBe('failed');
+    expect(report.runtimes[0]!.reason).toMatch(/not the node hono server with pid \d+: refusing to measure it/);
+    expect(report.results[0]!.status).toBe('failed');
+    expect(processesMentioning(join(tmp, 'data'))).toEqual([]);
+  });
+});
+
+describe('a server that dies or hangs mid-run', () => {
+  it('a killed server fails its cell with the signal; the next cell gets a new server; the report is written', async () => {
+    const pids: number[] = [];
+    const plan = parsePlan(['--runtimes', 'bun', '--scenarios', 'sleep', '--runs', '2', '--duration', '1', '--warmup', '0', ...dataFlags(), '--out', out()]);
+    const { report, runDir } = await runBench(plan, {
+      progress: recordingProgress(),
+      onRunStarted: (server, cell) => {
+        pids.push(server.pid);
+        if (cell.mode === 'sync') setTimeout(() => process.kill(server.pid, 'SIGKILL'), 300);
+      },
+    });
+    const sync = cellOf(report, 'bun', 'sleep', 'sync')!;
+    expect(sync.status).toBe('failed');
+    expect(sync.reason).toMatch(/server died during the run \(signal SIGKILL\)/);
+    expect(cellOf(report, 'bun', 'sleep', 'async')!.status).toBe('ok');
+    expect(new Set(pids).size).toBe(2);
+    expect(JSON.parse(readFileSync(join(runDir, 'report.json'), 'utf8')).results).toHaveLength(2);
+  });
+
+  it('a server that stops answering fails its cell by the deadline; the run goes on', async () => {
+    const plan = parsePlan([
+      ...['--runtimes', 'bun', '--scenarios', 'sleep', '--runs', '1', '--duration', '0.5', '--warmup', '0', '--timeout', '1'],
+      ...dataFlags(),
+      '--out',
+      out(),
+    ]);
+    const started = Date.now();
+    const { report } = await runBench(plan, {
+      progress: recordingProgress(),
+      onRunStarted: (server, cell) => {
+        if (cell.mode === 'sync') setTimeout(() => process.kill(server.pid, 'SIGSTOP'), 200);
+      },
+    });
+    const sync = cellOf(report, 'bun', 'sleep', 'sync')!;
+    expect(sync.status).toBe('failed');
+    expect(sync.reason).toMatch(/server stopped answering/);
+    expect(cellOf(report, 'bun', 'sleep', 'async')!.status).toBe('ok');
+    expect(Date.now() - started).toBeLessThan(30_000);
+  });
+});
+
+describe('Ctrl-C or SIGTERM on the harness', () => {
+  it.each([
+    ['SIGINT', 130],
+    ['SIGTERM', 143],
+  ] as const)('%s stops everything, writes an interrupted report with the finished cells, exits %i', async (signal, code) => {
+    const dir = out();
+    const cli = resolve(HARNESS, 'src/bench-cli.ts');
+    const child = spawn(process.execPath, ['--import', 'tsx', cli, '--quick', '--scenarios', 'hello,sleep', ...dataFlags(), '--out', dir], {
+      cwd: HARNESS,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let stderr = '';
+    const exited = new Promise<number | null>((r) => child.on('exit', (c) => r(c)));
+    await new Promise<void>((resolveCell, reject) => {
+      child.stderr.setEncoding('utf8').on('data', (chunk: string) => {
+        stderr += chunk;
+        if (/^node hello\/baseline: /m.test(stderr)) resolveCell();
+      });
+      child.on('exit', () => reject(new Error(`bench exited early: ${stderr}`)));
+    });
+    const tree = processTree(child.pid!);
+    expect(tree.length).toBeGreaterThan(2); // the harness, its probe, a server at least
+    child.kill(signal);
+    expect(await exited).toBe(code);
+    const report = JSON.parse(readFileSync(join(dir, 'report.json'), 'utf8')) as Report;
+    expect(report.status).toBe('interrupted');
+    expect(report.results.length).toBeGreaterThanOrEqual(1);
+    expect(report.results.length).toBeLessThan(12);
+    expect(cellOf(report, 'node', 'hello', 'baseline')!.status).toBe('ok');
+    expect(readFileSync(join(dir, 'report.md'), 'utf8')).toMatch(/interrupted/i);
+    // Nothing the run started is alive afterwards (tsx's esbuild helper may take a moment to
+    // notice its parent is gone).
+    await waitUntil(() => tree.filter(isAlive).length === 0, 3_000);
+    expect(tree.filter(isAlive)).toEqual([]);
+    expect(processesMentioning(join(tmp, 'data'))).toEqual([]);
+  }, 60_000);
+});
+
+describe('invalid flags', () => {
+  it.each([
+    [['--duration', '0'], 'bench: --duration must be a number from 0.1 to 3600, got "0"'],
+    [['--connections', '20000'], 'bench: --connections must be an integer from 1 to 10000, got "20000"'],
+    [['--scenarios', 'nope'], 'bench: --scenarios: unknown "nope"; accepted: hello, hash, file, fib, sleep'],
+    [['--out', '/proc/version/results'], 'bench: --out /proc/version/results is not a writable folder: ENOTDIR'],
+  ])('%j: one line, exit 2, nothing started', async (argv, line) => {
+    const before = processesMentioning('server.ts').length;
+    const child = spawn(process.execPath, ['--import', 'tsx', resolve(HARNESS, 'src/bench-cli.ts'), ...argv], { cwd: HARNESS });
+    let stderr = '';
+    child.stderr.setEncoding('utf8').on('data', (c: string) => (stderr += c));
+    const status = await new Promise<number | null>((r) => child.on('exit', (c) => r(c)));
+    expect(status).toBe(2);
+    expect(stderr.trim()).toBe(line);
+    expect(processesMentioning('server.ts').length).toBe(before);
+  });
+});

@@ -1,0 +1,109 @@
+import { describe, expect, it } from 'vitest';
+import { loadChartAssets } from '../src/html-assets.ts';
+import { renderHtml } from '../src/render-html.ts';
+import { EXPECTED_SCENARIOS, HOSTILE_REASON, htmlFixtureReport } from './fixtures/html-report.ts';
+
+const assets = loadChartAssets();
+const report = htmlFixtureReport();
+const html = renderHtml(report, assets);
+
+/** The table row of one cell (the renderer writes these attributes in this order). */
+function row(page: string, runtime: string, scenario: string, mode: string): string {
+  const match = new RegExp(`<tr[^>]*data-runtime="${runtime}" data-scenario="${scenario}" data-mode="${mode}"[^>]*>.*?</tr>`).exec(page);
+  expect(match, `row ${runtime} ${scenario} ${mode}`).not.toBeNull();
+  return match?.[0] ?? '';
+}
+
+function embeddedJson(page: string): string {
+  const match = /<script type="application\/json" id="report-data">(.*?)<\/script>/s.exec(page);
+  expect(match).not.toBeNull();
+  return match?.[1] ?? '';
+}
+
+describe('renderHtml', () => {
+  it('stays well under 1 MB with both chart libraries inlined', () => {
+    expect(Buffer.byteLength(html)).toBeGreaterThan(assets.chartJs.length);
+    expect(Buffer.byteLength(html)).toBeLessThan(1024 * 1024);
+  });
+
+  it('loads nothing from the network: no script src, no stylesheet link, no remote URL attribute', () => {
+    expect(html).not.toMatch(/<script[^>]*\ssrc=/i);
+    expect(html).not.toMatch(/<link[^>]*\shref=/i);
+    expect(html).not.toMatch(/\s(src|href)\s*=\s*["']?\s*(https?:)?\/\//i);
+  });
+
+  it('embeds the report as JSON that parses back to the same report', () => {
+    expect(JSON.parse(embeddedJson(html))).toEqual(report);
+  });
+
+  it('keeps a reason containing </script> from ending the JSON element or becoming markup', () => {
+    expect(html).not.toContain(HOSTILE_REASON);
+    // Exactly the page's own four script elements end; nothing from the data ends one early.
+    expect(html.match(/<\/script/gi)).toHaveLength(4);
+    expect(row(html, 'bun', 'hash', 'sync')).toContain('answer check failed: &lt;/script&gt;&lt;script&gt;window.pwned = 1&lt;/script&gt; &amp; &lt;b&gt;');
+    expect(embeddedJson(html)).toContain('\\u003c/script>');
+  });
+
+  it('escapes </script> inside the inlined libraries too', () => {
+    const page = renderHtml(report, { chartJs: 'var a = "</script><b>";', errorBarsJs: '/* </SCRIPT> */' });
+    expect(page).toContain('var a = "<\\/script><b>";');
+    expect(page).toContain('/* <\\/SCRIPT> */');
+    expect(page.match(/<\/script/gi)).toHaveLength(4);
+  });
+
+  it('shows each flag beside the figures of its cell', () => {
+    const clientBound = row(html, 'bun', 'hello', 'baseline');
+    expect(clientBound).toContain('data-flags="client-bound"');
+    expect(clientBound).toContain('⚠ client-bound');
+    expect(clientBound).toContain('61,234');
+    expect(row(html, 'node', 'fib', 'async')).toContain('⚠ unstable (CV 28 %)');
+    expect(row(html, 'node', 'sleep', 'sync')).toContain('⚠ count-mismatch');
+    expect(row(html, 'node', 'hello', 'baseline')).toContain('data-flags=""');
+  });
+
+  it('marks invalid and failed cells where their figures are, with the reason', () => {
+    expect(row(html, 'bun', 'hash', 'sync')).toContain('data-status="invalid"');
+    expect(row(html, 'bun', 'hash', 'sync')).toContain('✗ invalid: answer check failed');
+    const failed = row(html, 'bun', 'fib', 'worker');
+    expect(failed).toContain('✗ failed: server exited with code 1');
+    // A failed cell's zeros are not figures.
+    expect(failed).not.toMatch(/>0(\.00)?</);
+  });
+
+  it('names the skipped runtime and its reason in the summary and in every scenario table', () => {
+    expect(html).toMatch(/data-runtime="deno" data-status="skipped">.*deno not installed/);
+    const missingRows = html.match(/<tr class="missing" data-runtime="deno" data-status="skipped"[^>]*>.*?skipped: deno not installed.*?<\/tr>/g);
+    expect(missingRows).toHaveLength(Object.keys(EXPECTED_SCENARIOS).length);
+  });
+
+  it('gives each scenario present, and only those, its charts and table', () => {
+    for (const chart of ['rps', 'latency', 'loop']) {
+      const scenarios = [...html.matchAll(new RegExp(`<canvas data-scenario="(\\w+)" data-chart="${chart}"`, 'g'))].map((m) => m[1]);
+      expect(scenarios).toEqual(Object.keys(EXPECTED_SCENARIOS));
+    }
+    expect(html).not.toContain('data-scenario="file"');
+  });
+
+  it('opens with what async and worker bought over sync, in figures', () => {
+    const summary = html.slice(html.indexOf('id="summary"'), html.indexOf('id="setup"'));
+    expect(summary).toContain('<b>hash</b>: async handles 2.00x the requests/s of sync');
+    expect(summary).toContain('<b>fib</b>: worker handles 1.16x the requests/s of sync');
+    expect(summary).toContain('<b>fib</b>: worker vs sync not comparable (worker failed)');
+    expect(html.indexOf('Environment')).toBeLessThan(html.indexOf('Parameters'));
+    expect(html.indexOf('Parameters')).toBeLessThan(html.indexOf('id="scenario-hello"'));
+  });
+
+  it('says clearly when the run was interrupted, and not otherwise', () => {
+    const interrupted = renderHtml(htmlFixtureReport('interrupted'), assets);
+    expect(interrupted).toContain('data-report-status="interrupted"');
+    expect(interrupted).toContain('⚠ Interrupted');
+    expect(html).toContain('data-report-status="complete"');
+    expect(html).not.toContain('Interrupted');
+  });
+
+  it('is pure: same report, same page, and the report is left as it was', () => {
+    const before = structuredClone(report);
+    expect(renderHtml(report, assets)).toBe(html);
+    expect(report).toEqual(before);
+  });
+});

@@ -1,0 +1,61 @@
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, describe, expect, it } from 'vitest';
+import { loadChartAssets } from '../src/html-assets.ts';
+import { renderHtml } from '../src/render-html.ts';
+import { renderMarkdown } from '../src/render-md.ts';
+import { htmlFixtureReport } from './fixtures/html-report.ts';
+
+const HARNESS = resolve(dirname(fileURLToPath(import.meta.url)), '..');
+const CLI = join(HARNESS, 'src/report-cli.ts');
+const dir = mkdtempSync(join(tmpdir(), 'report-cli-'));
+
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+function run(file: string): { status: number | null; stdout: string; stderr: string } {
+  // INIT_CWD (set when tests run under pnpm) would re-anchor a relative path; these are absolute.
+  const result = spawnSync(process.execPath, ['--import', 'tsx', CLI, file], { cwd: HARNESS, encoding: 'utf8', timeout: 30_000 });
+  return { status: result.status, stdout: result.stdout, stderr: result.stderr };
+}
+
+function write(name: string, content: string): string {
+  const path = join(dir, name);
+  writeFileSync(path, content);
+  return path;
+}
+
+describe('report-cli', () => {
+  it('re-renders report.md and report.html next to report.json, leaving the JSON as it was', () => {
+    const report = htmlFixtureReport();
+    const json = `${JSON.stringify(report, null, 2)}\n`;
+    const path = write('report.json', json);
+    const result = run(path);
+    expect(result.stderr).toBe('');
+    expect(result.status).toBe(0);
+    expect(readFileSync(join(dir, 'report.md'), 'utf8')).toBe(renderMarkdown(report));
+    expect(readFileSync(join(dir, 'report.html'), 'utf8')).toBe(renderHtml(report, loadChartAssets()));
+    expect(readFileSync(path, 'utf8')).toBe(json);
+    // Atomic writes leave no temporary files behind.
+    expect(readdirSync(dir).filter((name) => name.endsWith('.tmp'))).toEqual([]);
+  });
+
+  const bad: [string, () => string, RegExp][] = [
+    ['a missing file', () => join(dir, 'missing/report.json'), /cannot read .*ENOENT/],
+    ['invalid JSON', () => write('broken.json', '{"schemaVersion": 1,'), /is not valid JSON/],
+    ['a wrong schemaVersion', () => write('v2.json', JSON.stringify({ ...htmlFixtureReport(), schemaVersion: 2 })), /schemaVersion 2/],
+    ['JSON that is not a report', () => write('array.json', '[1, 2]'), /is not a report/],
+  ];
+  for (const [what, path, message] of bad) {
+    it(`exits 2 with one line on stderr for ${what}`, () => {
+      const result = run(path());
+      expect(result.status).toBe(2);
+      const lines = result.stderr.trimEnd().split('\n');
+      expect(lines).toHaveLength(1);
+      expect(lines[0]).toMatch(message);
+      expect(result.stdout).toBe('');
+    });
+  }
+});
