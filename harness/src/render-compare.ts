@@ -171,7 +171,7 @@ function howToRead(c: ReportComparison): string {
       'Figures are medians across runs (req/s: requests per second; p99: the median of each run\'s p99 latency), shown as baseline → current.',
       "p is the two-sided p-value of Welch's t-test over the per-run figures. Welch, because a cell has only a few runs and",
       'their spread differs between runtimes and versions (a pooled-variance test would be wrong exactly when something changed);',
-      'means of a few runs, each averaging thousands of requests, are close enough to normal for a t-test. A rank test',
+      'means of a few runs, each itself an average over many requests, are close enough to normal for a t-test. A rank test',
       '(Mann-Whitney) cannot reach p < 0.05 with 3 runs against 3: its smallest two-sided p is 0.1.',
       `A cell regressed when req/s fell or p99 rose by more than ${formatPercentOf(c.threshold)} with p < ${c.alpha}`,
       `(and, for p99, by more than ${LATENCY_RESOLUTION_MS} ms: autocannon's resolution). Improvements are shown but never fail the comparison;`,
