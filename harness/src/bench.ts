@@ -1,10 +1,9 @@
 import { mkdirSync } from 'node:fs';
 import { resolve } from 'node:path';
 import type { Manifest, RuntimeName } from '@bench/app';
-import { failedCell } from './cell.ts';
 import { ensureDataFiles } from './data-files.ts';
 import { environment } from './environment.ts';
-import { Interrupted, measureCell } from './measure.ts';
+import { Interrupted } from './measure.ts';
 import { mergeReport } from './merge.ts';
 import { makeRunDir, readCells, updateLatest, writeCell, writeMeta, writeReportFiles, type RunMeta } from './output.ts';
 import type { Plan } from './plan.ts';
@@ -16,7 +15,8 @@ import { formatMs, formatRps, renderMarkdown } from './render-md.ts';
 import type { CellResult, Parameters, Report, RuntimeEntry } from './report-types.ts';
 import { probeRuntime, REPO_ROOT, runtimeSpec } from './runtimes.ts';
 import { cellsFor, type CellSpec } from './scenarios.ts';
-import { startServer, stopAllServers, type RunningServer } from './server.ts';
+import { benchCell, stopKind, type Lane, type ScheduleContext } from './schedule.ts';
+import { stopAllServers, type RunningServer } from './server.ts';
 
 export const DEFAULT_RESULTS_ROOT = resolve(REPO_ROOT, 'data/results');
 
@@ -36,9 +36,10 @@ export interface BenchOutcome {
 }
 
 /**
- * The whole run: per runtime, one after another, start its servers, and for each cell check,
- * warm up and measure; each finished cell goes to disk at once. At the end (or on interruption)
- * the cells on disk are merged into report.json and report.md.
+ * The whole run: for each cell, on each runtime, check and warm up, then the measured runs,
+ * interleaved across runtimes (or one runtime after another with --schedule sequential). Only
+ * one server is ever under load. Each finished cell goes to disk at once; at the end (or on
+ * interruption) the cells on disk are merged into report.json, report.md and report.html.
  */
 export async function runBench(plan: Plan, options: BenchOptions): Promise<BenchOutcome> {
   const { progress } = options;
@@ -59,33 +60,48 @@ export async function runBench(plan: Plan, options: BenchOptions): Promise<Bench
 
   const cells = cellsFor(plan.scenarios, plan).filter((c) => plan.modes === undefined || plan.modes.includes(c.mode));
   const total = cells.length * plan.runtimes.length;
-  const perCellSec = plan.warmupSec + plan.runs * (plan.durationSec + 0.4) + 0.3;
+  const perUnitSec = plan.warmupSec + plan.runs * (plan.durationSec + 0.4) + 0.3;
   let done = 0;
   const probe = new Probe();
-  let interrupted = false;
+  const lanes: Lane[] = [];
+  const context: ScheduleContext = {
+    plan,
+    probe,
+    manifest,
+    signal,
+    serverArgs: serverArgs(plan, dataDir),
+    log: (line) => progress.log(line),
+    onRunStarted: options.onRunStarted,
+    onPhase: (runtime, cell, phase) =>
+      progress.update({ cell: done + 1, cells: total, runtime, scenario: cell.scenario, mode: cell.mode, phase, etaSec: (total - done) * perUnitSec }),
+  };
   try {
     for (const runtime of plan.runtimes) {
-      if (signal.aborted) break;
-      const entry = await benchRuntime(runtime, cells, {
-        plan,
-        probe,
-        manifest,
-        signal,
-        runDir,
-        dataDir,
-        progress,
-        onRunStarted: options.onRunStarted,
-        onCell: (cell, phase) =>
-          progress.update({ cell: done + 1, cells: total, runtime, scenario: cell.scenario, mode: cell.mode, phase, etaSec: (total - done) * perCellSec }),
-        onCellDone: () => done++,
-      });
-      meta.runtimes.push(entry);
+      const lane = openLane(runtime, progress);
+      meta.runtimes.push(lane.entry);
+      if (lane.entry.status === 'ok') lanes.push(lane);
+      else done += cells.length;
+    }
+    writeMeta(runDir, meta);
+    // Interleaved: every runtime takes part in each cell, run by run. Sequential: one runtime
+    // at a time through every cell, the other runtimes' servers not even started.
+    const groups = plan.schedule === 'interleaved' ? [lanes] : lanes.map((lane) => [lane]);
+    for (const group of groups) {
+      for (const [index, cell] of cells.entries()) {
+        if (signal.aborted) throw new Interrupted('interrupted');
+        for (const result of await benchCell(cell, group, context)) {
+          writeCell(runDir, result);
+          done++;
+          progress.log(cellLine(result));
+        }
+        // Servers no later cell needs are stopped: idle servers are few, not many.
+        if (!cells.slice(index + 1).some((c) => c.server === cell.server)) await stopKind(group, cell.server);
+      }
       writeMeta(runDir, meta);
     }
   } catch (error) {
     if (!(error instanceof Interrupted)) throw error;
   } finally {
-    interrupted = signal.aborted;
     probe.close();
     await stopAllServers();
     progress.done();
@@ -93,7 +109,7 @@ export async function runBench(plan: Plan, options: BenchOptions): Promise<Bench
 
   const report = mergeReport({
     createdAt: meta.createdAt,
-    status: interrupted ? 'interrupted' : 'complete',
+    status: signal.aborted ? 'interrupted' : 'complete',
     environment: meta.environment,
     parameters: meta.parameters,
     runtimes: meta.runtimes,
@@ -105,77 +121,22 @@ export async function runBench(plan: Plan, options: BenchOptions): Promise<Bench
   return { report, runDir, markdown };
 }
 
-interface RuntimeContext {
-  plan: Plan;
-  probe: Probe;
-  manifest: Manifest;
-  signal: AbortSignal;
-  runDir: string;
-  dataDir: string | undefined;
-  progress: Progress;
-  onRunStarted: BenchOptions['onRunStarted'];
-  onCell(cell: CellSpec, phase: string): void;
-  onCellDone(): void;
-}
-
-async function benchRuntime(runtime: RuntimeName, cells: CellSpec[], ctx: RuntimeContext): Promise<RuntimeEntry> {
+/** A runtime's lane, or its entry saying why it is skipped (binary missing or broken). */
+function openLane(runtime: RuntimeName, progress: Progress): Lane {
   const spec = runtimeSpec(runtime);
   const probed = probeRuntime(spec);
-  if (!probed.ok) {
-    ctx.progress.log(`${runtime}: skipped: ${probed.reason}`);
-    cells.forEach(() => ctx.onCellDone());
-    return { name: runtime, version: '', status: 'skipped', reason: probed.reason };
-  }
-  const entry: RuntimeEntry = { name: runtime, version: probed.version, status: 'ok' };
-  const serverArgs = [
-    ...(ctx.dataDir === undefined ? [] : ['--data-dir', ctx.dataDir]),
-    ...['--hash-cost', String(ctx.plan.hashCost), '--fib-n', String(ctx.plan.fibN), '--sleep-ms', String(ctx.plan.sleepMs)],
-  ];
+  if (!probed.ok) progress.log(`${runtime}: skipped: ${probed.reason}`);
+  const entry: RuntimeEntry = probed.ok
+    ? { name: runtime, version: probed.version, status: 'ok' }
+    : { name: runtime, version: '', status: 'skipped', reason: probed.reason };
+  return { spec, entry, servers: new Map(), startErrors: new Map() };
+}
 
-  for (const kind of ['hono', 'raw'] as const) {
-    let server: RunningServer | undefined;
-    let startError: string | undefined;
-    try {
-      for (const cell of cells.filter((c) => c.server === kind)) {
-        if (ctx.signal.aborted) throw new Interrupted('interrupted');
-        ctx.onCell(cell, 'starting server');
-        // A server lost in the previous cell is replaced; one that never starts is not retried.
-        if (startError === undefined && (server === undefined || !server.alive)) {
-          try {
-            server = await startServer(spec, { raw: kind === 'raw', serverArgs });
-          } catch (error) {
-            startError = (error as Error).message;
-            entry.status = 'failed';
-            entry.reason = startError;
-            ctx.progress.log(`${runtime}: ${startError}`);
-          }
-        }
-        const meta = { runtime, scenario: cell.scenario, mode: cell.mode, path: cell.path };
-        const result =
-          startError !== undefined || server === undefined
-            ? failedCell(meta, `server did not start: ${startError}`)
-            : await measureCell(cell, {
-                server,
-                plan: ctx.plan,
-                probe: ctx.probe,
-                manifest: ctx.manifest,
-                signal: ctx.signal,
-                onPhase: (phase) => ctx.onCell(cell, phase),
-                onRunStarted: (running) => ctx.onRunStarted?.(running, cell),
-              });
-        writeCell(ctx.runDir, result);
-        ctx.onCellDone();
-        ctx.progress.log(cellLine(result));
-        if (result.status === 'failed' && server !== undefined) {
-          await server.stop();
-          server = undefined;
-        }
-      }
-    } finally {
-      await server?.stop();
-    }
-  }
-  return entry;
+function serverArgs(plan: Plan, dataDir: string | undefined): string[] {
+  return [
+    ...(dataDir === undefined ? [] : ['--data-dir', dataDir]),
+    ...['--hash-cost', String(plan.hashCost), '--fib-n', String(plan.fibN), '--sleep-ms', String(plan.sleepMs)],
+  ];
 }
 
 function parameters(plan: Plan): Parameters {
@@ -191,6 +152,8 @@ function parameters(plan: Plan): Parameters {
     fileCount: plan.fileCount,
     fileSizeBytes: plan.fileSizeBytes,
     fileCache: 'warm',
+    schedule: plan.schedule,
+    ...(plan.targetCv === undefined ? {} : { targetCv: plan.targetCv, maxRuns: plan.maxRuns }),
   };
 }
 

@@ -80,14 +80,18 @@ export interface StatusVerdict {
 }
 
 /**
- * `invalid` when the endpoint failed its check before timing, when no run was measured, or
- * when any run saw errors, timeouts or non-2xx answers (the throughput would then count
+ * `invalid` when the endpoint failed its check before timing, when no run was measured, when
+ * a run completed no request, or when any run saw errors, timeouts or non-2xx answers (the throughput would then count
  * failures as work done). `failed` (the server died) is decided by whoever saw it die.
  */
 export function cellStatus(runs: readonly RunResult[], validationError?: string): StatusVerdict {
   const reasons: string[] = [];
   if (validationError !== undefined) reasons.push(`validation failed: ${validationError}`);
   if (runs.length === 0) reasons.push('no runs measured');
+  // A run that finished no request measured nothing: its 0 req/s would pull the median down as
+  // if the server were slow, when the run was only shorter than one request's wait.
+  const empty = runs.filter((r) => r.requests === 0).length;
+  if (empty > 0) reasons.push(`${plural(empty, 'run')} completed no request: lengthen --duration`);
   const answers = failedAnswersReason(runs);
   if (answers !== undefined) reasons.push(answers);
   return reasons.length === 0 ? { status: 'ok' } : { status: 'invalid', reason: reasons.join('; ') };

@@ -4,7 +4,7 @@
  */
 import { escapeHtml } from './html-escape.ts';
 import { MODE_ORDER } from './merge.ts';
-import { formatBytes, formatMs, formatRatio, formatRps } from './render-md.ts';
+import { environmentRows, formatMs, formatRatio, formatRps, parameterRows } from './render-md.ts';
 import type { CellResult, Flag, Report, ScenarioName } from './report-types.ts';
 
 const DASH = '—';
@@ -108,31 +108,9 @@ function keyValueTable(caption: string, rows: readonly [string, string][]): stri
 }
 
 export function environmentTable(report: Report): string {
-  const env = report.environment;
-  return keyValueTable('Environment', [
-    ['OS', env.os],
-    ['kernel', env.kernel],
-    ['CPU', `${env.cpu.model} × ${env.cpu.count}`],
-    ['memory', formatBytes(env.memoryBytes)],
-    ['commit', `${env.commit}${env.dirty ? ' (dirty: uncommitted changes)' : ''}`],
-    ['load generator', `${env.loadGenerator.name} ${env.loadGenerator.version}`],
-    ['harness Node', env.harnessNode],
-    ...report.runtimes.map((r): [string, string] => [r.name, r.status === 'ok' ? r.version : `${r.version === '' ? '' : `${r.version} `}(${r.status})`]),
-  ]);
+  return keyValueTable('Environment', environmentRows(report));
 }
 
 export function parametersTable(report: Report): string {
-  const p = report.parameters;
-  return keyValueTable('Parameters', [
-    ['connections', String(p.connections)],
-    ['duration', `${p.durationSec} s`],
-    ['warm-up', `${p.warmupSec} s`],
-    ['runs per cell', String(p.runs)],
-    ['probe rate', `${p.probeRatePerSec} req/s`],
-    ['hash cost (bcrypt)', String(p.hashCost)],
-    ['fib n', String(p.fibN)],
-    ['sleep', `${p.sleepMs} ms`],
-    ['files', `${p.fileCount} × ${formatBytes(p.fileSizeBytes)}`],
-    ['file cache', p.fileCache === 'warm' ? 'warm (reads hit the page cache)' : 'cold (page cache dropped)'],
-  ]);
+  return keyValueTable('Parameters', parameterRows(report.parameters));
 }

@@ -1,10 +1,9 @@
 import type { Manifest } from '@bench/app';
-import { failedCell, summarizeCell, type CellMeta } from './cell.ts';
 import { runLoad, type LoadResult } from './load.ts';
 import type { Plan } from './plan.ts';
 import type { Probe, ProbeReport } from './probe.ts';
 import { readProc, watchPeakRss } from './proc.ts';
-import type { CellResult, RunResult } from './report-types.ts';
+import type { RunResult } from './report-types.ts';
 import type { CellSpec } from './scenarios.ts';
 import { formatExit, type RunningServer } from './server.ts';
 import { checkAnswer } from './validate.ts';
@@ -34,34 +33,18 @@ interface ServerStats {
 }
 
 /**
- * One cell: its answer checked once, a discarded warm-up, then the measured runs. A failed
- * check means nothing is timed. A server that dies or hangs makes the cell `failed`.
+ * Before any run of a cell on one server: its answer checked once (returns why it is wrong, if
+ * it is), then a discarded warm-up. Throws ServerLost when the server dies or hangs meanwhile.
  */
-export async function measureCell(spec: CellSpec, ctx: CellContext): Promise<CellResult> {
-  const meta: CellMeta = { runtime: ctx.server.runtime, scenario: spec.scenario, mode: spec.mode, path: spec.path };
-  const { plan } = ctx;
-  try {
-    ctx.onPhase('check');
-    const checkError = await check(spec, ctx);
-    if (checkError !== undefined) {
-      return summarizeCell(meta, [], { connections: plan.connections, validationError: `answer check failed: ${checkError}` });
-    }
-    if (plan.warmupSec > 0) {
-      ctx.onPhase('warm-up');
-      await load(spec, ctx, plan.warmupSec);
-    }
-    const runs: RunResult[] = [];
-    for (let i = 1; i <= plan.runs; i++) {
-      ctx.onPhase(`run ${i}/${plan.runs}`);
-      runs.push(await measureRun(spec, ctx));
-    }
-    return summarizeCell(meta, runs, { connections: plan.connections });
-  } catch (error) {
-    // Whatever broke while stopping (the load, the probe) is part of the interruption.
-    if (ctx.signal.aborted) throw new Interrupted('interrupted');
-    if (error instanceof ServerLost) return failedCell(meta, error.message);
-    throw error;
+export async function prepareCell(spec: CellSpec, ctx: CellContext): Promise<string | undefined> {
+  ctx.onPhase('check');
+  const checkError = await check(spec, ctx);
+  if (checkError !== undefined) return `answer check failed: ${checkError}`;
+  if (ctx.plan.warmupSec > 0) {
+    ctx.onPhase('warm-up');
+    await load(spec, ctx, ctx.plan.warmupSec);
   }
+  return undefined;
 }
 
 async function check(spec: CellSpec, ctx: CellContext): Promise<string | undefined> {
@@ -109,7 +92,8 @@ async function load(spec: CellSpec, ctx: CellContext, durationSec: number): Prom
   }
 }
 
-async function measureRun(spec: CellSpec, ctx: CellContext): Promise<RunResult> {
+/** One measured run: quiet server, /reset, load beside the probe, then /stats and /proc. */
+export async function measureRun(spec: CellSpec, ctx: CellContext): Promise<RunResult> {
   const { server, plan, probe } = ctx;
   const hono = server.kind === 'hono';
   if (hono) {

@@ -29,6 +29,11 @@ export interface Plan {
   quick: boolean;
   /** Exit non-zero when anything did not run cleanly, not only when nothing ran. */
   strict: boolean;
+  schedule: 'interleaved' | 'sequential';
+  /** Add runs until each cell's CV is at most this (undefined: exactly `runs` runs). */
+  targetCv: number | undefined;
+  /** Cap on runs per cell when a CV target is set. */
+  maxRuns: number;
 }
 
 /**
@@ -40,6 +45,7 @@ export const FULL = { connections: 10, durationSec: 2, warmupSec: 0.5, runs: 3 }
 export const QUICK = { connections: 10, durationSec: 0.5, warmupSec: 0.1, runs: 2 } as const;
 
 export const MODES: readonly Mode[] = ['baseline', 'raw', 'sync', 'async', 'worker'];
+const SCHEDULES = ['interleaved', 'sequential'] as const;
 
 /** A flag problem: one line naming it and the accepted values; the CLI exits 2. */
 export class PlanError extends Error {}
@@ -52,6 +58,12 @@ const list = <T extends string>(flag: string, raw: string | undefined, allowed: 
     if (!allowed.includes(item as T)) throw new PlanError(`--${flag}: unknown "${item}"; accepted: ${allowed.join(', ')}`);
   }
   return [...new Set(items)] as T[];
+};
+
+const choice = <T extends string>(flag: string, raw: string | undefined, allowed: readonly T[]): T | undefined => {
+  if (raw === undefined) return undefined;
+  if (!allowed.includes(raw as T)) throw new PlanError(`--${flag}: unknown "${raw}"; accepted: ${allowed.join(', ')}`);
+  return raw as T;
 };
 
 const num = (flag: string, raw: string | undefined, min: number, max: number, integer: boolean): number | undefined => {
@@ -89,6 +101,9 @@ export function parsePlan(argv: string[]): Plan {
         out: { type: 'string' },
         quick: { type: 'boolean' },
         strict: { type: 'boolean' },
+        schedule: { type: 'string' },
+        'target-cv': { type: 'string' },
+        'max-runs': { type: 'string' },
       },
     }));
   } catch (error) {
@@ -117,7 +132,11 @@ export function parsePlan(argv: string[]): Plan {
     outDir: str('out'),
     quick,
     strict: values.strict === true,
+    schedule: choice('schedule', str('schedule'), SCHEDULES) ?? 'interleaved',
+    targetCv: num('target-cv', str('target-cv'), 0.001, 1, false),
+    maxRuns: 0,
   };
+  plan.maxRuns = num('max-runs', str('max-runs'), plan.runs, 1000, true) ?? Math.max(plan.runs, 10);
   if (modes !== undefined && !cellsFor(plan.scenarios, plan).some((c) => modes.includes(c.mode))) {
     throw new PlanError(`--modes ${modes.join(',')} selects no cell of --scenarios ${plan.scenarios.join(',')}`);
   }

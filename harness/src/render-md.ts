@@ -5,7 +5,7 @@
 import { markdownTable } from 'markdown-table';
 import { CLIENT_BOUND_CPU_PERCENT, UNSTABLE_CV } from './flags.ts';
 import { MODE_ORDER } from './merge.ts';
-import type { CellResult, Comparison, Flag, Ratios, Report, ScenarioName } from './report-types.ts';
+import type { CellResult, Comparison, Flag, Parameters, Ratios, Report, ScenarioName } from './report-types.ts';
 
 const DASH = '—';
 
@@ -62,6 +62,9 @@ export function cellNotes(cell: CellResult): string {
   const notes: string[] = [];
   if (cell.status !== 'ok') notes.push(`✗ ${cell.status}${cell.reason === undefined ? '' : `: ${cell.reason}`}`);
   for (const flag of cell.flags) notes.push(flagText(flag, cell));
+  if (cell.precision !== undefined && !cell.precision.met) {
+    notes.push(`⚠ CV target ${(cell.precision.targetCv * 100).toFixed(1)} % not met in ${cell.requestsPerSec.runs.length} runs`);
+  }
   return notes.join(', ');
 }
 
@@ -203,9 +206,10 @@ function runtimeProblems(report: Report): string | undefined {
   return ['## Runtimes not measured', items.join('\n')].join('\n\n');
 }
 
-function environmentSection(report: Report): string {
+/** The environment as label/value rows, shared by the Markdown and HTML reports. */
+export function environmentRows(report: Report): [string, string][] {
   const env = report.environment;
-  const rows = [
+  return [
     ['OS', env.os],
     ['kernel', env.kernel],
     ['CPU', `${env.cpu.model} × ${env.cpu.count}`],
@@ -213,26 +217,33 @@ function environmentSection(report: Report): string {
     ['commit', `${env.commit}${env.dirty ? ' (dirty: uncommitted changes)' : ''}`],
     ['load generator', `${env.loadGenerator.name} ${env.loadGenerator.version}`],
     ['harness Node', env.harnessNode],
-    ...report.runtimes.map((r) => [r.name, r.version === '' ? DASH : r.version]),
+    ...report.runtimes.map((r): [string, string] => [r.name, r.status === 'ok' ? r.version : `${r.version === '' ? '' : `${r.version} `}(${r.status})`]),
   ];
-  return ['## Environment', markdownTable([['', ''], ...rows.map((row) => row.map(escapeCell))])].join('\n\n');
 }
 
-function parametersSection(report: Report): string {
-  const p = report.parameters;
-  const rows = [
+/** The parameters as label/value rows, shared by the Markdown and HTML reports. */
+export function parameterRows(p: Parameters): [string, string][] {
+  return [
     ['connections', String(p.connections)],
     ['duration', `${p.durationSec} s`],
     ['warm-up', `${p.warmupSec} s`],
-    ['runs per cell', String(p.runs)],
+    ['runs per cell', p.targetCv === undefined ? String(p.runs) : `${p.runs}, more up to ${p.maxRuns} until CV ≤ ${(p.targetCv * 100).toFixed(1)} %`],
+    ['schedule', p.schedule === 'interleaved' ? 'interleaved (runs alternate between runtimes: A B C A B C)' : 'sequential (one runtime after another)'],
     ['probe rate', `${p.probeRatePerSec} req/s`],
     ['hash cost (bcrypt)', String(p.hashCost)],
     ['fib n', String(p.fibN)],
     ['sleep', `${p.sleepMs} ms`],
     ['files', `${p.fileCount} × ${formatBytes(p.fileSizeBytes)}`],
-    ['file cache', p.fileCache === 'warm' ? 'warm (reads hit the page cache)' : 'cold (page cache dropped)'],
+    ['file cache', p.fileCache === 'warm' ? 'warm (reads hit the page cache)' : 'cold (evicted before each run)'],
   ];
-  return ['## Parameters', markdownTable([['parameter', 'value'], ...rows])].join('\n\n');
+}
+
+function environmentSection(report: Report): string {
+  return ['## Environment', markdownTable([['', ''], ...environmentRows(report).map((row) => row.map(escapeCell))])].join('\n\n');
+}
+
+function parametersSection(report: Report): string {
+  return ['## Parameters', markdownTable([['parameter', 'value'], ...parameterRows(report.parameters)])].join('\n\n');
 }
 
 export function renderMarkdown(report: Report): string {

@@ -23,6 +23,14 @@ export interface Parameters {
   fileSizeBytes: number;
   /** added: whether file reads hit the page cache ("warm") or not. */
   fileCache: 'warm' | 'cold';
+  /**
+   * added: how runs of one cell on different runtimes are ordered. "interleaved": A B C A B C,
+   * so a slow minute on the machine is shared by all runtimes; "sequential": all of A, then B.
+   */
+  schedule: 'interleaved' | 'sequential';
+  /** added: with --target-cv, runs are added (up to maxRuns) until each cell's CV is at most this. */
+  targetCv?: number;
+  maxRuns?: number;
 }
 
 export interface Environment {
@@ -91,6 +99,8 @@ export interface CellResult {
   ratioToFastest?: number;
   /** added: the per-run details. */
   runDetails: RunResult[];
+  /** added, with --target-cv: whether this cell's CV reached the target within maxRuns. */
+  precision?: { targetCv: number; met: boolean };
 }
 
 export interface Ratios {

@@ -66,6 +66,7 @@ export const parameters: Parameters = {
   fileCount: 64,
   fileSizeBytes: 64 * 1024,
   fileCache: 'warm',
+  schedule: 'interleaved',
 };
 
 export const runtimes: RuntimeEntry[] = [

@@ -90,6 +90,13 @@ describe('cellStatus', () => {
     expect(cellStatus(runs)).toEqual({ status: 'invalid', reason: '3 errors, 1 non-2xx over 3 runs' });
   });
 
+  it('is invalid when a run completed no request', () => {
+    expect(cellStatus([makeRun(), makeRun({ requests: 0, requestsPerSec: 0 })])).toEqual({
+      status: 'invalid',
+      reason: '1 run completed no request: lengthen --duration',
+    });
+  });
+
   it('is invalid with timeouts, singular where it is one', () => {
     expect(failedAnswersReason([makeRun({ timeouts: 1 })])).toBe('1 timeout over 1 run');
   });

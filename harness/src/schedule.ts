@@ -1,0 +1,159 @@
+import type { Manifest, RuntimeName, ServerKind } from '@bench/app';
+import { failedCell, summarizeCell, type CellMeta } from './cell.ts';
+import { Interrupted, measureRun, prepareCell, ServerLost, type CellContext } from './measure.ts';
+import type { Plan } from './plan.ts';
+import type { Probe } from './probe.ts';
+import type { CellResult, RunResult, RuntimeEntry } from './report-types.ts';
+import type { RuntimeSpec } from './runtimes.ts';
+import type { CellSpec } from './scenarios.ts';
+import { startServer, type RunningServer } from './server.ts';
+import { cv } from './stats.ts';
+
+/** One runtime's side of the run: its servers (started on demand) and its report entry. */
+export interface Lane {
+  spec: RuntimeSpec;
+  entry: RuntimeEntry;
+  servers: Map<ServerKind, RunningServer>;
+  /** Why a server kind could not start: it is not tried again in this run. */
+  startErrors: Map<ServerKind, string>;
+}
+
+export interface ScheduleContext {
+  plan: Plan;
+  probe: Probe;
+  manifest: Manifest;
+  signal: AbortSignal;
+  serverArgs: string[];
+  log(line: string): void;
+  onPhase(runtime: RuntimeName, cell: CellSpec, phase: string): void;
+  onRunStarted?: (server: RunningServer, cell: CellSpec) => void;
+}
+
+interface LaneCell {
+  lane: Lane;
+  meta: CellMeta;
+  runs: RunResult[];
+  /** Set once the cell is settled on this lane (failed, invalid, or measured). */
+  result?: CellResult;
+}
+
+/**
+ * One cell on every lane given. Checks and warm-ups first, then the measured runs in rounds,
+ * one run per lane per round (A B C A B C): a slow minute on the machine then lands on every
+ * runtime alike instead of on whichever ran during it. With a CV target, lanes whose runs are
+ * still too spread get more rounds, up to the cap.
+ */
+export async function benchCell(cell: CellSpec, lanes: Lane[], ctx: ScheduleContext): Promise<CellResult[]> {
+  const states: LaneCell[] = lanes.map((lane) => ({
+    lane,
+    meta: { runtime: lane.spec.name, scenario: cell.scenario, mode: cell.mode, path: cell.path },
+    runs: [],
+  }));
+  for (const state of states) await prepare(state, cell, ctx);
+  for (let round = 1; ; round++) {
+    const active = states.filter((s) => s.result === undefined && wantsMoreRuns(s.runs, ctx.plan));
+    if (active.length === 0) break;
+    for (const state of active) await runOnce(state, cell, ctx, round);
+  }
+  return states.map((state) => state.result ?? settle(state, ctx.plan));
+}
+
+/** Whether a lane needs another run: always up to `runs`; then, with a CV target, until met or capped. */
+export function wantsMoreRuns(runs: readonly RunResult[], plan: Pick<Plan, 'runs' | 'targetCv' | 'maxRuns'>): boolean {
+  if (runs.length < plan.runs) return true;
+  if (plan.targetCv === undefined || runs.length >= plan.maxRuns) return false;
+  return cv(runs.map((r) => r.requestsPerSec)) > plan.targetCv;
+}
+
+function settle(state: LaneCell, plan: Plan): CellResult {
+  const result = summarizeCell(state.meta, state.runs, { connections: plan.connections });
+  if (plan.targetCv === undefined) return result;
+  return { ...result, precision: { targetCv: plan.targetCv, met: result.requestsPerSec.cv <= plan.targetCv } };
+}
+
+async function prepare(state: LaneCell, cell: CellSpec, ctx: ScheduleContext): Promise<void> {
+  const server = await serverFor(state.lane, cell.server, ctx);
+  if (typeof server === 'string') {
+    state.result = failedCell(state.meta, `server did not start: ${server}`);
+    return;
+  }
+  await guarded(state, cell.server, ctx.signal, async () => {
+    const checkError = await prepareCell(cell, cellContext(state, server, cell, ctx));
+    if (checkError !== undefined) {
+      state.result = summarizeCell(state.meta, [], { connections: ctx.plan.connections, validationError: checkError });
+    }
+  });
+}
+
+async function runOnce(state: LaneCell, cell: CellSpec, ctx: ScheduleContext, round: number): Promise<void> {
+  const server = state.lane.servers.get(cell.server);
+  if (server === undefined || !server.alive) {
+    state.result = failedCell(state.meta, 'server lost before the run');
+    return;
+  }
+  const total = Math.max(ctx.plan.runs, round);
+  await guarded(state, cell.server, ctx.signal, async () => {
+    const context = cellContext(state, server, cell, ctx);
+    context.onPhase(`run ${round}/${total}`);
+    state.runs.push(await measureRun(cell, context));
+  });
+}
+
+/**
+ * A lost server (dead or hung) fails this lane's cell and is stopped; the next cell starts a
+ * new one. Anything that breaks while the run is being interrupted is the interruption.
+ */
+async function guarded(state: LaneCell, kind: ServerKind, signal: AbortSignal, step: () => Promise<void>): Promise<void> {
+  try {
+    await step();
+  } catch (error) {
+    if (signal.aborted) throw new Interrupted('interrupted');
+    if (!(error instanceof ServerLost)) throw error;
+    state.result = failedCell(state.meta, error.message);
+    await state.lane.servers.get(kind)?.stop();
+    state.lane.servers.delete(kind);
+  }
+}
+
+function cellContext(state: LaneCell, server: RunningServer, cell: CellSpec, ctx: ScheduleContext): CellContext {
+  return {
+    server,
+    plan: ctx.plan,
+    probe: ctx.probe,
+    manifest: ctx.manifest,
+    signal: ctx.signal,
+    onPhase: (phase) => ctx.onPhase(state.lane.spec.name, cell, phase),
+    onRunStarted: (running) => ctx.onRunStarted?.(running, cell),
+  };
+}
+
+/** The lane's running server of this kind, started if needed; or why it cannot start. */
+async function serverFor(lane: Lane, kind: ServerKind, ctx: ScheduleContext): Promise<RunningServer | string> {
+  const known = lane.startErrors.get(kind);
+  if (known !== undefined) return known;
+  const running = lane.servers.get(kind);
+  if (running?.alive === true) return running;
+  if (ctx.signal.aborted) throw new Interrupted('interrupted');
+  try {
+    const server = await startServer(lane.spec, { raw: kind === 'raw', serverArgs: ctx.serverArgs });
+    lane.servers.set(kind, server);
+    return server;
+  } catch (error) {
+    const reason = (error as Error).message;
+    lane.startErrors.set(kind, reason);
+    lane.entry.status = 'failed';
+    lane.entry.reason = reason;
+    ctx.log(`${lane.spec.name}: ${reason}`);
+    return reason;
+  }
+}
+
+/** Stops a lane's servers of one kind once no later cell needs them. */
+export async function stopKind(lanes: Lane[], kind: ServerKind): Promise<void> {
+  await Promise.all(
+    lanes.map(async (lane) => {
+      await lane.servers.get(kind)?.stop();
+      lane.servers.delete(kind);
+    }),
+  );
+}
