@@ -1,7 +1,8 @@
 import { mkdirSync } from 'node:fs';
-import { resolve } from 'node:path';
+import { join, resolve } from 'node:path';
 import type { Manifest, RuntimeName } from '@bench/app';
-import { ensureDataFiles } from './data-files.ts';
+import { DEFAULT_DATA_DIR, ensureDataFiles } from './data-files.ts';
+import { coldCacheSupport, type ColdCacheSupport } from './page-cache.ts';
 import { environment } from './environment.ts';
 import { Interrupted } from './measure.ts';
 import { mergeReport } from './merge.ts';
@@ -50,10 +51,15 @@ export async function runBench(plan: Plan, options: BenchOptions): Promise<Bench
 
   const dataDir = plan.dataDir === undefined ? undefined : resolve(plan.dataDir);
   const manifest = ensureDataFiles(dataDir, plan.fileCount, plan.fileSizeBytes, (line) => progress.log(line));
+  const cold = plan.cold ? await coldCache(dataDir ?? DEFAULT_DATA_DIR, progress) : undefined;
   const meta: RunMeta = {
     createdAt: new Date().toISOString(),
     environment: environment(),
-    parameters: parameters(plan),
+    parameters: {
+      ...parameters(plan),
+      fileCache: cold?.ok === true ? 'cold' : 'warm',
+      ...(cold?.ok === false ? { coldUnavailable: cold.reason } : {}),
+    },
     runtimes: [],
   };
   writeMeta(runDir, meta);
@@ -68,6 +74,7 @@ export async function runBench(plan: Plan, options: BenchOptions): Promise<Bench
     plan,
     probe,
     manifest,
+    evict: cold?.ok === true ? manifest.files.map((f) => join(dataDir ?? DEFAULT_DATA_DIR, f.name)) : undefined,
     signal,
     serverArgs: serverArgs(plan, dataDir),
     log: (line) => progress.log(line),
@@ -119,6 +126,13 @@ export async function runBench(plan: Plan, options: BenchOptions): Promise<Bench
   writeReportFiles(runDir, report, markdown, renderHtml(report, loadChartAssets()));
   if (plan.outDir === undefined) updateLatest(root, runDir);
   return { report, runDir, markdown };
+}
+
+/** Whether --cold can be honoured here; when not, the run says why and reads stay warm. */
+async function coldCache(dir: string, progress: Progress): Promise<ColdCacheSupport> {
+  const support = await coldCacheSupport(dir);
+  if (!support.ok) progress.log(`bench: --cold: cannot evict files here (${support.reason}); file reads will be warm`);
+  return support;
 }
 
 /** A runtime's lane, or its entry saying why it is skipped (binary missing or broken). */

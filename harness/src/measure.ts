@@ -2,6 +2,7 @@ import type { Manifest } from '@bench/app';
 import { runLoad, type LoadResult } from './load.ts';
 import type { Plan } from './plan.ts';
 import type { Probe, ProbeReport } from './probe.ts';
+import { evictAndVerify } from './page-cache.ts';
 import { readProc, watchPeakRss } from './proc.ts';
 import type { RunResult } from './report-types.ts';
 import type { CellSpec } from './scenarios.ts';
@@ -13,6 +14,8 @@ export interface CellContext {
   plan: Plan;
   probe: Probe;
   manifest: Manifest | undefined;
+  /** The file scenario's files, evicted from the page cache before each run when set. */
+  evict?: string[];
   signal: AbortSignal;
   onPhase(phase: string): void;
   /** Called once each measured run's load is under way (fault-injection tests use it). */
@@ -100,6 +103,8 @@ export async function measureRun(spec: CellSpec, ctx: CellContext): Promise<RunR
     await quiesce(server, plan.timeoutSec);
     await post(server, '/reset', plan.timeoutSec);
   }
+  // Evicted last, just before the load, so nothing reads the files back in between.
+  const fileCache = spec.scenario === 'file' && ctx.evict !== undefined ? await evictForRun(ctx.evict) : undefined;
   const before = readProc(server.pid);
   const beforeStats = before === undefined && hono ? await getStats(server, plan.timeoutSec) : undefined;
   const wallStart = performance.now();
@@ -143,7 +148,13 @@ export async function measureRun(spec: CellSpec, ctx: CellContext): Promise<RunR
       rssMB: (peakRss ?? stats?.rssBytes ?? 0) / (1024 * 1024),
     },
     client: { cpuPercent: result.clientCpuPercent },
+    ...(fileCache === undefined ? {} : { fileCache }),
   };
+}
+
+/** Cold only when the eviction was verified (fincore): an unverified one is reported as warm. */
+async function evictForRun(paths: string[]): Promise<'warm' | 'cold'> {
+  return (await evictAndVerify(paths)).ok ? 'cold' : 'warm';
 }
 
 /**

@@ -34,6 +34,8 @@ export interface Plan {
   targetCv: number | undefined;
   /** Cap on runs per cell when a CV target is set. */
   maxRuns: number;
+  /** Evict the file scenario's files from the page cache before each run. */
+  cold: boolean;
 }
 
 /**
@@ -104,6 +106,7 @@ export function parsePlan(argv: string[]): Plan {
         schedule: { type: 'string' },
         'target-cv': { type: 'string' },
         'max-runs': { type: 'string' },
+        cold: { type: 'boolean' },
       },
     }));
   } catch (error) {
@@ -135,6 +138,7 @@ export function parsePlan(argv: string[]): Plan {
     schedule: choice('schedule', str('schedule'), SCHEDULES) ?? 'interleaved',
     targetCv: num('target-cv', str('target-cv'), 0.001, 1, false),
     maxRuns: 0,
+    cold: values.cold === true,
   };
   plan.maxRuns = num('max-runs', str('max-runs'), plan.runs, 1000, true) ?? Math.max(plan.runs, 10);
   if (modes !== undefined && !cellsFor(plan.scenarios, plan).some((c) => modes.includes(c.mode))) {

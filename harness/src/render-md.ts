@@ -62,6 +62,7 @@ export function cellNotes(cell: CellResult): string {
   const notes: string[] = [];
   if (cell.status !== 'ok') notes.push(`✗ ${cell.status}${cell.reason === undefined ? '' : `: ${cell.reason}`}`);
   for (const flag of cell.flags) notes.push(flagText(flag, cell));
+  if (cell.fileCache === 'cold') notes.push('❄ cold cache');
   if (cell.precision !== undefined && !cell.precision.met) {
     notes.push(`⚠ CV target ${(cell.precision.targetCv * 100).toFixed(1)} % not met in ${cell.requestsPerSec.runs.length} runs`);
   }
@@ -234,7 +235,12 @@ export function parameterRows(p: Parameters): [string, string][] {
     ['fib n', String(p.fibN)],
     ['sleep', `${p.sleepMs} ms`],
     ['files', `${p.fileCount} × ${formatBytes(p.fileSizeBytes)}`],
-    ['file cache', p.fileCache === 'warm' ? 'warm (reads hit the page cache)' : 'cold (evicted before each run)'],
+    [
+      'file cache',
+      p.fileCache === 'cold'
+        ? 'cold: files evicted from the page cache before each run (verified); later reads in a run hit the cache again'
+        : `warm (reads hit the page cache)${p.coldUnavailable === undefined ? '' : `: --cold was asked for but ${p.coldUnavailable}`}`,
+    ],
   ];
 }
 

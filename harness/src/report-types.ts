@@ -21,8 +21,12 @@ export interface Parameters {
   sleepMs: number;
   fileCount: number;
   fileSizeBytes: number;
-  /** added: whether file reads hit the page cache ("warm") or not. */
+  /**
+   * added: whether file reads hit the page cache ("warm") or the files were evicted before each
+   * run ("cold", --cold, where the OS allows it; the reason is given when it did not).
+   */
   fileCache: 'warm' | 'cold';
+  coldUnavailable?: string;
   /**
    * added: how runs of one cell on different runtimes are ordered. "interleaved": A B C A B C,
    * so a slow minute on the machine is shared by all runtimes; "sequential": all of A, then B.
@@ -67,6 +71,8 @@ export interface RunResult {
   clientCount: number;
   server: { cpuPercent: number; rssMB: number };
   client: { cpuPercent: number };
+  /** added, file scenario with --cold: whether the files were verified out of the page cache first. */
+  fileCache?: 'warm' | 'cold';
 }
 
 export interface Summary {
@@ -99,6 +105,8 @@ export interface CellResult {
   ratioToFastest?: number;
   /** added: the per-run details. */
   runDetails: RunResult[];
+  /** added, file scenario with --cold: "cold" only when every run started with the files evicted. */
+  fileCache?: 'warm' | 'cold';
   /** added, with --target-cv: whether this cell's CV reached the target within maxRuns. */
   precision?: { targetCv: number; met: boolean };
 }

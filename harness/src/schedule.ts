@@ -22,6 +22,8 @@ export interface ScheduleContext {
   plan: Plan;
   probe: Probe;
   manifest: Manifest;
+  /** Set with --cold where eviction works: the files to evict before each file run. */
+  evict: string[] | undefined;
   signal: AbortSignal;
   serverArgs: string[];
   log(line: string): void;
@@ -67,8 +69,12 @@ export function wantsMoreRuns(runs: readonly RunResult[], plan: Pick<Plan, 'runs
 
 function settle(state: LaneCell, plan: Plan): CellResult {
   const result = summarizeCell(state.meta, state.runs, { connections: plan.connections });
-  if (plan.targetCv === undefined) return result;
-  return { ...result, precision: { targetCv: plan.targetCv, met: result.requestsPerSec.cv <= plan.targetCv } };
+  const caches = state.runs.map((r) => r.fileCache).filter((c) => c !== undefined);
+  return {
+    ...result,
+    ...(caches.length === 0 ? {} : { fileCache: caches.every((c) => c === 'cold') ? ('cold' as const) : ('warm' as const) }),
+    ...(plan.targetCv === undefined ? {} : { precision: { targetCv: plan.targetCv, met: result.requestsPerSec.cv <= plan.targetCv } }),
+  };
 }
 
 async function prepare(state: LaneCell, cell: CellSpec, ctx: ScheduleContext): Promise<void> {
@@ -121,6 +127,7 @@ function cellContext(state: LaneCell, server: RunningServer, cell: CellSpec, ctx
     plan: ctx.plan,
     probe: ctx.probe,
     manifest: ctx.manifest,
+    ...(ctx.evict === undefined ? {} : { evict: ctx.evict }),
     signal: ctx.signal,
     onPhase: (phase) => ctx.onPhase(state.lane.spec.name, cell, phase),
     onRunStarted: (running) => ctx.onRunStarted?.(running, cell),

@@ -101,6 +101,19 @@ describe('bench on one runtime', () => {
   }, 60_000);
 });
 
+describe('bench --cold', () => {
+  it('evicts the files before each file run, verifies it, and marks the cells and parameters cold', async () => {
+    const plan = parsePlan(['--runtimes', 'bun', '--scenarios', 'file', '--runs', '2', '--duration', '0.3', '--warmup', '0.1', '--cold', ...dataFlags(), '--out', join(tmp, 'cold')]);
+    const { report } = await runBench(plan, { progress });
+    expect(report.parameters.fileCache).toBe('cold');
+    for (const cell of report.results) {
+      expect(cell.status).toBe('ok');
+      expect(cell.fileCache).toBe('cold');
+      expect(cell.runDetails.map((r) => r.fileCache)).toEqual(['cold', 'cold']);
+    }
+  }, 60_000);
+});
+
 describe('bench command line', () => {
   it('refuses a bad flag with one line and exit code 2, starting nothing', () => {
     const cli = resolve(import.meta.dirname, '../../src/bench-cli.ts');
