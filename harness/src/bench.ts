@@ -1,8 +1,10 @@
 import { mkdirSync } from 'node:fs';
+import { availableParallelism } from 'node:os';
 import { join, resolve } from 'node:path';
 import type { Manifest, RuntimeName } from '@bench/app';
 import { DEFAULT_DATA_DIR, ensureDataFiles } from './data-files.ts';
 import { coldCacheSupport, type ColdCacheSupport } from './page-cache.ts';
+import { pinSelf, planPinning, tasksetAvailable } from './pinning.ts';
 import { environment } from './environment.ts';
 import { Interrupted } from './measure.ts';
 import { mergeReport } from './merge.ts';
@@ -52,9 +54,11 @@ export async function runBench(plan: Plan, options: BenchOptions): Promise<Bench
   const dataDir = plan.dataDir === undefined ? undefined : resolve(plan.dataDir);
   const manifest = ensureDataFiles(dataDir, plan.fileCount, plan.fileSizeBytes, (line) => progress.log(line));
   const cold = plan.cold ? await coldCache(dataDir ?? DEFAULT_DATA_DIR, progress) : undefined;
+  const pinning = planPinning(availableParallelism(), tasksetAvailable());
+  if ('client' in pinning) pinSelf(pinning.client);
   const meta: RunMeta = {
     createdAt: new Date().toISOString(),
-    environment: environment(),
+    environment: { ...environment(), pinning },
     parameters: {
       ...parameters(plan),
       fileCache: cold?.ok === true ? 'cold' : 'warm',
@@ -77,6 +81,7 @@ export async function runBench(plan: Plan, options: BenchOptions): Promise<Bench
     evict: cold?.ok === true ? manifest.files.map((f) => join(dataDir ?? DEFAULT_DATA_DIR, f.name)) : undefined,
     signal,
     serverArgs: serverArgs(plan, dataDir),
+    ...('server' in pinning ? { serverCpus: pinning.server } : {}),
     log: (line) => progress.log(line),
     onRunStarted: options.onRunStarted,
     onPhase: (runtime, cell, phase) =>

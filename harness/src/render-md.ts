@@ -218,6 +218,9 @@ export function environmentRows(report: Report): [string, string][] {
     ['commit', `${env.commit}${env.dirty ? ' (dirty: uncommitted changes)' : ''}`],
     ['load generator', `${env.loadGenerator.name} ${env.loadGenerator.version}`],
     ['harness Node', env.harnessNode],
+    ...(env.pinning === undefined
+      ? []
+      : [['CPU pinning', 'reason' in env.pinning ? `none: ${env.pinning.reason}` : `load generator on CPU ${env.pinning.client}, servers on ${env.pinning.server}`] as [string, string]]),
     ...report.runtimes.map((r): [string, string] => [r.name, r.status === 'ok' ? r.version : `${r.version === '' ? '' : `${r.version} `}(${r.status})`]),
   ];
 }

@@ -47,6 +47,8 @@ export interface Environment {
   loadGenerator: { name: 'autocannon'; version: string };
   /** added: host Node running the harness. */
   harnessNode: string;
+  /** added: the CPUs of load generator and servers, or why they were not pinned. */
+  pinning?: { client: string; server: string } | { reason: string };
 }
 
 export interface RuntimeEntry {

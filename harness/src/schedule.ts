@@ -26,6 +26,8 @@ export interface ScheduleContext {
   evict: string[] | undefined;
   signal: AbortSignal;
   serverArgs: string[];
+  /** CPUs for the servers when pinned. */
+  serverCpus?: string;
   log(line: string): void;
   onPhase(runtime: RuntimeName, cell: CellSpec, phase: string): void;
   onRunStarted?: (server: RunningServer, cell: CellSpec) => void;
@@ -142,7 +144,11 @@ async function serverFor(lane: Lane, kind: ServerKind, ctx: ScheduleContext): Pr
   if (running?.alive === true) return running;
   if (ctx.signal.aborted) throw new Interrupted('interrupted');
   try {
-    const server = await startServer(lane.spec, { raw: kind === 'raw', serverArgs: ctx.serverArgs });
+    const server = await startServer(lane.spec, {
+      raw: kind === 'raw',
+      serverArgs: ctx.serverArgs,
+      ...(ctx.serverCpus === undefined ? {} : { cpus: ctx.serverCpus }),
+    });
     lane.servers.set(kind, server);
     return server;
   } catch (error) {

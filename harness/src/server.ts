@@ -8,6 +8,8 @@ export interface StartOptions {
   serverArgs: string[];
   host?: string;
   readyTimeoutMs?: number;
+  /** CPUs to run the server on (taskset list, e.g. "1-3"); taskset execs, so the pid is the server's. */
+  cpus?: string;
 }
 
 export interface Exit {
@@ -46,7 +48,8 @@ const READY_LINE = /^ready (\S+) runtime=(\S+) server=(\S+) pid=(\d+)/m;
 export async function startServer(spec: RuntimeSpec, options: StartOptions): Promise<RunningServer> {
   const host = options.host ?? '127.0.0.1';
   const args = spec.args(['--port', '0', '--host', host, ...(options.raw ? ['--raw'] : []), ...options.serverArgs]);
-  const child = spawn(spec.binary, args, {
+  const [binary, argv] = options.cpus === undefined ? [spec.binary, args] : ['taskset', ['-c', options.cpus, spec.binary, ...args]];
+  const child = spawn(binary, argv, {
     detached: true,
     stdio: ['ignore', 'pipe', 'pipe'],
     env: { ...process.env, NO_COLOR: '1' },
