@@ -5,6 +5,7 @@ import type { Manifest, RuntimeName } from '@bench/app';
 import { DEFAULT_DATA_DIR, ensureDataFiles } from './data-files.ts';
 import { coldCacheSupport, type ColdCacheSupport } from './page-cache.ts';
 import { pinSelf, planPinning, tasksetAvailable } from './pinning.ts';
+import { findWrk, missingWrkReason } from './wrk.ts';
 import { environment } from './environment.ts';
 import { Interrupted } from './measure.ts';
 import { mergeReport } from './merge.ts';
@@ -56,11 +57,14 @@ export async function runBench(plan: Plan, options: BenchOptions): Promise<Bench
   const cold = plan.cold ? await coldCache(dataDir ?? DEFAULT_DATA_DIR, progress) : undefined;
   const pinning = planPinning(availableParallelism(), tasksetAvailable());
   if ('client' in pinning) pinSelf(pinning.client);
+  const wrk = plan.crossCheck.length > 0 ? findWrk() : undefined;
+  if (plan.crossCheck.length > 0 && wrk === undefined) progress.log(`bench: no cross-check with wrk: ${missingWrkReason()}`);
   const meta: RunMeta = {
     createdAt: new Date().toISOString(),
     environment: { ...environment(), pinning },
     parameters: {
       ...parameters(plan),
+      crossCheck: wrk === undefined ? { reason: plan.crossCheck.length === 0 ? 'not asked for' : missingWrkReason() } : plan.crossCheck,
       fileCache: cold?.ok === true ? 'cold' : 'warm',
       ...(cold?.ok === false ? { coldUnavailable: cold.reason } : {}),
     },
@@ -82,6 +86,7 @@ export async function runBench(plan: Plan, options: BenchOptions): Promise<Bench
     signal,
     serverArgs: serverArgs(plan, dataDir),
     ...('server' in pinning ? { serverCpus: pinning.server } : {}),
+    ...(wrk === undefined ? {} : { wrk }),
     log: (line) => progress.log(line),
     onRunStarted: options.onRunStarted,
     onPhase: (runtime, cell, phase) =>

@@ -3,6 +3,7 @@ import { runLoad, type LoadResult } from './load.ts';
 import type { Plan } from './plan.ts';
 import type { Probe, ProbeReport } from './probe.ts';
 import { evictAndVerify } from './page-cache.ts';
+import { runWrk, type WrkResult } from './wrk.ts';
 import { readProc, watchPeakRss } from './proc.ts';
 import type { RunResult } from './report-types.ts';
 import type { CellSpec } from './scenarios.ts';
@@ -93,6 +94,25 @@ async function load(spec: CellSpec, ctx: CellContext, durationSec: number): Prom
     clearTimeout(timer);
     ctx.signal.removeEventListener('abort', onAbort);
   }
+}
+
+/**
+ * The same cell once with wrk, on a quiet server: what a client written in C reaches with the
+ * same connections, so autocannon's figure can be told apart from the server's capacity.
+ */
+export async function crossCheckRun(spec: CellSpec, ctx: CellContext, wrkBinary: string): Promise<WrkResult> {
+  const { server, plan } = ctx;
+  if (server.kind === 'hono') await quiesce(server, plan.timeoutSec);
+  const threads = Math.min(2, plan.connections);
+  return runWrk({
+    binary: wrkBinary,
+    url: server.url + spec.path,
+    connections: plan.connections,
+    threads,
+    durationSec: plan.durationSec,
+    timeoutSec: plan.timeoutSec,
+    signal: ctx.signal,
+  });
 }
 
 /** One measured run: quiet server, /reset, load beside the probe, then /stats and /proc. */

@@ -36,6 +36,8 @@ export interface Plan {
   maxRuns: number;
   /** Evict the file scenario's files from the page cache before each run. */
   cold: boolean;
+  /** Scenarios whose cells are re-measured with wrk after their runs (when wrk is installed). */
+  crossCheck: ScenarioName[];
 }
 
 /**
@@ -77,6 +79,17 @@ const num = (flag: string, raw: string | undefined, min: number, max: number, in
   return value;
 };
 
+/**
+ * Default: the hello cells, where the load generator is most likely the limit. "all", a list
+ * of scenarios, or "none".
+ */
+function crossCheckList(raw: string | undefined): ScenarioName[] {
+  if (raw === undefined) return ['hello'];
+  if (raw === 'none') return [];
+  if (raw === 'all') return [...SCENARIO_NAMES];
+  return list('cross-check', raw, SCENARIO_NAMES) ?? [];
+}
+
 export function parsePlan(argv: string[]): Plan {
   let values: Record<string, string | boolean | undefined>;
   try {
@@ -107,6 +120,7 @@ export function parsePlan(argv: string[]): Plan {
         'target-cv': { type: 'string' },
         'max-runs': { type: 'string' },
         cold: { type: 'boolean' },
+        'cross-check': { type: 'string' },
       },
     }));
   } catch (error) {
@@ -139,6 +153,7 @@ export function parsePlan(argv: string[]): Plan {
     targetCv: num('target-cv', str('target-cv'), 0.001, 1, false),
     maxRuns: 0,
     cold: values.cold === true,
+    crossCheck: crossCheckList(str('cross-check')),
   };
   plan.maxRuns = num('max-runs', str('max-runs'), plan.runs, 1000, true) ?? Math.max(plan.runs, 10);
   if (modes !== undefined && !cellsFor(plan.scenarios, plan).some((c) => modes.includes(c.mode))) {

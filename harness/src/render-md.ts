@@ -63,6 +63,7 @@ export function cellNotes(cell: CellResult): string {
   if (cell.status !== 'ok') notes.push(`✗ ${cell.status}${cell.reason === undefined ? '' : `: ${cell.reason}`}`);
   for (const flag of cell.flags) notes.push(flagText(flag, cell));
   if (cell.fileCache === 'cold') notes.push('❄ cold cache');
+  if (cell.crossCheck !== undefined) notes.push(`wrk ${formatRps(cell.crossCheck.requestsPerSec)} req/s (autocannon at ${formatRatio(cell.crossCheck.ratio)})`);
   if (cell.precision !== undefined && !cell.precision.met) {
     notes.push(`⚠ CV target ${(cell.precision.targetCv * 100).toFixed(1)} % not met in ${cell.requestsPerSec.runs.length} runs`);
   }
@@ -234,6 +235,9 @@ export function parameterRows(p: Parameters): [string, string][] {
     ['runs per cell', p.targetCv === undefined ? String(p.runs) : `${p.runs}, more up to ${p.maxRuns} until CV ≤ ${(p.targetCv * 100).toFixed(1)} %`],
     ['schedule', p.schedule === 'interleaved' ? 'interleaved (runs alternate between runtimes: A B C A B C)' : 'sequential (one runtime after another)'],
     ['probe rate', `${p.probeRatePerSec} req/s`],
+    ...(p.crossCheck === undefined
+      ? []
+      : [['cross-check', Array.isArray(p.crossCheck) ? `wrk on ${p.crossCheck.join(', ')} cells` : `none: ${p.crossCheck.reason}`] as [string, string]]),
     ['hash cost (bcrypt)', String(p.hashCost)],
     ['fib n', String(p.fibN)],
     ['sleep', `${p.sleepMs} ms`],

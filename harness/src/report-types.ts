@@ -35,6 +35,8 @@ export interface Parameters {
   /** added: with --target-cv, runs are added (up to maxRuns) until each cell's CV is at most this. */
   targetCv?: number;
   maxRuns?: number;
+  /** added: scenarios whose cells were cross-checked with wrk, or why none were. */
+  crossCheck?: ScenarioName[] | { reason: string };
 }
 
 export interface Environment {
@@ -109,6 +111,12 @@ export interface CellResult {
   runDetails: RunResult[];
   /** added, file scenario with --cold: "cold" only when every run started with the files evicted. */
   fileCache?: 'warm' | 'cold';
+  /**
+   * added: the same cell measured once with wrk right after the runs (hello cells by default,
+   * --cross-check for others), and autocannon's median as a fraction of it. Below 0.9 the cell
+   * is flagged client-bound: autocannon, not the server, set the figure.
+   */
+  crossCheck?: { tool: 'wrk'; requestsPerSec: number; ratio: number; connections: number; threads: number };
   /** added, with --target-cv: whether this cell's CV reached the target within maxRuns. */
   precision?: { targetCv: number; met: boolean };
 }

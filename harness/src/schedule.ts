@@ -1,9 +1,10 @@
 import type { Manifest, RuntimeName, ServerKind } from '@bench/app';
 import { failedCell, summarizeCell, type CellMeta } from './cell.ts';
-import { Interrupted, measureRun, prepareCell, ServerLost, type CellContext } from './measure.ts';
+import { CEILING_OK_RATIO } from './calibration-math.ts';
+import { crossCheckRun, Interrupted, measureRun, prepareCell, ServerLost, type CellContext } from './measure.ts';
 import type { Plan } from './plan.ts';
 import type { Probe } from './probe.ts';
-import type { CellResult, RunResult, RuntimeEntry } from './report-types.ts';
+import type { CellResult, Flag, RunResult, RuntimeEntry } from './report-types.ts';
 import type { RuntimeSpec } from './runtimes.ts';
 import type { CellSpec } from './scenarios.ts';
 import { startServer, type RunningServer } from './server.ts';
@@ -28,6 +29,8 @@ export interface ScheduleContext {
   serverArgs: string[];
   /** CPUs for the servers when pinned. */
   serverCpus?: string;
+  /** The wrk binary when cross-checks are planned and wrk is installed. */
+  wrk?: string;
   log(line: string): void;
   onPhase(runtime: RuntimeName, cell: CellSpec, phase: string): void;
   onRunStarted?: (server: RunningServer, cell: CellSpec) => void;
@@ -37,6 +40,7 @@ interface LaneCell {
   lane: Lane;
   meta: CellMeta;
   runs: RunResult[];
+  wrk?: { requestsPerSec: number; connections: number; threads: number };
   /** Set once the cell is settled on this lane (failed, invalid, or measured). */
   result?: CellResult;
 }
@@ -59,7 +63,32 @@ export async function benchCell(cell: CellSpec, lanes: Lane[], ctx: ScheduleCont
     if (active.length === 0) break;
     for (const state of active) await runOnce(state, cell, ctx, round);
   }
+  if (ctx.wrk !== undefined && ctx.plan.crossCheck.includes(cell.scenario)) {
+    for (const state of states) if (state.result === undefined) await crossCheck(state, cell, ctx, ctx.wrk);
+  }
   return states.map((state) => state.result ?? settle(state, ctx.plan));
+}
+
+async function crossCheck(state: LaneCell, cell: CellSpec, ctx: ScheduleContext, wrk: string): Promise<void> {
+  const server = state.lane.servers.get(cell.server);
+  if (server === undefined || !server.alive) return;
+  await guarded(state, cell.server, ctx.signal, async () => {
+    const context = cellContext(state, server, cell, ctx);
+    context.onPhase('cross-check (wrk)');
+    const result = await crossCheckRun(cell, context, wrk);
+    state.wrk = { requestsPerSec: result.requestsPerSec, connections: ctx.plan.connections, threads: Math.min(2, ctx.plan.connections) };
+  });
+}
+
+/**
+ * Records wrk's figure beside autocannon's; below CEILING_OK_RATIO of wrk the cell is
+ * client-bound whatever autocannon's CPU said.
+ */
+export function withCrossCheck(cell: CellResult, wrk: LaneCell['wrk']): CellResult {
+  if (wrk === undefined || wrk.requestsPerSec <= 0) return cell;
+  const ratio = Math.round((cell.requestsPerSec.median / wrk.requestsPerSec) * 1000) / 1000;
+  const flags = ratio < CEILING_OK_RATIO && !cell.flags.includes('client-bound') ? (['client-bound', ...cell.flags] as Flag[]) : cell.flags;
+  return { ...cell, flags, crossCheck: { tool: 'wrk', ...wrk, requestsPerSec: Math.round(wrk.requestsPerSec), ratio } };
 }
 
 /** Whether a lane needs another run: always up to `runs`; then, with a CV target, until met or capped. */
@@ -70,7 +99,7 @@ export function wantsMoreRuns(runs: readonly RunResult[], plan: Pick<Plan, 'runs
 }
 
 function settle(state: LaneCell, plan: Plan): CellResult {
-  const result = summarizeCell(state.meta, state.runs, { connections: plan.connections });
+  const result = withCrossCheck(summarizeCell(state.meta, state.runs, { connections: plan.connections }), state.wrk);
   const caches = state.runs.map((r) => r.fileCache).filter((c) => c !== undefined);
   return {
     ...result,

@@ -14,6 +14,23 @@ describe('parsePlan', () => {
     expect(parsePlan(['--quick', '--runs', '5', '--duration', '1.5'])).toMatchObject({ runs: 5, durationSec: 1.5, warmupSec: QUICK.warmupSec });
   });
 
+  it('cross-checks the hello cells with wrk by default; all, a list or none on request', () => {
+    expect(parsePlan([]).crossCheck).toEqual(['hello']);
+    expect(parsePlan(['--cross-check', 'none']).crossCheck).toEqual([]);
+    expect(parsePlan(['--cross-check', 'all']).crossCheck).toEqual(['hello', 'hash', 'file', 'fib', 'sleep']);
+    expect(parsePlan(['--cross-check', 'sleep,hello']).crossCheck).toEqual(['sleep', 'hello']);
+    expect(() => parsePlan(['--cross-check', 'nap'])).toThrow(/--cross-check: unknown "nap"/);
+  });
+
+  it('reads the schedule, a CV target and its cap', () => {
+    expect(parsePlan([]).schedule).toBe('interleaved');
+    expect(parsePlan(['--schedule', 'sequential']).schedule).toBe('sequential');
+    expect(() => parsePlan(['--schedule', 'random'])).toThrow(/--schedule: unknown "random"; accepted: interleaved, sequential/);
+    expect(parsePlan(['--target-cv', '0.05'])).toMatchObject({ targetCv: 0.05, maxRuns: 10 });
+    expect(parsePlan(['--target-cv', '0.05', '--max-runs', '6'])).toMatchObject({ maxRuns: 6 });
+    expect(() => parsePlan(['--runs', '5', '--max-runs', '4'])).toThrow(/--max-runs must be an integer from 5/);
+  });
+
   it('reads lists, dropping repeats', () => {
     const plan = parsePlan(['--runtimes', 'deno,bun,deno', '--scenarios', 'sleep, hash', '--modes', 'sync']);
     expect(plan.runtimes).toEqual(['deno', 'bun']);
