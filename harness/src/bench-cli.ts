@@ -1,60 +1,38 @@
 // `pnpm bench:all|bench:node|bench:bun|bench:deno [flags]`: the plan, the run, the report.
-import { accessSync, constants, mkdirSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { exitCode, runBench } from './bench.ts';
-import { parsePlan, PlanError, type Plan } from './plan.ts';
+import { abortOnSignals, FlagError, writableDir } from './cli-flags.ts';
+import { fdWarning } from './fd-limit.ts';
+import { parsePlan, type Plan } from './plan.ts';
 import { createProgress } from './progress.ts';
 import { renderConsoleSummary } from './render-console.ts';
-import { fdWarning } from './fd-limit.ts';
-
-const EXIT_SIGNAL = { SIGINT: 130, SIGTERM: 143 } as const;
 
 async function main(): Promise<number> {
   let plan: Plan;
   try {
     plan = parsePlan(process.argv.slice(2));
-    // pnpm runs scripts from the package folder: --out is relative to where the user typed it.
-    if (plan.outDir !== undefined) plan.outDir = resolve(process.env.INIT_CWD ?? process.cwd(), plan.outDir);
-    if (plan.dataDir !== undefined) plan.dataDir = resolve(process.env.INIT_CWD ?? process.cwd(), plan.dataDir);
-    if (plan.outDir !== undefined) checkWritable(plan.outDir);
+    // pnpm runs scripts from the package folder: paths are relative to where the user typed them.
+    const cwd = process.env.INIT_CWD ?? process.cwd();
+    if (plan.outDir !== undefined) plan.outDir = writableDir('out', resolve(cwd, plan.outDir));
+    if (plan.dataDir !== undefined) plan.dataDir = resolve(cwd, plan.dataDir);
   } catch (error) {
-    if (!(error instanceof PlanError)) throw error;
+    if (!(error instanceof FlagError)) throw error;
     console.error(`bench: ${error.message}`);
     return 2;
   }
 
   const controller = new AbortController();
-  let caught: keyof typeof EXIT_SIGNAL | undefined;
-  for (const signal of ['SIGINT', 'SIGTERM'] as const) {
-    process.on(signal, () => {
-      if (caught !== undefined) return;
-      caught = signal;
-      console.error(`\nbench: ${signal}: stopping the load and the servers, writing what was measured`);
-      controller.abort();
-    });
-  }
-
+  const signalExit = abortOnSignals('bench', controller);
   const progress = createProgress();
-  const cells = plan.scenarios.length;
   progress.log(
-    `bench: ${plan.runtimes.join(', ')} x ${cells} scenarios, ${plan.connections} connections, ${plan.runs} runs of ${plan.durationSec} s after ${plan.warmupSec} s warm-up`,
+    `bench: ${plan.runtimes.join(', ')} x ${plan.scenarios.length} scenarios, ${plan.connections} connections, ${plan.runs} runs of ${plan.durationSec} s after ${plan.warmupSec} s warm-up, ${plan.schedule}`,
   );
   const fd = fdWarning(plan.connections);
   if (fd !== undefined) progress.log(`bench: ${fd}`);
   const { report, runDir } = await runBench(plan, { progress, signal: controller.signal });
   console.log(renderConsoleSummary(report));
   console.log(`\nreport: ${resolve(runDir, 'report.html')}\n        ${resolve(runDir, 'report.md')}\n        ${resolve(runDir, 'report.json')}`);
-  if (caught !== undefined) return EXIT_SIGNAL[caught];
-  return exitCode(report, plan.strict);
-}
-
-function checkWritable(dir: string): void {
-  try {
-    mkdirSync(dir, { recursive: true });
-    accessSync(dir, constants.W_OK);
-  } catch (error) {
-    throw new PlanError(`--out ${dir} is not a writable folder: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`);
-  }
+  return signalExit() ?? exitCode(report, plan.strict);
 }
 
 main().then(

@@ -4,7 +4,8 @@
  * the shape of calibration.json; no I/O.
  */
 import type { RuntimeName, ServerKind } from '@bench/app';
-import { median } from './stats.ts';
+import { cv, median } from './stats.ts';
+import { UNSTABLE_CV } from './flags.ts';
 
 /**
  * Autocannon at or above this fraction of wrk's requests/s counts as reaching the server's
@@ -23,6 +24,8 @@ export interface ClientFigures {
   /** Requests/s of each run, in the order run. */
   runs: number[];
   median: number;
+  /** Coefficient of variation of the runs: above UNSTABLE_CV the machine was likely busy with something else. */
+  cv: number;
   /** Errors, timeouts and non-2xx answers summed over the runs: a figure with any is suspect. */
   failedAnswers: number;
   /** Median over the runs of the server process's CPU (100 = one core) while this client loaded it. */
@@ -42,6 +45,8 @@ export interface SettingResult {
 export interface Verdict {
   /** Whether autocannon reaches CEILING_OK_RATIO of wrk; null when there is no wrk figure. */
   ceilingOk: boolean | null;
+  /** Either client's runs varied more than UNSTABLE_CV: the ratio may be the machine's doing. */
+  unstable: boolean;
   text: string;
 }
 
@@ -77,6 +82,8 @@ export interface CalibrationResult {
   wrk: { available: boolean; binary?: string; version?: string; reason?: string };
   autocannon: { version: string };
   results: ServerCalibration[];
+  /** 1, 5 and 15 minute load averages before and after: a busy machine shows here first. */
+  loadAverage: { start: number[]; end: number[] };
   /** The setting with the highest median ratio over every runtime and server measured. */
   closest: { setting: AutocannonSetting; medianRatio: number } | null;
 }
@@ -119,16 +126,17 @@ function simpler(a: AutocannonSetting, b: AutocannonSetting): boolean {
   return a.workers !== b.workers ? a.workers < b.workers : a.connections < b.connections;
 }
 
-export function verdict(ratio: number | null, noRatioReason = 'no wrk figure'): Verdict {
-  if (ratio === null) return { ceilingOk: null, text: `ceiling unknown: ${noRatioReason}` };
-  if (ratio >= CEILING_OK_RATIO) return { ceilingOk: true, text: `>= ${CEILING_OK_RATIO} of wrk` };
-  return { ceilingOk: false, text: `client-bound: autocannon reaches ${ratio.toFixed(2)} of wrk` };
+export function verdict(ratio: number | null, noRatioReason = 'no wrk figure', unstable = false): Verdict {
+  const note = unstable ? ' (unstable runs: rerun on a quieter machine)' : '';
+  if (ratio === null) return { ceilingOk: null, unstable, text: `ceiling unknown: ${noRatioReason}${note}` };
+  if (ratio >= CEILING_OK_RATIO) return { ceilingOk: true, unstable, text: `>= ${CEILING_OK_RATIO} of wrk${note}` };
+  return { ceilingOk: false, unstable, text: `client-bound: autocannon reaches ${ratio.toFixed(2)} of wrk${note}` };
 }
 
 /** The best setting of one server with its verdict, or null when nothing was measured. */
 export function judgeServer(settings: readonly SettingResult[], noRatioReason?: string): (SettingResult & Verdict) | null {
   const best = bestSetting(settings);
-  return best === undefined ? null : { ...best, ...verdict(best.ratio, noRatioReason) };
+  return best === undefined ? null : { ...best, ...verdict(best.ratio, noRatioReason, isUnstable(best)) };
 }
 
 /**
@@ -152,6 +160,16 @@ export function closestSetting(results: readonly ServerCalibration[]): Calibrati
     }
   }
   return closest;
+}
+
+/** The runs' figures: median for the ratio, CV to tell a disturbed measurement. */
+export function clientFigures(runs: readonly number[]): { runs: number[]; median: number; cv: number } {
+  return { runs: [...runs], median: median(runs), cv: cv(runs) };
+}
+
+/** Whether either client's runs of this setting varied more than the bench tolerates in a cell. */
+export function isUnstable(s: SettingResult): boolean {
+  return s.autocannon.cv > UNSTABLE_CV || (s.wrk !== null && s.wrk.cv > UNSTABLE_CV);
 }
 
 /** "50 conn, in-process" / "50 conn, 2 workers". */

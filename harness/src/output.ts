@@ -14,9 +14,9 @@ export interface RunMeta {
  * A results folder named for the time, made exclusively: two runs started in the same second
  * get "-2", "-3" instead of writing into one folder.
  */
-export function makeRunDir(root: string, now: Date = new Date()): string {
+export function makeRunDir(root: string, now: Date = new Date(), prefix = ''): string {
   mkdirSync(root, { recursive: true });
-  const stamp = now.toISOString().replace(/\.\d+Z$/, 'Z').replace(/:/g, '-');
+  const stamp = prefix + now.toISOString().replace(/\.\d+Z$/, 'Z').replace(/:/g, '-');
   for (let i = 1; ; i++) {
     const dir = join(root, i === 1 ? stamp : `${stamp}-${i}`);
     try {

@@ -1,4 +1,4 @@
-import { parseArgs } from 'node:util';
+import { choice, FlagError as PlanError, nameList, numberFlag, parseFlags } from './cli-flags.ts';
 import { BOUNDS, DATA_DEFAULTS, DEFAULTS, type RuntimeName } from '@bench/app';
 import type { Mode, ScenarioName } from './report-types.ts';
 import { RUNTIME_NAMES } from './runtimes.ts';
@@ -52,32 +52,7 @@ export const MODES: readonly Mode[] = ['baseline', 'raw', 'sync', 'async', 'work
 const SCHEDULES = ['interleaved', 'sequential'] as const;
 
 /** A flag problem: one line naming it and the accepted values; the CLI exits 2. */
-export class PlanError extends Error {}
-
-const list = <T extends string>(flag: string, raw: string | undefined, allowed: readonly T[]): T[] | undefined => {
-  if (raw === undefined) return undefined;
-  const items = raw.split(',').map((s) => s.trim()).filter((s) => s !== '');
-  if (items.length === 0) throw new PlanError(`--${flag} is empty; accepted: ${allowed.join(', ')}`);
-  for (const item of items) {
-    if (!allowed.includes(item as T)) throw new PlanError(`--${flag}: unknown "${item}"; accepted: ${allowed.join(', ')}`);
-  }
-  return [...new Set(items)] as T[];
-};
-
-const choice = <T extends string>(flag: string, raw: string | undefined, allowed: readonly T[]): T | undefined => {
-  if (raw === undefined) return undefined;
-  if (!allowed.includes(raw as T)) throw new PlanError(`--${flag}: unknown "${raw}"; accepted: ${allowed.join(', ')}`);
-  return raw as T;
-};
-
-const num = (flag: string, raw: string | undefined, min: number, max: number, integer: boolean): number | undefined => {
-  if (raw === undefined) return undefined;
-  const value = Number(raw);
-  if (raw.trim() === '' || !Number.isFinite(value) || (integer && !Number.isInteger(value)) || value < min || value > max) {
-    throw new PlanError(`--${flag} must be ${integer ? 'an integer' : 'a number'} from ${min} to ${max}, got "${raw}"`);
-  }
-  return value;
-};
+export { FlagError as PlanError } from './cli-flags.ts';
 
 /**
  * Default: the hello cells, where the load generator is most likely the limit. "all", a list
@@ -87,75 +62,43 @@ function crossCheckList(raw: string | undefined): ScenarioName[] {
   if (raw === undefined) return ['hello'];
   if (raw === 'none') return [];
   if (raw === 'all') return [...SCENARIO_NAMES];
-  return list('cross-check', raw, SCENARIO_NAMES) ?? [];
+  return nameList('cross-check', raw, SCENARIO_NAMES) ?? [];
 }
 
+const PLAN_FLAGS = ['runtimes', 'scenarios', 'modes', 'connections', 'duration', 'warmup', 'runs', 'probe-rate', 'timeout', 'hash-cost', 'fib-n', 'sleep-ms', 'file-count', 'file-size', 'data-dir', 'out', 'schedule', 'target-cv', 'max-runs', 'cross-check'] as const;
+
 export function parsePlan(argv: string[]): Plan {
-  let values: Record<string, string | boolean | undefined>;
-  try {
-    ({ values } = parseArgs({
-      args: argv,
-      strict: true,
-      allowPositionals: false,
-      options: {
-        runtimes: { type: 'string' },
-        scenarios: { type: 'string' },
-        modes: { type: 'string' },
-        connections: { type: 'string' },
-        duration: { type: 'string' },
-        warmup: { type: 'string' },
-        runs: { type: 'string' },
-        'probe-rate': { type: 'string' },
-        timeout: { type: 'string' },
-        'hash-cost': { type: 'string' },
-        'fib-n': { type: 'string' },
-        'sleep-ms': { type: 'string' },
-        'file-count': { type: 'string' },
-        'file-size': { type: 'string' },
-        'data-dir': { type: 'string' },
-        out: { type: 'string' },
-        quick: { type: 'boolean' },
-        strict: { type: 'boolean' },
-        schedule: { type: 'string' },
-        'target-cv': { type: 'string' },
-        'max-runs': { type: 'string' },
-        cold: { type: 'boolean' },
-        'cross-check': { type: 'string' },
-      },
-    }));
-  } catch (error) {
-    throw new PlanError((error as Error).message.split('\n')[0] ?? String(error));
-  }
+  const values = parseFlags(argv, PLAN_FLAGS, ['quick', 'strict', 'cold']);
   const str = (k: string) => values[k] as string | undefined;
   const quick = values.quick === true;
   const base = quick ? QUICK : FULL;
-  const modes = list('modes', str('modes'), MODES);
+  const modes = nameList('modes', str('modes'), MODES);
   const plan: Plan = {
-    runtimes: list('runtimes', str('runtimes'), RUNTIME_NAMES) ?? [...RUNTIME_NAMES],
-    scenarios: list('scenarios', str('scenarios'), SCENARIO_NAMES) ?? [...SCENARIO_NAMES],
+    runtimes: nameList('runtimes', str('runtimes'), RUNTIME_NAMES) ?? [...RUNTIME_NAMES],
+    scenarios: nameList('scenarios', str('scenarios'), SCENARIO_NAMES) ?? [...SCENARIO_NAMES],
     modes,
-    connections: num('connections', str('connections'), 1, 10_000, true) ?? base.connections,
-    durationSec: num('duration', str('duration'), 0.1, 3600, false) ?? base.durationSec,
-    warmupSec: num('warmup', str('warmup'), 0, 600, false) ?? base.warmupSec,
-    runs: num('runs', str('runs'), 1, 100, true) ?? base.runs,
-    probeRatePerSec: num('probe-rate', str('probe-rate'), 1, 1000, true) ?? 50,
-    timeoutSec: num('timeout', str('timeout'), 1, 600, true) ?? 10,
-    hashCost: num('hash-cost', str('hash-cost'), BOUNDS.hashCost.min, BOUNDS.hashCost.max, true) ?? DEFAULTS.hashCost,
-    fibN: num('fib-n', str('fib-n'), BOUNDS.fibN.min, BOUNDS.fibN.max, true) ?? DEFAULTS.fibN,
-    sleepMs: num('sleep-ms', str('sleep-ms'), BOUNDS.sleepMs.min, BOUNDS.sleepMs.max, true) ?? DEFAULTS.sleepMs,
-    fileCount: num('file-count', str('file-count'), 1, 10_000, true) ?? DATA_DEFAULTS.count,
-    fileSizeBytes: num('file-size', str('file-size'), 1, 1024 ** 3, true) ?? DATA_DEFAULTS.sizeBytes,
+    connections: numberFlag('connections', str('connections'), 1, 10_000, true) ?? base.connections,
+    durationSec: numberFlag('duration', str('duration'), 0.1, 3600, false) ?? base.durationSec,
+    warmupSec: numberFlag('warmup', str('warmup'), 0, 600, false) ?? base.warmupSec,
+    runs: numberFlag('runs', str('runs'), 1, 100, true) ?? base.runs,
+    probeRatePerSec: numberFlag('probe-rate', str('probe-rate'), 1, 1000, true) ?? 50,
+    timeoutSec: numberFlag('timeout', str('timeout'), 1, 600, true) ?? 10,
+    hashCost: numberFlag('hash-cost', str('hash-cost'), BOUNDS.hashCost.min, BOUNDS.hashCost.max, true) ?? DEFAULTS.hashCost,
+    fibN: numberFlag('fib-n', str('fib-n'), BOUNDS.fibN.min, BOUNDS.fibN.max, true) ?? DEFAULTS.fibN,
+    sleepMs: numberFlag('sleep-ms', str('sleep-ms'), BOUNDS.sleepMs.min, BOUNDS.sleepMs.max, true) ?? DEFAULTS.sleepMs,
+    fileCount: numberFlag('file-count', str('file-count'), 1, 10_000, true) ?? DATA_DEFAULTS.count,
+    fileSizeBytes: numberFlag('file-size', str('file-size'), 1, 1024 ** 3, true) ?? DATA_DEFAULTS.sizeBytes,
     dataDir: str('data-dir'),
     outDir: str('out'),
     quick,
     strict: values.strict === true,
     schedule: choice('schedule', str('schedule'), SCHEDULES) ?? 'interleaved',
-    targetCv: num('target-cv', str('target-cv'), 0.001, 1, false),
+    targetCv: numberFlag('target-cv', str('target-cv'), 0.001, 1, false),
     maxRuns: 0,
     cold: values.cold === true,
     crossCheck: crossCheckList(str('cross-check')),
   };
-  plan.maxRuns = num('max-runs', str('max-runs'), plan.runs, 1000, true) ?? Math.max(plan.runs, 10);
+  plan.maxRuns = numberFlag('max-runs', str('max-runs'), plan.runs, 1000, true) ?? Math.max(plan.runs, 10);
   if (modes !== undefined && !cellsFor(plan.scenarios, plan).some((c) => modes.includes(c.mode))) {
     throw new PlanError(`--modes ${modes.join(',')} selects no cell of --scenarios ${plan.scenarios.join(',')}`);
   }
