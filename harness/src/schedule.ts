@@ -81,13 +81,15 @@ async function crossCheck(state: LaneCell, cell: CellSpec, ctx: ScheduleContext,
 }
 
 /**
- * Records wrk's figure beside autocannon's; below CEILING_OK_RATIO of wrk the cell is
- * client-bound whatever autocannon's CPU said.
+ * Records wrk's figure beside autocannon's. A measured ratio beats the CPU heuristic: below
+ * CEILING_OK_RATIO of wrk the cell is client-bound; at or above it, autocannon got as far as a
+ * client in C did, so a busy client core did not limit the figure and the flag goes.
  */
 export function withCrossCheck(cell: CellResult, wrk: LaneCell['wrk']): CellResult {
   if (wrk === undefined || wrk.requestsPerSec <= 0) return cell;
   const ratio = Math.round((cell.requestsPerSec.median / wrk.requestsPerSec) * 1000) / 1000;
-  const flags = ratio < CEILING_OK_RATIO && !cell.flags.includes('client-bound') ? (['client-bound', ...cell.flags] as Flag[]) : cell.flags;
+  const others = cell.flags.filter((f) => f !== 'client-bound');
+  const flags: Flag[] = ratio < CEILING_OK_RATIO ? ['client-bound', ...others] : others;
   return { ...cell, flags, crossCheck: { tool: 'wrk', ...wrk, requestsPerSec: Math.round(wrk.requestsPerSec), ratio } };
 }
 

@@ -13,8 +13,13 @@ describe('withCrossCheck', () => {
 
   it('leaves a cell that reached 0.9 of wrk unflagged, and adds no flag twice', () => {
     expect(withCrossCheck(cell, { requestsPerSec: 16_000, connections: 10, threads: 2 }).flags).toEqual([]);
-    const bound = { ...cell, flags: ['client-bound' as const] };
-    expect(withCrossCheck(bound, { requestsPerSec: 40_000, connections: 10, threads: 2 }).flags).toEqual(['client-bound']);
+    const bound = { ...cell, flags: ['client-bound' as const, 'unstable' as const] };
+    expect(withCrossCheck(bound, { requestsPerSec: 40_000, connections: 10, threads: 2 }).flags).toEqual(['client-bound', 'unstable']);
+  });
+
+  it('lifts the CPU-based client-bound flag when autocannon matched wrk', () => {
+    const busy = { ...cell, flags: ['client-bound' as const, 'unstable' as const] };
+    expect(withCrossCheck(busy, { requestsPerSec: 13_000, connections: 10, threads: 2 }).flags).toEqual(['unstable']);
   });
 
   it('changes nothing without a wrk figure', () => {
