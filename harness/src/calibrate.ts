@@ -4,9 +4,7 @@
  * reference. Per runtime and server kind: one server, a short warm-up, then autocannon and wrk
  * runs alternated on /hello so both see the same machine, and the ratio of their medians.
  */
-import { createRequire } from 'node:module';
 import { loadavg } from 'node:os';
-import autocannon from 'autocannon';
 import type { RuntimeName, ServerKind } from '@bench/app';
 import {
   CEILING_OK_RATIO,
@@ -22,7 +20,10 @@ import {
   type ServerCalibration,
   type SettingResult,
 } from './calibration-math.ts';
+import { autocannonVersion } from './environment.ts';
+import { runLoad } from './load.ts';
 import { readProc } from './proc.ts';
+import { formatRps } from './render-md.ts';
 import { probeRuntime, runtimeSpec } from './runtimes.ts';
 import { startServer, type RunningServer } from './server.ts';
 import { median } from './stats.ts';
@@ -221,49 +222,26 @@ async function wrkRun(server: RunningServer, ctx: Context): Promise<ClientRun> {
   });
 }
 
-/**
- * One autocannon run through its programmatic API. `workers: N` runs N worker threads in this
- * process and splits the connections between them (floor, at least 1 each); it works under tsx
- * (the workers load autocannon's own JavaScript). Client CPU is this process's, all threads,
- * so it includes the workers' start-up: a few percent of a 2 s run.
- */
+/** One autocannon run as the bench makes it (load.ts), with this setting's worker threads. */
 async function runAutocannon(server: RunningServer, setting: AutocannonSetting, durationSec: number, signal: AbortSignal): Promise<ClientRun> {
-  return withServerCpu(server, () => {
-    if (signal.aborted) return Promise.reject(signal.reason);
-    const cpuBefore = process.cpuUsage();
-    const wallBefore = performance.now();
-    return new Promise((resolve, reject) => {
-      const instance = autocannon(
-        {
-          url: server.url + PATH,
-          connections: setting.connections,
-          duration: durationSec,
-          timeout: TIMEOUT_SEC,
-          // 100 ms samples let sub-second runs end on time (the default 1 s rounds them up).
-          sampleInt: 100,
-          ...(setting.workers > 0 ? { workers: setting.workers } : {}),
-        },
-        (error, result) => {
-          signal.removeEventListener('abort', onAbort);
-          if (error !== null && error !== undefined) return reject(error);
-          const cpu = process.cpuUsage(cpuBefore);
-          const wallMs = performance.now() - wallBefore;
-          const elapsedSec = result.duration > 0 ? result.duration : wallMs / 1000;
-          resolve({
-            // Responses over the time run, as load.ts counts them, not autocannon's per-second average.
-            requestsPerSec: result.requests.total / elapsedSec,
-            failedAnswers: result.errors + result.timeouts + result.non2xx,
-            clientCpuPercent: ((cpu.user + cpu.system) / 1000 / wallMs) * 100,
-          });
-        },
-      );
-      // In worker mode autocannon's stop() never calls back, so an abort settles here.
-      const onAbort = () => {
-        instance.stop();
-        reject(signal.reason);
+  return withServerCpu(server, async () => {
+    if (signal.aborted) throw signal.reason;
+    const run = runLoad({ url: server.url + PATH, connections: setting.connections, durationSec, timeoutSec: TIMEOUT_SEC, workers: setting.workers });
+    const onAbort = () => run.stop();
+    signal.addEventListener('abort', onAbort, { once: true });
+    try {
+      const result = await run.done;
+      if (signal.aborted) throw signal.reason;
+      return {
+        requestsPerSec: result.requestsPerSec,
+        failedAnswers: result.errors + result.timeouts + result.non2xx,
+        clientCpuPercent: result.clientCpuPercent,
       };
-      signal.addEventListener('abort', onAbort, { once: true });
-    });
+    } catch (error) {
+      throw signal.aborted ? signal.reason : error;
+    } finally {
+      signal.removeEventListener('abort', onAbort);
+    }
   });
 }
 
@@ -285,18 +263,12 @@ async function settle(signal: AbortSignal): Promise<void> {
 }
 
 function runLine(server: RunningServer, setting: AutocannonSetting, round: number, runs: number, a: ClientRun, w: ClientRun | undefined): string {
-  const rps = (x: number) => Math.round(x).toLocaleString('en-US');
-  const wrk = w === undefined ? '' : `, wrk ${rps(w.requestsPerSec)} req/s (ratio ${(a.requestsPerSec / Math.max(w.requestsPerSec, 1e-9)).toFixed(2)})`;
-  return `${server.runtime} ${server.kind} ${settingLabel(setting)} run ${round}/${runs}: autocannon ${rps(a.requestsPerSec)} req/s at ${Math.round(a.clientCpuPercent ?? 0)}% CPU${wrk}`;
+  const wrk = w === undefined ? '' : `, wrk ${formatRps(w.requestsPerSec)} req/s (ratio ${(a.requestsPerSec / Math.max(w.requestsPerSec, 1e-9)).toFixed(2)})`;
+  return `${server.runtime} ${server.kind} ${settingLabel(setting)} run ${round}/${runs}: autocannon ${formatRps(a.requestsPerSec)} req/s at ${Math.round(a.clientCpuPercent ?? 0)}% CPU${wrk}`;
 }
 
 function wrkInfo(binary: string | undefined): CalibrationResult['wrk'] {
   if (binary === undefined) return { available: false, reason: missingWrkReason() };
   const version = wrkVersion(binary);
   return { available: true, binary, ...(version === undefined ? {} : { version }) };
-}
-
-function autocannonVersion(): string {
-  const require = createRequire(import.meta.url);
-  return (require('autocannon/package.json') as { version: string }).version;
 }

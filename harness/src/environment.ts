@@ -39,7 +39,7 @@ function git(args: string[]): string | undefined {
   }
 }
 
-function autocannonVersion(): string {
+export function autocannonVersion(): string {
   const require = createRequire(import.meta.url);
   return (require('autocannon/package.json') as { version: string }).version;
 }

@@ -6,6 +6,11 @@ export interface LoadOptions {
   durationSec: number;
   /** Per-request timeout in seconds. */
   timeoutSec: number;
+  /**
+   * autocannon worker threads (0 or absent: in-process, as the bench runs it). They share this
+   * process, so its CPU still counts them; connections are split between them (floor, at least 1).
+   */
+  workers?: number;
 }
 
 export interface LoadResult {
@@ -25,7 +30,10 @@ export interface LoadResult {
 
 export interface LoadRun {
   done: Promise<LoadResult>;
-  /** Ends the run early (interruption, or the server died); `done` still settles. */
+  /**
+   * Ends the run early (interruption, or the server died); `done` still settles: with the
+   * result in-process, rejected with workers (autocannon never calls back after stopping them).
+   */
   stop(): void;
 }
 
@@ -38,7 +46,10 @@ export function runLoad(options: LoadOptions): LoadRun {
   const cpuBefore = process.cpuUsage();
   const wallBefore = performance.now();
   let instance: autocannon.Instance | undefined;
+  let rejectDone: (error: Error) => void = () => {};
+  const workers = options.workers ?? 0;
   const done = new Promise<LoadResult>((resolve, reject) => {
+    rejectDone = reject;
     instance = autocannon(
       {
         url: options.url,
@@ -47,6 +58,7 @@ export function runLoad(options: LoadOptions): LoadRun {
         timeout: options.timeoutSec,
         // 100 ms samples let sub-second runs end on time (the default 1 s rounds them up).
         sampleInt: 100,
+        ...(workers > 0 ? { workers } : {}),
       },
       (error, result) => {
         if (error !== null && error !== undefined) return reject(error);
@@ -75,5 +87,11 @@ export function runLoad(options: LoadOptions): LoadRun {
       },
     );
   });
-  return { done, stop: () => instance?.stop() };
+  return {
+    done,
+    stop: () => {
+      instance?.stop();
+      if (workers > 0) rejectDone(new Error('load stopped'));
+    },
+  };
 }
