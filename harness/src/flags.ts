@@ -54,7 +54,7 @@ export function cellFlags(runs: readonly RunResult[], options: FlagOptions): Fla
   return flags;
 }
 
-function plural(count: number, singular: string, pluralForm = `${singular}s`): string {
+export function plural(count: number, singular: string, pluralForm = `${singular}s`): string {
   return `${count} ${count === 1 ? singular : pluralForm}`;
 }
 

@@ -4,6 +4,7 @@
  */
 import { markdownTable } from 'markdown-table';
 import { LATENCY_RESOLUTION_MS } from './compare.ts';
+import { plural } from './flags.ts';
 import type {
   CellKey,
   ComparedCell,
@@ -20,10 +21,6 @@ import { escapeCell, formatDate, formatMs, formatRps } from './render-md.ts';
 const DASH = '—';
 /** Fields shown in the header rather than as warnings: a new commit is the point of comparing. */
 const HEADER_FIELDS = new Set(['commit', 'dirty']);
-
-function plural(count: number, one: string, many: string = `${one}s`): string {
-  return `${count} ${count === 1 ? one : many}`;
-}
 
 /** A fraction as a signed percentage: +5.2 %, -20.0 %. */
 export function formatChange(change: number | null): string {
