@@ -62,12 +62,7 @@ export async function runBench(plan: Plan, options: BenchOptions): Promise<Bench
   const meta: RunMeta = {
     createdAt: new Date().toISOString(),
     environment: { ...environment(), pinning },
-    parameters: {
-      ...parameters(plan),
-      crossCheck: wrk === undefined ? { reason: plan.crossCheck.length === 0 ? 'not asked for' : missingWrkReason() } : plan.crossCheck,
-      fileCache: cold?.ok === true ? 'cold' : 'warm',
-      ...(cold?.ok === false ? { coldUnavailable: cold.reason } : {}),
-    },
+    parameters: parameters(plan, cold, wrk),
     runtimes: [],
   };
   writeMeta(runDir, meta);
@@ -163,7 +158,8 @@ function serverArgs(plan: Plan, dataDir: string | undefined): string[] {
   ];
 }
 
-function parameters(plan: Plan): Parameters {
+/** Every parameter of the run as measured: the plan, and what the machine allowed of it. */
+function parameters(plan: Plan, cold: ColdCacheSupport | undefined, wrk: string | undefined): Parameters {
   return {
     connections: plan.connections,
     durationSec: plan.durationSec,
@@ -175,7 +171,9 @@ function parameters(plan: Plan): Parameters {
     sleepMs: plan.sleepMs,
     fileCount: plan.fileCount,
     fileSizeBytes: plan.fileSizeBytes,
-    fileCache: 'warm',
+    fileCache: cold?.ok === true ? 'cold' : 'warm',
+    ...(cold?.ok === false ? { coldUnavailable: cold.reason } : {}),
+    crossCheck: wrk === undefined ? { reason: plan.crossCheck.length === 0 ? 'not asked for' : missingWrkReason() } : plan.crossCheck,
     schedule: plan.schedule,
     ...(plan.targetCv === undefined ? {} : { targetCv: plan.targetCv, maxRuns: plan.maxRuns }),
   };
