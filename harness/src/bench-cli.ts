@@ -1,11 +1,11 @@
 // `pnpm bench:all|bench:node|bench:bun|bench:deno [flags]`: the plan, the run, the report.
 import { resolve } from 'node:path';
-import { exitCode, runBench } from './bench.ts';
+import { exitCode, runBench } from './run/bench.ts';
 import { abortOnSignals, FlagError, writableDir } from './cli-flags.ts';
-import { fdWarning } from './fd-limit.ts';
-import { parsePlan, type Plan } from './plan.ts';
-import { createProgress } from './progress.ts';
-import { renderConsoleSummary } from './render-console.ts';
+import { fdWarning } from './system/fd-limit.ts';
+import { parsePlan, type Plan } from './run/plan.ts';
+import { createProgress } from './run/progress.ts';
+import { renderConsoleSummary } from './report/render/console.ts';
 
 async function main(): Promise<number> {
   let plan: Plan;

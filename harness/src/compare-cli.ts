@@ -4,9 +4,9 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-import { checkSchemaVersions, compareReports, CompareError, DEFAULT_ALPHA, DEFAULT_THRESHOLD } from './compare.ts';
-import { renderComparisonMarkdown } from './render-compare.ts';
-import type { Report } from './report-types.ts';
+import { checkSchemaVersions, compareReports, CompareError, DEFAULT_ALPHA, DEFAULT_THRESHOLD } from './compare/compare.ts';
+import { renderComparisonMarkdown } from './compare/render-compare.ts';
+import type { Report } from './report/report-types.ts';
 
 const USAGE = 'usage: compare <baseline report.json> <current report.json> [--threshold 0.05] [--alpha 0.05] [--out FILE]';
 const EXIT_REGRESSED = 1;

@@ -1,7 +1,7 @@
 // `pnpm data [--count N] [--size-bytes B] [--dir D] [--force]`: makes the file scenario's inputs.
 import { parseArgs } from 'node:util';
 import { DATA_DEFAULTS, generateDataFiles } from '@bench/app';
-import { DEFAULT_DATA_DIR, ensureDataFiles } from './data-files.ts';
+import { DEFAULT_DATA_DIR, ensureDataFiles } from './system/data-files.ts';
 
 function main(): number {
   let values;

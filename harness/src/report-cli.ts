@@ -2,11 +2,11 @@
 // report.json. Rendering only: nothing is measured, the JSON is taken as written.
 import { readFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
-import { loadChartAssets } from './html-assets.ts';
-import { writeFileAtomic } from './output.ts';
-import { renderHtml } from './render-html.ts';
-import { renderMarkdown } from './render-md.ts';
-import type { Report } from './report-types.ts';
+import { loadChartAssets } from './report/render/html-assets.ts';
+import { writeFileAtomic } from './report/output.ts';
+import { renderHtml } from './report/render/html.ts';
+import { renderMarkdown } from './report/render/markdown.ts';
+import type { Report } from './report/report-types.ts';
 
 const SCHEMA_VERSION: Report['schemaVersion'] = 1;
 

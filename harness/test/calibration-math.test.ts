@@ -1,7 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import {
   bestSetting,
-  CEILING_OK_RATIO,
   clientFigures,
   closestSetting,
   isUnstable,
@@ -13,7 +12,8 @@ import {
   type AutocannonSetting,
   type ServerCalibration,
   type SettingResult,
-} from '../src/calibration-math.ts';
+} from '../src/calibrate/calibration-math.ts';
+import { CEILING_OK_RATIO } from '../src/report/flags.ts';
 
 function setting(connections: number, workers: number, autocannonMedian: number, wrkMedian: number | null): SettingResult {
   return {

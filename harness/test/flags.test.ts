@@ -8,7 +8,7 @@ import {
   isClientBound,
   isUnstable,
   UNSTABLE_CV,
-} from '../src/flags.ts';
+} from '../src/report/flags.ts';
 import { makeRun } from './fixtures.ts';
 
 const withClientCpu = (...cpus: number[]) => cpus.map((cpuPercent) => makeRun({ client: { cpuPercent } }));

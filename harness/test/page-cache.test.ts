@@ -3,7 +3,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { FincoreEntry } from '../src/page-cache.ts';
+import type { FincoreEntry } from '../src/system/page-cache.ts';
 import {
   coldCacheSupport,
   evictAndVerify,
@@ -11,7 +11,7 @@ import {
   residentFractionOf,
   parseFincore,
   residentFraction,
-} from '../src/page-cache.ts';
+} from '../src/system/page-cache.ts';
 
 const MB = 1024 * 1024;
 const fixture = (name: string) => readFileSync(join(import.meta.dirname, 'fixtures/page-cache', name), 'utf8');

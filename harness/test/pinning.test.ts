@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { planPinning } from '../src/pinning.ts';
+import { planPinning } from '../src/system/pinning.ts';
 
 describe('planPinning', () => {
   it('gives the load generator CPU 0 and the server the rest from 4 CPUs up', () => {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { compareReports } from '../src/compare.ts';
-import type { ReportComparison } from '../src/compare.ts';
-import { formatChange, formatP, renderComparisonMarkdown, verdictLine } from '../src/render-compare.ts';
+import { compareReports } from '../src/compare/compare.ts';
+import type { ReportComparison } from '../src/compare/compare.ts';
+import { formatChange, formatP, renderComparisonMarkdown, verdictLine } from '../src/compare/render-compare.ts';
 import { environment, parameters } from './fixtures.ts';
 import { cellOf, FIB_WORKER, HASH_ASYNC, HASH_SYNC, HELLO_RAW, reportOf } from './fixtures/compare/reports.ts';
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { loadChartAssets } from '../src/html-assets.ts';
-import { renderHtml } from '../src/render-html.ts';
+import { loadChartAssets } from '../src/report/render/html-assets.ts';
+import { renderHtml } from '../src/report/render/html.ts';
 import { EXPECTED_SCENARIOS, HOSTILE_REASON, htmlFixtureReport } from './fixtures/html-report.ts';
 
 const assets = loadChartAssets();

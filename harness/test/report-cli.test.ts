@@ -4,9 +4,9 @@ import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
-import { loadChartAssets } from '../src/html-assets.ts';
-import { renderHtml } from '../src/render-html.ts';
-import { renderMarkdown } from '../src/render-md.ts';
+import { loadChartAssets } from '../src/report/render/html-assets.ts';
+import { renderHtml } from '../src/report/render/html.ts';
+import { renderMarkdown } from '../src/report/render/markdown.ts';
 import { htmlFixtureReport } from './fixtures/html-report.ts';
 
 const HARNESS = resolve(dirname(fileURLToPath(import.meta.url)), '..');

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { wantsMoreRuns, withCrossCheck } from '../src/schedule.ts';
+import { wantsMoreRuns, withCrossCheck } from '../src/run/schedule.ts';
 import { makeCell, makeRun } from './fixtures.ts';
 
 describe('withCrossCheck', () => {

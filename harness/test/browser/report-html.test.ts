@@ -9,8 +9,8 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { loadChartAssets } from '../../src/html-assets.ts';
-import { renderHtml } from '../../src/render-html.ts';
+import { loadChartAssets } from '../../src/report/render/html-assets.ts';
+import { renderHtml } from '../../src/report/render/html.ts';
 import { EXPECTED_RUNTIMES, EXPECTED_SCENARIOS, htmlFixtureReport } from '../fixtures/html-report.ts';
 
 /** CHROMIUM_PATH only to point at another build (or at nothing, to try the skip and CI paths). */

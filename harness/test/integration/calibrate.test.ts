@@ -2,9 +2,9 @@
 // clients measure, the ratio is recorded, a deliberately tiny client is called client-bound,
 // and without wrk the autocannon figures stand alone with the reason.
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
-import { calibrate, type CalibrateOptions } from '../../src/calibrate.ts';
-import { stopAllServers } from '../../src/server.ts';
-import { findWrk, missingWrkReason } from '../../src/wrk.ts';
+import { calibrate, type CalibrateOptions } from '../../src/calibrate/calibrate.ts';
+import { stopAllServers } from '../../src/run/server.ts';
+import { findWrk, missingWrkReason } from '../../src/run/wrk.ts';
 import { isAlive, processTree } from './helpers.ts';
 
 const SHORT: CalibrateOptions = {

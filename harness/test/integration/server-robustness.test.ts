@@ -8,12 +8,12 @@ import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { generateDataFiles, type Manifest } from '@bench/app';
 import { denoArgs, DENO_BIN } from '@bench/runtime-deno/command';
-import { runBench } from '../../src/bench.ts';
-import { runLoad } from '../../src/load.ts';
-import { parsePlan } from '../../src/plan.ts';
-import { RUNTIME_NAMES, runtimeSpec } from '../../src/runtimes.ts';
-import { startServer, stopAllServers, type RunningServer } from '../../src/server.ts';
-import { checkAnswer } from '../../src/validate.ts';
+import { runBench } from '../../src/run/bench.ts';
+import { runLoad } from '../../src/run/load.ts';
+import { parsePlan } from '../../src/run/plan.ts';
+import { RUNTIME_NAMES, runtimeSpec } from '../../src/run/runtimes.ts';
+import { startServer, stopAllServers, type RunningServer } from '../../src/run/server.ts';
+import { checkAnswer } from '../../src/run/validate.ts';
 import { recordingProgress } from './helpers.ts';
 
 let dataDir: string;

@@ -5,9 +5,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { generateDataFiles, type Manifest } from '@bench/app';
-import { probeRuntime, RUNTIME_NAMES, runtimeSpec } from '../../src/runtimes.ts';
-import { groupAlive, startServer, stopAllServers, type RunningServer } from '../../src/server.ts';
-import { checkAnswer } from '../../src/validate.ts';
+import { probeRuntime, RUNTIME_NAMES, runtimeSpec } from '../../src/run/runtimes.ts';
+import { groupAlive, startServer, stopAllServers, type RunningServer } from '../../src/run/server.ts';
+import { checkAnswer } from '../../src/run/validate.ts';
 
 const LOAD_ROUTES = [
   '/hello',

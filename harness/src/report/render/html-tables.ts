@@ -3,9 +3,9 @@
  * their flags and status beside them), and the environment and parameters tables. Pure.
  */
 import { escapeHtml } from './html-escape.ts';
-import { MODE_ORDER } from './merge.ts';
-import { environmentRows, formatMs, formatRatio, formatRps, parameterRows } from './render-md.ts';
-import type { CellResult, Flag, Report, ScenarioName } from './report-types.ts';
+import { MODE_ORDER } from '../merge.ts';
+import { environmentRows, formatMs, formatRatio, formatRps, parameterRows } from './markdown.ts';
+import type { CellResult, Flag, Report, ScenarioName } from '../report-types.ts';
 
 const DASH = '—';
 

@@ -13,10 +13,10 @@
  * regresses only when both agree: bad direction, beyond the threshold, and significant.
  */
 import type { RuntimeName } from '@bench/app';
-import { median } from './stats.ts';
-import { welchTTest } from './t-distribution.ts';
-import type { WelchTest } from './t-distribution.ts';
-import type { CellResult, CellStatus, Flag, Mode, Report, ScenarioName } from './report-types.ts';
+import { median } from '../report/stats.ts';
+import { welchTTest } from '../report/t-distribution.ts';
+import type { WelchTest } from '../report/t-distribution.ts';
+import type { CellResult, CellStatus, Flag, Mode, Report, ScenarioName } from '../report/report-types.ts';
 
 export type { WelchTest };
 

@@ -2,9 +2,9 @@
  * One cell (runtime x scenario x mode): its runs folded into the figures report.json holds.
  */
 import type { RuntimeName } from '@bench/app';
-import { cellFlags, cellStatus } from './flags.ts';
-import type { CellResult, Mode, RunResult, ScenarioName } from './report-types.ts';
-import { median, roundFigure, summarize } from './stats.ts';
+import { cellFlags, cellStatus } from '../report/flags.ts';
+import type { CellResult, Mode, RunResult, ScenarioName } from '../report/report-types.ts';
+import { median, roundFigure, summarize } from '../report/stats.ts';
 
 export interface CellMeta {
   runtime: RuntimeName;

@@ -4,15 +4,8 @@
  * the shape of calibration.json; no I/O.
  */
 import type { RuntimeName, ServerKind } from '@bench/app';
-import { cv, median } from './stats.ts';
-import { UNSTABLE_CV } from './flags.ts';
-
-/**
- * Autocannon at or above this fraction of wrk's requests/s counts as reaching the server's
- * ceiling: run-to-run noise of 2 s runs on a shared 2-core machine is several percent, so a
- * tighter bar would flip on noise, and a looser one would hide a client worth fixing.
- */
-export const CEILING_OK_RATIO = 0.9;
+import { cv, median } from '../report/stats.ts';
+import { CEILING_OK_RATIO, UNSTABLE_CV } from '../report/flags.ts';
 
 /** One way of running autocannon: total connections, and worker threads (0 = in-process). */
 export interface AutocannonSetting {

@@ -4,7 +4,7 @@
  */
 import { markdownTable } from 'markdown-table';
 import { LATENCY_RESOLUTION_MS } from './compare.ts';
-import { plural } from './flags.ts';
+import { plural } from '../report/flags.ts';
 import type {
   CellKey,
   ComparedCell,
@@ -16,7 +16,7 @@ import type {
   ReportSide,
   SideStatus,
 } from './compare.ts';
-import { escapeCell, formatDate, formatMs, formatRps } from './render-md.ts';
+import { escapeCell, formatDate, formatMs, formatRps } from '../report/render/markdown.ts';
 
 const DASH = '—';
 /** Fields shown in the header rather than as warnings: a new commit is the point of comparing. */

@@ -2,11 +2,11 @@ import { execFileSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, resolve } from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
+import { pathToFileURL } from 'node:url';
 import type { RuntimeName } from '@bench/app';
 import { denoArgs, DENO_BIN } from '@bench/runtime-deno/command';
+import { REPO_ROOT } from '../system/paths.ts';
 
-export const REPO_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 const RUNTIMES_DIR = resolve(REPO_ROOT, 'runtimes');
 
 export const RUNTIME_NAMES = ['node', 'bun', 'deno'] as const satisfies readonly RuntimeName[];

@@ -3,8 +3,8 @@
  * The full picture is in the Markdown; this is what to glance at before opening it.
  */
 import Table from 'cli-table3';
-import type { CellResult, Report } from './report-types.ts';
-import { cellNotes, comparisonLines, formatDate, formatMs, formatRps } from './render-md.ts';
+import type { CellResult, Report } from '../report-types.ts';
+import { cellNotes, comparisonLines, formatDate, formatMs, formatRps } from './markdown.ts';
 
 const DASH = '-';
 

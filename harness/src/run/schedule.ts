@@ -1,14 +1,14 @@
 import type { Manifest, RuntimeName, ServerKind } from '@bench/app';
 import { failedCell, summarizeCell, type CellMeta } from './cell.ts';
-import { CEILING_OK_RATIO } from './calibration-math.ts';
 import { crossCheckRun, Interrupted, measureRun, prepareCell, ServerLost, type CellContext } from './measure.ts';
 import type { Plan } from './plan.ts';
 import type { Probe } from './probe.ts';
-import type { CellResult, Flag, RunResult, RuntimeEntry } from './report-types.ts';
+import type { CellResult, Flag, RunResult, RuntimeEntry } from '../report/report-types.ts';
 import type { RuntimeSpec } from './runtimes.ts';
 import type { CellSpec } from './scenarios.ts';
 import { startServer, type RunningServer } from './server.ts';
-import { cv } from './stats.ts';
+import { cv } from '../report/stats.ts';
+import { CEILING_OK_RATIO } from '../report/flags.ts';
 
 /** One runtime's side of the run: its servers (started on demand) and its report entry. */
 export interface Lane {

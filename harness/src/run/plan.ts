@@ -1,6 +1,6 @@
-import { choice, FlagError as PlanError, nameList, numberFlag, parseFlags } from './cli-flags.ts';
+import { choice, FlagError as PlanError, nameList, numberFlag, parseFlags } from '../cli-flags.ts';
 import { BOUNDS, DATA_DEFAULTS, DEFAULTS, type RuntimeName } from '@bench/app';
-import type { Mode, ScenarioName } from './report-types.ts';
+import type { Mode, ScenarioName } from '../report/report-types.ts';
 import { RUNTIME_NAMES } from './runtimes.ts';
 import { cellsFor, SCENARIO_NAMES } from './scenarios.ts';
 
@@ -52,7 +52,7 @@ export const MODES: readonly Mode[] = ['baseline', 'raw', 'sync', 'async', 'work
 const SCHEDULES = ['interleaved', 'sequential'] as const;
 
 /** A flag problem: one line naming it and the accepted values; the CLI exits 2. */
-export { FlagError as PlanError } from './cli-flags.ts';
+export { FlagError as PlanError } from '../cli-flags.ts';
 
 /**
  * Default: the hello cells, where the load generator is most likely the limit. "all", a list

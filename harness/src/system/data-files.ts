@@ -1,6 +1,6 @@
 import { resolve } from 'node:path';
 import { DATA_DEFAULTS, generateDataFiles, hasDataFiles, loadManifest, type Manifest } from '@bench/app';
-import { REPO_ROOT } from './runtimes.ts';
+import { REPO_ROOT } from './paths.ts';
 
 export const DEFAULT_DATA_DIR = resolve(REPO_ROOT, 'data/files');
 

@@ -2,8 +2,8 @@ import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import os from 'node:os';
-import type { Environment } from './report-types.ts';
-import { REPO_ROOT } from './runtimes.ts';
+import type { Environment } from '../report/report-types.ts';
+import { REPO_ROOT } from './paths.ts';
 
 /** Where the numbers came from: machine, OS, code revision and load generator. */
 export function environment(): Environment {

@@ -9,7 +9,7 @@
  * - latency: labels = the scenario's cells ("node sync"), datasets p50, p90, p99, p99.9, max;
  * - loop: labels = the cells, datasets probe p50, probe p99, probe max, lag p99, lag max.
  */
-import { MODE_ORDER } from './merge.ts';
+import { MODE_ORDER } from '../merge.ts';
 
 const BODY = String.raw`
   'use strict';

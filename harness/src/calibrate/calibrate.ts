@@ -7,7 +7,6 @@
 import { loadavg } from 'node:os';
 import type { RuntimeName, ServerKind } from '@bench/app';
 import {
-  CEILING_OK_RATIO,
   clientFigures,
   closestSetting,
   judgeServer,
@@ -20,15 +19,16 @@ import {
   type ServerCalibration,
   type SettingResult,
 } from './calibration-math.ts';
-import { autocannonVersion } from './environment.ts';
-import { runLoad } from './load.ts';
-import { readProc } from './proc.ts';
-import { formatRps } from './render-md.ts';
-import { probeRuntime, runtimeSpec } from './runtimes.ts';
-import { startServer, type RunningServer } from './server.ts';
-import { median } from './stats.ts';
-import { checkAnswer } from './validate.ts';
-import { findWrk, missingWrkReason, runWrk, wrkDurationSec, wrkVersion } from './wrk.ts';
+import { CEILING_OK_RATIO } from '../report/flags.ts';
+import { autocannonVersion } from '../system/environment.ts';
+import { runLoad } from '../run/load.ts';
+import { readProc } from '../system/proc.ts';
+import { formatRps } from '../report/render/markdown.ts';
+import { probeRuntime, runtimeSpec } from '../run/runtimes.ts';
+import { startServer, type RunningServer } from '../run/server.ts';
+import { median } from '../report/stats.ts';
+import { checkAnswer } from '../run/validate.ts';
+import { findWrk, missingWrkReason, runWrk, wrkDurationSec, wrkVersion } from '../run/wrk.ts';
 
 export interface CalibrateOptions {
   runtimes: RuntimeName[];

@@ -4,15 +4,15 @@
  * Pure: it formats, never measures, and takes the chart libraries as text so it reads no files.
  * The charts are drawn in the page from the embedded report JSON (see html-chart-script.ts).
  */
-import { CLIENT_BOUND_CPU_PERCENT, UNSTABLE_CV } from './flags.ts';
+import { CLIENT_BOUND_CPU_PERCENT, UNSTABLE_CV } from '../flags.ts';
 import type { ChartAssets } from './html-assets.ts';
 import { chartScript } from './html-chart-script.ts';
 import { escapeHtml, inlineScript, jsonForScript } from './html-escape.ts';
 import { REPORT_CSS } from './html-style.ts';
 import { cellTable, environmentTable, parametersTable } from './html-tables.ts';
-import { SCENARIO_ORDER } from './merge.ts';
-import { comparisonLines, formatBytes, formatDate } from './render-md.ts';
-import type { Parameters, Report, RuntimeEntry, ScenarioName } from './report-types.ts';
+import { SCENARIO_ORDER } from '../merge.ts';
+import { comparisonLines, formatBytes, formatDate } from './markdown.ts';
+import type { Parameters, Report, RuntimeEntry, ScenarioName } from '../report-types.ts';
 
 /** Scenarios present in the report, in the report's scenario order. */
 function scenariosOf(report: Report): ScenarioName[] {

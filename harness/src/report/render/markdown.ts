@@ -3,9 +3,9 @@
  * The number formatters and the comparison sentences are shared with render-console.ts.
  */
 import { markdownTable } from 'markdown-table';
-import { CLIENT_BOUND_CPU_PERCENT, UNSTABLE_CV } from './flags.ts';
-import { MODE_ORDER } from './merge.ts';
-import type { CellResult, Comparison, Flag, Parameters, Ratios, Report, ScenarioName } from './report-types.ts';
+import { CLIENT_BOUND_CPU_PERCENT, UNSTABLE_CV } from '../flags.ts';
+import { MODE_ORDER } from '../merge.ts';
+import type { CellResult, Comparison, Flag, Parameters, Ratios, Report, ScenarioName } from '../report-types.ts';
 
 const DASH = '—';
 
