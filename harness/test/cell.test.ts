@@ -60,10 +60,33 @@ describe('summarizeCell', () => {
   });
 
   it('sums failures across runs and turns invalid', () => {
-    const bad = summarizeCell(meta, [makeRun({ errors: 2, timeouts: 1 }), makeRun({ non2xx: 4 })], { connections: 100 });
-    expect([bad.errors, bad.timeouts, bad.non2xx]).toEqual([2, 1, 4]);
+    const bad = summarizeCell(meta, [makeRun({ errors: 2 }), makeRun({ non2xx: 4 })], { connections: 100 });
+    expect([bad.errors, bad.timeouts, bad.non2xx]).toEqual([2, 0, 4]);
     expect(bad.status).toBe('invalid');
-    expect(bad.reason).toBe('2 errors, 1 timeout, 4 non-2xx over 2 runs');
+    expect(bad.reason).toBe('2 errors, 4 non-2xx over 2 runs');
+  });
+
+  it('measures an overloaded cell: timeouts and errors as shares of what was sent', () => {
+    const runs = [makeRun({ requests: 100, sent: 1100, timeouts: 900, errors: 100 }), makeRun({ requests: 50, sent: 950, timeouts: 900 })];
+    const cell = summarizeCell(meta, runs, { connections: 1000, timeoutSec: 10 });
+    expect(cell.status).toBe('ok');
+    expect(cell.flags).toContain('overloaded');
+    expect(cell.overload).toEqual({ sent: 2050, timeouts: 1800, errors: 100, timeoutShare: 0.878, errorShare: 0.049, timeoutSec: 10 });
+  });
+
+  it('still calls an overloaded cell invalid when an answer was not 2xx', () => {
+    const cell = summarizeCell(meta, [makeRun({ timeouts: 3 }), makeRun({ non2xx: 4 })], { connections: 100 });
+    expect(cell.status).toBe('invalid');
+    expect(cell.reason).toBe('4 non-2xx over 2 runs');
+  });
+
+  it('never reports a missing loop lag as zero lag', () => {
+    const missing = 'about 900 requests in hand: more than the 15 s drain cap';
+    const some = summarizeCell(meta, [makeRun({ statsMissing: missing }), makeRun({ eventLoopLagMs: { p99: 40, max: 90 } })], { connections: 10 });
+    expect(some.eventLoopLagMs).toEqual({ p99: 40, max: 90 });
+    expect(some.lagMissing).toBeUndefined();
+    const none = summarizeCell(meta, [makeRun({ statsMissing: missing })], { connections: 10 });
+    expect(none.lagMissing).toBe(missing);
   });
 
   it('is invalid when validation failed', () => {

@@ -97,8 +97,22 @@ describe('cellStatus', () => {
     });
   });
 
-  it('is invalid with timeouts, singular where it is one', () => {
-    expect(failedAnswersReason([makeRun({ timeouts: 1 })])).toBe('1 timeout over 1 run');
+  it('is overloaded, not invalid, when requests timed out while others were answered', () => {
+    const runs = [makeRun({ timeouts: 1, errors: 2 })];
+    expect(failedAnswersReason(runs)).toBeUndefined();
+    expect(cellStatus(runs)).toEqual({ status: 'ok' });
+    expect(cellFlags(runs, { connections: 10, countsAvailable: true })).toContain('overloaded');
+  });
+
+  it('is invalid with errors that come without any timeout, singular where it is one', () => {
+    expect(failedAnswersReason([makeRun({ errors: 1 })])).toBe('1 error over 1 run');
+  });
+
+  it('is overloaded, not invalid, when every request of a run timed out; too short when none did', () => {
+    const runs = [makeRun({ timeouts: 5 }), makeRun({ timeouts: 3, requests: 0 })];
+    expect(cellFlags(runs, { connections: 10, countsAvailable: true })).toContain('overloaded');
+    expect(cellStatus(runs)).toEqual({ status: 'ok' });
+    expect(cellStatus([makeRun({ requests: 0 })]).reason).toBe('1 run completed no request: lengthen --duration');
   });
 
   it('is invalid when validation failed, whatever the runs', () => {

@@ -2,7 +2,7 @@
  * The rules that decide a cell's flags and status. Pure functions over the runs of one cell.
  * Flags say "read this figure with care"; status `invalid` says "do not read it at all".
  */
-import type { CellStatus, Flag, RunResult } from './report-types.ts';
+import type { CellResult, CellStatus, Flag, Overload, RunResult } from './report-types.ts';
 import { cv, median } from './stats.ts';
 
 /**
@@ -43,7 +43,29 @@ export function isUnstable(runs: readonly RunResult[]): boolean {
  * apart in steady runs, up to 1.7x `connections` in the run after a warm-up.
  */
 export function hasCountMismatch(runs: readonly RunResult[], connections: number): boolean {
-  return runs.some((r) => Math.abs(r.serverCount - r.clientCount) > 2 * connections);
+  // Requests the client gave up on (timeouts) may still be served and counted by the server;
+  // a run whose server figures are missing has nothing to compare.
+  return runs.some((r) => r.statsMissing === undefined && Math.abs(r.serverCount - r.clientCount) > 2 * connections + r.timeouts);
+}
+
+/**
+ * Overloaded: requests waited past --timeout and the client gave up on them, while others were
+ * answered. That is what a saturated server does, not a broken one: the cell is measured, and
+ * this flag carries the share that timed out. Even a run that answered nothing in time is a
+ * measured overload (every request it sent timed out), not a run too short to measure.
+ */
+export function isOverloaded(runs: readonly RunResult[]): boolean {
+  return runs.some((r) => r.timeouts > 0);
+}
+
+/** Timeouts and errors as shares of the requests sent, over all runs (undefined unless overloaded). */
+export function overloadSummary(runs: readonly RunResult[], timeoutSec: number): Overload | undefined {
+  if (!isOverloaded(runs)) return undefined;
+  const sent = runs.reduce((sum, r) => sum + (r.sent ?? r.requests + r.timeouts + r.errors), 0);
+  const timeouts = runs.reduce((sum, r) => sum + r.timeouts, 0);
+  const errors = runs.reduce((sum, r) => sum + r.errors, 0);
+  const share = (n: number) => (sent > 0 ? Math.round((n / sent) * 1000) / 1000 : 0);
+  return { sent, timeouts, errors, timeoutShare: share(timeouts), errorShare: share(errors), timeoutSec };
 }
 
 export interface FlagOptions {
@@ -58,6 +80,7 @@ export function cellFlags(runs: readonly RunResult[], options: FlagOptions): Fla
   if (isClientBound(runs)) flags.push('client-bound');
   if (isUnstable(runs)) flags.push('unstable');
   if (options.countsAvailable && hasCountMismatch(runs, options.connections)) flags.push('count-mismatch');
+  if (isOverloaded(runs)) flags.push('overloaded');
   return flags;
 }
 
@@ -70,8 +93,11 @@ export function plural(count: number, singular: string, pluralForm = `${singular
  * undefined when every answer was a timely 2xx.
  */
 export function failedAnswersReason(runs: readonly RunResult[]): string | undefined {
-  const errors = runs.reduce((sum, r) => sum + r.errors, 0);
-  const timeouts = runs.reduce((sum, r) => sum + r.timeouts, 0);
+  // Under overload, timeouts and the errors that come with them (connections the client
+  // dropped) are the finding, carried by the overloaded flag; wrong answers never are.
+  const overloaded = isOverloaded(runs);
+  const errors = overloaded ? 0 : runs.reduce((sum, r) => sum + r.errors, 0);
+  const timeouts = overloaded ? 0 : runs.reduce((sum, r) => sum + r.timeouts, 0);
   const non2xx = runs.reduce((sum, r) => sum + r.non2xx, 0);
   const parts: string[] = [];
   if (errors > 0) parts.push(plural(errors, 'error'));
@@ -88,8 +114,9 @@ export interface StatusVerdict {
 
 /**
  * `invalid` when the endpoint failed its check before timing, when no run was measured, when
- * a run completed no request, or when any run saw errors, timeouts or non-2xx answers (the throughput would then count
- * failures as work done). `failed` (the server died) is decided by whoever saw it die.
+ * a run completed no request, when any run saw non-2xx answers, or errors or timeouts that are
+ * not an overload (the throughput would then count failures as work done). `failed` (the
+ * server died or hung) is decided by whoever saw it.
  */
 export function cellStatus(runs: readonly RunResult[], validationError?: string): StatusVerdict {
   const reasons: string[] = [];
@@ -97,9 +124,31 @@ export function cellStatus(runs: readonly RunResult[], validationError?: string)
   if (runs.length === 0) reasons.push('no runs measured');
   // A run that finished no request measured nothing: its 0 req/s would pull the median down as
   // if the server were slow, when the run was only shorter than one request's wait.
-  const empty = runs.filter((r) => r.requests === 0).length;
+  const empty = runs.filter((r) => r.requests === 0 && r.timeouts === 0).length;
   if (empty > 0) reasons.push(`${plural(empty, 'run')} completed no request: lengthen --duration`);
   const answers = failedAnswersReason(runs);
   if (answers !== undefined) reasons.push(answers);
   return reasons.length === 0 ? { status: 'ok' } : { status: 'invalid', reason: reasons.join('; ') };
+}
+
+/** A flag as a reader sees it, with the figure that goes with it (every renderer uses this). */
+export function flagLabel(flag: Flag, cell: Pick<CellResult, 'requestsPerSec' | 'overload'>): string {
+  if (flag === 'unstable') return `⚠ unstable (CV ${(cell.requestsPerSec.cv * 100).toFixed(0)} %)`;
+  if (flag === 'overloaded' && cell.overload !== undefined) {
+    return `⚠ overloaded: ${percent(cell.overload.timeoutShare)} of requests timed out after ${cell.overload.timeoutSec} s`;
+  }
+  return `⚠ ${flag}`;
+}
+
+/** Notes that are not flags: restarts, and a loop lag that could not be read. */
+export function cellRemarks(cell: Pick<CellResult, 'restarts' | 'lagMissing'>): string[] {
+  const remarks: string[] = [];
+  if (cell.restarts !== undefined) remarks.push(`↻ ${plural(cell.restarts.length, 'restart')} (${cell.restarts[0] ?? ''})`);
+  if (cell.lagMissing !== undefined) remarks.push(`lag n/a: ${cell.lagMissing}`);
+  return remarks;
+}
+
+export function percent(share: number): string {
+  const pct = share * 100;
+  return `${pct >= 10 || pct === 0 ? pct.toFixed(0) : pct.toFixed(1)} %`;
 }

@@ -6,7 +6,7 @@ import type { RuntimeName } from '@bench/app';
 
 export type ScenarioName = 'hello' | 'hash' | 'file' | 'fib' | 'sleep';
 export type Mode = 'baseline' | 'raw' | 'sync' | 'async' | 'worker';
-export type Flag = 'client-bound' | 'unstable' | 'count-mismatch';
+export type Flag = 'client-bound' | 'unstable' | 'count-mismatch' | 'overloaded';
 export type CellStatus = 'ok' | 'invalid' | 'failed';
 
 export interface Parameters {
@@ -37,6 +37,10 @@ export interface Parameters {
   maxRuns?: number;
   /** added: scenarios whose cells were cross-checked with wrk, or why none were. */
   crossCheck?: ScenarioName[] | { reason: string };
+  /** added: the longest the harness waits for a working server to drain before restarting it. */
+  drainCapSec?: number;
+  /** added: per-request timeout of the load, in seconds (requests waiting longer count as timeouts). */
+  timeoutSec?: number;
 }
 
 export interface Environment {
@@ -77,6 +81,31 @@ export interface RunResult {
   client: { cpuPercent: number };
   /** added, file scenario with --cold: whether the files were verified out of the page cache first. */
   fileCache?: 'warm' | 'cold';
+  /** added: requests the load generator wrote, answered or not (timeouts are among them). */
+  sent?: number;
+  /** added: the probe's requests: sent, answered (the ones its percentiles are over), failed or timed out. */
+  probe?: { sent: number; answered: number; failed: number };
+  /**
+   * added: why the server's own figures (loop lag, route count) are missing for this run: it was
+   * still working through the load's backlog when the drain deadline would have passed.
+   */
+  statsMissing?: string;
+  /** added: servers restarted before this run because they would not get quiet in time, and why. */
+  restarts?: string[];
+}
+
+/**
+ * added: what overload did to a cell: requests that waited past --timeout (the client gave up on
+ * them) and errors, as shares of the requests sent, summed over the runs. The completed requests'
+ * figures are still measured: overload is a result, not a failure.
+ */
+export interface Overload {
+  sent: number;
+  timeouts: number;
+  errors: number;
+  timeoutShare: number;
+  errorShare: number;
+  timeoutSec: number;
 }
 
 export interface Summary {
@@ -119,6 +148,12 @@ export interface CellResult {
   crossCheck?: { tool: 'wrk'; requestsPerSec: number; ratio: number; connections: number; threads: number };
   /** added, with --target-cv: whether this cell's CV reached the target within maxRuns. */
   precision?: { targetCv: number; met: boolean };
+  /** added: set on cells flagged `overloaded` (see Overload). */
+  overload?: Overload;
+  /** added: restarts of the server during this cell (it would not get quiet in time), with why. */
+  restarts?: string[];
+  /** added: why the loop lag is unknown: no run's /stats could be had within the drain deadline. */
+  lagMissing?: string;
 }
 
 export interface Ratios {

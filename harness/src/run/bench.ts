@@ -176,6 +176,8 @@ function parameters(plan: Plan, cold: ColdCacheSupport | undefined, wrk: string 
     ...(cold?.ok === false ? { coldUnavailable: cold.reason } : {}),
     crossCheck: wrk === undefined ? { reason: plan.crossCheck.length === 0 ? 'not asked for' : missingWrkReason() } : plan.crossCheck,
     schedule: plan.schedule,
+    timeoutSec: plan.timeoutSec,
+    drainCapSec: plan.drainCapSec,
     ...(plan.targetCv === undefined ? {} : { targetCv: plan.targetCv, maxRuns: plan.maxRuns }),
   };
 }
@@ -197,6 +199,8 @@ export function cellLine(cell: CellResult): string {
   if (cell.status === 'failed') return `${name}: FAILED: ${cell.reason ?? ''}`;
   const rps = cell.requestsPerSec;
   const figures = `${formatRps(rps.median)} req/s (CV ${(rps.cv * 100).toFixed(1)}%), p99 ${formatMs(cell.latencyMs.p99)} ms, probe p99 ${formatMs(cell.probeLatencyMs.p99)} ms`;
-  const notes = [...(cell.status === 'invalid' ? [`INVALID: ${cell.reason ?? ''}`] : []), ...cell.flags];
+  const overload = cell.overload === undefined ? [] : [`${(cell.overload.timeoutShare * 100).toFixed(0)} % of requests timed out`];
+  const restarts = cell.restarts === undefined ? [] : [`${cell.restarts.length} restart${cell.restarts.length === 1 ? '' : 's'}`];
+  const notes = [...(cell.status === 'invalid' ? [`INVALID: ${cell.reason ?? ''}`] : []), ...cell.flags, ...overload, ...restarts];
   return `${name}: ${figures}${notes.length > 0 ? ` [${notes.join('; ')}]` : ''}`;
 }

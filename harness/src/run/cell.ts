@@ -2,7 +2,7 @@
  * One cell (runtime x scenario x mode): its runs folded into the figures report.json holds.
  */
 import type { RuntimeName } from '@bench/app';
-import { cellFlags, cellStatus } from '../report/flags.ts';
+import { cellFlags, cellStatus, overloadSummary } from '../report/flags.ts';
 import type { CellResult, Mode, RunResult, ScenarioName } from '../report/report-types.ts';
 import { median, roundFigure, summarize } from '../report/stats.ts';
 
@@ -19,6 +19,8 @@ export interface CellOptions {
   connections: number;
   /** Set when the endpoint's answer failed its check before timing. */
   validationError?: string;
+  /** The load's per-request timeout, for the overload summary. */
+  timeoutSec?: number;
   /**
    * Whether serverCount is meaningful. Defaults to false for mode "raw" only, because the raw
    * servers answer just /hello and /health and so have no /stats to count with.
@@ -43,6 +45,10 @@ function sumOf(runs: readonly RunResult[], pick: (run: RunResult) => number): nu
 export function summarizeCell(meta: CellMeta, runs: readonly RunResult[], opts: CellOptions): CellResult {
   const countsAvailable = opts.countsAvailable ?? meta.mode !== 'raw';
   const verdict = cellStatus(runs, opts.validationError);
+  // Loop lag from the runs whose /stats could be had; none means unknown, never zero.
+  const withStats = runs.filter((r) => r.statsMissing === undefined);
+  const overload = overloadSummary(runs, opts.timeoutSec ?? 0);
+  const restarts = runs.flatMap((r) => r.restarts ?? []);
   return {
     runtime: meta.runtime,
     scenario: meta.scenario,
@@ -65,8 +71,8 @@ export function summarizeCell(meta: CellMeta, runs: readonly RunResult[], opts: 
       max: medianOf(runs, (r) => r.probeLatencyMs.max),
     },
     eventLoopLagMs: {
-      p99: medianOf(runs, (r) => r.eventLoopLagMs.p99),
-      max: medianOf(runs, (r) => r.eventLoopLagMs.max),
+      p99: medianOf(withStats, (r) => r.eventLoopLagMs.p99),
+      max: medianOf(withStats, (r) => r.eventLoopLagMs.max),
     },
     errors: sumOf(runs, (r) => r.errors),
     timeouts: sumOf(runs, (r) => r.timeouts),
@@ -77,6 +83,9 @@ export function summarizeCell(meta: CellMeta, runs: readonly RunResult[], opts: 
     },
     client: { cpuPercent: medianOf(runs, (r) => r.client.cpuPercent) },
     runDetails: [...runs],
+    ...(overload === undefined ? {} : { overload }),
+    ...(restarts.length === 0 ? {} : { restarts }),
+    ...(runs.length > 0 && withStats.length === 0 ? { lagMissing: runs[0]?.statsMissing ?? '' } : {}),
   };
 }
 

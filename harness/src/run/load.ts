@@ -20,7 +20,9 @@ export interface LoadResult {
   /** Requests written, answered or not. */
   sent: number;
   latencyMs: { p50: number; p90: number; p99: number; p999: number; max: number };
+  /** Failed requests other than timeouts (connection errors and the like). */
   errors: number;
+  /** Requests that waited past the timeout: the client gave up on them. */
   timeouts: number;
   non2xx: number;
   elapsedSec: number;
@@ -78,7 +80,8 @@ export function runLoad(options: LoadOptions): LoadRun {
             p999: latency.p99_9 ?? 0,
             max: latency.max ?? 0,
           },
-          errors: result.errors,
+          // autocannon counts every timeout as an error too; here errors are the other failures.
+          errors: Math.max(0, result.errors - result.timeouts),
           timeouts: result.timeouts,
           non2xx: result.non2xx,
           elapsedSec,

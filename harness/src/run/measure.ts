@@ -9,6 +9,9 @@ import type { RunResult } from '../report/report-types.ts';
 import type { CellSpec } from './scenarios.ts';
 import { formatExit, type RunningServer } from './server.ts';
 import { checkAnswer } from './validate.ts';
+import { drainDeadlineMs, ServerBusy, ServerLost, tailOf, whileAlive } from './liveness.ts';
+
+export { ServerBusy, ServerLost } from './liveness.ts';
 
 export interface CellContext {
   server: RunningServer;
@@ -21,10 +24,13 @@ export interface CellContext {
   onPhase(phase: string): void;
   /** Called once each measured run's load is under way (fault-injection tests use it). */
   onRunStarted?: (server: RunningServer) => void;
+  /**
+   * Replaces a server that is alive but will not be quiet in time with a fresh one (checked
+   * like any other) and records why; absent where nothing may be restarted.
+   */
+  restart?: (reason: string) => Promise<RunningServer>;
 }
 
-/** The server process ended (or stopped answering) while a cell was being measured. */
-export class ServerLost extends Error {}
 /** The run was interrupted; the cell in progress is dropped, the finished ones kept. */
 export class Interrupted extends Error {}
 
@@ -37,25 +43,56 @@ interface ServerStats {
 }
 
 /**
- * Before any run of a cell on one server: its answer checked once (returns why it is wrong, if
- * it is), then a discarded warm-up. Throws ServerLost when the server dies or hangs meanwhile.
+ * What the last load left on each server: requests sent and not answered (still queued there,
+ * or abandoned by the client after --timeout but not by the server), and the rate it served
+ * them at. The drain deadline is derived from it.
+ */
+const leftovers = new WeakMap<RunningServer, { backlog: number; servedPerSec: number }>();
+
+/**
+ * Warm-up connections: warming the JIT and caches needs a steady stream of requests, not a
+ * thousand of them queued at once, which would only leave a backlog to drain before run 1.
+ */
+export const WARMUP_MAX_CONNECTIONS = 10;
+
+/** Seconds of no progress at all, with the process alive, before a server counts as hung. */
+export function hungAfterMs(plan: Pick<Plan, 'timeoutSec'>): number {
+  return Math.max(2, plan.timeoutSec) * 1000;
+}
+
+/**
+ * Before any run of a cell on one server: quiet again after the previous cell, its answer checked
+ * once (returns why it is wrong, if it is), then a discarded warm-up. Throws ServerLost when the
+ * server dies or hangs meanwhile.
  */
 export async function prepareCell(spec: CellSpec, ctx: CellContext): Promise<string | undefined> {
+  if (ctx.server.kind === 'hono') await settle(ctx);
   ctx.onPhase('check');
   const checkError = await check(spec, ctx);
   if (checkError !== undefined) return `answer check failed: ${checkError}`;
-  if (ctx.plan.warmupSec > 0) {
-    ctx.onPhase('warm-up');
-    await load(spec, ctx, ctx.plan.warmupSec);
-  }
+  await warmUp(spec, ctx);
   return undefined;
 }
 
+async function warmUp(spec: CellSpec, ctx: CellContext): Promise<void> {
+  if (ctx.plan.warmupSec <= 0) return;
+  ctx.onPhase('warm-up');
+  await load(spec, ctx, ctx.plan.warmupSec, Math.min(ctx.plan.connections, WARMUP_MAX_CONNECTIONS));
+}
+
 async function check(spec: CellSpec, ctx: CellContext): Promise<string | undefined> {
+  const abort = new AbortController();
   let res: Response;
   try {
-    res = await fetch(ctx.server.url + spec.path, { signal: AbortSignal.timeout(ctx.plan.timeoutSec * 1000) });
+    const answer = fetch(ctx.server.url + spec.path, { signal: abort.signal });
+    res = await whileAlive(ctx.server, answer, {
+      hungAfterMs: hungAfterMs(ctx.plan),
+      deadlineMs: ctx.plan.timeoutSec * 1000,
+      what: `the answer check of ${spec.path}`,
+    });
   } catch (error) {
+    abort.abort();
+    if (error instanceof ServerLost) throw error;
     await lostIfDead(ctx.server);
     return `${spec.path}: ${(error as Error).message}`;
   }
@@ -64,12 +101,14 @@ async function check(spec: CellSpec, ctx: CellContext): Promise<string | undefin
 
 /**
  * One autocannon run, raced against the server's exit, the run's deadline and interruption:
- * autocannon alone reports a dead server as a run full of errors, not as a failure.
+ * autocannon alone reports a dead server as a run full of errors, not as a failure. What it
+ * leaves unanswered is remembered for the next drain.
  */
-async function load(spec: CellSpec, ctx: CellContext, durationSec: number): Promise<LoadResult> {
+async function load(spec: CellSpec, ctx: CellContext, durationSec: number, connections = ctx.plan.connections): Promise<LoadResult> {
   throwIfInterrupted(ctx.signal);
   const { plan, server } = ctx;
-  const run = runLoad({ url: server.url + spec.path, connections: plan.connections, durationSec, timeoutSec: plan.timeoutSec });
+  const run = runLoad({ url: server.url + spec.path, connections, durationSec, timeoutSec: plan.timeoutSec });
+  // autocannon stops at the duration whatever is outstanding; past this something is wrong.
   const deadlineMs = (durationSec + plan.timeoutSec + 5) * 1000;
   let timer: NodeJS.Timeout | undefined;
   const onAbort = () => run.stop();
@@ -78,17 +117,18 @@ async function load(spec: CellSpec, ctx: CellContext, durationSec: number): Prom
     const outcome = await Promise.race([
       run.done,
       server.exited.then((exit) => ({ exit })),
-      new Promise<{ hung: true }>((resolve) => (timer = setTimeout(() => resolve({ hung: true }), deadlineMs))),
+      new Promise<{ late: true }>((resolve) => (timer = setTimeout(() => resolve({ late: true }), deadlineMs))),
     ]);
     if ('exit' in outcome) {
       run.stop();
       throw new ServerLost(`server died during the run (${formatExit(outcome.exit)})${tailOf(server)}`);
     }
-    if ('hung' in outcome) {
+    if ('late' in outcome) {
       run.stop();
-      throw new ServerLost(`run did not finish within ${deadlineMs / 1000} s: server stopped answering${tailOf(server)}`);
+      throw new ServerLost(`the load did not finish within ${deadlineMs / 1000} s${tailOf(server)}`);
     }
     throwIfInterrupted(ctx.signal);
+    leftovers.set(server, { backlog: Math.max(0, outcome.sent - outcome.completed), servedPerSec: outcome.requestsPerSec });
     return outcome;
   } finally {
     clearTimeout(timer);
@@ -101,8 +141,8 @@ async function load(spec: CellSpec, ctx: CellContext, durationSec: number): Prom
  * same connections, so autocannon's figure can be told apart from the server's capacity.
  */
 export async function crossCheckRun(spec: CellSpec, ctx: CellContext, wrkBinary: string): Promise<WrkResult> {
+  if (ctx.server.kind === 'hono') await settle(ctx);
   const { server, plan } = ctx;
-  if (server.kind === 'hono') await quiesce(server, plan.timeoutSec);
   const threads = Math.min(2, plan.connections);
   return runWrk({
     binary: wrkBinary,
@@ -117,16 +157,18 @@ export async function crossCheckRun(spec: CellSpec, ctx: CellContext, wrkBinary:
 
 /** One measured run: quiet server, /reset, load beside the probe, then /stats and /proc. */
 export async function measureRun(spec: CellSpec, ctx: CellContext): Promise<RunResult> {
-  const { server, plan, probe } = ctx;
-  const hono = server.kind === 'hono';
+  const { plan, probe } = ctx;
+  const hono = ctx.server.kind === 'hono';
+  let restarts: string[] = [];
   if (hono) {
-    await quiesce(server, plan.timeoutSec);
-    await post(server, '/reset', plan.timeoutSec);
+    restarts = await settle(ctx, spec);
+    await post(ctx, '/reset');
   }
+  const server = ctx.server;
   // Evicted last, just before the load, so nothing reads the files back in between.
   const fileCache = spec.scenario === 'file' && ctx.evict !== undefined ? await evictForRun(ctx.evict) : undefined;
   const before = readProc(server.pid);
-  const beforeStats = before === undefined && hono ? await getStats(server, plan.timeoutSec) : undefined;
+  const beforeStats = before === undefined && hono ? await getStats(ctx, plan.drainCapSec * 1000) : undefined;
   const wallStart = performance.now();
   const rss = watchPeakRss(server.pid);
   await probe.start(server.url, plan.probeRatePerSec, plan.timeoutSec * 1000);
@@ -142,34 +184,96 @@ export async function measureRun(spec: CellSpec, ctx: CellContext): Promise<RunR
   const after = readProc(server.pid);
   const wallMs = performance.now() - wallStart;
   const peakRss = rss.stop();
-  const stats = hono ? await getStats(server, plan.timeoutSec) : undefined;
+  const stats = hono ? await statsAfterLoad(ctx) : undefined;
 
   const cpuMs =
     before !== undefined && after !== undefined
       ? after.cpuMs - before.cpuMs
-      : stats !== undefined && beforeStats !== undefined
-        ? totalCpu(stats) - totalCpu(beforeStats)
+      : stats?.value !== undefined && beforeStats !== undefined
+        ? totalCpu(stats.value) - totalCpu(beforeStats)
         : 0;
   // The probe calls /hello on the same server: its answers are not the load's.
   const probeOnRoute = spec.route === '/hello' ? probed.count : 0;
+  const routeCount = stats?.value !== undefined ? (stats.value.routes[spec.route]?.count ?? 0) - probeOnRoute : undefined;
   return {
     requestsPerSec: result.requestsPerSec,
     requests: result.completed,
+    sent: result.sent,
     latencyMs: result.latencyMs,
     probeLatencyMs: { p50: probed.p50, p99: probed.p99, max: probed.max, count: probed.count },
-    eventLoopLagMs: { p99: stats?.eventLoopLagMs.p99 ?? 0, max: stats?.eventLoopLagMs.max ?? 0 },
-    errors: result.errors + probed.errors,
+    probe: { sent: probed.sent, answered: probed.count, failed: probed.errors },
+    eventLoopLagMs: { p99: stats?.value?.eventLoopLagMs.p99 ?? 0, max: stats?.value?.eventLoopLagMs.max ?? 0 },
+    errors: result.errors,
     timeouts: result.timeouts,
     non2xx: result.non2xx,
-    serverCount: stats !== undefined ? (stats.routes[spec.route]?.count ?? 0) - probeOnRoute : result.completed,
+    serverCount: routeCount ?? result.completed,
     clientCount: result.completed,
     server: {
       cpuPercent: (cpuMs / wallMs) * 100,
-      rssMB: (peakRss ?? stats?.rssBytes ?? 0) / (1024 * 1024),
+      rssMB: (peakRss ?? stats?.value?.rssBytes ?? 0) / (1024 * 1024),
     },
     client: { cpuPercent: result.clientCpuPercent },
     ...(fileCache === undefined ? {} : { fileCache }),
+    ...(stats !== undefined && stats.missing !== undefined ? { statsMissing: stats.missing } : {}),
+    ...(restarts.length === 0 ? {} : { restarts }),
   };
+}
+
+/**
+ * The server's own figures for the run just ended. An overloaded server answers /stats only
+ * after the requests queued in front of it, so it is given the drain deadline its backlog
+ * calls for; when that would pass the cap, the figures are recorded as missing (the next run
+ * starts on a restarted server) rather than waited for.
+ */
+async function statsAfterLoad(ctx: CellContext): Promise<{ value?: ServerStats; missing?: string }> {
+  const left = leftovers.get(ctx.server) ?? { backlog: 0, servedPerSec: 0 };
+  const capMs = ctx.plan.drainCapSec * 1000;
+  const deadline = drainDeadlineMs(left.backlog, left.servedPerSec, capMs);
+  if (deadline > capMs) return { missing: backlogReason(left, capMs) };
+  try {
+    return { value: await getStats(ctx, deadline) };
+  } catch (error) {
+    if (error instanceof ServerBusy) return { missing: error.message };
+    throw error;
+  }
+}
+
+function backlogReason(left: { backlog: number; servedPerSec: number }, capMs: number): string {
+  const rate = left.servedPerSec > 0 ? ` at the ${left.servedPerSec.toFixed(1)} req/s it served` : ', none served';
+  return `about ${left.backlog} requests in hand${rate}: more than the ${capMs / 1000} s drain cap`;
+}
+
+/**
+ * Gets the server quiet before a run, or replaces it: a drain with the deadline its backlog
+ * calls for (capped), and when the server is still working after that, a restart (recorded).
+ * Returns the restarts' reasons. A second failure to get quiet on a fresh server is a failure.
+ */
+async function settle(ctx: CellContext, spec?: CellSpec): Promise<string[]> {
+  try {
+    await drain(ctx);
+    return [];
+  } catch (error) {
+    if (!(error instanceof ServerBusy) || ctx.restart === undefined) throw toLost(error);
+    const reason = `restarted: ${error.message}`;
+    ctx.onPhase('restart');
+    ctx.server = await ctx.restart(reason);
+    // A fresh process has a cold JIT: the run after a restart gets its warm-up again.
+    if (spec !== undefined) {
+      const checkError = await check(spec, ctx);
+      if (checkError !== undefined) throw new ServerLost(`after a restart, answer check failed: ${checkError}`);
+      await warmUp(spec, ctx);
+    }
+    try {
+      await drain(ctx);
+    } catch (again) {
+      throw toLost(again);
+    }
+    return [reason];
+  }
+}
+
+function toLost(error: unknown): Error {
+  return error instanceof ServerBusy ? new ServerLost(`${error.message}, even after a restart`) : (error as Error);
 }
 
 /** Cold only when the eviction was verified (fincore): an unverified one is reported as warm. */
@@ -182,17 +286,25 @@ async function evictForRun(paths: string[]): Promise<'warm' | 'cold'> {
  * answers 50 ms apart. When autocannon stops, requests it had sent are still on the server:
  * in its handlers, and unread in the sockets of closed connections, which the server still
  * answers. Measured without this wait, a 0.5 s bcrypt run after a warm-up finished no request
- * of its own (the server spent it on 17 left-over hashes).
+ * of its own (the server spent it on 17 left-over hashes). The wait has the deadline the last
+ * load's backlog calls for; ServerBusy when it passes (or would) with the server still working.
  */
-async function quiesce(server: RunningServer, timeoutSec: number): Promise<void> {
-  const deadline = Date.now() + timeoutSec * 1000;
+async function drain(ctx: CellContext): Promise<void> {
+  const capMs = ctx.plan.drainCapSec * 1000;
+  const left = leftovers.get(ctx.server) ?? { backlog: 0, servedPerSec: 0 };
+  const deadlineMs = drainDeadlineMs(left.backlog, left.servedPerSec, capMs);
+  if (deadlineMs > capMs) throw new ServerBusy(backlogReason(left, capMs));
+  // With little or nothing left over, the server still gets up to --timeout to finish it.
+  const until = performance.now() + Math.max(deadlineMs, Math.min(capMs, ctx.plan.timeoutSec * 1000));
   let lastTotal = -1;
   for (;;) {
-    const stats = await getStats(server, timeoutSec);
+    const remaining = until - performance.now();
+    if (remaining <= 0) throw new ServerBusy(`server still busy ${(deadlineMs / 1000).toFixed(1)} s after the load stopped (drain deadline from ${left.backlog} requests in hand)`);
+    const stats = await getStats(ctx, remaining);
     const total = Object.values(stats.routes).reduce((sum, r) => sum + r.count, 0);
-    if (stats.inFlight === 0 && total === lastTotal) return;
-    if (Date.now() > deadline) {
-      throw new ServerLost(`server still busy (${stats.inFlight} requests in hand) ${timeoutSec} s after the load stopped`);
+    if (stats.inFlight === 0 && total === lastTotal) {
+      leftovers.delete(ctx.server);
+      return;
     }
     lastTotal = stats.inFlight === 0 ? total : -1;
     await new Promise((resolve) => setTimeout(resolve, 50));
@@ -203,28 +315,32 @@ function totalCpu(stats: ServerStats): number {
   return stats.cpuMs.user + stats.cpuMs.system;
 }
 
-async function getStats(server: RunningServer, timeoutSec: number): Promise<ServerStats> {
-  const res = await request(server, '/stats', 'GET', timeoutSec);
+async function getStats(ctx: CellContext, deadlineMs: number): Promise<ServerStats> {
+  const res = await control(ctx, '/stats', 'GET', deadlineMs);
   return (await res.json()) as ServerStats;
 }
 
-async function post(server: RunningServer, path: string, timeoutSec: number): Promise<void> {
-  await (await request(server, path, 'POST', timeoutSec)).arrayBuffer();
+async function post(ctx: CellContext, path: string): Promise<void> {
+  await (await control(ctx, path, 'POST', ctx.plan.drainCapSec * 1000)).arrayBuffer();
 }
 
-/** A control request (/stats, /reset): no answer within the request timeout means a hung server. */
-async function request(server: RunningServer, path: string, method: string, timeoutSec: number): Promise<Response> {
+/**
+ * A control request (/stats, /reset). It may wait behind every request queued on the server,
+ * so its own silence proves nothing: while it waits, the process is watched (liveness.ts) and
+ * only death or a hang fails the cell; a deadline passed while working is ServerBusy.
+ */
+async function control(ctx: CellContext, path: string, method: string, deadlineMs: number): Promise<Response> {
+  const { server } = ctx;
+  const abort = new AbortController();
   let res: Response;
   try {
-    res = await fetch(server.url + path, { method, signal: AbortSignal.timeout(timeoutSec * 1000) });
+    const answer = fetch(server.url + path, { method, signal: abort.signal });
+    res = await whileAlive(server, answer, { hungAfterMs: hungAfterMs(ctx.plan), deadlineMs, what: `${method} ${path}` });
   } catch (error) {
+    abort.abort();
+    if (error instanceof ServerLost || error instanceof ServerBusy) throw error;
     await lostIfDead(server);
-    const timedOut = (error as Error).name === 'TimeoutError';
-    throw new ServerLost(
-      timedOut
-        ? `server stopped answering: ${method} ${path} had no answer in ${timeoutSec} s${tailOf(server)}`
-        : `${method} ${path} failed: ${(error as Error).message}${tailOf(server)}`,
-    );
+    throw new ServerLost(`${method} ${path} failed: ${(error as Error).message}${tailOf(server)}`);
   }
   if (!res.ok) throw new ServerLost(`${method} ${path} answered ${res.status}`);
   return res;
@@ -234,11 +350,6 @@ async function request(server: RunningServer, path: string, method: string, time
 async function lostIfDead(server: RunningServer): Promise<void> {
   const exit = await Promise.race([server.exited, new Promise<undefined>((r) => setTimeout(() => r(undefined), 200))]);
   if (exit !== undefined) throw new ServerLost(`server died (${formatExit(exit)})${tailOf(server)}`);
-}
-
-function tailOf(server: RunningServer): string {
-  const tail = server.stderrTail(5);
-  return tail === '' ? '' : `; stderr: ${tail.replace(/\s*\n\s*/g, ' | ')}`;
 }
 
 function throwIfInterrupted(signal: AbortSignal): void {

@@ -38,6 +38,11 @@ export interface Plan {
   cold: boolean;
   /** Scenarios whose cells are re-measured with wrk after their runs (when wrk is installed). */
   crossCheck: ScenarioName[];
+  /**
+   * The longest wait for a working server to finish the backlog a load left it, before the
+   * harness restarts it instead (an overloaded sync server can hold a minute of queued work).
+   */
+  drainCapSec: number;
 }
 
 /**
@@ -47,6 +52,13 @@ export interface Plan {
 export const FULL = { connections: 10, durationSec: 2, warmupSec: 0.5, runs: 3 } as const;
 /** --quick: every cell, shorter and fewer runs: under a minute for all three runtimes. */
 export const QUICK = { connections: 10, durationSec: 0.5, warmupSec: 0.1, runs: 2 } as const;
+
+/**
+ * Drain cap: a restart (about a second, plus the cell's warm-up again) beats waiting longer, and
+ * 15 s still lets the backlog of a 10-connection load on the slowest default cell (bcrypt, about
+ * 0.7 s) and of most 100-connection loads drain, so their runs keep the server's own figures.
+ */
+export const DEFAULT_DRAIN_CAP_SEC = 15;
 
 export const MODES: readonly Mode[] = ['baseline', 'raw', 'sync', 'async', 'worker'];
 const SCHEDULES = ['interleaved', 'sequential'] as const;
@@ -65,7 +77,7 @@ function crossCheckList(raw: string | undefined): ScenarioName[] {
   return nameList('cross-check', raw, SCENARIO_NAMES) ?? [];
 }
 
-const PLAN_FLAGS = ['runtimes', 'scenarios', 'modes', 'connections', 'duration', 'warmup', 'runs', 'probe-rate', 'timeout', 'hash-cost', 'fib-n', 'sleep-ms', 'file-count', 'file-size', 'data-dir', 'out', 'schedule', 'target-cv', 'max-runs', 'cross-check'] as const;
+const PLAN_FLAGS = ['runtimes', 'scenarios', 'modes', 'connections', 'duration', 'warmup', 'runs', 'probe-rate', 'timeout', 'hash-cost', 'fib-n', 'sleep-ms', 'file-count', 'file-size', 'data-dir', 'out', 'schedule', 'target-cv', 'max-runs', 'cross-check', 'drain-cap'] as const;
 
 export function parsePlan(argv: string[]): Plan {
   const values = parseFlags(argv, PLAN_FLAGS, ['quick', 'strict', 'cold']);
@@ -97,6 +109,7 @@ export function parsePlan(argv: string[]): Plan {
     maxRuns: 0,
     cold: values.cold === true,
     crossCheck: crossCheckList(str('cross-check')),
+    drainCapSec: numberFlag('drain-cap', str('drain-cap'), 1, 600, false) ?? DEFAULT_DRAIN_CAP_SEC,
   };
   plan.maxRuns = numberFlag('max-runs', str('max-runs'), plan.runs, 1000, true) ?? Math.max(plan.runs, 10);
   if (modes !== undefined && !cellsFor(plan.scenarios, plan).some((c) => modes.includes(c.mode))) {

@@ -41,6 +41,8 @@ interface LaneCell {
   meta: CellMeta;
   runs: RunResult[];
   wrk?: { requestsPerSec: number; connections: number; threads: number };
+  /** Restarts outside a measured run (while getting quiet for the check or the cross-check). */
+  restarts: string[];
   /** Set once the cell is settled on this lane (failed, invalid, or measured). */
   result?: CellResult;
 }
@@ -56,6 +58,7 @@ export async function benchCell(cell: CellSpec, lanes: Lane[], ctx: ScheduleCont
     lane,
     meta: { runtime: lane.spec.name, scenario: cell.scenario, mode: cell.mode, path: cell.path },
     runs: [],
+    restarts: [],
   }));
   for (const state of states) await prepare(state, cell, ctx);
   for (let round = 1; ; round++) {
@@ -101,10 +104,12 @@ export function wantsMoreRuns(runs: readonly RunResult[], plan: Pick<Plan, 'runs
 }
 
 function settle(state: LaneCell, plan: Plan): CellResult {
-  const result = withCrossCheck(summarizeCell(state.meta, state.runs, { connections: plan.connections }), state.wrk);
+  const result = withCrossCheck(summarizeCell(state.meta, state.runs, { connections: plan.connections, timeoutSec: plan.timeoutSec }), state.wrk);
   const caches = state.runs.map((r) => r.fileCache).filter((c) => c !== undefined);
+  const restarts = [...state.restarts, ...(result.restarts ?? [])];
   return {
     ...result,
+    ...(restarts.length === 0 ? {} : { restarts }),
     ...(caches.length === 0 ? {} : { fileCache: caches.every((c) => c === 'cold') ? ('cold' as const) : ('warm' as const) }),
     ...(plan.targetCv === undefined ? {} : { precision: { targetCv: plan.targetCv, met: result.requestsPerSec.cv <= plan.targetCv } }),
   };
@@ -119,7 +124,7 @@ async function prepare(state: LaneCell, cell: CellSpec, ctx: ScheduleContext): P
   await guarded(state, cell.server, ctx.signal, async () => {
     const checkError = await prepareCell(cell, cellContext(state, server, cell, ctx));
     if (checkError !== undefined) {
-      state.result = summarizeCell(state.meta, [], { connections: ctx.plan.connections, validationError: checkError });
+      state.result = summarizeCell(state.meta, [], { connections: ctx.plan.connections, timeoutSec: ctx.plan.timeoutSec, validationError: checkError });
     }
   });
 }
@@ -132,7 +137,7 @@ async function runOnce(state: LaneCell, cell: CellSpec, ctx: ScheduleContext, ro
   }
   const total = Math.max(ctx.plan.runs, round);
   await guarded(state, cell.server, ctx.signal, async () => {
-    const context = cellContext(state, server, cell, ctx);
+    const context = cellContext(state, server, cell, ctx, false);
     context.onPhase(`run ${round}/${total}`);
     state.runs.push(await measureRun(cell, context));
   });
@@ -154,9 +159,22 @@ async function guarded(state: LaneCell, kind: ServerKind, signal: AbortSignal, s
   }
 }
 
-function cellContext(state: LaneCell, server: RunningServer, cell: CellSpec, ctx: ScheduleContext): CellContext {
+/**
+ * `recordRestarts`: whether a restart is noted on the cell here (outside runs) or by the run
+ * that needed it (measureRun puts it in its RunResult).
+ */
+function cellContext(state: LaneCell, server: RunningServer, cell: CellSpec, ctx: ScheduleContext, recordRestarts = true): CellContext {
   return {
     server,
+    restart: async (reason) => {
+      if (recordRestarts) state.restarts.push(reason);
+      ctx.log(`${state.lane.spec.name} ${cell.scenario}/${cell.mode}: ${reason}`);
+      await state.lane.servers.get(cell.server)?.stop();
+      state.lane.servers.delete(cell.server);
+      const fresh = await serverFor(state.lane, cell.server, ctx);
+      if (typeof fresh === 'string') throw new ServerLost(`could not restart the server: ${fresh}`);
+      return fresh;
+    },
     plan: ctx.plan,
     probe: ctx.probe,
     manifest: ctx.manifest,

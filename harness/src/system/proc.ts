@@ -44,3 +44,28 @@ export function watchPeakRss(pid: number, intervalMs = 100): { stop(): number | 
     },
   };
 }
+
+/**
+ * Whether a process's main thread (where every runtime here runs its event loop) is doing
+ * anything: its CPU time in nanoseconds and how often it has been scheduled, from
+ * /proc/<pid>/task/<pid>/schedstat, and its state letter from /proc/<pid>/stat ("T" when
+ * stopped). A thread blocked in a 20 ms Atomics.wait uses almost no CPU but is scheduled at every
+ * wake, so a working server moves one figure or the other; a stopped or deadlocked one moves neither.
+ */
+export interface ThreadProgress {
+  runNs: number;
+  slices: number;
+  state: string;
+}
+
+export function readMainThreadProgress(pid: number): ThreadProgress | undefined {
+  try {
+    const [runNs, , slices] = readFileSync(`/proc/${pid}/task/${pid}/schedstat`, 'utf8').trim().split(/\s+/).map(Number);
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const state = stat.slice(stat.lastIndexOf(')') + 2).split(' ')[0] ?? '?';
+    if (runNs === undefined || slices === undefined || Number.isNaN(runNs) || Number.isNaN(slices)) return undefined;
+    return { runNs, slices, state };
+  } catch {
+    return undefined;
+  }
+}

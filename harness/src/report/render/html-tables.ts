@@ -3,6 +3,7 @@
  * their flags and status beside them), and the environment and parameters tables. Pure.
  */
 import { escapeHtml } from './html-escape.ts';
+import { cellRemarks, flagLabel } from '../flags.ts';
 import { MODE_ORDER } from '../merge.ts';
 import { environmentRows, formatMs, formatRatio, formatRps, parameterRows } from './markdown.ts';
 import type { CellResult, Flag, Report, ScenarioName } from '../report-types.ts';
@@ -24,8 +25,7 @@ export function scenarioCells(report: Report, scenario: ScenarioName): CellResul
 }
 
 function flagBadge(flag: Flag, cell: CellResult): string {
-  const text = flag === 'unstable' ? `⚠ unstable (CV ${(cell.requestsPerSec.cv * 100).toFixed(0)} %)` : `⚠ ${flag}`;
-  return `<span class="badge" data-flag="${flag}">${escapeHtml(text)}</span>`;
+  return `<span class="badge" data-flag="${flag}">${escapeHtml(flagLabel(flag, cell))}</span>`;
 }
 
 /** Status first (it decides whether to read the figures at all), then flags. */
@@ -34,7 +34,8 @@ function notes(cell: CellResult): string {
     cell.status === 'ok'
       ? []
       : [`<span class="badge bad" data-flag="${cell.status}">✗ ${cell.status}${cell.reason === undefined ? '' : `: ${escapeHtml(cell.reason)}`}</span>`];
-  return [...status, ...cell.flags.map((flag) => flagBadge(flag, cell))].join('');
+  const remarks = cellRemarks(cell).map((text) => `<span class="badge">${escapeHtml(text)}</span>`);
+  return [...status, ...cell.flags.map((flag) => flagBadge(flag, cell)), ...remarks].join('');
 }
 
 function rowClass(cell: CellResult): string {
@@ -56,8 +57,9 @@ function cellFigures(cell: CellResult): string[] {
   const ms = [
     cell.latencyMs.p50, cell.latencyMs.p90, cell.latencyMs.p99, cell.latencyMs.p999, cell.latencyMs.max,
     cell.probeLatencyMs.p50, cell.probeLatencyMs.p99, cell.probeLatencyMs.max,
-    cell.eventLoopLagMs.p99, cell.eventLoopLagMs.max,
-  ].map(formatMs);
+  ]
+    .map(formatMs)
+    .concat(cell.lagMissing === undefined ? [cell.eventLoopLagMs.p99, cell.eventLoopLagMs.max].map(formatMs) : ['n/a', 'n/a']);
   const cpu = [cell.server.cpuPercent, cell.client.cpuPercent].map((x) => x.toFixed(0));
   return [rpsText(cell), cell.ratioToFastest === undefined ? DASH : formatRatio(cell.ratioToFastest), ...ms, ...cpu];
 }

@@ -3,9 +3,9 @@
  * The number formatters and the comparison sentences are shared with render-console.ts.
  */
 import { markdownTable } from 'markdown-table';
-import { CLIENT_BOUND_CPU_PERCENT, UNSTABLE_CV } from '../flags.ts';
+import { cellRemarks, CLIENT_BOUND_CPU_PERCENT, flagLabel, percent, UNSTABLE_CV } from '../flags.ts';
 import { MODE_ORDER } from '../merge.ts';
-import type { CellResult, Comparison, Flag, Parameters, Ratios, Report, ScenarioName } from '../report-types.ts';
+import type { CellResult, Comparison, Parameters, Ratios, Report, ScenarioName } from '../report-types.ts';
 
 const DASH = '—';
 
@@ -52,16 +52,13 @@ export function escapeCell(text: string): string {
   return text.replace(/\|/g, '\\|').replace(/\r?\n/g, ' ');
 }
 
-function flagText(flag: Flag, cell: CellResult): string {
-  if (flag === 'unstable') return `⚠ unstable (CV ${(cell.requestsPerSec.cv * 100).toFixed(0)} %)`;
-  return `⚠ ${flag}`;
-}
 
 /** What a reader must know before trusting the row: status first, then flags. */
 export function cellNotes(cell: CellResult): string {
   const notes: string[] = [];
   if (cell.status !== 'ok') notes.push(`✗ ${cell.status}${cell.reason === undefined ? '' : `: ${cell.reason}`}`);
-  for (const flag of cell.flags) notes.push(flagText(flag, cell));
+  for (const flag of cell.flags) notes.push(flagLabel(flag, cell));
+  notes.push(...cellRemarks(cell));
   if (cell.fileCache === 'cold') notes.push('❄ cold cache');
   if (cell.crossCheck !== undefined) notes.push(`wrk ${formatRps(cell.crossCheck.requestsPerSec)} req/s (autocannon at ${formatRatio(cell.crossCheck.ratio)})`);
   if (cell.precision !== undefined && !cell.precision.met) {
@@ -85,7 +82,7 @@ function scenarioRow(cell: CellResult, withRatio: boolean): string[] {
   row.push(
     figure(formatMs(cell.latencyMs.p99)),
     figure(formatMs(cell.probeLatencyMs.p99)),
-    figure(formatMs(cell.eventLoopLagMs.p99)),
+    figure(cell.lagMissing === undefined ? formatMs(cell.eventLoopLagMs.p99) : 'n/a'),
     escapeCell(cellNotes(cell)),
   );
   return row;
@@ -161,7 +158,25 @@ export function comparisonLines(report: Report, comparison: Comparison): string[
   if (comparison.workerOverSync !== undefined) {
     lines.push(ratioSentence(runtime, ['worker', cell('worker')], ['sync', cell('sync')], comparison.workerOverSync));
   }
+  const overload = overloadSentence(runtime, (['sync', 'async', 'worker'] as const).map(cell), report.parameters.connections);
+  if (overload !== undefined) lines.push(overload);
   return lines;
+}
+
+/**
+ * Overload as a result: per mode, the share that timed out, and what was still served, e.g.
+ * "node at 1000 connections: sync 96 % of requests timed out after 10 s (served 31 req/s);
+ * async none timed out, served 4,700 req/s".
+ */
+export function overloadSentence(runtime: string, cells: readonly (CellResult | undefined)[], connections: number): string | undefined {
+  const measured = cells.filter((c): c is CellResult => c !== undefined && c.status === 'ok');
+  if (!measured.some((c) => c.overload !== undefined)) return undefined;
+  const parts = measured.map((c) => {
+    const served = `${formatRps(c.requestsPerSec.median)} req/s`;
+    if (c.overload === undefined) return `${c.mode}: none timed out, served ${served}`;
+    return `${c.mode}: ${percent(c.overload.timeoutShare)} of requests timed out after ${c.overload.timeoutSec} s (served ${served})`;
+  });
+  return `${runtime} at ${connections} connections, ${parts.join('; ')}`;
 }
 
 /** Scenarios in the order of the (already sorted) results. */
@@ -196,7 +211,8 @@ function howToRead(report: Report): string {
     `- ⚠ client-bound: the load generator used ≥ ${CLIENT_BOUND_CPU_PERCENT} % of a core, so the server may be faster than shown`,
     `- ⚠ unstable: requests/s varied by more than ${UNSTABLE_CV * 100} % (CV) between runs`,
     '- ⚠ count-mismatch: the server counted more or fewer requests than the client sent',
-    '- ✗ invalid: errors, timeouts, non-2xx answers or a failed answer check; ✗ failed: the server died',
+    '- ⚠ overloaded: requests waited past the timeout and the client gave up on them; the figures are of the answered ones, and the share that timed out is given',
+    '- ✗ invalid: errors (without overload), non-2xx answers or a failed answer check; ✗ failed: the server died or hung (alive but doing no work at all)',
   ].join('\n');
   return `${figures}\n\n${legend}`;
 }

@@ -1,0 +1,108 @@
+// Overload is a finding, not a failure: a thousand connections on blocking handlers, on every
+// runtime, measured as overloaded cells; and the two real failures told apart from it, a server
+// that hangs (SIGSTOP) and one that dies. Each case would fail if the behaviour regressed.
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { runBench } from '../../src/run/bench.ts';
+import { parsePlan } from '../../src/run/plan.ts';
+import type { CellResult, Report } from '../../src/report/report-types.ts';
+import { stopAllServers } from '../../src/run/server.ts';
+import { isAlive, processesMentioning, recordingProgress } from './helpers.ts';
+
+const RUNTIMES = ['node', 'bun', 'deno'] as const;
+let tmp: string;
+const dataFlags = () => ['--data-dir', join(tmp, 'data'), '--file-count', '2', '--file-size', '4096'];
+
+beforeAll(() => {
+  tmp = mkdtempSync(join(tmpdir(), 'bench-overload-'));
+});
+afterEach(() => stopAllServers());
+afterAll(() => rmSync(tmp, { recursive: true, force: true }));
+
+const cellOf = (report: Report, runtime: string, scenario: string, mode: string): CellResult => {
+  const cell = report.results.find((c) => c.runtime === runtime && c.scenario === scenario && c.mode === mode);
+  if (cell === undefined) throw new Error(`no ${runtime} ${scenario}/${mode} cell`);
+  return cell;
+};
+
+describe('1,000 connections on blocking handlers', () => {
+  const thousand = (scenarios: string, modes: string, out: string) =>
+    parsePlan([
+      ...['--runtimes', RUNTIMES.join(','), '--scenarios', scenarios, '--modes', modes],
+      ...['--connections', '1000', '--duration', '1.5', '--timeout', '1', '--runs', '1', '--warmup', '0.1', '--hash-cost', '8'],
+      ...['--cross-check', 'none', '--out', join(tmp, out), ...dataFlags()],
+    ]);
+  const failures = (report: Report) =>
+    report.results.filter((c) => c.status === 'failed').map((c) => `${c.runtime} ${c.scenario}/${c.mode}: ${c.reason}`);
+  const expectOverloaded = (sync: CellResult) => {
+    expect(sync.status, `${sync.runtime} ${sync.scenario}/sync: ${sync.reason}`).toBe('ok');
+    expect(sync.flags).toContain('overloaded');
+    expect(sync.overload!.timeouts).toBeGreaterThan(0);
+    expect(sync.timeouts).toBe(sync.overload!.timeouts);
+    expect(sync.overload!.timeoutShare).toBeGreaterThan(0.3);
+    expect(sync.overload!.timeoutSec).toBe(1);
+    // The probe kept reporting while a thousand requests were queued in front of it.
+    expect(sync.runDetails[0]!.probe!.sent).toBeGreaterThan(40);
+  };
+
+  // Runs longer than the timeout, so queued requests can time out inside the run.
+  it('sleep: sync is overloaded with its timeouts counted, fails nowhere, and the cell after it measures normally', { timeout: 120_000 }, async () => {
+    const { report } = await runBench(thousand('sleep', 'sync,async', 'out-sleep'), { progress: recordingProgress() });
+    expect(failures(report)).toEqual([]);
+    for (const runtime of RUNTIMES) {
+      const sync = cellOf(report, runtime, 'sleep', 'sync');
+      expectOverloaded(sync);
+      // Physics: one 20 ms blocking wait at a time cannot exceed 50 answers a second.
+      expect(sync.requestsPerSec.median).toBeLessThanOrEqual(52);
+      // The cell after an overloaded one is measured normally: timers overlap a thousand waits.
+      // (A few of its requests may still time out: a thousand connections opened at once can
+      // overflow the listen backlog, and a dropped SYN is retried only after a second.)
+      const asleep = cellOf(report, runtime, 'sleep', 'async');
+      expect(asleep.status, asleep.reason).toBe('ok');
+      expect(asleep.overload?.timeoutShare ?? 0).toBeLessThan(0.05);
+      expect(asleep.requestsPerSec.median).toBeGreaterThan(5 * sync.requestsPerSec.median);
+      // sync left a backlog longer than the drain cap: the next cell restarted the server first.
+      expect(asleep.restarts?.[0]).toMatch(/^restarted: about \d+ requests in hand/);
+    }
+    expect(processesMentioning(tmp).filter(isAlive)).toEqual([]);
+  });
+
+  it('hash: sync is overloaded with its timeouts counted; server figures past the drain cap are marked missing, not waited for', { timeout: 120_000 }, async () => {
+    // bcrypt at cost 8, about 16 ms a hash: a thousand queued hashes are 16 s of work.
+    const { report } = await runBench(thousand('hash', 'sync', 'out-hash'), { progress: recordingProgress() });
+    expect(failures(report)).toEqual([]);
+    for (const runtime of RUNTIMES) expectOverloaded(cellOf(report, runtime, 'hash', 'sync'));
+    // A thousand queued 16 ms hashes are past the 15 s drain cap: not waited for.
+    expect(report.results.some((c) => (c.runDetails[0]?.statsMissing ?? '').includes('drain cap'))).toBe(true);
+    expect(processesMentioning(tmp).filter(isAlive)).toEqual([]);
+  });
+});
+
+describe('hung is not overloaded', () => {
+  it.each(RUNTIMES)('%s: a server stopped with SIGSTOP mid-run fails as hung, leaves no process, and the run goes on', async (runtime) => {
+    const plan = parsePlan([
+      ...['--runtimes', runtime, '--scenarios', 'sleep', '--runs', '1', '--duration', '0.5', '--warmup', '0', '--timeout', '1'],
+      ...['--cross-check', 'none', '--out', join(tmp, `out-stop-${runtime}`), ...dataFlags()],
+    ]);
+    const stopped: number[] = [];
+    const started = Date.now();
+    const { report } = await runBench(plan, {
+      progress: recordingProgress(),
+      onRunStarted: (server, cell) => {
+        if (cell.mode !== 'sync') return;
+        stopped.push(server.pid);
+        setTimeout(() => process.kill(server.pid, 'SIGSTOP'), 200);
+      },
+    });
+    const sync = cellOf(report, runtime, 'sleep', 'sync');
+    expect(sync.status).toBe('failed');
+    expect(sync.reason).toMatch(/server hung: stopped \(process state T\)/);
+    expect(cellOf(report, runtime, 'sleep', 'async').status).toBe('ok');
+    expect(stopped).toHaveLength(1);
+    expect(isAlive(stopped[0]!)).toBe(false);
+    expect(processesMentioning(tmp).filter(isAlive)).toEqual([]);
+    expect(Date.now() - started).toBeLessThan(30_000);
+  });
+});
