@@ -71,7 +71,7 @@ describe('summarizeCell', () => {
     const cell = summarizeCell(meta, runs, { connections: 1000, timeoutSec: 10 });
     expect(cell.status).toBe('ok');
     expect(cell.flags).toContain('overloaded');
-    expect(cell.overload).toEqual({ sent: 2050, timeouts: 1800, errors: 100, timeoutShare: 0.878, errorShare: 0.049, timeoutSec: 10 });
+    expect(cell.overload).toEqual({ sent: 2050, timeouts: 1800, errors: 100, timeoutShare: 0.878049, errorShare: 0.04878, timeoutSec: 10 });
   });
 
   it('still calls an overloaded cell invalid when an answer was not 2xx', () => {
@@ -115,7 +115,7 @@ describe('failedCell', () => {
     expect(cell.status).toBe('failed');
     expect(cell.reason).toBe('server exited with code 1');
     expect(cell.flags).toEqual([]);
-    expect(cell.requestsPerSec).toEqual({ median: 0, ci95: [0, 0], cv: 0, runs: [] });
+    expect(cell.requestsPerSec).toEqual({ median: 0, ci95: [0, 0], cv: 0, runs: [], intervalNote: 'no runs' });
     expect(cell.latencyMs).toEqual({ p50: 0, p90: 0, p99: 0, p999: 0, max: 0 });
     expect(cell.errors + cell.timeouts + cell.non2xx).toBe(0);
     expect(cell.runDetails).toEqual([]);

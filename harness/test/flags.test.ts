@@ -4,7 +4,9 @@ import {
   cellFlags,
   cellStatus,
   failedAnswersReason,
+  flagLabel,
   hasCountMismatch,
+  percent,
   isClientBound,
   isUnstable,
   UNSTABLE_CV,
@@ -124,5 +126,16 @@ describe('cellStatus', () => {
 
   it('is invalid with no runs', () => {
     expect(cellStatus([])).toEqual({ status: 'invalid', reason: 'no runs measured' });
+  });
+});
+
+describe('overload as a reader sees it', () => {
+  it('gives shares as percentages without a false zero', () => {
+    expect([percent(0), percent(0.00004), percent(0.045), percent(0.961)]).toEqual(['0 %', '< 0.1 %', '4.5 %', '96 %']);
+  });
+
+  it('labels the overloaded flag with the share that timed out and the timeout', () => {
+    const cell = { requestsPerSec: { median: 31, ci95: [31, 31] as [number, number], cv: 0, runs: [31] }, overload: { sent: 1000, timeouts: 961, errors: 0, timeoutShare: 0.961, errorShare: 0, timeoutSec: 10 } };
+    expect(flagLabel('overloaded', cell)).toBe('⚠ overloaded: 96 % of requests timed out after 10 s');
   });
 });

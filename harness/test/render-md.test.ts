@@ -103,7 +103,7 @@ describe('renderMarkdown', () => {
     );
     expect(markdown).toContain('- node: worker handles 3.00x the requests/s of sync (p99 0.25x, probe p99 0.01x)');
     expect(markdown).toContain('- node: Hono handles 0.80x the requests/s of the raw server (p99 1.20x, probe p99 1.50x)');
-    expect(markdown).toContain('- bun: async vs sync not comparable (async failed)');
+    expect(markdown).toContain('- bun: async vs sync not comparable (async failed, sync invalid)');
     expect(markdown).toContain('- node: async vs sync not comparable (async not measured)');
   });
 
@@ -127,5 +127,42 @@ describe('renderConsoleSummary', () => {
     expect(text).toMatch(/node +│ hash +│ async +│ +2,410 │/);
     expect(text).toContain('[hash] node: async handles 2.41x the requests/s of sync');
     expect(text).toContain('Not measured: deno skipped: deno not installed');
+  });
+});
+
+describe('findings only from cells that can carry them', () => {
+  const report = (cells: Parameters<typeof mergeReport>[0]['results']): Report =>
+    mergeReport({ createdAt: '2026-11-22T16:00:00.000Z', status: 'complete', environment, parameters, runtimes, results: cells });
+
+  it('says n/a and why, instead of a ratio, when a side is invalid', () => {
+    const md = renderMarkdown(
+      report([
+        makeCell({ runtime: 'deno', scenario: 'hash', mode: 'sync' }, { rps: 16 }),
+        makeCell({ runtime: 'deno', scenario: 'hash', mode: 'async', status: 'invalid', reason: '2 runs completed no request: lengthen --duration' }, { rps: 1 }),
+      ]),
+    );
+    expect(md).toContain('deno: async vs sync not comparable (async invalid)');
+    expect(md).not.toMatch(/async handles 0\.06/);
+  });
+
+  it('states overload as a result: the share that timed out per mode, and what was still served', () => {
+    const overload = { sent: 2000, timeouts: 1920, errors: 0, timeoutShare: 0.96, errorShare: 0, timeoutSec: 10 };
+    const md = renderMarkdown(
+      report([
+        makeCell({ runtime: 'node', scenario: 'sleep', mode: 'sync', flags: ['overloaded'], overload }, { rps: 31 }),
+        makeCell({ runtime: 'node', scenario: 'sleep', mode: 'async' }, { rps: 4700 }),
+      ]),
+    );
+    expect(md).toContain('⚠ overloaded: 96 % of requests timed out after 10 s');
+    expect(md).toContain('node at 100 connections, sync: 96 % of requests timed out after 10 s (served 31.0 req/s); async: none timed out, served 4,700 req/s');
+  });
+
+  it('prints no interval from two runs, and lag as n/a when the server could not report it', () => {
+    const cell = makeCell({ runtime: 'bun', scenario: 'sleep', mode: 'sync', lagMissing: 'about 1000 requests in hand: more than the 15 s drain cap' }, { rps: 49 });
+    cell.requestsPerSec = { median: 49, ci95: [49, 49], cv: 0.01, runs: [48.8, 49.2], intervalNote: '2 runs: too few for an interval (3 or more)' };
+    const md = renderMarkdown(report([cell]));
+    expect(md).toContain('49.0 (2 runs, no interval)');
+    expect(md).toMatch(/\|\s+n\/a \|/);
+    expect(md).toContain('lag n/a: about 1000 requests in hand');
   });
 });

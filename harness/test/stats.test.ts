@@ -81,6 +81,23 @@ describe('summarize', () => {
   });
 
   it('summarises no runs as zeros', () => {
-    expect(summarize([])).toEqual({ median: 0, ci95: [0, 0], cv: 0, runs: [] });
+    expect(summarize([])).toEqual({ median: 0, ci95: [0, 0], cv: 0, runs: [], intervalNote: 'no runs' });
+  });
+
+  it('gives no interval from fewer than 3 runs, and says so', () => {
+    // The quick plan's 2 runs: t = 12.7 would make this "-76,581 to 100,281 req/s".
+    expect(summarize([3000, 9000])).toEqual({
+      median: 6000,
+      ci95: [6000, 6000],
+      cv: 0.707,
+      runs: [3000, 9000],
+      intervalNote: '2 runs: too few for an interval (3 or more)',
+    });
+  });
+
+  it('never gives a negative lower bound for requests/s', () => {
+    const wild = summarize([100, 5000, 200]);
+    expect(wild.ci95[0]).toBe(0);
+    expect(wild.ci95[1]).toBeGreaterThan(5000);
   });
 });

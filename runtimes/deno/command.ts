@@ -7,8 +7,12 @@ const here = dirname(fileURLToPath(import.meta.url));
 /**
  * The deno binary itself, which the npm package's postinstall places beside its bin.cjs. The
  * .bin shim would run it as a grandchild through Node, so its pid would not be the one started.
+ * Resolved when asked for, not when this module loads: a machine without the deno package must
+ * still be able to run the other runtimes (the harness reports deno as skipped, with this error).
  */
-export const DENO_BIN = resolve(dirname(createRequire(resolve(here, 'package.json')).resolve('deno/package.json')), 'deno');
+export function denoBinary(): string {
+  return resolve(dirname(createRequire(resolve(here, 'package.json')).resolve('deno/package.json')), 'deno');
+}
 export const DENO_SERVER = resolve(here, 'server.ts');
 const DEFAULT_DATA_DIR = resolve(here, '../../data/files');
 /** Worker threads load their module by path, which Deno checks against read permission. */

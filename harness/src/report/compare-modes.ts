@@ -20,9 +20,13 @@ function ratio(numerator: number | undefined, denominator: number | undefined): 
   return roundRatio(numerator / denominator);
 }
 
-/** A cell usable in a ratio: present and measured (a failed cell holds only zeros). */
+/**
+ * A cell that can carry a ratio: present and ok. A failed cell holds only zeros; an invalid one
+ * counted errors or wrong answers as work, or finished nothing. (An overloaded cell is ok: its
+ * completed requests are measured.)
+ */
 function measured(cell: CellResult | undefined): CellResult | undefined {
-  return cell === undefined || cell.status === 'failed' ? undefined : cell;
+  return cell?.status === 'ok' ? cell : undefined;
 }
 
 /**

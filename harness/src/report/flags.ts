@@ -64,7 +64,8 @@ export function overloadSummary(runs: readonly RunResult[], timeoutSec: number):
   const sent = runs.reduce((sum, r) => sum + (r.sent ?? r.requests + r.timeouts + r.errors), 0);
   const timeouts = runs.reduce((sum, r) => sum + r.timeouts, 0);
   const errors = runs.reduce((sum, r) => sum + r.errors, 0);
-  const share = (n: number) => (sent > 0 ? Math.round((n / sent) * 1000) / 1000 : 0);
+  // Six decimals: three timeouts in 80,000 requests must not round to a false zero.
+  const share = (n: number) => (sent > 0 ? Math.round((n / sent) * 1e6) / 1e6 : 0);
   return { sent, timeouts, errors, timeoutShare: share(timeouts), errorShare: share(errors), timeoutSec };
 }
 
@@ -148,7 +149,10 @@ export function cellRemarks(cell: Pick<CellResult, 'restarts' | 'lagMissing'>): 
   return remarks;
 }
 
+/** A share as a percentage a reader can take in: "96 %", "4.5 %", "< 0.1 %" (never a false "0 %"). */
 export function percent(share: number): string {
   const pct = share * 100;
-  return `${pct >= 10 || pct === 0 ? pct.toFixed(0) : pct.toFixed(1)} %`;
+  if (pct === 0) return '0 %';
+  if (pct < 0.1) return '< 0.1 %';
+  return `${pct >= 10 ? pct.toFixed(0) : pct.toFixed(1)} %`;
 }

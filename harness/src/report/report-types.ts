@@ -83,8 +83,11 @@ export interface RunResult {
   fileCache?: 'warm' | 'cold';
   /** added: requests the load generator wrote, answered or not (timeouts are among them). */
   sent?: number;
-  /** added: the probe's requests: sent, answered (the ones its percentiles are over), failed or timed out. */
-  probe?: { sent: number; answered: number; failed: number };
+  /**
+   * added: the probe's requests: sent, answered, failed, and timed out (waited past --timeout;
+   * these count in the probe's percentiles at the timeout, a lower bound).
+   */
+  probe?: { sent: number; answered: number; failed: number; timedOut?: number };
   /**
    * added: why the server's own figures (loop lag, route count) are missing for this run: it was
    * still working through the load's backlog when the drain deadline would have passed.
@@ -110,9 +113,15 @@ export interface Overload {
 
 export interface Summary {
   median: number;
+  /**
+   * 95 % interval of the mean (Student's t), never below zero; with fewer runs than an interval
+   * needs it collapses to the median and `intervalNote` says why.
+   */
   ci95: [number, number];
   cv: number;
   runs: number[];
+  /** added: why there is no interval (too few runs). */
+  intervalNote?: string;
 }
 
 export interface CellResult {

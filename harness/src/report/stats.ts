@@ -79,11 +79,20 @@ export function ci95(xs: readonly number[]): [number, number] {
  * 95 % CI of the mean and the CV as the measure of spread. Outputs rounded, inputs untouched.
  */
 export function summarize(xs: readonly number[]): Summary {
+  const m = roundFigure(median(xs));
+  const base = { median: m, cv: roundFigure(cv(xs)), runs: xs.map((x) => roundFigure(x)) };
+  if (xs.length < MIN_RUNS_FOR_INTERVAL) {
+    const note = xs.length === 0 ? 'no runs' : `${xs.length} run${xs.length === 1 ? '' : 's'}: too few for an interval (${MIN_RUNS_FOR_INTERVAL} or more)`;
+    return { median: m, ci95: [m, m], cv: base.cv, runs: base.runs, intervalNote: note };
+  }
   const [low, high] = ci95(xs);
-  return {
-    median: roundFigure(median(xs)),
-    ci95: [roundFigure(low), roundFigure(high)],
-    cv: roundFigure(cv(xs)),
-    runs: xs.map((x) => roundFigure(x)),
-  };
+  // The figures summarised (requests/s) cannot be negative; a t-interval that dips below zero
+  // only says the runs disagree wildly, which the CV already says.
+  return { median: m, ci95: [roundFigure(Math.max(0, low)), roundFigure(high)], cv: base.cv, runs: base.runs };
 }
+
+/**
+ * Fewest runs for a 95 % interval: with 2, Student's t is 12.7 and the interval is ±13 standard
+ * deviations wide (e.g. "-76,581 to 100,281 req/s"), which says nothing a reader can use.
+ */
+export const MIN_RUNS_FOR_INTERVAL = 3;

@@ -16,6 +16,7 @@ import type { Progress } from './progress.ts';
 import { loadChartAssets } from '../report/render/html-assets.ts';
 import { renderHtml } from '../report/render/html.ts';
 import { formatMs, formatRps, renderMarkdown } from '../report/render/markdown.ts';
+import { percent } from '../report/flags.ts';
 import type { CellResult, Parameters, Report, RuntimeEntry } from '../report/report-types.ts';
 import { probeRuntime, runtimeSpec } from './runtimes.ts';
 import { REPO_ROOT } from '../system/paths.ts';
@@ -199,7 +200,7 @@ export function cellLine(cell: CellResult): string {
   if (cell.status === 'failed') return `${name}: FAILED: ${cell.reason ?? ''}`;
   const rps = cell.requestsPerSec;
   const figures = `${formatRps(rps.median)} req/s (CV ${(rps.cv * 100).toFixed(1)}%), p99 ${formatMs(cell.latencyMs.p99)} ms, probe p99 ${formatMs(cell.probeLatencyMs.p99)} ms`;
-  const overload = cell.overload === undefined ? [] : [`${(cell.overload.timeoutShare * 100).toFixed(0)} % of requests timed out`];
+  const overload = cell.overload === undefined ? [] : [`${cell.overload.timeouts} of ${cell.overload.sent} requests timed out (${percent(cell.overload.timeoutShare)})`];
   const restarts = cell.restarts === undefined ? [] : [`${cell.restarts.length} restart${cell.restarts.length === 1 ? '' : 's'}`];
   const notes = [...(cell.status === 'invalid' ? [`INVALID: ${cell.reason ?? ''}`] : []), ...cell.flags, ...overload, ...restarts];
   return `${name}: ${figures}${notes.length > 0 ? ` [${notes.join('; ')}]` : ''}`;

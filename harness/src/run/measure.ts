@@ -201,7 +201,7 @@ export async function measureRun(spec: CellSpec, ctx: CellContext): Promise<RunR
     sent: result.sent,
     latencyMs: result.latencyMs,
     probeLatencyMs: { p50: probed.p50, p99: probed.p99, max: probed.max, count: probed.count },
-    probe: { sent: probed.sent, answered: probed.count, failed: probed.errors },
+    probe: { sent: probed.sent, answered: probed.count, failed: probed.errors, timedOut: probed.timeouts },
     eventLoopLagMs: { p99: stats?.value?.eventLoopLagMs.p99 ?? 0, max: stats?.value?.eventLoopLagMs.max ?? 0 },
     errors: result.errors,
     timeouts: result.timeouts,

@@ -8,10 +8,13 @@ import type { ProbeCommand, ProbeReport } from './probe.ts';
 
 let session: { stop: () => Promise<ProbeReport> } | undefined;
 
+class ProbeTimeout extends Error {}
+
 function start(url: string, ratePerSec: number, timeoutMs: number) {
   const agent = new Agent({ keepAlive: true, maxSockets: 256 });
   const histogram = build({ lowestDiscernibleValue: 1, highestTrackableValue: 60_000_000, numberOfSignificantValueDigits: 3 });
   let errors = 0;
+  let timeouts = 0;
   let sent = 0;
   const inFlight = new Set<Promise<void>>();
   const periodMs = 1000 / ratePerSec;
@@ -28,9 +31,17 @@ function start(url: string, ratePerSec: number, timeoutMs: number) {
           resolve();
         });
       });
-      req.on('timeout', () => req.destroy(new Error('probe timeout')));
-      req.on('error', () => {
-        errors++;
+      req.on('timeout', () => req.destroy(new ProbeTimeout()));
+      req.on('error', (error) => {
+        // A probe that waited past the timeout waited at least that long: it goes into the
+        // histogram at the timeout (a lower bound), so an overloaded server's probe p99 cannot
+        // look good by leaving out the callers it failed.
+        if (error instanceof ProbeTimeout) {
+          timeouts++;
+          histogram.recordValue(Math.round(timeoutMs * 1000));
+        } else {
+          errors++;
+        }
         resolve();
       });
       req.end();
@@ -54,14 +65,15 @@ function start(url: string, ratePerSec: number, timeoutMs: number) {
       await Promise.all(inFlight);
       agent.destroy();
       const ms = (us: number) => Math.round(us) / 1000;
-      const count = histogram.totalCount;
+      const count = histogram.totalCount - timeouts;
       return {
         sent,
         count,
         errors,
-        p50: count ? ms(histogram.getValueAtPercentile(50)) : 0,
-        p99: count ? ms(histogram.getValueAtPercentile(99)) : 0,
-        max: count ? ms(histogram.maxValue) : 0,
+        timeouts,
+        p50: histogram.totalCount ? ms(histogram.getValueAtPercentile(50)) : 0,
+        p99: histogram.totalCount ? ms(histogram.getValueAtPercentile(99)) : 0,
+        max: histogram.totalCount ? ms(histogram.maxValue) : 0,
       };
     },
   };

@@ -6,8 +6,12 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 export type ProbeCommand = { type: 'start'; url: string; ratePerSec: number; timeoutMs: number } | { type: 'stop' };
 export interface ProbeReport {
   sent: number;
+  /** Answered probes. */
   count: number;
+  /** Probes that failed other than by timing out. */
   errors: number;
+  /** Probes that waited past the timeout; they count in the percentiles at the timeout. */
+  timeouts: number;
   p50: number;
   p99: number;
   max: number;

@@ -4,7 +4,7 @@ import { createRequire } from 'node:module';
 import { dirname, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { RuntimeName } from '@bench/app';
-import { denoArgs, DENO_BIN } from '@bench/runtime-deno/command';
+import { denoArgs, denoBinary } from '@bench/runtime-deno/command';
 import { REPO_ROOT } from '../system/paths.ts';
 
 const RUNTIMES_DIR = resolve(REPO_ROOT, 'runtimes');
@@ -20,11 +20,26 @@ export interface RuntimeSpec {
   versionArgs: string[];
   /** Turns the version command's output into the bare version, e.g. "2.9.6". */
   parseVersion(output: string): string;
+  /** Why this runtime cannot run here (its package is not installed); it is then skipped. */
+  unavailable?: string;
 }
 
 function packageDir(runtime: RuntimeName, pkg: string): string {
   const require = createRequire(resolve(RUNTIMES_DIR, runtime, 'package.json'));
   return dirname(require.resolve(`${pkg}/package.json`));
+}
+
+/**
+ * Builds a runtime's spec; when its package cannot be found, a spec that says so instead of an
+ * exception, so a runtime that is missing (or not even asked for) never stops the run.
+ */
+export function resolved(name: RuntimeName, build: () => RuntimeSpec): RuntimeSpec {
+  try {
+    return build();
+  } catch (error) {
+    const reason = `${name} is not installed here (${(error as Error).message.split('\n')[0]}): run the install step again`;
+    return { name, binary: '', args: () => [], versionArgs: [], parseVersion: (out) => out.trim(), unavailable: reason };
+  }
 }
 
 function nodeSpec(): RuntimeSpec {
@@ -52,7 +67,7 @@ function bunSpec(): RuntimeSpec {
 function denoSpec(): RuntimeSpec {
   return {
     name: 'deno',
-    binary: DENO_BIN,
+    binary: denoBinary(),
     args: denoArgs,
     versionArgs: ['--version'],
     parseVersion: (out) => /deno (\S+)/.exec(out)?.[1] ?? out.trim(),
@@ -69,13 +84,14 @@ export function binaryOverride(name: RuntimeName, env: NodeJS.ProcessEnv = proce
 }
 
 export function runtimeSpec(name: RuntimeName): RuntimeSpec {
-  const spec = name === 'node' ? nodeSpec() : name === 'bun' ? bunSpec() : denoSpec();
+  const spec = resolved(name, name === 'node' ? nodeSpec : name === 'bun' ? bunSpec : denoSpec);
   const binary = binaryOverride(name);
-  return binary === undefined ? spec : { ...spec, binary };
+  return binary === undefined || spec.unavailable !== undefined ? spec : { ...spec, binary };
 }
 
 /** The runtime's exact version, or why it cannot run here (binary missing or broken). */
 export function probeRuntime(spec: RuntimeSpec): { ok: true; version: string } | { ok: false; reason: string } {
+  if (spec.unavailable !== undefined) return { ok: false, reason: spec.unavailable };
   if (!existsSync(spec.binary)) return { ok: false, reason: `${spec.name} binary not found at ${spec.binary}` };
   try {
     const out = execFileSync(spec.binary, spec.versionArgs, { encoding: 'utf8', timeout: 15_000, stdio: ['ignore', 'pipe', 'pipe'] });

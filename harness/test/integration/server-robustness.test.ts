@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { generateDataFiles, type Manifest } from '@bench/app';
-import { denoArgs, DENO_BIN } from '@bench/runtime-deno/command';
+import { denoArgs, denoBinary } from '@bench/runtime-deno/command';
 import { runBench } from '../../src/run/bench.ts';
 import { runLoad } from '../../src/run/load.ts';
 import { parsePlan } from '../../src/run/plan.ts';
@@ -169,7 +169,7 @@ describe('deno permissions', () => {
     args[server] = resolve(import.meta.dirname, '../../../runtimes/deno/test/permission-probe.ts');
     expect(args).not.toContain('-A');
     expect(args).not.toContain('--allow-all');
-    const res = spawnSync(DENO_BIN, args, { encoding: 'utf8', env: { ...process.env, NO_COLOR: '1' }, timeout: 30_000 });
+    const res = spawnSync(denoBinary(), args, { encoding: 'utf8', env: { ...process.env, NO_COLOR: '1' }, timeout: 30_000 });
     expect(res.stderr).toBe('');
     const verdicts = Object.fromEntries(res.stdout.trim().split('\n').map((line) => line.split(': ') as [string, string]));
     expect(verdicts).toEqual({

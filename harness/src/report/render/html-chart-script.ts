@@ -32,7 +32,8 @@ const BODY = String.raw`
   const runtimeNames = [...new Set([...report.runtimes.map((r) => r.name), ...report.results.map((c) => c.runtime)])];
   const runtimeColor = (name, i) => RUNTIME_COLORS[name] || SPARE_COLORS[i % SPARE_COLORS.length];
   const cellsOf = (scenario) => report.results.filter((c) => c.scenario === scenario).sort((a, b) => rank(a.mode) - rank(b.mode));
-  const measured = (cell) => cell !== undefined && cell.status !== 'failed';
+  // Only cells that can carry a figure get a bar: an invalid or failed cell is a gap, not a value.
+  const measured = (cell) => cell !== undefined && cell.status === 'ok';
 
   /** "⚠" for a flagged cell, "✗" for one not to be read; drawn on the bar and put in labels. */
   const markOf = (cell) => (cell === undefined ? '' : cell.status !== 'ok' ? '✗' : cell.flags.length > 0 ? '⚠' : '');

@@ -44,7 +44,8 @@ function rowClass(cell: CellResult): string {
 }
 
 function rpsText(cell: CellResult): string {
-  const { median, ci95 } = cell.requestsPerSec;
+  const { median, ci95, intervalNote } = cell.requestsPerSec;
+  if (intervalNote !== undefined) return `${formatRps(median)} <span class="muted">(${escapeHtml(intervalNote)})</span>`;
   return `${formatRps(median)} <span class="muted">(${formatRps(ci95[0], median)}–${formatRps(ci95[1], median)})</span>`;
 }
 

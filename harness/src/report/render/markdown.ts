@@ -69,7 +69,10 @@ export function cellNotes(cell: CellResult): string {
 
 function rpsWithSpread(cell: CellResult): string {
   const [low, high] = cell.requestsPerSec.ci95;
-  const { median } = cell.requestsPerSec;
+  const { median, runs, intervalNote } = cell.requestsPerSec;
+  if (intervalNote !== undefined) return `${formatRps(median)} (${runs.length} run${runs.length === 1 ? '' : 's'}, no interval)`;
+  // The interval is clamped at zero, so it need not be symmetric: show its ends when it is not.
+  if (Math.abs(median - (low + high) / 2) > (high - low) / 2 || low === 0) return `${formatRps(median)} (${formatRps(low, median)}–${formatRps(high, median)})`;
   return `${formatRps(median)} ± ${formatRps((high - low) / 2, median)}`;
 }
 
@@ -121,7 +124,7 @@ function caveat(cells: readonly (CellResult | undefined)[]): string {
 function whyNotComparable(sides: readonly [string, CellResult | undefined][]): string {
   const problems = sides.flatMap(([name, cell]) => {
     if (cell === undefined) return [`${name} not measured`];
-    if (cell.status === 'failed') return [`${name} failed`];
+    if (cell.status !== 'ok') return [`${name} ${cell.status}`];
     return cell.requestsPerSec.median === 0 ? [`${name} measured 0 req/s`] : [];
   });
   return problems.join(', ');
