@@ -163,6 +163,6 @@ describe('findings only from cells that can carry them', () => {
     const md = renderMarkdown(report([cell]));
     expect(md).toContain('49.0 (2 runs, no interval)');
     expect(md).toMatch(/\|\s+n\/a \|/);
-    expect(md).toContain('lag n/a: about 1000 requests in hand');
+    expect(md).toContain('lag n/a (backlog past the drain cap)');
   });
 });

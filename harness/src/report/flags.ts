@@ -58,14 +58,21 @@ export function isOverloaded(runs: readonly RunResult[]): boolean {
   return runs.some((r) => r.timeouts > 0);
 }
 
-/** Timeouts and errors as shares of the requests sent, over all runs (undefined unless overloaded). */
+/**
+ * Timeouts and errors as shares of the requests whose fate was known by the end of the runs
+ * (answered, timed out or failed), summed over all runs; undefined unless overloaded. Requests
+ * still outstanding when a run stops are left out: in a closed loop every connection has one,
+ * so counting them would make the share depend on how long the run was, not on the server (a
+ * 3 s run with a 2 s timeout could never show more than about half).
+ */
 export function overloadSummary(runs: readonly RunResult[], timeoutSec: number): Overload | undefined {
   if (!isOverloaded(runs)) return undefined;
   const sent = runs.reduce((sum, r) => sum + (r.sent ?? r.requests + r.timeouts + r.errors), 0);
   const timeouts = runs.reduce((sum, r) => sum + r.timeouts, 0);
   const errors = runs.reduce((sum, r) => sum + r.errors, 0);
+  const decided = runs.reduce((sum, r) => sum + r.requests, 0) + timeouts + errors;
   // Six decimals: three timeouts in 80,000 requests must not round to a false zero.
-  const share = (n: number) => (sent > 0 ? Math.round((n / sent) * 1e6) / 1e6 : 0);
+  const share = (n: number) => (decided > 0 ? Math.round((n / decided) * 1e6) / 1e6 : 0);
   return { sent, timeouts, errors, timeoutShare: share(timeouts), errorShare: share(errors), timeoutSec };
 }
 
@@ -142,11 +149,20 @@ export function flagLabel(flag: Flag, cell: Pick<CellResult, 'requestsPerSec' | 
 }
 
 /** Notes that are not flags: restarts, and a loop lag that could not be read. */
-export function cellRemarks(cell: Pick<CellResult, 'restarts' | 'lagMissing'>): string[] {
+export function cellRemarks(cell: Pick<CellResult, 'restarts' | 'lagMissing' | 'shortRuns'>): string[] {
   const remarks: string[] = [];
-  if (cell.restarts !== undefined) remarks.push(`↻ ${plural(cell.restarts.length, 'restart')} (${cell.restarts[0] ?? ''})`);
-  if (cell.lagMissing !== undefined) remarks.push(`lag n/a: ${cell.lagMissing}`);
+  if (cell.shortRuns !== undefined) {
+    const { runs, minRequests, capped } = cell.shortRuns;
+    remarks.push(`⚠ ${plural(runs, 'run')} under ${minRequests} requests${capped ? ' (run length capped)' : ''}: read as a sketch`);
+  }
+  if (cell.restarts !== undefined) remarks.push(`↻ ${plural(cell.restarts.length, 'restart')} (${why(cell.restarts[0] ?? '')})`);
+  if (cell.lagMissing !== undefined) remarks.push(`lag n/a (${why(cell.lagMissing)})`);
   return remarks;
+}
+
+/** The gist of a drain's reason for a table cell; report.json keeps the whole sentence. */
+function why(reason: string): string {
+  return reason.includes('drain cap') ? 'backlog past the drain cap' : 'still busy at the drain deadline';
 }
 
 /** A share as a percentage a reader can take in: "96 %", "4.5 %", "< 0.1 %" (never a false "0 %"). */

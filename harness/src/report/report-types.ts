@@ -39,6 +39,9 @@ export interface Parameters {
   crossCheck?: ScenarioName[] | { reason: string };
   /** added: the longest the harness waits for a working server to drain before restarting it. */
   drainCapSec?: number;
+  /** added: runs are lengthened to hold this many completed requests; warm-up goes on until steady, up to warmupMaxSec. */
+  minRequests?: number;
+  warmupMaxSec?: number;
   /** added: per-request timeout of the load, in seconds (requests waiting longer count as timeouts). */
   timeoutSec?: number;
 }
@@ -95,12 +98,27 @@ export interface RunResult {
   statsMissing?: string;
   /** added: servers restarted before this run because they would not get quiet in time, and why. */
   restarts?: string[];
+  /** added: how long this run was: --duration, or longer to hold --min-requests at the warm-up's rate. */
+  durationSec?: number;
+  /** added: the run would have needed longer than its cap to hold --min-requests. */
+  lengthCapped?: true;
+  /** added: the warm-up before this cell's runs on this server. */
+  warmup?: Warmup;
+}
+
+/** added: a cell's warm-up: how long it lasted, whether it ended steady, and the rate it ended at. */
+export interface Warmup {
+  sec: number;
+  steady: boolean;
+  requestsPerSec: number;
 }
 
 /**
  * added: what overload did to a cell: requests that waited past --timeout (the client gave up on
- * them) and errors, as shares of the requests sent, summed over the runs. The completed requests'
- * figures are still measured: overload is a result, not a failure.
+ * them) and errors, as shares of the requests whose fate was known by the end of the runs
+ * (answered + timed out + failed; those still outstanding when a run stopped are left out),
+ * summed over the runs. The answered requests' figures are still measured: overload is a
+ * result, not a failure.
  */
 export interface Overload {
   sent: number;
@@ -163,6 +181,11 @@ export interface CellResult {
   restarts?: string[];
   /** added: why the loop lag is unknown: no run's /stats could be had within the drain deadline. */
   lagMissing?: string;
+  /** added: the warm-up (of the first run's server) and how long the runs were. */
+  warmup?: Warmup;
+  runSec?: number[];
+  /** added: runs that ended with fewer completed requests than --min-requests, and that minimum. */
+  shortRuns?: { runs: number; minRequests: number; capped: boolean };
 }
 
 export interface Ratios {

@@ -179,6 +179,8 @@ function parameters(plan: Plan, cold: ColdCacheSupport | undefined, wrk: string 
     schedule: plan.schedule,
     timeoutSec: plan.timeoutSec,
     drainCapSec: plan.drainCapSec,
+    minRequests: plan.minRequests,
+    warmupMaxSec: plan.warmupMaxSec,
     ...(plan.targetCv === undefined ? {} : { targetCv: plan.targetCv, maxRuns: plan.maxRuns }),
   };
 }

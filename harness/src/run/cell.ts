@@ -21,6 +21,8 @@ export interface CellOptions {
   validationError?: string;
   /** The load's per-request timeout, for the overload summary. */
   timeoutSec?: number;
+  /** Completed requests a run should hold (0: no minimum). */
+  minRequests?: number;
   /**
    * Whether serverCount is meaningful. Defaults to false for mode "raw" only, because the raw
    * servers answer just /hello and /health and so have no /stats to count with.
@@ -49,6 +51,10 @@ export function summarizeCell(meta: CellMeta, runs: readonly RunResult[], opts: 
   const withStats = runs.filter((r) => r.statsMissing === undefined);
   const overload = overloadSummary(runs, opts.timeoutSec ?? 0);
   const restarts = runs.flatMap((r) => r.restarts ?? []);
+  const minRequests = opts.minRequests ?? 0;
+  const short = runs.filter((r) => r.timeouts === 0 && r.requests < minRequests);
+  const warmup = runs.find((r) => r.warmup !== undefined)?.warmup;
+  const runSec = runs.map((r) => r.durationSec).filter((d): d is number => d !== undefined);
   return {
     runtime: meta.runtime,
     scenario: meta.scenario,
@@ -86,6 +92,9 @@ export function summarizeCell(meta: CellMeta, runs: readonly RunResult[], opts: 
     ...(overload === undefined ? {} : { overload }),
     ...(restarts.length === 0 ? {} : { restarts }),
     ...(runs.length > 0 && withStats.length === 0 ? { lagMissing: runs[0]?.statsMissing ?? '' } : {}),
+    ...(warmup === undefined ? {} : { warmup }),
+    ...(runSec.length === 0 ? {} : { runSec }),
+    ...(short.length === 0 ? {} : { shortRuns: { runs: short.length, minRequests, capped: short.some((r) => r.lengthCapped === true) } }),
   };
 }
 

@@ -5,7 +5,8 @@ import type { Probe, ProbeReport } from './probe.ts';
 import { evictAndVerify } from '../system/page-cache.ts';
 import { runWrk, type WrkResult } from './wrk.ts';
 import { readProc, watchPeakRss } from '../system/proc.ts';
-import type { RunResult } from '../report/report-types.ts';
+import type { RunResult, Warmup } from '../report/report-types.ts';
+import { isSteady, runLength, warmupSliceSec } from './run-length.ts';
 import type { CellSpec } from './scenarios.ts';
 import { formatExit, type RunningServer } from './server.ts';
 import { checkAnswer } from './validate.ts';
@@ -74,10 +75,30 @@ export async function prepareCell(spec: CellSpec, ctx: CellContext): Promise<str
   return undefined;
 }
 
+/** What each server's warm-up of each path showed: the rate the runs are sized from. */
+const warmups = new WeakMap<RunningServer, Map<string, Warmup>>();
+
+/**
+ * The discarded warm-up: at least --warmup, then short slices until two in a row serve the same
+ * rate within 10 % (the JIT has settled) or --warmup-max has passed.
+ */
 async function warmUp(spec: CellSpec, ctx: CellContext): Promise<void> {
-  if (ctx.plan.warmupSec <= 0) return;
+  const { plan } = ctx;
+  if (plan.warmupSec <= 0) return;
   ctx.onPhase('warm-up');
-  await load(spec, ctx, ctx.plan.warmupSec, Math.min(ctx.plan.connections, WARMUP_MAX_CONNECTIONS));
+  const connections = Math.min(plan.connections, WARMUP_MAX_CONNECTIONS);
+  const rates = [(await load(spec, ctx, plan.warmupSec, connections)).requestsPerSec];
+  let spent = plan.warmupSec;
+  while (!isSteady(rates)) {
+    const slice = warmupSliceSec(rates.at(-1) ?? 0);
+    if (spent + slice > plan.warmupMaxSec + 1e-9) break;
+    rates.push((await load(spec, ctx, slice, connections)).requestsPerSec);
+    spent += slice;
+  }
+  const server = ctx.server;
+  const byPath = warmups.get(server) ?? new Map<string, Warmup>();
+  byPath.set(spec.path, { sec: Math.round(spent * 100) / 100, steady: isSteady(rates), requestsPerSec: rates.at(-1) ?? 0 });
+  warmups.set(server, byPath);
 }
 
 async function check(spec: CellSpec, ctx: CellContext): Promise<string | undefined> {
@@ -173,10 +194,12 @@ export async function measureRun(spec: CellSpec, ctx: CellContext): Promise<RunR
   const rss = watchPeakRss(server.pid);
   await probe.start(server.url, plan.probeRatePerSec, plan.timeoutSec * 1000);
   ctx.onRunStarted?.(server);
+  const warmup = warmups.get(server)?.get(spec.path);
+  const length = runLength(plan.durationSec, plan.minRequests, warmup?.requestsPerSec);
   let result: LoadResult;
   let probed: ProbeReport;
   try {
-    result = await load(spec, ctx, plan.durationSec);
+    result = await load(spec, ctx, length.durationSec);
   } finally {
     // Waits for the probe requests still queued behind the load: they waited longest.
     probed = await probe.stop();
@@ -216,6 +239,9 @@ export async function measureRun(spec: CellSpec, ctx: CellContext): Promise<RunR
     ...(fileCache === undefined ? {} : { fileCache }),
     ...(stats !== undefined && stats.missing !== undefined ? { statsMissing: stats.missing } : {}),
     ...(restarts.length === 0 ? {} : { restarts }),
+    durationSec: length.durationSec,
+    ...(length.capped ? { lengthCapped: true } : {}),
+    ...(warmup === undefined ? {} : { warmup }),
   };
 }
 

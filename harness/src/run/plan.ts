@@ -3,6 +3,7 @@ import { BOUNDS, DATA_DEFAULTS, DEFAULTS, type RuntimeName } from '@bench/app';
 import type { Mode, ScenarioName } from '../report/report-types.ts';
 import { RUNTIME_NAMES } from './runtimes.ts';
 import { cellsFor, SCENARIO_NAMES } from './scenarios.ts';
+import { DEFAULT_MIN_REQUESTS } from './run-length.ts';
 
 /** Everything one bench run will do, decided before anything starts. */
 export interface Plan {
@@ -43,15 +44,19 @@ export interface Plan {
    * harness restarts it instead (an overloaded sync server can hold a minute of queued work).
    */
   drainCapSec: number;
+  /** Completed requests a run should hold: runs are lengthened (up to a cap) to reach it. */
+  minRequests: number;
+  /** Warm-up goes on past warmupSec, in short slices, until steady or this long in all. */
+  warmupMaxSec: number;
 }
 
 /**
  * Default plan: 11 cells per runtime, each 0.5 s of warm-up and 3 runs of 2 s, about 4.5 minutes
  * for all three runtimes on 2 cores (README, "Choosing the defaults").
  */
-export const FULL = { connections: 10, durationSec: 2, warmupSec: 0.5, runs: 3 } as const;
+export const FULL = { connections: 10, durationSec: 2, warmupSec: 0.5, warmupMaxSec: 3, runs: 3 } as const;
 /** --quick: every cell, shorter and fewer runs: under a minute for all three runtimes. */
-export const QUICK = { connections: 10, durationSec: 0.5, warmupSec: 0.1, runs: 2 } as const;
+export const QUICK = { connections: 10, durationSec: 0.5, warmupSec: 0.1, warmupMaxSec: 1, runs: 2 } as const;
 
 /**
  * Drain cap: a restart (about a second, plus the cell's warm-up again) beats waiting longer, and
@@ -77,7 +82,7 @@ function crossCheckList(raw: string | undefined): ScenarioName[] {
   return nameList('cross-check', raw, SCENARIO_NAMES) ?? [];
 }
 
-const PLAN_FLAGS = ['runtimes', 'scenarios', 'modes', 'connections', 'duration', 'warmup', 'runs', 'probe-rate', 'timeout', 'hash-cost', 'fib-n', 'sleep-ms', 'file-count', 'file-size', 'data-dir', 'out', 'schedule', 'target-cv', 'max-runs', 'cross-check', 'drain-cap'] as const;
+const PLAN_FLAGS = ['runtimes', 'scenarios', 'modes', 'connections', 'duration', 'warmup', 'runs', 'probe-rate', 'timeout', 'hash-cost', 'fib-n', 'sleep-ms', 'file-count', 'file-size', 'data-dir', 'out', 'schedule', 'target-cv', 'max-runs', 'cross-check', 'drain-cap', 'min-requests', 'warmup-max'] as const;
 
 export function parsePlan(argv: string[]): Plan {
   const values = parseFlags(argv, PLAN_FLAGS, ['quick', 'strict', 'cold']);
@@ -110,7 +115,12 @@ export function parsePlan(argv: string[]): Plan {
     cold: values.cold === true,
     crossCheck: crossCheckList(str('cross-check')),
     drainCapSec: numberFlag('drain-cap', str('drain-cap'), 1, 600, false) ?? DEFAULT_DRAIN_CAP_SEC,
+    minRequests: numberFlag('min-requests', str('min-requests'), 0, 1_000_000, true) ?? DEFAULT_MIN_REQUESTS,
+    warmupMaxSec: 0,
   };
+  // --warmup 0 means no warm-up at all; otherwise it is the minimum, and slices follow until steady.
+  const defaultWarmupMax = plan.warmupSec === 0 ? 0 : Math.max(plan.warmupSec, base.warmupMaxSec);
+  plan.warmupMaxSec = numberFlag('warmup-max', str('warmup-max'), plan.warmupSec, 600, false) ?? defaultWarmupMax;
   plan.maxRuns = numberFlag('max-runs', str('max-runs'), plan.runs, 1000, true) ?? Math.max(plan.runs, 10);
   if (modes !== undefined && !cellsFor(plan.scenarios, plan).some((c) => modes.includes(c.mode))) {
     throw new PlanError(`--modes ${modes.join(',')} selects no cell of --scenarios ${plan.scenarios.join(',')}`);

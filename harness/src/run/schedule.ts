@@ -104,7 +104,7 @@ export function wantsMoreRuns(runs: readonly RunResult[], plan: Pick<Plan, 'runs
 }
 
 function settle(state: LaneCell, plan: Plan): CellResult {
-  const result = withCrossCheck(summarizeCell(state.meta, state.runs, { connections: plan.connections, timeoutSec: plan.timeoutSec }), state.wrk);
+  const result = withCrossCheck(summarizeCell(state.meta, state.runs, { connections: plan.connections, timeoutSec: plan.timeoutSec, minRequests: plan.minRequests }), state.wrk);
   const caches = state.runs.map((r) => r.fileCache).filter((c) => c !== undefined);
   const restarts = [...state.restarts, ...(result.restarts ?? [])];
   return {

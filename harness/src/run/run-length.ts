@@ -1,0 +1,58 @@
+/**
+ * How long to warm up and how long to run, from what the server showed in its warm-up. Pure.
+ *
+ * A fixed duration serves light and heavy cells badly at once: 0.5 s holds 20,000 hello
+ * requests but seven bcrypt hashes, and 0.1 s of warm-up leaves V8 still optimising the hello
+ * path (Node's quick hello cells had CVs of 52 to 65 %). So the warm-up goes on in short slices
+ * until two in a row agree, and a run is lengthened until it can hold --min-requests.
+ */
+
+/**
+ * Completed requests a run should hold. A serial server's count is off by at most one request
+ * at each edge of the run, a pooled one by about one per busy thread (2 to 4 here), so 20
+ * requests keep that edge error near 5 to 10 %: enough for a bcrypt cell in --quick to carry a
+ * figure, and cheap (about 1.3 s of cost-10 hashing).
+ */
+export const DEFAULT_MIN_REQUESTS = 20;
+
+/** Two warm-up slices whose rates differ by less than this fraction count as steady. */
+export const STEADY_TOLERANCE = 0.1;
+
+/** A run is lengthened to at most this many times --duration (and at least this many seconds). */
+export const MAX_STRETCH = 4;
+export const MIN_CAP_SEC = 3;
+
+export interface RunLength {
+  durationSec: number;
+  /** The run would need longer than the cap to hold --min-requests at the warm-up's rate. */
+  capped: boolean;
+}
+
+/**
+ * The run's duration: --duration, or longer if that would hold fewer than `minRequests` at the
+ * rate seen in the warm-up (with a tenth more for safety), up to the cap. Without a warm-up rate
+ * there is nothing to predict from: --duration, and the cell says afterwards if it fell short.
+ */
+export function runLength(durationSec: number, minRequests: number, warmRate: number | undefined): RunLength {
+  const cap = Math.max(durationSec * MAX_STRETCH, MIN_CAP_SEC);
+  if (minRequests <= 0 || warmRate === undefined) return { durationSec, capped: false };
+  if (!(warmRate > 0)) return { durationSec: cap, capped: true };
+  const needed = (minRequests / warmRate) * 1.1;
+  if (needed <= durationSec) return { durationSec, capped: false };
+  if (needed > cap) return { durationSec: cap, capped: true };
+  return { durationSec: Math.round(needed * 100) / 100, capped: false };
+}
+
+/** A warm-up slice long enough for about ten requests at the last rate, from 0.2 to 1 s. */
+export function warmupSliceSec(rate: number): number {
+  if (!(rate > 0)) return 1;
+  return Math.min(1, Math.max(0.2, 10 / rate));
+}
+
+/** Whether the last two warm-up slices agree within the tolerance (and both finished something). */
+export function isSteady(rates: readonly number[]): boolean {
+  const last = rates.at(-1);
+  const before = rates.at(-2);
+  if (last === undefined || before === undefined || last <= 0 || before <= 0) return false;
+  return Math.abs(last - before) / Math.max(last, before) < STEADY_TOLERANCE;
+}
