@@ -55,4 +55,13 @@ describe('parsePlan', () => {
     expect(() => parsePlan(argv)).toThrow(PlanError);
     expect(() => parsePlan(argv)).toThrow(message);
   });
+
+  it('extends the default warm-up until steady, but takes a --warmup given by hand as it is', () => {
+    expect(parsePlan([])).toMatchObject({ warmupSec: 0.5, warmupMaxSec: 3, minRequests: 20, drainCapSec: 15 });
+    expect(parsePlan(['--quick'])).toMatchObject({ warmupSec: 0.1, warmupMaxSec: 1 });
+    expect(parsePlan(['--warmup', '0.2'])).toMatchObject({ warmupSec: 0.2, warmupMaxSec: 0.2 });
+    expect(parsePlan(['--warmup', '0'])).toMatchObject({ warmupSec: 0, warmupMaxSec: 0 });
+    expect(parsePlan(['--warmup', '0.2', '--warmup-max', '2'])).toMatchObject({ warmupMaxSec: 2 });
+    expect(() => parsePlan(['--warmup', '1', '--warmup-max', '0.5'])).toThrow(/--warmup-max/);
+  });
 });

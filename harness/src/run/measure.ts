@@ -90,8 +90,10 @@ async function warmUp(spec: CellSpec, ctx: CellContext): Promise<void> {
   const rates = [(await load(spec, ctx, plan.warmupSec, connections)).requestsPerSec];
   let spent = plan.warmupSec;
   while (!isSteady(rates)) {
-    const slice = warmupSliceSec(rates.at(-1) ?? 0);
-    if (spent + slice > plan.warmupMaxSec + 1e-9) break;
+    const left = plan.warmupMaxSec - spent;
+    // Nothing finished yet (a bcrypt cell's first 0.1 s): the rest of the budget in one slice.
+    const slice = (rates.at(-1) ?? 0) > 0 ? warmupSliceSec(rates.at(-1) ?? 0) : left;
+    if (slice <= 0.05 || spent + slice > plan.warmupMaxSec + 1e-9) break;
     rates.push((await load(spec, ctx, slice, connections)).requestsPerSec);
     spent += slice;
   }

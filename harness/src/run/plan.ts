@@ -118,8 +118,9 @@ export function parsePlan(argv: string[]): Plan {
     minRequests: numberFlag('min-requests', str('min-requests'), 0, 1_000_000, true) ?? DEFAULT_MIN_REQUESTS,
     warmupMaxSec: 0,
   };
-  // --warmup 0 means no warm-up at all; otherwise it is the minimum, and slices follow until steady.
-  const defaultWarmupMax = plan.warmupSec === 0 ? 0 : Math.max(plan.warmupSec, base.warmupMaxSec);
+  // The default warm-up is a minimum, followed by slices until steady; a --warmup given by hand
+  // is taken as it is (0: none), unless --warmup-max asks for more.
+  const defaultWarmupMax = str('warmup') === undefined ? Math.max(plan.warmupSec, base.warmupMaxSec) : plan.warmupSec;
   plan.warmupMaxSec = numberFlag('warmup-max', str('warmup-max'), plan.warmupSec, 600, false) ?? defaultWarmupMax;
   plan.maxRuns = numberFlag('max-runs', str('max-runs'), plan.runs, 1000, true) ?? Math.max(plan.runs, 10);
   if (modes !== undefined && !cellsFor(plan.scenarios, plan).some((c) => modes.includes(c.mode))) {
