@@ -11,6 +11,12 @@ export interface LoadOptions {
    * process, so its CPU still counts them; connections are split between them (floor, at least 1).
    */
   workers?: number;
+  /**
+   * In-process only: the run goes on past `durationSec` until this many responses have come
+   * back, but never past `maxDurationSec`.
+   */
+  minRequests?: number;
+  maxDurationSec?: number;
 }
 
 export interface LoadResult {
@@ -50,19 +56,25 @@ export function runLoad(options: LoadOptions): LoadRun {
   let instance: autocannon.Instance | undefined;
   let rejectDone: (error: Error) => void = () => {};
   const workers = options.workers ?? 0;
+  const minRequests = workers === 0 ? (options.minRequests ?? 0) : 0;
+  const maxDurationSec = Math.max(options.durationSec, options.maxDurationSec ?? options.durationSec);
+  const stretch = minRequests > 0 && maxDurationSec > options.durationSec;
+  let timer: NodeJS.Timeout | undefined;
   const done = new Promise<LoadResult>((resolve, reject) => {
     rejectDone = reject;
     instance = autocannon(
       {
         url: options.url,
         connections: options.connections,
-        duration: options.durationSec,
+        // Stretched runs are given the cap, and stopped once --duration and the minimum are both met.
+        duration: stretch ? maxDurationSec : options.durationSec,
         timeout: options.timeoutSec,
         // 100 ms samples let sub-second runs end on time (the default 1 s rounds them up).
         sampleInt: 100,
         ...(workers > 0 ? { workers } : {}),
       },
       (error, result) => {
+        clearTimeout(timer);
         if (error !== null && error !== undefined) return reject(error);
         const cpu = process.cpuUsage(cpuBefore);
         const wallMs = performance.now() - wallBefore;
@@ -89,6 +101,21 @@ export function runLoad(options: LoadOptions): LoadRun {
         });
       },
     );
+    if (stretch) {
+      let responses = 0;
+      let durationPassed = false;
+      const stopIfDone = () => {
+        if (durationPassed && responses >= minRequests) instance?.stop();
+      };
+      instance.on('response', () => {
+        responses++;
+        stopIfDone();
+      });
+      timer = setTimeout(() => {
+        durationPassed = true;
+        stopIfDone();
+      }, options.durationSec * 1000);
+    }
   });
   return {
     done,

@@ -6,7 +6,7 @@ import { evictAndVerify } from '../system/page-cache.ts';
 import { runWrk, type WrkResult } from './wrk.ts';
 import { readProc, watchPeakRss } from '../system/proc.ts';
 import type { RunResult, Warmup } from '../report/report-types.ts';
-import { isSteady, runLength, warmupSliceSec } from './run-length.ts';
+import { isSteady, runCapSec, warmupSliceSec } from './run-length.ts';
 import type { CellSpec } from './scenarios.ts';
 import { formatExit, type RunningServer } from './server.ts';
 import { checkAnswer } from './validate.ts';
@@ -127,12 +127,18 @@ async function check(spec: CellSpec, ctx: CellContext): Promise<string | undefin
  * autocannon alone reports a dead server as a run full of errors, not as a failure. What it
  * leaves unanswered is remembered for the next drain.
  */
-async function load(spec: CellSpec, ctx: CellContext, durationSec: number, connections = ctx.plan.connections): Promise<LoadResult> {
+async function load(
+  spec: CellSpec,
+  ctx: CellContext,
+  durationSec: number,
+  connections = ctx.plan.connections,
+  stretch: { minRequests: number; maxDurationSec: number } = { minRequests: 0, maxDurationSec: durationSec },
+): Promise<LoadResult> {
   throwIfInterrupted(ctx.signal);
   const { plan, server } = ctx;
-  const run = runLoad({ url: server.url + spec.path, connections, durationSec, timeoutSec: plan.timeoutSec });
+  const run = runLoad({ url: server.url + spec.path, connections, durationSec, timeoutSec: plan.timeoutSec, ...stretch });
   // autocannon stops at the duration whatever is outstanding; past this something is wrong.
-  const deadlineMs = (durationSec + plan.timeoutSec + 5) * 1000;
+  const deadlineMs = (Math.max(durationSec, stretch.maxDurationSec) + plan.timeoutSec + 5) * 1000;
   let timer: NodeJS.Timeout | undefined;
   const onAbort = () => run.stop();
   ctx.signal.addEventListener('abort', onAbort, { once: true });
@@ -197,11 +203,11 @@ export async function measureRun(spec: CellSpec, ctx: CellContext): Promise<RunR
   await probe.start(server.url, plan.probeRatePerSec, plan.timeoutSec * 1000);
   ctx.onRunStarted?.(server);
   const warmup = warmups.get(server)?.get(spec.path);
-  const length = runLength(plan.durationSec, plan.minRequests, warmup?.requestsPerSec);
+  const capSec = runCapSec(plan.durationSec);
   let result: LoadResult;
   let probed: ProbeReport;
   try {
-    result = await load(spec, ctx, length.durationSec);
+    result = await load(spec, ctx, plan.durationSec, plan.connections, { minRequests: plan.minRequests, maxDurationSec: capSec });
   } finally {
     // Waits for the probe requests still queued behind the load: they waited longest.
     probed = await probe.stop();
@@ -241,8 +247,8 @@ export async function measureRun(spec: CellSpec, ctx: CellContext): Promise<RunR
     ...(fileCache === undefined ? {} : { fileCache }),
     ...(stats !== undefined && stats.missing !== undefined ? { statsMissing: stats.missing } : {}),
     ...(restarts.length === 0 ? {} : { restarts }),
-    durationSec: length.durationSec,
-    ...(length.capped ? { lengthCapped: true } : {}),
+    durationSec: Math.round(result.elapsedSec * 100) / 100,
+    ...(result.completed < plan.minRequests && result.elapsedSec >= capSec - 0.05 ? { lengthCapped: true } : {}),
     ...(warmup === undefined ? {} : { warmup }),
   };
 }

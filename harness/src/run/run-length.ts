@@ -4,7 +4,7 @@
  * A fixed duration serves light and heavy cells badly at once: 0.5 s holds 20,000 hello
  * requests but seven bcrypt hashes, and 0.1 s of warm-up leaves V8 still optimising the hello
  * path (Node's quick hello cells had CVs of 52 to 65 %). So the warm-up goes on in short slices
- * until two in a row agree, and a run is lengthened until it can hold --min-requests.
+ * until two in a row agree, and a run goes on past --duration until it holds --min-requests.
  */
 
 /**
@@ -22,25 +22,9 @@ export const STEADY_TOLERANCE = 0.1;
 export const MAX_STRETCH = 4;
 export const MIN_CAP_SEC = 3;
 
-export interface RunLength {
-  durationSec: number;
-  /** The run would need longer than the cap to hold --min-requests at the warm-up's rate. */
-  capped: boolean;
-}
-
-/**
- * The run's duration: --duration, or longer if that would hold fewer than `minRequests` at the
- * rate seen in the warm-up (with a tenth more for safety), up to the cap. Without a warm-up rate
- * there is nothing to predict from: --duration, and the cell says afterwards if it fell short.
- */
-export function runLength(durationSec: number, minRequests: number, warmRate: number | undefined): RunLength {
-  const cap = Math.max(durationSec * MAX_STRETCH, MIN_CAP_SEC);
-  if (minRequests <= 0 || warmRate === undefined) return { durationSec, capped: false };
-  if (!(warmRate > 0)) return { durationSec: cap, capped: true };
-  const needed = (minRequests / warmRate) * 1.1;
-  if (needed <= durationSec) return { durationSec, capped: false };
-  if (needed > cap) return { durationSec: cap, capped: true };
-  return { durationSec: Math.round(needed * 100) / 100, capped: false };
+/** The longest a run may be stretched to reach --min-requests. */
+export function runCapSec(durationSec: number): number {
+  return Math.max(durationSec * MAX_STRETCH, MIN_CAP_SEC);
 }
 
 /** A warm-up slice long enough for about ten requests at the last rate, from 0.2 to 1 s. */

@@ -46,7 +46,11 @@ describe('bench --quick on node, bun and deno', () => {
       expect(c.requestsPerSec.median, `${c.runtime} ${c.scenario}/${c.mode}`).toBeGreaterThan(0);
       expect(c.requestsPerSec.runs).toHaveLength(2);
       expect(c.probeLatencyMs.p99).toBeGreaterThan(0);
+      // Every run, the heavy ones included, was long enough to hold --min-requests.
+      for (const run of c.runDetails) expect(run.requests, `${c.runtime} ${c.scenario}/${c.mode}`).toBeGreaterThanOrEqual(report.parameters.minRequests ?? 0);
+      expect(c.shortRuns).toBeUndefined();
     }
+    expect(report.parameters.minRequests).toBe(20);
   });
 
   it('names all three runtime versions and the machine in the environment', () => {

@@ -80,7 +80,25 @@ describe('1,000 connections on blocking handlers', () => {
   });
 });
 
-describe('hung is not overloaded', () => {
+describe('hung and dead are not overloaded', () => {
+  it.each(RUNTIMES)('%s: a server killed mid-run fails with its signal, and the next cell gets a new one', async (runtime) => {
+    const plan = parsePlan([
+      ...['--runtimes', runtime, '--scenarios', 'sleep', '--runs', '1', '--duration', '0.5', '--warmup', '0', '--timeout', '1'],
+      ...['--cross-check', 'none', '--out', join(tmp, `out-kill-${runtime}`), ...dataFlags()],
+    ]);
+    const { report } = await runBench(plan, {
+      progress: recordingProgress(),
+      onRunStarted: (server, cell) => {
+        if (cell.mode === 'sync') setTimeout(() => process.kill(server.pid, 'SIGKILL'), 200);
+      },
+    });
+    const sync = cellOf(report, runtime, 'sleep', 'sync');
+    expect(sync.status).toBe('failed');
+    expect(sync.reason).toMatch(/server died (during the run|.*while waiting).*signal SIGKILL/);
+    expect(cellOf(report, runtime, 'sleep', 'async').status).toBe('ok');
+    expect(processesMentioning(tmp).filter(isAlive)).toEqual([]);
+  });
+
   it.each(RUNTIMES)('%s: a server stopped with SIGSTOP mid-run fails as hung, leaves no process, and the run goes on', async (runtime) => {
     const plan = parsePlan([
       ...['--runtimes', runtime, '--scenarios', 'sleep', '--runs', '1', '--duration', '0.5', '--warmup', '0', '--timeout', '1'],
