@@ -56,7 +56,9 @@ async function main(): Promise<number> {
   const progress = (line: string) => console.error(line);
   const manifest = ensureDataFiles(DEFAULT_DATA_DIR, undefined, undefined, progress);
   const staticManifest = ensureDataFiles(STATIC.dir, STATIC.count, STATIC.sizeBytes, progress);
-  const ab = probeAb();
+  // BENCH_AB_BIN: another ab build, or (in the tests) a missing one.
+  const abBinary = process.env.BENCH_AB_BIN || 'ab';
+  const ab = probeAb(abBinary);
   const dir = options.outDir ?? makeRunDir(resolve(REPO_ROOT, 'data/results'), new Date(), 'seeds-');
   const report: SeedsReport = {
     kind: 'seeds',
@@ -84,6 +86,7 @@ async function main(): Promise<number> {
       staticDir: STATIC.dir,
       staticManifest,
       abMissing: ab.ok ? undefined : ab.reason,
+      abBinary,
       signal: controller.signal,
       progress,
     });

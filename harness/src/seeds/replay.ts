@@ -55,6 +55,7 @@ export interface ReplayContext {
   staticManifest: Manifest;
   /** Why ab cannot run, when it cannot. */
   abMissing: string | undefined;
+  abBinary: string;
   signal: AbortSignal;
   progress(line: string): void;
 }
@@ -128,7 +129,7 @@ async function replay000(server: RunningServer, ctx: ReplayContext): Promise<Par
     for (const mode of ['sync', 'async'] as const) {
       throwIfAborted(ctx.signal);
       await quiesce(server, shape.timeoutSec);
-      const r = await runAb({ url: `${server.url}/hash/${mode}`, requests: shape.hashRequests, concurrency: 20, keepAlive: true, timeoutSec: shape.timeoutSec, signal: ctx.signal });
+      const r = await runAb({ url: `${server.url}/hash/${mode}`, requests: shape.hashRequests, concurrency: 20, keepAlive: true, timeoutSec: shape.timeoutSec, signal: ctx.signal, binary: ctx.abBinary });
       if (r.failed > 0 || r.non2xx > 0) throw new Error(`ab on /hash/${mode}: ${r.failed} failed, ${r.non2xx} non-2xx of ${r.complete}`);
       (mode === 'async' ? over : base).push(r.requestsPerSec);
       detail[`${mode}TimePerRequestMs`] = r.timePerRequestMs;
@@ -191,7 +192,7 @@ async function replay003(server: RunningServer, ctx: ReplayContext): Promise<Par
     for (const mode of ['sync', 'async'] as const) {
       throwIfAborted(ctx.signal);
       await quiesce(server, shape.timeoutSec);
-      const r = await runAb({ url: `${server.url}/file/${mode}?body=bytes`, requests: n, concurrency: n, keepAlive: false, timeoutSec: shape.timeoutSec, signal: ctx.signal });
+      const r = await runAb({ url: `${server.url}/file/${mode}?body=bytes`, requests: n, concurrency: n, keepAlive: false, timeoutSec: shape.timeoutSec, signal: ctx.signal, binary: ctx.abBinary });
       if (r.failed > 0 || r.non2xx > 0) throw new Error(`ab on /file/${mode}?body=bytes: ${r.failed} failed, ${r.non2xx} non-2xx of ${r.complete}`);
       (mode === 'async' ? over : base).push(r.requestsPerSec);
       detail[`${mode}ConnectMs`] = r.connectMeanMs;
