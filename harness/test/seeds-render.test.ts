@@ -24,7 +24,7 @@ const report = (rows: SeedsReport['rows']): SeedsReport => ({
   schemaVersion: 1,
   createdAt: '2026-11-22T17:00:00.000Z',
   status: 'complete',
-  environment: { os: 'Debian', kernel: '6', cpu: { model: 'EPYC', count: 2 }, memoryBytes: 2 ** 34, commit: 'abcdef1234567', dirty: false, loadGenerator: { name: 'autocannon', version: '8.0.0' } },
+  environment: { os: 'Debian', kernel: '6', cpu: { model: 'EPYC', count: 2 }, memoryBytes: 2 ** 34, commit: 'abcdef1234567', dirty: false, loadGenerator: { name: 'autocannon', version: '8.0.0' }, harnessNode: '20.20.2' },
   parameters: { ...QUICK_SHAPE, quick: true },
   clients: { ab: { version: '2.3' }, autocannon: '8.0.0' },
   runtimes: [{ name: 'node', version: '20.20.2', status: 'ok' }],

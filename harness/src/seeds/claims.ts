@@ -99,7 +99,7 @@ export const CLAIMS: readonly Claim[] = [
     id: '002-memo-fib',
     source: '002 (browser Fibonacci)',
     claim: 'memoised async Fibonacci takes the same time as un-memoised async ("exactly the same in Chromium"), while memoised sync is O(n)',
-    sourceSetup: 'browsers, asyncMemoFib vs asyncFib at the same n',
+    sourceSetup: 'browsers, asyncMemoFib (memo[n] set after the await) vs asyncFib at the same n',
     ratioOf: 'async memo / async plain handler time',
     claimed: 1,
     claimedFrom: '"exactly the same": 1',

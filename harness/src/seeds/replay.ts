@@ -67,6 +67,9 @@ export const FIB_PATHS = {
   plainAsync: `/fib/async?n=${FIB.plainN}&variant=plain&depth=${FIB.allTheWay}`,
   busySync: `/fib/sync?n=${FIB.busyN}&variant=busy&exp=${FIB.busyExp}`,
   busyAsync: `/fib/async?n=${FIB.busyN}&variant=busy&exp=${FIB.busyExp}&depth=${FIB.allTheWay}`,
+  /** Seed 002's asyncMemoFib as written (value stored after the await). */
+  memoLateAsync: `/fib/async?n=${FIB.plainN}&variant=memo-late`,
+  /** The app's own memo, which stores the promise: what a working async memo costs. */
   memoAsync: `/fib/async?n=${FIB.plainN}&variant=memo`,
   memoSync: `/fib/sync?n=${FIB.plainN}&variant=memo`,
 } as const;
@@ -158,7 +161,12 @@ async function replay001(server: RunningServer, ctx: ReplayContext, cold: boolea
       }
       // autocannon's defaults, as the source ran it: 10 connections, no pipelining.
       const load = runLoad({ url: `${server.url}/file/${mode}`, connections: 10, durationSec: shape.fileDurationSec, timeoutSec: shape.timeoutSec });
-      const result = await load.done;
+      const stop = () => load.stop();
+      ctx.signal.addEventListener('abort', stop, { once: true });
+      const result = await Promise.race([load.done, server.exited.then(() => (stop(), Promise.reject(new Error(`server died during /file/${mode}`))))]).finally(() =>
+        ctx.signal.removeEventListener('abort', stop),
+      );
+      throwIfAborted(ctx.signal);
       if (result.errors > 0 || result.non2xx > 0) throw new Error(`autocannon on /file/${mode}: ${result.errors} errors, ${result.non2xx} non-2xx`);
       await quiesce(server, shape.timeoutSec);
     }
@@ -224,7 +232,8 @@ async function replay002(server: RunningServer, ctx: ReplayContext, overPath: st
     base.push(await handlerMs(server, basePath, ctx));
     over.push(await handlerMs(server, overPath, ctx));
   }
-  const detail = { memoSyncMs: labels[0] === 'async memo' ? await handlerMs(server, FIB_PATHS.memoSync, ctx) : Number.NaN };
+  const memo = labels[0] === 'async memo';
+  const detail: Record<string, number> = memo ? { memoSyncMs: await handlerMs(server, FIB_PATHS.memoSync, ctx), promiseMemoMs: await handlerMs(server, FIB_PATHS.memoAsync, ctx) } : {};
   return { over, base, unit: 'ms per request (handler, /stats)', overLabel: labels[0], baseLabel: labels[1], detail, replayedSetup: `${setup}, ${ctx.shape.fibRequests} requests one after another, ${ctx.shape.runs} runs` };
 }
 
@@ -236,7 +245,7 @@ const STEPS: Step[] = [
   { claim: '001-file-cold', needsAb: false, server: 'main', run: (s, c) => replay001(s, c, true) },
   { claim: '002-async-fib', needsAb: false, server: 'main', run: (s, c) => replay002(s, c, FIB_PATHS.plainAsync, FIB_PATHS.plainSync, ['async', 'sync'], `fib(${FIB.plainN}), async all the way down (depth ${FIB.allTheWay}) vs sync`) },
   { claim: '002-busy-fib', needsAb: false, server: 'main', run: (s, c) => replay002(s, c, FIB_PATHS.busyAsync, FIB_PATHS.busySync, ['async', 'sync'], `busy fib(${FIB.busyN}) with a ${FIB.busyN} ** ${FIB.busyExp} loop, async all the way down vs sync`) },
-  { claim: '002-memo-fib', needsAb: false, server: 'main', run: (s, c) => replay002(s, c, FIB_PATHS.memoAsync, FIB_PATHS.plainAsync, ['async memo', 'async plain'], `fib(${FIB.plainN}) async memoised vs async all the way down`) },
+  { claim: '002-memo-fib', needsAb: false, server: 'main', run: (s, c) => replay002(s, c, FIB_PATHS.memoLateAsync, FIB_PATHS.plainAsync, ['async memo', 'async plain'], `fib(${FIB.plainN}) async memoised as the source wrote it (variant memo-late) vs async all the way down`) },
   { claim: '003-static', needsAb: true, server: 'static', run: replay003 },
 ];
 

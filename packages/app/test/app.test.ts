@@ -153,6 +153,11 @@ describe('seed replay options', () => {
     expect(checksum32(data)).toBe(entry.checksum);
   });
 
+  it.each(['sync', 'async', 'worker'])('GET /fib/%s?variant=memo-late (seed 002\'s memo as written) computes fib(n), bounded like plain', async (mode) => {
+    for (const n of [0, 1, 2, 15, 20]) expect((await json(`/fib/${mode}?n=${n}&variant=memo-late`)).body.value).toBe(FIB[n]);
+    expect((await json(`/fib/${mode}?n=33&variant=memo-late`)).status).toBe(400);
+  });
+
   it('GET /fib/async?depth=&exp= takes both per request and echoes them', async () => {
     const { status, body } = await json('/fib/async?n=12&variant=busy&depth=32&exp=3');
     expect(status).toBe(200);
