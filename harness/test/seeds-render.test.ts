@@ -41,6 +41,13 @@ describe('judge', () => {
     expect(row.why).toMatch(/~80 ms in sync.*only 2 cores.*2\.00x/);
   });
 
+  it('says so when the runs disagree too much for the verdict to mean anything', () => {
+    const row = judge(measured({ claim: '003-static', over: [10, 40], base: [20, 20], detail: { syncConnectMs: 1, asyncConnectMs: 1, syncTotalMs: 5, asyncTotalMs: 5 } }), 2);
+    expect(row.verdict).toBe('holds');
+    expect(row.why).toMatch(/the runs disagree \(interval .* to .*\), too wide to confirm or refute/);
+    expect(judge(measured({}), 2).why).not.toMatch(/disagree/);
+  });
+
   it('a skipped row keeps its reason and has no verdict', () => {
     const row = judge(measured({ status: 'skipped', reason: 'ab not found', over: [], base: [] }), 2);
     expect(row).toMatchObject({ verdict: 'not measured', why: 'skipped: ab not found', ratio: undefined });

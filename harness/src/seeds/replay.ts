@@ -144,7 +144,7 @@ async function replay000(server: RunningServer, ctx: ReplayContext): Promise<Par
 async function replay001(server: RunningServer, ctx: ReplayContext, cold: boolean): Promise<Partial<Measured>> {
   const { shape } = ctx;
   const paths = ctx.manifest.files.map((f) => join(ctx.dataDir, f.name));
-  const detail: Record<string, number | string> = { cache: cold ? 'cold' : 'warm' };
+  const detail: Record<string, number | string> = { cache: cold ? 'cold' : 'warm', files: ctx.manifest.count };
   const [over, base, syncMs, asyncMs]: [number[], number[], number[], number[]] = [[], [], [], []];
   for (const p of ['/file/sync', '/file/async']) await checked(server, p, ctx, ctx.manifest);
   // Warm: every file read once, so the runs find them all in the page cache.
@@ -206,6 +206,7 @@ async function replay003(server: RunningServer, ctx: ReplayContext): Promise<Par
       detail[`${mode}ConnectMs`] = r.connectMeanMs;
       detail[`${mode}TotalMs`] = r.totalMeanMs;
       detail[`${mode}P50Ms`] = r.percentilesMs['50'] ?? Number.NaN;
+      detail[`${mode}LongestMs`] = r.percentilesMs['100'] ?? Number.NaN;
     }
   }
   const kib = ctx.staticManifest.sizeBytes / 1024;
