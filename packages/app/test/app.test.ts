@@ -142,6 +142,31 @@ describe('routes', () => {
   });
 });
 
+describe('seed replay options', () => {
+  it.each(['/file/sync?body=bytes', '/file/async?body=bytes'])('GET %s sends the bytes of one generated file', async (path) => {
+    const res = await app.request(path);
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-type')).toBe('application/octet-stream');
+    const data = new Uint8Array(await res.arrayBuffer());
+    const entry = manifest.files.find((f) => f.name === res.headers.get('x-file'))!;
+    expect(data.byteLength).toBe(10_003);
+    expect(checksum32(data)).toBe(entry.checksum);
+  });
+
+  it.each(['sync', 'async', 'worker'])('GET /fib/%s?variant=memo-late (seed 002\'s memo as written) computes fib(n), bounded like plain', async (mode) => {
+    for (const n of [0, 1, 2, 15, 20]) expect((await json(`/fib/${mode}?n=${n}&variant=memo-late`)).body.value).toBe(FIB[n]);
+    expect((await json(`/fib/${mode}?n=33&variant=memo-late`)).status).toBe(400);
+  });
+
+  it('GET /fib/async?depth=&exp= takes both per request and echoes them', async () => {
+    const { status, body } = await json('/fib/async?n=12&variant=busy&depth=32&exp=3');
+    expect(status).toBe(200);
+    expect(body).toMatchObject({ n: 12, value: FIB[12] ?? 144, asyncDepth: 32, busyExponent: 3, mode: 'async' });
+    // Left out, they stay the server's settings.
+    expect((await json('/fib/async?n=5')).body).toMatchObject({ asyncDepth: 4, busyExponent: 2 });
+  });
+});
+
 describe('bad input', () => {
   const cases: Array<[string, RegExp]> = [
     ['/fib/sync?n=33', /n must be from 0 to 32, got 33/],
@@ -156,6 +181,11 @@ describe('bad input', () => {
     ['/fib/sync?variant=nope', /variant must be one of plain, busy, memo/],
     ['/fib/sync?variant=memo&n=79', /n must be from 0 to 78/],
     ['/fib/sync?variant=..%2F..%2Fetc%2Fpasswd', /variant must be one of/],
+    ['/fib/async?depth=33', /depth must be from 0 to 32, got 33/],
+    ['/fib/async?exp=7', /exp must be from 0 to 6, got 7/],
+    ['/fib/sync?exp=x', /exp must be an integer/],
+    ['/file/sync?body=raw', /body must be one of summary, bytes/],
+    ['/file/async?body=bytes&body=bytes', /body given 2 times/],
     ['/sleep/sync?ms=1001', /ms must be from 0 to 1000/],
     ['/sleep/async?ms=-5', /ms must be from 0 to 1000/],
     ['/sleep/async?ms=ten', /ms must be an integer/],

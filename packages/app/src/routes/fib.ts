@@ -8,7 +8,10 @@ function readJob(c: Context, { config }: AppContext): FibJob {
   const variant = choiceParam(c.req.queries('variant'), 'variant', config.fibVariant, FIB_VARIANTS);
   const bounds = variant === 'memo' ? BOUNDS.fibMemoN : BOUNDS.fibN;
   const n = intParam(c.req.queries('n'), 'n', Math.min(config.fibN, bounds.max), bounds);
-  return { n, variant, busyExponent: config.busyExponent, asyncDepth: config.asyncDepth };
+  // Per request, so one server can replay seed 002's shapes (async all the way down, heavier busywork).
+  const busyExponent = intParam(c.req.queries('exp'), 'exp', config.busyExponent, BOUNDS.busyExponent);
+  const asyncDepth = intParam(c.req.queries('depth'), 'depth', config.asyncDepth, BOUNDS.asyncDepth);
+  return { n, variant, busyExponent, asyncDepth };
 }
 
 export const fibRoutes: RouteGroup = (app, ctx) => {

@@ -3,7 +3,7 @@
  * differ in how the work is spread over the event loop (they are pure, so workers can run them).
  */
 
-export const FIB_VARIANTS = ['plain', 'busy', 'memo'] as const;
+export const FIB_VARIANTS = ['plain', 'busy', 'memo', 'memo-late'] as const;
 export type FibVariant = (typeof FIB_VARIANTS)[number];
 
 export interface FibJob {
@@ -47,6 +47,8 @@ export function fibSync(job: FibJob): number {
       // `spin` returns below 1_000_003, so `* 0` keeps its result observable but out of the value.
       return fibPlain(job.n) + spin(job.n, job.busyExponent) * 0;
     case 'memo':
+    case 'memo-late':
+      // Sync, storing after the recursion is as good as before it: the source's syncMemoFib is O(n).
       return fibMemo(job.n);
   }
 }
@@ -75,6 +77,21 @@ async function fibAsyncMemo(n: number, memo: Map<number, Promise<number>>): Prom
   return pending;
 }
 
+/**
+ * Seed 002's asyncMemoFib as it was written: the value is stored only after the await. Both
+ * branches are started before any of them settles (the whole call tree unfolds synchronously,
+ * microtasks wait), so no call ever finds its memo: exponential like plain async, which is what
+ * the source measured and could not explain.
+ */
+async function fibAsyncMemoLate(n: number, memo: Map<number, number>): Promise<number> {
+  if (n < 2) return n;
+  const known = memo.get(n);
+  if (known !== undefined) return known;
+  const [a, b] = await Promise.all([fibAsyncMemoLate(n - 1, memo), fibAsyncMemoLate(n - 2, memo)]);
+  memo.set(n, a + b);
+  return a + b;
+}
+
 export async function fibAsync(job: FibJob): Promise<number> {
   switch (job.variant) {
     case 'plain':
@@ -85,5 +102,7 @@ export async function fibAsync(job: FibJob): Promise<number> {
     }
     case 'memo':
       return fibAsyncMemo(job.n, new Map());
+    case 'memo-late':
+      return fibAsyncMemoLate(job.n, new Map());
   }
 }

@@ -1,0 +1,113 @@
+// `tsx src/seeds-cli.ts [--runtimes node,bun,deno] [--runs N] [--quick] [--out DIR]`: the four
+// source experiments (../shared/seeds/) replayed on each runtime, their claims checked; writes
+// report.json, report.md and report.html to a results folder of its own (a seeds run is not a
+// plan of cells, so it does not go through report.json's cell schema).
+import os from 'node:os';
+import { join, resolve } from 'node:path';
+import type { RuntimeName } from '@bench/app';
+import { abortOnSignals, FlagError, nameList, numberFlag, parseFlags, writableDir } from './cli-flags.ts';
+import { makeRunDir, writeFileAtomic, writeJsonAtomic } from './report/output.ts';
+import { RUNTIME_NAMES } from './run/runtimes.ts';
+import { stopAllServers } from './run/server.ts';
+import { DEFAULT_DATA_DIR, ensureDataFiles } from './system/data-files.ts';
+import { autocannonVersion, environment } from './system/environment.ts';
+import { REPO_ROOT } from './system/paths.ts';
+import { probeAb } from './seeds/ab.ts';
+import { judge } from './seeds/judge.ts';
+import { renderSeedsConsole, renderSeedsHtml, renderSeedsMarkdown, type SeedsReport } from './seeds/render.ts';
+import { FULL_SHAPE, QUICK_SHAPE, replayRuntime, type ReplayShape } from './seeds/replay.ts';
+
+/** Seed 003's one static file: its size is not given; a small page-sized file keeps it a "static file" test. */
+const STATIC = { dir: resolve(REPO_ROOT, 'data/seeds-static'), count: 1, sizeBytes: 16 * 1024 } as const;
+
+interface CliOptions {
+  runtimes: RuntimeName[];
+  shape: ReplayShape;
+  quick: boolean;
+  outDir: string | undefined;
+}
+
+function parseSeedsArgs(argv: string[]): CliOptions {
+  const values = parseFlags(argv, ['runtimes', 'runs', 'out'], ['quick']);
+  const quick = values.quick === true;
+  const shape = quick ? QUICK_SHAPE : FULL_SHAPE;
+  // Two runs at least: the verdict needs an interval.
+  const runs = numberFlag('runs', values.runs as string | undefined, 2, 50, true) ?? shape.runs;
+  return {
+    runtimes: nameList('runtimes', values.runtimes as string | undefined, RUNTIME_NAMES) ?? [...RUNTIME_NAMES],
+    shape: { ...shape, runs },
+    quick,
+    outDir: values.out as string | undefined,
+  };
+}
+
+async function main(): Promise<number> {
+  let options: CliOptions;
+  try {
+    options = parseSeedsArgs(process.argv.slice(2));
+    if (options.outDir !== undefined) options.outDir = writableDir('out', resolve(process.env.INIT_CWD ?? process.cwd(), options.outDir));
+  } catch (error) {
+    if (!(error instanceof FlagError)) throw error;
+    console.error(`seeds: ${error.message}`);
+    return 2;
+  }
+  const controller = new AbortController();
+  const signalExit = abortOnSignals('seeds', controller, () => void stopAllServers());
+  const progress = (line: string) => console.error(line);
+  const manifest = ensureDataFiles(DEFAULT_DATA_DIR, undefined, undefined, progress);
+  const staticManifest = ensureDataFiles(STATIC.dir, STATIC.count, STATIC.sizeBytes, progress);
+  // BENCH_AB_BIN: another ab build, or (in the tests) a missing one.
+  const abBinary = process.env.BENCH_AB_BIN || 'ab';
+  const ab = probeAb(abBinary);
+  const dir = options.outDir ?? makeRunDir(resolve(REPO_ROOT, 'data/results'), new Date(), 'seeds-');
+  const report: SeedsReport = {
+    kind: 'seeds',
+    schemaVersion: 1,
+    createdAt: new Date().toISOString(),
+    status: 'interrupted',
+    environment: environment(),
+    parameters: { ...options.shape, quick: options.quick },
+    clients: { ab: ab.ok ? { version: ab.version } : { reason: ab.reason }, autocannon: autocannonVersion() },
+    runtimes: [],
+    rows: [],
+  };
+  const write = () => {
+    writeJsonAtomic(join(dir, 'report.json'), report);
+    writeFileAtomic(join(dir, 'report.md'), renderSeedsMarkdown(report));
+    writeFileAtomic(join(dir, 'report.html'), renderSeedsHtml(report));
+  };
+  const cores = os.availableParallelism();
+  for (const runtime of options.runtimes) {
+    if (controller.signal.aborted) break;
+    const done = await replayRuntime(runtime, {
+      shape: options.shape,
+      dataDir: DEFAULT_DATA_DIR,
+      manifest,
+      staticDir: STATIC.dir,
+      staticManifest,
+      abMissing: ab.ok ? undefined : ab.reason,
+      abBinary,
+      signal: controller.signal,
+      progress,
+    });
+    const failed = done.rows.length > 0 && done.rows.every((r) => r.status === 'failed');
+    report.runtimes.push({ name: runtime, ...(done.version === undefined ? {} : { version: done.version }), status: done.reason !== undefined ? 'skipped' : failed ? 'failed' : 'ok', ...(done.reason === undefined ? {} : { reason: done.reason }) });
+    report.rows.push(...done.rows.map((m) => judge(m, cores)));
+    // Written after each runtime, so an interrupted run keeps what it finished.
+    write();
+  }
+  await stopAllServers();
+  if (!controller.signal.aborted) report.status = 'complete';
+  write();
+  console.log(['', renderSeedsConsole(report), '', `written: ${join(dir, 'report.json')} (.md, .html)`].join('\n'));
+  return signalExit() ?? (report.rows.some((r) => r.status === 'ok') ? 0 : 1);
+}
+
+main().then(
+  (code) => process.exit(code),
+  async (error: unknown) => {
+    console.error(`seeds: ${(error as Error).stack ?? String(error)}`);
+    await stopAllServers();
+    process.exit(1);
+  },
+);

@@ -1,0 +1,86 @@
+// `bench:seeds --quick` end to end on every runtime: every claim gets a row with figures and a
+// verdict, the figures obey what bcrypt's own cost allows, and a missing ab skips its claims with
+// the reason. Takes ~60-70 s on the 2-core CI machine; hold /tmp/bench.lock when running it by hand.
+import { spawn, spawnSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import bcrypt from 'bcrypt';
+import { afterAll, describe, expect, it } from 'vitest';
+import { CLAIMS } from '../../src/seeds/claims.ts';
+import type { SeedsReport } from '../../src/seeds/render.ts';
+import { processesMentioning } from './helpers.ts';
+
+const HARNESS = resolve(import.meta.dirname, '../..');
+const CLI = resolve(HARNESS, 'src/seeds-cli.ts');
+const dirs: string[] = [];
+
+function run(argv: string[], env: NodeJS.ProcessEnv = {}): Promise<{ code: number | null; stdout: string; stderr: string; report: SeedsReport }> {
+  const out = mkdtempSync(join(tmpdir(), 'seeds-test-'));
+  dirs.push(out);
+  return new Promise((done) => {
+    const child = spawn(process.execPath, ['--import', 'tsx', CLI, ...argv, '--out', out], { cwd: HARNESS, env: { ...process.env, ...env } });
+    let [stdout, stderr] = ['', ''];
+    child.stdout.on('data', (c: Buffer) => (stdout += c.toString()));
+    child.stderr.on('data', (c: Buffer) => (stderr += c.toString()));
+    child.on('exit', (code) => done({ code, stdout, stderr, report: JSON.parse(readFileSync(join(out, 'report.json'), 'utf8')) as SeedsReport }));
+  });
+}
+
+afterAll(() => {
+  for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
+});
+
+describe('bench:seeds --quick', () => {
+  it('every claim on every runtime: a row with figures per run, a ratio and a verdict', { timeout: 150_000 }, async () => {
+    const { code, stdout, stderr, report } = await run(['--quick']);
+    expect(code, stderr.slice(-2000)).toBe(0);
+    expect(report.status).toBe('complete');
+    for (const runtime of ['node', 'bun', 'deno']) {
+      for (const claim of CLAIMS) {
+        const row = report.rows.find((r) => r.runtime === runtime && r.claim === claim.id);
+        expect(row, `${runtime} ${claim.id}`).toBeDefined();
+        expect(row!.status, `${runtime} ${claim.id}: ${row!.reason ?? ''}`).toBe('ok');
+        expect(row!.over).toHaveLength(2);
+        expect(row!.base).toHaveLength(2);
+        expect(row!.ratio!.ci95[0]).toBeLessThanOrEqual(row!.ratio!.median);
+        expect(['holds', 'partly', 'does not hold']).toContain(row!.verdict);
+        expect(row!.why.length).toBeGreaterThan(20);
+      }
+    }
+    // Physics, not the tool: sync bcrypt runs one hash at a time, so its rate cannot beat one
+    // hash's time at cost 10 measured here (with slack for a faster core under the server).
+    const times: number[] = [];
+    for (let i = 0; i < 3; i++) {
+      const t = performance.now();
+      bcrypt.hashSync('x', 10);
+      times.push(performance.now() - t);
+    }
+    const ceiling = 1000 / Math.min(...times);
+    for (const row of report.rows.filter((r) => r.claim === '000-bcrypt')) {
+      for (const rps of row.base) expect(rps).toBeLessThan(ceiling * 1.5);
+    }
+    // 001's counts come from the server: async and sync each answered something in every run.
+    for (const row of report.rows.filter((r) => r.claim.startsWith('001'))) expect(Math.min(...row.over, ...row.base)).toBeGreaterThan(0);
+    expect(stdout).toMatch(/verdict/);
+    expect(readFileSync(join(dirs.at(-1)!, 'report.md'), 'utf8')).toMatch(/003-static/);
+    // Every server it started is gone (the static-file server is the only one given this folder).
+    expect(processesMentioning(resolve(HARNESS, '../data/seeds-static'))).toEqual([]);
+  });
+
+  it('without ab, its claims (000, 003) are skipped with the reason; the others still run', { timeout: 60_000 }, async () => {
+    const { code, report } = await run(['--quick', '--runtimes', 'node'], { BENCH_AB_BIN: '/nonexistent/ab' });
+    expect(code).toBe(0);
+    for (const id of ['000-bcrypt', '003-static']) {
+      expect(report.rows.find((r) => r.claim === id)).toMatchObject({ status: 'skipped', verdict: 'not measured', reason: expect.stringMatching(/ab not found.*apache2-utils/) });
+    }
+    expect(report.rows.find((r) => r.claim === '002-busy-fib')?.status).toBe('ok');
+    expect(report.clients.ab.reason).toMatch(/apache2-utils/);
+  });
+
+  it('bad flags: one line and exit 2', () => {
+    const res = spawnSync(process.execPath, ['--import', 'tsx', CLI, '--runs', '1'], { cwd: HARNESS, encoding: 'utf8' });
+    expect(res.status).toBe(2);
+    expect(res.stderr.trim()).toBe('seeds: --runs must be an integer from 2 to 50, got "1"');
+  });
+});
