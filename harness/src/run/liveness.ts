@@ -115,6 +115,21 @@ export async function whileAlive<T>(server: RunningServer, work: Promise<T>, opt
   }
 }
 
+/**
+ * Before giving up on a server as merely busy (and restarting it), a look that it is working at
+ * all: returns as soon as its main thread moves; throws ServerLost (hung) if it does not move for
+ * the hang deadline, or died. A restart must not hide a hang.
+ */
+export async function assertWorking(server: RunningServer, hungAfterMs: number, what: string): Promise<void> {
+  const never = new Promise<never>(() => {});
+  try {
+    await whileAlive(server, never, { hungAfterMs, deadlineMs: 0, what });
+  } catch (error) {
+    if (error instanceof ServerBusy) return;
+    throw error;
+  }
+}
+
 export function tailOf(server: RunningServer): string {
   const tail = server.stderrTail(5);
   return tail === '' ? '' : `; stderr: ${tail.replace(/\s*\n\s*/g, ' | ')}`;

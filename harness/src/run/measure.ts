@@ -10,7 +10,7 @@ import { isSteady, runCapSec, warmupSliceSec } from './run-length.ts';
 import type { CellSpec } from './scenarios.ts';
 import { formatExit, type RunningServer } from './server.ts';
 import { checkAnswer } from './validate.ts';
-import { drainDeadlineMs, ServerBusy, ServerLost, tailOf, whileAlive } from './liveness.ts';
+import { assertWorking, drainDeadlineMs, ServerBusy, ServerLost, tailOf, whileAlive } from './liveness.ts';
 
 export { ServerBusy, ServerLost } from './liveness.ts';
 
@@ -263,7 +263,10 @@ async function statsAfterLoad(ctx: CellContext): Promise<{ value?: ServerStats; 
   const left = leftovers.get(ctx.server) ?? { backlog: 0, servedPerSec: 0 };
   const capMs = ctx.plan.drainCapSec * 1000;
   const deadline = drainDeadlineMs(left.backlog, left.servedPerSec, capMs);
-  if (deadline > capMs) return { missing: backlogReason(left, capMs) };
+  if (deadline > capMs) {
+    await assertWorking(ctx.server, hungAfterMs(ctx.plan), 'its backlog');
+    return { missing: backlogReason(left, capMs) };
+  }
   try {
     return { value: await getStats(ctx, deadline) };
   } catch (error) {
@@ -327,7 +330,10 @@ async function drain(ctx: CellContext): Promise<void> {
   const capMs = ctx.plan.drainCapSec * 1000;
   const left = leftovers.get(ctx.server) ?? { backlog: 0, servedPerSec: 0 };
   const deadlineMs = drainDeadlineMs(left.backlog, left.servedPerSec, capMs);
-  if (deadlineMs > capMs) throw new ServerBusy(backlogReason(left, capMs));
+  if (deadlineMs > capMs) {
+    await assertWorking(ctx.server, hungAfterMs(ctx.plan), 'its backlog');
+    throw new ServerBusy(backlogReason(left, capMs));
+  }
   // With little or nothing left over, the server still gets up to --timeout to finish it.
   const until = performance.now() + Math.max(deadlineMs, Math.min(capMs, ctx.plan.timeoutSec * 1000));
   let lastTotal = -1;
