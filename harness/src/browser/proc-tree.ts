@@ -29,6 +29,13 @@ function read(path: string): string | undefined {
   }
 }
 
+/** Chromium's processes all share one comm; its --type= flag says which is the renderer, GPU, ... */
+function processName(pid: number): string {
+  const comm = statFields(read(`/proc/${pid}/stat`) ?? '() x').comm;
+  const type = /--type=([\w-]+)/.exec((read(`/proc/${pid}/cmdline`) ?? '').replaceAll('\0', ' '))?.[1];
+  return type === undefined ? comm : `${comm}[${type}]`;
+}
+
 /** Every descendant of `root`, root included. */
 export function processTree(root: number): number[] {
   const parent = new Map<number, number>();
@@ -45,7 +52,7 @@ export function processTree(root: number): number[] {
 export function snapshot(root: number): Map<string, ThreadStat> {
   const threads = new Map<string, ThreadStat>();
   for (const pid of processTree(root)) {
-    const processComm = statFields(read(`/proc/${pid}/stat`) ?? '() x').comm;
+    const processComm = processName(pid);
     let tids: string[] = [];
     try {
       tids = readdirSync(`/proc/${pid}/task`);
