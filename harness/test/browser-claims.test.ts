@@ -31,17 +31,17 @@ describe('browser claims', () => {
       c('chromium', 'memo', 'sync', 300, 0.01, 20), c('chromium', 'memo', 'async', 300, 0.2, 20),
       c('chromium', 'plain', 'worker', 20, 0.12, 1),
     ]));
-    expect(v.map((x) => x.verdict)).toEqual(['confirmed', 'confirmed', 'confirmed', 'confirmed', 'confirmed']);
+    expect(v.map((x) => x.verdict)).toEqual(['confirmed', 'confirmed', 'confirmed', 'not measured', 'confirmed', 'confirmed']);
   });
 
   it('refutes them when the figures do not, and ignores failed cases', () => {
     const v = checkClaims(section([
-      c('chromium', 'plain', 'sync', 20, 1, 30), c('chromium', 'plain', 'async', 20, 2, 30), c('firefox', 'plain', 'async', 20, 1, 30),
+      c('chromium', 'plain', 'sync', 20, 1, 30), { ...c('chromium', 'plain', 'async', 20, 2, 30), cpu: { cpuMs: 90, wallMs: 100, cores: 0.9, top: [] } }, c('firefox', 'plain', 'async', 20, 1, 30),
       c('chromium', 'busy', 'sync', 14, 40, 50), c('chromium', 'busy', 'async', 14, 80, 50),
       c('chromium', 'memo', 'sync', 300, 0.3, 20), c('chromium', 'memo', 'async', 300, 0.2, 20),
       c('chromium', 'plain', 'worker', 20, 1, 25), c('firefox', 'plain', 'sync', 20, 1, 30, 'failed'),
     ]));
-    expect(v.map((x) => x.verdict)).toEqual(['refuted', 'refuted', 'refuted', 'refuted', 'refuted']);
+    expect(v.map((x) => x.verdict)).toEqual(['refuted', 'refuted', 'refuted', 'refuted', 'refuted', 'refuted']);
     expect(checkClaims(section([])).every((x) => x.verdict === 'not measured')).toBe(true);
   });
 
