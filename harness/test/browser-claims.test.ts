@@ -15,7 +15,7 @@ function c(browser: 'chromium' | 'firefox', variant: 'plain' | 'busy' | 'memo', 
 
 const section = (cases: BrowserCaseResult[]): BrowserSection => ({
   driver: 'puppeteer-core test', browsers: [], cases,
-  parameters: { ladder: { plain: [20], busy: [14], memo: [300] }, busyExponent: 6, asyncDepth: 'full', warmupMs: 0, samples: 1 },
+  parameters: { ladder: { plain: [20], busy: [14], memo: [300], 'memo-late': [20] }, busyExponent: 6, asyncDepth: 'full', warmupMs: 0, samples: 1 },
 });
 
 

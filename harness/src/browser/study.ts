@@ -44,7 +44,8 @@ export interface StudyOptions {
   onCase?: (result: BrowserCaseResult) => void;
 }
 
-export const DEFAULT_LADDER: Record<FibVariant, number[]> = { plain: [18, 22], busy: [14, 18], memo: [300, 1000] };
+// memo-late is the source's own asyncMemoFib (stored after the await, never hit): exponential like plain.
+export const DEFAULT_LADDER: Record<FibVariant, number[]> = { plain: [18, 22], busy: [14, 18], memo: [300, 1000], 'memo-late': [18, 22] };
 
 /** fib(n) by iteration in doubles: the same additions as the recursion, computed another way. */
 export function fibIterative(n: number): number {

@@ -54,7 +54,7 @@ for (const name of BROWSERS) {
   describe.skipIf(!installed && !required)(`${name} headless`, () => {
     it('computes fib(20) in every mode, the worker keeps the timer on time, nothing is left behind', async () => {
       const section = await runStudy({
-        browsers: [name], variants: ['plain'], modes: ['sync', 'async', 'worker'], ladder: { plain: [20], busy: [], memo: [] },
+        browsers: [name], variants: ['plain'], modes: ['sync', 'async', 'worker'], ladder: { plain: [20], busy: [], memo: [], 'memo-late': [] },
         busyExponent: 4, warmupMs: 100, samples: 3, caseTimeoutMs: 30_000,
       });
       expect(section.browsers[0]).toMatchObject({ name, status: 'ok' });
