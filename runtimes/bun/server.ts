@@ -1,4 +1,5 @@
 // Bun entrypoint: `bun server.ts [--port N] [--host H] [--raw] ...`
+import { availableParallelism } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { describeStartError, parseServerArgs, readinessLine, type ServerOptions } from '@bench/app/server-args';
 
@@ -9,6 +10,7 @@ try {
     version: Bun.version,
     pid: process.pid,
     defaultDataDir: fileURLToPath(new URL('../../data/files', import.meta.url)),
+    cpus: availableParallelism(),
   });
 } catch (error) {
   console.error(`bun server: ${(error as Error).message}`);

@@ -1,4 +1,5 @@
 // Deno entrypoint, started by command.ts with explicit permissions (never -A).
+import { availableParallelism } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { describeStartError, parseServerArgs, readinessLine, type ServerOptions } from '@bench/app/server-args';
 
@@ -9,6 +10,7 @@ try {
     version: Deno.version.deno,
     pid: Deno.pid,
     defaultDataDir: fileURLToPath(new URL('../../data/files', import.meta.url)),
+    cpus: availableParallelism(),
   });
 } catch (error) {
   console.error(`deno server: ${(error as Error).message}`);

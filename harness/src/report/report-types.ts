@@ -49,7 +49,8 @@ export interface Parameters {
 export interface Environment {
   os: string;
   kernel: string;
-  cpu: { model: string; count: number };
+  /** count: the machine's online CPUs; added: available, the CPUs the harness itself may use when fingerprinted. */
+  cpu: { model: string; count: number; available?: number };
   memoryBytes: number;
   commit: string;
   dirty: boolean;

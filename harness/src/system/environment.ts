@@ -10,7 +10,7 @@ export function environment(): Environment {
   return {
     os: osName(),
     kernel: os.release(),
-    cpu: { model: os.cpus()[0]?.model.trim() ?? 'unknown', count: os.availableParallelism() },
+    cpu: machineCpus(),
     memoryBytes: os.totalmem(),
     commit: git(['rev-parse', 'HEAD']) ?? 'unknown',
     // Tracked files only: results and generated data are git-ignored and change every run.
@@ -18,6 +18,16 @@ export function environment(): Environment {
     loadGenerator: { name: 'autocannon', version: autocannonVersion() },
     harnessNode: process.versions.node,
   };
+}
+
+/**
+ * The machine's CPUs, not the harness's own affinity: the fingerprint is taken after the
+ * harness may have pinned itself to one CPU (pinning), and availableParallelism() follows
+ * that mask, so a 16-CPU machine was recorded as 1.
+ */
+export function machineCpus(): { model: string; count: number; available: number } {
+  const cpus = os.cpus();
+  return { model: cpus[0]?.model.trim() ?? 'unknown', count: cpus.length, available: os.availableParallelism() };
 }
 
 function osName(): string {
