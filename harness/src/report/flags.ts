@@ -149,8 +149,14 @@ export function flagLabel(flag: Flag, cell: Pick<CellResult, 'requestsPerSec' | 
 }
 
 /** Notes that are not flags: restarts, and a loop lag that could not be read. */
-export function cellRemarks(cell: Pick<CellResult, 'restarts' | 'lagMissing' | 'shortRuns'>): string[] {
+/** Below this Jain index a cell's connections were served unevenly enough to say so. */
+export const UNFAIR_JAIN = 0.9;
+
+export function cellRemarks(cell: Pick<CellResult, 'restarts' | 'lagMissing' | 'shortRuns' | 'fairness'>): string[] {
   const remarks: string[] = [];
+  if (cell.fairness !== undefined && cell.fairness.jain < UNFAIR_JAIN) {
+    remarks.push(`⚖ connections served unevenly (Jain ${cell.fairness.jain.toFixed(2)}, max/min ${cell.fairness.maxOverMin.toFixed(1)}x)`);
+  }
   if (cell.shortRuns !== undefined) {
     const { runs, minRequests, capped } = cell.shortRuns;
     remarks.push(`⚠ ${plural(runs, 'run')} under ${minRequests} requests${capped ? ' (run length capped)' : ''}: read as a sketch`);

@@ -3,6 +3,7 @@
  * fixed; fields marked "added" are ours.
  */
 import type { RuntimeName } from '@bench/app';
+import type { Fairness } from './fairness.ts';
 
 export type ScenarioName = 'hello' | 'hash' | 'file' | 'fib' | 'sleep';
 export type Mode = 'baseline' | 'raw' | 'sync' | 'async' | 'worker';
@@ -105,6 +106,8 @@ export interface RunResult {
   lengthCapped?: true;
   /** added: the warm-up before this cell's runs on this server. */
   warmup?: Warmup;
+  /** added: how evenly the server answered the load's connections in this run (not on /hello). */
+  fairness?: Fairness;
 }
 
 /** added: a cell's warm-up: how long it lasted, whether it ended steady, and the rate it ended at. */
@@ -185,6 +188,8 @@ export interface CellResult {
   /** added: the warm-up (of the first run's server) and how long the runs were. */
   warmup?: Warmup;
   runSec?: number[];
+  /** added: the median over runs of Jain's index and max/min share of answers per connection. */
+  fairness?: Fairness;
   /** added: runs that ended with fewer completed requests than --min-requests, and that minimum. */
   shortRuns?: { runs: number; minRequests: number; capped: boolean };
 }

@@ -55,6 +55,7 @@ export function summarizeCell(meta: CellMeta, runs: readonly RunResult[], opts: 
   const short = runs.filter((r) => r.timeouts === 0 && r.requests < minRequests);
   const warmup = runs.find((r) => r.warmup !== undefined)?.warmup;
   const runSec = runs.map((r) => r.durationSec).filter((d): d is number => d !== undefined);
+  const fair = runs.flatMap((r) => (r.fairness === undefined ? [] : [r.fairness]));
   return {
     runtime: meta.runtime,
     scenario: meta.scenario,
@@ -94,6 +95,15 @@ export function summarizeCell(meta: CellMeta, runs: readonly RunResult[], opts: 
     ...(runs.length > 0 && withStats.length === 0 ? { lagMissing: runs[0]?.statsMissing ?? '' } : {}),
     ...(warmup === undefined ? {} : { warmup }),
     ...(runSec.length === 0 ? {} : { runSec }),
+    ...(fair.length === 0
+      ? {}
+      : {
+          fairness: {
+            connections: Math.round(median(fair.map((f) => f.connections))),
+            jain: roundFigure(median(fair.map((f) => f.jain))),
+            maxOverMin: roundFigure(median(fair.map((f) => f.maxOverMin))),
+          },
+        }),
     ...(short.length === 0 ? {} : { shortRuns: { runs: short.length, minRequests, capped: short.some((r) => r.lengthCapped === true) } }),
   };
 }

@@ -7,6 +7,7 @@ import { runWrk, type WrkResult } from './wrk.ts';
 import { readProc, watchPeakRss } from '../system/proc.ts';
 import type { RunResult, Warmup } from '../report/report-types.ts';
 import { isSteady, runCapSec, warmupSliceSec } from './run-length.ts';
+import { fairness } from '../report/fairness.ts';
 import type { CellSpec } from './scenarios.ts';
 import { formatExit, type RunningServer } from './server.ts';
 import { checkAnswer } from './validate.ts';
@@ -36,7 +37,7 @@ export interface CellContext {
 export class Interrupted extends Error {}
 
 interface ServerStats {
-  routes: Record<string, { count: number }>;
+  routes: Record<string, { count: number; perConnection?: Record<string, number> }>;
   inFlight: number;
   eventLoopLagMs: { p99: number; max: number };
   cpuMs: { user: number; system: number };
@@ -226,6 +227,9 @@ export async function measureRun(spec: CellSpec, ctx: CellContext): Promise<RunR
   // The probe calls /hello on the same server: its answers are not the load's.
   const probeOnRoute = spec.route === '/hello' ? probed.count : 0;
   const routeCount = stats?.value !== undefined ? (stats.value.routes[spec.route]?.count ?? 0) - probeOnRoute : undefined;
+  // Per-connection answers, except on /hello, where the probe's own connections share the route.
+  const perConnection = spec.route === '/hello' ? undefined : stats?.value?.routes[spec.route]?.perConnection;
+  const served = perConnection === undefined ? undefined : fairness(Object.values(perConnection));
   return {
     requestsPerSec: result.requestsPerSec,
     requests: result.completed,
@@ -248,6 +252,7 @@ export async function measureRun(spec: CellSpec, ctx: CellContext): Promise<RunR
     ...(stats !== undefined && stats.missing !== undefined ? { statsMissing: stats.missing } : {}),
     ...(restarts.length === 0 ? {} : { restarts }),
     durationSec: Math.round(result.elapsedSec * 100) / 100,
+    ...(served === undefined ? {} : { fairness: served }),
     ...(result.completed < plan.minRequests && result.elapsedSec >= capSec - 0.05 ? { lengthCapped: true } : {}),
     ...(warmup === undefined ? {} : { warmup }),
   };

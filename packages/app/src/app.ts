@@ -55,7 +55,7 @@ export function createApp(config: AppConfig): BenchApp {
     } finally {
       ctx.stats.inFlight--;
     }
-    if (c.res.status < 400) ctx.stats.record(c.req.path, performance.now() - start);
+    if (c.res.status < 400) ctx.stats.record(c.req.path, performance.now() - start, config.peerPort?.(c.env, c.req.raw));
   });
   for (const group of ROUTE_GROUPS) group(app, ctx);
 

@@ -31,6 +31,12 @@ export interface AppConfig {
    * directly leave it out; Node under tsx passes a JavaScript entry that registers tsx first.
    */
   fibWorkerUrl?: URL;
+  /**
+   * The client port of the connection a request came on, from the runtime's own handle on it
+   * (Hono's `c.env` and the raw Request): how /stats counts answers per connection, so the
+   * harness can tell how evenly a server served its connections. Left out: not counted.
+   */
+  peerPort?: (env: unknown, request: Request) => number | undefined;
 }
 
 export const DEFAULTS = {
