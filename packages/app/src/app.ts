@@ -49,13 +49,16 @@ export function createApp(config: AppConfig): BenchApp {
     }
     if (!counted.has(c.req.path)) return next();
     const start = performance.now();
+    // Asked before the handler runs: once the client has closed the connection (a load that
+    // stopped while this request was in hand), Bun no longer knows its peer.
+    const peer = config.peerPort?.(c.env, c.req.raw);
     ctx.stats.inFlight++;
     try {
       await next();
     } finally {
       ctx.stats.inFlight--;
     }
-    if (c.res.status < 400) ctx.stats.record(c.req.path, performance.now() - start, config.peerPort?.(c.env, c.req.raw));
+    if (c.res.status < 400) ctx.stats.record(c.req.path, performance.now() - start, peer);
   });
   for (const group of ROUTE_GROUPS) group(app, ctx);
 
