@@ -17,6 +17,11 @@ describe('parsePlan', () => {
   it('cross-checks the hello cells with wrk by default; all, a list or none on request', () => {
     expect(parsePlan([]).crossCheck).toEqual(['hello']);
     expect(parsePlan(['--cross-check', 'none']).crossCheck).toEqual([]);
+    // --quick leaves wrk out (its runs are whole seconds); asking for it brings it back.
+    expect(parsePlan(['--quick']).crossCheck).toEqual([]);
+    expect(parsePlan(['--quick', '--cross-check', 'hello']).crossCheck).toEqual(['hello']);
+    expect(parsePlan(['--quick'])).toMatchObject({ minRequests: 10, durationSec: 0.4 });
+    expect(parsePlan(['--quick', '--min-requests', '20'])).toMatchObject({ minRequests: 20 });
     expect(parsePlan(['--cross-check', 'all']).crossCheck).toEqual(['hello', 'hash', 'file', 'fib', 'sleep']);
     expect(parsePlan(['--cross-check', 'sleep,hello']).crossCheck).toEqual(['sleep', 'hello']);
     expect(() => parsePlan(['--cross-check', 'nap'])).toThrow(/--cross-check: unknown "nap"/);
@@ -58,7 +63,7 @@ describe('parsePlan', () => {
 
   it('extends the default warm-up until steady, but takes a --warmup given by hand as it is', () => {
     expect(parsePlan([])).toMatchObject({ warmupSec: 0.5, warmupMaxSec: 3, minRequests: 20, drainCapSec: 15 });
-    expect(parsePlan(['--quick'])).toMatchObject({ warmupSec: 0.1, warmupMaxSec: 1 });
+    expect(parsePlan(['--quick'])).toMatchObject({ warmupSec: 0.1, warmupMaxSec: 0.5 });
     expect(parsePlan(['--warmup', '0.2'])).toMatchObject({ warmupSec: 0.2, warmupMaxSec: 0.2 });
     expect(parsePlan(['--warmup', '0'])).toMatchObject({ warmupSec: 0, warmupMaxSec: 0 });
     expect(parsePlan(['--warmup', '0.2', '--warmup-max', '2'])).toMatchObject({ warmupMaxSec: 2 });

@@ -2,7 +2,7 @@
  * Cell results (one file each on disk, possibly from several invocations) -> one Report.
  */
 import { comparisons, withRatioToFastest } from './compare-modes.ts';
-import type { CellResult, Environment, Mode, Parameters, Report, RuntimeEntry, ScenarioName } from './report-types.ts';
+import type { CellResult, Environment, Mode, Parameters, Report, RuntimeEntry, ScenarioName, Timing } from './report-types.ts';
 
 /** Scenario order of the report: cheapest first, then the blocking workloads. */
 export const SCENARIO_ORDER: readonly ScenarioName[] = ['hello', 'hash', 'file', 'fib', 'sleep'];
@@ -16,6 +16,7 @@ export interface MergeInput {
   parameters: Parameters;
   runtimes: RuntimeEntry[];
   results: CellResult[];
+  timing?: Timing;
 }
 
 function cellKey(cell: CellResult): string {
@@ -60,5 +61,6 @@ export function mergeReport(input: MergeInput): Report {
     runtimes: input.runtimes,
     results,
     comparisons: comparisons(results),
+    ...(input.timing === undefined ? {} : { timing: input.timing }),
   };
 }

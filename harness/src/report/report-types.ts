@@ -209,6 +209,16 @@ export interface Comparison {
   honoOverRaw?: Ratios;
 }
 
+/**
+ * added: where the run's wall time went, in seconds: setup (data files, fingerprint, first
+ * server starts), each cell's check, warm-up, runs (with their drains and /stats reads),
+ * wrk cross-checks and restarts; "other" is the time between cells (server stops and starts).
+ */
+export interface Timing {
+  wallSec: number;
+  phasesSec: Partial<Record<'setup' | 'check' | 'warm-up' | 'run' | 'cross-check' | 'restart' | 'other', number>>;
+}
+
 export interface Report {
   schemaVersion: 1;
   createdAt: string;
@@ -218,4 +228,6 @@ export interface Report {
   runtimes: RuntimeEntry[];
   results: CellResult[];
   comparisons: Comparison[];
+  /** added: where the run's wall time went (bench runs from this version on). */
+  timing?: Timing;
 }

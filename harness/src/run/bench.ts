@@ -23,6 +23,7 @@ import { REPO_ROOT } from '../system/paths.ts';
 import { cellsFor, type CellSpec } from './scenarios.ts';
 import { benchCell, stopKind, type Lane, type ScheduleContext } from './schedule.ts';
 import { stopAllServers, type RunningServer } from './server.ts';
+import { createPhaseClock, phaseKind } from './phase-clock.ts';
 
 export const DEFAULT_RESULTS_ROOT = resolve(REPO_ROOT, 'data/results');
 
@@ -49,6 +50,7 @@ export interface BenchOutcome {
  */
 export async function runBench(plan: Plan, options: BenchOptions): Promise<BenchOutcome> {
   const { progress } = options;
+  const clock = createPhaseClock();
   const signal = options.signal ?? new AbortController().signal;
   const root = options.resultsRoot ?? DEFAULT_RESULTS_ROOT;
   const runDir = plan.outDir === undefined ? makeRunDir(root) : resolve(plan.outDir);
@@ -86,8 +88,10 @@ export async function runBench(plan: Plan, options: BenchOptions): Promise<Bench
     ...(wrk === undefined ? {} : { wrk }),
     log: (line) => progress.log(line),
     onRunStarted: options.onRunStarted,
-    onPhase: (runtime, cell, phase) =>
-      progress.update({ cell: done + 1, cells: total, runtime, scenario: cell.scenario, mode: cell.mode, phase, etaSec: (total - done) * perUnitSec }),
+    onPhase: (runtime, cell, phase) => {
+      clock.enter(phaseKind(phase));
+      progress.update({ cell: done + 1, cells: total, runtime, scenario: cell.scenario, mode: cell.mode, phase, etaSec: (total - done) * perUnitSec });
+    },
   };
   try {
     for (const runtime of plan.runtimes) {
@@ -108,6 +112,7 @@ export async function runBench(plan: Plan, options: BenchOptions): Promise<Bench
           done++;
           progress.log(cellLine(result));
         }
+        clock.enter('other');
         // Servers no later cell needs are stopped: idle servers are few, not many.
         if (!cells.slice(index + 1).some((c) => c.server === cell.server)) await stopKind(group, cell.server);
       }
@@ -128,6 +133,7 @@ export async function runBench(plan: Plan, options: BenchOptions): Promise<Bench
     parameters: meta.parameters,
     runtimes: meta.runtimes,
     results: readCells(runDir),
+    timing: clock.read(),
   });
   const markdown = renderMarkdown(report);
   writeReportFiles(runDir, report, markdown, renderHtml(report, loadChartAssets()));

@@ -4,7 +4,7 @@
  */
 import Table from 'cli-table3';
 import type { CellResult, Report } from '../report-types.ts';
-import { cellNotes, comparisonLines, formatDate, formatMs, formatRps } from './markdown.ts';
+import { cellNotes, comparisonLines, formatDate, formatMs, formatRps, timingText } from './markdown.ts';
 
 const DASH = '-';
 
@@ -44,6 +44,7 @@ export function renderConsoleSummary(report: Report): string {
     ...(skipped.length === 0 ? [] : [`Not measured: ${skipped.join('; ')}`]),
     report.results.length === 0 ? 'No cell was measured.' : resultsTable(report),
     ...(lines.length === 0 ? [] : [lines.join('\n')]),
+    ...(report.timing === undefined ? [] : [`Wall time ${timingText(report.timing)}`]),
   ];
   return `${parts.join('\n\n')}\n`;
 }

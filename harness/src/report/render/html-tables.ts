@@ -115,5 +115,5 @@ export function environmentTable(report: Report): string {
 }
 
 export function parametersTable(report: Report): string {
-  return keyValueTable('Parameters', parameterRows(report.parameters));
+  return keyValueTable('Parameters', parameterRows(report.parameters, report.timing));
 }

@@ -5,7 +5,7 @@
 import { markdownTable } from 'markdown-table';
 import { cellRemarks, CLIENT_BOUND_CPU_PERCENT, flagLabel, percent, UNSTABLE_CV } from '../flags.ts';
 import { MODE_ORDER } from '../merge.ts';
-import type { CellResult, Comparison, Parameters, Ratios, Report, ScenarioName } from '../report-types.ts';
+import type { CellResult, Comparison, Parameters, Ratios, Report, ScenarioName, Timing } from '../report-types.ts';
 
 const DASH = '—';
 
@@ -245,9 +245,26 @@ export function environmentRows(report: Report): [string, string][] {
   ];
 }
 
+const PHASE_LABELS: [keyof Timing['phasesSec'], string][] = [
+  ['run', 'runs'],
+  ['warm-up', 'warm-ups'],
+  ['check', 'checks'],
+  ['cross-check', 'wrk cross-checks'],
+  ['restart', 'restarts'],
+  ['setup', 'setup'],
+  ['other', 'between cells'],
+];
+
+/** "58.3 s: runs 30.1 s, warm-ups 12.0 s, …" (phases that took no time are left out). */
+export function timingText(timing: Timing): string {
+  const parts = PHASE_LABELS.filter(([kind]) => (timing.phasesSec[kind] ?? 0) > 0).map(([kind, label]) => `${label} ${(timing.phasesSec[kind] ?? 0).toFixed(1)} s`);
+  return `${timing.wallSec.toFixed(1)} s${parts.length === 0 ? '' : `: ${parts.join(', ')}`}`;
+}
+
 /** The parameters as label/value rows, shared by the Markdown and HTML reports. */
-export function parameterRows(p: Parameters): [string, string][] {
+export function parameterRows(p: Parameters, timing?: Timing): [string, string][] {
   return [
+    ...(timing === undefined ? [] : [['wall time', timingText(timing)] as [string, string]]),
     ['connections', String(p.connections)],
     ['duration', `${p.durationSec} s`],
     ['warm-up', `${p.warmupSec} s`],
@@ -275,7 +292,7 @@ function environmentSection(report: Report): string {
 }
 
 function parametersSection(report: Report): string {
-  return ['## Parameters', markdownTable([['parameter', 'value'], ...parameterRows(report.parameters)])].join('\n\n');
+  return ['## Parameters', markdownTable([['parameter', 'value'], ...parameterRows(report.parameters, report.timing)])].join('\n\n');
 }
 
 export function renderMarkdown(report: Report): string {
