@@ -108,6 +108,23 @@ export interface RunResult {
   warmup?: Warmup;
   /** added: how evenly the server answered the load's connections in this run (not on /hello). */
   fairness?: Fairness;
+  /** added: which of the server's threads worked, and how long its loop thread waited for a CPU. */
+  threads?: ThreadUse;
+}
+
+/**
+ * added: the server's threads during a run, from /proc (local servers on Linux): the main
+ * (event-loop) thread's CPU and how long it waited for a CPU on the run queue, per second of
+ * the run and per time it was scheduled; how many other threads used at least 5 % of a core,
+ * their CPU together, and the three busiest by name.
+ */
+export interface ThreadUse {
+  mainCpuPercent: number;
+  mainWaitMsPerSec: number;
+  mainWaitPerSliceMs: number;
+  busyThreads: number;
+  othersCpuPercent: number;
+  busiest: { name: string; cpuPercent: number }[];
 }
 
 /** added: a cell's warm-up: how long it lasted, whether it ended steady, and the rate it ended at. */
@@ -190,6 +207,8 @@ export interface CellResult {
   runSec?: number[];
   /** added: the median over runs of Jain's index and max/min share of answers per connection. */
   fairness?: Fairness;
+  /** added: medians over runs of the server's thread figures (busiest: from the median run). */
+  threads?: ThreadUse;
   /** added: runs that ended with fewer completed requests than --min-requests, and that minimum. */
   shortRuns?: { runs: number; minRequests: number; capped: boolean };
 }

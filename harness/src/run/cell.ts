@@ -3,7 +3,7 @@
  */
 import type { RuntimeName } from '@bench/app';
 import { cellFlags, cellStatus, overloadSummary } from '../report/flags.ts';
-import type { CellResult, Mode, RunResult, ScenarioName } from '../report/report-types.ts';
+import type { CellResult, Mode, RunResult, ScenarioName, ThreadUse } from '../report/report-types.ts';
 import { median, roundFigure, summarize } from '../report/stats.ts';
 
 export interface CellMeta {
@@ -56,6 +56,7 @@ export function summarizeCell(meta: CellMeta, runs: readonly RunResult[], opts: 
   const warmup = runs.find((r) => r.warmup !== undefined)?.warmup;
   const runSec = runs.map((r) => r.durationSec).filter((d): d is number => d !== undefined);
   const fair = runs.flatMap((r) => (r.fairness === undefined ? [] : [r.fairness]));
+  const threads = threadSummary(runs);
   return {
     runtime: meta.runtime,
     scenario: meta.scenario,
@@ -104,7 +105,27 @@ export function summarizeCell(meta: CellMeta, runs: readonly RunResult[], opts: 
             maxOverMin: roundFigure(median(fair.map((f) => f.maxOverMin))),
           },
         }),
+    ...(threads === undefined ? {} : { threads }),
     ...(short.length === 0 ? {} : { shortRuns: { runs: short.length, minRequests, capped: short.some((r) => r.lengthCapped === true) } }),
+  };
+}
+
+/**
+ * Medians over the runs that have thread figures; the busiest threads are those of the run whose
+ * main-thread wait is the median one, so names and shares stay from one run.
+ */
+export function threadSummary(runs: readonly RunResult[]): ThreadUse | undefined {
+  const samples = runs.flatMap((r) => (r.threads === undefined ? [] : [r.threads]));
+  if (samples.length === 0) return undefined;
+  const mid = (pick: (t: ThreadUse) => number) => roundFigure(median(samples.map(pick)));
+  const byWait = [...samples].sort((a, b) => a.mainWaitMsPerSec - b.mainWaitMsPerSec);
+  return {
+    mainCpuPercent: mid((t) => t.mainCpuPercent),
+    mainWaitMsPerSec: mid((t) => t.mainWaitMsPerSec),
+    mainWaitPerSliceMs: mid((t) => t.mainWaitPerSliceMs),
+    busyThreads: Math.round(median(samples.map((t) => t.busyThreads))),
+    othersCpuPercent: mid((t) => t.othersCpuPercent),
+    busiest: byWait[Math.floor((byWait.length - 1) / 2)]?.busiest ?? [],
   };
 }
 

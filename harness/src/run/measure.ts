@@ -5,6 +5,7 @@ import type { Probe, ProbeReport } from './probe.ts';
 import { evictAndVerify } from '../system/page-cache.ts';
 import { runWrk, type WrkResult } from './wrk.ts';
 import { readProc, watchPeakRss } from '../system/proc.ts';
+import { snapshotThreads, threadUse } from '../system/threads.ts';
 import type { RunResult, Warmup } from '../report/report-types.ts';
 import { isSteady, runCapSec, warmupSliceSec } from './run-length.ts';
 import { fairness } from '../report/fairness.ts';
@@ -198,6 +199,7 @@ export async function measureRun(spec: CellSpec, ctx: CellContext): Promise<RunR
   // Evicted last, just before the load, so nothing reads the files back in between.
   const fileCache = spec.scenario === 'file' && ctx.evict !== undefined ? await evictForRun(ctx.evict) : undefined;
   const before = readProc(server.pid);
+  const threadsBefore = snapshotThreads(server.pid);
   const beforeStats = before === undefined && hono ? await getStats(ctx, plan.drainCapSec * 1000) : undefined;
   const wallStart = performance.now();
   const rss = watchPeakRss(server.pid);
@@ -214,6 +216,8 @@ export async function measureRun(spec: CellSpec, ctx: CellContext): Promise<RunR
     probed = await probe.stop();
   }
   const after = readProc(server.pid);
+  const threadsAfter = snapshotThreads(server.pid);
+  const threads = threadsBefore !== undefined && threadsAfter !== undefined ? threadUse(threadsBefore, threadsAfter, server.pid) : undefined;
   const wallMs = performance.now() - wallStart;
   const peakRss = rss.stop();
   const stats = hono ? await statsAfterLoad(ctx) : undefined;
@@ -253,6 +257,7 @@ export async function measureRun(spec: CellSpec, ctx: CellContext): Promise<RunR
     ...(restarts.length === 0 ? {} : { restarts }),
     durationSec: Math.round(result.elapsedSec * 100) / 100,
     ...(served === undefined ? {} : { fairness: served }),
+    ...(threads === undefined ? {} : { threads }),
     ...(result.completed < plan.minRequests && result.elapsedSec >= capSec - 0.05 ? { lengthCapped: true } : {}),
     ...(warmup === undefined ? {} : { warmup }),
   };

@@ -54,6 +54,18 @@ describe('bench --quick on node, bun and deno', () => {
     expect(report.parameters.minRequests).toBe(10);
   });
 
+  it("names the thread that did the work: the loop thread for fib/sync, other threads for fib/worker", () => {
+    if (process.platform !== 'linux') return;
+    for (const runtime of RUNTIME_NAMES) {
+      const sync = cell(all.report, runtime, 'fib', 'sync')!.threads!;
+      const worker = cell(all.report, runtime, 'fib', 'worker')!.threads!;
+      // Recursion on the loop: the loop thread is at (nearly) a core, and nothing else is busy.
+      expect(sync.mainCpuPercent, `${runtime} fib/sync loop thread`).toBeGreaterThan(60);
+      expect(worker.othersCpuPercent, `${runtime} fib/worker other threads`).toBeGreaterThan(worker.mainCpuPercent);
+      expect(worker.busyThreads).toBeGreaterThanOrEqual(1);
+    }
+  });
+
   it('says where the wall time went, in phases that add up to it', () => {
     const timing = all.report.timing!;
     const phases = Object.values(timing.phasesSec).reduce((sum, sec) => sum + (sec ?? 0), 0);

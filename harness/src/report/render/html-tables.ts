@@ -5,7 +5,7 @@
 import { escapeHtml } from './html-escape.ts';
 import { cellRemarks, flagLabel } from '../flags.ts';
 import { MODE_ORDER } from '../merge.ts';
-import { environmentRows, formatMs, formatRatio, formatRps, parameterRows } from './markdown.ts';
+import { environmentRows, formatMs, formatRatio, formatRps, parameterRows, THREAD_HEAD, threadFigures } from './markdown.ts';
 import type { CellResult, Flag, Report, ScenarioName } from '../report-types.ts';
 
 const DASH = '—';
@@ -103,6 +103,19 @@ export function cellTable(report: Report, scenario: ScenarioName): string {
   const missing = runtimeNames(report).filter((name) => !present.has(name as CellResult['runtime']));
   const rows = [...cells.map(cellRow), ...missing.map((name) => missingRow(report, name))];
   return `<div class="table-wrap"><table class="cells" data-scenario="${escapeHtml(scenario)}">${HEAD}<tbody>\n${rows.join('\n')}\n</tbody></table></div>`;
+}
+
+/** The server-thread figures of a scenario's cells, folded away below its table (absent without /proc). */
+export function threadsDetails(report: Report, scenario: ScenarioName): string {
+  const rows = scenarioCells(report, scenario).flatMap((cell) => {
+    const figures = threadFigures(cell);
+    if (figures === undefined) return [];
+    const tds = figures.map((text, i) => `<td${i < figures.length - 1 ? ' class="num"' : ''}>${escapeHtml(text)}</td>`).join('');
+    return [`<tr><td>${escapeHtml(cell.runtime)}</td><td>${escapeHtml(cell.mode)}</td>${tds}</tr>`];
+  });
+  if (rows.length === 0) return '';
+  const head = ['runtime', 'mode', ...THREAD_HEAD].map((h) => `<th>${escapeHtml(h)}</th>`).join('');
+  return `<details class="threads"><summary>Server threads: which did the work, and how long the loop thread waited for a CPU</summary><div class="table-wrap"><table class="cells"><thead><tr>${head}</tr></thead><tbody>\n${rows.join('\n')}\n</tbody></table></div></details>`;
 }
 
 function keyValueTable(caption: string, rows: readonly [string, string][]): string {

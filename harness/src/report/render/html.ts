@@ -9,7 +9,7 @@ import type { ChartAssets } from './html-assets.ts';
 import { chartScript } from './html-chart-script.ts';
 import { escapeHtml, inlineScript, jsonForScript } from './html-escape.ts';
 import { REPORT_CSS } from './html-style.ts';
-import { cellTable, environmentTable, parametersTable } from './html-tables.ts';
+import { cellTable, environmentTable, parametersTable, threadsDetails } from './html-tables.ts';
 import { SCENARIO_ORDER } from '../merge.ts';
 import { comparisonLines, formatBytes, formatDate } from './markdown.ts';
 import type { Parameters, Report, RuntimeEntry, ScenarioName } from '../report-types.ts';
@@ -116,6 +116,7 @@ function scenarioSection(report: Report, scenario: ScenarioName): string {
     chartFigure(scenario, 'loop', 'Probe and loop lag', 'a blocked loop, ms'),
     '</div>',
     cellTable(report, scenario),
+    threadsDetails(report, scenario),
     '</section>',
   ].join('\n');
 }

@@ -187,11 +187,43 @@ function scenariosOf(report: Report): ScenarioName[] {
   return [...new Set(report.results.map((c) => c.scenario))];
 }
 
+/** The server-thread figures as table cells: the loop thread's CPU and wait, the other threads. */
+export function threadFigures(cell: CellResult): string[] | undefined {
+  const t = cell.threads;
+  if (t === undefined || cell.status === 'failed') return undefined;
+  const busiest = t.busiest.filter((b) => b.cpuPercent >= 1).map((b) => `${b.name} ${b.cpuPercent.toFixed(0)} %`).join(', ');
+  return [
+    t.mainCpuPercent.toFixed(0),
+    formatMs(t.mainWaitMsPerSec),
+    formatMs(t.mainWaitPerSliceMs),
+    String(t.busyThreads),
+    t.othersCpuPercent.toFixed(0),
+    busiest === '' ? DASH : busiest,
+  ];
+}
+
+export const THREAD_HEAD = ['loop thread CPU %', 'loop thread waited for a CPU, ms/s', 'ms per wake', 'other busy threads', 'their CPU %', 'busiest'];
+
+/**
+ * Which threads did the work and how long the loop thread waited for a CPU (run-queue wait):
+ * on a machine with few cores, work moved off the loop still competes with it for the cores.
+ */
+function threadsTable(cells: readonly CellResult[]): string | undefined {
+  const rows = [...cells].sort((a, b) => modeRank(a) - modeRank(b)).flatMap((cell) => {
+    const figures = threadFigures(cell);
+    return figures === undefined ? [] : [[cell.mode, cell.runtime, ...figures.map(escapeCell)]];
+  });
+  if (rows.length === 0) return undefined;
+  const table = markdownTable([['mode', 'runtime', ...THREAD_HEAD], ...rows], { align: ['l', 'l', 'r', 'r', 'r', 'r', 'r', 'l'] });
+  return `Server threads (from /proc, medians over runs):\n\n${table}`;
+}
+
 function scenarioSection(report: Report, scenario: ScenarioName): string {
   const cells = report.results.filter((c) => c.scenario === scenario);
   const lines = report.comparisons.filter((c) => c.scenario === scenario).flatMap((c) => comparisonLines(report, c));
   const bullets = lines.map((line) => `- ${line}`).join('\n');
-  return [`## ${scenario}`, scenarioTable(cells), ...(bullets === '' ? [] : [bullets])].join('\n\n');
+  const threads = threadsTable(cells);
+  return [`## ${scenario}`, scenarioTable(cells), ...(bullets === '' ? [] : [bullets]), ...(threads === undefined ? [] : [threads])].join('\n\n');
 }
 
 function titleSection(report: Report): string {
