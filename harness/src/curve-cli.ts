@@ -2,7 +2,9 @@
 // its closed-loop throughput, or --rates), latency from the scheduled send time, capacity at
 // the latency target (--slo-ms) and the knee. Writes report.json (a `curves` section), report.md
 // and report.html to a results folder; each finished curve is on disk at once.
+import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
+import { loadManifest } from '@bench/app';
 import { abortOnSignals, FlagError, writableDir } from './cli-flags.ts';
 import { curveParameters, parseCurvePlan, type CurvePlan } from './curve/curve-plan.ts';
 import type { Curve, CurveReport } from './curve/curve-types.ts';
@@ -24,7 +26,9 @@ async function main(): Promise<number> {
   let plan: CurvePlan;
   try {
     plan = parseCurvePlan(process.argv.slice(2));
-    if (plan.outDir !== undefined) plan.outDir = writableDir('out', resolve(process.env.INIT_CWD ?? process.cwd(), plan.outDir));
+    const cwd = process.env.INIT_CWD ?? process.cwd();
+    if (plan.outDir !== undefined) plan.outDir = writableDir('out', resolve(cwd, plan.outDir));
+    if (plan.dataDir !== undefined) plan.dataDir = resolve(cwd, plan.dataDir);
   } catch (error) {
     if (!(error instanceof FlagError)) throw error;
     console.error(`curve: ${error.message}`);
@@ -36,7 +40,8 @@ async function main(): Promise<number> {
   const log = (line: string) => console.error(line);
   const fd = fdWarning(plan.maxInFlight);
   if (fd !== undefined) log(`curve: ${fd}`);
-  const manifest = ensureDataFiles(DEFAULT_DATA_DIR, undefined, undefined, log);
+  // A --data-dir with files of its own is used as it is (tests give a small one).
+  const manifest = plan.dataDir !== undefined && existsSync(join(plan.dataDir, 'manifest.json')) ? loadManifest(plan.dataDir) : ensureDataFiles(plan.dataDir ?? DEFAULT_DATA_DIR, undefined, undefined, log);
   const dir = plan.outDir ?? makeRunDir(resolve(REPO_ROOT, 'data/results'), new Date(), 'curve-');
   const cells = cellsFor(plan.scenarios, plan).filter((c) => plan.modes === undefined || plan.modes.includes(c.mode));
   const report: CurveReport = {
@@ -58,7 +63,7 @@ async function main(): Promise<number> {
   };
   log(`curve: ${plan.runtimes.join(', ')} x ${cells.length} cells, target p99 ≤ ${plan.sloMs} ms, ${plan.arrivals} arrivals, results in ${dir}`);
   const generator = new Generator();
-  const serverArgs = ['--hash-cost', String(plan.hashCost), '--fib-n', String(plan.fibN), '--sleep-ms', String(plan.sleepMs)];
+  const serverArgs = [...(plan.dataDir === undefined ? [] : ['--data-dir', plan.dataDir]), '--hash-cost', String(plan.hashCost), '--fib-n', String(plan.fibN), '--sleep-ms', String(plan.sleepMs)];
   try {
     for (const runtime of plan.runtimes) {
       if (controller.signal.aborted) break;

@@ -13,6 +13,8 @@ export interface CurvePlan extends CurveParameters {
   scenarios: ScenarioName[];
   modes: Mode[] | undefined;
   outDir: string | undefined;
+  /** Folder of the file scenario's inputs; undefined = data/files in the repository. */
+  dataDir: string | undefined;
 }
 
 /** The heavy scenarios: hello answers far faster than one generator process can send. */
@@ -26,7 +28,7 @@ export const CURVE_FULL = { ladderSteps: 7, stepSec: 1.5, minSamples: 15, maxSte
 export const CURVE_QUICK = { ladderSteps: 5, stepSec: 0.5, minSamples: 6, maxStepSec: 1, closedLoopSec: 0.4 } as const;
 
 const ARRIVALS = ['constant', 'poisson'] as const satisfies readonly Arrivals[];
-const STRINGS = ['runtimes', 'scenarios', 'modes', 'out', 'slo-ms', 'rates', 'arrivals', 'seed', 'steps', 'step-sec', 'max-in-flight', 'timeout-ms', 'hash-cost', 'fib-n', 'sleep-ms'] as const;
+const STRINGS = ['runtimes', 'scenarios', 'modes', 'out', 'slo-ms', 'rates', 'arrivals', 'seed', 'steps', 'step-sec', 'max-in-flight', 'timeout-ms', 'hash-cost', 'fib-n', 'sleep-ms', 'data-dir'] as const;
 
 function rateList(raw: string | undefined): number[] | undefined {
   if (raw === undefined) return undefined;
@@ -53,6 +55,7 @@ export function parseCurvePlan(argv: string[]): CurvePlan {
     scenarios: nameList('scenarios', str('scenarios'), SCENARIO_NAMES) ?? [...CURVE_DEFAULT_SCENARIOS],
     modes: nameList('modes', str('modes'), MODES),
     outDir: str('out'),
+    dataDir: str('data-dir'),
     sloMs,
     arrivals: choice('arrivals', str('arrivals'), ARRIVALS) ?? 'constant',
     seed: numberFlag('seed', str('seed'), 0, 2 ** 32 - 1, true) ?? 1,
@@ -79,6 +82,6 @@ export function parseCurvePlan(argv: string[]): CurvePlan {
 
 /** The parameters recorded in the report (the plan without its selection). */
 export function curveParameters(plan: CurvePlan): CurveParameters {
-  const { runtimes: _r, scenarios: _s, modes: _m, outDir: _o, ...parameters } = plan;
+  const { runtimes: _r, scenarios: _s, modes: _m, outDir: _o, dataDir: _d, ...parameters } = plan;
   return parameters;
 }
