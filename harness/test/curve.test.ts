@@ -91,9 +91,13 @@ describe('steps', () => {
     latencyMs: { p50: 21, p90: 22, p99: 30, p999: 31, max: 31, mean: 21.5 },
     latenessMs: { p50: 0.01, p99: 0.2, max: 0.4 }, cpuPercent: 8, busyPercent: 4,
   };
-  it('flags generator-bound on lateness p99 > 1 ms or a busy core', () => {
+  it('flags generator-bound on lateness p99 past 1 ms and a tenth of the p50 latency, or a busy core', () => {
     expect(generatorBound(measurement)).toBe(false);
-    expect(generatorBound({ ...measurement, latenessMs: { p50: 0, p99: 1.5, max: 3 } })).toBe(true);
+    expect(generatorBound({ ...measurement, latenessMs: { p50: 0, p99: 2.5, max: 3 } })).toBe(true);
+    // 1.5 ms late against a 21 ms median: under a tenth of it, the latency is still the server's.
+    expect(generatorBound({ ...measurement, latenessMs: { p50: 0, p99: 1.5, max: 3 } })).toBe(false);
+    // Against a 1 ms answer, 1.5 ms late is most of it.
+    expect(generatorBound({ ...measurement, latenessMs: { p50: 0, p99: 1.5, max: 3 }, latencyMs: { ...measurement.latencyMs, p50: 1 } })).toBe(true);
     expect(generatorBound({ ...measurement, busyPercent: 95 })).toBe(true);
   });
   it('flags saturation, errors, and whether the step meets the target', () => {

@@ -29,8 +29,8 @@ export interface CurveStep {
   server: { cpuPercent: number };
   eventLoopLagMs?: { p99: number; max: number };
   /**
-   * generator-bound: the generator fell behind its schedule (lateness p99 > 1 ms) or was busy a
-   * whole core; saturated: achieved < 0.95 x offered; past-saturation: achieved < 0.8 x offered
+   * generator-bound: the generator fell behind its schedule (lateness p99 above 1 ms and above a
+   * tenth of the step's p50 latency) or was busy 90 % of a core; saturated: achieved < 0.95 x offered; past-saturation: achieved < 0.8 x offered
    * or p99 > 10 x the target (counts toward the early stop); errors: errors or timeouts.
    */
   flags: StepFlag[];

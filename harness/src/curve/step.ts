@@ -3,13 +3,19 @@ import { clearlyPast, keptUp, meetsTarget } from './ladder.ts';
 import type { CurveStep, StepFlag } from './curve-types.ts';
 import type { StepMeasurement } from './generator-types.ts';
 
-/** The generator is behind its schedule past this (ms, p99 of its lateness)... */
+/**
+ * The generator is behind its schedule when its lateness p99 passes 1 ms and is a real part
+ * (a tenth) of the step's median latency: on two shared cores a single preemption makes a short
+ * step's p99 lateness a few ms, which says nothing about a 300 ms answer but much about a 1 ms one.
+ */
 export const GENERATOR_LATE_MS = 1;
+export const GENERATOR_LATE_SHARE = 0.1;
 /** ...or busy this much of a core (its CPU less the estimated spin-waiting). */
 export const GENERATOR_BUSY_PERCENT = 90;
 
-export function generatorBound(m: Pick<StepMeasurement, 'latenessMs' | 'busyPercent'>): boolean {
-  return m.latenessMs.p99 > GENERATOR_LATE_MS || m.busyPercent >= GENERATOR_BUSY_PERCENT;
+export function generatorBound(m: Pick<StepMeasurement, 'latenessMs' | 'busyPercent' | 'latencyMs'>): boolean {
+  const lateLimit = Math.max(GENERATOR_LATE_MS, GENERATOR_LATE_SHARE * m.latencyMs.p50);
+  return m.latenessMs.p99 > lateLimit || m.busyPercent >= GENERATOR_BUSY_PERCENT;
 }
 
 const round = (x: number, digits = 3) => Math.round(x * 10 ** digits) / 10 ** digits;
