@@ -1,13 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import { arrivalOffsets, seededRandom } from '../src/curve/arrivals.ts';
 import { CURVE_FULL, CURVE_QUICK, parseCurvePlan } from '../src/curve/curve-plan.ts';
-import type { CurveReport, CurveStep } from '../src/curve/curve-types.ts';
 import { clearlyPast, ladderRates, lindleyMeanMs, md1MeanMs, shouldStop, summarizeCurve } from '../src/curve/ladder.ts';
 import { renderCurveHtml } from '../src/curve/render-html.ts';
 import { capacitySentences, formatCapacity, renderCurveConsole, renderCurveMarkdown } from '../src/curve/render-text.ts';
 import { generatorBound, toStep } from '../src/curve/step.ts';
 import { stepSeconds } from '../src/curve/sweep.ts';
 import { FlagError } from '../src/cli-flags.ts';
+import { CURVE_REPORT } from './fixtures/curve-report.ts';
 
 describe('arrivals', () => {
   it('constant spacing: rate x duration requests, evenly spaced', () => {
@@ -127,27 +127,6 @@ describe('parseCurvePlan', () => {
     expect(() => parseCurvePlan(['--scenarios', 'hello', '--modes', 'sync'])).toThrow(/selects no cell/);
   });
 });
-
-function step(offeredPerSec: number, p99: number, extra: Partial<CurveStep> = {}): CurveStep {
-  return {
-    offeredPerSec, achievedPerSec: offeredPerSec, durationSec: 1.5, scheduled: 10, sent: 10, dropped: 0, completed: 10, errors: 0, timeouts: 0,
-    latencyMs: { p50: p99 / 2, p90: p99 * 0.8, p99, p999: p99, max: p99, mean: p99 / 2 },
-    latenessMs: { p50: 0, p99: 0.1, max: 0.2 }, generator: { cpuPercent: 5, busyPercent: 2 }, server: { cpuPercent: 50 },
-    eventLoopLagMs: { p99: 20, max: 21 }, flags: [], meetsTarget: p99 <= 100, ...extra,
-  };
-}
-
-export const CURVE_REPORT: CurveReport = {
-  kind: 'curve', schemaVersion: 1, createdAt: '2026-11-23T00:00:00.000Z', status: 'complete',
-  environment: { os: 'Linux', kernel: '6', cpu: { model: 'Test CPU', count: 2 }, memoryBytes: 1, commit: 'abc', dirty: false, loadGenerator: { name: 'autocannon', version: '8' }, harnessNode: '20' },
-  parameters: { sloMs: 100, arrivals: 'constant', seed: 1, ladderSteps: 7, ladderShares: [0.1, 1.5], stepSec: 1.5, minSamples: 15, maxStepSec: 3, closedLoopSec: 1, maxInFlight: 512, timeoutMs: 2000, hashCost: 10, fibN: 28, sleepMs: 20, quick: false },
-  runtimes: [{ name: 'node', version: '20.20.2', status: 'ok' }],
-  curves: [
-    { runtime: 'node', scenario: 'sleep', mode: 'async', path: '/sleep/async?ms=20', status: 'ok', closedLoopPerSec: 420, steps: [step(42, 22), step(420, 30)], capacityPerSec: 420, capacityAtLeast: true, kneePerSec: 420, stoppedEarly: false },
-    { runtime: 'node', scenario: 'sleep', mode: 'sync', path: '/sleep/sync?ms=20', status: 'ok', closedLoopPerSec: 45, steps: [step(4.5, 21), step(40, 80), step(60, 2000, { achievedPerSec: 50, flags: ['saturated', 'past-saturation'] })], capacityPerSec: 40, capacityAtLeast: false, kneePerSec: 4.5, stoppedEarly: true },
-    { runtime: 'node', scenario: 'hash', mode: 'sync', path: '/hash/sync', status: 'failed', reason: 'server died', closedLoopPerSec: 0, steps: [], capacityPerSec: null, capacityAtLeast: false, kneePerSec: null, stoppedEarly: false },
-  ],
-};
 
 describe('curve rendering', () => {
   it('capacity: "≥" when the top step met the target, "-" for a failed cell', () => {

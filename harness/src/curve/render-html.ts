@@ -21,7 +21,9 @@ const CHART_SCRIPT = String.raw`
   const MODE_POINT = { sync: 'circle', async: 'rect', worker: 'triangle', baseline: 'circle', raw: 'rectRot' };
   for (const canvas of document.querySelectorAll('canvas[data-chart="curve"]')) {
     const scenario = canvas.dataset.scenario;
-    const curves = report.curves.filter((c) => c.scenario === scenario && c.steps.length > 0);
+    const rank = (m) => ['baseline', 'raw', 'sync', 'async', 'worker'].indexOf(m);
+    const curves = report.curves.filter((c) => c.scenario === scenario && c.steps.length > 0)
+      .sort((a, b) => a.runtime.localeCompare(b.runtime) || rank(a.mode) - rank(b.mode));
     const rates = curves.flatMap((c) => c.steps.map((s) => s.offeredPerSec));
     const lo = Math.min(...rates), hi = Math.max(...rates);
     const datasets = curves.map((c) => {
