@@ -7,6 +7,7 @@ import { capacitySentences, formatCapacity, renderCurveConsole, renderCurveMarkd
 import { generatorBound, toStep } from '../src/curve/step.ts';
 import { stepSeconds } from '../src/curve/sweep.ts';
 import { FlagError } from '../src/cli-flags.ts';
+import { compareCurves, renderCurveComparison } from '../src/curve/compare-curves.ts';
 import { CURVE_REPORT } from './fixtures/curve-report.ts';
 
 describe('arrivals', () => {
@@ -145,5 +146,19 @@ describe('curve rendering', () => {
     expect(html.match(/<canvas[^>]*data-chart="curve"/g)).toHaveLength(2);
     expect(html).toContain('id="report-data"');
     expect(html).toContain('"kind":"curve"');
+  });
+});
+
+describe('compareCurves', () => {
+  const worse = structuredClone(CURVE_REPORT);
+  const sync = worse.curves.find((c) => c.mode === 'sync');
+  if (sync !== undefined) sync.capacityPerSec = 4.5;
+  it('a capacity drop past the threshold, down to the next lower ladder rate, is a regression', () => {
+    const result = compareCurves(CURVE_REPORT, worse, 0.05);
+    expect(result.hasRegression).toBe(true);
+    expect(result.changes.find((c) => c.cell === 'node sleep/sync')).toMatchObject({ ratio: 0.113, regressed: true });
+    expect(result.changes.find((c) => c.cell === 'node sleep/async')).toMatchObject({ ratio: 1, regressed: false });
+    expect(renderCurveComparison(result, 100)).toContain('REGRESSED');
+    expect(compareCurves(CURVE_REPORT, CURVE_REPORT, 0.05).hasRegression).toBe(false);
   });
 });
