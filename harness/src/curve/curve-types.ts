@@ -34,7 +34,7 @@ export interface CurveStep {
    * or p99 > 10 x the target (counts toward the early stop); errors: errors or timeouts.
    */
   flags: StepFlag[];
-  /** p99 within the target, kept up, and not generator-bound. */
+  /** p99 within the target and kept up (a generator-bound step's lateness only adds to its latency). */
   meetsTarget: boolean;
 }
 

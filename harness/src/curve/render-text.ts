@@ -20,7 +20,6 @@ export function sortedCurves(curves: readonly Curve[]): Curve[] {
 export function formatCapacity(curve: Curve): string {
   if (curve.status !== 'ok') return '-';
   if (curve.capacityPerSec === null) {
-    if (curve.steps.length > 0 && curve.steps.every((s) => s.flags.includes('generator-bound'))) return '? (generator-bound)';
     const lowest = curve.steps.map((s) => s.offeredPerSec).sort((a, b) => a - b)[0];
     return lowest === undefined ? '-' : `< ${formatRps(lowest)}`;
   }
@@ -30,10 +29,13 @@ export function formatCapacity(curve: Curve): string {
 function curveNotes(curve: Curve): string {
   if (curve.status !== 'ok') return `${curve.status}: ${curve.reason ?? ''}`;
   const bound = curve.steps.filter((s) => s.flags.includes('generator-bound')).length;
+  // The first miss above the capacity, when the generator was behind there: it cannot vouch for it.
+  const miss = curve.steps.filter((s) => !s.meetsTarget && s.offeredPerSec > (curve.capacityPerSec ?? 0)).sort((a, b) => a.offeredPerSec - b.offeredPerSec)[0];
   const dropped = curve.steps.reduce((sum, s) => sum + s.dropped, 0);
   const failed = curve.steps.reduce((sum, s) => sum + s.errors + s.timeouts, 0);
   return [
     ...(bound > 0 ? [`${bound} step${bound === 1 ? '' : 's'} generator-bound`] : []),
+    ...(miss?.flags.includes('generator-bound') === true ? ['first miss generator-bound: capacity may be higher'] : []),
     ...(dropped > 0 ? [`${dropped} dropped`] : []),
     ...(failed > 0 ? [`${failed} errors/timeouts`] : []),
     ...(curve.stoppedEarly ? ['stopped early'] : []),
@@ -109,7 +111,7 @@ export function renderCurveMarkdown(report: CurveReport): string {
     '',
     ...capacitySentences(report).map((line) => `- ${line}`),
     '',
-    'Capacity: the highest offered rate whose p99 stayed within the target while the server answered at least 95 % of it (generator-bound steps do not count). Knee: the last rate whose p99 stayed within twice the lowest rate\'s p99.',
+    'Capacity: the highest offered rate whose p99 stayed within the target while the server answered at least 95 % of it (a generator-bound step counts when it met the target: its lateness only added to the latency measured). Knee: the last rate whose p99 stayed within twice the lowest rate\'s p99.',
     '',
     '## Steps',
   ];
