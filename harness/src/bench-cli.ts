@@ -25,9 +25,9 @@ async function main(): Promise<number> {
   const signalExit = abortOnSignals('bench', controller);
   const progress = createProgress();
   progress.log(
-    `bench: ${plan.runtimes.join(', ')} x ${plan.scenarios.length} scenarios, ${plan.connections} connections, ${plan.runs} runs of ${plan.durationSec} s after ${plan.warmupSec} s warm-up, ${plan.schedule}`,
+    `bench: ${plan.runtimes.join(', ')} x ${plan.scenarios.length} scenarios, ${plan.connectionsList?.join(',') ?? plan.connections} connections, ${plan.runs} runs of ${plan.durationSec} s after ${plan.warmupSec} s warm-up, ${plan.schedule}`,
   );
-  const fd = fdWarning(plan.connections);
+  const fd = fdWarning(Math.max(...(plan.connectionsList ?? [plan.connections])));
   if (fd !== undefined) progress.log(`bench: ${fd}`);
   const { report, runDir } = await runBench(plan, { progress, signal: controller.signal });
   console.log(renderConsoleSummary(report));

@@ -7,6 +7,8 @@ import { parseArgs } from 'node:util';
 import { checkSchemaVersions, compareReports, CompareError, DEFAULT_ALPHA, DEFAULT_THRESHOLD } from './compare/compare.ts';
 import { renderComparisonMarkdown } from './compare/render-compare.ts';
 import type { Report } from './report/report-types.ts';
+import { compareCurves, renderCurveComparison } from './curve/compare-curves.ts';
+import type { CurveReport } from './curve/curve-types.ts';
 
 const USAGE = 'usage: compare <baseline report.json> <current report.json> [--threshold 0.05] [--alpha 0.05] [--out FILE]';
 const EXIT_REGRESSED = 1;
@@ -127,6 +129,15 @@ function main(argv: string[]): number {
   const currentPath = resolve(cwd, args.current);
   const baselineJson = versioned(readJson(baselinePath, 'baseline'), baselinePath, 'baseline');
   const currentJson = versioned(readJson(currentPath, 'current'), currentPath, 'current');
+  // Two curve reports (bench:curve): capacities at the target, side by side.
+  if (baselineJson.kind === 'curve' || currentJson.kind === 'curve') {
+    if (baselineJson.kind !== currentJson.kind) throw new CliError('one report is a curve report (bench:curve) and the other is not: compare like with like');
+    const result = compareCurves(baselineJson as unknown as CurveReport, currentJson as unknown as CurveReport, args.threshold);
+    const markdown = renderCurveComparison(result, (currentJson as unknown as CurveReport).parameters.sloMs);
+    process.stdout.write(markdown);
+    if (args.out !== undefined) writeOut(resolve(cwd, args.out), markdown);
+    return result.hasRegression ? EXIT_REGRESSED : 0;
+  }
   // Schema first: a report of another schema version may legitimately have another shape.
   checkSchemaVersions(baselineJson, currentJson);
   const baseline = asReport(baselineJson, baselinePath, 'baseline');

@@ -7,6 +7,9 @@ import { writeFileAtomic } from './report/output.ts';
 import { renderHtml } from './report/render/html.ts';
 import { renderMarkdown } from './report/render/markdown.ts';
 import type { Report } from './report/report-types.ts';
+import type { CurveReport } from './curve/curve-types.ts';
+import { renderCurveHtml } from './curve/render-html.ts';
+import { renderCurveMarkdown } from './curve/render-text.ts';
 
 const SCHEMA_VERSION: Report['schemaVersion'] = 1;
 
@@ -33,6 +36,10 @@ export function readReport(path: string): Report {
     throw new ReportFileError(`${path} has schemaVersion ${JSON.stringify(report.schemaVersion)}, this tool reads ${SCHEMA_VERSION}`);
   }
   // Enough shape to render without crashing half-way through a file.
+  if ((report as { kind?: unknown }).kind === 'curve') {
+    if (!Array.isArray((report as { curves?: unknown }).curves)) throw new ReportFileError(`${path} is not a curve report: "curves" is not an array`);
+    return report as Report;
+  }
   for (const key of ['runtimes', 'results', 'comparisons'] as const) {
     if (!Array.isArray(report[key])) throw new ReportFileError(`${path} is not a report: "${key}" is not an array`);
   }
@@ -55,6 +62,14 @@ function main(args: readonly string[]): number {
     return 2;
   }
   const dir = dirname(path);
+  // A curve report (bench:curve) has its own renderers.
+  if ((report as unknown as { kind?: string }).kind === 'curve') {
+    const curves = report as unknown as CurveReport;
+    writeFileAtomic(join(dir, 'report.md'), renderCurveMarkdown(curves));
+    writeFileAtomic(join(dir, 'report.html'), renderCurveHtml(curves, loadChartAssets()));
+    console.log(`report: wrote ${join(dir, 'report.md')} and ${join(dir, 'report.html')}`);
+    return 0;
+  }
   writeFileAtomic(join(dir, 'report.md'), renderMarkdown(report));
   writeFileAtomic(join(dir, 'report.html'), renderHtml(report, loadChartAssets()));
   console.log(`report: wrote ${join(dir, 'report.md')} and ${join(dir, 'report.html')}`);

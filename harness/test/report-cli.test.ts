@@ -59,3 +59,17 @@ describe('report-cli', () => {
     });
   }
 });
+
+describe('report-cli on a curve report', () => {
+  it('re-renders it with the curve renderers', async () => {
+    const { CURVE_REPORT } = await import('./fixtures/curve-report.ts');
+    const { renderCurveMarkdown } = await import('../src/curve/render-text.ts');
+    const sub = mkdtempSync(join(dir, 'curve-'));
+    const path = join(sub, 'report.json');
+    writeFileSync(path, JSON.stringify(CURVE_REPORT));
+    const result = run(path);
+    expect(result.status).toBe(0);
+    expect(readFileSync(join(sub, 'report.md'), 'utf8')).toBe(renderCurveMarkdown(CURVE_REPORT));
+    expect(readFileSync(join(sub, 'report.html'), 'utf8')).toContain('data-chart="curve"');
+  });
+});

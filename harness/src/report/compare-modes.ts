@@ -53,7 +53,7 @@ function pairRatios(cells: readonly CellResult[], over: Mode, base: Mode): Ratio
 const hasMode = (cells: readonly CellResult[], mode: Mode): boolean => cells.some((c) => c.mode === mode);
 
 function groupKey(cell: CellResult): string {
-  return `${cell.runtime}\u0000${cell.scenario}`;
+  return `${cell.runtime}\u0000${cell.scenario}${cell.connections === undefined ? '' : `\u0000${cell.connections}`}`;
 }
 
 /** Cells grouped by runtime and scenario, groups in order of first appearance. */
@@ -87,6 +87,7 @@ export function comparisons(results: readonly CellResult[]): Comparison[] {
     out.push({
       runtime: first.runtime,
       scenario: first.scenario,
+      ...(first.connections === undefined ? {} : { connections: first.connections }),
       ...(asyncOverSync === undefined ? {} : { asyncOverSync }),
       ...(workerOverSync === undefined ? {} : { workerOverSync }),
       ...(honoOverRaw === undefined ? {} : { honoOverRaw }),
@@ -96,7 +97,7 @@ export function comparisons(results: readonly CellResult[]): Comparison[] {
 }
 
 function modeKey(cell: CellResult): string {
-  return `${cell.scenario}\u0000${cell.mode}`;
+  return `${cell.scenario}\u0000${cell.mode}${cell.connections === undefined ? '' : `\u0000${cell.connections}`}`;
 }
 
 /**

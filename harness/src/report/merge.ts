@@ -20,7 +20,7 @@ export interface MergeInput {
 }
 
 function cellKey(cell: CellResult): string {
-  return `${cell.runtime}\u0000${cell.scenario}\u0000${cell.mode}`;
+  return `${cell.runtime}\u0000${cell.scenario}\u0000${cell.mode}${cell.connections === undefined ? '' : `\u0000${cell.connections}`}`;
 }
 
 /** One cell per runtime+scenario+mode; a later result replaces an earlier one (a re-run). */
@@ -46,7 +46,8 @@ export function sortCells(results: readonly CellResult[], runtimes: readonly Run
     (a, b) =>
       rank(runtimeOrder, a.runtime) - rank(runtimeOrder, b.runtime) ||
       rank(SCENARIO_ORDER, a.scenario) - rank(SCENARIO_ORDER, b.scenario) ||
-      rank(MODE_ORDER, a.mode) - rank(MODE_ORDER, b.mode),
+      rank(MODE_ORDER, a.mode) - rank(MODE_ORDER, b.mode) ||
+      (a.connections ?? 0) - (b.connections ?? 0),
   );
 }
 

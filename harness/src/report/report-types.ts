@@ -12,6 +12,8 @@ export type CellStatus = 'ok' | 'invalid' | 'failed';
 
 export interface Parameters {
   connections: number;
+  /** added (issue 9): --connections as a list; cells then carry their own `connections`. */
+  connectionsSweep?: number[];
   durationSec: number;
   warmupSec: number;
   runs: number;
@@ -172,6 +174,8 @@ export interface CellResult {
   status: CellStatus;
   flags: Flag[];
   reason?: string;
+  /** added (issue 9): the closed-loop connection count, set only when --connections was a list (a sweep). */
+  connections?: number;
   requestsPerSec: Summary;
   /** Medians across runs of each run's figure. */
   latencyMs: { p50: number; p90: number; p99: number; p999: number; max: number };
@@ -222,6 +226,8 @@ export interface Ratios {
 export interface Comparison {
   runtime: RuntimeName;
   scenario: ScenarioName;
+  /** added: the connection count of the cells compared, in a --connections sweep. */
+  connections?: number;
   asyncOverSync?: Ratios;
   workerOverSync?: Ratios;
   /** added: Hono /hello over raw /hello requests/s (scenario "hello" only). */

@@ -72,7 +72,8 @@ export async function runBench(plan: Plan, options: BenchOptions): Promise<Bench
   writeMeta(runDir, meta);
 
   const cells = cellsFor(plan.scenarios, plan).filter((c) => plan.modes === undefined || plan.modes.includes(c.mode));
-  const total = cells.length * plan.runtimes.length;
+  const sweep = plan.connectionsList;
+  const total = cells.length * plan.runtimes.length * (sweep?.length ?? 1);
   const perUnitSec = plan.warmupSec + plan.runs * (plan.durationSec + 0.4) + 0.3;
   let done = 0;
   const probe = new Probe();
@@ -98,25 +99,30 @@ export async function runBench(plan: Plan, options: BenchOptions): Promise<Bench
       const lane = openLane(runtime, progress);
       meta.runtimes.push(lane.entry);
       if (lane.entry.status === 'ok') lanes.push(lane);
-      else done += cells.length;
+      else done += cells.length * (sweep?.length ?? 1);
     }
     writeMeta(runDir, meta);
     // Interleaved: every runtime takes part in each cell, run by run. Sequential: one runtime
     // at a time through every cell, the other runtimes' servers not even started.
     const groups = plan.schedule === 'interleaved' ? [lanes] : lanes.map((lane) => [lane]);
-    for (const group of groups) {
-      for (const [index, cell] of cells.entries()) {
-        if (signal.aborted) throw new Interrupted('interrupted');
-        for (const result of await benchCell(cell, group, context)) {
-          writeCell(runDir, result);
-          done++;
-          progress.log(cellLine(result));
+    // A --connections list: the whole plan once per count, each cell tagged with its count.
+    for (const connections of sweep ?? [plan.connections]) {
+      context.plan = { ...plan, connections };
+      for (const group of groups) {
+        for (const [index, cell] of cells.entries()) {
+          if (signal.aborted) throw new Interrupted('interrupted');
+          for (const measured of await benchCell(cell, group, context)) {
+            const result = sweep === undefined ? measured : { ...measured, connections };
+            writeCell(runDir, result);
+            done++;
+            progress.log(cellLine(result));
+          }
+          clock.enter('other');
+          // Servers no later cell needs are stopped: idle servers are few, not many.
+          if (!cells.slice(index + 1).some((c) => c.server === cell.server)) await stopKind(group, cell.server);
         }
-        clock.enter('other');
-        // Servers no later cell needs are stopped: idle servers are few, not many.
-        if (!cells.slice(index + 1).some((c) => c.server === cell.server)) await stopKind(group, cell.server);
+        writeMeta(runDir, meta);
       }
-      writeMeta(runDir, meta);
     }
   } catch (error) {
     if (!(error instanceof Interrupted)) throw error;
@@ -170,6 +176,7 @@ function serverArgs(plan: Plan, dataDir: string | undefined): string[] {
 function parameters(plan: Plan, cold: ColdCacheSupport | undefined, wrk: string | undefined): Parameters {
   return {
     connections: plan.connections,
+    ...(plan.connectionsList === undefined ? {} : { connectionsSweep: plan.connectionsList }),
     durationSec: plan.durationSec,
     warmupSec: plan.warmupSec,
     runs: plan.runs,
@@ -204,7 +211,7 @@ export function exitCode(report: Report, strict: boolean): number {
 
 /** One plain line per finished cell, so a log shows results as they come. */
 export function cellLine(cell: CellResult): string {
-  const name = `${cell.runtime} ${cell.scenario}/${cell.mode}`;
+  const name = `${cell.runtime} ${cell.scenario}/${cell.mode}${cell.connections === undefined ? '' : ` @${cell.connections} conns`}`;
   if (cell.status === 'failed') return `${name}: FAILED: ${cell.reason ?? ''}`;
   const rps = cell.requestsPerSec;
   const figures = `${formatRps(rps.median)} req/s (CV ${(rps.cv * 100).toFixed(1)}%), p99 ${formatMs(cell.latencyMs.p99)} ms, probe p99 ${formatMs(cell.probeLatencyMs.p99)} ms`;

@@ -12,6 +12,8 @@ export interface Plan {
   /** Modes to keep within the scenarios (all when undefined). */
   modes: Mode[] | undefined;
   connections: number;
+  /** --connections given as a list (a sweep): every cell is measured at each count, in order. */
+  connectionsList?: number[];
   durationSec: number;
   warmupSec: number;
   runs: number;
@@ -105,17 +107,26 @@ function crossCheckList(raw: string | undefined, fallback: readonly ScenarioName
 
 const PLAN_FLAGS = ['runtimes', 'scenarios', 'modes', 'connections', 'duration', 'warmup', 'runs', 'probe-rate', 'timeout', 'hash-cost', 'fib-n', 'sleep-ms', 'file-count', 'file-size', 'data-dir', 'out', 'schedule', 'target-cv', 'max-runs', 'cross-check', 'drain-cap', 'min-requests', 'warmup-max'] as const;
 
+/** "1,10,100": a sweep of connection counts (repeats dropped, order kept); undefined for one number. */
+function connectionsSweep(raw: string | undefined): number[] | undefined {
+  if (raw === undefined || !raw.includes(',')) return undefined;
+  const items = raw.split(',').map((s) => s.trim()).filter((s) => s !== '');
+  return [...new Set(items.map((item) => numberFlag('connections', item, 1, 10_000, true) ?? 0))];
+}
+
 export function parsePlan(argv: string[]): Plan {
   const values = parseFlags(argv, PLAN_FLAGS, ['quick', 'strict', 'cold']);
   const str = (k: string) => values[k] as string | undefined;
   const quick = values.quick === true;
   const base = quick ? QUICK : FULL;
   const modes = nameList('modes', str('modes'), MODES);
+  const sweep = connectionsSweep(str('connections'));
   const plan: Plan = {
     runtimes: nameList('runtimes', str('runtimes'), RUNTIME_NAMES) ?? [...RUNTIME_NAMES],
     scenarios: nameList('scenarios', str('scenarios'), SCENARIO_NAMES) ?? [...SCENARIO_NAMES],
     modes,
-    connections: numberFlag('connections', str('connections'), 1, 10_000, true) ?? base.connections,
+    connections: sweep?.[0] ?? numberFlag('connections', str('connections'), 1, 10_000, true) ?? base.connections,
+    ...(sweep === undefined ? {} : { connectionsList: sweep }),
     durationSec: numberFlag('duration', str('duration'), 0.1, 3600, false) ?? base.durationSec,
     warmupSec: numberFlag('warmup', str('warmup'), 0, 600, false) ?? base.warmupSec,
     runs: numberFlag('runs', str('runs'), 1, 100, true) ?? base.runs,

@@ -4,7 +4,7 @@
  */
 import Table from 'cli-table3';
 import type { CellResult, Report } from '../report-types.ts';
-import { cellNotes, comparisonLines, formatDate, formatMs, formatRps, timingText } from './markdown.ts';
+import { cellNotes, comparisonLines, formatDate, formatMs, formatRps, modeLabel, timingText } from './markdown.ts';
 
 const DASH = '-';
 
@@ -14,7 +14,7 @@ function consoleRow(cell: CellResult): string[] {
   return [
     cell.runtime,
     cell.scenario,
-    cell.mode,
+    modeLabel(cell),
     figure(formatRps(cell.requestsPerSec.median)),
     figure(formatMs(cell.latencyMs.p99)),
     figure(formatMs(cell.probeLatencyMs.p99)),

@@ -28,6 +28,8 @@ const BODY = String.raw`
   const PROBE_COLORS = ['#d6bcfa', '#9f7aea', '#553c9a'];
   const LAG_COLORS = ['#f6ad55', '#c05621'];
 
+  // In a --connections sweep a cell's mode carries its count: "sync @100".
+  const modeLabel = (c) => (c.connections === undefined ? c.mode : c.mode + ' @' + c.connections);
   const rank = (mode) => (MODE_ORDER.indexOf(mode) === -1 ? MODE_ORDER.length : MODE_ORDER.indexOf(mode));
   const runtimeNames = [...new Set([...report.runtimes.map((r) => r.name), ...report.results.map((c) => c.runtime)])];
   const runtimeColor = (name, i) => RUNTIME_COLORS[name] || SPARE_COLORS[i % SPARE_COLORS.length];
@@ -127,10 +129,10 @@ const BODY = String.raw`
       : { y: null, yMin: null, yMax: null };
 
   function rpsChart(canvas, cells) {
-    const modes = [...new Set(cells.map((c) => c.mode))];
+    const modes = [...new Set(cells.map(modeLabel))];
     const datasets = runtimeNames.map((runtime, i) => {
       const entry = report.runtimes.find((r) => r.name === runtime);
-      const row = modes.map((mode) => cells.find((c) => c.runtime === runtime && c.mode === mode));
+      const row = modes.map((mode) => cells.find((c) => c.runtime === runtime && modeLabel(c) === mode));
       const color = runtimeColor(runtime, i);
       const absent = entry && entry.status !== 'ok' && row.every((c) => c === undefined);
       return {
@@ -153,7 +155,7 @@ const BODY = String.raw`
 
   /** One bar group per cell, one dataset per figure; flagged cells carry their mark in the label. */
   function figuresChart(canvas, cells, series, yTitle) {
-    const labels = cells.map((c) => c.runtime + ' ' + c.mode + (markOf(c) === '' ? '' : ' ' + markOf(c)));
+    const labels = cells.map((c) => c.runtime + ' ' + modeLabel(c) + (markOf(c) === '' ? '' : ' ' + markOf(c)));
     const datasets = series.map(([label, pick, color]) => ({
       label,
       data: cells.map((c) => (measured(c) ? pick(c) : null)),

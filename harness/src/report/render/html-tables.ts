@@ -5,7 +5,7 @@
 import { escapeHtml } from './html-escape.ts';
 import { cellRemarks, flagLabel } from '../flags.ts';
 import { MODE_ORDER } from '../merge.ts';
-import { environmentRows, formatMs, formatRatio, formatRps, parameterRows, THREAD_HEAD, threadFigures } from './markdown.ts';
+import { environmentRows, formatMs, formatRatio, formatRps, modeLabel, parameterRows, THREAD_HEAD, threadFigures } from './markdown.ts';
 import type { CellResult, Flag, Report, ScenarioName } from '../report-types.ts';
 
 const DASH = '—';
@@ -74,7 +74,7 @@ function cellRow(cell: CellResult): string {
     `data-flags="${escapeHtml(cell.flags.join(' '))}"`,
   ].join(' ');
   const figures = cellFigures(cell).map((text) => `<td class="num">${text}</td>`);
-  return `<tr class="${rowClass(cell)}" ${attrs}><td>${escapeHtml(cell.runtime)}</td><td>${escapeHtml(cell.mode)}</td>${figures.join('')}<td>${notes(cell)}</td></tr>`;
+  return `<tr class="${rowClass(cell)}" ${attrs}><td>${escapeHtml(cell.runtime)}</td><td>${escapeHtml(modeLabel(cell))}</td>${figures.join('')}<td>${notes(cell)}</td></tr>`;
 }
 
 const COLUMNS = 2 + FIGURE_COLUMNS + 1;
@@ -111,7 +111,7 @@ export function threadsDetails(report: Report, scenario: ScenarioName): string {
     const figures = threadFigures(cell);
     if (figures === undefined) return [];
     const tds = figures.map((text, i) => `<td${i < figures.length - 1 ? ' class="num"' : ''}>${escapeHtml(text)}</td>`).join('');
-    return [`<tr><td>${escapeHtml(cell.runtime)}</td><td>${escapeHtml(cell.mode)}</td>${tds}</tr>`];
+    return [`<tr><td>${escapeHtml(cell.runtime)}</td><td>${escapeHtml(modeLabel(cell))}</td>${tds}</tr>`];
   });
   if (rows.length === 0) return '';
   const head = ['runtime', 'mode', ...THREAD_HEAD].map((h) => `<th>${escapeHtml(h)}</th>`).join('');

@@ -7,6 +7,7 @@
 import { CLIENT_BOUND_CPU_PERCENT, UNSTABLE_CV } from '../flags.ts';
 import type { ChartAssets } from './html-assets.ts';
 import { chartScript } from './html-chart-script.ts';
+import { CONCURRENCY_SCRIPT, concurrencyHtml } from './concurrency.ts';
 import { escapeHtml, inlineScript, jsonForScript } from './html-escape.ts';
 import { REPORT_CSS } from './html-style.ts';
 import { cellTable, environmentTable, parametersTable, threadsDetails } from './html-tables.ts';
@@ -136,6 +137,7 @@ function body(report: Report): string {
     howToRead(),
     scenarios.length === 0 ? '<p>No cell was measured.</p>' : scenarioNav(scenarios),
     ...scenarios.map((s) => scenarioSection(report, s)),
+    concurrencyHtml(report),
     '<footer>The full report.json is embedded in this page (element #report-data); the charts are drawn from it.</footer>',
   ].join('\n');
 }
@@ -157,7 +159,7 @@ ${body(report)}
 <script>${inlineScript(assets.chartJs)}</script>
 <script>${inlineScript(assets.errorBarsJs)}</script>
 <script>${inlineScript(chartScript())}</script>
-</body>
+${report.results.some((c) => c.connections !== undefined) ? `<script>${inlineScript(CONCURRENCY_SCRIPT)}</script>\n` : ''}</body>
 </html>
 `;
 }

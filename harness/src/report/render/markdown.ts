@@ -2,6 +2,7 @@
  * Report -> Markdown for a README or a pull request. Pure: formats, never measures.
  * The number formatters and the comparison sentences are shared with render-console.ts.
  */
+import { concurrencyMarkdown } from './concurrency.ts';
 import { markdownTable } from 'markdown-table';
 import { cellRemarks, CLIENT_BOUND_CPU_PERCENT, flagLabel, percent, UNSTABLE_CV } from '../flags.ts';
 import { MODE_ORDER } from '../merge.ts';
@@ -76,11 +77,16 @@ function rpsWithSpread(cell: CellResult): string {
   return `${formatRps(median)} ± ${formatRps((high - low) / 2, median)}`;
 }
 
+/** The mode, with the connection count when the run swept them: "sync @100". */
+export function modeLabel(cell: Pick<CellResult, 'mode' | 'connections'>): string {
+  return cell.connections === undefined ? cell.mode : `${cell.mode} @${cell.connections}`;
+}
+
 function scenarioRow(cell: CellResult, withRatio: boolean): string[] {
   // A failed cell holds only zeros; showing them would read as a measurement.
   const measured = cell.status !== 'failed';
   const figure = (text: string): string => (measured ? text : DASH);
-  const row = [cell.mode, cell.runtime, figure(rpsWithSpread(cell))];
+  const row = [modeLabel(cell), cell.runtime, figure(rpsWithSpread(cell))];
   if (withRatio) row.push(cell.ratioToFastest === undefined ? DASH : formatRatio(cell.ratioToFastest));
   row.push(
     figure(formatMs(cell.latencyMs.p99)),
@@ -149,8 +155,8 @@ function ratioSentence(
  */
 export function comparisonLines(report: Report, comparison: Comparison): string[] {
   const cell = (mode: CellResult['mode']): CellResult | undefined =>
-    report.results.find((c) => c.runtime === comparison.runtime && c.scenario === comparison.scenario && c.mode === mode);
-  const { runtime } = comparison;
+    report.results.find((c) => c.runtime === comparison.runtime && c.scenario === comparison.scenario && c.mode === mode && c.connections === comparison.connections);
+  const runtime = comparison.connections === undefined ? comparison.runtime : `${comparison.runtime} @${comparison.connections} conns`;
   const lines: string[] = [];
   if (comparison.honoOverRaw !== undefined) {
     lines.push(ratioSentence(runtime, ['Hono', cell('baseline')], ['the raw server', cell('raw')], comparison.honoOverRaw));
@@ -161,7 +167,7 @@ export function comparisonLines(report: Report, comparison: Comparison): string[
   if (comparison.workerOverSync !== undefined) {
     lines.push(ratioSentence(runtime, ['worker', cell('worker')], ['sync', cell('sync')], comparison.workerOverSync));
   }
-  const overload = overloadSentence(runtime, (['sync', 'async', 'worker'] as const).map(cell), report.parameters.connections);
+  const overload = overloadSentence(comparison.runtime, (['sync', 'async', 'worker'] as const).map(cell), comparison.connections ?? report.parameters.connections);
   if (overload !== undefined) lines.push(overload);
   return lines;
 }
@@ -211,7 +217,7 @@ export const THREAD_HEAD = ['loop thread CPU %', 'loop thread waited for a CPU, 
 function threadsTable(cells: readonly CellResult[]): string | undefined {
   const rows = [...cells].sort((a, b) => modeRank(a) - modeRank(b)).flatMap((cell) => {
     const figures = threadFigures(cell);
-    return figures === undefined ? [] : [[cell.mode, cell.runtime, ...figures.map(escapeCell)]];
+    return figures === undefined ? [] : [[modeLabel(cell), cell.runtime, ...figures.map(escapeCell)]];
   });
   if (rows.length === 0) return undefined;
   const table = markdownTable([['mode', 'runtime', ...THREAD_HEAD], ...rows], { align: ['l', 'l', 'r', 'r', 'r', 'r', 'r', 'l'] });
@@ -333,6 +339,7 @@ export function renderMarkdown(report: Report): string {
     titleSection(report),
     howToRead(report),
     ...(scenarios.length === 0 ? ['No cell was measured.'] : scenarios.map((s) => scenarioSection(report, s))),
+    concurrencyMarkdown(report),
     runtimeProblems(report),
     environmentSection(report),
     parametersSection(report),

@@ -1,0 +1,97 @@
+// `pnpm bench:curve [flags]`: open-loop load curves. Per cell a ladder of offered rates (from
+// its closed-loop throughput, or --rates), latency from the scheduled send time, capacity at
+// the latency target (--slo-ms) and the knee. Writes report.json (a `curves` section), report.md
+// and report.html to a results folder; each finished curve is on disk at once.
+import { existsSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { loadManifest } from '@bench/app';
+import { abortOnSignals, FlagError, writableDir } from './cli-flags.ts';
+import { curveParameters, parseCurvePlan, type CurvePlan } from './curve/curve-plan.ts';
+import type { Curve, CurveReport } from './curve/curve-types.ts';
+import { Generator } from './curve/generator.ts';
+import { renderCurveHtml } from './curve/render-html.ts';
+import { renderCurveConsole, renderCurveMarkdown } from './curve/render-text.ts';
+import { sweepRuntime } from './curve/sweep.ts';
+import { makeRunDir, writeFileAtomic, writeJsonAtomic } from './report/output.ts';
+import { loadChartAssets } from './report/render/html-assets.ts';
+import { Interrupted } from './run/measure.ts';
+import { cellsFor } from './run/scenarios.ts';
+import { stopAllServers } from './run/server.ts';
+import { DEFAULT_DATA_DIR, ensureDataFiles } from './system/data-files.ts';
+import { environment } from './system/environment.ts';
+import { fdWarning } from './system/fd-limit.ts';
+import { REPO_ROOT } from './system/paths.ts';
+
+async function main(): Promise<number> {
+  let plan: CurvePlan;
+  try {
+    plan = parseCurvePlan(process.argv.slice(2));
+    const cwd = process.env.INIT_CWD ?? process.cwd();
+    if (plan.outDir !== undefined) plan.outDir = writableDir('out', resolve(cwd, plan.outDir));
+    if (plan.dataDir !== undefined) plan.dataDir = resolve(cwd, plan.dataDir);
+  } catch (error) {
+    if (!(error instanceof FlagError)) throw error;
+    console.error(`curve: ${error.message}`);
+    return 2;
+  }
+  const started = performance.now();
+  const controller = new AbortController();
+  const signalExit = abortOnSignals('curve', controller);
+  const log = (line: string) => console.error(line);
+  const fd = fdWarning(plan.maxInFlight);
+  if (fd !== undefined) log(`curve: ${fd}`);
+  // A --data-dir with files of its own is used as it is (tests give a small one).
+  const manifest = plan.dataDir !== undefined && existsSync(join(plan.dataDir, 'manifest.json')) ? loadManifest(plan.dataDir) : ensureDataFiles(plan.dataDir ?? DEFAULT_DATA_DIR, undefined, undefined, log);
+  const dir = plan.outDir ?? makeRunDir(resolve(REPO_ROOT, 'data/results'), new Date(), 'curve-');
+  const cells = cellsFor(plan.scenarios, plan).filter((c) => plan.modes === undefined || plan.modes.includes(c.mode));
+  const report: CurveReport = {
+    kind: 'curve',
+    schemaVersion: 1,
+    createdAt: new Date().toISOString(),
+    status: 'interrupted',
+    environment: environment(),
+    parameters: curveParameters(plan),
+    runtimes: [],
+    curves: [],
+  };
+  const assets = loadChartAssets();
+  const write = () => {
+    report.elapsedSec = Math.round((performance.now() - started) / 100) / 10;
+    writeJsonAtomic(join(dir, 'report.json'), report);
+    writeFileAtomic(join(dir, 'report.md'), renderCurveMarkdown(report));
+    writeFileAtomic(join(dir, 'report.html'), renderCurveHtml(report, assets));
+  };
+  log(`curve: ${plan.runtimes.join(', ')} x ${cells.length} cells, target p99 ≤ ${plan.sloMs} ms, ${plan.arrivals} arrivals, results in ${dir}`);
+  const generator = new Generator();
+  const serverArgs = [...(plan.dataDir === undefined ? [] : ['--data-dir', plan.dataDir]), '--hash-cost', String(plan.hashCost), '--fib-n', String(plan.fibN), '--sleep-ms', String(plan.sleepMs)];
+  try {
+    for (const runtime of plan.runtimes) {
+      if (controller.signal.aborted) break;
+      const onCurve = (curve: Curve) => {
+        report.curves.push(curve);
+        writeJsonAtomic(join(dir, 'curves', `${curve.runtime}-${curve.scenario}-${curve.mode}.json`), curve);
+      };
+      report.runtimes.push(await sweepRuntime(runtime, cells, { plan, generator, manifest, serverArgs, signal: controller.signal, log, onCurve }));
+      write();
+    }
+    if (!controller.signal.aborted) report.status = 'complete';
+  } catch (error) {
+    if (!(error instanceof Interrupted)) throw error;
+  } finally {
+    await generator.close();
+    await stopAllServers();
+  }
+  write();
+  console.log(`\n${renderCurveConsole(report)}`);
+  console.log(`report: ${join(dir, 'report.html')}\n        ${join(dir, 'report.md')}\n        ${join(dir, 'report.json')}`);
+  return signalExit() ?? (report.curves.some((c) => c.status === 'ok') ? 0 : 1);
+}
+
+main().then(
+  (code) => process.exit(code),
+  async (error: unknown) => {
+    console.error(`curve: ${(error as Error).stack ?? String(error)}`);
+    await stopAllServers();
+    process.exit(1);
+  },
+);

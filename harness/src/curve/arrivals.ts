@@ -1,0 +1,33 @@
+/**
+ * When an open-loop step's requests are due: offsets in ms from the step's start. Constant
+ * spacing by default; Poisson arrivals (exponential gaps) from a seeded generator, so the same
+ * seed gives the same schedule on every run and a test can replay the exact arrivals.
+ */
+export type Arrivals = 'constant' | 'poisson';
+
+/** mulberry32: a small, well-known 32-bit PRNG; enough for arrival times, and seedable. */
+export function seededRandom(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+/** Due times (ms from start) of every request in a step of `durationSec` at `ratePerSec`. */
+export function arrivalOffsets(ratePerSec: number, durationSec: number, arrivals: Arrivals, seed: number): number[] {
+  const endMs = durationSec * 1000;
+  const periodMs = 1000 / ratePerSec;
+  const out: number[] = [];
+  if (arrivals === 'constant') {
+    for (let i = 0; i * periodMs < endMs; i++) out.push(i * periodMs);
+    return out;
+  }
+  const random = seededRandom(seed);
+  // The first request at 0, like the constant schedule, so both steps start with a send.
+  for (let t = 0; t < endMs; t += -Math.log(1 - random()) * periodMs) out.push(t);
+  return out;
+}

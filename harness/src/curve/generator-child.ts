@@ -1,0 +1,175 @@
+// The open-loop generator's own process: it sends each request at its scheduled time whatever
+// happened to earlier ones, over a pool of keep-alive connections large enough that a slow
+// answer never holds up the next send, and times every request from when it was DUE (so the
+// queueing a slow server causes is charged to the server: no coordinated omission). Its own
+// process keeps the harness's work (IPC, /stats, rendering) off its event loop.
+import { Agent, request } from 'node:http';
+import { build, type Histogram } from 'hdr-histogram-js';
+import { arrivalOffsets } from './arrivals.ts';
+import type { GeneratorCommand, GeneratorMessage, Percentiles, StepMeasurement, StepOptions } from './generator-types.ts';
+
+class StepTimeout extends Error {}
+
+const histogram = (): Histogram =>
+  build({ lowestDiscernibleValue: 1, highestTrackableValue: 3_600_000_000, numberOfSignificantValueDigits: 3 });
+
+/**
+ * A timer fires up to a millisecond or two late; waking this much before a due time and
+ * spinning (setImmediate) the rest keeps the sends on time. The spin is not work: a turn that
+ * found nothing due and followed a turn in which nothing was answered was pure waiting, and its
+ * time is left out of busyPercent.
+ */
+const WAKE_EARLY_MS = 1.5;
+
+function runStep(options: StepOptions): Promise<StepMeasurement> {
+  const agent = new Agent({ keepAlive: true, maxSockets: options.maxInFlight, maxFreeSockets: options.maxInFlight });
+  const latency = histogram();
+  const lateness = histogram();
+  const due = arrivalOffsets(options.ratePerSec, options.durationSec, options.arrivals, options.seed);
+  let sent = 0;
+  let dropped = 0;
+  let completed = 0;
+  let errors = 0;
+  let timeouts = 0;
+  let inFlight = 0;
+  let firstAnswer = Number.POSITIVE_INFINITY;
+  let lastAnswer = 0;
+  let lastSettled = 0;
+  let spinMs = 0;
+  let settledCount = 0;
+  const micros = (ms: number) => Math.max(1, Math.round(ms * 1000));
+
+  return new Promise((resolveStep) => {
+    const t0 = performance.now() + 5;
+    const cpu0 = process.cpuUsage();
+    let windowCpuMs = 0;
+    let windowSpinMs = 0;
+    let lastTick = 0;
+    let lastTickFired = true;
+    let spinning = false;
+    let settledAtLastTick = 0;
+    let next = 0;
+    let sending = true;
+
+    const settle = () => {
+      inFlight--;
+      settledCount++;
+      lastSettled = performance.now();
+      if (!sending && inFlight === 0) finish();
+    };
+
+    const fire = (dueAt: number, now: number) => {
+      if (inFlight >= options.maxInFlight) {
+        dropped++;
+        return;
+      }
+      sent++;
+      inFlight++;
+      lateness.recordValue(micros(now - dueAt));
+      const req = request(options.url, { agent, timeout: options.timeoutMs }, (res) => {
+        res.resume();
+        res.on('end', () => {
+          const at = performance.now();
+          if (res.statusCode !== undefined && res.statusCode >= 200 && res.statusCode < 300) {
+            completed++;
+            latency.recordValue(micros(at - dueAt));
+            firstAnswer = Math.min(firstAnswer, at);
+            lastAnswer = at;
+          } else {
+            errors++;
+          }
+          settle();
+        });
+      });
+      req.on('timeout', () => req.destroy(new StepTimeout()));
+      req.on('error', (error) => {
+        if (error instanceof StepTimeout) {
+          timeouts++;
+          latency.recordValue(micros(options.timeoutMs));
+        } else {
+          errors++;
+        }
+        settle();
+      });
+      req.end();
+    };
+
+    const tick = () => {
+      const now = performance.now();
+      let fired = false;
+      while (next < due.length && t0 + (due[next] ?? 0) <= now) {
+        fire(t0 + (due[next] ?? 0), now);
+        next++;
+        fired = true;
+      }
+      // Pure waiting since the last turn: nothing was sent then and nothing answered since.
+      if (spinning && !fired && !lastTickFired && settledCount === settledAtLastTick) spinMs += now - lastTick;
+      lastTick = now;
+      lastTickFired = fired;
+      settledAtLastTick = settledCount;
+      if (next >= due.length) {
+        sending = false;
+        const cpu = process.cpuUsage(cpu0);
+        windowCpuMs = (cpu.user + cpu.system) / 1000;
+        windowSpinMs = spinMs;
+        if (inFlight === 0) finish();
+        return;
+      }
+      const wait = t0 + (due[next] ?? 0) - performance.now();
+      spinning = wait <= WAKE_EARLY_MS;
+      if (spinning) setImmediate(tick);
+      else setTimeout(tick, wait - WAKE_EARLY_MS);
+    };
+
+    const finish = () => {
+      agent.destroy();
+      const windowMs = Math.max(1, performance.now() - t0 - 0);
+      const sendWindowMs = Math.max(1, (due.at(-1) ?? 0) + 1000 / options.ratePerSec);
+      resolveStep({
+        scheduled: due.length,
+        sent,
+        dropped,
+        completed,
+        errors,
+        timeouts,
+        achievedPerSec: completed >= 2 && lastAnswer > firstAnswer ? (completed - 1) / ((lastAnswer - firstAnswer) / 1000) : 0,
+        elapsedSec: Math.round(Math.max(windowMs, lastSettled - t0)) / 1000,
+        latencyMs: percentiles(latency),
+        latenessMs: { p50: ms(lateness, 50), p99: ms(lateness, 99), max: lateness.totalCount ? lateness.maxValue / 1000 : 0 },
+        cpuPercent: round1((windowCpuMs / sendWindowMs) * 100),
+        busyPercent: round1((Math.max(0, windowCpuMs - windowSpinMs) / sendWindowMs) * 100),
+      });
+    };
+
+    setTimeout(tick, 5 - WAKE_EARLY_MS);
+  });
+}
+
+const round1 = (x: number) => Math.round(x * 10) / 10;
+const ms = (h: Histogram, p: number) => (h.totalCount ? h.getValueAtPercentile(p) / 1000 : 0);
+
+function percentiles(h: Histogram): Percentiles {
+  return {
+    p50: ms(h, 50),
+    p90: ms(h, 90),
+    p99: ms(h, 99),
+    p999: ms(h, 99.9),
+    max: h.totalCount ? h.maxValue / 1000 : 0,
+    mean: h.totalCount ? Math.round(h.mean) / 1000 : 0,
+  };
+}
+
+const send = (message: GeneratorMessage) => process.send?.(message);
+
+process.on('message', (command: GeneratorCommand) => {
+  if (command.type !== 'step') return;
+  runStep(command.options).then(
+    (result) => send({ type: 'result', result }),
+    (error: unknown) => send({ type: 'error', message: (error as Error).message }),
+  );
+});
+process.on('disconnect', () => process.exit(0));
+// Ctrl-C reaches the whole process group: the harness ends this process by disconnecting.
+process.on('SIGINT', () => {});
+process.on('SIGTERM', () => {});
+send({ type: 'ready' });

@@ -1,0 +1,120 @@
+/**
+ * The pure side of a load curve: which rates to offer, when a step is past saturation, and what
+ * a finished curve says (capacity at the latency target, the knee). Tested on fixed inputs.
+ */
+
+/** A step delivered less than this share of what was offered: the server did not keep up. */
+export const KEEPS_UP_RATIO = 0.95;
+/** Clearly past saturation (early stop): achieved below this share of offered... */
+export const PAST_RATIO = 0.8;
+/** ...or p99 above this many times the latency target. */
+export const PAST_SLO_FACTOR = 10;
+/** Steps clearly past saturation after which a cell's ladder stops. */
+export const STOP_AFTER_PAST = 2;
+/** The knee: the last step whose p99 is at most this many times the lowest step's p99. */
+export const KNEE_FACTOR = 2;
+
+/**
+ * Rates from `lowShare` to `highShare` of the closed-loop throughput, geometric, `steps` of
+ * them, rounded to 2 significant digits (at least 1 req/s), repeats dropped.
+ */
+export function ladderRates(closedLoopPerSec: number, steps: number, lowShare = 0.1, highShare = 1.5): number[] {
+  if (!(closedLoopPerSec > 0) || steps < 1) return [];
+  const low = closedLoopPerSec * lowShare;
+  const ratio = steps === 1 ? 1 : (highShare / lowShare) ** (1 / (steps - 1));
+  const rates = Array.from({ length: steps }, (_, i) => roundRate(low * ratio ** i));
+  return [...new Set(rates)];
+}
+
+export function roundRate(rate: number): number {
+  if (rate <= 1) return 1;
+  return Number(rate.toPrecision(2));
+}
+
+export interface StepFigures {
+  offeredPerSec: number;
+  achievedPerSec: number;
+  p99Ms: number;
+  generatorBound: boolean;
+}
+
+/** The server kept up: it answered at least KEEPS_UP_RATIO of the offered rate. */
+export function keptUp(step: Pick<StepFigures, 'offeredPerSec' | 'achievedPerSec'>): boolean {
+  return step.achievedPerSec >= KEEPS_UP_RATIO * step.offeredPerSec;
+}
+
+/** Clearly past saturation: well short of the offered rate, or a p99 far above the target. */
+export function clearlyPast(step: Pick<StepFigures, 'offeredPerSec' | 'achievedPerSec' | 'p99Ms'>, sloMs: number): boolean {
+  return step.achievedPerSec < PAST_RATIO * step.offeredPerSec || step.p99Ms > PAST_SLO_FACTOR * sloMs;
+}
+
+/** Whether the ladder should stop: STOP_AFTER_PAST steps clearly past saturation so far. */
+export function shouldStop(steps: readonly Pick<StepFigures, 'offeredPerSec' | 'achievedPerSec' | 'p99Ms'>[], sloMs: number): boolean {
+  return steps.filter((s) => clearlyPast(s, sloMs)).length >= STOP_AFTER_PAST;
+}
+
+/**
+ * A step that meets the target: p99 within it and kept up. A generator-bound step counts when it
+ * meets it: latency runs from the scheduled time, so the generator's lateness only added to what
+ * was measured (and its late sends arrive bunched, which is harder on the server, not easier).
+ * It is a miss that a generator-bound step cannot vouch for, and misses decide nothing here.
+ */
+export function meetsTarget(step: StepFigures, sloMs: number): boolean {
+  return step.p99Ms <= sloMs && keptUp(step);
+}
+
+export interface CurveSummary {
+  /** Highest offered rate that met the target; null when none did. */
+  capacityPerSec: number | null;
+  /** True when the highest step measured met the target: the capacity is at least this. */
+  capacityAtLeast: boolean;
+  /** Last step (in rate order) whose p99 stayed within KNEE_FACTOR x the lowest step's p99. */
+  kneePerSec: number | null;
+}
+
+/** Capacity at the target and the knee, from the steps in rate order. */
+export function summarizeCurve(steps: readonly StepFigures[], sloMs: number): CurveSummary {
+  const usable = [...steps].sort((a, b) => a.offeredPerSec - b.offeredPerSec);
+  const meeting = usable.filter((s) => meetsTarget(s, sloMs));
+  const capacity = meeting.at(-1);
+  const highest = usable.at(-1);
+  const base = usable[0]?.p99Ms;
+  let knee: number | null = null;
+  if (base !== undefined) {
+    for (const s of usable) {
+      if (s.p99Ms > KNEE_FACTOR * Math.max(base, 1) || !keptUp(s)) break;
+      knee = s.offeredPerSec;
+    }
+  }
+  return {
+    capacityPerSec: capacity?.offeredPerSec ?? null,
+    capacityAtLeast: capacity !== undefined && capacity === highest,
+    kneePerSec: knee,
+  };
+}
+
+/**
+ * Mean response time of an M/D/1 queue (Poisson arrivals at `ratePerSec`, one server, fixed
+ * service time `serviceMs`): service plus the Pollaczek-Khinchine wait rho / (2 mu (1 - rho)).
+ */
+export function md1MeanMs(ratePerSec: number, serviceMs: number): number {
+  const mu = 1000 / serviceMs;
+  const rho = ratePerSec / mu;
+  if (rho >= 1) return Number.POSITIVE_INFINITY;
+  return serviceMs + (rho / (2 * mu * (1 - rho))) * 1000;
+}
+
+/**
+ * The mean response time of one single-server FIFO queue with a fixed service time, for exactly
+ * these arrivals (Lindley's recursion): what an exact generator should see on that schedule.
+ */
+export function lindleyMeanMs(offsetsMs: readonly number[], serviceMs: number): number {
+  let freeAt = 0;
+  let total = 0;
+  for (const t of offsetsMs) {
+    const start = Math.max(t, freeAt);
+    freeAt = start + serviceMs;
+    total += freeAt - t;
+  }
+  return offsetsMs.length === 0 ? 0 : total / offsetsMs.length;
+}

@@ -1,0 +1,36 @@
+import { describe, expect, it } from 'vitest';
+import { mergeReport } from '../src/report/merge.ts';
+import { renderHtml } from '../src/report/render/html.ts';
+import { renderMarkdown } from '../src/report/render/markdown.ts';
+import { parsePlan } from '../src/run/plan.ts';
+import { environment, makeCell, parameters, runtimes } from './fixtures.ts';
+
+describe('--connections as a list (closed-loop concurrency sweep)', () => {
+  it('a list is a sweep; one number is not', () => {
+    expect(parsePlan(['--connections', '1,10,100,1000'])).toMatchObject({ connections: 1, connectionsList: [1, 10, 100, 1000] });
+    expect(parsePlan(['--connections', '100']).connectionsList).toBeUndefined();
+    expect(() => parsePlan(['--connections', '1,0'])).toThrow(/--connections must be an integer from 1/);
+  });
+
+  const cells = [1, 10, 100].flatMap((connections) => [
+    { ...makeCell({ runtime: 'node', scenario: 'sleep', mode: 'sync' }), connections, requestsPerSec: { median: 45, ci95: [44, 46] as [number, number], cv: 0.01, runs: [45, 45, 45] } },
+    { ...makeCell({ runtime: 'node', scenario: 'sleep', mode: 'async' }), connections, requestsPerSec: { median: 45 * connections, ci95: [1, 2] as [number, number], cv: 0.01, runs: [1, 1, 1] } },
+  ]);
+  const report = mergeReport({ createdAt: '2026-11-23T00:00:00Z', status: 'complete', environment, parameters: { ...parameters, connectionsSweep: [1, 10, 100] }, runtimes, results: cells });
+
+  it('cells at different counts stay apart, in count order, each compared with its own count', () => {
+    expect(report.results).toHaveLength(6);
+    expect(report.results.filter((c) => c.mode === 'async').map((c) => c.connections)).toEqual([1, 10, 100]);
+    expect(report.comparisons.map((c) => [c.connections, c.asyncOverSync?.throughput])).toEqual([[1, 1], [10, 10], [100, 100]]);
+  });
+
+  it('Markdown gets a sweep table (req/s · p99 per count) and labels modes with their count; HTML a chart per scenario', () => {
+    const md = renderMarkdown(report);
+    expect(md).toContain('## Concurrency sweep (closed loop)');
+    expect(md).toMatch(/\| sleep +\| node +\| async +\| 45\.0 · [^|]+\| 450 · [^|]+\| 4,500 · /);
+    expect(md).toContain('sync @100');
+    expect(md).toContain('node @10 conns: async handles 10.00x the requests/s of sync');
+    const html = renderHtml(report, { chartJs: '', errorBarsJs: '' });
+    expect(html.match(/<canvas[^>]*data-chart="concurrency"/g)).toHaveLength(1);
+  });
+});

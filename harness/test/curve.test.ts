@@ -1,0 +1,164 @@
+import { describe, expect, it } from 'vitest';
+import { arrivalOffsets, seededRandom } from '../src/curve/arrivals.ts';
+import { CURVE_FULL, CURVE_QUICK, parseCurvePlan } from '../src/curve/curve-plan.ts';
+import { clearlyPast, ladderRates, lindleyMeanMs, md1MeanMs, shouldStop, summarizeCurve } from '../src/curve/ladder.ts';
+import { renderCurveHtml } from '../src/curve/render-html.ts';
+import { capacitySentences, formatCapacity, renderCurveConsole, renderCurveMarkdown } from '../src/curve/render-text.ts';
+import { generatorBound, toStep } from '../src/curve/step.ts';
+import { stepSeconds } from '../src/curve/sweep.ts';
+import { FlagError } from '../src/cli-flags.ts';
+import { compareCurves, renderCurveComparison } from '../src/curve/compare-curves.ts';
+import { CURVE_REPORT } from './fixtures/curve-report.ts';
+
+describe('arrivals', () => {
+  it('constant spacing: rate x duration requests, evenly spaced', () => {
+    const due = arrivalOffsets(40, 2, 'constant', 1);
+    expect(due).toHaveLength(80);
+    expect(due[1]).toBeCloseTo(25);
+    expect(due.at(-1)).toBeCloseTo(1975);
+  });
+
+  it('Poisson: the same seed gives the same schedule, with the right mean gap and exponential spread', () => {
+    const a = arrivalOffsets(100, 100, 'poisson', 7);
+    expect(arrivalOffsets(100, 100, 'poisson', 7)).toEqual(a);
+    expect(arrivalOffsets(100, 100, 'poisson', 8)).not.toEqual(a);
+    // 10,000 expected; the count of a Poisson process has sd 100.
+    expect(Math.abs(a.length - 10_000)).toBeLessThan(400);
+    const gaps = a.slice(1).map((t, i) => t - (a[i] ?? 0));
+    const mean = gaps.reduce((s, g) => s + g, 0) / gaps.length;
+    expect(mean).toBeCloseTo(10, 0);
+    // Exponential: the share of gaps above the mean is e^-1.
+    expect(gaps.filter((g) => g > 10).length / gaps.length).toBeCloseTo(Math.exp(-1), 1);
+  });
+
+  it('the seeded generator is uniform on [0, 1)', () => {
+    const random = seededRandom(42);
+    const xs = Array.from({ length: 20_000 }, random);
+    expect(Math.min(...xs)).toBeGreaterThanOrEqual(0);
+    expect(Math.max(...xs)).toBeLessThan(1);
+    expect(xs.reduce((s, x) => s + x, 0) / xs.length).toBeCloseTo(0.5, 1);
+  });
+});
+
+describe('ladder', () => {
+  it('is geometric from 10 % to 150 % of the closed-loop throughput, two significant digits', () => {
+    expect(ladderRates(400, 5)).toEqual([40, 79, 150, 300, 600]);
+    expect(ladderRates(50, 7)[0]).toBe(5);
+    expect(ladderRates(50, 7).at(-1)).toBe(75);
+    expect(ladderRates(0, 7)).toEqual([]);
+    // Rates never go below 1 req/s, and repeats are dropped.
+    expect(ladderRates(2, 5)).toEqual([1, 1.5, 3]);
+  });
+
+  it('stops after two steps clearly past saturation (achieved < 0.8 x offered, or p99 > 10 x target)', () => {
+    const ok = { offeredPerSec: 40, achievedPerSec: 40, p99Ms: 30 };
+    const slow = { offeredPerSec: 60, achievedPerSec: 50, p99Ms: 2000 };
+    const short = { offeredPerSec: 100, achievedPerSec: 50, p99Ms: 500 };
+    expect(clearlyPast(ok, 100)).toBe(false);
+    expect(clearlyPast(slow, 100)).toBe(true);
+    expect(clearlyPast(short, 100)).toBe(true);
+    expect(shouldStop([ok, slow], 100)).toBe(false);
+    expect(shouldStop([ok, slow, short], 100)).toBe(true);
+  });
+
+  it('capacity is the highest rate meeting the target; a generator-bound step that met it counts', () => {
+    const step = (offeredPerSec: number, p99Ms: number, achievedPerSec = offeredPerSec, generatorBound = false) => ({ offeredPerSec, achievedPerSec, p99Ms, generatorBound });
+    const steps = [step(5, 21), step(10, 22), step(20, 25), step(40, 80), step(60, 900, 50)];
+    expect(summarizeCurve(steps, 100)).toEqual({ capacityPerSec: 40, capacityAtLeast: false, kneePerSec: 20 });
+    // Tighter target, smaller capacity.
+    expect(summarizeCurve(steps, 30).capacityPerSec).toBe(20);
+    // Latency runs from the scheduled time: a late generator only made the step look worse.
+    expect(summarizeCurve([step(5, 21), step(10, 22, 10, true)], 100)).toEqual({ capacityPerSec: 10, capacityAtLeast: true, kneePerSec: 10 });
+    // p99 within target but not keeping up: not capacity.
+    expect(summarizeCurve([step(5, 21), step(10, 50, 9)], 100).capacityPerSec).toBe(5);
+    expect(summarizeCurve([step(5, 500)], 100)).toEqual({ capacityPerSec: null, capacityAtLeast: false, kneePerSec: 5 });
+  });
+
+  it('M/D/1: 20 ms service at 40 req/s waits 60 ms on average (the issue\'s figure)', () => {
+    expect(md1MeanMs(40, 20)).toBeCloseTo(60, 6);
+    expect(md1MeanMs(50, 20)).toBe(Number.POSITIVE_INFINITY);
+    // Lindley on a long Poisson schedule converges to the formula.
+    const due = arrivalOffsets(40, 2000, 'poisson', 3);
+    expect(lindleyMeanMs(due, 20) / 60).toBeGreaterThan(0.9);
+    expect(lindleyMeanMs(due, 20) / 60).toBeLessThan(1.1);
+    // Constant spacing below capacity never queues.
+    expect(lindleyMeanMs(arrivalOffsets(40, 10, 'constant', 1), 20)).toBeCloseTo(20);
+  });
+});
+
+describe('steps', () => {
+  const measurement = {
+    scheduled: 80, sent: 80, dropped: 0, completed: 80, errors: 0, timeouts: 0, achievedPerSec: 40, elapsedSec: 2,
+    latencyMs: { p50: 21, p90: 22, p99: 30, p999: 31, max: 31, mean: 21.5 },
+    latenessMs: { p50: 0.01, p99: 0.2, max: 0.4 }, cpuPercent: 8, busyPercent: 4,
+  };
+  it('flags generator-bound on lateness p99 past 1 ms and a tenth of the p50 latency, or a busy core', () => {
+    expect(generatorBound(measurement)).toBe(false);
+    expect(generatorBound({ ...measurement, latenessMs: { p50: 0, p99: 2.5, max: 3 } })).toBe(true);
+    // 1.5 ms late against a 21 ms median: under a tenth of it, the latency is still the server's.
+    expect(generatorBound({ ...measurement, latenessMs: { p50: 0, p99: 1.5, max: 3 } })).toBe(false);
+    // Against a 1 ms answer, 1.5 ms late is most of it.
+    expect(generatorBound({ ...measurement, latenessMs: { p50: 0, p99: 1.5, max: 3 }, latencyMs: { ...measurement.latencyMs, p50: 1 } })).toBe(true);
+    expect(generatorBound({ ...measurement, busyPercent: 95 })).toBe(true);
+  });
+  it('flags saturation, errors, and whether the step meets the target', () => {
+    expect(toStep(40, measurement, { cpuPercent: 5 }, 100)).toMatchObject({ flags: [], meetsTarget: true });
+    const behind = toStep(60, { ...measurement, achievedPerSec: 50, latencyMs: { ...measurement.latencyMs, p99: 400 }, timeouts: 1 }, { cpuPercent: 5 }, 100);
+    expect(behind).toMatchObject({ flags: ['saturated', 'errors'], meetsTarget: false });
+    expect(toStep(100, { ...measurement, achievedPerSec: 50 }, { cpuPercent: 5 }, 100).flags).toEqual(['saturated', 'past-saturation']);
+  });
+  it('step length: longer at low rates to hold the minimum sample, capped', () => {
+    expect(stepSeconds(CURVE_FULL, 100)).toBe(CURVE_FULL.stepSec);
+    expect(stepSeconds(CURVE_FULL, 5)).toBe(3);
+    expect(stepSeconds(CURVE_FULL, 1)).toBe(CURVE_FULL.maxStepSec);
+  });
+});
+
+describe('parseCurvePlan', () => {
+  it('defaults: every runtime, the heavy scenarios, target 100 ms, constant arrivals', () => {
+    const plan = parseCurvePlan([]);
+    expect(plan).toMatchObject({ runtimes: ['node', 'bun', 'deno'], scenarios: ['hash', 'file', 'fib', 'sleep'], sloMs: 100, arrivals: 'constant', seed: 1, ...CURVE_FULL });
+    expect(parseCurvePlan(['--quick'])).toMatchObject({ quick: true, ...CURVE_QUICK });
+  });
+  it('reads rates, arrivals, seed and target; rejects bad input with one line', () => {
+    expect(parseCurvePlan(['--rates', '40,10,20,10', '--arrivals', 'poisson', '--seed', '9', '--slo-ms', '50'])).toMatchObject({ rates: [10, 20, 40], arrivals: 'poisson', seed: 9, sloMs: 50 });
+    expect(() => parseCurvePlan(['--rates', '10,x'])).toThrow(FlagError);
+    expect(() => parseCurvePlan(['--arrivals', 'bursty'])).toThrow(/--arrivals: unknown "bursty"/);
+    expect(() => parseCurvePlan(['--slo-ms', '0'])).toThrow(/--slo-ms/);
+    expect(() => parseCurvePlan(['--scenarios', 'hello', '--modes', 'sync'])).toThrow(/selects no cell/);
+  });
+});
+
+describe('curve rendering', () => {
+  it('capacity: "≥" when the top step met the target, "-" for a failed cell', () => {
+    expect(CURVE_REPORT.curves.map(formatCapacity)).toEqual(['≥ 420', '40.0', '-']);
+  });
+  it('says what async bought in capacity, per scenario and runtime', () => {
+    expect(capacitySentences(CURVE_REPORT)).toEqual(['sleep on node: sync 40.0 req/s, async ≥ 420 req/s at p99 ≤ 100 ms (async 10.5x sync)']);
+  });
+  it('Markdown and console carry the capacity table; HTML one curve chart per scenario with the report embedded', () => {
+    const md = renderCurveMarkdown(CURVE_REPORT);
+    expect(md).toContain('capacity req/s at p99 ≤ 100 ms');
+    expect(md).toMatch(/\| sleep +\| node +\| sync +\| 45\.0 +\| 40\.0 +\| 4\.50 +\| stopped early/);
+    expect(md).toContain('failed: server died');
+    expect(renderCurveConsole(CURVE_REPORT)).toContain('≥ 420');
+    const html = renderCurveHtml(CURVE_REPORT, { chartJs: '/* chart */' });
+    expect(html.match(/<canvas[^>]*data-chart="curve"/g)).toHaveLength(2);
+    expect(html).toContain('id="report-data"');
+    expect(html).toContain('"kind":"curve"');
+  });
+});
+
+describe('compareCurves', () => {
+  const worse = structuredClone(CURVE_REPORT);
+  const sync = worse.curves.find((c) => c.mode === 'sync');
+  if (sync !== undefined) sync.capacityPerSec = 4.5;
+  it('a capacity drop past the threshold, down to the next lower ladder rate, is a regression', () => {
+    const result = compareCurves(CURVE_REPORT, worse, 0.05);
+    expect(result.hasRegression).toBe(true);
+    expect(result.changes.find((c) => c.cell === 'node sleep/sync')).toMatchObject({ ratio: 0.113, regressed: true });
+    expect(result.changes.find((c) => c.cell === 'node sleep/async')).toMatchObject({ ratio: 1, regressed: false });
+    expect(renderCurveComparison(result, 100)).toContain('REGRESSED');
+    expect(compareCurves(CURVE_REPORT, CURVE_REPORT, 0.05).hasRegression).toBe(false);
+  });
+});

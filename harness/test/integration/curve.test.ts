@@ -1,0 +1,119 @@
+// The open-loop generator held against queueing theory, not against itself: a 20 ms timer
+// server answers in a little over 20 ms and keeps up; a server that serves one request at a time
+// for 20 ms (capacity 50 req/s) queues Poisson arrivals as M/D/1 says, and cannot go past 50 req/s;
+// a rate the generator cannot keep is flagged generator-bound. Then `bench:curve` end to end on
+// every runtime. Latency counts from the scheduled send time.
+import { execFile } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { generateDataFiles } from '@bench/app';
+import { arrivalOffsets } from '../../src/curve/arrivals.ts';
+import type { CurveReport } from '../../src/curve/curve-types.ts';
+import { Generator, type StepOptions } from '../../src/curve/generator.ts';
+import { lindleyMeanMs, md1MeanMs } from '../../src/curve/ladder.ts';
+import { generatorBound, toStep } from '../../src/curve/step.ts';
+import { runtimeSpec } from '../../src/run/runtimes.ts';
+import { startServer, stopAllServers, type RunningServer } from '../../src/run/server.ts';
+import { isAlive, processesMentioning } from './helpers.ts';
+
+const HARNESS = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
+let dataDir: string;
+let server: RunningServer;
+let generator: Generator;
+
+beforeAll(async () => {
+  dataDir = mkdtempSync(join(tmpdir(), 'bench-curve-'));
+  generateDataFiles(dataDir, 2, 4096);
+  server = await startServer(runtimeSpec('node'), { raw: false, serverArgs: ['--data-dir', dataDir] });
+  generator = new Generator();
+});
+
+afterAll(async () => {
+  const pid = generator.pid;
+  await generator.close();
+  await stopAllServers();
+  if (pid !== undefined) expect(isAlive(pid)).toBe(false);
+  expect(processesMentioning(dataDir)).toEqual([]);
+  rmSync(dataDir, { recursive: true, force: true });
+});
+
+const step = (path: string, ratePerSec: number, durationSec: number, extra: Partial<StepOptions> = {}) =>
+  generator.runStep({ url: server.url + path, ratePerSec, durationSec, arrivals: 'constant', seed: 1, maxInFlight: 512, timeoutMs: 5000, ...extra });
+
+describe('the generator against queueing theory (node)', () => {
+  it('a 20 ms timer at 20 req/s: p50 a few ms above 20, achieved = offered within 1 %', async () => {
+    await step('/sleep/async?ms=20', 20, 0.3);
+    const m = await step('/sleep/async?ms=20', 20, 3);
+    expect(m).toMatchObject({ scheduled: 60, sent: 60, completed: 60, dropped: 0, errors: 0, timeouts: 0 });
+    expect(m.latencyMs.p50).toBeGreaterThanOrEqual(20);
+    expect(m.latencyMs.p50).toBeLessThan(26);
+    expect(Math.abs(m.achievedPerSec / 20 - 1)).toBeLessThan(0.01);
+  });
+
+  it('one request at a time for 20 ms, Poisson at 40 req/s: mean response within 25 % of M/D/1 (60 ms)', async () => {
+    // The service time as this server gives it (a quiet, unqueued request: 20 ms and a little).
+    const quiet = await step('/sleep/sync?ms=20', 10, 2);
+    const serviceMs = quiet.latencyMs.p50;
+    const m = await step('/sleep/sync?ms=20', 40, 8, { arrivals: 'poisson', seed: 1 });
+    const theory = md1MeanMs(40, 20);
+    expect(theory).toBeCloseTo(60, 6);
+    // The exact queue for these very arrivals at the measured service time (Lindley's recursion).
+    const exact = lindleyMeanMs(arrivalOffsets(40, 8, 'poisson', 1), serviceMs);
+    console.log(`M/D/1 40 req/s: measured mean ${m.latencyMs.mean} ms, M/D/1 ${theory} ms, Lindley for this schedule at ${serviceMs} ms service ${exact.toFixed(1)} ms; lateness p99 ${m.latenessMs.p99} ms`);
+    expect(m.completed).toBe(m.scheduled);
+    expect(Math.abs(m.latencyMs.mean / theory - 1)).toBeLessThan(0.25);
+    expect(Math.abs(m.latencyMs.mean / exact - 1)).toBeLessThan(0.25);
+  });
+
+  it('at 60 req/s it serves about 50 and the step is marked saturated', async () => {
+    const m = await step('/sleep/sync?ms=20', 60, 3);
+    expect(m.achievedPerSec).toBeGreaterThan(40);
+    expect(m.achievedPerSec).toBeLessThan(51);
+    // The queue grows by 10 req/s: the last requests waited most of a second.
+    expect(m.latencyMs.max).toBeGreaterThan(500);
+    const flags = toStep(60, m, { cpuPercent: 0 }, 100).flags;
+    expect(flags).toContain('saturated');
+    expect(toStep(60, m, { cpuPercent: 0 }, 100).meetsTarget).toBe(false);
+  });
+
+  it('a rate the generator cannot keep is flagged generator-bound, and what it could not send is counted as dropped', async () => {
+    const m = await step('/hello', 200_000, 0.5, { maxInFlight: 64 });
+    expect(generatorBound(m)).toBe(true);
+    expect(m.dropped).toBeGreaterThan(0);
+    expect(m.sent + m.dropped).toBe(m.scheduled);
+    expect(toStep(200_000, m, { cpuPercent: 0 }, 100).flags).toContain('generator-bound');
+  });
+});
+
+describe('bench:curve end to end', () => {
+  it('every runtime: a curve per cell, report.json/md/html written, the capacity table printed', async () => {
+    const out = mkdtempSync(join(tmpdir(), 'bench-curve-out-'));
+    try {
+      const { stdout } = await promisify(execFile)(
+        process.execPath,
+        ['--import', 'tsx', 'src/curve-cli.ts', '--quick', '--scenarios', 'sleep', '--modes', 'async', '--rates', '20,40', '--out', out, '--data-dir', dataDir],
+        { cwd: HARNESS, timeout: 90_000 },
+      );
+      const report = JSON.parse(readFileSync(join(out, 'report.json'), 'utf8')) as CurveReport;
+      expect(report).toMatchObject({ kind: 'curve', status: 'complete' });
+      expect(report.curves.map((c) => `${c.runtime} ${c.status}`)).toEqual(['node ok', 'bun ok', 'deno ok']);
+      for (const curve of report.curves) {
+        expect(curve.steps.map((s) => s.offeredPerSec)).toEqual([20, 40]);
+        for (const s of curve.steps) {
+          expect(s.completed).toBe(s.scheduled);
+          expect(s.latencyMs.p50).toBeGreaterThanOrEqual(20);
+          expect(s.eventLoopLagMs).toBeDefined();
+        }
+      }
+      expect(stdout).toContain('capacity req/s at p99 ≤ 100 ms');
+      expect(readFileSync(join(out, 'report.html'), 'utf8')).toContain('data-chart="curve"');
+      expect(readFileSync(join(out, 'report.md'), 'utf8')).toContain('## Capacity at the target');
+    } finally {
+      rmSync(out, { recursive: true, force: true });
+    }
+  });
+});
