@@ -52,8 +52,9 @@ function pairRatios(cells: readonly CellResult[], over: Mode, base: Mode): Ratio
 
 const hasMode = (cells: readonly CellResult[], mode: Mode): boolean => cells.some((c) => c.mode === mode);
 
+/** With --processes, each process count is its own group: x2's async is compared with x2's sync. */
 function groupKey(cell: CellResult): string {
-  return `${cell.runtime}\u0000${cell.scenario}`;
+  return `${cell.runtime}\u0000${cell.scenario}${cell.processes === undefined ? '' : `\u0000x${cell.processes}`}`;
 }
 
 /** Cells grouped by runtime and scenario, groups in order of first appearance. */
@@ -87,6 +88,7 @@ export function comparisons(results: readonly CellResult[]): Comparison[] {
     out.push({
       runtime: first.runtime,
       scenario: first.scenario,
+      ...(first.processes === undefined ? {} : { processes: first.processes }),
       ...(asyncOverSync === undefined ? {} : { asyncOverSync }),
       ...(workerOverSync === undefined ? {} : { workerOverSync }),
       ...(honoOverRaw === undefined ? {} : { honoOverRaw }),
@@ -96,7 +98,7 @@ export function comparisons(results: readonly CellResult[]): Comparison[] {
 }
 
 function modeKey(cell: CellResult): string {
-  return `${cell.scenario}\u0000${cell.mode}`;
+  return `${cell.scenario}\u0000${cell.mode}${cell.processes === undefined ? '' : `\u0000x${cell.processes}`}`;
 }
 
 /**

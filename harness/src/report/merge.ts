@@ -19,7 +19,7 @@ export interface MergeInput {
 }
 
 function cellKey(cell: CellResult): string {
-  return `${cell.runtime}\u0000${cell.scenario}\u0000${cell.mode}`;
+  return `${cell.runtime}\u0000${cell.scenario}\u0000${cell.mode}${cell.processes === undefined ? '' : `\u0000x${cell.processes}`}`;
 }
 
 /** One cell per runtime+scenario+mode; a later result replaces an earlier one (a re-run). */
@@ -45,7 +45,8 @@ export function sortCells(results: readonly CellResult[], runtimes: readonly Run
     (a, b) =>
       rank(runtimeOrder, a.runtime) - rank(runtimeOrder, b.runtime) ||
       rank(SCENARIO_ORDER, a.scenario) - rank(SCENARIO_ORDER, b.scenario) ||
-      rank(MODE_ORDER, a.mode) - rank(MODE_ORDER, b.mode),
+      rank(MODE_ORDER, a.mode) - rank(MODE_ORDER, b.mode) ||
+      (a.processes ?? 1) - (b.processes ?? 1),
   );
 }
 

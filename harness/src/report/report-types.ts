@@ -2,7 +2,7 @@
  * The shape of report.json (contract in shared/DESIGN.md section 2). Field names there are
  * fixed; fields marked "added" are ours.
  */
-import type { RuntimeName } from '@bench/app';
+import type { Pools, RuntimeName } from '@bench/app';
 import type { Fairness } from './fairness.ts';
 
 export type ScenarioName = 'hello' | 'hash' | 'file' | 'fib' | 'sleep';
@@ -59,7 +59,8 @@ export interface Environment {
   /** added: host Node running the harness. */
   harnessNode: string;
   /** added: the CPUs of load generator and servers, or why they were not pinned. */
-  pinning?: { client: string; server: string } | { reason: string };
+  /** added: clientCpus, serverCpus and autocannonWorkers (issue 12) when pinned. */
+  pinning?: { client: string; server: string; clientCpus?: number; serverCpus?: number; autocannonWorkers?: number } | { reason: string };
 }
 
 export interface RuntimeEntry {
@@ -67,6 +68,11 @@ export interface RuntimeEntry {
   version: string;
   status: 'ok' | 'skipped' | 'failed';
   reason?: string;
+  /**
+   * added (issue 12): the pools of this runtime's first server as its /health named them: size
+   * and where it came from (default, flag, env, or "cannot be set").
+   */
+  pools?: Pools;
 }
 
 /** One measured run of one cell (added: the raw material the summary is computed from). */
@@ -152,6 +158,10 @@ export interface CellResult {
   mode: Mode;
   /** added: the request path measured, e.g. "/hash/sync". */
   path: string;
+  /** added (issue 12), set when --processes was given: serving processes of this cell's server. */
+  processes?: number;
+  /** added (issue 12): the pools of this cell's server (per process), from its /health. */
+  pools?: Pools;
   status: CellStatus;
   flags: Flag[];
   reason?: string;
@@ -203,6 +213,8 @@ export interface Ratios {
 export interface Comparison {
   runtime: RuntimeName;
   scenario: ScenarioName;
+  /** added (issue 12): the process count both sides ran with, when --processes was given. */
+  processes?: number;
   asyncOverSync?: Ratios;
   workerOverSync?: Ratios;
   /** added: Hono /hello over raw /hello requests/s (scenario "hello" only). */
