@@ -42,7 +42,8 @@ const CELLS = 'cells';
 
 /** One file per finished cell, written the moment it finishes: the unit that survives interruption. */
 export function writeCell(runDir: string, cell: CellResult): string {
-  const path = join(runDir, CELLS, `${cell.runtime}-${cell.scenario}-${cell.mode}.json`);
+  const processes = cell.processes === undefined ? '' : `-x${cell.processes}`;
+  const path = join(runDir, CELLS, `${cell.runtime}-${cell.scenario}-${cell.mode}${processes}.json`);
   writeJsonAtomic(path, cell);
   return path;
 }
