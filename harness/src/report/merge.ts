@@ -2,6 +2,7 @@
  * Cell results (one file each on disk, possibly from several invocations) -> one Report.
  */
 import { comparisons, withRatioToFastest } from './compare-modes.ts';
+import { processComparisons } from './compare-processes.ts';
 import type { CellResult, Environment, Mode, Parameters, Report, RuntimeEntry, ScenarioName } from './report-types.ts';
 
 /** Scenario order of the report: cheapest first, then the blocking workloads. */
@@ -61,5 +62,6 @@ export function mergeReport(input: MergeInput): Report {
     runtimes: input.runtimes,
     results,
     comparisons: comparisons(results),
+    ...(results.some((c) => c.processes !== undefined) ? { processComparisons: processComparisons(results) } : {}),
   };
 }

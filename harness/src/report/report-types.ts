@@ -210,6 +210,23 @@ export interface Ratios {
   probeP99: number | null;
 }
 
+/** added (issue 12): Ratios plus total RSS (every process of the server), over / base. */
+export interface ProcessRatios extends Ratios {
+  rss: number | null;
+  overRssMB?: number;
+  baseRssMB?: number;
+}
+
+/** added (issue 12): one runtime and scenario, N processes against 1 (see compare-processes.ts). */
+export interface ProcessComparison {
+  runtime: RuntimeName;
+  scenario: ScenarioName;
+  processes: number;
+  syncNOverSync1?: ProcessRatios;
+  async1OverSyncN?: ProcessRatios;
+  asyncNOverAsync1?: ProcessRatios;
+}
+
 export interface Comparison {
   runtime: RuntimeName;
   scenario: ScenarioName;
@@ -230,4 +247,6 @@ export interface Report {
   runtimes: RuntimeEntry[];
   results: CellResult[];
   comparisons: Comparison[];
+  /** added (issue 12), when cells were measured with --processes 1 and more. */
+  processComparisons?: ProcessComparison[];
 }

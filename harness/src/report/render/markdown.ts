@@ -6,6 +6,7 @@ import { markdownTable } from 'markdown-table';
 import { cellRemarks, CLIENT_BOUND_CPU_PERCENT, flagLabel, percent, UNSTABLE_CV } from '../flags.ts';
 import { MODE_ORDER } from '../merge.ts';
 import type { CellResult, Comparison, Parameters, Ratios, Report, ScenarioName } from '../report-types.ts';
+import { poolsSection, processesSection, runtimeLabel } from './processes.ts';
 
 const DASH = '—';
 
@@ -80,7 +81,7 @@ function scenarioRow(cell: CellResult, withRatio: boolean): string[] {
   // A failed cell holds only zeros; showing them would read as a measurement.
   const measured = cell.status !== 'failed';
   const figure = (text: string): string => (measured ? text : DASH);
-  const row = [cell.mode, cell.runtime, figure(rpsWithSpread(cell))];
+  const row = [cell.mode, runtimeLabel(cell), figure(rpsWithSpread(cell))];
   if (withRatio) row.push(cell.ratioToFastest === undefined ? DASH : formatRatio(cell.ratioToFastest));
   row.push(
     figure(formatMs(cell.latencyMs.p99)),
@@ -149,8 +150,8 @@ function ratioSentence(
  */
 export function comparisonLines(report: Report, comparison: Comparison): string[] {
   const cell = (mode: CellResult['mode']): CellResult | undefined =>
-    report.results.find((c) => c.runtime === comparison.runtime && c.scenario === comparison.scenario && c.mode === mode);
-  const { runtime } = comparison;
+    report.results.find((c) => c.runtime === comparison.runtime && c.scenario === comparison.scenario && c.mode === mode && c.processes === comparison.processes);
+  const runtime = runtimeLabel(comparison);
   const lines: string[] = [];
   if (comparison.honoOverRaw !== undefined) {
     lines.push(ratioSentence(runtime, ['Hono', cell('baseline')], ['the raw server', cell('raw')], comparison.honoOverRaw));
@@ -240,7 +241,7 @@ export function environmentRows(report: Report): [string, string][] {
     ['harness Node', env.harnessNode],
     ...(env.pinning === undefined
       ? []
-      : [['CPU pinning', 'reason' in env.pinning ? `none: ${env.pinning.reason}` : `load generator on CPU ${env.pinning.client}, servers on ${env.pinning.server}`] as [string, string]]),
+      : [['CPU pinning', 'reason' in env.pinning ? `none: ${env.pinning.reason}` : `load generator on CPU ${env.pinning.client}${env.pinning.autocannonWorkers ? ` (${env.pinning.autocannonWorkers} autocannon workers)` : ''}, servers on ${env.pinning.server}`] as [string, string]]),
     ...report.runtimes.map((r): [string, string] => [r.name, r.status === 'ok' ? r.version : `${r.version === '' ? '' : `${r.version} `}(${r.status})`]),
   ];
 }
@@ -284,6 +285,8 @@ export function renderMarkdown(report: Report): string {
     titleSection(report),
     howToRead(report),
     ...(scenarios.length === 0 ? ['No cell was measured.'] : scenarios.map((s) => scenarioSection(report, s))),
+    processesSection(report),
+    poolsSection(report),
     runtimeProblems(report),
     environmentSection(report),
     parametersSection(report),
