@@ -207,7 +207,7 @@ export function exitCode(report: Report, strict: boolean): number {
 
 /** One plain line per finished cell, so a log shows results as they come. */
 export function cellLine(cell: CellResult): string {
-  const name = `${cell.runtime} ${cell.scenario}/${cell.mode}`;
+  const name = `${cell.runtime}${cell.processes === undefined ? '' : ` x${cell.processes}`} ${cell.scenario}/${cell.mode}`;
   if (cell.status === 'failed') return `${name}: FAILED: ${cell.reason ?? ''}`;
   const rps = cell.requestsPerSec;
   const figures = `${formatRps(rps.median)} req/s (CV ${(rps.cv * 100).toFixed(1)}%), p99 ${formatMs(cell.latencyMs.p99)} ms, probe p99 ${formatMs(cell.probeLatencyMs.p99)} ms`;
