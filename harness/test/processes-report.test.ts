@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { processComparisons } from '../src/report/compare-processes.ts';
 import { mergeReport } from '../src/report/merge.ts';
 import { renderMarkdown } from '../src/report/render/markdown.ts';
+import { renderHtml } from '../src/report/render/html.ts';
 import { parsePlan, processList } from '../src/run/plan.ts';
 import { environment, makeCell, parameters, runtimes } from './fixtures.ts';
 
@@ -53,6 +54,10 @@ describe('the report with process counts', () => {
     expect(md).toMatch(/\| node +\| sleep +\| sync x2 \/ sync x1 +\| +2\.00× \|/);
     expect(md).toContain('node x2: async handles 4.70x the requests/s of sync');
     expect(md).toMatch(/## Pools[\s\S]*\| node x1 +\| +4 \(default\) \|/);
+    const html = renderHtml(report, { chartJs: '', errorBarsJs: '' });
+    expect(html).toContain('<section id="processes">');
+    expect(html).toContain('<td>sync x2 / sync x1</td><td>2.00×</td>');
+    expect(html).toContain('<td>node x2</td><td>4 (default)</td>');
   });
 
   it('leaves a report without process counts as it was', () => {

@@ -10,6 +10,7 @@ import { chartScript } from './html-chart-script.ts';
 import { escapeHtml, inlineScript, jsonForScript } from './html-escape.ts';
 import { REPORT_CSS } from './html-style.ts';
 import { cellTable, environmentTable, parametersTable } from './html-tables.ts';
+import { processesHtml } from './processes.ts';
 import { SCENARIO_ORDER } from '../merge.ts';
 import { comparisonLines, formatBytes, formatDate } from './markdown.ts';
 import type { Parameters, Report, RuntimeEntry, ScenarioName } from '../report-types.ts';
@@ -135,6 +136,7 @@ function body(report: Report): string {
     howToRead(),
     scenarios.length === 0 ? '<p>No cell was measured.</p>' : scenarioNav(scenarios),
     ...scenarios.map((s) => scenarioSection(report, s)),
+    processesHtml(report, escapeHtml),
     '<footer>The full report.json is embedded in this page (element #report-data); the charts are drawn from it.</footer>',
   ].join('\n');
 }
