@@ -1,7 +1,8 @@
 import { createApp } from '@bench/app';
+import { ALONE, CONTROL_HOST, type Listening, type ListenRole } from '@bench/app/cluster';
 import { SERVER_IDLE_TIMEOUT_SEC, type ServerOptions } from '@bench/app/server-args';
 
-export async function start(options: ServerOptions) {
+export async function start(options: ServerOptions, role: ListenRole = ALONE): Promise<Listening> {
   // Bun.serve passes itself to fetch, so Hono's c.env is the server, which knows each request's peer.
   const peerPort = (env: unknown, request: Request) => (env as { requestIP?(r: Request): { port: number } | null }).requestIP?.(request)?.port;
   const app = createApp({ ...options.app, peerPort });
@@ -10,11 +11,14 @@ export async function start(options: ServerOptions) {
     port: options.port,
     hostname: options.host,
     idleTimeout: SERVER_IDLE_TIMEOUT_SEC,
+    reusePort: role.reusePort,
   });
+  const control = role.control ? Bun.serve({ fetch: app.fetch, port: 0, hostname: CONTROL_HOST, idleTimeout: SERVER_IDLE_TIMEOUT_SEC }) : undefined;
   return {
     url: server.url.origin,
+    ...(control === undefined ? {} : { controlUrl: control.url.origin }),
     async stop() {
-      await server.stop(true);
+      await Promise.all([server.stop(true), control?.stop(true)]);
       await app.close();
     },
   };

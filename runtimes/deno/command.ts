@@ -31,23 +31,32 @@ function bcryptDir(): string {
  *   /etc/alpine-release (node-gyp-build's libc check);
  * - ffi: the bcrypt package only, whose native addon Deno loads through Node-API;
  * - env: node-gyp-build and Node's compat layer read a few variables while loading the addon.
+ * With --processes N (N > 1) only: run (the deno binary itself, to start the serving processes)
+ * and net on 127.0.0.1 (their control ports), plus --unstable-net (reusePort); the flags themselves are passed on to the server
+ * (DENO_FLAGS_ARG), which cannot read its own command line, to start its serving processes alike.
  */
 export function denoArgs(serverArgs: string[]): string[] {
   const host = valueOf(serverArgs, '--host') ?? '127.0.0.1';
   const dataDir = resolve(valueOf(serverArgs, '--data-dir') ?? DEFAULT_DATA_DIR);
   const addon = bcryptDir();
-  return [
-    'run',
+  const processes = valueOf(serverArgs, '--processes');
+  const several = processes !== undefined && processes !== '1';
+  const netHosts = [host.replace(/^\[|\]$/g, ''), ...(several ? ['127.0.0.1'] : [])];
+  const flags = [
     '--no-prompt',
     `--config=${resolve(here, 'deno.json')}`,
-    `--allow-net=${host.replace(/^\[|\]$/g, '')}`,
+    `--allow-net=${[...new Set(netHosts)].join(',')}`,
     `--allow-read=${dataDir},${APP_SOURCE},${addon},/etc/alpine-release`,
+    // reusePort on Deno.serve is still behind --unstable-net in Deno 2.9.
+    ...(several ? [`--allow-run=${denoBinary()}`, '--unstable-net'] : []),
     `--allow-ffi=${addon}`,
     '--allow-env',
-    DENO_SERVER,
-    ...serverArgs,
   ];
+  return ['run', ...flags, DENO_SERVER, ...serverArgs, ...(several ? [DENO_FLAGS_ARG, JSON.stringify(flags)] : [])];
 }
+
+/** The server argument carrying deno's own flags (see denoArgs); the server strips it. */
+export const DENO_FLAGS_ARG = '--deno-flags';
 
 function valueOf(args: string[], flag: string): string | undefined {
   for (let i = 0; i < args.length; i++) {

@@ -1,16 +1,18 @@
 import { createApp } from '@bench/app';
+import { ALONE, type Listening, type ListenRole } from '@bench/app/cluster';
 import type { ServerOptions } from '@bench/app/server-args';
-import { listen } from './listen.ts';
+import { listenAll } from './listen.ts';
 
-export async function start(options: ServerOptions) {
+export async function start(options: ServerOptions, role: ListenRole = ALONE): Promise<Listening> {
   // Deno.serve passes the connection's info to the handler, so Hono's c.env is that info.
   const peerPort = (env: unknown) => (env as { remoteAddr?: { port?: number } }).remoteAddr?.port;
   const app = createApp({ ...options.app, peerPort });
-  const { server, url } = await listen(options, app.fetch);
+  const listening = await listenAll(options, app.fetch, role);
   return {
-    url,
+    url: listening.url,
+    ...(listening.controlUrl === undefined ? {} : { controlUrl: listening.controlUrl }),
     async stop() {
-      await server.shutdown();
+      await listening.shutdown();
       await app.close();
     },
   };

@@ -52,8 +52,17 @@ function pairRatios(cells: readonly CellResult[], over: Mode, base: Mode): Ratio
 
 const hasMode = (cells: readonly CellResult[], mode: Mode): boolean => cells.some((c) => c.mode === mode);
 
+/**
+ * The added dimensions of a cell (--connections sweep, --processes), as a key suffix: each
+ * count is its own group, so x2's async is compared with x2's sync, @100's with @100's.
+ */
+export function dimensionKey(cell: Pick<CellResult, 'connections' | 'processes'>): string {
+  return `${cell.connections === undefined ? '' : `\u0000c${cell.connections}`}${cell.processes === undefined ? '' : `\u0000x${cell.processes}`}`;
+}
+
+/** With --processes, each process count is its own group: x2's async is compared with x2's sync. */
 function groupKey(cell: CellResult): string {
-  return `${cell.runtime}\u0000${cell.scenario}${cell.connections === undefined ? '' : `\u0000${cell.connections}`}`;
+  return `${cell.runtime}\u0000${cell.scenario}${dimensionKey(cell)}`;
 }
 
 /** Cells grouped by runtime and scenario, groups in order of first appearance. */
@@ -88,6 +97,7 @@ export function comparisons(results: readonly CellResult[]): Comparison[] {
       runtime: first.runtime,
       scenario: first.scenario,
       ...(first.connections === undefined ? {} : { connections: first.connections }),
+      ...(first.processes === undefined ? {} : { processes: first.processes }),
       ...(asyncOverSync === undefined ? {} : { asyncOverSync }),
       ...(workerOverSync === undefined ? {} : { workerOverSync }),
       ...(honoOverRaw === undefined ? {} : { honoOverRaw }),
@@ -97,7 +107,7 @@ export function comparisons(results: readonly CellResult[]): Comparison[] {
 }
 
 function modeKey(cell: CellResult): string {
-  return `${cell.scenario}\u0000${cell.mode}${cell.connections === undefined ? '' : `\u0000${cell.connections}`}`;
+  return `${cell.scenario}\u0000${cell.mode}${dimensionKey(cell)}`;
 }
 
 /**

@@ -1,7 +1,8 @@
 /**
  * Cell results (one file each on disk, possibly from several invocations) -> one Report.
  */
-import { comparisons, withRatioToFastest } from './compare-modes.ts';
+import { comparisons, dimensionKey, withRatioToFastest } from './compare-modes.ts';
+import { processComparisons } from './compare-processes.ts';
 import type { CellResult, Environment, Mode, Parameters, Report, RuntimeEntry, ScenarioName, Timing } from './report-types.ts';
 
 /** Scenario order of the report: cheapest first, then the blocking workloads. */
@@ -20,7 +21,7 @@ export interface MergeInput {
 }
 
 function cellKey(cell: CellResult): string {
-  return `${cell.runtime}\u0000${cell.scenario}\u0000${cell.mode}${cell.connections === undefined ? '' : `\u0000${cell.connections}`}`;
+  return `${cell.runtime}\u0000${cell.scenario}\u0000${cell.mode}${dimensionKey(cell)}`;
 }
 
 /** One cell per runtime+scenario+mode; a later result replaces an earlier one (a re-run). */
@@ -47,7 +48,8 @@ export function sortCells(results: readonly CellResult[], runtimes: readonly Run
       rank(runtimeOrder, a.runtime) - rank(runtimeOrder, b.runtime) ||
       rank(SCENARIO_ORDER, a.scenario) - rank(SCENARIO_ORDER, b.scenario) ||
       rank(MODE_ORDER, a.mode) - rank(MODE_ORDER, b.mode) ||
-      (a.connections ?? 0) - (b.connections ?? 0),
+      (a.connections ?? 0) - (b.connections ?? 0) ||
+      (a.processes ?? 1) - (b.processes ?? 1),
   );
 }
 
@@ -63,5 +65,6 @@ export function mergeReport(input: MergeInput): Report {
     results,
     comparisons: comparisons(results),
     ...(input.timing === undefined ? {} : { timing: input.timing }),
+    ...(results.some((c) => c.processes !== undefined) ? { processComparisons: processComparisons(results) } : {}),
   };
 }

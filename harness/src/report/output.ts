@@ -43,7 +43,8 @@ const CELLS = 'cells';
 /** One file per finished cell, written the moment it finishes: the unit that survives interruption. */
 export function writeCell(runDir: string, cell: CellResult): string {
   const sweep = cell.connections === undefined ? '' : `-c${cell.connections}`;
-  const path = join(runDir, CELLS, `${cell.runtime}-${cell.scenario}-${cell.mode}${sweep}.json`);
+  const processes = cell.processes === undefined ? '' : `-x${cell.processes}`;
+  const path = join(runDir, CELLS, `${cell.runtime}-${cell.scenario}-${cell.mode}${sweep}${processes}.json`);
   writeJsonAtomic(path, cell);
   return path;
 }

@@ -2,7 +2,7 @@
  * The shape of report.json (contract in shared/DESIGN.md section 2). Field names there are
  * fixed; fields marked "added" are ours.
  */
-import type { RuntimeName } from '@bench/app';
+import type { Pools, RuntimeName } from '@bench/app';
 import type { Fairness } from './fairness.ts';
 
 export type ScenarioName = 'hello' | 'hash' | 'file' | 'fib' | 'sleep';
@@ -61,7 +61,8 @@ export interface Environment {
   /** added: host Node running the harness. */
   harnessNode: string;
   /** added: the CPUs of load generator and servers, or why they were not pinned. */
-  pinning?: { client: string; server: string } | { reason: string };
+  /** added: clientCpus, serverCpus and autocannonWorkers (issue 12) when pinned. */
+  pinning?: { client: string; server: string; clientCpus?: number; serverCpus?: number; autocannonWorkers?: number } | { reason: string };
 }
 
 export interface RuntimeEntry {
@@ -69,6 +70,11 @@ export interface RuntimeEntry {
   version: string;
   status: 'ok' | 'skipped' | 'failed';
   reason?: string;
+  /**
+   * added (issue 12): the pools of this runtime's first server as its /health named them: size
+   * and where it came from (default, flag, env, or "cannot be set").
+   */
+  pools?: Pools;
 }
 
 /** One measured run of one cell (added: the raw material the summary is computed from). */
@@ -171,6 +177,10 @@ export interface CellResult {
   mode: Mode;
   /** added: the request path measured, e.g. "/hash/sync". */
   path: string;
+  /** added (issue 12), set when --processes was given: serving processes of this cell's server. */
+  processes?: number;
+  /** added (issue 12): the pools of this cell's server (per process), from its /health. */
+  pools?: Pools;
   status: CellStatus;
   flags: Flag[];
   reason?: string;
@@ -223,11 +233,30 @@ export interface Ratios {
   probeP99: number | null;
 }
 
+/** added (issue 12): Ratios plus total RSS (every process of the server), over / base. */
+export interface ProcessRatios extends Ratios {
+  rss: number | null;
+  overRssMB?: number;
+  baseRssMB?: number;
+}
+
+/** added (issue 12): one runtime and scenario, N processes against 1 (see compare-processes.ts). */
+export interface ProcessComparison {
+  runtime: RuntimeName;
+  scenario: ScenarioName;
+  processes: number;
+  syncNOverSync1?: ProcessRatios;
+  async1OverSyncN?: ProcessRatios;
+  asyncNOverAsync1?: ProcessRatios;
+}
+
 export interface Comparison {
   runtime: RuntimeName;
   scenario: ScenarioName;
   /** added: the connection count of the cells compared, in a --connections sweep. */
   connections?: number;
+  /** added (issue 12): the process count both sides ran with, when --processes was given. */
+  processes?: number;
   asyncOverSync?: Ratios;
   workerOverSync?: Ratios;
   /** added: Hono /hello over raw /hello requests/s (scenario "hello" only). */
@@ -255,4 +284,6 @@ export interface Report {
   comparisons: Comparison[];
   /** added: where the run's wall time went (bench runs from this version on). */
   timing?: Timing;
+  /** added (issue 12), when cells were measured with --processes 1 and more. */
+  processComparisons?: ProcessComparison[];
 }

@@ -59,7 +59,7 @@ export async function runBench(plan: Plan, options: BenchOptions): Promise<Bench
   const dataDir = plan.dataDir === undefined ? undefined : resolve(plan.dataDir);
   const manifest = ensureDataFiles(dataDir, plan.fileCount, plan.fileSizeBytes, (line) => progress.log(line));
   const cold = plan.cold ? await coldCache(dataDir ?? DEFAULT_DATA_DIR, progress) : undefined;
-  const pinning = planPinning(availableParallelism(), tasksetAvailable());
+  const pinning = planPinning(availableParallelism(), tasksetAvailable(), plan.clientCpus);
   if ('client' in pinning) pinSelf(pinning.client);
   const wrk = plan.crossCheck.length > 0 ? findWrk() : undefined;
   if (plan.crossCheck.length > 0 && wrk === undefined) progress.log(`bench: no cross-check with wrk: ${missingWrkReason()}`);
@@ -73,7 +73,11 @@ export async function runBench(plan: Plan, options: BenchOptions): Promise<Bench
 
   const cells = cellsFor(plan.scenarios, plan).filter((c) => plan.modes === undefined || plan.modes.includes(c.mode));
   const sweep = plan.connectionsList;
-  const total = cells.length * plan.runtimes.length * (sweep?.length ?? 1);
+  // --processes: one lane per runtime and process count; auto = the CPUs the servers may use.
+  const serverCpuCount = 'serverCpus' in pinning && pinning.serverCpus !== undefined ? pinning.serverCpus : availableParallelism();
+  const counts = plan.processes?.map((p) => (p === 'auto' ? serverCpuCount : p));
+  const processCounts = counts === undefined ? [undefined] : [...new Set(counts)];
+  const total = cells.length * plan.runtimes.length * processCounts.length * (sweep?.length ?? 1);
   const perUnitSec = plan.warmupSec + plan.runs * (plan.durationSec + 0.4) + 0.3;
   let done = 0;
   const probe = new Probe();
@@ -86,6 +90,7 @@ export async function runBench(plan: Plan, options: BenchOptions): Promise<Bench
     signal,
     serverArgs: serverArgs(plan, dataDir),
     ...('server' in pinning ? { serverCpus: pinning.server } : {}),
+    ...('server' in pinning && (pinning.autocannonWorkers ?? 0) > 0 ? { loadWorkers: pinning.autocannonWorkers } : {}),
     ...(wrk === undefined ? {} : { wrk }),
     log: (line) => progress.log(line),
     onRunStarted: options.onRunStarted,
@@ -96,10 +101,14 @@ export async function runBench(plan: Plan, options: BenchOptions): Promise<Bench
   };
   try {
     for (const runtime of plan.runtimes) {
-      const lane = openLane(runtime, progress);
-      meta.runtimes.push(lane.entry);
-      if (lane.entry.status === 'ok') lanes.push(lane);
-      else done += cells.length * (sweep?.length ?? 1);
+      const first = openLane(runtime, progress);
+      meta.runtimes.push(first.entry);
+      for (const processes of processCounts) {
+        // Lanes of one runtime share its report entry (one version, one status).
+        const lane: Lane = { ...first, servers: new Map(), startErrors: new Map(), ...(processes === undefined ? {} : { processes }) };
+        if (lane.entry.status === 'ok') lanes.push(lane);
+        else done += cells.length * (sweep?.length ?? 1);
+      }
     }
     writeMeta(runDir, meta);
     // Interleaved: every runtime takes part in each cell, run by run. Sequential: one runtime
@@ -211,7 +220,7 @@ export function exitCode(report: Report, strict: boolean): number {
 
 /** One plain line per finished cell, so a log shows results as they come. */
 export function cellLine(cell: CellResult): string {
-  const name = `${cell.runtime} ${cell.scenario}/${cell.mode}${cell.connections === undefined ? '' : ` @${cell.connections} conns`}`;
+  const name = `${cell.runtime}${cell.processes === undefined ? '' : ` x${cell.processes}`} ${cell.scenario}/${cell.mode}${cell.connections === undefined ? '' : ` @${cell.connections} conns`}`;
   if (cell.status === 'failed') return `${name}: FAILED: ${cell.reason ?? ''}`;
   const rps = cell.requestsPerSec;
   const figures = `${formatRps(rps.median)} req/s (CV ${(rps.cv * 100).toFixed(1)}%), p99 ${formatMs(cell.latencyMs.p99)} ms, probe p99 ${formatMs(cell.probeLatencyMs.p99)} ms`;

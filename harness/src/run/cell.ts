@@ -1,7 +1,7 @@
 /**
  * One cell (runtime x scenario x mode): its runs folded into the figures report.json holds.
  */
-import type { RuntimeName } from '@bench/app';
+import type { Pools, RuntimeName } from '@bench/app';
 import { cellFlags, cellStatus, overloadSummary } from '../report/flags.ts';
 import type { CellResult, Mode, RunResult, ScenarioName, ThreadUse } from '../report/report-types.ts';
 import { median, roundFigure, summarize } from '../report/stats.ts';
@@ -12,6 +12,10 @@ export interface CellMeta {
   mode: Mode;
   /** The request path measured, e.g. "/hash/sync". */
   path: string;
+  /** Serving processes, set when the plan names process counts (--processes). */
+  processes?: number;
+  /** The server's pools as its /health named them. */
+  pools?: Pools;
 }
 
 export interface CellOptions {
@@ -62,6 +66,8 @@ export function summarizeCell(meta: CellMeta, runs: readonly RunResult[], opts: 
     scenario: meta.scenario,
     mode: meta.mode,
     path: meta.path,
+    ...(meta.processes === undefined ? {} : { processes: meta.processes }),
+    ...(meta.pools === undefined ? {} : { pools: meta.pools }),
     status: verdict.status,
     flags: cellFlags(runs, { connections: opts.connections, countsAvailable }),
     ...(verdict.reason === undefined ? {} : { reason: verdict.reason }),

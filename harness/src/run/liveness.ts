@@ -74,7 +74,10 @@ export interface WatchOptions {
  */
 export async function whileAlive<T>(server: RunningServer, work: Promise<T>, options: WatchOptions): Promise<T> {
   const start = performance.now();
-  const samples: ProgressSample[] = [];
+  // Each serving process is watched (with --processes, the supervisor itself idles): one that
+  // stops moving holds every answer that needs it, /stats included.
+  const watched = server.servingPids.length > 0 ? server.servingPids : [server.pid];
+  const samplesOf = new Map<number, ProgressSample[]>(watched.map((pid) => [pid, []]));
   const every = options.sampleEveryMs ?? 100;
   let timer: NodeJS.Timeout | undefined;
   // "Busy" needs evidence of work: a deadline passed by a server that has not moved since the
@@ -83,18 +86,21 @@ export async function whileAlive<T>(server: RunningServer, work: Promise<T>, opt
   const watcher = new Promise<never>((_, reject) => {
     const tick = () => {
       const now = performance.now();
-      const progress = readMainThreadProgress(server.pid);
-      const previous = samples.at(-1)?.progress;
-      if (progress === undefined || (previous !== undefined && (progress.runNs !== previous.runNs || progress.slices !== previous.slices))) {
-        movedSinceStart = true;
-      }
-      samples.push({ atMs: now, progress });
-      // Keep the window the hang rule needs, and no more.
-      while (samples.length > 2 && now - samples[1]!.atMs > options.hungAfterMs) samples.shift();
-      const verdict = progressVerdict(samples, options.hungAfterMs);
-      if (verdict.state === 'hung') {
-        const how = verdict.stopped ? 'stopped (process state T)' : 'its main thread neither ran nor woke';
-        return reject(new ServerLost(`server hung: ${how} for ${(verdict.idleMs / 1000).toFixed(1)} s while waiting for ${options.what}${tailOf(server)}`));
+      for (const [pid, samples] of samplesOf) {
+        const progress = readMainThreadProgress(pid);
+        const previous = samples.at(-1)?.progress;
+        if (progress === undefined || (previous !== undefined && (progress.runNs !== previous.runNs || progress.slices !== previous.slices))) {
+          movedSinceStart = true;
+        }
+        samples.push({ atMs: now, progress });
+        // Keep the window the hang rule needs, and no more.
+        while (samples.length > 2 && now - samples[1]!.atMs > options.hungAfterMs) samples.shift();
+        const verdict = progressVerdict(samples, options.hungAfterMs);
+        if (verdict.state === 'hung') {
+          const how = verdict.stopped ? 'stopped (process state T)' : 'its main thread neither ran nor woke';
+          const who = watched.length > 1 ? ` (serving process ${pid})` : '';
+          return reject(new ServerLost(`server hung${who}: ${how} for ${(verdict.idleMs / 1000).toFixed(1)} s while waiting for ${options.what}${tailOf(server)}`));
+        }
       }
       if (now - start > options.deadlineMs && movedSinceStart) {
         return reject(new ServerBusy(`server still working on its backlog ${(options.deadlineMs / 1000).toFixed(1)} s into waiting for ${options.what}`));

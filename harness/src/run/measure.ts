@@ -4,7 +4,7 @@ import type { Plan } from './plan.ts';
 import type { Probe, ProbeReport } from './probe.ts';
 import { evictAndVerify } from '../system/page-cache.ts';
 import { runWrk, type WrkResult } from './wrk.ts';
-import { readProc, watchPeakRss } from '../system/proc.ts';
+import { readProcAll, watchPeakRss } from '../system/proc.ts';
 import { snapshotThreads, threadUse } from '../system/threads.ts';
 import type { RunResult, Warmup } from '../report/report-types.ts';
 import { isSteady, runCapSec, warmupSliceSec } from './run-length.ts';
@@ -19,6 +19,8 @@ export { ServerBusy, ServerLost } from './liveness.ts';
 export interface CellContext {
   server: RunningServer;
   plan: Plan;
+  /** autocannon worker threads for the measured load (pinned, several client CPUs). */
+  loadWorkers?: number;
   probe: Probe;
   manifest: Manifest | undefined;
   /** The file scenario's files, evicted from the page cache before each run when set. */
@@ -138,7 +140,8 @@ async function load(
 ): Promise<LoadResult> {
   throwIfInterrupted(ctx.signal);
   const { plan, server } = ctx;
-  const run = runLoad({ url: server.url + spec.path, connections, durationSec, timeoutSec: plan.timeoutSec, ...stretch });
+  const workers = ctx.loadWorkers !== undefined && connections >= ctx.loadWorkers ? { workers: ctx.loadWorkers } : {};
+  const run = runLoad({ url: server.url + spec.path, connections, durationSec, timeoutSec: plan.timeoutSec, ...stretch, ...workers });
   // autocannon stops at the duration whatever is outstanding; past this something is wrong.
   const deadlineMs = (Math.max(durationSec, stretch.maxDurationSec) + plan.timeoutSec + 5) * 1000;
   let timer: NodeJS.Timeout | undefined;
@@ -198,11 +201,14 @@ export async function measureRun(spec: CellSpec, ctx: CellContext): Promise<RunR
   const server = ctx.server;
   // Evicted last, just before the load, so nothing reads the files back in between.
   const fileCache = spec.scenario === 'file' && ctx.evict !== undefined ? await evictForRun(ctx.evict) : undefined;
-  const before = readProc(server.pid);
-  const threadsBefore = snapshotThreads(server.pid);
+  // The whole group under --processes: supervisor and serving processes.
+  const group = [...new Set([server.pid, ...server.servingPids])];
+  const before = readProcAll(group);
+  // Thread figures for a single serving process only: with several, the loop threads are many.
+  const threadsBefore = group.length === 1 ? snapshotThreads(server.pid) : undefined;
   const beforeStats = before === undefined && hono ? await getStats(ctx, plan.drainCapSec * 1000) : undefined;
   const wallStart = performance.now();
-  const rss = watchPeakRss(server.pid);
+  const rss = watchPeakRss(group);
   await probe.start(server.url, plan.probeRatePerSec, plan.timeoutSec * 1000);
   ctx.onRunStarted?.(server);
   const warmup = warmups.get(server)?.get(spec.path);
@@ -215,8 +221,8 @@ export async function measureRun(spec: CellSpec, ctx: CellContext): Promise<RunR
     // Waits for the probe requests still queued behind the load: they waited longest.
     probed = await probe.stop();
   }
-  const after = readProc(server.pid);
-  const threadsAfter = snapshotThreads(server.pid);
+  const after = readProcAll(group);
+  const threadsAfter = threadsBefore === undefined ? undefined : snapshotThreads(server.pid);
   const threads = threadsBefore !== undefined && threadsAfter !== undefined ? threadUse(threadsBefore, threadsAfter, server.pid) : undefined;
   const wallMs = performance.now() - wallStart;
   const peakRss = rss.stop();

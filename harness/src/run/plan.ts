@@ -50,6 +50,27 @@ export interface Plan {
   minRequests: number;
   /** Warm-up goes on past warmupSec, in short slices, until steady or this long in all. */
   warmupMaxSec: number;
+  /**
+   * Serving processes per server, one lane each (--processes 1,auto; issue 12); auto = the CPUs
+   * the servers may use. Undefined: one process, and cells carry no process count.
+   */
+  processes?: ProcessCount[];
+  /** CPUs given to the load generator when pinning (--client-cpus); undefined = the default share. */
+  clientCpus?: number;
+}
+
+export type ProcessCount = number | 'auto';
+
+/** `--processes 1,auto,4`: distinct counts, "auto" or 1 to 256. */
+export function processList(raw: string | undefined): ProcessCount[] | undefined {
+  if (raw === undefined) return undefined;
+  const out: ProcessCount[] = [];
+  for (const token of raw.split(',').map((t) => t.trim())) {
+    const value: ProcessCount | undefined = token === 'auto' ? 'auto' : /^\d+$/.test(token) && Number(token) >= 1 && Number(token) <= 256 ? Number(token) : undefined;
+    if (value === undefined) throw new PlanError(`--processes takes "auto" or integers from 1 to 256, comma-separated; got "${token}"`);
+    if (!out.includes(value)) out.push(value);
+  }
+  return out;
 }
 
 /**
@@ -105,7 +126,7 @@ function crossCheckList(raw: string | undefined, fallback: readonly ScenarioName
   return nameList('cross-check', raw, SCENARIO_NAMES) ?? [];
 }
 
-const PLAN_FLAGS = ['runtimes', 'scenarios', 'modes', 'connections', 'duration', 'warmup', 'runs', 'probe-rate', 'timeout', 'hash-cost', 'fib-n', 'sleep-ms', 'file-count', 'file-size', 'data-dir', 'out', 'schedule', 'target-cv', 'max-runs', 'cross-check', 'drain-cap', 'min-requests', 'warmup-max'] as const;
+const PLAN_FLAGS = ['runtimes', 'scenarios', 'modes', 'connections', 'duration', 'warmup', 'runs', 'probe-rate', 'timeout', 'hash-cost', 'fib-n', 'sleep-ms', 'file-count', 'file-size', 'data-dir', 'out', 'schedule', 'target-cv', 'max-runs', 'cross-check', 'drain-cap', 'min-requests', 'warmup-max', 'processes', 'client-cpus'] as const;
 
 /** "1,10,100": a sweep of connection counts (repeats dropped, order kept); undefined for one number. */
 function connectionsSweep(raw: string | undefined): number[] | undefined {
@@ -150,6 +171,10 @@ export function parsePlan(argv: string[]): Plan {
     minRequests: numberFlag('min-requests', str('min-requests'), 0, 1_000_000, true) ?? base.minRequests,
     warmupMaxSec: 0,
   };
+  const processes = processList(str('processes'));
+  if (processes !== undefined) plan.processes = processes;
+  const clientCpus = numberFlag('client-cpus', str('client-cpus'), 1, 4096, true);
+  if (clientCpus !== undefined) plan.clientCpus = clientCpus;
   // The default warm-up is a minimum, followed by slices until steady; a --warmup given by hand
   // is taken as it is (0: none), unless --warmup-max asks for more.
   const defaultWarmupMax = str('warmup') === undefined ? Math.max(plan.warmupSec, base.warmupMaxSec) : plan.warmupSec;

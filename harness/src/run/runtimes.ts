@@ -48,7 +48,8 @@ function nodeSpec(): RuntimeSpec {
   return {
     name: 'node',
     binary: process.execPath,
-    args: (serverArgs) => ['--import', loader, resolve(RUNTIMES_DIR, 'node/server.ts'), ...serverArgs],
+    // The preload sizes libuv's thread pool before Node starts it (runtimes/node/threadpool.cjs).
+    args: (serverArgs) => ['--require', resolve(RUNTIMES_DIR, 'node/threadpool.cjs'), '--import', loader, resolve(RUNTIMES_DIR, 'node/server.ts'), ...serverArgs],
     versionArgs: ['--version'],
     parseVersion: (out) => out.trim().replace(/^v/, ''),
   };

@@ -17,6 +17,8 @@ export interface Lane {
   servers: Map<ServerKind, RunningServer>;
   /** Why a server kind could not start: it is not tried again in this run. */
   startErrors: Map<ServerKind, string>;
+  /** Serving processes of this lane's servers (--processes); undefined = one, and not recorded. */
+  processes?: number;
 }
 
 export interface ScheduleContext {
@@ -29,6 +31,8 @@ export interface ScheduleContext {
   serverArgs: string[];
   /** CPUs for the servers when pinned. */
   serverCpus?: string;
+  /** autocannon worker threads (pinned with more than one client CPU); absent = in-process. */
+  loadWorkers?: number;
   /** The wrk binary when cross-checks are planned and wrk is installed. */
   wrk?: string;
   log(line: string): void;
@@ -56,7 +60,7 @@ interface LaneCell {
 export async function benchCell(cell: CellSpec, lanes: Lane[], ctx: ScheduleContext): Promise<CellResult[]> {
   const states: LaneCell[] = lanes.map((lane) => ({
     lane,
-    meta: { runtime: lane.spec.name, scenario: cell.scenario, mode: cell.mode, path: cell.path },
+    meta: { runtime: lane.spec.name, scenario: cell.scenario, mode: cell.mode, path: cell.path, ...(lane.processes === undefined ? {} : { processes: lane.processes }) },
     runs: [],
     restarts: [],
   }));
@@ -121,6 +125,7 @@ async function prepare(state: LaneCell, cell: CellSpec, ctx: ScheduleContext): P
     state.result = failedCell(state.meta, `server did not start: ${server}`);
     return;
   }
+  if (server.health.pools !== undefined) state.meta = { ...state.meta, pools: server.health.pools };
   await guarded(state, cell.server, ctx.signal, async () => {
     const checkError = await prepareCell(cell, cellContext(state, server, cell, ctx));
     if (checkError !== undefined) {
@@ -176,6 +181,7 @@ function cellContext(state: LaneCell, server: RunningServer, cell: CellSpec, ctx
       return fresh;
     },
     plan: ctx.plan,
+    ...(ctx.loadWorkers === undefined ? {} : { loadWorkers: ctx.loadWorkers }),
     probe: ctx.probe,
     manifest: ctx.manifest,
     ...(ctx.evict === undefined ? {} : { evict: ctx.evict }),
@@ -195,10 +201,13 @@ async function serverFor(lane: Lane, kind: ServerKind, ctx: ScheduleContext): Pr
   try {
     const server = await startServer(lane.spec, {
       raw: kind === 'raw',
-      serverArgs: ctx.serverArgs,
+      serverArgs: [...ctx.serverArgs, ...(lane.processes === undefined ? [] : ['--processes', String(lane.processes)])],
+      ...(lane.processes === undefined ? {} : { processes: lane.processes }),
       ...(ctx.serverCpus === undefined ? {} : { cpus: ctx.serverCpus }),
     });
     lane.servers.set(kind, server);
+    // The pools this server runs with, as it named them: on the runtime's entry (first lane) and its cells.
+    if (server.health.pools !== undefined && kind === 'hono') lane.entry.pools ??= server.health.pools;
     return server;
   } catch (error) {
     const reason = (error as Error).message;

@@ -1,4 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
+import { existsSync, readFileSync } from 'node:fs';
 import type { Health, RuntimeName, ServerKind } from '@bench/app';
 import type { RuntimeSpec } from './runtimes.ts';
 
@@ -10,6 +11,8 @@ export interface StartOptions {
   readyTimeoutMs?: number;
   /** CPUs to run the server on (taskset list, e.g. "1-3"); taskset execs, so the pid is the server's. */
   cpus?: string;
+  /** Serving processes expected (--processes N given to the server); undefined = whatever it says. */
+  processes?: number;
 }
 
 export interface Exit {
@@ -20,7 +23,10 @@ export interface Exit {
 export interface RunningServer {
   runtime: RuntimeName;
   kind: ServerKind;
+  /** The process started: with --processes, the supervisor (group leader). */
   pid: number;
+  /** The processes serving requests: [pid] alone, the supervisor's children with --processes. */
+  servingPids: number[];
   url: string;
   health: Health;
   /** Settles when the process exits, for whatever reason. */
@@ -94,19 +100,37 @@ export async function startServer(spec: RuntimeSpec, options: StartOptions): Pro
       const match = READY_LINE.exec(stdout);
       return match?.[1];
     }, deadline, `${describe} printed no readiness line`);
+    let last: Health | undefined;
     const health = await waitFor(async () => {
       if (!alive) throw new Error(`${describe} exited during start-up: ${stderrTail(3)}`);
-      return fetchHealth(url);
-    }, deadline, `${describe} never answered /health at ${url}`);
+      last = await fetchHealth(url);
+      // With --processes, every serving process must have reported before it is measured.
+      return last !== undefined && groupComplete(last) ? last : undefined;
+    }, deadline, `${describe} never answered /health at ${url}`).catch((error: Error) => {
+      if (last !== undefined && !groupComplete(last)) {
+        throw new Error(`${describe}: only ${last.pids?.length ?? 0} of ${last.processes} processes answer: refusing to measure it`);
+      }
+      throw error;
+    });
     if (health.runtime !== spec.name || health.server !== kind || health.pid !== child.pid) {
       throw new Error(
         `${url}/health answered ${JSON.stringify(health)}, not the ${describe} with pid ${child.pid}: refusing to measure it`,
       );
     }
+    const asked = options.processes;
+    if (asked !== undefined && (health.processes ?? 1) !== asked) {
+      throw new Error(`${describe}: ${health.processes ?? 1} processes answer where ${asked} were asked for: refusing to measure it`);
+    }
+    const servingPids = health.pids ?? [child.pid];
+    const strangers = existsSync('/proc/self') ? servingPids.filter((p) => processGroupOf(p) !== child.pid) : [];
+    if (strangers.length > 0) {
+      throw new Error(`${describe}: processes ${strangers.join(', ')} named by /health are not in the group started: refusing to measure them`);
+    }
     const server: RunningServer = {
       runtime: spec.name,
       kind,
       pid: child.pid,
+      servingPids,
       url,
       health,
       exited,
@@ -137,6 +161,21 @@ async function stopGroup(child: ChildProcess, exited: Promise<Exit>, graceMs = 5
   signalGroup(pid, 'SIGKILL');
   for (let i = 0; i < 100 && groupAlive(pid); i++) await new Promise((resolve) => setTimeout(resolve, 20));
   return outcome === 'timeout' ? exited : outcome;
+}
+
+/** Whether /health names as many serving processes as the server says it runs. */
+function groupComplete(health: Health): boolean {
+  return health.processes === undefined || (health.pids?.length ?? 0) >= health.processes;
+}
+
+/** A process's group id from /proc (undefined when it is gone or there is no /proc). */
+function processGroupOf(pid: number): number | undefined {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    return Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[2]);
+  } catch {
+    return undefined;
+  }
 }
 
 export function groupAlive(pid: number): boolean {

@@ -1,21 +1,53 @@
 import { execFileSync } from 'node:child_process';
 
-/** Which CPUs the load generator and the servers run on, or why they are not pinned. */
-export type Pinning = { client: string; server: string } | { reason: string };
+/**
+ * Which CPUs the load generator and the servers run on, or why they are not pinned. When pinned:
+ * how many CPUs each side got, and the autocannon worker threads the load runs on.
+ */
+export type Pinning =
+  | { client: string; server: string; clientCpus?: number; serverCpus?: number; autocannonWorkers?: number }
+  | { reason: string };
 
 /**
- * Pins only when there are 4 CPUs or more: the load generator gets CPU 0, the server the rest.
- * With fewer, a pinned server would have one core, and the thread pool (bcrypt) and the worker
- * pool (fib) could buy nothing: the very effect the benchmark measures would be hidden.
+ * The load generator's default share of the CPUs when pinning: a quarter (at least one). One
+ * CPU of sixteen left Bun's hello cells client-bound at 0.53 to 0.61x of wrk, while calibration
+ * on that machine had autocannon with 12 worker threads (sharing the CPUs) at 0.98 to 1.15x of
+ * wrk (issue 12). A quarter gives 4 of 16 and 16 of 64; `--client-cpus N` sets it, and
+ * `pnpm bench:calibrate` shows whether the client keeps up.
  */
-export function planPinning(cpuCount: number, tasksetAvailable: boolean): Pinning {
+export const CLIENT_SHARE = 0.25;
+
+export function clientCpusFor(cpuCount: number, asked?: number): number {
+  return asked ?? Math.max(1, Math.round(cpuCount * CLIENT_SHARE));
+}
+
+/** autocannon worker threads for a client of `cpus` CPUs: in-process on one, one thread per CPU beyond. */
+export function autocannonWorkersFor(cpus: number): number {
+  return cpus <= 1 ? 0 : cpus;
+}
+
+/**
+ * Pins only when there are 4 CPUs or more: the load generator gets the first CPUs (its share),
+ * the server the rest. With fewer, a pinned server would have one core, and the thread pool
+ * (bcrypt) and the worker pool (fib) could buy nothing: the very effect the benchmark measures
+ * would be hidden.
+ */
+export function planPinning(cpuCount: number, tasksetAvailable: boolean, clientCpus?: number): Pinning {
   if (!tasksetAvailable) return { reason: 'taskset is not installed: server and load generator share every CPU' };
   if (cpuCount < 4) {
     return {
       reason: `${cpuCount} CPUs: pinning would leave the server one core and hide what its thread and worker pools buy; server and load generator share them`,
     };
   }
-  return { client: '0', server: `1-${cpuCount - 1}` };
+  const client = clientCpusFor(cpuCount, clientCpus);
+  if (client >= cpuCount) return { reason: `--client-cpus ${client} of ${cpuCount} CPUs leaves none for the server: not pinned` };
+  return {
+    client: client === 1 ? '0' : `0-${client - 1}`,
+    server: client === cpuCount - 1 ? String(client) : `${client}-${cpuCount - 1}`,
+    clientCpus: client,
+    serverCpus: cpuCount - client,
+    autocannonWorkers: autocannonWorkersFor(client),
+  };
 }
 
 export function tasksetAvailable(): boolean {

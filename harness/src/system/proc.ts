@@ -27,11 +27,28 @@ export function readProc(pid: number): ProcSample | undefined {
   }
 }
 
-/** Samples RSS every `intervalMs` until stopped and keeps the peak. */
-export function watchPeakRss(pid: number, intervalMs = 100): { stop(): number | undefined } {
+/**
+ * CPU and RSS summed over several processes (a supervisor and its serving processes under
+ * --processes): the price of the group, not of one member. Undefined when any is unreadable.
+ */
+export function readProcAll(pids: readonly number[]): ProcSample | undefined {
+  let cpuMs = 0;
+  let rssBytes = 0;
+  for (const pid of pids) {
+    const one = readProc(pid);
+    if (one === undefined) return undefined;
+    cpuMs += one.cpuMs;
+    rssBytes += one.rssBytes;
+  }
+  return { cpuMs, rssBytes };
+}
+
+/** Samples RSS (summed over the processes given) every `intervalMs` until stopped and keeps the peak. */
+export function watchPeakRss(pids: number | readonly number[], intervalMs = 100): { stop(): number | undefined } {
   let peak: number | undefined;
+  const list = typeof pids === 'number' ? [pids] : pids;
   const sample = () => {
-    const rss = readProc(pid)?.rssBytes;
+    const rss = readProcAll(list)?.rssBytes;
     if (rss !== undefined) peak = Math.max(peak ?? 0, rss);
   };
   sample();

@@ -53,7 +53,11 @@ describe.each(RUNTIME_NAMES)('%s', (name) => {
     const probe = probeRuntime(spec);
     expect(probe).toMatchObject({ ok: true });
     const server = await startServer(spec, { raw: false, serverArgs: serverArgs() });
-    expect(server.health).toEqual({ runtime: name, version: probe.ok ? probe.version : '', pid: server.pid, server: 'hono' });
+    expect(server.health).toMatchObject({ runtime: name, version: probe.ok ? probe.version : '', pid: server.pid, server: 'hono' });
+    // One process: no group fields; the pools named with where their sizes came from.
+    expect(server.health.processes).toBeUndefined();
+    expect(server.health.pools?.workers).toMatchObject({ size: 2, source: 'flag' });
+    expect(server.health.pools?.threadpool.source).toBe(name === 'deno' ? 'cannot be set' : 'default');
 
     expect((await getJson(server, '/reset', { method: 'POST' })).status).toBe(200);
     for (const path of LOAD_ROUTES) {

@@ -1,3 +1,5 @@
+import type { ClusterInfo } from './cluster.ts';
+import type { Pools } from './identity.ts';
 import type { FibVariant } from './workloads/fib.ts';
 
 export type RuntimeName = 'node' | 'bun' | 'deno';
@@ -37,6 +39,10 @@ export interface AppConfig {
    * harness can tell how evenly a server served its connections. Left out: not counted.
    */
   peerPort?: (env: unknown, request: Request) => number | undefined;
+  /** Set when this process is one of several serving one port (--processes N > 1). */
+  cluster?: ClusterInfo;
+  /** The pools' sizes and where they came from, for /health and the report. */
+  pools?: Pools;
 }
 
 export const DEFAULTS = {

@@ -1,15 +1,58 @@
+import type { ClusterInfo } from './cluster.ts';
 import type { RuntimeName, ServerKind } from './config.ts';
+
+/** Where a pool's size came from. */
+export type PoolSource = 'default' | 'flag' | 'env' | 'cannot be set';
+
+export interface PoolSize {
+  /** Threads; null where the runtime does not say (a pool that grows on demand). */
+  size: number | null;
+  source: PoolSource;
+  /** What the pool is and how it is set, e.g. "libuv thread pool (UV_THREADPOOL_SIZE)". */
+  what: string;
+}
+
+/** The pools behind the async and worker modes, as the server sized them. */
+export interface Pools {
+  /** The thread pool running Node-API async work (bcrypt's async hash). */
+  threadpool: PoolSize;
+  /** The /fib/worker pool (--workers). */
+  workers: PoolSize;
+}
 
 /** The body of GET /health on every server, Hono or raw: who is answering. */
 export interface Health {
   runtime: RuntimeName;
   version: string;
+  /** The process that was started: with --processes, the supervisor (group leader). */
   pid: number;
   server: ServerKind;
+  /** With --processes: serving processes asked for, their pids, and which one answered. */
+  processes?: number;
+  pids?: number[];
+  servedBy?: number;
+  pools?: Pools;
 }
 
-export function health(runtime: RuntimeName, version: string, pid: number, server: ServerKind): Health {
-  return { runtime, version, pid, server };
+export interface HealthExtras {
+  cluster?: ClusterInfo;
+  /** The answering process's own pid (differs from `pid` under --processes). */
+  selfPid?: number;
+  pools?: Pools;
+}
+
+export function health(runtime: RuntimeName, version: string, pid: number, server: ServerKind, extras: HealthExtras = {}): Health {
+  const { cluster, pools } = extras;
+  return {
+    runtime,
+    version,
+    pid: cluster?.leaderPid ?? pid,
+    server,
+    ...(cluster === undefined
+      ? {}
+      : { processes: cluster.processes, pids: cluster.peers().map((p) => p.pid), servedBy: extras.selfPid ?? pid }),
+    ...(pools === undefined ? {} : { pools }),
+  };
 }
 
 /** The body of GET /hello on every server: kept tiny so it measures the stack, not the payload. */

@@ -6,3 +6,5 @@ export { parseServerArgs, readinessLine, type ServerOptions } from './server-arg
 export { checksum32 } from './workloads/checksum.ts';
 export { DATA_DEFAULTS, generateDataFiles, hasDataFiles, loadManifest, type Manifest } from './workloads/data-files.ts';
 export { FIB_VARIANTS, fibMemo, fibPlain, type FibVariant } from './workloads/fib.ts';
+export { mergeStats, type ClusterInfo, type MergedStats, type ProcessPeer, type ProcessStats } from './cluster.ts';
+export type { PoolSize, PoolSource, Pools } from './identity.ts';

@@ -16,6 +16,12 @@ export interface ServerOptions {
   port: number;
   host: string;
   raw: boolean;
+  /** Serving processes on the one port (--processes N|auto; auto = the CPUs the server may use). */
+  processes: number;
+  /** --threadpool N as given (the runtime applies it where it can), undefined = default. */
+  threadpool: number | undefined;
+  /** Whether --workers was given (else the pool was sized from the CPUs). */
+  workersFromFlag: boolean;
   app: AppConfig;
 }
 
@@ -30,6 +36,42 @@ export interface Identity {
 }
 
 export const MAX_WORKER_POOL = 64;
+export const MAX_PROCESSES = 256;
+/** libuv's own cap on UV_THREADPOOL_SIZE. */
+export const MAX_THREADPOOL = 1024;
+/** libuv's default, and the floor of the Node pool sized here: it also serves file reads. */
+export const LIBUV_DEFAULT_THREADPOOL = 4;
+
+/**
+ * The CPUs each serving process gets a share of: with N processes on C CPUs, C/N (rounded up),
+ * so N processes' pools together still match the machine instead of N times over.
+ */
+export function cpusPerProcess(cpus: number | undefined, processes = 1): number | undefined {
+  if (cpus === undefined || !Number.isFinite(cpus)) return undefined;
+  return Math.max(1, Math.ceil(Math.max(1, Math.floor(cpus)) / Math.max(1, processes)));
+}
+
+/**
+ * Node's libuv thread pool (bcrypt's async hash, file reads) for one process: one thread per CPU
+ * share, never fewer than libuv's default 4 (file reads wait rather than compute), at most 1024.
+ * A fixed 4 made hash async/sync 4.0x on a 16-CPU machine: a default's answer (issue 12).
+ */
+export function threadpoolSizeFor(cpus: number | undefined, processes = 1): number {
+  const share = cpusPerProcess(cpus, processes);
+  if (share === undefined) return LIBUV_DEFAULT_THREADPOOL;
+  return Math.min(MAX_THREADPOOL, Math.max(LIBUV_DEFAULT_THREADPOOL, share));
+}
+
+/** `--processes N|auto`: auto is one process per CPU the server may use. */
+export function parseProcesses(raw: string | undefined, cpus: number | undefined): number {
+  if (raw === undefined) return 1;
+  if (raw === 'auto') return Math.min(MAX_PROCESSES, Math.max(1, Math.floor(cpus ?? 1)));
+  const value = Number(raw);
+  if (!/^\d+$/.test(raw) || value < 1 || value > MAX_PROCESSES) {
+    throw new Error(`--processes must be "auto" or an integer from 1 to ${MAX_PROCESSES}, got "${raw}"`);
+  }
+  return value;
+}
 
 /**
  * One fib worker per CPU the server may use: a fixed pool of 2 made worker/sync 1.5 to 2.3x on a
@@ -59,7 +101,9 @@ export function parseServerArgs(argv: string[], identity: Identity): ServerOptio
       'busy-exponent': { type: 'string', default: String(DEFAULTS.busyExponent) },
       'async-depth': { type: 'string', default: String(DEFAULTS.asyncDepth) },
       'sleep-ms': { type: 'string', default: String(DEFAULTS.sleepMs) },
-      workers: { type: 'string', default: String(workerPoolSizeFor(identity.cpus)) },
+      workers: { type: 'string' },
+      processes: { type: 'string' },
+      threadpool: { type: 'string' },
       'lag-interval-ms': { type: 'string', default: String(DEFAULTS.lagIntervalMs) },
     },
   });
@@ -74,10 +118,15 @@ export function parseServerArgs(argv: string[], identity: Identity): ServerOptio
   if (!FIB_VARIANTS.includes(variant)) {
     throw new Error(`--fib-variant must be one of ${FIB_VARIANTS.join(', ')}, got "${variant}"`);
   }
+  const processes = parseProcesses(values.processes, identity.cpus);
+  const workers = values.workers ?? String(workerPoolSizeFor(cpusPerProcess(identity.cpus, processes)));
   return {
     port: int('port', values.port, 0, 65535),
     host: values.host ?? '127.0.0.1',
     raw: values.raw ?? false,
+    processes,
+    threadpool: values.threadpool === undefined ? undefined : int('threadpool', values.threadpool, 1, MAX_THREADPOOL),
+    workersFromFlag: values.workers !== undefined,
     app: {
       runtime: identity.runtime,
       version: identity.version,
@@ -89,7 +138,7 @@ export function parseServerArgs(argv: string[], identity: Identity): ServerOptio
       busyExponent: int('busy-exponent', values['busy-exponent'], BOUNDS.busyExponent.min, BOUNDS.busyExponent.max),
       asyncDepth: int('async-depth', values['async-depth'], BOUNDS.asyncDepth.min, BOUNDS.asyncDepth.max),
       sleepMs: int('sleep-ms', values['sleep-ms'], BOUNDS.sleepMs.min, BOUNDS.sleepMs.max),
-      workerPoolSize: int('workers', values.workers, 1, MAX_WORKER_POOL),
+      workerPoolSize: int('workers', workers, 1, MAX_WORKER_POOL),
       lagIntervalMs: int('lag-interval-ms', values['lag-interval-ms'], 1, 1000),
     },
   };

@@ -5,6 +5,7 @@
 import Table from 'cli-table3';
 import type { CellResult, Report } from '../report-types.ts';
 import { cellNotes, comparisonLines, formatDate, formatMs, formatRps, modeLabel, timingText } from './markdown.ts';
+import { runtimeLabel } from './processes.ts';
 
 const DASH = '-';
 
@@ -12,7 +13,7 @@ function consoleRow(cell: CellResult): string[] {
   // A failed cell holds only zeros; printing them would read as a measurement.
   const figure = (text: string): string => (cell.status === 'failed' ? DASH : text);
   return [
-    cell.runtime,
+    runtimeLabel(cell),
     cell.scenario,
     modeLabel(cell),
     figure(formatRps(cell.requestsPerSec.median)),

@@ -130,13 +130,18 @@ const BODY = String.raw`
 
   function rpsChart(canvas, cells) {
     const modes = [...new Set(cells.map(modeLabel))];
-    const datasets = runtimeNames.map((runtime, i) => {
+    // With --processes, one bar per runtime and process count ("node x2").
+    const lanes = report.results.some((c) => c.processes !== undefined)
+      ? [...new Map(report.results.map((c) => [c.runtime + ' x' + c.processes, { runtime: c.runtime, processes: c.processes }])).values()]
+      : runtimeNames.map((runtime) => ({ runtime, processes: undefined }));
+    const datasets = lanes.map(({ runtime, processes }, i) => {
       const entry = report.runtimes.find((r) => r.name === runtime);
-      const row = modes.map((mode) => cells.find((c) => c.runtime === runtime && modeLabel(c) === mode));
-      const color = runtimeColor(runtime, i);
+      const row = modes.map((mode) => cells.find((c) => c.runtime === runtime && c.processes === processes && modeLabel(c) === mode));
+      const color = processes !== undefined && processes > 1 ? SPARE_COLORS[i % SPARE_COLORS.length] : runtimeColor(runtime, i);
       const absent = entry && entry.status !== 'ok' && row.every((c) => c === undefined);
+      const name = processes === undefined ? runtime : runtime + ' x' + processes;
       return {
-        label: absent ? runtime + ' (' + entry.status + ')' : runtime,
+        label: absent ? name + ' (' + entry.status + ')' : name,
         data: row.map(rpsPoint),
         backgroundColor: row.map((c) => (markOf(c) === '' ? color : hatch(color))),
         borderColor: color,
@@ -155,7 +160,7 @@ const BODY = String.raw`
 
   /** One bar group per cell, one dataset per figure; flagged cells carry their mark in the label. */
   function figuresChart(canvas, cells, series, yTitle) {
-    const labels = cells.map((c) => c.runtime + ' ' + modeLabel(c) + (markOf(c) === '' ? '' : ' ' + markOf(c)));
+    const labels = cells.map((c) => c.runtime + (c.processes === undefined ? '' : ' x' + c.processes) + ' ' + modeLabel(c) + (markOf(c) === '' ? '' : ' ' + markOf(c)));
     const datasets = series.map(([label, pick, color]) => ({
       label,
       data: cells.map((c) => (measured(c) ? pick(c) : null)),

@@ -7,6 +7,7 @@ import { cellRemarks, flagLabel } from '../flags.ts';
 import { MODE_ORDER } from '../merge.ts';
 import { environmentRows, formatMs, formatRatio, formatRps, modeLabel, parameterRows, THREAD_HEAD, threadFigures } from './markdown.ts';
 import type { CellResult, Flag, Report, ScenarioName } from '../report-types.ts';
+import { runtimeLabel } from './processes.ts';
 
 const DASH = '—';
 
@@ -74,7 +75,7 @@ function cellRow(cell: CellResult): string {
     `data-flags="${escapeHtml(cell.flags.join(' '))}"`,
   ].join(' ');
   const figures = cellFigures(cell).map((text) => `<td class="num">${text}</td>`);
-  return `<tr class="${rowClass(cell)}" ${attrs}><td>${escapeHtml(cell.runtime)}</td><td>${escapeHtml(modeLabel(cell))}</td>${figures.join('')}<td>${notes(cell)}</td></tr>`;
+  return `<tr class="${rowClass(cell)}" ${attrs}><td>${escapeHtml(runtimeLabel(cell))}</td><td>${escapeHtml(modeLabel(cell))}</td>${figures.join('')}<td>${notes(cell)}</td></tr>`;
 }
 
 const COLUMNS = 2 + FIGURE_COLUMNS + 1;

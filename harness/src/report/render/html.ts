@@ -11,6 +11,7 @@ import { CONCURRENCY_SCRIPT, concurrencyHtml } from './concurrency.ts';
 import { escapeHtml, inlineScript, jsonForScript } from './html-escape.ts';
 import { REPORT_CSS } from './html-style.ts';
 import { cellTable, environmentTable, parametersTable, threadsDetails } from './html-tables.ts';
+import { processesHtml } from './processes.ts';
 import { SCENARIO_ORDER } from '../merge.ts';
 import { comparisonLines, formatBytes, formatDate } from './markdown.ts';
 import type { Parameters, Report, RuntimeEntry, ScenarioName } from '../report-types.ts';
@@ -138,6 +139,7 @@ function body(report: Report): string {
     scenarios.length === 0 ? '<p>No cell was measured.</p>' : scenarioNav(scenarios),
     ...scenarios.map((s) => scenarioSection(report, s)),
     concurrencyHtml(report),
+    processesHtml(report, escapeHtml),
     '<footer>The full report.json is embedded in this page (element #report-data); the charts are drawn from it.</footer>',
   ].join('\n');
 }

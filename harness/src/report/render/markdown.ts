@@ -7,6 +7,7 @@ import { markdownTable } from 'markdown-table';
 import { cellRemarks, CLIENT_BOUND_CPU_PERCENT, flagLabel, percent, UNSTABLE_CV } from '../flags.ts';
 import { MODE_ORDER } from '../merge.ts';
 import type { CellResult, Comparison, Parameters, Ratios, Report, ScenarioName, Timing } from '../report-types.ts';
+import { poolsSection, processesSection, runtimeLabel } from './processes.ts';
 
 const DASH = '—';
 
@@ -86,7 +87,7 @@ function scenarioRow(cell: CellResult, withRatio: boolean): string[] {
   // A failed cell holds only zeros; showing them would read as a measurement.
   const measured = cell.status !== 'failed';
   const figure = (text: string): string => (measured ? text : DASH);
-  const row = [modeLabel(cell), cell.runtime, figure(rpsWithSpread(cell))];
+  const row = [modeLabel(cell), runtimeLabel(cell), figure(rpsWithSpread(cell))];
   if (withRatio) row.push(cell.ratioToFastest === undefined ? DASH : formatRatio(cell.ratioToFastest));
   row.push(
     figure(formatMs(cell.latencyMs.p99)),
@@ -155,8 +156,10 @@ function ratioSentence(
  */
 export function comparisonLines(report: Report, comparison: Comparison): string[] {
   const cell = (mode: CellResult['mode']): CellResult | undefined =>
-    report.results.find((c) => c.runtime === comparison.runtime && c.scenario === comparison.scenario && c.mode === mode && c.connections === comparison.connections);
-  const runtime = comparison.connections === undefined ? comparison.runtime : `${comparison.runtime} @${comparison.connections} conns`;
+    report.results.find(
+      (c) => c.runtime === comparison.runtime && c.scenario === comparison.scenario && c.mode === mode && c.connections === comparison.connections && c.processes === comparison.processes,
+    );
+  const runtime = `${runtimeLabel(comparison)}${comparison.connections === undefined ? '' : ` @${comparison.connections} conns`}`;
   const lines: string[] = [];
   if (comparison.honoOverRaw !== undefined) {
     lines.push(ratioSentence(runtime, ['Hono', cell('baseline')], ['the raw server', cell('raw')], comparison.honoOverRaw));
@@ -278,7 +281,7 @@ export function environmentRows(report: Report): [string, string][] {
     ['harness Node', env.harnessNode],
     ...(env.pinning === undefined
       ? []
-      : [['CPU pinning', 'reason' in env.pinning ? `none: ${env.pinning.reason}` : `load generator on CPU ${env.pinning.client}, servers on ${env.pinning.server}`] as [string, string]]),
+      : [['CPU pinning', 'reason' in env.pinning ? `none: ${env.pinning.reason}` : `load generator on CPU ${env.pinning.client}${env.pinning.autocannonWorkers ? ` (${env.pinning.autocannonWorkers} autocannon workers)` : ''}, servers on ${env.pinning.server}`] as [string, string]]),
     ...report.runtimes.map((r): [string, string] => [r.name, r.status === 'ok' ? r.version : `${r.version === '' ? '' : `${r.version} `}(${r.status})`]),
   ];
 }
@@ -340,6 +343,8 @@ export function renderMarkdown(report: Report): string {
     howToRead(report),
     ...(scenarios.length === 0 ? ['No cell was measured.'] : scenarios.map((s) => scenarioSection(report, s))),
     concurrencyMarkdown(report),
+    processesSection(report),
+    poolsSection(report),
     runtimeProblems(report),
     environmentSection(report),
     parametersSection(report),

@@ -1,0 +1,18 @@
+import type { PoolSize, Pools } from './identity.ts';
+import type { ServerOptions } from './server-args.ts';
+
+/** The fib worker pool as parseServerArgs sized it. */
+export function workersPool(options: ServerOptions): PoolSize {
+  return {
+    size: options.app.workerPoolSize,
+    source: options.workersFromFlag ? 'flag' : 'default',
+    what: 'fib worker threads per process (--workers; default one per CPU share of the process)',
+  };
+}
+
+export function pools(options: ServerOptions, threadpool: PoolSize): Pools {
+  return { threadpool, workers: workersPool(options) };
+}
+
+/** Environment name through which a supervisor tells its children where a pool size came from. */
+export const THREADPOOL_SOURCE_ENV = 'BENCH_THREADPOOL_SOURCE';
