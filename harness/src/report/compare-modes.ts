@@ -53,7 +53,7 @@ function pairRatios(cells: readonly CellResult[], over: Mode, base: Mode): Ratio
 const hasMode = (cells: readonly CellResult[], mode: Mode): boolean => cells.some((c) => c.mode === mode);
 
 function groupKey(cell: CellResult): string {
-  return `${cell.runtime}\u0000${cell.scenario}`;
+  return `${cell.runtimeLabel ?? cell.runtime}\u0000${cell.scenario}`;
 }
 
 /** Cells grouped by runtime and scenario, groups in order of first appearance. */
@@ -86,6 +86,7 @@ export function comparisons(results: readonly CellResult[]): Comparison[] {
     if (asyncOverSync === undefined && workerOverSync === undefined && honoOverRaw === undefined) continue;
     out.push({
       runtime: first.runtime,
+      ...(first.runtimeLabel === undefined ? {} : { runtimeLabel: first.runtimeLabel }),
       scenario: first.scenario,
       ...(asyncOverSync === undefined ? {} : { asyncOverSync }),
       ...(workerOverSync === undefined ? {} : { workerOverSync }),

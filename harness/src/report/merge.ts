@@ -19,7 +19,9 @@ export interface MergeInput {
 }
 
 function cellKey(cell: CellResult): string {
-  return `${cell.runtime}\u0000${cell.scenario}\u0000${cell.mode}`;
+  // A cell of a named version is its own cell beside the same runtime's other versions.
+  const runtime = cell.runtimeLabel === undefined ? cell.runtime : `${cell.runtime}\u0000${cell.runtimeLabel}`;
+  return `${runtime}\u0000${cell.scenario}\u0000${cell.mode}`;
 }
 
 /** One cell per runtime+scenario+mode; a later result replaces an earlier one (a re-run). */
@@ -40,10 +42,11 @@ function rank<T>(order: readonly T[], value: T): number {
  * the known orders keep their input order among themselves (Array.prototype.sort is stable).
  */
 export function sortCells(results: readonly CellResult[], runtimes: readonly RuntimeEntry[]): CellResult[] {
-  const runtimeOrder = runtimes.map((r) => r.name);
+  const runtimeOrder = runtimes.map((r) => r.label ?? r.name);
+  const lane = (cell: CellResult) => cell.runtimeLabel ?? cell.runtime;
   return [...results].sort(
     (a, b) =>
-      rank(runtimeOrder, a.runtime) - rank(runtimeOrder, b.runtime) ||
+      rank(runtimeOrder, lane(a)) - rank(runtimeOrder, lane(b)) ||
       rank(SCENARIO_ORDER, a.scenario) - rank(SCENARIO_ORDER, b.scenario) ||
       rank(MODE_ORDER, a.mode) - rank(MODE_ORDER, b.mode),
   );

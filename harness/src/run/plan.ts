@@ -4,10 +4,18 @@ import type { Mode, ScenarioName } from '../report/report-types.ts';
 import { RUNTIME_NAMES } from './runtimes.ts';
 import { cellsFor, SCENARIO_NAMES } from './scenarios.ts';
 import { DEFAULT_MIN_REQUESTS } from './run-length.ts';
+import { parseRuntimeList, parseRuntimeRequest, type RuntimeRequest } from '../versions/versions.ts';
 
 /** Everything one bench run will do, decided before anything starts. */
 export interface Plan {
   runtimes: RuntimeName[];
+  /**
+   * Set when --runtimes names a version (node@22,node@24,bun): one lane per installation, in
+   * this order. `runtimes` then holds their names, each once.
+   */
+  versions?: RuntimeRequest[];
+  /** --baseline: the installation the others of its runtime are compared with (default: the oldest). */
+  baseline?: RuntimeRequest;
   scenarios: ScenarioName[];
   /** Modes to keep within the scenarios (all when undefined). */
   modes: Mode[] | undefined;
@@ -82,7 +90,7 @@ function crossCheckList(raw: string | undefined): ScenarioName[] {
   return nameList('cross-check', raw, SCENARIO_NAMES) ?? [];
 }
 
-const PLAN_FLAGS = ['runtimes', 'scenarios', 'modes', 'connections', 'duration', 'warmup', 'runs', 'probe-rate', 'timeout', 'hash-cost', 'fib-n', 'sleep-ms', 'file-count', 'file-size', 'data-dir', 'out', 'schedule', 'target-cv', 'max-runs', 'cross-check', 'drain-cap', 'min-requests', 'warmup-max'] as const;
+const PLAN_FLAGS = ['runtimes', 'scenarios', 'modes', 'connections', 'duration', 'warmup', 'runs', 'probe-rate', 'timeout', 'hash-cost', 'fib-n', 'sleep-ms', 'file-count', 'file-size', 'data-dir', 'out', 'schedule', 'target-cv', 'max-runs', 'cross-check', 'drain-cap', 'min-requests', 'warmup-max', 'baseline'] as const;
 
 export function parsePlan(argv: string[]): Plan {
   const values = parseFlags(argv, PLAN_FLAGS, ['quick', 'strict', 'cold']);
@@ -90,8 +98,11 @@ export function parsePlan(argv: string[]): Plan {
   const quick = values.quick === true;
   const base = quick ? QUICK : FULL;
   const modes = nameList('modes', str('modes'), MODES);
+  const requests = str('runtimes') === undefined ? undefined : parseRuntimeList(str('runtimes') ?? '', RUNTIME_NAMES);
+  const versioned = requests?.some((r) => r.version !== undefined) === true;
   const plan: Plan = {
-    runtimes: nameList('runtimes', str('runtimes'), RUNTIME_NAMES) ?? [...RUNTIME_NAMES],
+    runtimes: requests === undefined ? [...RUNTIME_NAMES] : [...new Set(requests.map((r) => r.name))],
+    ...(versioned ? { versions: requests } : {}),
     scenarios: nameList('scenarios', str('scenarios'), SCENARIO_NAMES) ?? [...SCENARIO_NAMES],
     modes,
     connections: numberFlag('connections', str('connections'), 1, 10_000, true) ?? base.connections,
@@ -123,6 +134,14 @@ export function parsePlan(argv: string[]): Plan {
   const defaultWarmupMax = str('warmup') === undefined ? Math.max(plan.warmupSec, base.warmupMaxSec) : plan.warmupSec;
   plan.warmupMaxSec = numberFlag('warmup-max', str('warmup-max'), plan.warmupSec, 600, false) ?? defaultWarmupMax;
   plan.maxRuns = numberFlag('max-runs', str('max-runs'), plan.runs, 1000, true) ?? Math.max(plan.runs, 10);
+  const baseline = str('baseline');
+  if (baseline !== undefined) {
+    const wanted = parseRuntimeRequest(baseline, RUNTIME_NAMES);
+    if (!versioned || !requests.some((r) => r.label === wanted.label)) {
+      throw new PlanError(`--baseline ${baseline} is not among --runtimes${versioned ? ` (${requests.map((r) => r.label).join(', ')})` : ' versions: name them, e.g. --runtimes node@22,node@24'}`);
+    }
+    plan.baseline = wanted;
+  }
   if (modes !== undefined && !cellsFor(plan.scenarios, plan).some((c) => modes.includes(c.mode))) {
     throw new PlanError(`--modes ${modes.join(',')} selects no cell of --scenarios ${plan.scenarios.join(',')}`);
   }

@@ -241,7 +241,10 @@ export function environmentRows(report: Report): [string, string][] {
     ...(env.pinning === undefined
       ? []
       : [['CPU pinning', 'reason' in env.pinning ? `none: ${env.pinning.reason}` : `load generator on CPU ${env.pinning.client}, servers on ${env.pinning.server}`] as [string, string]]),
-    ...report.runtimes.map((r): [string, string] => [r.name, r.status === 'ok' ? r.version : `${r.version === '' ? '' : `${r.version} `}(${r.status})`]),
+    ...report.runtimes.map((r): [string, string] => [
+      r.label ?? r.name,
+      `${r.status === 'ok' ? r.version : `${r.version === '' ? '' : `${r.version} `}(${r.status})`}${r.source === undefined ? '' : ` from ${r.source}`}`,
+    ]),
   ];
 }
 
