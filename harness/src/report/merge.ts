@@ -18,6 +18,16 @@ export interface MergeInput {
   results: CellResult[];
 }
 
+/** A cell's lane: its installation's label when the plan named versions ("node@24"), else the runtime. */
+export function laneOf(cell: Pick<CellResult, 'runtime' | 'runtimeLabel'>): string {
+  return cell.runtimeLabel ?? cell.runtime;
+}
+
+/** A runtime entry's lane, as laneOf. */
+export function entryLane(entry: Pick<RuntimeEntry, 'name' | 'label'>): string {
+  return entry.label ?? entry.name;
+}
+
 function cellKey(cell: CellResult): string {
   // A cell of a named version is its own cell beside the same runtime's other versions.
   const runtime = cell.runtimeLabel === undefined ? cell.runtime : `${cell.runtime}\u0000${cell.runtimeLabel}`;

@@ -1,5 +1,6 @@
 import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { basename, dirname, join, relative } from 'node:path';
+import { laneOf } from './merge.ts';
 import type { CellResult, Environment, Parameters, Report, RuntimeEntry } from './report-types.ts';
 
 /** What a run knows before and while it measures: written first, updated as runtimes finish. */
@@ -42,7 +43,7 @@ const CELLS = 'cells';
 
 /** One file per finished cell, written the moment it finishes: the unit that survives interruption. */
 export function writeCell(runDir: string, cell: CellResult): string {
-  const path = join(runDir, CELLS, `${cell.runtime}-${cell.scenario}-${cell.mode}.json`);
+  const path = join(runDir, CELLS, `${laneOf(cell)}-${cell.scenario}-${cell.mode}.json`);
   writeJsonAtomic(path, cell);
   return path;
 }

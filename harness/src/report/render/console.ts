@@ -4,6 +4,7 @@
  */
 import Table from 'cli-table3';
 import type { CellResult, Report } from '../report-types.ts';
+import { laneOf } from '../merge.ts';
 import { cellNotes, comparisonLines, formatDate, formatMs, formatRps } from './markdown.ts';
 
 const DASH = '-';
@@ -12,7 +13,7 @@ function consoleRow(cell: CellResult): string[] {
   // A failed cell holds only zeros; printing them would read as a measurement.
   const figure = (text: string): string => (cell.status === 'failed' ? DASH : text);
   return [
-    cell.runtime,
+    laneOf(cell),
     cell.scenario,
     cell.mode,
     figure(formatRps(cell.requestsPerSec.median)),

@@ -23,13 +23,14 @@ const BODY = String.raw`
   Chart.defaults.animation = false;
 
   const RUNTIME_COLORS = { node: '#2f855a', bun: '#c05621', deno: '#2b6cb0' };
-  const SPARE_COLORS = ['#6b46c1', '#b83280', '#718096'];
+  const SPARE_COLORS = ['#6b46c1', '#b83280', '#718096', '#2c7a7b', '#975a16', '#9b2c2c', '#2a4365', '#553c9a'];
   const LATENCY_COLORS = ['#bee3f8', '#63b3ed', '#3182ce', '#2c5282', '#1a365d'];
   const PROBE_COLORS = ['#d6bcfa', '#9f7aea', '#553c9a'];
   const LAG_COLORS = ['#f6ad55', '#c05621'];
 
   const rank = (mode) => (MODE_ORDER.indexOf(mode) === -1 ? MODE_ORDER.length : MODE_ORDER.indexOf(mode));
-  const runtimeNames = [...new Set([...report.runtimes.map((r) => r.name), ...report.results.map((c) => c.runtime)])];
+  const laneOf = (c) => c.runtimeLabel || c.runtime;
+  const runtimeNames = [...new Set([...report.runtimes.map((r) => r.label || r.name), ...report.results.map(laneOf)])];
   const runtimeColor = (name, i) => RUNTIME_COLORS[name] || SPARE_COLORS[i % SPARE_COLORS.length];
   const cellsOf = (scenario) => report.results.filter((c) => c.scenario === scenario).sort((a, b) => rank(a.mode) - rank(b.mode));
   // Only cells that can carry a figure get a bar: an invalid or failed cell is a gap, not a value.
@@ -129,8 +130,8 @@ const BODY = String.raw`
   function rpsChart(canvas, cells) {
     const modes = [...new Set(cells.map((c) => c.mode))];
     const datasets = runtimeNames.map((runtime, i) => {
-      const entry = report.runtimes.find((r) => r.name === runtime);
-      const row = modes.map((mode) => cells.find((c) => c.runtime === runtime && c.mode === mode));
+      const entry = report.runtimes.find((r) => (r.label || r.name) === runtime);
+      const row = modes.map((mode) => cells.find((c) => laneOf(c) === runtime && c.mode === mode));
       const color = runtimeColor(runtime, i);
       const absent = entry && entry.status !== 'ok' && row.every((c) => c === undefined);
       return {
@@ -153,7 +154,7 @@ const BODY = String.raw`
 
   /** One bar group per cell, one dataset per figure; flagged cells carry their mark in the label. */
   function figuresChart(canvas, cells, series, yTitle) {
-    const labels = cells.map((c) => c.runtime + ' ' + c.mode + (markOf(c) === '' ? '' : ' ' + markOf(c)));
+    const labels = cells.map((c) => laneOf(c) + ' ' + c.mode + (markOf(c) === '' ? '' : ' ' + markOf(c)));
     const datasets = series.map(([label, pick, color]) => ({
       label,
       data: cells.map((c) => (measured(c) ? pick(c) : null)),

@@ -4,7 +4,7 @@
  */
 import { markdownTable } from 'markdown-table';
 import { cellRemarks, CLIENT_BOUND_CPU_PERCENT, flagLabel, percent, UNSTABLE_CV } from '../flags.ts';
-import { MODE_ORDER } from '../merge.ts';
+import { laneOf, MODE_ORDER } from '../merge.ts';
 import type { CellResult, Comparison, Parameters, Ratios, Report, ScenarioName } from '../report-types.ts';
 
 const DASH = '—';
@@ -80,7 +80,7 @@ function scenarioRow(cell: CellResult, withRatio: boolean): string[] {
   // A failed cell holds only zeros; showing them would read as a measurement.
   const measured = cell.status !== 'failed';
   const figure = (text: string): string => (measured ? text : DASH);
-  const row = [cell.mode, cell.runtime, figure(rpsWithSpread(cell))];
+  const row = [cell.mode, laneOf(cell), figure(rpsWithSpread(cell))];
   if (withRatio) row.push(cell.ratioToFastest === undefined ? DASH : formatRatio(cell.ratioToFastest));
   row.push(
     figure(formatMs(cell.latencyMs.p99)),
@@ -95,7 +95,7 @@ function scenarioRow(cell: CellResult, withRatio: boolean): string[] {
 export function scenarioTable(cells: readonly CellResult[]): string {
   // Stable sort: within a mode, runtimes keep the report's order.
   const byMode = [...cells].sort((a, b) => modeRank(a) - modeRank(b));
-  const withRatio = new Set(cells.map((c) => c.runtime)).size > 1;
+  const withRatio = new Set(cells.map(laneOf)).size > 1;
   const head = ['mode', 'runtime', 'req/s', ...(withRatio ? ['× fastest'] : []), 'p99 ms', 'probe p99 ms', 'lag p99 ms', 'notes'];
   const align = ['l', 'l', 'r', ...(withRatio ? ['r'] : []), 'r', 'r', 'r', 'l'];
   return markdownTable([head, ...byMode.map((cell) => scenarioRow(cell, withRatio))], { align });
@@ -149,8 +149,8 @@ function ratioSentence(
  */
 export function comparisonLines(report: Report, comparison: Comparison): string[] {
   const cell = (mode: CellResult['mode']): CellResult | undefined =>
-    report.results.find((c) => c.runtime === comparison.runtime && c.scenario === comparison.scenario && c.mode === mode);
-  const { runtime } = comparison;
+    report.results.find((c) => laneOf(c) === laneOf(comparison) && c.scenario === comparison.scenario && c.mode === mode);
+  const runtime = laneOf(comparison);
   const lines: string[] = [];
   if (comparison.honoOverRaw !== undefined) {
     lines.push(ratioSentence(runtime, ['Hono', cell('baseline')], ['the raw server', cell('raw')], comparison.honoOverRaw));
