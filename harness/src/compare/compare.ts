@@ -141,7 +141,7 @@ export interface ReportComparison {
 /** Which way is worse: fewer requests/s, or a longer p99. */
 type Worse = 'lower' | 'higher';
 
-interface JudgeRules {
+export interface JudgeRules {
   threshold: number;
   alpha: number;
   worse: Worse;
@@ -161,7 +161,7 @@ function judge(metric: Omit<MetricChange, 'verdict'>, rules: JudgeRules): Verdic
   return wentUp === (rules.worse === 'higher') ? 'regressed' : 'improved';
 }
 
-function compareMetric(baseline: readonly number[], current: readonly number[], fallback: [number, number], rules: JudgeRules): MetricChange {
+export function compareMetric(baseline: readonly number[], current: readonly number[], fallback: [number, number], rules: JudgeRules): MetricChange {
   // A cell without per-run figures still has its summary median to show.
   const b = baseline.length > 0 ? median(baseline) : fallback[0];
   const c = current.length > 0 ? median(current) : fallback[1];

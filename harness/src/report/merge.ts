@@ -2,6 +2,7 @@
  * Cell results (one file each on disk, possibly from several invocations) -> one Report.
  */
 import { comparisons, withRatioToFastest } from './compare-modes.ts';
+import { compareInstallations, type VersionComparison } from '../versions/compare-versions.ts';
 import type { CellResult, Environment, Mode, Parameters, Report, RuntimeEntry, ScenarioName } from './report-types.ts';
 
 /** Scenario order of the report: cheapest first, then the blocking workloads. */
@@ -62,6 +63,11 @@ export function sortCells(results: readonly CellResult[], runtimes: readonly Run
   );
 }
 
+function versionsOf(results: readonly CellResult[], input: MergeInput): { versions?: VersionComparison } {
+  const versions = compareInstallations(results, input.runtimes, input.parameters.versionBaseline);
+  return versions === undefined ? {} : { versions };
+}
+
 export function mergeReport(input: MergeInput): Report {
   const results = withRatioToFastest(sortCells(dedupeCells(input.results), input.runtimes));
   return {
@@ -73,5 +79,6 @@ export function mergeReport(input: MergeInput): Report {
     runtimes: input.runtimes,
     results,
     comparisons: comparisons(results),
+    ...versionsOf(results, input),
   };
 }

@@ -4,6 +4,7 @@
  */
 import type { RuntimeName } from '@bench/app';
 import type { Fairness } from './fairness.ts';
+import type { VersionComparison } from '../versions/compare-versions.ts';
 
 export type ScenarioName = 'hello' | 'hash' | 'file' | 'fib' | 'sleep';
 export type Mode = 'baseline' | 'raw' | 'sync' | 'async' | 'worker';
@@ -45,6 +46,8 @@ export interface Parameters {
   warmupMaxSec?: number;
   /** added: per-request timeout of the load, in seconds (requests waiting longer count as timeouts). */
   timeoutSec?: number;
+  /** added: --baseline, the installation other versions of its runtime are compared with (default: the oldest). */
+  versionBaseline?: string;
 }
 
 export interface Environment {
@@ -232,4 +235,6 @@ export interface Report {
   runtimes: RuntimeEntry[];
   results: CellResult[];
   comparisons: Comparison[];
+  /** added, when a run measured several versions of a runtime: each against its baseline version. */
+  versions?: VersionComparison;
 }

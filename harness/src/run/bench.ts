@@ -200,6 +200,7 @@ function parameters(plan: Plan, cold: ColdCacheSupport | undefined, wrk: string 
     minRequests: plan.minRequests,
     warmupMaxSec: plan.warmupMaxSec,
     ...(plan.targetCv === undefined ? {} : { targetCv: plan.targetCv, maxRuns: plan.maxRuns }),
+    ...(plan.baseline === undefined ? {} : { versionBaseline: plan.baseline.label }),
   };
 }
 

@@ -5,6 +5,7 @@
  * The charts are drawn in the page from the embedded report JSON (see html-chart-script.ts).
  */
 import { CLIENT_BOUND_CPU_PERCENT, UNSTABLE_CV } from '../flags.ts';
+import { versionsHtml } from '../../versions/render-versions.ts';
 import type { ChartAssets } from './html-assets.ts';
 import { chartScript } from './html-chart-script.ts';
 import { escapeHtml, inlineScript, jsonForScript } from './html-escape.ts';
@@ -130,6 +131,7 @@ function body(report: Report): string {
   return [
     header(report),
     summary(report),
+    versionsHtml(report),
     `<div class="side-by-side" id="setup">${environmentTable(report)}${parametersTable(report)}</div>`,
     '<h2>How to read the charts</h2>',
     howToRead(),

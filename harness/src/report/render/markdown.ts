@@ -3,6 +3,7 @@
  * The number formatters and the comparison sentences are shared with render-console.ts.
  */
 import { markdownTable } from 'markdown-table';
+import { versionsMarkdown } from '../../versions/render-versions.ts';
 import { cellRemarks, CLIENT_BOUND_CPU_PERCENT, flagLabel, percent, UNSTABLE_CV } from '../flags.ts';
 import { laneOf, MODE_ORDER } from '../merge.ts';
 import type { CellResult, Comparison, Parameters, Ratios, Report, ScenarioName } from '../report-types.ts';
@@ -286,6 +287,7 @@ export function renderMarkdown(report: Report): string {
   const sections = [
     titleSection(report),
     howToRead(report),
+    versionsMarkdown(report),
     ...(scenarios.length === 0 ? ['No cell was measured.'] : scenarios.map((s) => scenarioSection(report, s))),
     runtimeProblems(report),
     environmentSection(report),
