@@ -18,7 +18,7 @@ const VERSION = /^\d+(\.\d+){0,2}$/;
 export function parseRuntimeRequest(text: string, names: readonly RuntimeName[]): RuntimeRequest {
   const at = text.indexOf('@');
   const name = (at === -1 ? text : text.slice(0, at)).trim();
-  if (!names.includes(name as RuntimeName)) throw new FlagError(`--runtimes: unknown "${name}"; accepted: ${names.join(', ')}, each optionally with @version (node@22, bun@1.3, deno@2.8.3)`);
+  if (!names.includes(name as RuntimeName)) throw new FlagError(`--runtimes: unknown "${name}"; accepted: ${names.join(', ')}`);
   if (at === -1) return { name: name as RuntimeName, label: name };
   const version = text.slice(at + 1).trim().replace(/^v/, '');
   if (!VERSION.test(version)) throw new FlagError(`--runtimes: "${text}": a version is a release line or an exact version, e.g. ${name}@22 or ${name}@22.23.3`);
