@@ -31,7 +31,16 @@ const BODY = String.raw`
   const rank = (mode) => (MODE_ORDER.indexOf(mode) === -1 ? MODE_ORDER.length : MODE_ORDER.indexOf(mode));
   const laneOf = (c) => c.runtimeLabel || c.runtime;
   const runtimeNames = [...new Set([...report.runtimes.map((r) => r.label || r.name), ...report.results.map(laneOf)])];
-  const runtimeColor = (name, i) => RUNTIME_COLORS[name] || SPARE_COLORS[i % SPARE_COLORS.length];
+  /** A hex colour blended toward white by t (0: itself, 1: white). */
+  const shade = (hex, t) => '#' + [1, 3, 5].map((j) => { const v = parseInt(hex.slice(j, j + 2), 16); return Math.round(v + (255 - v) * t).toString(16).padStart(2, '0'); }).join('');
+  /** Versions of one runtime (node@20, node@24) share its colour, lighter the earlier they were given. */
+  const runtimeColor = (name, i) => {
+    if (RUNTIME_COLORS[name]) return RUNTIME_COLORS[name];
+    const base = name.split('@')[0];
+    const family = runtimeNames.filter((n) => n.split('@')[0] === base);
+    if (!RUNTIME_COLORS[base]) return SPARE_COLORS[i % SPARE_COLORS.length];
+    return shade(RUNTIME_COLORS[base], family.length < 2 ? 0 : (0.65 * (family.length - 1 - family.indexOf(name))) / (family.length - 1));
+  };
   const cellsOf = (scenario) => report.results.filter((c) => c.scenario === scenario).sort((a, b) => rank(a.mode) - rank(b.mode));
   // Only cells that can carry a figure get a bar: an invalid or failed cell is a gap, not a value.
   const measured = (cell) => cell !== undefined && cell.status === 'ok';
