@@ -59,6 +59,8 @@ export interface MetricChange {
 
 export interface CellKey {
   runtime: RuntimeName;
+  /** Set when the reports measured named versions (node@22): each installation is its own cell. */
+  runtimeLabel?: string;
   scenario: ScenarioName;
   mode: Mode;
 }
@@ -141,7 +143,7 @@ export interface ReportComparison {
 /** Which way is worse: fewer requests/s, or a longer p99. */
 type Worse = 'lower' | 'higher';
 
-interface JudgeRules {
+export interface JudgeRules {
   threshold: number;
   alpha: number;
   worse: Worse;
@@ -161,7 +163,7 @@ function judge(metric: Omit<MetricChange, 'verdict'>, rules: JudgeRules): Verdic
   return wentUp === (rules.worse === 'higher') ? 'regressed' : 'improved';
 }
 
-function compareMetric(baseline: readonly number[], current: readonly number[], fallback: [number, number], rules: JudgeRules): MetricChange {
+export function compareMetric(baseline: readonly number[], current: readonly number[], fallback: [number, number], rules: JudgeRules): MetricChange {
   // A cell without per-run figures still has its summary median to show.
   const b = baseline.length > 0 ? median(baseline) : fallback[0];
   const c = current.length > 0 ? median(current) : fallback[1];
@@ -180,7 +182,7 @@ function p99Runs(cell: CellResult): number[] {
 }
 
 function keyOf(cell: CellKey): CellKey {
-  return { runtime: cell.runtime, scenario: cell.scenario, mode: cell.mode };
+  return { runtime: cell.runtime, ...(cell.runtimeLabel === undefined ? {} : { runtimeLabel: cell.runtimeLabel }), scenario: cell.scenario, mode: cell.mode };
 }
 
 function sideStatus(cell: CellResult): SideStatus {
@@ -277,7 +279,7 @@ export function runtimeVersionDifferences(baseline: Report, current: Report): Ru
 }
 
 function cellKey(cell: CellKey): string {
-  return `${cell.runtime}\u0000${cell.scenario}\u0000${cell.mode}`;
+  return `${cell.runtimeLabel ?? cell.runtime}\u0000${cell.scenario}\u0000${cell.mode}`;
 }
 
 function byKey(report: Report): Map<string, CellResult> {

@@ -62,7 +62,7 @@ export function dimensionKey(cell: Pick<CellResult, 'connections' | 'processes'>
 
 /** With --processes, each process count is its own group: x2's async is compared with x2's sync. */
 function groupKey(cell: CellResult): string {
-  return `${cell.runtime}\u0000${cell.scenario}${dimensionKey(cell)}`;
+  return `${cell.runtimeLabel ?? cell.runtime}\u0000${cell.scenario}${dimensionKey(cell)}`;
 }
 
 /** Cells grouped by runtime and scenario, groups in order of first appearance. */
@@ -95,6 +95,7 @@ export function comparisons(results: readonly CellResult[]): Comparison[] {
     if (asyncOverSync === undefined && workerOverSync === undefined && honoOverRaw === undefined) continue;
     out.push({
       runtime: first.runtime,
+      ...(first.runtimeLabel === undefined ? {} : { runtimeLabel: first.runtimeLabel }),
       scenario: first.scenario,
       ...(first.connections === undefined ? {} : { connections: first.connections }),
       ...(first.processes === undefined ? {} : { processes: first.processes }),

@@ -3,6 +3,7 @@
  */
 import { comparisons, dimensionKey, withRatioToFastest } from './compare-modes.ts';
 import { processComparisons } from './compare-processes.ts';
+import { compareInstallations, type VersionComparison } from '../versions/compare-versions.ts';
 import type { CellResult, Environment, Mode, Parameters, Report, RuntimeEntry, ScenarioName, Timing } from './report-types.ts';
 
 /** Scenario order of the report: cheapest first, then the blocking workloads. */
@@ -20,8 +21,20 @@ export interface MergeInput {
   timing?: Timing;
 }
 
+/** A cell's lane: its installation's label when the plan named versions ("node@24"), else the runtime. */
+export function laneOf(cell: Pick<CellResult, 'runtime' | 'runtimeLabel'>): string {
+  return cell.runtimeLabel ?? cell.runtime;
+}
+
+/** A runtime entry's lane, as laneOf. */
+export function entryLane(entry: Pick<RuntimeEntry, 'name' | 'label'>): string {
+  return entry.label ?? entry.name;
+}
+
 function cellKey(cell: CellResult): string {
-  return `${cell.runtime}\u0000${cell.scenario}\u0000${cell.mode}${dimensionKey(cell)}`;
+  // A cell of a named version is its own cell beside the same runtime's other versions.
+  const runtime = cell.runtimeLabel === undefined ? cell.runtime : `${cell.runtime}\u0000${cell.runtimeLabel}`;
+  return `${runtime}\u0000${cell.scenario}\u0000${cell.mode}${dimensionKey(cell)}`;
 }
 
 /** One cell per runtime+scenario+mode; a later result replaces an earlier one (a re-run). */
@@ -42,15 +55,21 @@ function rank<T>(order: readonly T[], value: T): number {
  * the known orders keep their input order among themselves (Array.prototype.sort is stable).
  */
 export function sortCells(results: readonly CellResult[], runtimes: readonly RuntimeEntry[]): CellResult[] {
-  const runtimeOrder = runtimes.map((r) => r.name);
+  const runtimeOrder = runtimes.map((r) => r.label ?? r.name);
+  const lane = (cell: CellResult) => cell.runtimeLabel ?? cell.runtime;
   return [...results].sort(
     (a, b) =>
-      rank(runtimeOrder, a.runtime) - rank(runtimeOrder, b.runtime) ||
+      rank(runtimeOrder, lane(a)) - rank(runtimeOrder, lane(b)) ||
       rank(SCENARIO_ORDER, a.scenario) - rank(SCENARIO_ORDER, b.scenario) ||
       rank(MODE_ORDER, a.mode) - rank(MODE_ORDER, b.mode) ||
       (a.connections ?? 0) - (b.connections ?? 0) ||
       (a.processes ?? 1) - (b.processes ?? 1),
   );
+}
+
+function versionsOf(results: readonly CellResult[], input: MergeInput): { versions?: VersionComparison } {
+  const versions = compareInstallations(results, input.runtimes, input.parameters.versionBaseline);
+  return versions === undefined ? {} : { versions };
 }
 
 export function mergeReport(input: MergeInput): Report {
@@ -66,5 +85,6 @@ export function mergeReport(input: MergeInput): Report {
     comparisons: comparisons(results),
     ...(input.timing === undefined ? {} : { timing: input.timing }),
     ...(results.some((c) => c.processes !== undefined) ? { processComparisons: processComparisons(results) } : {}),
+    ...versionsOf(results, input),
   };
 }

@@ -1,5 +1,6 @@
 import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { basename, dirname, join, relative } from 'node:path';
+import { laneOf } from './merge.ts';
 import type { CellResult, Environment, Parameters, Report, RuntimeEntry } from './report-types.ts';
 
 /** What a run knows before and while it measures: written first, updated as runtimes finish. */
@@ -44,7 +45,7 @@ const CELLS = 'cells';
 export function writeCell(runDir: string, cell: CellResult): string {
   const sweep = cell.connections === undefined ? '' : `-c${cell.connections}`;
   const processes = cell.processes === undefined ? '' : `-x${cell.processes}`;
-  const path = join(runDir, CELLS, `${cell.runtime}-${cell.scenario}-${cell.mode}${sweep}${processes}.json`);
+  const path = join(runDir, CELLS, `${laneOf(cell)}-${cell.scenario}-${cell.mode}${sweep}${processes}.json`);
   writeJsonAtomic(path, cell);
   return path;
 }

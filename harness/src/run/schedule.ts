@@ -36,7 +36,7 @@ export interface ScheduleContext {
   /** The wrk binary when cross-checks are planned and wrk is installed. */
   wrk?: string;
   log(line: string): void;
-  onPhase(runtime: RuntimeName, cell: CellSpec, phase: string): void;
+  onPhase(runtime: string, cell: CellSpec, phase: string): void;
   onRunStarted?: (server: RunningServer, cell: CellSpec) => void;
 }
 
@@ -73,7 +73,14 @@ export async function benchCell(cell: CellSpec, lanes: Lane[], ctx: ScheduleCont
   if (ctx.wrk !== undefined && ctx.plan.crossCheck.includes(cell.scenario)) {
     for (const state of states) if (state.result === undefined) await crossCheck(state, cell, ctx, ctx.wrk);
   }
-  return states.map((state) => state.result ?? settle(state, ctx.plan));
+  return states.map((state) => withInstallation(state.result ?? settle(state, ctx.plan), state.lane));
+}
+
+/** A cell of a lane the plan named by version carries that installation's label and exact version. */
+export function withInstallation(cell: CellResult, lane: Pick<Lane, 'spec' | 'entry'>): CellResult {
+  if (lane.spec.label === undefined) return cell;
+  const { runtime, ...rest } = cell;
+  return { runtime, runtimeVersion: lane.entry.version, runtimeLabel: lane.spec.label, ...rest };
 }
 
 async function crossCheck(state: LaneCell, cell: CellSpec, ctx: ScheduleContext, wrk: string): Promise<void> {
@@ -173,7 +180,7 @@ function cellContext(state: LaneCell, server: RunningServer, cell: CellSpec, ctx
     server,
     restart: async (reason) => {
       if (recordRestarts) state.restarts.push(reason);
-      ctx.log(`${state.lane.spec.name} ${cell.scenario}/${cell.mode}: ${reason}`);
+      ctx.log(`${state.lane.spec.label ?? state.lane.spec.name} ${cell.scenario}/${cell.mode}: ${reason}`);
       await state.lane.servers.get(cell.server)?.stop();
       state.lane.servers.delete(cell.server);
       const fresh = await serverFor(state.lane, cell.server, ctx);
@@ -186,7 +193,7 @@ function cellContext(state: LaneCell, server: RunningServer, cell: CellSpec, ctx
     manifest: ctx.manifest,
     ...(ctx.evict === undefined ? {} : { evict: ctx.evict }),
     signal: ctx.signal,
-    onPhase: (phase) => ctx.onPhase(state.lane.spec.name, cell, phase),
+    onPhase: (phase) => ctx.onPhase(state.lane.spec.label ?? state.lane.spec.name, cell, phase),
     onRunStarted: (running) => ctx.onRunStarted?.(running, cell),
   };
 }
@@ -214,7 +221,7 @@ async function serverFor(lane: Lane, kind: ServerKind, ctx: ScheduleContext): Pr
     lane.startErrors.set(kind, reason);
     lane.entry.status = 'failed';
     lane.entry.reason = reason;
-    ctx.log(`${lane.spec.name}: ${reason}`);
+    ctx.log(`${lane.spec.label ?? lane.spec.name}: ${reason}`);
     return reason;
   }
 }

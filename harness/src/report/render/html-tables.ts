@@ -4,7 +4,7 @@
  */
 import { escapeHtml } from './html-escape.ts';
 import { cellRemarks, flagLabel } from '../flags.ts';
-import { MODE_ORDER } from '../merge.ts';
+import { entryLane, laneOf, MODE_ORDER } from '../merge.ts';
 import { environmentRows, formatMs, formatRatio, formatRps, modeLabel, parameterRows, THREAD_HEAD, threadFigures } from './markdown.ts';
 import type { CellResult, Flag, Report, ScenarioName } from '../report-types.ts';
 import { runtimeLabel } from './processes.ts';
@@ -13,7 +13,7 @@ const DASH = '—';
 
 /** Runtime names in report order, then any that only appear in results (an interrupted run). */
 export function runtimeNames(report: Report): string[] {
-  return [...new Set([...report.runtimes.map((r) => r.name), ...report.results.map((c) => c.runtime)])];
+  return [...new Set([...report.runtimes.map(entryLane), ...report.results.map(laneOf)])];
 }
 
 /** A scenario's cells grouped by mode (as the rps chart's labels), runtimes in report order within. */
@@ -82,7 +82,7 @@ const COLUMNS = 2 + FIGURE_COLUMNS + 1;
 
 /** A runtime with no cell here still gets a row, so its absence is seen where its numbers would be. */
 function missingRow(report: Report, runtime: string): string {
-  const entry = report.runtimes.find((r) => r.name === runtime);
+  const entry = report.runtimes.find((r) => entryLane(r) === runtime);
   const why =
     entry !== undefined && entry.status !== 'ok'
       ? `${entry.status}${entry.reason === undefined ? '' : `: ${entry.reason}`}`
@@ -100,8 +100,8 @@ const HEAD = `<thead>
 
 export function cellTable(report: Report, scenario: ScenarioName): string {
   const cells = scenarioCells(report, scenario);
-  const present = new Set(cells.map((c) => c.runtime));
-  const missing = runtimeNames(report).filter((name) => !present.has(name as CellResult['runtime']));
+  const present = new Set(cells.map(laneOf));
+  const missing = runtimeNames(report).filter((name) => !present.has(name));
   const rows = [...cells.map(cellRow), ...missing.map((name) => missingRow(report, name))];
   return `<div class="table-wrap"><table class="cells" data-scenario="${escapeHtml(scenario)}">${HEAD}<tbody>\n${rows.join('\n')}\n</tbody></table></div>`;
 }

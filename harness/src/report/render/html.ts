@@ -5,6 +5,7 @@
  * The charts are drawn in the page from the embedded report JSON (see html-chart-script.ts).
  */
 import { CLIENT_BOUND_CPU_PERCENT, UNSTABLE_CV } from '../flags.ts';
+import { versionsHtml } from '../../versions/render-versions.ts';
 import type { ChartAssets } from './html-assets.ts';
 import { chartScript } from './html-chart-script.ts';
 import { CONCURRENCY_SCRIPT, concurrencyHtml } from './concurrency.ts';
@@ -12,7 +13,7 @@ import { escapeHtml, inlineScript, jsonForScript } from './html-escape.ts';
 import { REPORT_CSS } from './html-style.ts';
 import { cellTable, environmentTable, parametersTable, threadsDetails } from './html-tables.ts';
 import { processesHtml } from './processes.ts';
-import { SCENARIO_ORDER } from '../merge.ts';
+import { entryLane, laneOf, SCENARIO_ORDER } from '../merge.ts';
 import { comparisonLines, formatBytes, formatDate } from './markdown.ts';
 import type { Parameters, Report, RuntimeEntry, ScenarioName } from '../report-types.ts';
 
@@ -43,26 +44,26 @@ function header(report: Report): string {
 /** The comparison sentences of one runtime, each led by its scenario instead of the runtime's name. */
 function runtimeSentences(report: Report, runtime: string): string[] {
   return report.comparisons
-    .filter((c) => c.runtime === runtime)
+    .filter((c) => laneOf(c) === runtime)
     .flatMap((c) => comparisonLines(report, c).map((line) => `<b>${escapeHtml(c.scenario)}</b>: ${escapeHtml(line.replace(`${runtime}: `, ''))}`));
 }
 
 function runtimeCard(report: Report, entry: RuntimeEntry): string {
-  const title = `<h3>${escapeHtml(entry.name)} ${escapeHtml(entry.version)}</h3>`;
+  const title = `<h3>${escapeHtml(entryLane(entry))} ${escapeHtml(entry.version)}</h3>`;
   if (entry.status !== 'ok') {
     const why = `${entry.status}${entry.reason === undefined ? '' : `: ${entry.reason}`}`;
     return `<div class="card bad" data-runtime="${escapeHtml(entry.name)}" data-status="${escapeHtml(entry.status)}">${title}<p>✗ ${escapeHtml(why)}</p></div>`;
   }
-  const sentences = runtimeSentences(report, entry.name);
+  const sentences = runtimeSentences(report, entryLane(entry));
   const body = sentences.length === 0 ? '<p class="muted">Nothing to compare.</p>' : `<ul>${sentences.map((s) => `<li>${s}</li>`).join('')}</ul>`;
   return `<div class="card" data-runtime="${escapeHtml(entry.name)}" data-status="ok">${title}${body}</div>`;
 }
 
 function summary(report: Report): string {
-  const known = new Set(report.runtimes.map((r) => r.name));
+  const known = new Set(report.runtimes.map(entryLane));
   // Cells of a runtime the run never finished (interrupted) still have comparisons to show.
-  const extra = report.comparisons.map((c) => c.runtime).filter((name, i, all) => !known.has(name) && all.indexOf(name) === i);
-  const entries = [...report.runtimes, ...extra.map((name): RuntimeEntry => ({ name, version: '', status: 'ok' }))];
+  const extra = report.comparisons.filter((c, i, all) => !known.has(laneOf(c)) && all.findIndex((o) => laneOf(o) === laneOf(c)) === i);
+  const entries = [...report.runtimes, ...extra.map((c): RuntimeEntry => ({ name: c.runtime, version: '', status: 'ok', ...(c.runtimeLabel === undefined ? {} : { label: c.runtimeLabel }) }))];
   return [
     '<h2 id="summary">What async and worker bought over sync</h2>',
     '<p class="muted">Ratios of medians: above 1x is more requests/s; below 1x is lower latency (p99 of the load, p99 of the probe, a light client beside it). &ldquo;Read with care&rdquo; names a flagged or invalid cell behind the ratio: see its scenario&rsquo;s table.</p>',
@@ -133,6 +134,7 @@ function body(report: Report): string {
   return [
     header(report),
     summary(report),
+    versionsHtml(report),
     `<div class="side-by-side" id="setup">${environmentTable(report)}${parametersTable(report)}</div>`,
     '<h2>How to read the charts</h2>',
     howToRead(),

@@ -4,8 +4,9 @@
  */
 import { concurrencyMarkdown } from './concurrency.ts';
 import { markdownTable } from 'markdown-table';
+import { versionsMarkdown } from '../../versions/render-versions.ts';
 import { cellRemarks, CLIENT_BOUND_CPU_PERCENT, flagLabel, percent, UNSTABLE_CV } from '../flags.ts';
-import { MODE_ORDER } from '../merge.ts';
+import { laneOf, MODE_ORDER } from '../merge.ts';
 import type { CellResult, Comparison, Parameters, Ratios, Report, ScenarioName, Timing } from '../report-types.ts';
 import { poolsSection, processesSection, runtimeLabel } from './processes.ts';
 
@@ -102,7 +103,7 @@ function scenarioRow(cell: CellResult, withRatio: boolean): string[] {
 export function scenarioTable(cells: readonly CellResult[]): string {
   // Stable sort: within a mode, runtimes keep the report's order.
   const byMode = [...cells].sort((a, b) => modeRank(a) - modeRank(b));
-  const withRatio = new Set(cells.map((c) => c.runtime)).size > 1;
+  const withRatio = new Set(cells.map(laneOf)).size > 1;
   const head = ['mode', 'runtime', 'req/s', ...(withRatio ? ['× fastest'] : []), 'p99 ms', 'probe p99 ms', 'lag p99 ms', 'notes'];
   const align = ['l', 'l', 'r', ...(withRatio ? ['r'] : []), 'r', 'r', 'r', 'l'];
   return markdownTable([head, ...byMode.map((cell) => scenarioRow(cell, withRatio))], { align });
@@ -157,7 +158,12 @@ function ratioSentence(
 export function comparisonLines(report: Report, comparison: Comparison): string[] {
   const cell = (mode: CellResult['mode']): CellResult | undefined =>
     report.results.find(
-      (c) => c.runtime === comparison.runtime && c.scenario === comparison.scenario && c.mode === mode && c.connections === comparison.connections && c.processes === comparison.processes,
+      (c) =>
+        laneOf(c) === laneOf(comparison) &&
+        c.scenario === comparison.scenario &&
+        c.mode === mode &&
+        c.connections === comparison.connections &&
+        c.processes === comparison.processes,
     );
   const runtime = `${runtimeLabel(comparison)}${comparison.connections === undefined ? '' : ` @${comparison.connections} conns`}`;
   const lines: string[] = [];
@@ -282,7 +288,10 @@ export function environmentRows(report: Report): [string, string][] {
     ...(env.pinning === undefined
       ? []
       : [['CPU pinning', 'reason' in env.pinning ? `none: ${env.pinning.reason}` : `load generator on CPU ${env.pinning.client}${env.pinning.autocannonWorkers ? ` (${env.pinning.autocannonWorkers} autocannon workers)` : ''}, servers on ${env.pinning.server}`] as [string, string]]),
-    ...report.runtimes.map((r): [string, string] => [r.name, r.status === 'ok' ? r.version : `${r.version === '' ? '' : `${r.version} `}(${r.status})`]),
+    ...report.runtimes.map((r): [string, string] => [
+      r.label ?? r.name,
+      `${r.status === 'ok' ? r.version : `${r.version === '' ? '' : `${r.version} `}(${r.status})`}${r.source === undefined ? '' : ` from ${r.source}`}`,
+    ]),
   ];
 }
 
@@ -341,6 +350,7 @@ export function renderMarkdown(report: Report): string {
   const sections = [
     titleSection(report),
     howToRead(report),
+    versionsMarkdown(report),
     ...(scenarios.length === 0 ? ['No cell was measured.'] : scenarios.map((s) => scenarioSection(report, s))),
     concurrencyMarkdown(report),
     processesSection(report),

@@ -12,8 +12,9 @@ const fmtRatio = (x: number | null | undefined) => (x === null || x === undefine
 const fmtMB = (x: number | undefined) => (x === undefined ? DASH : `${Math.round(x)}`);
 
 /** "node x2": the runtime, and the process count when the cell has one. */
-export function runtimeLabel(cell: Pick<CellResult, 'runtime' | 'processes'>): string {
-  return cell.processes === undefined ? cell.runtime : `${cell.runtime} x${cell.processes}`;
+export function runtimeLabel(cell: Pick<CellResult, 'runtime' | 'runtimeLabel' | 'processes'>): string {
+  const lane = cell.runtimeLabel ?? cell.runtime;
+  return cell.processes === undefined ? lane : `${lane} x${cell.processes}`;
 }
 
 function row(runtime: string, scenario: string, what: string, r: ProcessRatios | undefined): string[] | undefined {
