@@ -23,6 +23,8 @@ import { REPO_ROOT } from '../system/paths.ts';
 import { cellsFor, type CellSpec } from './scenarios.ts';
 import { benchCell, stopKind, type Lane, type ScheduleContext } from './schedule.ts';
 import { stopAllServers, type RunningServer } from './server.ts';
+import type { RemoteSetup } from '../remote/preflight.ts';
+import { measureRtt, RTT_SAMPLES } from '../remote/rtt.ts';
 
 export const DEFAULT_RESULTS_ROOT = resolve(REPO_ROOT, 'data/results');
 
@@ -31,6 +33,8 @@ export interface BenchOptions {
   /** Aborting it stops the load, keeps every finished cell and writes an interrupted report. */
   signal?: AbortSignal;
   resultsRoot?: string;
+  /** --server-host: what the preflight found on the server host (remote/preflight.ts). */
+  remote?: RemoteSetup;
   /** Called as each measured run starts, with its server (fault-injection tests kill or stop it). */
   onRunStarted?: (server: RunningServer, cell: CellSpec) => void;
 }
@@ -56,14 +60,16 @@ export async function runBench(plan: Plan, options: BenchOptions): Promise<Bench
 
   const dataDir = plan.dataDir === undefined ? undefined : resolve(plan.dataDir);
   const manifest = ensureDataFiles(dataDir, plan.fileCount, plan.fileSizeBytes, (line) => progress.log(line));
-  const cold = plan.cold ? await coldCache(dataDir ?? DEFAULT_DATA_DIR, progress) : undefined;
-  const pinning = planPinning(availableParallelism(), tasksetAvailable());
+  const remote = options.remote;
+  const cold = plan.cold ? (remote === undefined ? await coldCache(dataDir ?? DEFAULT_DATA_DIR, progress) : remoteCold(progress)) : undefined;
+  // Servers on another host: this one is the load generator's alone, nothing to pin apart.
+  const pinning = remote === undefined ? planPinning(availableParallelism(), tasksetAvailable()) : { reason: 'servers on another host (--server-host)' };
   if ('client' in pinning) pinSelf(pinning.client);
   const wrk = plan.crossCheck.length > 0 ? findWrk() : undefined;
   if (plan.crossCheck.length > 0 && wrk === undefined) progress.log(`bench: no cross-check with wrk: ${missingWrkReason()}`);
   const meta: RunMeta = {
     createdAt: new Date().toISOString(),
-    environment: { ...environment(), pinning },
+    environment: { ...environment(), pinning, ...(remote === undefined ? {} : { serverHost: remote.environment }) },
     parameters: parameters(plan, cold, wrk),
     runtimes: [],
   };
@@ -84,6 +90,7 @@ export async function runBench(plan: Plan, options: BenchOptions): Promise<Bench
     serverArgs: serverArgs(plan, dataDir),
     ...('server' in pinning ? { serverCpus: pinning.server } : {}),
     ...(wrk === undefined ? {} : { wrk }),
+    ...(remote === undefined ? {} : { remote: remote.target }),
     log: (line) => progress.log(line),
     onRunStarted: options.onRunStarted,
     onPhase: (runtime, cell, phase) =>
@@ -91,10 +98,16 @@ export async function runBench(plan: Plan, options: BenchOptions): Promise<Bench
   };
   try {
     for (const runtime of plan.runtimes) {
-      const lane = openLane(runtime, progress);
+      const lane = openLane(runtime, progress, remote);
       meta.runtimes.push(lane.entry);
       if (lane.entry.status === 'ok') lanes.push(lane);
       else done += cells.length;
+    }
+    if (remote !== undefined && lanes[0] !== undefined) {
+      progress.log(`bench: measuring the round trip to ${remote.environment.host} (${RTT_SAMPLES} GET /health)`);
+      const rttMs = await measureRtt(lanes[0].spec, remote.target, context.serverArgs);
+      meta.environment.network = { rttMs, mtu: remote.mtu };
+      progress.log(`bench: round trip ${rttMs.median} ms median (min ${rttMs.min}, max ${rttMs.max})`);
     }
     writeMeta(runDir, meta);
     // Interleaved: every runtime takes part in each cell, run by run. Sequential: one runtime
@@ -103,7 +116,8 @@ export async function runBench(plan: Plan, options: BenchOptions): Promise<Bench
     for (const group of groups) {
       for (const [index, cell] of cells.entries()) {
         if (signal.aborted) throw new Interrupted('interrupted');
-        for (const result of await benchCell(cell, group, context)) {
+        for (const cellResult of await benchCell(cell, group, context)) {
+          const result = remote === undefined ? cellResult : { ...cellResult, serverHost: remote.environment.host };
           writeCell(runDir, result);
           done++;
           progress.log(cellLine(result));
@@ -142,10 +156,18 @@ async function coldCache(dir: string, progress: Progress): Promise<ColdCacheSupp
   return support;
 }
 
-/** A runtime's lane, or its entry saying why it is skipped (binary missing or broken). */
-function openLane(runtime: RuntimeName, progress: Progress): Lane {
-  const spec = runtimeSpec(runtime);
-  const probed = probeRuntime(spec);
+/** --cold on another host: not done over ssh yet, so said plainly and reads stay warm. */
+function remoteCold(progress: Progress): ColdCacheSupport {
+  const reason = 'eviction over ssh on the server host is not implemented yet';
+  progress.log(`bench: --cold: ${reason}; file reads will be warm`);
+  return { ok: false, reason };
+}
+
+/** A runtime's lane, or its entry saying why it is skipped (binary missing or broken, here or on the server host). */
+function openLane(runtime: RuntimeName, progress: Progress, remote?: RemoteSetup): Lane {
+  const there = remote?.runtimes.get(runtime);
+  const spec = there?.spec ?? runtimeSpec(runtime);
+  const probed = there?.probe ?? probeRuntime(spec);
   if (!probed.ok) progress.log(`${runtime}: skipped: ${probed.reason}`);
   const entry: RuntimeEntry = probed.ok
     ? { name: runtime, version: probed.version, status: 'ok' }

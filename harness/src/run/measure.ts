@@ -5,7 +5,7 @@ import type { Probe, ProbeReport } from './probe.ts';
 import { evictAndVerify } from '../system/page-cache.ts';
 import { runWrk, type WrkResult } from './wrk.ts';
 import { readProc, watchPeakRss } from '../system/proc.ts';
-import type { RunResult, Warmup } from '../report/report-types.ts';
+import type { RunResult, ServerSources, Warmup } from '../report/report-types.ts';
 import { isSteady, runCapSec, warmupSliceSec } from './run-length.ts';
 import { fairness } from '../report/fairness.ts';
 import type { CellSpec } from './scenarios.ts';
@@ -197,10 +197,12 @@ export async function measureRun(spec: CellSpec, ctx: CellContext): Promise<RunR
   const server = ctx.server;
   // Evicted last, just before the load, so nothing reads the files back in between.
   const fileCache = spec.scenario === 'file' && ctx.evict !== undefined ? await evictForRun(ctx.evict) : undefined;
-  const before = readProc(server.pid);
+  // A remote server's pid is not this host's: its figures come from its own /stats.
+  const local = server.remote === undefined;
+  const before = local ? readProc(server.pid) : undefined;
   const beforeStats = before === undefined && hono ? await getStats(ctx, plan.drainCapSec * 1000) : undefined;
   const wallStart = performance.now();
-  const rss = watchPeakRss(server.pid);
+  const rss = local ? watchPeakRss(server.pid) : undefined;
   await probe.start(server.url, plan.probeRatePerSec, plan.timeoutSec * 1000);
   ctx.onRunStarted?.(server);
   const warmup = warmups.get(server)?.get(spec.path);
@@ -213,9 +215,9 @@ export async function measureRun(spec: CellSpec, ctx: CellContext): Promise<RunR
     // Waits for the probe requests still queued behind the load: they waited longest.
     probed = await probe.stop();
   }
-  const after = readProc(server.pid);
+  const after = local ? readProc(server.pid) : undefined;
   const wallMs = performance.now() - wallStart;
-  const peakRss = rss.stop();
+  const peakRss = rss?.stop();
   const stats = hono ? await statsAfterLoad(ctx) : undefined;
 
   const cpuMs =
@@ -224,6 +226,11 @@ export async function measureRun(spec: CellSpec, ctx: CellContext): Promise<RunR
       : stats?.value !== undefined && beforeStats !== undefined
         ? totalCpu(stats.value) - totalCpu(beforeStats)
         : 0;
+  const sources: ServerSources = {
+    cpu: before !== undefined && after !== undefined ? 'proc' : stats?.value !== undefined && beforeStats !== undefined ? 'stats' : 'none',
+    rss: peakRss !== undefined ? 'proc' : stats?.value !== undefined ? 'stats' : 'none',
+    lag: stats?.value !== undefined ? 'stats' : 'none',
+  };
   // The probe calls /hello on the same server: its answers are not the load's.
   const probeOnRoute = spec.route === '/hello' ? probed.count : 0;
   const routeCount = stats?.value !== undefined ? (stats.value.routes[spec.route]?.count ?? 0) - probeOnRoute : undefined;
@@ -248,6 +255,7 @@ export async function measureRun(spec: CellSpec, ctx: CellContext): Promise<RunR
       rssMB: (peakRss ?? stats?.value?.rssBytes ?? 0) / (1024 * 1024),
     },
     client: { cpuPercent: result.clientCpuPercent },
+    serverSources: sources,
     ...(fileCache === undefined ? {} : { fileCache }),
     ...(stats !== undefined && stats.missing !== undefined ? { statsMissing: stats.missing } : {}),
     ...(restarts.length === 0 ? {} : { restarts }),

@@ -4,6 +4,8 @@ import type { Mode, ScenarioName } from '../report/report-types.ts';
 import { RUNTIME_NAMES } from './runtimes.ts';
 import { cellsFor, SCENARIO_NAMES } from './scenarios.ts';
 import { DEFAULT_MIN_REQUESTS } from './run-length.ts';
+import { REMOTE_FLAGS, remoteTarget, type RemoteTarget } from '../remote/ssh.ts';
+import { REPO_ROOT } from '../system/paths.ts';
 
 /** Everything one bench run will do, decided before anything starts. */
 export interface Plan {
@@ -48,6 +50,8 @@ export interface Plan {
   minRequests: number;
   /** Warm-up goes on past warmupSec, in short slices, until steady or this long in all. */
   warmupMaxSec: number;
+  /** --server-host and friends: the servers run on another host, started over ssh. */
+  remote?: RemoteTarget;
 }
 
 /**
@@ -82,7 +86,7 @@ function crossCheckList(raw: string | undefined): ScenarioName[] {
   return nameList('cross-check', raw, SCENARIO_NAMES) ?? [];
 }
 
-const PLAN_FLAGS = ['runtimes', 'scenarios', 'modes', 'connections', 'duration', 'warmup', 'runs', 'probe-rate', 'timeout', 'hash-cost', 'fib-n', 'sleep-ms', 'file-count', 'file-size', 'data-dir', 'out', 'schedule', 'target-cv', 'max-runs', 'cross-check', 'drain-cap', 'min-requests', 'warmup-max'] as const;
+const PLAN_FLAGS = ['runtimes', 'scenarios', 'modes', 'connections', 'duration', 'warmup', 'runs', 'probe-rate', 'timeout', 'hash-cost', 'fib-n', 'sleep-ms', 'file-count', 'file-size', 'data-dir', 'out', 'schedule', 'target-cv', 'max-runs', 'cross-check', 'drain-cap', 'min-requests', 'warmup-max', ...REMOTE_FLAGS] as const;
 
 export function parsePlan(argv: string[]): Plan {
   const values = parseFlags(argv, PLAN_FLAGS, ['quick', 'strict', 'cold']);
@@ -122,6 +126,8 @@ export function parsePlan(argv: string[]): Plan {
   // is taken as it is (0: none), unless --warmup-max asks for more.
   const defaultWarmupMax = str('warmup') === undefined ? Math.max(plan.warmupSec, base.warmupMaxSec) : plan.warmupSec;
   plan.warmupMaxSec = numberFlag('warmup-max', str('warmup-max'), plan.warmupSec, 600, false) ?? defaultWarmupMax;
+  const remote = remoteTarget(str, REPO_ROOT);
+  if (remote !== undefined) plan.remote = remote;
   plan.maxRuns = numberFlag('max-runs', str('max-runs'), plan.runs, 1000, true) ?? Math.max(plan.runs, 10);
   if (modes !== undefined && !cellsFor(plan.scenarios, plan).some((c) => modes.includes(c.mode))) {
     throw new PlanError(`--modes ${modes.join(',')} selects no cell of --scenarios ${plan.scenarios.join(',')}`);

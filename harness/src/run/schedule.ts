@@ -7,6 +7,8 @@ import type { CellResult, Flag, RunResult, RuntimeEntry } from '../report/report
 import type { RuntimeSpec } from './runtimes.ts';
 import type { CellSpec } from './scenarios.ts';
 import { startServer, type RunningServer } from './server.ts';
+import { startRemoteServer } from '../remote/remote-server.ts';
+import type { RemoteTarget } from '../remote/ssh.ts';
 import { cv } from '../report/stats.ts';
 import { CEILING_OK_RATIO } from '../report/flags.ts';
 
@@ -29,6 +31,8 @@ export interface ScheduleContext {
   serverArgs: string[];
   /** CPUs for the servers when pinned. */
   serverCpus?: string;
+  /** --server-host: servers are started there over ssh (remote/remote-server.ts). */
+  remote?: RemoteTarget;
   /** The wrk binary when cross-checks are planned and wrk is installed. */
   wrk?: string;
   log(line: string): void;
@@ -193,11 +197,14 @@ async function serverFor(lane: Lane, kind: ServerKind, ctx: ScheduleContext): Pr
   if (running?.alive === true) return running;
   if (ctx.signal.aborted) throw new Interrupted('interrupted');
   try {
-    const server = await startServer(lane.spec, {
-      raw: kind === 'raw',
-      serverArgs: ctx.serverArgs,
-      ...(ctx.serverCpus === undefined ? {} : { cpus: ctx.serverCpus }),
-    });
+    const server =
+      ctx.remote !== undefined
+        ? await startRemoteServer(lane.spec, ctx.remote, { raw: kind === 'raw', serverArgs: ctx.serverArgs })
+        : await startServer(lane.spec, {
+            raw: kind === 'raw',
+            serverArgs: ctx.serverArgs,
+            ...(ctx.serverCpus === undefined ? {} : { cpus: ctx.serverCpus }),
+          });
     lane.servers.set(kind, server);
     return server;
   } catch (error) {
