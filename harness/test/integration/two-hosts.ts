@@ -22,6 +22,8 @@ export interface TwoHosts {
   serverDev: string;
   /** ssh config naming the server host `benchsrv` (key, address, known host key). */
   sshConfig: string;
+  /** The same with a key the server does not accept. */
+  wrongKeyConfig: string;
   host: string;
   sshdPid: number;
   /** Pids of processes in the server namespace other than the sshd listener. */
@@ -89,7 +91,7 @@ export async function makeTwoHosts(): Promise<TwoHosts> {
       run('ip', ['-n', ns, 'link', 'set', dev, 'up']);
       run('ip', ['-n', ns, 'link', 'set', 'lo', 'up']);
     }
-    for (const key of ['host_key', 'user_key']) run('ssh-keygen', ['-q', '-t', 'ed25519', '-N', '', '-C', 'bench-test', '-f', join(dir, key)]);
+    for (const key of ['host_key', 'user_key', 'other_key']) run('ssh-keygen', ['-q', '-t', 'ed25519', '-N', '', '-C', 'bench-test', '-f', join(dir, key)]);
     writeFileSync(join(dir, 'authorized_keys'), readFileSync(join(dir, 'user_key.pub')));
     writeFileSync(join(dir, 'known_hosts'), `${SERVER_ADDR} ${readFileSync(join(dir, 'host_key.pub'), 'utf8').split(' ').slice(0, 2).join(' ')}\n`);
     writeFileSync(
@@ -122,6 +124,7 @@ export async function makeTwoHosts(): Promise<TwoHosts> {
         '',
       ].join('\n'),
     );
+    writeFileSync(join(dir, 'ssh_config_wrong_key'), readFileSync(join(dir, 'ssh_config'), 'utf8').replace('user_key', 'other_key'));
     mkdirSync('/run/sshd', { recursive: true });
     sshd = spawn('ip', ['netns', 'exec', serverNs, '/usr/sbin/sshd', '-D', '-e', '-f', join(dir, 'sshd_config')], { stdio: ['ignore', 'ignore', 'pipe'] });
     let sshdErr = '';
@@ -138,6 +141,7 @@ export async function makeTwoHosts(): Promise<TwoHosts> {
       serverNs,
       serverDev,
       sshConfig: join(dir, 'ssh_config'),
+      wrongKeyConfig: join(dir, 'ssh_config_wrong_key'),
       host: 'benchsrv',
       sshdPid,
       serverNsProcesses: () => nsPids(serverNs).filter((p) => p !== sshdPid),

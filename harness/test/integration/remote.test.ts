@@ -1,0 +1,164 @@
+/**
+ * Servers on another host over ssh, with the other host built on this machine (two-hosts.ts):
+ * the harness runs in one network namespace, sshd and the servers in another, joined by a veth.
+ * Needs root and ip netns; skips with the reason otherwise.
+ */
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Report } from '../../src/report/report-types.ts';
+import { processesMentioning } from './helpers.ts';
+import { makeTwoHosts, SERVER_ADDR, twoHostsUnavailable, type TwoHosts } from './two-hosts.ts';
+
+const HARNESS = resolve(import.meta.dirname, '../..');
+const unavailable = twoHostsUnavailable();
+if (unavailable !== undefined) console.warn(`remote (ssh) tests SKIPPED: ${unavailable}`);
+
+let hosts: TwoHosts;
+const outDirs: string[] = [];
+
+function benchArgs(extra: string[]): string[] {
+  const out = mkdtempSync(join(tmpdir(), 'bench-remote-out-'));
+  outDirs.push(out);
+  return ['netns', 'exec', hosts.loadNs, process.execPath, '--import', 'tsx', 'src/bench-cli.ts', '--server-host', hosts.host, '--ssh-config', hosts.sshConfig, '--cross-check', 'none', '--out', out, ...extra];
+}
+
+function runBenchThere(extra: string[]): { status: number | null; stderr: string; report: Report | undefined } {
+  const args = benchArgs(extra);
+  const res = spawnSync('ip', args, { cwd: HARNESS, encoding: 'utf8', timeout: 120_000 });
+  let report: Report | undefined;
+  try {
+    report = JSON.parse(readFileSync(join(args[args.indexOf('--out') + 1] ?? '', 'report.json'), 'utf8')) as Report;
+  } catch {
+    report = undefined;
+  }
+  return { status: res.status, stderr: `${res.stdout}\n${res.stderr}`, report };
+}
+
+/** Waits until nothing but the sshd listener is left in the server namespace. */
+async function serverNsEmpty(ms: number): Promise<number[]> {
+  const until = Date.now() + ms;
+  let left = hosts.serverNsProcesses();
+  while (left.length > 0 && Date.now() < until) {
+    await new Promise((r) => setTimeout(r, 100));
+    left = hosts.serverNsProcesses();
+  }
+  return left;
+}
+
+/** The ssh clients of this test (they name its ssh config) once they have all ended. */
+async function localSshGone(ms: number): Promise<number[]> {
+  const until = Date.now() + ms;
+  let left = processesMentioning(hosts.sshConfig).filter((pid) => pid !== hosts.sshdPid);
+  while (left.length > 0 && Date.now() < until) {
+    await new Promise((r) => setTimeout(r, 100));
+    left = processesMentioning(hosts.sshConfig);
+  }
+  return left;
+}
+
+function serverRunningThere(): boolean {
+  return hosts.serverNsProcesses().some((pid) => {
+    try {
+      return readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes('server.ts');
+    } catch {
+      return false;
+    }
+  });
+}
+
+/** Starts a long bench, resolves once its first measured run is under way on the server host. */
+async function startLongBench(): Promise<ChildProcess> {
+  const child = spawn('ip', benchArgs(['--runtimes', 'node', '--scenarios', 'hello', '--modes', 'baseline', '--duration', '30', '--runs', '3', '--warmup', '0.1', '--warmup-max', '0.1']), {
+    cwd: HARNESS,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let log = '';
+  child.stdout?.setEncoding('utf8').on('data', (c: string) => (log += c));
+  child.stderr?.setEncoding('utf8').on('data', (c: string) => (log += c));
+  const until = Date.now() + 40_000;
+  while (!(log.includes('hello/baseline check') && serverRunningThere())) {
+    if (child.exitCode !== null || Date.now() > until) throw new Error(`the bench did not get to its first cell: ${log.slice(-2000)}`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  // Past the check and the 0.1 s warm-up: inside the first 30 s run (the plain log shows no run phases).
+  await new Promise((r) => setTimeout(r, 2_500));
+  expect(serverRunningThere()).toBe(true);
+  return child;
+}
+
+const exitOf = (child: ChildProcess) =>
+  new Promise<number | null>((r) => (child.exitCode !== null ? r(child.exitCode) : child.once('exit', (code) => r(code))));
+
+describe.skipIf(unavailable !== undefined)('servers on another host, over ssh', () => {
+  beforeAll(async () => {
+    hosts = await makeTwoHosts();
+  }, 30_000);
+  afterAll(() => {
+    hosts?.close();
+    for (const dir of outDirs) rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('measures every runtime there: identity checked, /stats CPU, the host on every cell, nothing left', async () => {
+    const { status, stderr, report } = runBenchThere(['--quick', '--scenarios', 'hello', '--runs', '1']);
+    expect(status, stderr).toBe(0);
+    expect(report?.runtimes.map((r) => [r.name, r.status])).toEqual([['node', 'ok'], ['bun', 'ok'], ['deno', 'ok']]);
+    expect(report?.environment.serverHost).toMatchObject({ host: hosts.host, bind: SERVER_ADDR, bindSource: 'ssh-connection' });
+    expect(report?.environment.network?.rttMs.median).toBeGreaterThan(0);
+    expect(report?.environment.network?.rttMs.samples).toBe(20);
+    expect(report?.results).toHaveLength(6);
+    for (const cell of report?.results ?? []) {
+      expect(cell.status, `${cell.runtime} ${cell.mode}: ${cell.reason ?? ''}`).not.toBe('failed');
+      expect(cell.serverHost).toBe(hosts.host);
+      expect(cell.requestsPerSec.median).toBeGreaterThan(0);
+      if (cell.mode === 'baseline') {
+        // No /proc across hosts: the server's own /stats, and the report says so.
+        expect(cell.serverSources).toEqual({ cpu: 'stats', rss: 'stats', lag: 'stats' });
+        expect(cell.server.cpuPercent).toBeGreaterThan(0);
+        expect(cell.server.rssMB).toBeGreaterThan(10);
+      }
+    }
+    expect(await serverNsEmpty(3_000)).toEqual([]);
+  });
+
+  it('SIGINT: the harness stops, the remote servers end with it', async () => {
+    const child = await startLongBench();
+    child.kill('SIGINT');
+    expect(await exitOf(child)).toBe(130);
+    expect(await serverNsEmpty(5_000)).toEqual([]);
+    expect(await localSshGone(3_000)).toEqual([]);
+  });
+
+  it('SIGKILL: the remote side dies with its ssh channel, no kill sent by the harness', async () => {
+    const child = await startLongBench();
+    child.kill('SIGKILL');
+    await exitOf(child);
+    // The channel's EOF reaches the wrapper at once; 10 s would be its heartbeat watchdog.
+    expect(await serverNsEmpty(8_000)).toEqual([]);
+    // The harness's ssh clients, orphaned by the kill, end once the remote side has.
+    expect(await localSshGone(3_000)).toEqual([]);
+  });
+
+  it('exit 2 before anything starts: unreachable host, checkout missing; a runtime missing there is skipped', () => {
+    const unreachable = spawnSync('ip', benchArgs(['--quick']).map((a) => (a === hosts.host ? 'root@198.51.100.3' : a)), { cwd: HARNESS, encoding: 'utf8', timeout: 60_000 });
+    expect(unreachable.status).toBe(2);
+    expect(unreachable.stderr).toMatch(/198\.51\.100\.3: host unreachable/);
+    const wrongKey = spawnSync('ip', benchArgs(['--quick']).map((a) => (a === hosts.sshConfig ? hosts.wrongKeyConfig : a)), { cwd: HARNESS, encoding: 'utf8', timeout: 60_000 });
+    expect(wrongKey.status).toBe(2);
+    expect(wrongKey.stderr).toMatch(/authentication refused/);
+    const noCheckout = runBenchThere(['--quick', '--server-dir', '/nonexistent-checkout']);
+    expect(noCheckout.status).toBe(2);
+    expect(noCheckout.stderr).toMatch(/no checkout of this repository at \/nonexistent-checkout/);
+  });
+
+  it('a runtime missing on the server host is skipped with the reason, the others run', () => {
+    const args = benchArgs(['--runtimes', 'node,bun', '--scenarios', 'hello', '--modes', 'raw', '--quick', '--runs', '1', '--warmup', '0']);
+    const res = spawnSync('ip', args, { cwd: HARNESS, encoding: 'utf8', timeout: 120_000, env: { ...process.env, BENCH_BUN_BIN: '/nonexistent/bun' } });
+    expect(res.status, res.stderr).toBe(0);
+    const report = JSON.parse(readFileSync(join(args[args.indexOf('--out') + 1] ?? '', 'report.json'), 'utf8')) as Report;
+    expect(report.runtimes.find((r) => r.name === 'bun')).toMatchObject({ status: 'skipped', reason: expect.stringMatching(/bun is not installed on benchsrv/) });
+    expect(report.results.filter((c) => c.status !== 'failed').map((c) => c.runtime)).toEqual(['node']);
+  });
+});
