@@ -1,0 +1,69 @@
+import { execFileSync } from 'node:child_process';
+import { describe, expect, it } from 'vitest';
+import { FlagError } from '../src/cli-flags.ts';
+import { parsePlan } from '../src/run/plan.ts';
+import { remoteSpec } from '../src/remote/preflight.ts';
+import { describeSshFailure, hostOf, remoteTarget, shellQuote, sshArgv } from '../src/remote/ssh.ts';
+import { runtimeSpec } from '../src/run/runtimes.ts';
+import { REPO_ROOT } from '../src/system/paths.ts';
+
+describe('remote flags', () => {
+  it('default: no remote; --server-host alone takes this checkout path and no bind (decided over ssh)', () => {
+    expect(parsePlan([]).remote).toBeUndefined();
+    expect(parsePlan(['--server-host', 'bench@10.0.0.2']).remote).toEqual({ destination: 'bench@10.0.0.2', dir: REPO_ROOT, bind: undefined, sshConfig: undefined });
+  });
+
+  it('refuses the other remote flags without --server-host, and malformed values', () => {
+    expect(() => parsePlan(['--server-dir', '/srv/bench'])).toThrow(/--server-dir needs --server-host/);
+    expect(() => parsePlan(['--server-host', '-oProxyCommand=x'])).toThrow(FlagError);
+    expect(() => parsePlan(['--server-host', 'h', '--server-dir', 'relative'])).toThrow(/absolute path/);
+    expect(() => parsePlan(['--server-host', 'h', '--server-bind', '1.2.3.4; rm'])).toThrow(/--server-bind/);
+    expect(() => parsePlan(['--server-host', 'h', '--ssh-config', '/nonexistent/ssh_config'])).toThrow(/no such file/);
+  });
+
+  it('hostOf drops the user name, so reports do not record it', () => {
+    expect(hostOf('alice@bench-2')).toBe('bench-2');
+    expect(hostOf('bench-2')).toBe('bench-2');
+  });
+});
+
+describe('ssh command line', () => {
+  it('BatchMode, no terminal, -F only when given, and a remote command the remote shell splits back', () => {
+    const argv = sshArgv({ destination: 'h', sshConfig: '/tmp/cfg' }, ['sh', '-c', `echo "it's $1"`, 'x y']);
+    expect(argv.slice(0, 2)).toEqual(['-F', '/tmp/cfg']);
+    expect(argv).toContain('BatchMode=yes');
+    expect(argv).toContain('-T');
+    expect(argv.at(-2)).toBe('--');
+    // What the remote shell makes of the joined command: the same words.
+    const words = execFileSync('sh', ['-c', `for w in ${argv.at(-1)}; do printf '[%s]' "$w"; done`], { encoding: 'utf8' });
+    expect(words).toBe(`[sh][-c][echo "it's $1"][x y]`);
+    expect(sshArgv({ destination: 'h', sshConfig: undefined }, ['true'])).not.toContain('-F');
+  });
+
+  it('shellQuote leaves plain words alone and quotes the rest', () => {
+    expect(shellQuote('/work/x/node_modules/.pnpm/a@1.0.0/b')).toBe('/work/x/node_modules/.pnpm/a@1.0.0/b');
+    expect(shellQuote('')).toBe(`''`);
+    expect(shellQuote(`a'b`)).toBe(`'a'\\''b'`);
+  });
+
+  it('ssh failures in one line a user can act on', () => {
+    expect(describeSshFailure('h', 'root@h: Permission denied (publickey).')).toMatch(/authentication refused/);
+    expect(describeSshFailure('h', 'ssh: connect to host 198.51.100.3 port 22: No route to host')).toMatch(/host unreachable/);
+    expect(describeSshFailure('h', 'ssh: Could not resolve hostname h: Name or service not known')).toMatch(/host unreachable/);
+    expect(describeSshFailure('h', 'Host key verification failed.')).toMatch(/host key not verified/);
+  });
+});
+
+describe('remote runtime command', () => {
+  it('moves every path of this checkout to the checkout there; node comes from the remote PATH', () => {
+    const node = remoteSpec(runtimeSpec('node'), '/srv/bench');
+    expect(node.binary).toBe('node');
+    const args = node.args(['--port', '0']);
+    expect(args.join(' ')).not.toContain(REPO_ROOT);
+    expect(args.some((a) => a.startsWith('file:///srv/bench/'))).toBe(true);
+    expect(args).toContain('/srv/bench/runtimes/node/server.ts');
+    const deno = remoteSpec(runtimeSpec('deno'), '/srv/bench');
+    expect(deno.binary.startsWith('/srv/bench/')).toBe(true);
+    expect(deno.args(['--host', '10.0.0.2']).join(' ')).not.toContain(REPO_ROOT);
+  });
+});
