@@ -241,7 +241,22 @@ export function environmentRows(report: Report): [string, string][] {
     ...(env.pinning === undefined
       ? []
       : [['CPU pinning', 'reason' in env.pinning ? `none: ${env.pinning.reason}` : `load generator on CPU ${env.pinning.client}, servers on ${env.pinning.server}`] as [string, string]]),
+    ...serverHostRows(env),
     ...report.runtimes.map((r): [string, string] => [r.name, r.status === 'ok' ? r.version : `${r.version === '' ? '' : `${r.version} `}(${r.status})`]),
+  ];
+}
+
+/** --server-host: the other machine and the path to it; the rows above are then the load host's. */
+function serverHostRows(env: Report['environment']): [string, string][] {
+  const s = env.serverHost;
+  if (s === undefined) return [];
+  const rtt = env.network?.rttMs;
+  const mtu = env.network?.mtu;
+  return [
+    ['servers on', `${s.host}: ${s.os}, kernel ${s.kernel}, ${s.cpu.model} × ${s.cpu.count}, ${formatBytes(s.memoryBytes)}; bound to ${s.bind}; checkout ${s.dir}`],
+    ...(rtt === undefined ? [] : [['round trip', `${rtt.median} ms median of ${rtt.samples} GET /health (min ${rtt.min}, max ${rtt.max})`] as [string, string]]),
+    ...(mtu === undefined || (mtu.client === undefined && mtu.server === undefined) ? [] : [['MTU', `load host ${mtu.client ?? '?'}, server host ${mtu.server ?? '?'}`] as [string, string]]),
+    ['server figures', 'CPU, RSS and loop lag from each server\'s own /stats (no /proc across hosts); RSS at the end of each run, not its peak'],
   ];
 }
 
