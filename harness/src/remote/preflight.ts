@@ -34,9 +34,14 @@ export interface RemoteSetup {
  */
 export function remoteSpec(spec: RuntimeSpec, dir: string): RuntimeSpec {
   if (spec.unavailable !== undefined) return spec;
-  const move = (s: string) => s.replaceAll(pathToFileURL(REPO_ROOT).href, pathToFileURL(dir).href).replaceAll(REPO_ROOT, dir);
+  const move = (s: string) => movePath(s, dir);
   const binary = spec.binary === process.execPath && spec.name === 'node' ? 'node' : move(spec.binary);
   return { ...spec, binary, args: (serverArgs) => spec.args(serverArgs).map(move) };
+}
+
+/** A path (or file URL, or list of them) of this checkout, moved to the checkout `dir` there. */
+export function movePath(text: string, dir: string): string {
+  return text.replaceAll(pathToFileURL(REPO_ROOT).href, pathToFileURL(dir).href).replaceAll(REPO_ROOT, dir);
 }
 
 /** The files each runtime needs there besides its binary (node: tsx's loader in node_modules). */

@@ -25,6 +25,8 @@ import { benchCell, stopKind, type Lane, type ScheduleContext } from './schedule
 import { stopAllServers, type RunningServer } from './server.ts';
 import type { RemoteSetup } from '../remote/preflight.ts';
 import { measureRtt, RTT_SAMPLES } from '../remote/rtt.ts';
+import { remoteColdSupport } from '../remote/remote-cold.ts';
+import { movePath } from '../remote/preflight.ts';
 
 export const DEFAULT_RESULTS_ROOT = resolve(REPO_ROOT, 'data/results');
 
@@ -61,7 +63,10 @@ export async function runBench(plan: Plan, options: BenchOptions): Promise<Bench
   const dataDir = plan.dataDir === undefined ? undefined : resolve(plan.dataDir);
   const manifest = ensureDataFiles(dataDir, plan.fileCount, plan.fileSizeBytes, (line) => progress.log(line));
   const remote = options.remote;
-  const cold = plan.cold ? (remote === undefined ? await coldCache(dataDir ?? DEFAULT_DATA_DIR, progress) : remoteCold(progress)) : undefined;
+  const filePaths = manifest.files.map((f) => join(dataDir ?? DEFAULT_DATA_DIR, f.name));
+  // On another host the files are that host's copies: same names, under its checkout.
+  const evictPaths = remote === undefined ? filePaths : filePaths.map((p) => movePath(p, remote.target.dir));
+  const cold = plan.cold ? (remote === undefined ? await coldCache(dataDir ?? DEFAULT_DATA_DIR, progress) : await remoteCold(remote, evictPaths, progress)) : undefined;
   // Servers on another host: this one is the load generator's alone, nothing to pin apart.
   const pinning = remote === undefined ? planPinning(availableParallelism(), tasksetAvailable()) : { reason: 'servers on another host (--server-host)' };
   if ('client' in pinning) pinSelf(pinning.client);
@@ -85,7 +90,7 @@ export async function runBench(plan: Plan, options: BenchOptions): Promise<Bench
     plan,
     probe,
     manifest,
-    evict: cold?.ok === true ? manifest.files.map((f) => join(dataDir ?? DEFAULT_DATA_DIR, f.name)) : undefined,
+    evict: cold?.ok === true ? evictPaths : undefined,
     signal,
     serverArgs: serverArgs(plan, dataDir),
     ...('server' in pinning ? { serverCpus: pinning.server } : {}),
@@ -156,11 +161,11 @@ async function coldCache(dir: string, progress: Progress): Promise<ColdCacheSupp
   return support;
 }
 
-/** --cold on another host: not done over ssh yet, so said plainly and reads stay warm. */
-function remoteCold(progress: Progress): ColdCacheSupport {
-  const reason = 'eviction over ssh on the server host is not implemented yet';
-  progress.log(`bench: --cold: ${reason}; file reads will be warm`);
-  return { ok: false, reason };
+/** --cold on another host: one verified eviction there first, or the reason reads stay warm. */
+async function remoteCold(remote: RemoteSetup, paths: string[], progress: Progress): Promise<ColdCacheSupport> {
+  const support = await remoteColdSupport(remote.target, paths);
+  if (!support.ok) progress.log(`bench: --cold: cannot evict files on ${remote.environment.host} (${support.reason}); file reads will be warm`);
+  return support;
 }
 
 /** A runtime's lane, or its entry saying why it is skipped (binary missing or broken, here or on the server host). */

@@ -183,6 +183,7 @@ function cellContext(state: LaneCell, server: RunningServer, cell: CellSpec, ctx
     probe: ctx.probe,
     manifest: ctx.manifest,
     ...(ctx.evict === undefined ? {} : { evict: ctx.evict }),
+    ...(ctx.remote === undefined ? {} : { remote: ctx.remote }),
     signal: ctx.signal,
     onPhase: (phase) => ctx.onPhase(state.lane.spec.name, cell, phase),
     onRunStarted: (running) => ctx.onRunStarted?.(running, cell),
