@@ -12,7 +12,7 @@ import type { RemoteTarget } from './ssh.ts';
 export const RTT_SAMPLES = 20;
 const RTT_WARMUP = 10;
 
-export async function measureRtt(spec: RuntimeSpec, target: RemoteTarget, serverArgs: string[]): Promise<NetworkPath['rttMs']> {
+export async function measureRtt(spec: RuntimeSpec, target: RemoteTarget, serverArgs: string[]): Promise<NonNullable<NetworkPath['rttMs']>> {
   const server = await startRemoteServer(spec, target, { raw: false, serverArgs });
   try {
     const times: number[] = [];

@@ -94,7 +94,9 @@ export interface ServerHostEnvironment {
 /** added: the path between the load host and the server host (--server-host). */
 export interface NetworkPath {
   /** Round trip of GET /health on a server of this run (keep-alive), before any cell. */
-  rttMs: { median: number; min: number; max: number; samples: number; runtime: string };
+  rttMs?: { median: number; min: number; max: number; samples: number; runtime: string };
+  /** Why the round trip could not be measured (its server did not start). */
+  rttUnavailable?: string;
   /** Interface MTU on each side where it could be read. */
   mtu: { client?: number; server?: number };
 }

@@ -10,6 +10,7 @@ import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Report } from '../../src/report/report-types.ts';
 import { processesMentioning } from './helpers.ts';
+import { HEARTBEAT_TIMEOUT_SEC } from '../../src/remote/remote-server.ts';
 import { makeTwoHosts, SERVER_ADDR, twoHostsUnavailable, type TwoHosts } from './two-hosts.ts';
 
 const HARNESS = resolve(import.meta.dirname, '../..');
@@ -59,14 +60,19 @@ async function localSshGone(ms: number): Promise<number[]> {
   return left;
 }
 
-function serverRunningThere(): boolean {
-  return hosts.serverNsProcesses().some((pid) => {
+/** Processes of ours in the server namespace (servers, their wrapper and its watchdog), not sshd's. */
+function oursThere(pattern = /server\.ts|bench-remote|head\0-c/): number[] {
+  return hosts.serverNsProcesses().filter((pid) => {
     try {
-      return readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes('server.ts');
+      return pattern.test(readFileSync(`/proc/${pid}/cmdline`, 'utf8'));
     } catch {
       return false;
     }
   });
+}
+
+function serverRunningThere(): boolean {
+  return oursThere(/server\.ts/).length > 0;
 }
 
 /** Starts a long bench, resolves once its first measured run is under way on the server host. */
@@ -115,8 +121,8 @@ describe.skipIf(unavailable !== undefined)('servers on another host, over ssh', 
     expect(status, stderr).toBe(0);
     expect(report?.runtimes.map((r) => [r.name, r.status])).toEqual([['node', 'ok'], ['bun', 'ok'], ['deno', 'ok']]);
     expect(report?.environment.serverHost).toMatchObject({ host: hosts.host, bind: SERVER_ADDR, bindSource: 'ssh-connection' });
-    expect(report?.environment.network?.rttMs.median).toBeGreaterThan(0);
-    expect(report?.environment.network?.rttMs.samples).toBe(20);
+    expect(report?.environment.network?.rttMs?.median).toBeGreaterThan(0);
+    expect(report?.environment.network?.rttMs?.samples).toBe(20);
     expect(report?.results).toHaveLength(6);
     for (const cell of report?.results ?? []) {
       expect(cell.status, `${cell.runtime} ${cell.mode}: ${cell.reason ?? ''}`).not.toBe('failed');
@@ -210,5 +216,32 @@ describe.skipIf(unavailable !== undefined)('servers on another host, over ssh', 
     const probeRise = (cell(after)?.probeLatencyMs.p50 ?? NaN) - (cell(before)?.probeLatencyMs.p50 ?? NaN);
     expect(probeRise).toBeGreaterThan(0.5);
     expect(probeRise).toBeLessThan(3);
+  });
+
+  it('network drop: with no heartbeat through the channel, the remote side ends by itself', async () => {
+    const child = await startLongBench();
+    const link = (state: 'up' | 'down') => spawnSync('ip', ['-n', hosts.serverNs, 'link', 'set', hosts.serverDev, state]);
+    try {
+      expect(link('down').status).toBe(0);
+      const dropped = Date.now();
+      const until = dropped + (HEARTBEAT_TIMEOUT_SEC + 6) * 1000;
+      while (oursThere().length > 0 && Date.now() < until) await new Promise((r) => setTimeout(r, 200));
+      expect(oursThere()).toEqual([]);
+      // Not before the watchdog's timeout: nothing else told it.
+      expect(Date.now() - dropped).toBeGreaterThan((HEARTBEAT_TIMEOUT_SEC - 3) * 1000);
+    } finally {
+      link('up');
+      child.kill('SIGKILL');
+      await exitOf(child);
+    }
+  }, 60_000);
+
+  it('--cold: the files are evicted on the server host and verified there', () => {
+    const data = mkdtempSync(join(tmpdir(), 'bench-remote-data-'));
+    outDirs.push(data);
+    const { status, stderr, report } = runBenchThere(['--runtimes', 'node', '--scenarios', 'file', '--modes', 'async', '--quick', '--runs', '1', '--cold', '--data-dir', data, '--file-count', '4', '--file-size', '262144']);
+    expect(status, stderr).toBe(0);
+    expect(report?.parameters.fileCache, report?.parameters.coldUnavailable).toBe('cold');
+    expect(report?.results[0]).toMatchObject({ status: 'ok', fileCache: 'cold', serverHost: hosts.host });
   });
 });

@@ -254,7 +254,7 @@ function serverHostRows(env: Report['environment']): [string, string][] {
   const mtu = env.network?.mtu;
   return [
     ['servers on', `${s.host}: ${s.os}, kernel ${s.kernel}, ${s.cpu.model} × ${s.cpu.count}, ${formatBytes(s.memoryBytes)}; bound to ${s.bind}; checkout ${s.dir}`],
-    ...(rtt === undefined ? [] : [['round trip', `${rtt.median} ms median of ${rtt.samples} GET /health (min ${rtt.min}, max ${rtt.max})`] as [string, string]]),
+    ['round trip', rtt === undefined ? `not measured: ${env.network?.rttUnavailable ?? 'unknown'}` : `${rtt.median} ms median of ${rtt.samples} GET /health (min ${rtt.min}, max ${rtt.max})`],
     ...(mtu === undefined || (mtu.client === undefined && mtu.server === undefined) ? [] : [['MTU', `load host ${mtu.client ?? '?'}, server host ${mtu.server ?? '?'}`] as [string, string]]),
     ['server figures', 'CPU, RSS and loop lag from each server\'s own /stats (no /proc across hosts); RSS at the end of each run, not its peak'],
   ];
