@@ -6,6 +6,8 @@ import { remoteSpec } from '../src/remote/preflight.ts';
 import { describeSshFailure, hostOf, remoteTarget, shellQuote, sshArgv } from '../src/remote/ssh.ts';
 import { runtimeSpec } from '../src/run/runtimes.ts';
 import { REPO_ROOT } from '../src/system/paths.ts';
+import { environmentRows } from '../src/report/render/markdown.ts';
+import type { Report } from '../src/report/report-types.ts';
 
 describe('remote flags', () => {
   it('default: no remote; --server-host alone takes this checkout path and no bind (decided over ssh)', () => {
@@ -65,5 +67,24 @@ describe('remote runtime command', () => {
     const deno = remoteSpec(runtimeSpec('deno'), '/srv/bench');
     expect(deno.binary.startsWith('/srv/bench/')).toBe(true);
     expect(deno.args(['--host', '10.0.0.2']).join(' ')).not.toContain(REPO_ROOT);
+  });
+});
+
+describe('report rows for a remote run', () => {
+  const base = { os: 'Debian', kernel: '6', cpu: { model: 'X', count: 2 }, memoryBytes: 2 ** 30, commit: 'c', dirty: false, loadGenerator: { name: 'autocannon' as const, version: '8' }, harnessNode: '20' };
+  const serverHost = { host: 'bench-2', os: 'Debian 12', kernel: '6.1', cpu: { model: 'EPYC', count: 8 }, memoryBytes: 2 ** 34, dir: '/srv/bench', bind: '10.0.0.2', bindSource: 'ssh-connection' as const };
+
+  it('name the server host, the round trip, MTU and where server figures came from; nothing for a local run', () => {
+    const rows = environmentRows({ environment: { ...base, serverHost, network: { rttMs: { median: 0.21, min: 0.18, max: 0.4, samples: 20, runtime: 'node' }, mtu: { client: 1500, server: 9000 } } }, runtimes: [] } as unknown as Report);
+    const text = new Map(rows);
+    expect(text.get('servers on')).toMatch(/^bench-2: Debian 12, kernel 6.1, EPYC × 8, .*bound to 10.0.0.2; checkout \/srv\/bench$/);
+    expect(text.get('round trip')).toBe('0.21 ms median of 20 GET /health (min 0.18, max 0.4)');
+    expect(text.get('MTU')).toBe('load host 1500, server host 9000');
+    expect(text.get('server figures')).toMatch(/\/stats/);
+    const unmeasured = new Map(environmentRows({ environment: { ...base, serverHost, network: { rttUnavailable: 'node hono server did not start', mtu: {} } }, runtimes: [] } as unknown as Report));
+    expect(unmeasured.get('round trip')).toBe('not measured: node hono server did not start');
+    expect(unmeasured.has('MTU')).toBe(false);
+    const local = new Map(environmentRows({ environment: base, runtimes: [] } as unknown as Report));
+    expect([...local.keys()].some((k) => ['servers on', 'round trip', 'MTU'].includes(k))).toBe(false);
   });
 });
