@@ -7,6 +7,7 @@ import { fdWarning } from './system/fd-limit.ts';
 import { parsePlan, type Plan } from './run/plan.ts';
 import { createProgress } from './run/progress.ts';
 import { renderConsoleSummary } from './report/render/console.ts';
+import { preflight, PreflightError, type RemoteSetup } from './remote/preflight.ts';
 
 async function main(): Promise<number> {
   let plan: Plan;
@@ -25,6 +26,24 @@ async function main(): Promise<number> {
     return 2;
   }
 
+  // --server-host: reachable, key accepted, checkout and runtimes there, all before anything starts.
+  let remote: RemoteSetup | undefined;
+  if (plan.remote !== undefined) {
+    try {
+      remote = await preflight(plan.remote, plan.runtimes);
+    } catch (error) {
+      if (!(error instanceof PreflightError)) throw error;
+      console.error(`bench: ${error.message}`);
+      return 2;
+    }
+    const usable = plan.runtimes.filter((r) => remote?.runtimes.get(r)?.probe.ok === true);
+    if (usable.length === 0) {
+      const reasons = plan.runtimes.map((r) => { const p = remote?.runtimes.get(r)?.probe; return p !== undefined && !p.ok ? p.reason : r; });
+      console.error(`bench: no runtime can run on ${remote.environment.host}: ${reasons.join('; ')}`);
+      return 2;
+    }
+  }
+
   const controller = new AbortController();
   const signalExit = abortOnSignals('bench', controller);
   const progress = createProgress();
@@ -33,7 +52,8 @@ async function main(): Promise<number> {
   );
   const fd = fdWarning(Math.max(...(plan.connectionsList ?? [plan.connections])));
   if (fd !== undefined) progress.log(`bench: ${fd}`);
-  const { report, runDir } = await runBench(plan, { progress, signal: controller.signal, specs });
+  if (remote !== undefined) progress.log(`bench: servers on ${remote.environment.host} (${remote.environment.os}, ${remote.environment.cpu.count} CPUs), bound to ${remote.target.bind}, checkout ${remote.target.dir}`);
+  const { report, runDir } = await runBench(plan, { progress, signal: controller.signal, specs, ...(remote === undefined ? {} : { remote }) });
   console.log(renderConsoleSummary(report));
   console.log(`\nreport: ${resolve(runDir, 'report.html')}\n        ${resolve(runDir, 'report.md')}\n        ${resolve(runDir, 'report.json')}`);
   return signalExit() ?? exitCode(report, plan.strict);

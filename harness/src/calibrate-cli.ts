@@ -1,5 +1,6 @@
 // `tsx src/calibrate-cli.ts [--runtimes node,bun,deno] [--servers raw,hono] [--duration 2] [--runs 3]
-// [--connections 10,50] [--workers 0,1,2] [--wrk-threads 2] [--wrk-connections 50] [--quick] [--out DIR]`:
+// [--connections 10,50] [--workers 0,1,2] [--wrk-threads 2] [--wrk-connections 50] [--quick] [--out DIR]
+// [--server-host [user@]host --server-dir DIR --server-bind ADDR --ssh-config FILE]`:
 // how close autocannon gets to wrk on this machine, as a table and calibration.json.
 import { join, resolve } from 'node:path';
 import { abortOnSignals, FlagError, nameList, numberFlag, parseFlags, writableDir } from './cli-flags.ts';
@@ -13,13 +14,15 @@ import { formatRps } from './report/render/markdown.ts';
 import { RUNTIME_NAMES } from './run/runtimes.ts';
 import { REPO_ROOT } from './system/paths.ts';
 import { stopAllServers } from './run/server.ts';
+import { preflight, PreflightError, type RemoteSetup } from './remote/preflight.ts';
+import { REMOTE_FLAGS, remoteTarget, type RemoteTarget } from './remote/ssh.ts';
 
 const SERVER_KINDS = ['raw', 'hono'] as const satisfies readonly ServerKind[];
 const FULL = { durationSec: 2, runs: 3 } as const;
 /** --quick: one short run per setting, to see the shape of things in well under a minute per server. */
 const QUICK = { durationSec: 0.5, runs: 1 } as const;
 
-type CliOptions = Omit<CalibrateOptions, 'progress' | 'signal'> & { outDir: string | undefined };
+type CliOptions = Omit<CalibrateOptions, 'progress' | 'signal' | 'remote'> & { outDir: string | undefined; target: RemoteTarget | undefined };
 
 function ints(flag: string, raw: string | undefined, min: number, max: number): number[] | undefined {
   if (raw === undefined) return undefined;
@@ -29,7 +32,7 @@ function ints(flag: string, raw: string | undefined, min: number, max: number): 
 }
 
 function parseCalibrateArgs(argv: string[]): CliOptions {
-  const values = parseFlags(argv, ['runtimes', 'servers', 'duration', 'runs', 'warmup', 'connections', 'workers', 'wrk-threads', 'wrk-connections', 'out'], ['quick']);
+  const values = parseFlags(argv, ['runtimes', 'servers', 'duration', 'runs', 'warmup', 'connections', 'workers', 'wrk-threads', 'wrk-connections', 'out', ...REMOTE_FLAGS], ['quick']);
   const str = (k: string) => values[k] as string | undefined;
   const opt = (k: string, min: number, max: number, integer: boolean) => numberFlag(k, str(k), min, max, integer);
   const base = values.quick === true ? QUICK : FULL;
@@ -48,6 +51,7 @@ function parseCalibrateArgs(argv: string[]): CliOptions {
     wrkThreads,
     wrkConnections,
     outDir: str('out'),
+    target: remoteTarget(str, REPO_ROOT),
   };
 }
 
@@ -122,15 +126,25 @@ async function main(): Promise<number> {
     console.error(`calibrate: ${error.message}`);
     return 2;
   }
+  let remote: RemoteSetup | undefined;
+  if (options.target !== undefined) {
+    try {
+      remote = await preflight(options.target, options.runtimes);
+    } catch (error) {
+      if (!(error instanceof PreflightError)) throw error;
+      console.error(`calibrate: ${error.message}`);
+      return 2;
+    }
+  }
   const controller = new AbortController();
   // A server still starting is not yet known to calibrate(): stop every one we spawned.
   const signalExit = abortOnSignals('calibrate', controller, () => void stopAllServers());
-  const { outDir, ...calibrateOptions } = options;
-  const result = await calibrate({ ...calibrateOptions, progress: (line) => console.error(line), signal: controller.signal });
+  const { outDir, target: _target, ...calibrateOptions } = options;
+  const result = await calibrate({ ...calibrateOptions, progress: (line) => console.error(line), signal: controller.signal, ...(remote === undefined ? {} : { remote }) });
   await stopAllServers();
   const dir = outDir ?? makeRunDir(resolve(REPO_ROOT, 'data/results'), new Date(), 'calibration-');
   const file = join(dir, 'calibration.json');
-  writeJsonAtomic(file, { ...result, environment: environment() });
+  writeJsonAtomic(file, { ...result, environment: { ...environment(), ...(remote === undefined ? {} : { serverHost: remote.environment, mtu: remote.mtu }) } });
   console.log(['', renderHeader(result), '', renderSummary(result), '', renderSettings(result), '', renderClosest(result), '', `written: ${file}`].join('\n'));
   return signalExit() ?? (result.results.some((r) => r.status === 'ok') ? 0 : 1);
 }

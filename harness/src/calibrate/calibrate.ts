@@ -26,6 +26,8 @@ import { readProc } from '../system/proc.ts';
 import { formatRps } from '../report/render/markdown.ts';
 import { probeRuntime, runtimeSpec } from '../run/runtimes.ts';
 import { startServer, type RunningServer } from '../run/server.ts';
+import type { RemoteSetup } from '../remote/preflight.ts';
+import { startRemoteServer } from '../remote/remote-server.ts';
 import { median } from '../report/stats.ts';
 import { checkAnswer } from '../run/validate.ts';
 import { findWrk, missingWrkReason, runWrk, wrkDurationSec, wrkVersion } from '../run/wrk.ts';
@@ -45,6 +47,8 @@ export interface CalibrateOptions {
   warmupSec?: number;
   progress?: (line: string) => void;
   signal?: AbortSignal;
+  /** --server-host: the servers run there, started over ssh (remote/). */
+  remote?: RemoteSetup;
 }
 
 const PATH = '/hello';
@@ -67,6 +71,7 @@ interface Context {
   noWrkReason: string | undefined;
   signal: AbortSignal;
   progress: (line: string) => void;
+  remote?: RemoteSetup;
 }
 
 export async function calibrate(options: CalibrateOptions): Promise<CalibrationResult> {
@@ -80,6 +85,7 @@ export async function calibrate(options: CalibrateOptions): Promise<CalibrationR
     noWrkReason: wrkBinary === undefined ? missingWrkReason() : undefined,
     signal,
     progress: options.progress ?? (() => {}),
+    ...(options.remote === undefined ? {} : { remote: options.remote }),
   };
   const result: CalibrationResult = {
     schemaVersion: 1,
@@ -126,15 +132,19 @@ function calibrationParameters(options: CalibrateOptions, withWrk: boolean): Cal
 /** One runtime's server of one kind, start to stop. Throws only when interrupted. */
 async function calibrateServer(runtime: RuntimeName, kind: ServerKind, ctx: Context): Promise<ServerCalibration> {
   const entry = { runtime, server: kind, version: '', settings: [], best: null };
-  const spec = runtimeSpec(runtime);
-  const probe = probeRuntime(spec);
+  const there = ctx.remote?.runtimes.get(runtime);
+  const spec = there?.spec ?? runtimeSpec(runtime);
+  const probe = there?.probe ?? probeRuntime(spec);
   if (!probe.ok) {
     ctx.progress(`${runtime} ${kind}: skipped: ${probe.reason}`);
     return { ...entry, status: 'skipped', reason: probe.reason };
   }
   let server: RunningServer | undefined;
   try {
-    server = await startServer(spec, { raw: kind === 'raw', serverArgs: [] });
+    server =
+      ctx.remote === undefined
+        ? await startServer(spec, { raw: kind === 'raw', serverArgs: [] })
+        : await startRemoteServer(spec, ctx.remote.target, { raw: kind === 'raw', serverArgs: [] });
     const wrong = await checkAnswer(PATH, await fetch(server.url + PATH, { signal: AbortSignal.timeout(TIMEOUT_SEC * 1000) }));
     if (wrong !== undefined) throw new Error(`answer check failed: ${wrong}`);
     const settings = await measureServer(server, ctx);
@@ -245,12 +255,13 @@ async function runAutocannon(server: RunningServer, setting: AutocannonSetting, 
   });
 }
 
-/** Runs one load and adds the server process's CPU over it (from /proc; 0 where there is none). */
+/** Runs one load and adds the server process's CPU over it (from /proc; 0 where there is none, as on another host). */
 async function withServerCpu(server: RunningServer, load: () => Promise<Omit<ClientRun, 'serverCpuPercent'>>): Promise<ClientRun> {
-  const before = readProc(server.pid);
+  const local = server.remote === undefined;
+  const before = local ? readProc(server.pid) : undefined;
   const wallBefore = performance.now();
   const run = await load();
-  const after = readProc(server.pid);
+  const after = local ? readProc(server.pid) : undefined;
   const wallMs = performance.now() - wallBefore;
   const serverCpuPercent = before !== undefined && after !== undefined ? ((after.cpuMs - before.cpuMs) / wallMs) * 100 : 0;
   return { ...run, serverCpuPercent };

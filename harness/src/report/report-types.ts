@@ -66,6 +66,45 @@ export interface Environment {
   /** added: the CPUs of load generator and servers, or why they were not pinned. */
   /** added: clientCpus, serverCpus and autocannonWorkers (issue 12) when pinned. */
   pinning?: { client: string; server: string; clientCpus?: number; serverCpus?: number; autocannonWorkers?: number } | { reason: string };
+  /** added, --server-host: the other host the servers ran on, and the network between. */
+  serverHost?: ServerHostEnvironment;
+  network?: NetworkPath;
+}
+
+/**
+ * Where a server figure came from: "proc", this host's /proc read from outside (CPU of every
+ * thread, peak RSS sampled every 100 ms); "stats", the server's own /stats (process CPU time
+ * and RSS at the end of the run; the only source for a server on another host, and for loop
+ * lag everywhere); "none", neither could be had (e.g. a raw server, which has no /stats).
+ */
+export interface ServerSources {
+  cpu: 'proc' | 'stats' | 'none';
+  rss: 'proc' | 'stats' | 'none';
+  lag: 'stats' | 'none';
+}
+
+/** added: the server host of a run with --server-host, as seen over ssh before the run. */
+export interface ServerHostEnvironment {
+  host: string;
+  os: string;
+  kernel: string;
+  cpu: { model: string; count: number };
+  memoryBytes: number;
+  /** The checkout used there. */
+  dir: string;
+  /** The address the servers bound there, and how it was chosen. */
+  bind: string;
+  bindSource: 'flag' | 'ssh-connection';
+}
+
+/** added: the path between the load host and the server host (--server-host). */
+export interface NetworkPath {
+  /** Round trip of GET /health on a server of this run (keep-alive), before any cell. */
+  rttMs?: { median: number; min: number; max: number; samples: number; runtime: string };
+  /** Why the round trip could not be measured (its server did not start). */
+  rttUnavailable?: string;
+  /** Interface MTU on each side where it could be read. */
+  mtu: { client?: number; server?: number };
 }
 
 export interface RuntimeEntry {
@@ -104,6 +143,8 @@ export interface RunResult {
   clientCount: number;
   server: { cpuPercent: number; rssMB: number };
   client: { cpuPercent: number };
+  /** added: where the server's CPU, RSS and loop lag figures came from (see ServerSources). */
+  serverSources?: ServerSources;
   /** added, file scenario with --cold: whether the files were verified out of the page cache first. */
   fileCache?: 'warm' | 'cold';
   /** added: requests the load generator wrote, answered or not (timeouts are among them). */
@@ -211,6 +252,10 @@ export interface CellResult {
   non2xx: number;
   server: { cpuPercent: number; rssMB: number };
   client: { cpuPercent: number };
+  /** added: where the server figures came from; "mixed" when the runs differed. */
+  serverSources?: { [K in keyof ServerSources]: ServerSources[K] | 'mixed' };
+  /** added: the host the server ran on, set only when it ran on another host (--server-host). */
+  serverHost?: string;
   /** added: ratio of this cell's median requests/s to the fastest runtime's in the same scenario and mode. */
   ratioToFastest?: number;
   /** added: the per-run details. */

@@ -25,6 +25,10 @@ import { cellsFor, type CellSpec } from './scenarios.ts';
 import { benchCell, stopKind, type Lane, type ScheduleContext } from './schedule.ts';
 import { stopAllServers, type RunningServer } from './server.ts';
 import { createPhaseClock, phaseKind } from './phase-clock.ts';
+import type { RemoteSetup } from '../remote/preflight.ts';
+import { measureRtt, RTT_SAMPLES } from '../remote/rtt.ts';
+import { remoteColdSupport } from '../remote/remote-cold.ts';
+import { movePath } from '../remote/preflight.ts';
 
 export const DEFAULT_RESULTS_ROOT = resolve(REPO_ROOT, 'data/results');
 
@@ -39,6 +43,8 @@ export interface BenchOptions {
    * runtime's pinned installation.
    */
   specs?: RuntimeSpec[];
+  /** --server-host: what the preflight found on the server host (remote/preflight.ts). */
+  remote?: RemoteSetup;
   /** Called as each measured run starts, with its server (fault-injection tests kill or stop it). */
   onRunStarted?: (server: RunningServer, cell: CellSpec) => void;
 }
@@ -65,14 +71,19 @@ export async function runBench(plan: Plan, options: BenchOptions): Promise<Bench
 
   const dataDir = plan.dataDir === undefined ? undefined : resolve(plan.dataDir);
   const manifest = ensureDataFiles(dataDir, plan.fileCount, plan.fileSizeBytes, (line) => progress.log(line));
-  const cold = plan.cold ? await coldCache(dataDir ?? DEFAULT_DATA_DIR, progress) : undefined;
-  const pinning = planPinning(availableParallelism(), tasksetAvailable(), plan.clientCpus);
+  const remote = options.remote;
+  const filePaths = manifest.files.map((f) => join(dataDir ?? DEFAULT_DATA_DIR, f.name));
+  // On another host the files are that host's copies: same names, under its checkout.
+  const evictPaths = remote === undefined ? filePaths : filePaths.map((p) => movePath(p, remote.target.dir));
+  const cold = plan.cold ? (remote === undefined ? await coldCache(dataDir ?? DEFAULT_DATA_DIR, progress) : await remoteCold(remote, evictPaths, progress)) : undefined;
+  // Servers on another host: this one is the load generator's alone, nothing to pin apart.
+  const pinning = remote === undefined ? planPinning(availableParallelism(), tasksetAvailable(), plan.clientCpus) : { reason: 'servers on another host (--server-host)' };
   if ('client' in pinning) pinSelf(pinning.client);
   const wrk = plan.crossCheck.length > 0 ? findWrk() : undefined;
   if (plan.crossCheck.length > 0 && wrk === undefined) progress.log(`bench: no cross-check with wrk: ${missingWrkReason()}`);
   const meta: RunMeta = {
     createdAt: new Date().toISOString(),
-    environment: { ...environment(), pinning },
+    environment: { ...environment(), pinning, ...(remote === undefined ? {} : { serverHost: remote.environment }) },
     parameters: parameters(plan, cold, wrk),
     runtimes: [],
   };
@@ -94,12 +105,13 @@ export async function runBench(plan: Plan, options: BenchOptions): Promise<Bench
     plan,
     probe,
     manifest,
-    evict: cold?.ok === true ? manifest.files.map((f) => join(dataDir ?? DEFAULT_DATA_DIR, f.name)) : undefined,
+    evict: cold?.ok === true ? evictPaths : undefined,
     signal,
     serverArgs: serverArgs(plan, dataDir),
     ...('server' in pinning ? { serverCpus: pinning.server } : {}),
     ...('server' in pinning && (pinning.autocannonWorkers ?? 0) > 0 ? { loadWorkers: pinning.autocannonWorkers } : {}),
     ...(wrk === undefined ? {} : { wrk }),
+    ...(remote === undefined ? {} : { remote: remote.target }),
     log: (line) => progress.log(line),
     onRunStarted: options.onRunStarted,
     onPhase: (runtime, cell, phase) => {
@@ -109,13 +121,26 @@ export async function runBench(plan: Plan, options: BenchOptions): Promise<Bench
   };
   try {
     for (const spec of specs) {
-      const first = openLane(spec, progress);
+      const first = openLane(spec, progress, remote);
       meta.runtimes.push(first.entry);
       for (const processes of processCounts) {
         // Lanes of one installation share its report entry (one version, one status).
         const lane: Lane = { ...first, servers: new Map(), startErrors: new Map(), ...(processes === undefined ? {} : { processes }) };
         if (lane.entry.status === 'ok') lanes.push(lane);
         else done += cells.length * (sweep?.length ?? 1);
+      }
+    }
+    if (remote !== undefined && lanes[0] !== undefined) {
+      progress.log(`bench: measuring the round trip to ${remote.environment.host} (${RTT_SAMPLES} GET /health)`);
+      try {
+        const rttMs = await measureRtt(lanes[0].spec, remote.target, context.serverArgs);
+        meta.environment.network = { rttMs, mtu: remote.mtu };
+        progress.log(`bench: round trip ${rttMs.median} ms median (min ${rttMs.min}, max ${rttMs.max})`);
+      } catch (error) {
+        // The cells' own server starts will say why in their results; the run goes on.
+        const reason = (error as Error).message;
+        meta.environment.network = { rttUnavailable: reason, mtu: remote.mtu };
+        progress.log(`bench: round trip not measured: ${reason}`);
       }
     }
     writeMeta(runDir, meta);
@@ -129,7 +154,11 @@ export async function runBench(plan: Plan, options: BenchOptions): Promise<Bench
         for (const [index, cell] of cells.entries()) {
           if (signal.aborted) throw new Interrupted('interrupted');
           for (const measured of await benchCell(cell, group, context)) {
-            const result = sweep === undefined ? measured : { ...measured, connections };
+            const result = {
+              ...measured,
+              ...(sweep === undefined ? {} : { connections }),
+              ...(remote === undefined ? {} : { serverHost: remote.environment.host }),
+            };
             writeCell(runDir, result);
             done++;
             progress.log(cellLine(result));
@@ -176,9 +205,22 @@ export function planSpecs(plan: Plan, log: (line: string) => void): RuntimeSpec[
   return plan.versions === undefined ? plan.runtimes.map((name) => runtimeSpec(name)) : plan.versions.map((request) => resolveRequest(request, { log }));
 }
 
-/** A runtime's lane, or its entry saying why it is skipped (binary missing or broken). */
-export function openLane(spec: RuntimeSpec, progress: Progress): Lane {
-  const probed = probeRuntime(spec);
+/** --cold on another host: one verified eviction there first, or the reason reads stay warm. */
+async function remoteCold(remote: RemoteSetup, paths: string[], progress: Progress): Promise<ColdCacheSupport> {
+  const support = await remoteColdSupport(remote.target, paths);
+  if (!support.ok) progress.log(`bench: --cold: cannot evict files on ${remote.environment.host} (${support.reason}); file reads will be warm`);
+  return support;
+}
+
+/**
+ * A lane for one installation, or its entry saying why it is skipped (binary missing or broken,
+ * here or on the server host). With --server-host the server host's own installation of that
+ * runtime is used (found by the preflight), not this host's.
+ */
+export function openLane(local: RuntimeSpec, progress: Progress, remote?: RemoteSetup): Lane {
+  const there = remote?.runtimes.get(local.name);
+  const spec = there?.spec ?? local;
+  const probed = there?.probe ?? probeRuntime(spec);
   const name = spec.label ?? spec.name;
   if (!probed.ok) progress.log(`${name}: skipped: ${probed.reason}`);
   const where = {

@@ -96,6 +96,7 @@ export function summarizeCell(meta: CellMeta, runs: readonly RunResult[], opts: 
       rssMB: medianOf(runs, (r) => r.server.rssMB),
     },
     client: { cpuPercent: medianOf(runs, (r) => r.client.cpuPercent) },
+    ...serverSourcesOf(runs),
     runDetails: [...runs],
     ...(overload === undefined ? {} : { overload }),
     ...(restarts.length === 0 ? {} : { restarts }),
@@ -143,4 +144,13 @@ export function failedCell(meta: CellMeta, reason: string): CellResult {
     flags: [],
     reason,
   };
+}
+
+/** The runs' figure sources, one per figure ("mixed" when runs differ); nothing for old runs. */
+function serverSourcesOf(runs: readonly RunResult[]): Pick<CellResult, 'serverSources'> {
+  const all = runs.flatMap((r) => (r.serverSources === undefined ? [] : [r.serverSources]));
+  const first = all[0];
+  if (first === undefined) return {};
+  const one = <K extends keyof NonNullable<RunResult['serverSources']>>(k: K) => (all.every((s) => s[k] === first[k]) ? first[k] : ('mixed' as const));
+  return { serverSources: { cpu: one('cpu'), rss: one('rss'), lag: one('lag') } };
 }

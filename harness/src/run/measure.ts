@@ -3,10 +3,12 @@ import { runLoad, type LoadResult } from './load.ts';
 import type { Plan } from './plan.ts';
 import type { Probe, ProbeReport } from './probe.ts';
 import { evictAndVerify } from '../system/page-cache.ts';
+import { remoteEvictAndVerify } from '../remote/remote-cold.ts';
+import type { RemoteTarget } from '../remote/ssh.ts';
 import { runWrk, type WrkResult } from './wrk.ts';
 import { readProcAll, watchPeakRss } from '../system/proc.ts';
 import { snapshotThreads, threadUse } from '../system/threads.ts';
-import type { RunResult, Warmup } from '../report/report-types.ts';
+import type { RunResult, ServerSources, Warmup } from '../report/report-types.ts';
 import { isSteady, runCapSec, warmupSliceSec } from './run-length.ts';
 import { fairness } from '../report/fairness.ts';
 import type { CellSpec } from './scenarios.ts';
@@ -25,6 +27,8 @@ export interface CellContext {
   manifest: Manifest | undefined;
   /** The file scenario's files, evicted from the page cache before each run when set. */
   evict?: string[];
+  /** --server-host: the evict paths are on that host, evicted there over ssh. */
+  remote?: RemoteTarget;
   signal: AbortSignal;
   onPhase(phase: string): void;
   /** Called once each measured run's load is under way (fault-injection tests use it). */
@@ -200,15 +204,17 @@ export async function measureRun(spec: CellSpec, ctx: CellContext): Promise<RunR
   }
   const server = ctx.server;
   // Evicted last, just before the load, so nothing reads the files back in between.
-  const fileCache = spec.scenario === 'file' && ctx.evict !== undefined ? await evictForRun(ctx.evict) : undefined;
+  const fileCache = spec.scenario === 'file' && ctx.evict !== undefined ? await evictForRun(ctx.evict, ctx.remote) : undefined;
+  // A remote server's pid is not this host's: its figures come from its own /stats.
+  const local = server.remote === undefined;
   // The whole group under --processes: supervisor and serving processes.
   const group = [...new Set([server.pid, ...server.servingPids])];
-  const before = readProcAll(group);
-  // Thread figures for a single serving process only: with several, the loop threads are many.
-  const threadsBefore = group.length === 1 ? snapshotThreads(server.pid) : undefined;
+  const before = local ? readProcAll(group) : undefined;
+  // Thread figures for a single local serving process only: with several, the loop threads are many.
+  const threadsBefore = local && group.length === 1 ? snapshotThreads(server.pid) : undefined;
   const beforeStats = before === undefined && hono ? await getStats(ctx, plan.drainCapSec * 1000) : undefined;
   const wallStart = performance.now();
-  const rss = watchPeakRss(group);
+  const rss = local ? watchPeakRss(group) : undefined;
   await probe.start(server.url, plan.probeRatePerSec, plan.timeoutSec * 1000);
   ctx.onRunStarted?.(server);
   const warmup = warmups.get(server)?.get(spec.path);
@@ -221,11 +227,11 @@ export async function measureRun(spec: CellSpec, ctx: CellContext): Promise<RunR
     // Waits for the probe requests still queued behind the load: they waited longest.
     probed = await probe.stop();
   }
-  const after = readProcAll(group);
+  const after = local ? readProcAll(group) : undefined;
   const threadsAfter = threadsBefore === undefined ? undefined : snapshotThreads(server.pid);
   const threads = threadsBefore !== undefined && threadsAfter !== undefined ? threadUse(threadsBefore, threadsAfter, server.pid) : undefined;
   const wallMs = performance.now() - wallStart;
-  const peakRss = rss.stop();
+  const peakRss = rss?.stop();
   const stats = hono ? await statsAfterLoad(ctx) : undefined;
 
   const cpuMs =
@@ -234,6 +240,11 @@ export async function measureRun(spec: CellSpec, ctx: CellContext): Promise<RunR
       : stats?.value !== undefined && beforeStats !== undefined
         ? totalCpu(stats.value) - totalCpu(beforeStats)
         : 0;
+  const sources: ServerSources = {
+    cpu: before !== undefined && after !== undefined ? 'proc' : stats?.value !== undefined && beforeStats !== undefined ? 'stats' : 'none',
+    rss: peakRss !== undefined ? 'proc' : stats?.value !== undefined ? 'stats' : 'none',
+    lag: stats?.value !== undefined ? 'stats' : 'none',
+  };
   // The probe calls /hello on the same server: its answers are not the load's.
   const probeOnRoute = spec.route === '/hello' ? probed.count : 0;
   const routeCount = stats?.value !== undefined ? (stats.value.routes[spec.route]?.count ?? 0) - probeOnRoute : undefined;
@@ -258,6 +269,7 @@ export async function measureRun(spec: CellSpec, ctx: CellContext): Promise<RunR
       rssMB: (peakRss ?? stats?.value?.rssBytes ?? 0) / (1024 * 1024),
     },
     client: { cpuPercent: result.clientCpuPercent },
+    serverSources: sources,
     ...(fileCache === undefined ? {} : { fileCache }),
     ...(stats !== undefined && stats.missing !== undefined ? { statsMissing: stats.missing } : {}),
     ...(restarts.length === 0 ? {} : { restarts }),
@@ -330,7 +342,8 @@ function toLost(error: unknown): Error {
 }
 
 /** Cold only when the eviction was verified (fincore): an unverified one is reported as warm. */
-async function evictForRun(paths: string[]): Promise<'warm' | 'cold'> {
+async function evictForRun(paths: string[], remote: RemoteTarget | undefined): Promise<'warm' | 'cold'> {
+  if (remote !== undefined) return (await remoteEvictAndVerify(remote, paths)).ok ? 'cold' : 'warm';
   return (await evictAndVerify(paths)).ok ? 'cold' : 'warm';
 }
 

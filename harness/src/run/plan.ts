@@ -5,6 +5,8 @@ import { RUNTIME_NAMES } from './runtimes.ts';
 import { cellsFor, SCENARIO_NAMES } from './scenarios.ts';
 import { DEFAULT_MIN_REQUESTS, QUICK_MIN_REQUESTS } from './run-length.ts';
 import { parseRuntimeList, parseRuntimeRequest, type RuntimeRequest } from '../versions/versions.ts';
+import { REMOTE_FLAGS, remoteTarget, type RemoteTarget } from '../remote/ssh.ts';
+import { REPO_ROOT } from '../system/paths.ts';
 
 /** Everything one bench run will do, decided before anything starts. */
 export interface Plan {
@@ -65,6 +67,8 @@ export interface Plan {
   processes?: ProcessCount[];
   /** CPUs given to the load generator when pinning (--client-cpus); undefined = the default share. */
   clientCpus?: number;
+  /** --server-host and friends: the servers run on another host, started over ssh. */
+  remote?: RemoteTarget;
 }
 
 export type ProcessCount = number | 'auto';
@@ -134,7 +138,7 @@ function crossCheckList(raw: string | undefined, fallback: readonly ScenarioName
   return nameList('cross-check', raw, SCENARIO_NAMES) ?? [];
 }
 
-const PLAN_FLAGS = ['runtimes', 'scenarios', 'modes', 'connections', 'duration', 'warmup', 'runs', 'probe-rate', 'timeout', 'hash-cost', 'fib-n', 'sleep-ms', 'file-count', 'file-size', 'data-dir', 'out', 'schedule', 'target-cv', 'max-runs', 'cross-check', 'drain-cap', 'min-requests', 'warmup-max', 'processes', 'client-cpus', 'baseline'] as const;
+const PLAN_FLAGS = ['runtimes', 'scenarios', 'modes', 'connections', 'duration', 'warmup', 'runs', 'probe-rate', 'timeout', 'hash-cost', 'fib-n', 'sleep-ms', 'file-count', 'file-size', 'data-dir', 'out', 'schedule', 'target-cv', 'max-runs', 'cross-check', 'drain-cap', 'min-requests', 'warmup-max', 'processes', 'client-cpus', 'baseline', ...REMOTE_FLAGS] as const;
 
 /** "1,10,100": a sweep of connection counts (repeats dropped, order kept); undefined for one number. */
 function connectionsSweep(raw: string | undefined): number[] | undefined {
@@ -190,6 +194,12 @@ export function parsePlan(argv: string[]): Plan {
   // is taken as it is (0: none), unless --warmup-max asks for more.
   const defaultWarmupMax = str('warmup') === undefined ? Math.max(plan.warmupSec, base.warmupMaxSec) : plan.warmupSec;
   plan.warmupMaxSec = numberFlag('warmup-max', str('warmup-max'), plan.warmupSec, 600, false) ?? defaultWarmupMax;
+  const remote = remoteTarget(str, REPO_ROOT);
+  if (remote !== undefined) plan.remote = remote;
+  // A remote group of processes would need the checks a local one gets (every pid answering,
+  // each one's death seen): not built yet, so refused rather than measured unchecked.
+  if (remote !== undefined && plan.processes !== undefined) throw new PlanError('--processes cannot be combined with --server-host yet: run several processes on a local server');
+  if (remote !== undefined && plan.versions !== undefined) throw new PlanError('--runtimes with versions (node@22) cannot be combined with --server-host yet: the server host runs its own pinned installation');
   plan.maxRuns = numberFlag('max-runs', str('max-runs'), plan.runs, 1000, true) ?? Math.max(plan.runs, 10);
   const baseline = str('baseline');
   if (baseline !== undefined) {

@@ -7,6 +7,8 @@ import type { CellResult, Flag, RunResult, RuntimeEntry } from '../report/report
 import type { RuntimeSpec } from './runtimes.ts';
 import type { CellSpec } from './scenarios.ts';
 import { startServer, type RunningServer } from './server.ts';
+import { startRemoteServer } from '../remote/remote-server.ts';
+import type { RemoteTarget } from '../remote/ssh.ts';
 import { cv } from '../report/stats.ts';
 import { CEILING_OK_RATIO } from '../report/flags.ts';
 
@@ -33,6 +35,8 @@ export interface ScheduleContext {
   serverCpus?: string;
   /** autocannon worker threads (pinned with more than one client CPU); absent = in-process. */
   loadWorkers?: number;
+  /** --server-host: servers are started there over ssh (remote/remote-server.ts). */
+  remote?: RemoteTarget;
   /** The wrk binary when cross-checks are planned and wrk is installed. */
   wrk?: string;
   log(line: string): void;
@@ -192,6 +196,7 @@ function cellContext(state: LaneCell, server: RunningServer, cell: CellSpec, ctx
     probe: ctx.probe,
     manifest: ctx.manifest,
     ...(ctx.evict === undefined ? {} : { evict: ctx.evict }),
+    ...(ctx.remote === undefined ? {} : { remote: ctx.remote }),
     signal: ctx.signal,
     onPhase: (phase) => ctx.onPhase(state.lane.spec.label ?? state.lane.spec.name, cell, phase),
     onRunStarted: (running) => ctx.onRunStarted?.(running, cell),
@@ -206,12 +211,15 @@ async function serverFor(lane: Lane, kind: ServerKind, ctx: ScheduleContext): Pr
   if (running?.alive === true) return running;
   if (ctx.signal.aborted) throw new Interrupted('interrupted');
   try {
-    const server = await startServer(lane.spec, {
-      raw: kind === 'raw',
-      serverArgs: [...ctx.serverArgs, ...(lane.processes === undefined ? [] : ['--processes', String(lane.processes)])],
-      ...(lane.processes === undefined ? {} : { processes: lane.processes }),
-      ...(ctx.serverCpus === undefined ? {} : { cpus: ctx.serverCpus }),
-    });
+    const server =
+      ctx.remote !== undefined
+        ? await startRemoteServer(lane.spec, ctx.remote, { raw: kind === 'raw', serverArgs: ctx.serverArgs })
+        : await startServer(lane.spec, {
+            raw: kind === 'raw',
+            serverArgs: [...ctx.serverArgs, ...(lane.processes === undefined ? [] : ['--processes', String(lane.processes)])],
+            ...(lane.processes === undefined ? {} : { processes: lane.processes }),
+            ...(ctx.serverCpus === undefined ? {} : { cpus: ctx.serverCpus }),
+          });
     lane.servers.set(kind, server);
     // The pools this server runs with, as it named them: on the runtime's entry (first lane) and its cells.
     if (server.health.pools !== undefined && kind === 'hono') lane.entry.pools ??= server.health.pools;

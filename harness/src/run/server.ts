@@ -36,6 +36,11 @@ export interface RunningServer {
   /** The last lines the server wrote to stderr, for failure reasons. */
   stderrTail(lines?: number): string;
   stop(): Promise<Exit>;
+  /**
+   * Set when the server runs on another host (remote/remote-server.ts): `pid` is then a pid
+   * there, and nothing of this host's /proc describes it.
+   */
+  remote?: { host: string };
 }
 
 /**
@@ -193,6 +198,17 @@ function signalGroup(pid: number, signal: NodeJS.Signals): void {
   } catch {
     // ESRCH: the group is already gone.
   }
+}
+
+/**
+ * Registers a server started elsewhere (a remote one, keyed by its local ssh pid) so that
+ * stopAllServers stops it too; returns the way to unregister it once stopped.
+ */
+export function trackServer(id: number, stop: () => Promise<Exit>): () => void {
+  liveGroups.set(id, stop);
+  return () => {
+    liveGroups.delete(id);
+  };
 }
 
 /** Stops every server still running or starting: for interruption and test teardown. */

@@ -62,7 +62,9 @@ function cellFigures(cell: CellResult): string[] {
   ]
     .map(formatMs)
     .concat(cell.lagMissing === undefined ? [cell.eventLoopLagMs.p99, cell.eventLoopLagMs.max].map(formatMs) : ['n/a', 'n/a']);
-  const cpu = [cell.server.cpuPercent, cell.client.cpuPercent].map((x) => x.toFixed(0));
+  // A server figure nothing could measure (a raw server on another host has no /stats) is not 0 %.
+  const serverCpu = cell.serverSources?.cpu === 'none' && cell.serverHost !== undefined ? 'n/a' : cell.server.cpuPercent.toFixed(0);
+  const cpu = [serverCpu, cell.client.cpuPercent.toFixed(0)];
   return [rpsText(cell), cell.ratioToFastest === undefined ? DASH : formatRatio(cell.ratioToFastest), ...ms, ...cpu];
 }
 

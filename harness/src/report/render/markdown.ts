@@ -288,6 +288,7 @@ export function environmentRows(report: Report): [string, string][] {
     ...(env.pinning === undefined
       ? []
       : [['CPU pinning', 'reason' in env.pinning ? `none: ${env.pinning.reason}` : `load generator on CPU ${env.pinning.client}${env.pinning.autocannonWorkers ? ` (${env.pinning.autocannonWorkers} autocannon workers)` : ''}, servers on ${env.pinning.server}`] as [string, string]]),
+    ...serverHostRows(env),
     ...report.runtimes.map((r): [string, string] => [
       r.label ?? r.name,
       `${r.status === 'ok' ? r.version : `${r.version === '' ? '' : `${r.version} `}(${r.status})`}${r.source === undefined ? '' : ` from ${r.source}`}`,
@@ -309,6 +310,20 @@ const PHASE_LABELS: [keyof Timing['phasesSec'], string][] = [
 export function timingText(timing: Timing): string {
   const parts = PHASE_LABELS.filter(([kind]) => (timing.phasesSec[kind] ?? 0) > 0).map(([kind, label]) => `${label} ${(timing.phasesSec[kind] ?? 0).toFixed(1)} s`);
   return `${timing.wallSec.toFixed(1)} s${parts.length === 0 ? '' : `: ${parts.join(', ')}`}`;
+}
+
+/** --server-host: the other machine and the path to it; the rows above are then the load host's. */
+function serverHostRows(env: Report['environment']): [string, string][] {
+  const s = env.serverHost;
+  if (s === undefined) return [];
+  const rtt = env.network?.rttMs;
+  const mtu = env.network?.mtu;
+  return [
+    ['servers on', `${s.host}: ${s.os}, kernel ${s.kernel}, ${s.cpu.model} × ${s.cpu.count}, ${formatBytes(s.memoryBytes)}; bound to ${s.bind}; checkout ${s.dir}`],
+    ['round trip', rtt === undefined ? `not measured: ${env.network?.rttUnavailable ?? 'unknown'}` : `${rtt.median} ms median of ${rtt.samples} GET /health (min ${rtt.min}, max ${rtt.max})`],
+    ...(mtu === undefined || (mtu.client === undefined && mtu.server === undefined) ? [] : [['MTU', `load host ${mtu.client ?? '?'}, server host ${mtu.server ?? '?'}`] as [string, string]]),
+    ['server figures', 'CPU, RSS and loop lag from each server\'s own /stats (no /proc across hosts); RSS at the end of each run, not its peak'],
+  ];
 }
 
 /** The parameters as label/value rows, shared by the Markdown and HTML reports. */

@@ -1,0 +1,137 @@
+/**
+ * Before anything starts on a remote run: one ssh call that proves the host is reachable and
+ * takes our key, finds the checkout, asks each runtime there for its version and describes the
+ * machine. Anything that stops the whole run is a PreflightError (the CLI exits 2 with its
+ * line); a runtime missing there only skips that runtime.
+ */
+import { execFileSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { pathToFileURL } from 'node:url';
+import type { RuntimeName } from '@bench/app';
+import type { NetworkPath, ServerHostEnvironment } from '../report/report-types.ts';
+import { runtimeSpec, type RuntimeSpec } from '../run/runtimes.ts';
+import { REPO_ROOT } from '../system/paths.ts';
+import { describeSshFailure, hostOf, missingSshReason, sshRun, type RemoteTarget } from './ssh.ts';
+
+export class PreflightError extends Error {}
+
+export interface RemoteRuntime {
+  spec: RuntimeSpec;
+  /** The exact version there, or why it cannot run there. */
+  probe: { ok: true; version: string } | { ok: false; reason: string };
+}
+
+export interface RemoteSetup {
+  target: RemoteTarget & { bind: string; address: string };
+  runtimes: Map<RuntimeName, RemoteRuntime>;
+  environment: ServerHostEnvironment;
+  mtu: NetworkPath['mtu'];
+}
+
+/**
+ * Paths of this checkout moved to the other host's checkout (same layout: same lockfile, same
+ * pnpm store layout). Node itself is taken from the remote PATH unless BENCH_NODE_BIN names it.
+ */
+export function remoteSpec(spec: RuntimeSpec, dir: string): RuntimeSpec {
+  if (spec.unavailable !== undefined) return spec;
+  const move = (s: string) => movePath(s, dir);
+  const binary = spec.binary === process.execPath && spec.name === 'node' ? 'node' : move(spec.binary);
+  return { ...spec, binary, args: (serverArgs) => spec.args(serverArgs).map(move) };
+}
+
+/** A path (or file URL, or list of them) of this checkout, moved to the checkout `dir` there. */
+export function movePath(text: string, dir: string): string {
+  return text.replaceAll(pathToFileURL(REPO_ROOT).href, pathToFileURL(dir).href).replaceAll(REPO_ROOT, dir);
+}
+
+/** The files each runtime needs there besides its binary (node: tsx's loader in node_modules). */
+function neededFile(spec: RuntimeSpec): string {
+  const loader = spec.args([]).find((a) => a.startsWith('file://'));
+  return loader === undefined ? spec.binary : new URL(loader).pathname;
+}
+
+/**
+ * Prints key=value lines. $1 the checkout, $2 the bind address asked for (may be empty), then
+ * triples: runtime name, binary, a file it needs.
+ */
+const PREFLIGHT = `dir="$1"; bind="$2"; shift 2
+echo "conn=\${SSH_CONNECTION:-}"
+if [ -f "$dir/packages/app/package.json" ] && [ -d "$dir/runtimes" ]; then echo checkout=ok; else echo checkout=missing; exit 0; fi
+cd "$dir"
+while [ $# -ge 3 ]; do
+  name=$1; bin=$2; need=$3; shift 3
+  if [ ! -e "$need" ]; then echo "rt.$name=missing $need"; continue; fi
+  if out=$("$bin" --version 2>&1); then echo "rt.$name=ok $(printf '%s' "$out" | tr '\\n' ' ')"; else echo "rt.$name=failed $(printf '%s' "$out" | head -n 1)"; fi
+done
+addr=$(printf '%s' "\${SSH_CONNECTION:-}" | cut -d' ' -f3)
+[ -n "$bind" ] || bind=$addr
+echo "os=$(. /etc/os-release 2>/dev/null; printf '%s' "\${PRETTY_NAME:-$(uname -s)}") ($(uname -m))"
+echo "kernel=$(uname -r)"
+echo "cpuModel=$(grep -m1 'model name' /proc/cpuinfo 2>/dev/null | cut -d: -f2- | sed 's/^ *//')"
+echo "cpuCount=$(getconf _NPROCESSORS_ONLN 2>/dev/null)"
+echo "memKb=$(awk '/^MemTotal/ {print $2}' /proc/meminfo 2>/dev/null)"
+dev=$(ip -o addr show 2>/dev/null | awk -v a="$bind" '{split($4, p, "/"); if (p[1] == a) {print $2; exit}}')
+[ -n "$dev" ] && echo "mtu=$(cat /sys/class/net/$dev/mtu 2>/dev/null)"
+exit 0`;
+
+export async function preflight(target: RemoteTarget, names: readonly RuntimeName[]): Promise<RemoteSetup> {
+  const missing = missingSshReason();
+  if (missing !== undefined) throw new PreflightError(missing);
+  const specs = names.map((name) => remoteSpec(runtimeSpec(name), target.dir));
+  const triples = specs.flatMap((s) => (s.unavailable === undefined ? [s.name, s.binary, neededFile(s)] : []));
+  const out = await sshRun(target, ['sh', '-c', PREFLIGHT, 'bench-preflight', target.dir, target.bind ?? '', ...triples]);
+  if (out.code === 255 || out.code === null) throw new PreflightError(describeSshFailure(target.destination, out.stderr || 'ssh timed out'));
+  const kv = new Map(out.stdout.split('\n').flatMap((line) => {
+    const at = line.indexOf('=');
+    return at > 0 ? [[line.slice(0, at), line.slice(at + 1).trim()] as const] : [];
+  }));
+  if (!kv.has('conn')) throw new PreflightError(`ssh to ${target.destination}: the remote shell ran nothing (exit ${out.code}): ${out.stderr.trim().split('\n').at(-1) ?? ''}`);
+  if (kv.get('checkout') !== 'ok') throw new PreflightError(`no checkout of this repository at ${target.dir} on ${target.destination}; clone it there and run the install step, or give --server-dir`);
+  const address = kv.get('conn')?.split(' ')[2] ?? '';
+  const bind = target.bind ?? address;
+  if (bind === '') throw new PreflightError(`ssh to ${target.destination}: $SSH_CONNECTION is empty there, so the bind address is unknown; give --server-bind`);
+  const runtimes = new Map<RuntimeName, RemoteRuntime>();
+  for (const spec of specs) runtimes.set(spec.name, { spec, probe: probeOf(spec, kv.get(`rt.${spec.name}`), target.destination) });
+  const host = hostOf(target.destination);
+  return {
+    target: { ...target, bind, address: address === '' ? host : address },
+    runtimes,
+    environment: {
+      host,
+      os: kv.get('os') ?? 'unknown',
+      kernel: kv.get('kernel') ?? 'unknown',
+      cpu: { model: kv.get('cpuModel') || 'unknown', count: Number(kv.get('cpuCount')) || 0 },
+      memoryBytes: (Number(kv.get('memKb')) || 0) * 1024,
+      dir: target.dir,
+      bind,
+      bindSource: target.bind === undefined ? 'ssh-connection' : 'flag',
+    },
+    mtu: {
+      ...(localMtu(bind) === undefined ? {} : { client: localMtu(bind) }),
+      ...(Number(kv.get('mtu')) > 0 ? { server: Number(kv.get('mtu')) } : {}),
+    },
+  };
+}
+
+function probeOf(spec: RuntimeSpec, line: string | undefined, destination: string): RemoteRuntime['probe'] {
+  if (spec.unavailable !== undefined) return { ok: false, reason: spec.unavailable };
+  const where = `on ${hostOf(destination)}`;
+  if (line === undefined) return { ok: false, reason: `${spec.name}: no answer from the version check ${where}` };
+  const [status, ...rest] = line.split(' ');
+  const text = rest.join(' ').trim();
+  if (status === 'ok') return { ok: true, version: spec.parseVersion(text.replace(/ (v8|typescript) .*$/, '')) };
+  if (status === 'missing') return { ok: false, reason: `${spec.name} is not installed ${where} (${text} missing): run the install step there` };
+  return { ok: false, reason: `${spec.name} --version failed ${where}: ${text}` };
+}
+
+/** MTU of the interface this host reaches `address` through (Linux, iproute2), if known. */
+function localMtu(address: string): number | undefined {
+  try {
+    const route = execFileSync('ip', ['route', 'get', address], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'], timeout: 5_000 });
+    const dev = /\bdev (\S+)/.exec(route)?.[1];
+    const mtu = dev === undefined ? NaN : Number(readFileSync(`/sys/class/net/${dev}/mtu`, 'utf8'));
+    return mtu > 0 ? mtu : undefined;
+  } catch {
+    return undefined;
+  }
+}

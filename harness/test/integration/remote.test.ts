@@ -1,0 +1,247 @@
+/**
+ * Servers on another host over ssh, with the other host built on this machine (two-hosts.ts):
+ * the harness runs in one network namespace, sshd and the servers in another, joined by a veth.
+ * Needs root and ip netns; skips with the reason otherwise.
+ */
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Report } from '../../src/report/report-types.ts';
+import { processesMentioning } from './helpers.ts';
+import { HEARTBEAT_TIMEOUT_SEC } from '../../src/remote/remote-server.ts';
+import { makeTwoHosts, SERVER_ADDR, twoHostsUnavailable, type TwoHosts } from './two-hosts.ts';
+
+const HARNESS = resolve(import.meta.dirname, '../..');
+const unavailable = twoHostsUnavailable();
+if (unavailable !== undefined) console.warn(`remote (ssh) tests SKIPPED: ${unavailable}`);
+
+let hosts: TwoHosts;
+const outDirs: string[] = [];
+
+function benchArgs(extra: string[]): string[] {
+  const out = mkdtempSync(join(tmpdir(), 'bench-remote-out-'));
+  outDirs.push(out);
+  return ['netns', 'exec', hosts.loadNs, process.execPath, '--import', 'tsx', 'src/bench-cli.ts', '--server-host', hosts.host, '--ssh-config', hosts.sshConfig, '--cross-check', 'none', '--out', out, ...extra];
+}
+
+function runBenchThere(extra: string[]): { status: number | null; stderr: string; report: Report | undefined } {
+  const args = benchArgs(extra);
+  const res = spawnSync('ip', args, { cwd: HARNESS, encoding: 'utf8', timeout: 120_000 });
+  let report: Report | undefined;
+  try {
+    report = JSON.parse(readFileSync(join(args[args.indexOf('--out') + 1] ?? '', 'report.json'), 'utf8')) as Report;
+  } catch {
+    report = undefined;
+  }
+  return { status: res.status, stderr: `${res.stdout}\n${res.stderr}`, report };
+}
+
+/** Waits until nothing but the sshd listener is left in the server namespace. */
+async function serverNsEmpty(ms: number): Promise<number[]> {
+  const until = Date.now() + ms;
+  let left = hosts.serverNsProcesses();
+  while (left.length > 0 && Date.now() < until) {
+    await new Promise((r) => setTimeout(r, 100));
+    left = hosts.serverNsProcesses();
+  }
+  return left;
+}
+
+/** The ssh clients of this test (they name its ssh config) once they have all ended. */
+async function localSshGone(ms: number): Promise<number[]> {
+  const until = Date.now() + ms;
+  let left = processesMentioning(hosts.sshConfig).filter((pid) => pid !== hosts.sshdPid);
+  while (left.length > 0 && Date.now() < until) {
+    await new Promise((r) => setTimeout(r, 100));
+    left = processesMentioning(hosts.sshConfig);
+  }
+  return left;
+}
+
+/** Processes of ours in the server namespace (servers, their wrapper and its watchdog), not sshd's. */
+function oursThere(pattern = /server\.ts|bench-remote|head\0-c/): number[] {
+  return hosts.serverNsProcesses().filter((pid) => {
+    try {
+      return pattern.test(readFileSync(`/proc/${pid}/cmdline`, 'utf8'));
+    } catch {
+      return false;
+    }
+  });
+}
+
+function serverRunningThere(): boolean {
+  return oursThere(/server\.ts/).length > 0;
+}
+
+/** Starts a long bench, resolves once its first measured run is under way on the server host. */
+async function startLongBench(): Promise<ChildProcess> {
+  const child = spawn('ip', benchArgs(['--runtimes', 'node', '--scenarios', 'hello', '--modes', 'baseline', '--duration', '30', '--runs', '3', '--warmup', '0.1', '--warmup-max', '0.1']), {
+    cwd: HARNESS,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let log = '';
+  child.stdout?.setEncoding('utf8').on('data', (c: string) => (log += c));
+  child.stderr?.setEncoding('utf8').on('data', (c: string) => (log += c));
+  const until = Date.now() + 40_000;
+  while (!(log.includes('hello/baseline check') && serverRunningThere())) {
+    if (child.exitCode !== null || Date.now() > until) throw new Error(`the bench did not get to its first cell: ${log.slice(-2000)}`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  // Past the check and the 0.1 s warm-up: inside the first 30 s run (the plain log shows no run phases).
+  await new Promise((r) => setTimeout(r, 2_500));
+  expect(serverRunningThere()).toBe(true);
+  return child;
+}
+
+/** Why `tc ... netem` cannot be used here (a kernel without sch_netem), or undefined. */
+function netemUnavailable(): string | undefined {
+  const probe = ['-n', hosts.serverNs, 'qdisc', 'add', 'dev', 'lo', 'root', 'netem', 'delay', '1ms'];
+  const res = spawnSync('tc', probe, { encoding: 'utf8' });
+  if (res.status !== 0) return `tc netem unavailable: ${(res.stderr || res.error?.message || '').trim().split('\n')[0]}`;
+  spawnSync('tc', ['-n', hosts.serverNs, 'qdisc', 'del', 'dev', 'lo', 'root']);
+  return undefined;
+}
+
+const exitOf = (child: ChildProcess) =>
+  new Promise<number | null>((r) => (child.exitCode !== null ? r(child.exitCode) : child.once('exit', (code) => r(code))));
+
+describe.skipIf(unavailable !== undefined)('servers on another host, over ssh', () => {
+  beforeAll(async () => {
+    hosts = await makeTwoHosts();
+  }, 30_000);
+  afterAll(() => {
+    hosts?.close();
+    for (const dir of outDirs) rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('measures every runtime there: identity checked, /stats CPU, the host on every cell, nothing left', async () => {
+    const { status, stderr, report } = runBenchThere(['--quick', '--scenarios', 'hello', '--runs', '1']);
+    expect(status, stderr).toBe(0);
+    expect(report?.runtimes.map((r) => [r.name, r.status])).toEqual([['node', 'ok'], ['bun', 'ok'], ['deno', 'ok']]);
+    expect(report?.environment.serverHost).toMatchObject({ host: hosts.host, bind: SERVER_ADDR, bindSource: 'ssh-connection' });
+    expect(report?.environment.network?.rttMs?.median).toBeGreaterThan(0);
+    expect(report?.environment.network?.rttMs?.samples).toBe(20);
+    expect(report?.results).toHaveLength(6);
+    for (const cell of report?.results ?? []) {
+      expect(cell.status, `${cell.runtime} ${cell.mode}: ${cell.reason ?? ''}`).not.toBe('failed');
+      expect(cell.serverHost).toBe(hosts.host);
+      expect(cell.requestsPerSec.median).toBeGreaterThan(0);
+      if (cell.mode === 'baseline') {
+        // No /proc across hosts: the server's own /stats, and the report says so.
+        expect(cell.serverSources).toEqual({ cpu: 'stats', rss: 'stats', lag: 'stats' });
+        expect(cell.server.cpuPercent).toBeGreaterThan(0);
+        expect(cell.server.rssMB).toBeGreaterThan(10);
+      }
+    }
+    expect(await serverNsEmpty(3_000)).toEqual([]);
+  });
+
+  it('SIGINT: the harness stops, the remote servers end with it', async () => {
+    const child = await startLongBench();
+    child.kill('SIGINT');
+    expect(await exitOf(child)).toBe(130);
+    expect(await serverNsEmpty(5_000)).toEqual([]);
+    expect(await localSshGone(3_000)).toEqual([]);
+  });
+
+  it('SIGKILL: the remote side dies with its ssh channel, no kill sent by the harness', async () => {
+    const child = await startLongBench();
+    child.kill('SIGKILL');
+    await exitOf(child);
+    // The channel's EOF reaches the wrapper at once; 10 s would be its heartbeat watchdog.
+    expect(await serverNsEmpty(8_000)).toEqual([]);
+    // The harness's ssh clients, orphaned by the kill, end once the remote side has.
+    expect(await localSshGone(3_000)).toEqual([]);
+  });
+
+  it('exit 2 before anything starts: unreachable host, checkout missing; a runtime missing there is skipped', () => {
+    const unreachable = spawnSync('ip', benchArgs(['--quick']).map((a) => (a === hosts.host ? 'root@198.51.100.3' : a)), { cwd: HARNESS, encoding: 'utf8', timeout: 60_000 });
+    expect(unreachable.status).toBe(2);
+    expect(unreachable.stderr).toMatch(/198\.51\.100\.3: host unreachable/);
+    const wrongKey = spawnSync('ip', benchArgs(['--quick']).map((a) => (a === hosts.sshConfig ? hosts.wrongKeyConfig : a)), { cwd: HARNESS, encoding: 'utf8', timeout: 60_000 });
+    expect(wrongKey.status).toBe(2);
+    expect(wrongKey.stderr).toMatch(/authentication refused/);
+    const noCheckout = runBenchThere(['--quick', '--server-dir', '/nonexistent-checkout']);
+    expect(noCheckout.status).toBe(2);
+    expect(noCheckout.stderr).toMatch(/no checkout of this repository at \/nonexistent-checkout/);
+  });
+
+  it('a runtime missing on the server host is skipped with the reason, the others run', () => {
+    const args = benchArgs(['--runtimes', 'node,bun', '--scenarios', 'hello', '--modes', 'raw', '--quick', '--runs', '1', '--warmup', '0']);
+    const res = spawnSync('ip', args, { cwd: HARNESS, encoding: 'utf8', timeout: 120_000, env: { ...process.env, BENCH_BUN_BIN: '/nonexistent/bun' } });
+    expect(res.status, res.stderr).toBe(0);
+    const report = JSON.parse(readFileSync(join(args[args.indexOf('--out') + 1] ?? '', 'report.json'), 'utf8')) as Report;
+    expect(report.runtimes.find((r) => r.name === 'bun')).toMatchObject({ status: 'skipped', reason: expect.stringMatching(/bun is not installed on benchsrv/) });
+    expect(report.results.filter((c) => c.status !== 'failed').map((c) => c.runtime)).toEqual(['node']);
+  });
+
+  it('tc netem delay 1 ms on the link: the measured round trip and /hello p50 rise by about the delay', (ctx) => {
+    const netemMissing = netemUnavailable();
+    if (netemMissing !== undefined) {
+      console.warn(`remote netem test SKIPPED: ${netemMissing}`);
+      ctx.skip(netemMissing);
+    }
+    // One connection: each request then pays the round trip once, and p50 moves with it.
+    const args = ['--runtimes', 'node', '--scenarios', 'hello', '--modes', 'baseline', '--connections', '1', '--runs', '1', '--duration', '1.5', '--warmup', '0.3', '--warmup-max', '0.3', '--probe-rate', '200'];
+    const before = runBenchThere(args);
+    const netem = ['-n', hosts.serverNs, 'qdisc', '%', 'dev', hosts.serverDev, 'root'];
+    const add = spawnSync('tc', [...netem.map((a) => (a === '%' ? 'add' : a)), 'netem', 'delay', '1ms'], { encoding: 'utf8' });
+    expect(add.status, add.stderr).toBe(0);
+    let after: ReturnType<typeof runBenchThere>;
+    try {
+      after = runBenchThere(args);
+    } finally {
+      spawnSync('tc', netem.map((a) => (a === '%' ? 'del' : a)));
+    }
+    expect(before.status, before.stderr).toBe(0);
+    expect(after.status, after.stderr).toBe(0);
+    const rtt = (r: typeof before) => r.report?.environment.network?.rttMs ?? { min: NaN, median: NaN };
+    const cell = (r: typeof before) => r.report?.results[0];
+    const figures = {
+      rttMin: [rtt(before).min, rtt(after).min],
+      rttMedian: [rtt(before).median, rtt(after).median],
+      p50: [cell(before)?.latencyMs.p50, cell(after)?.latencyMs.p50],
+      probeP50: [cell(before)?.probeLatencyMs.p50, cell(after)?.probeLatencyMs.p50],
+    };
+    console.log(`netem 1 ms: ${JSON.stringify(figures)}`);
+    // The fastest round trip is the path's own (the median carries this busy machine's noise).
+    expect(rtt(after).min - rtt(before).min).toBeGreaterThan(0.7);
+    expect(rtt(after).min - rtt(before).min).toBeLessThan(2.5);
+    // autocannon's latencies are whole milliseconds: 1 ms more is one step up (or two, rounding).
+    const p50Rise = (cell(after)?.latencyMs.p50 ?? NaN) - (cell(before)?.latencyMs.p50 ?? NaN);
+    expect(p50Rise).toBeGreaterThanOrEqual(0.5);
+    expect(p50Rise).toBeLessThanOrEqual(2.5);
+    const probeRise = (cell(after)?.probeLatencyMs.p50 ?? NaN) - (cell(before)?.probeLatencyMs.p50 ?? NaN);
+    expect(probeRise).toBeGreaterThan(0.5);
+    expect(probeRise).toBeLessThan(3);
+  });
+
+  it('network drop: with no heartbeat through the channel, the remote side ends by itself', async () => {
+    const child = await startLongBench();
+    const link = (state: 'up' | 'down') => spawnSync('ip', ['-n', hosts.serverNs, 'link', 'set', hosts.serverDev, state]);
+    try {
+      expect(link('down').status).toBe(0);
+      const dropped = Date.now();
+      const until = dropped + (HEARTBEAT_TIMEOUT_SEC + 6) * 1000;
+      while (oursThere().length > 0 && Date.now() < until) await new Promise((r) => setTimeout(r, 200));
+      expect(oursThere()).toEqual([]);
+      // Not before the watchdog's timeout: nothing else told it.
+      expect(Date.now() - dropped).toBeGreaterThan((HEARTBEAT_TIMEOUT_SEC - 3) * 1000);
+    } finally {
+      link('up');
+      child.kill('SIGKILL');
+      await exitOf(child);
+    }
+  }, 60_000);
+
+  it('--cold: the files are evicted on the server host and verified there', () => {
+    const data = mkdtempSync(join(tmpdir(), 'bench-remote-data-'));
+    outDirs.push(data);
+    const { status, stderr, report } = runBenchThere(['--runtimes', 'node', '--scenarios', 'file', '--modes', 'async', '--quick', '--runs', '1', '--cold', '--data-dir', data, '--file-count', '4', '--file-size', '262144']);
+    expect(status, stderr).toBe(0);
+    expect(report?.parameters.fileCache, report?.parameters.coldUnavailable).toBe('cold');
+    expect(report?.results[0]).toMatchObject({ status: 'ok', fileCache: 'cold', serverHost: hosts.host });
+  });
+});

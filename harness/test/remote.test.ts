@@ -1,0 +1,92 @@
+import { execFileSync } from 'node:child_process';
+import { describe, expect, it } from 'vitest';
+import { FlagError } from '../src/cli-flags.ts';
+import { parsePlan } from '../src/run/plan.ts';
+import { remoteSpec } from '../src/remote/preflight.ts';
+import { describeSshFailure, hostOf, remoteTarget, shellQuote, sshArgv } from '../src/remote/ssh.ts';
+import { runtimeSpec } from '../src/run/runtimes.ts';
+import { REPO_ROOT } from '../src/system/paths.ts';
+import { environmentRows } from '../src/report/render/markdown.ts';
+import type { Report } from '../src/report/report-types.ts';
+
+describe('remote flags', () => {
+  it('default: no remote; --server-host alone takes this checkout path and no bind (decided over ssh)', () => {
+    expect(parsePlan([]).remote).toBeUndefined();
+    expect(parsePlan(['--server-host', 'bench@10.0.0.2']).remote).toEqual({ destination: 'bench@10.0.0.2', dir: REPO_ROOT, bind: undefined, sshConfig: undefined });
+  });
+
+  it('refuses the other remote flags without --server-host, and malformed values', () => {
+    expect(() => parsePlan(['--server-dir', '/srv/bench'])).toThrow(/--server-dir needs --server-host/);
+    expect(() => parsePlan(['--server-host', '-oProxyCommand=x'])).toThrow(FlagError);
+    expect(() => parsePlan(['--server-host', 'h', '--server-dir', 'relative'])).toThrow(/absolute path/);
+    expect(() => parsePlan(['--server-host', 'h', '--server-bind', '1.2.3.4; rm'])).toThrow(/--server-bind/);
+    expect(() => parsePlan(['--server-host', 'h', '--ssh-config', '/nonexistent/ssh_config'])).toThrow(/no such file/);
+  });
+
+  it('hostOf drops the user name, so reports do not record it', () => {
+    expect(hostOf('alice@bench-2')).toBe('bench-2');
+    expect(hostOf('bench-2')).toBe('bench-2');
+  });
+});
+
+describe('ssh command line', () => {
+  it('BatchMode, no terminal, -F only when given, and a remote command the remote shell splits back', () => {
+    const argv = sshArgv({ destination: 'h', sshConfig: '/tmp/cfg' }, ['sh', '-c', `echo "it's $1"`, 'x y']);
+    expect(argv.slice(0, 2)).toEqual(['-F', '/tmp/cfg']);
+    expect(argv).toContain('BatchMode=yes');
+    expect(argv).toContain('-T');
+    expect(argv.at(-2)).toBe('--');
+    // What the remote shell makes of the joined command: the same words.
+    const words = execFileSync('sh', ['-c', `for w in ${argv.at(-1)}; do printf '[%s]' "$w"; done`], { encoding: 'utf8' });
+    expect(words).toBe(`[sh][-c][echo "it's $1"][x y]`);
+    expect(sshArgv({ destination: 'h', sshConfig: undefined }, ['true'])).not.toContain('-F');
+  });
+
+  it('shellQuote leaves plain words alone and quotes the rest', () => {
+    expect(shellQuote('/work/x/node_modules/.pnpm/a@1.0.0/b')).toBe('/work/x/node_modules/.pnpm/a@1.0.0/b');
+    expect(shellQuote('')).toBe(`''`);
+    expect(shellQuote(`a'b`)).toBe(`'a'\\''b'`);
+  });
+
+  it('ssh failures in one line a user can act on', () => {
+    expect(describeSshFailure('h', 'root@h: Permission denied (publickey).')).toMatch(/authentication refused/);
+    expect(describeSshFailure('h', 'ssh: connect to host 198.51.100.3 port 22: No route to host')).toMatch(/host unreachable/);
+    expect(describeSshFailure('h', 'ssh: Could not resolve hostname h: Name or service not known')).toMatch(/host unreachable/);
+    expect(describeSshFailure('h', 'Host key verification failed.')).toMatch(/host key not verified/);
+  });
+});
+
+describe('remote runtime command', () => {
+  it("moves every path of this checkout to the checkout there; node is the checkout's pinned one, or the remote PATH's when none is pinned", () => {
+    const spec = runtimeSpec('node');
+    const node = remoteSpec(spec, '/srv/bench');
+    if (spec.binary === process.execPath) expect(node.binary).toBe('node');
+    else expect(node.binary.startsWith('/srv/bench/node_modules/')).toBe(true);
+    const args = node.args(['--port', '0']);
+    expect(args.join(' ')).not.toContain(REPO_ROOT);
+    expect(args.some((a) => a.startsWith('file:///srv/bench/'))).toBe(true);
+    expect(args).toContain('/srv/bench/runtimes/node/server.ts');
+    const deno = remoteSpec(runtimeSpec('deno'), '/srv/bench');
+    expect(deno.binary.startsWith('/srv/bench/')).toBe(true);
+    expect(deno.args(['--host', '10.0.0.2']).join(' ')).not.toContain(REPO_ROOT);
+  });
+});
+
+describe('report rows for a remote run', () => {
+  const base = { os: 'Debian', kernel: '6', cpu: { model: 'X', count: 2 }, memoryBytes: 2 ** 30, commit: 'c', dirty: false, loadGenerator: { name: 'autocannon' as const, version: '8' }, harnessNode: '20' };
+  const serverHost = { host: 'bench-2', os: 'Debian 12', kernel: '6.1', cpu: { model: 'EPYC', count: 8 }, memoryBytes: 2 ** 34, dir: '/srv/bench', bind: '10.0.0.2', bindSource: 'ssh-connection' as const };
+
+  it('name the server host, the round trip, MTU and where server figures came from; nothing for a local run', () => {
+    const rows = environmentRows({ environment: { ...base, serverHost, network: { rttMs: { median: 0.21, min: 0.18, max: 0.4, samples: 20, runtime: 'node' }, mtu: { client: 1500, server: 9000 } } }, runtimes: [] } as unknown as Report);
+    const text = new Map(rows);
+    expect(text.get('servers on')).toMatch(/^bench-2: Debian 12, kernel 6.1, EPYC × 8, .*bound to 10.0.0.2; checkout \/srv\/bench$/);
+    expect(text.get('round trip')).toBe('0.21 ms median of 20 GET /health (min 0.18, max 0.4)');
+    expect(text.get('MTU')).toBe('load host 1500, server host 9000');
+    expect(text.get('server figures')).toMatch(/\/stats/);
+    const unmeasured = new Map(environmentRows({ environment: { ...base, serverHost, network: { rttUnavailable: 'node hono server did not start', mtu: {} } }, runtimes: [] } as unknown as Report));
+    expect(unmeasured.get('round trip')).toBe('not measured: node hono server did not start');
+    expect(unmeasured.has('MTU')).toBe(false);
+    const local = new Map(environmentRows({ environment: base, runtimes: [] } as unknown as Report));
+    expect([...local.keys()].some((k) => ['servers on', 'round trip', 'MTU'].includes(k))).toBe(false);
+  });
+});
