@@ -59,6 +59,8 @@ export interface MetricChange {
 
 export interface CellKey {
   runtime: RuntimeName;
+  /** Set when the reports measured named versions (node@22): each installation is its own cell. */
+  runtimeLabel?: string;
   scenario: ScenarioName;
   mode: Mode;
 }
@@ -180,7 +182,7 @@ function p99Runs(cell: CellResult): number[] {
 }
 
 function keyOf(cell: CellKey): CellKey {
-  return { runtime: cell.runtime, scenario: cell.scenario, mode: cell.mode };
+  return { runtime: cell.runtime, ...(cell.runtimeLabel === undefined ? {} : { runtimeLabel: cell.runtimeLabel }), scenario: cell.scenario, mode: cell.mode };
 }
 
 function sideStatus(cell: CellResult): SideStatus {
@@ -277,7 +279,7 @@ export function runtimeVersionDifferences(baseline: Report, current: Report): Ru
 }
 
 function cellKey(cell: CellKey): string {
-  return `${cell.runtime}\u0000${cell.scenario}\u0000${cell.mode}`;
+  return `${cell.runtimeLabel ?? cell.runtime}\u0000${cell.scenario}\u0000${cell.mode}`;
 }
 
 function byKey(report: Report): Map<string, CellResult> {

@@ -136,7 +136,7 @@ function notComparedText(cell: NotComparedCell): string {
 }
 
 function row(cell: CellComparison): string[] {
-  const key = [cell.runtime, cell.scenario, cell.mode];
+  const key = [cell.runtimeLabel ?? cell.runtime, cell.scenario, cell.mode];
   if (cell.kind === 'not-compared') return [...key, DASH, DASH, DASH, DASH, DASH, DASH, escapeCell(notComparedText(cell))];
   const rps = (x: number): string => formatRps(x, cell.throughput.baseline);
   return [...key, ...metricCells(cell.throughput, rps), ...metricCells(cell.p99, formatMs), escapeCell(cellVerdictText(cell))];
@@ -149,7 +149,7 @@ export function comparisonTable(cells: readonly CellComparison[]): string {
 }
 
 function keyText(cell: CellKey): string {
-  return `${cell.runtime} ${cell.scenario} ${cell.mode}`;
+  return `${cell.runtimeLabel ?? cell.runtime} ${cell.scenario} ${cell.mode}`;
 }
 
 /** One line per side: a bench on a new runtime can add dozens of cells. */
