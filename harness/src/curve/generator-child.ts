@@ -66,31 +66,44 @@ function runStep(options: StepOptions): Promise<StepMeasurement> {
       sent++;
       inFlight++;
       lateness.recordValue(micros(now - dueAt));
+      // Each request settles once, whatever mix of events its end brings.
+      let settled = false;
+      const once = (record: () => void) => {
+        if (settled) return;
+        settled = true;
+        record();
+        settle();
+      };
       const req = request(options.url, { agent, timeout: options.timeoutMs }, (res) => {
         res.resume();
-        res.on('end', () => {
-          const at = performance.now();
-          if (res.statusCode !== undefined && res.statusCode >= 200 && res.statusCode < 300) {
-            completed++;
-            latency.recordValue(micros(at - dueAt));
-            firstAnswer = Math.min(firstAnswer, at);
-            lastAnswer = at;
+        res.on('end', () =>
+          once(() => {
+            const at = performance.now();
+            if (res.statusCode !== undefined && res.statusCode >= 200 && res.statusCode < 300) {
+              completed++;
+              latency.recordValue(micros(at - dueAt));
+              firstAnswer = Math.min(firstAnswer, at);
+              lastAnswer = at;
+            } else {
+              errors++;
+            }
+          }),
+        );
+        // Cut off mid-answer: 'close' without 'end' (after a normal 'end', once() ignores it).
+        res.on('error', () => once(() => errors++));
+        res.on('close', () => once(() => errors++));
+      });
+      req.on('timeout', () => req.destroy(new StepTimeout()));
+      req.on('error', (error) =>
+        once(() => {
+          if (error instanceof StepTimeout) {
+            timeouts++;
+            latency.recordValue(micros(options.timeoutMs));
           } else {
             errors++;
           }
-          settle();
-        });
-      });
-      req.on('timeout', () => req.destroy(new StepTimeout()));
-      req.on('error', (error) => {
-        if (error instanceof StepTimeout) {
-          timeouts++;
-          latency.recordValue(micros(options.timeoutMs));
-        } else {
-          errors++;
-        }
-        settle();
-      });
+        }),
+      );
       req.end();
     };
 

@@ -32,6 +32,7 @@ export interface SweepContext {
 
 /** Closed-loop connections for the ladder's reference throughput: the bench's default. */
 const CLOSED_LOOP_CONNECTIONS = 10;
+const CLOSED_LOOP_MIN_REQUESTS = 10;
 /** Longest wait for a server to finish what a step left it. */
 const QUIET_DEADLINE_MS = 20_000;
 /** The discarded step before a ladder, at its lowest rate. */
@@ -164,8 +165,18 @@ function stepOptions(server: RunningServer, cell: CellSpec, plan: CurvePlan, rat
   };
 }
 
+/**
+ * The closed-loop throughput the ladder is sized from. A slow cell (bcrypt on a cold thread
+ * pool) may finish next to nothing in a short run: the run is doubled, twice at most, until it
+ * holds CLOSED_LOOP_MIN_REQUESTS answers.
+ */
 async function closedLoop(server: RunningServer, cell: CellSpec, durationSec: number, plan: CurvePlan): Promise<number> {
-  await waitQuiet(server, QUIET_DEADLINE_MS);
-  const result = await runLoad({ url: server.url + cell.path, connections: CLOSED_LOOP_CONNECTIONS, durationSec, timeoutSec: Math.ceil(plan.timeoutMs / 1000) }).done;
-  return result.requestsPerSec;
+  let rate = 0;
+  for (let attempt = 0, sec = durationSec; attempt < 3; attempt++, sec *= 2) {
+    await waitQuiet(server, QUIET_DEADLINE_MS);
+    const result = await runLoad({ url: server.url + cell.path, connections: CLOSED_LOOP_CONNECTIONS, durationSec: sec, timeoutSec: Math.ceil(plan.timeoutMs / 1000) }).done;
+    rate = result.requestsPerSec;
+    if (result.completed >= CLOSED_LOOP_MIN_REQUESTS) break;
+  }
+  return rate;
 }

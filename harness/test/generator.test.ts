@@ -1,0 +1,57 @@
+// The generator's bookkeeping against a tiny in-process server whose delays are known: counts,
+// drops at the in-flight cap, timeouts recorded at the timeout, errors, latency from the schedule.
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { Generator } from '../src/curve/generator.ts';
+
+let server: Server;
+let url: string;
+let generator: Generator;
+
+beforeAll(async () => {
+  server = createServer((req, res) => {
+    const u = new URL(req.url ?? '/', 'http://x');
+    const ms = Number(u.searchParams.get('ms') ?? 0);
+    const status = Number(u.searchParams.get('status') ?? 200);
+    setTimeout(() => res.writeHead(status).end('ok'), ms);
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  generator = new Generator();
+});
+
+afterAll(async () => {
+  await generator.close();
+  server.closeAllConnections();
+  await new Promise((resolve) => server.close(resolve));
+});
+
+const run = (path: string, rate: number, durationSec: number, extra = {}) =>
+  generator.runStep({ url: url + path, ratePerSec: rate, durationSec, arrivals: 'constant', seed: 1, maxInFlight: 100, timeoutMs: 1000, ...extra });
+
+describe('generator', () => {
+  it('sends every scheduled request and times each from its schedule', async () => {
+    const m = await run('/?ms=10', 50, 1);
+    expect(m).toMatchObject({ scheduled: 50, sent: 50, completed: 50, dropped: 0, errors: 0, timeouts: 0 });
+    expect(m.latencyMs.p50).toBeGreaterThanOrEqual(10);
+    expect(m.latencyMs.p50).toBeLessThan(40);
+    expect(m.achievedPerSec).toBeGreaterThan(45);
+    expect(m.achievedPerSec).toBeLessThan(55);
+  });
+
+  it('drops (and counts) what is due while the cap is in flight, and records timeouts at the timeout', async () => {
+    // 100 req/s for 1 s, each held 300 ms, at most 10 in flight: about 10 of every 30 go out.
+    const capped = await run('/?ms=300', 100, 1, { maxInFlight: 10 });
+    expect(capped.sent + capped.dropped).toBe(100);
+    expect(capped.dropped).toBeGreaterThan(50);
+    const late = await run('/?ms=500', 10, 0.3, { timeoutMs: 100 });
+    expect(late).toMatchObject({ completed: 0, timeouts: 3 });
+    expect(late.latencyMs.p50).toBeCloseTo(100, 0);
+  });
+
+  it('counts non-2xx answers as errors, not as latency', async () => {
+    const m = await run('/?status=500', 20, 0.5);
+    expect(m).toMatchObject({ completed: 0, errors: 10 });
+  });
+});
