@@ -156,7 +156,7 @@ describe.skipIf(unavailable !== undefined)('servers on another host, over ssh', 
     expect(await localSshGone(3_000)).toEqual([]);
   });
 
-  it('exit 2 before anything starts: unreachable host, checkout missing; a runtime missing there is skipped', () => {
+  it('exit 2 before anything starts: unreachable host, refused key, checkout missing', () => {
     const unreachable = spawnSync('ip', benchArgs(['--quick']).map((a) => (a === hosts.host ? 'root@198.51.100.3' : a)), { cwd: HARNESS, encoding: 'utf8', timeout: 60_000 });
     expect(unreachable.status).toBe(2);
     expect(unreachable.stderr).toMatch(/198\.51\.100\.3: host unreachable/);
