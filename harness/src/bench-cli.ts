@@ -7,7 +7,8 @@ import { fdWarning } from './system/fd-limit.ts';
 import { parsePlan, type Plan } from './run/plan.ts';
 import { createProgress } from './run/progress.ts';
 import { renderConsoleSummary } from './report/render/console.ts';
-import { preflight, PreflightError, type RemoteSetup } from './remote/preflight.ts';
+import { movePath, preflight, PreflightError, type RemoteSetup } from './remote/preflight.ts';
+import { DEFAULT_DATA_DIR } from './system/data-files.ts';
 
 async function main(): Promise<number> {
   let plan: Plan;
@@ -30,7 +31,10 @@ async function main(): Promise<number> {
   let remote: RemoteSetup | undefined;
   if (plan.remote !== undefined) {
     try {
-      remote = await preflight(plan.remote, plan.runtimes);
+      const data = plan.scenarios.includes('file')
+        ? { dir: movePath(plan.dataDir ?? DEFAULT_DATA_DIR, plan.remote.dir), count: plan.fileCount, sizeBytes: plan.fileSizeBytes }
+        : undefined;
+      remote = await preflight(plan.remote, plan.runtimes, data);
     } catch (error) {
       if (!(error instanceof PreflightError)) throw error;
       console.error(`bench: ${error.message}`);

@@ -183,6 +183,16 @@ describe('compareReports: what else differs', () => {
     expect(c.environmentDifferences[1]).toEqual({ field: 'cpu count', baseline: 4, current: 8 });
   });
 
+  it('tells a run with the servers on another host from a local one', () => {
+    const serverHost = { host: 'bench-2', os: 'Debian 12', kernel: '6.1', cpu: { model: 'EPYC', count: 8 }, memoryBytes: 2 ** 34, dir: '/srv/bench', bind: '10.0.0.2', bindSource: 'flag' as const };
+    const remote = reportOf(cells, { environment: { ...environment, serverHost, network: { rttMs: { median: 0.2, min: 0.1, max: 0.3, samples: 20, runtime: 'node' }, mtu: {} } } });
+    const c = compareReports(reportOf(cells), remote, OPTIONS);
+    expect(c.environmentDifferences).toEqual([
+      { field: 'server host', baseline: 'the load host', current: 'bench-2 (EPYC × 8)' },
+      { field: 'round trip ms', baseline: null, current: 0.2 },
+    ]);
+  });
+
   it('refuses reports of different schema versions', () => {
     const other = { ...reportOf(cells), schemaVersion: 2 } as unknown as Report;
     expect(() => compareReports(reportOf(cells), other, OPTIONS)).toThrow(CompareError);

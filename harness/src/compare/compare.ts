@@ -265,6 +265,9 @@ export function environmentDifferences(baseline: Report, current: Report): Field
     ['dirty', r.environment.dirty],
     ['load generator', `${r.environment.loadGenerator.name} ${r.environment.loadGenerator.version}`],
     ['harness node', r.environment.harnessNode],
+    // --server-host: a remote report against a local one (or another server host) is a different set-up.
+    ['server host', r.environment.serverHost === undefined ? 'the load host' : `${r.environment.serverHost.host} (${r.environment.serverHost.cpu.model} × ${r.environment.serverHost.cpu.count})`],
+    ['round trip ms', r.environment.network?.rttMs?.median],
   ];
   const c = fields(current);
   return differences(fields(baseline).map(([field, value], i) => [field, value, c[i]?.[1]]));

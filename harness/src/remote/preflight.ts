@@ -7,7 +7,7 @@
 import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { pathToFileURL } from 'node:url';
-import type { RuntimeName } from '@bench/app';
+import type { Manifest, RuntimeName } from '@bench/app';
 import type { NetworkPath, ServerHostEnvironment } from '../report/report-types.ts';
 import { runtimeSpec, type RuntimeSpec } from '../run/runtimes.ts';
 import { REPO_ROOT } from '../system/paths.ts';
@@ -21,8 +21,17 @@ export interface RemoteRuntime {
   probe: { ok: true; version: string } | { ok: false; reason: string };
 }
 
+/** The file scenario's data on the server host: its folder there and the shape the plan wants. */
+export interface RemoteData {
+  dir: string;
+  count: number;
+  sizeBytes: number;
+}
+
 export interface RemoteSetup {
   target: RemoteTarget & { bind: string; address: string };
+  /** The server host's own manifest.json: the files its servers read (random bytes, made there). */
+  manifest?: Manifest;
   runtimes: Map<RuntimeName, RemoteRuntime>;
   environment: ServerHostEnvironment;
   mtu: NetworkPath['mtu'];
@@ -51,12 +60,14 @@ function neededFile(spec: RuntimeSpec): string {
 }
 
 /**
- * Prints key=value lines. $1 the checkout, $2 the bind address asked for (may be empty), then
- * triples: runtime name, binary, a file it needs.
+ * Prints key=value lines. $1 the checkout, $2 the bind address asked for (may be empty), $3 the
+ * data folder whose manifest is wanted (may be empty), then triples: runtime name, binary, a
+ * file it needs.
  */
-const PREFLIGHT = `dir="$1"; bind="$2"; shift 2
+const PREFLIGHT = `dir="$1"; bind="$2"; data="$3"; shift 3
 echo "conn=\${SSH_CONNECTION:-}"
 if [ -f "$dir/packages/app/package.json" ] && [ -d "$dir/runtimes" ]; then echo checkout=ok; else echo checkout=missing; exit 0; fi
+if [ -n "$data" ]; then if [ -r "$data/manifest.json" ]; then echo "manifest=$(tr -d '\\n' < "$data/manifest.json")"; else echo manifest=missing; fi; fi
 cd "$dir"
 while [ $# -ge 3 ]; do
   name=$1; bin=$2; need=$3; shift 3
@@ -74,12 +85,12 @@ dev=$(ip -o addr show 2>/dev/null | awk -v a="$bind" '{split($4, p, "/"); if (p[
 [ -n "$dev" ] && echo "mtu=$(cat /sys/class/net/$dev/mtu 2>/dev/null)"
 exit 0`;
 
-export async function preflight(target: RemoteTarget, names: readonly RuntimeName[]): Promise<RemoteSetup> {
+export async function preflight(target: RemoteTarget, names: readonly RuntimeName[], data?: RemoteData): Promise<RemoteSetup> {
   const missing = missingSshReason();
   if (missing !== undefined) throw new PreflightError(missing);
   const specs = names.map((name) => remoteSpec(runtimeSpec(name), target.dir));
   const triples = specs.flatMap((s) => (s.unavailable === undefined ? [s.name, s.binary, neededFile(s)] : []));
-  const out = await sshRun(target, ['sh', '-c', PREFLIGHT, 'bench-preflight', target.dir, target.bind ?? '', ...triples]);
+  const out = await sshRun(target, ['sh', '-c', PREFLIGHT, 'bench-preflight', target.dir, target.bind ?? '', data?.dir ?? '', ...triples]);
   if (out.code === 255 || out.code === null) throw new PreflightError(describeSshFailure(target.destination, out.stderr || 'ssh timed out'));
   const kv = new Map(out.stdout.split('\n').flatMap((line) => {
     const at = line.indexOf('=');
@@ -93,8 +104,10 @@ export async function preflight(target: RemoteTarget, names: readonly RuntimeNam
   const runtimes = new Map<RuntimeName, RemoteRuntime>();
   for (const spec of specs) runtimes.set(spec.name, { spec, probe: probeOf(spec, kv.get(`rt.${spec.name}`), target.destination) });
   const host = hostOf(target.destination);
+  const manifest = data === undefined ? undefined : remoteManifest(kv.get('manifest'), data, host);
   return {
     target: { ...target, bind, address: address === '' ? host : address },
+    ...(manifest === undefined ? {} : { manifest }),
     runtimes,
     environment: {
       host,
@@ -111,6 +124,25 @@ export async function preflight(target: RemoteTarget, names: readonly RuntimeNam
       ...(Number(kv.get('mtu')) > 0 ? { server: Number(kv.get('mtu')) } : {}),
     },
   };
+}
+
+/**
+ * The file scenario's files are random bytes made on each host, so the answer checks need the
+ * server host's own manifest; one of another shape than the plan's is refused before the run.
+ */
+function remoteManifest(line: string | undefined, data: RemoteData, host: string): Manifest {
+  const make = `run "pnpm data --count ${data.count} --size-bytes ${data.sizeBytes} --dir ${data.dir}" there`;
+  if (line === undefined || line === 'missing') throw new PreflightError(`no data files for the file scenario on ${host} (${data.dir}/manifest.json missing): ${make}`);
+  let manifest: Manifest;
+  try {
+    manifest = JSON.parse(line) as Manifest;
+  } catch {
+    throw new PreflightError(`${data.dir}/manifest.json on ${host} is not JSON: ${make}`);
+  }
+  if (manifest.count !== data.count || manifest.sizeBytes !== data.sizeBytes || manifest.files?.length !== data.count) {
+    throw new PreflightError(`the data files on ${host} are ${manifest.count} of ${manifest.sizeBytes} bytes, not ${data.count} of ${data.sizeBytes}: ${make}`);
+  }
+  return manifest;
 }
 
 function probeOf(spec: RuntimeSpec, line: string | undefined, destination: string): RemoteRuntime['probe'] {

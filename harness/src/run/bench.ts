@@ -70,8 +70,9 @@ export async function runBench(plan: Plan, options: BenchOptions): Promise<Bench
   mkdirSync(runDir, { recursive: true });
 
   const dataDir = plan.dataDir === undefined ? undefined : resolve(plan.dataDir);
-  const manifest = ensureDataFiles(dataDir, plan.fileCount, plan.fileSizeBytes, (line) => progress.log(line));
   const remote = options.remote;
+  // On another host the servers read that host's files: its manifest (from the preflight) checks them.
+  const manifest = remote?.manifest ?? ensureDataFiles(dataDir, plan.fileCount, plan.fileSizeBytes, (line) => progress.log(line));
   const filePaths = manifest.files.map((f) => join(dataDir ?? DEFAULT_DATA_DIR, f.name));
   // On another host the files are that host's copies: same names, under its checkout.
   const evictPaths = remote === undefined ? filePaths : filePaths.map((p) => movePath(p, remote.target.dir));

@@ -8,6 +8,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { generateDataFiles } from '@bench/app';
 import type { Report } from '../../src/report/report-types.ts';
 import { processesMentioning } from './helpers.ts';
 import { HEARTBEAT_TIMEOUT_SEC } from '../../src/remote/remote-server.ts';
@@ -156,7 +157,7 @@ describe.skipIf(unavailable !== undefined)('servers on another host, over ssh', 
     expect(await localSshGone(3_000)).toEqual([]);
   });
 
-  it('exit 2 before anything starts: unreachable host, checkout missing; a runtime missing there is skipped', () => {
+  it('exit 2 before anything starts: unreachable host, refused key, checkout or data missing', () => {
     const unreachable = spawnSync('ip', benchArgs(['--quick']).map((a) => (a === hosts.host ? 'root@198.51.100.3' : a)), { cwd: HARNESS, encoding: 'utf8', timeout: 60_000 });
     expect(unreachable.status).toBe(2);
     expect(unreachable.stderr).toMatch(/198\.51\.100\.3: host unreachable/);
@@ -166,6 +167,9 @@ describe.skipIf(unavailable !== undefined)('servers on another host, over ssh', 
     const noCheckout = runBenchThere(['--quick', '--server-dir', '/nonexistent-checkout']);
     expect(noCheckout.status).toBe(2);
     expect(noCheckout.stderr).toMatch(/no checkout of this repository at \/nonexistent-checkout/);
+    const noData = runBenchThere(['--quick', '--scenarios', 'file', '--data-dir', '/nonexistent-data']);
+    expect(noData.status).toBe(2);
+    expect(noData.stderr).toMatch(/no data files for the file scenario on benchsrv \(\/nonexistent-data\/manifest.json missing\): run "pnpm data/);
   });
 
   it('a runtime missing on the server host is skipped with the reason, the others run', () => {
@@ -239,6 +243,8 @@ describe.skipIf(unavailable !== undefined)('servers on another host, over ssh', 
   it('--cold: the files are evicted on the server host and verified there', () => {
     const data = mkdtempSync(join(tmpdir(), 'bench-remote-data-'));
     outDirs.push(data);
+    // `pnpm data` on the server host: here the same machine, so the same folder.
+    generateDataFiles(data, 4, 262144);
     const { status, stderr, report } = runBenchThere(['--runtimes', 'node', '--scenarios', 'file', '--modes', 'async', '--quick', '--runs', '1', '--cold', '--data-dir', data, '--file-count', '4', '--file-size', '262144']);
     expect(status, stderr).toBe(0);
     expect(report?.parameters.fileCache, report?.parameters.coldUnavailable).toBe('cold');
