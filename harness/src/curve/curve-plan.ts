@@ -22,10 +22,10 @@ export const CURVE_DEFAULT_SCENARIOS: ScenarioName[] = ['hash', 'file', 'fib', '
 
 /**
  * Default: 7 rates per cell, 1.5 s each (longer at low rates, up to 3 s, to hold 15 samples),
- * about 8 minutes for 27 cells on 2 cores (README, "Load curves"). --quick: 5 rates of 0.4 s.
+ * about 8 minutes for 27 cells on 2 cores (README, "Load curves"). --quick: 5 rates of 0.3 s.
  */
 export const CURVE_FULL = { ladderSteps: 7, stepSec: 1.5, minSamples: 15, maxStepSec: 3, closedLoopSec: 1 } as const;
-export const CURVE_QUICK = { ladderSteps: 5, stepSec: 0.4, minSamples: 5, maxStepSec: 0.8, closedLoopSec: 0.3 } as const;
+export const CURVE_QUICK = { ladderSteps: 5, stepSec: 0.3, minSamples: 5, maxStepSec: 0.6, closedLoopSec: 0.3 } as const;
 
 const ARRIVALS = ['constant', 'poisson'] as const satisfies readonly Arrivals[];
 const STRINGS = ['runtimes', 'scenarios', 'modes', 'out', 'slo-ms', 'rates', 'arrivals', 'seed', 'steps', 'step-sec', 'max-in-flight', 'timeout-ms', 'hash-cost', 'fib-n', 'sleep-ms', 'data-dir'] as const;
