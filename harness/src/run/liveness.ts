@@ -83,8 +83,8 @@ export async function whileAlive<T>(server: RunningServer, work: Promise<T>, opt
   const watcher = new Promise<never>((_, reject) => {
     const tick = () => {
       const now = performance.now();
-      // Remote: no /proc across hosts; the verdict is then "unknown" and the deadlines decide.
-      const progress = server.remote === undefined ? readMainThreadProgress(server.pid) : undefined;
+      // Remote: the samples its wrapper sends from that host's /proc; none fresh is "unknown".
+      const progress = server.remote === undefined ? readMainThreadProgress(server.pid) : server.remote.progress?.();
       const previous = samples.at(-1)?.progress;
       if (progress === undefined || (previous !== undefined && (progress.runNs !== previous.runNs || progress.slices !== previous.slices))) {
         movedSinceStart = true;
