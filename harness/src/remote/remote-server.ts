@@ -15,10 +15,19 @@ import type { Health, ServerKind } from '@bench/app';
 import type { RuntimeSpec } from '../run/runtimes.ts';
 import { formatExit, trackServer, type Exit, type RunningServer } from '../run/server.ts';
 import { hostOf, sshArgv, type RemoteTarget } from './ssh.ts';
+import type { ThreadProgress } from '../system/proc.ts';
 
 /** Seconds without a heartbeat byte after which the remote wrapper kills the server. */
 export const HEARTBEAT_TIMEOUT_SEC = 10;
 const HEARTBEAT_EVERY_MS = 2_000;
+/**
+ * The server's main-thread progress (liveness.ts) sampled there from its /proc and sent up the
+ * channel: two small forks a second on the server host, so a hang is told from a busy server
+ * across hosts too. A sample older than PROGRESS_FRESH_MS counts as unknown, never as "still".
+ */
+const PROGRESS_EVERY_SEC = 0.5;
+const PROGRESS_FRESH_MS = 1_500;
+const PROGRESS_LINE = /^bench-progress (\d+) (\d+) (\S)$/;
 
 /**
  * $1: the checkout; the rest: the server's argv. Background jobs of a non-interactive sh get
@@ -38,9 +47,19 @@ echo "bench-remote pid=$pid"
   kill -s KILL -- "-$pid"
 ) <&3 >/dev/null 2>&1 &
 watcher=$!
+(
+  while kill -s 0 "$pid" 2>/dev/null; do
+    read -r run wait slices 2>/dev/null < "/proc/$pid/task/$pid/schedstat" || break
+    read -r stat 2>/dev/null < "/proc/$pid/stat" || break
+    rest=\${stat##*) }
+    echo "bench-progress $run $slices \${rest%% *}"
+    sleep ${PROGRESS_EVERY_SEC}
+  done
+) <&- 3<&- 2>/dev/null &
+sampler=$!
 wait $pid; code=$?
 kill -s KILL -- "-$pid" 2>/dev/null
-kill $watcher 2>/dev/null
+kill $watcher $sampler 2>/dev/null
 exit $code`;
 
 const READY_LINE = /^ready (\S+) runtime=(\S+) server=(\S+) pid=(\d+)/m;
@@ -68,8 +87,16 @@ export async function startRemoteServer(spec: RuntimeSpec, target: RemoteTarget,
   });
   let stdout = '';
   let stderr = '';
+  let partial = '';
+  let progress: { sample: ThreadProgress; atMs: number } | undefined;
   child.stdout?.setEncoding('utf8').on('data', (chunk: string) => {
-    if (stdout.length < 64_000) stdout += chunk;
+    const lines = (partial + chunk).split('\n');
+    partial = lines.pop() ?? '';
+    for (const line of lines) {
+      const sample = PROGRESS_LINE.exec(line);
+      if (sample !== null) progress = { sample: { runNs: Number(sample[1]), slices: Number(sample[2]), state: sample[3] ?? '?' }, atMs: performance.now() };
+      else if (stdout.length < 64_000) stdout += `${line}\n`;
+    }
   });
   child.stderr?.setEncoding('utf8').on('data', (chunk: string) => {
     stderr = (stderr + chunk).slice(-64_000);
@@ -150,7 +177,10 @@ export async function startRemoteServer(spec: RuntimeSpec, target: RemoteTarget,
       },
       stderrTail,
       stop,
-      remote: { host: hostOf(target.destination) },
+      remote: {
+        host: hostOf(target.destination),
+        progress: () => (progress !== undefined && performance.now() - progress.atMs <= PROGRESS_FRESH_MS ? progress.sample : undefined),
+      },
     };
   } catch (error) {
     await stop();

@@ -87,8 +87,8 @@ export async function whileAlive<T>(server: RunningServer, work: Promise<T>, opt
     const tick = () => {
       const now = performance.now();
       for (const [pid, samples] of samplesOf) {
-        // Remote: no /proc across hosts; the verdict is then "unknown" and the deadlines decide.
-        const progress = server.remote === undefined ? readMainThreadProgress(pid) : undefined;
+        // Remote: the samples its wrapper sends from that host's /proc; none fresh is "unknown".
+        const progress = server.remote === undefined ? readMainThreadProgress(pid) : server.remote.progress?.();
         const previous = samples.at(-1)?.progress;
         if (progress === undefined || (previous !== undefined && (progress.runNs !== previous.runNs || progress.slices !== previous.slices))) {
           movedSinceStart = true;

@@ -2,6 +2,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import type { Health, RuntimeName, ServerKind } from '@bench/app';
 import type { RuntimeSpec } from './runtimes.ts';
+import type { ThreadProgress } from '../system/proc.ts';
 
 export interface StartOptions {
   raw: boolean;
@@ -40,7 +41,11 @@ export interface RunningServer {
    * Set when the server runs on another host (remote/remote-server.ts): `pid` is then a pid
    * there, and nothing of this host's /proc describes it.
    */
-  remote?: { host: string };
+  remote?: {
+    host: string;
+    /** The main thread's latest progress sample from that host, when fresh (liveness.ts). */
+    progress?: () => ThreadProgress | undefined;
+  };
 }
 
 /**

@@ -250,4 +250,28 @@ describe.skipIf(unavailable !== undefined)('servers on another host, over ssh', 
     expect(report?.parameters.fileCache, report?.parameters.coldUnavailable).toBe('cold');
     expect(report?.results[0]).toMatchObject({ status: 'ok', fileCache: 'cold', serverHost: hosts.host });
   });
+
+  it('a remote server that stops is found hung from the progress samples its wrapper sends', async () => {
+    const args = benchArgs(['--runtimes', 'node', '--scenarios', 'sleep', '--modes', 'sync', '--runs', '1', '--duration', '3', '--warmup', '0', '--timeout', '1']);
+    const child = spawn('ip', args, { cwd: HARNESS, stdio: ['ignore', 'pipe', 'pipe'] });
+    let log = '';
+    child.stdout?.setEncoding('utf8').on('data', (c: string) => (log += c));
+    child.stderr?.setEncoding('utf8').on('data', (c: string) => (log += c));
+    const until = Date.now() + 40_000;
+    while (!(log.includes('sleep/sync check') && serverRunningThere())) {
+      if (child.exitCode !== null || Date.now() > until) throw new Error(`the bench did not get to its cell: ${log.slice(-2000)}`);
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    await new Promise((r) => setTimeout(r, 1_500));
+    // The server itself, not its wrapper (whose command line holds the server's argv too).
+    const [server] = oursThere(/runtimes\/node\/server\.ts/).filter((pid) => !readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes('bench-remote'));
+    expect(server).toBeDefined();
+    process.kill(server ?? 0, 'SIGSTOP');
+    // 1: the only cell failed, nothing was measured.
+    expect(await exitOf(child), log).toBe(1);
+    const report = JSON.parse(readFileSync(join(args[args.indexOf('--out') + 1] ?? '', 'report.json'), 'utf8')) as Report;
+    expect(report.results[0]?.status).toBe('failed');
+    expect(report.results[0]?.reason).toMatch(/server hung: stopped \(process state T\)/);
+    expect(await serverNsEmpty(5_000)).toEqual([]);
+  });
 });
