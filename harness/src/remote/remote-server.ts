@@ -13,7 +13,7 @@
 import { spawn } from 'node:child_process';
 import type { Health, ServerKind } from '@bench/app';
 import type { RuntimeSpec } from '../run/runtimes.ts';
-import { formatExit, trackServer, type Exit, type RunningServer } from '../run/server.ts';
+import { fetchHealth, formatExit, trackServer, waitFor, type Exit, type RunningServer } from '../run/server.ts';
 import { hostOf, sshArgv, type RemoteTarget } from './ssh.ts';
 import type { ThreadProgress } from '../system/proc.ts';
 
@@ -193,23 +193,4 @@ function reachableUrl(url: string, target: RemoteTarget): string {
   const parsed = new URL(url);
   if (parsed.hostname === '0.0.0.0' || parsed.hostname === '[::]') parsed.hostname = target.address ?? hostOf(target.destination);
   return parsed.origin;
-}
-
-async function fetchHealth(url: string): Promise<Health | undefined> {
-  try {
-    const res = await fetch(`${url}/health`, { signal: AbortSignal.timeout(2_000) });
-    if (!res.ok) return undefined;
-    return (await res.json()) as Health;
-  } catch {
-    return undefined;
-  }
-}
-
-async function waitFor<T>(probe: () => Promise<T | undefined>, deadline: number, timeoutMessage: string): Promise<T> {
-  for (;;) {
-    const value = await probe();
-    if (value !== undefined) return value;
-    if (Date.now() > deadline) throw new Error(timeoutMessage);
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
 }

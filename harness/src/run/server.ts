@@ -221,7 +221,8 @@ export async function stopAllServers(): Promise<void> {
   await Promise.all([...liveGroups.values()].map((stop) => stop()));
 }
 
-async function fetchHealth(url: string): Promise<Health | undefined> {
+/** GET /health, or undefined while the server does not answer it (yet). */
+export async function fetchHealth(url: string): Promise<Health | undefined> {
   try {
     const res = await fetch(`${url}/health`, { signal: AbortSignal.timeout(2_000) });
     if (!res.ok) return undefined;
@@ -231,7 +232,8 @@ async function fetchHealth(url: string): Promise<Health | undefined> {
   }
 }
 
-async function waitFor<T>(probe: () => Promise<T | undefined>, deadline: number, timeoutMessage: string): Promise<T> {
+/** Polls `probe` every 50 ms until it gives a value, or throws `timeoutMessage` past the deadline. */
+export async function waitFor<T>(probe: () => Promise<T | undefined>, deadline: number, timeoutMessage: string): Promise<T> {
   for (;;) {
     const value = await probe();
     if (value !== undefined) return value;
