@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { loadChartAssets } from '../src/report/render/html-assets.ts';
 import { renderHtml } from '../src/report/render/html.ts';
+import { mergeReport } from '../src/report/merge.ts';
 import { EXPECTED_SCENARIOS, HOSTILE_REASON, htmlFixtureReport } from './fixtures/html-report.ts';
 
 const assets = loadChartAssets();
@@ -91,6 +92,20 @@ describe('renderHtml', () => {
     expect(summary).toContain('<b>fib</b>: worker vs sync not comparable (worker failed)');
     expect(html.indexOf('Environment')).toBeLessThan(html.indexOf('Parameters'));
     expect(html.indexOf('Parameters')).toBeLessThan(html.indexOf('id="scenario-hello"'));
+  });
+
+  it('puts a process or connection count beside the scenario on the cards, not the runtime again', () => {
+    const base = htmlFixtureReport();
+    const hash = base.results.filter((c) => c.runtime === 'node' && c.scenario === 'hash');
+    const swept = mergeReport({
+      ...base,
+      results: [...hash.map((c) => ({ ...c, processes: 2 })), ...hash.map((c) => ({ ...c, connections: 100 }))],
+    });
+    const summary = renderHtml(swept, assets);
+    const cards = summary.slice(summary.indexOf('id="summary"'), summary.indexOf('id="setup"'));
+    expect(cards).toContain('<b>hash x2</b>: async handles 2.00x the requests/s of sync');
+    expect(cards).toContain('<b>hash @100 conns</b>: async handles 2.00x the requests/s of sync');
+    expect(cards).not.toContain('node x2:');
   });
 
   it('says clearly when the run was interrupted, and not otherwise', () => {

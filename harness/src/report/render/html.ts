@@ -41,11 +41,24 @@ function header(report: Report): string {
   ].join('\n');
 }
 
-/** The comparison sentences of one runtime, each led by its scenario instead of the runtime's name. */
+/**
+ * The comparison sentences of one runtime, each led by its scenario instead of the runtime's name;
+ * a process count or connection count the sentence names ("node x2: ...", "node @100 conns: ...")
+ * goes beside the scenario, so the card does not repeat the runtime.
+ */
 function runtimeSentences(report: Report, runtime: string): string[] {
+  const escaped = runtime.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+  const lead = new RegExp(`^${escaped}((?: x\\d+)?(?: @\\d+ conns)?): `);
   return report.comparisons
     .filter((c) => laneOf(c) === runtime)
-    .flatMap((c) => comparisonLines(report, c).map((line) => `<b>${escapeHtml(c.scenario)}</b>: ${escapeHtml(line.replace(`${runtime}: `, ''))}`));
+    .flatMap((c) =>
+      comparisonLines(report, c).map((line) => {
+        const match = lead.exec(line);
+        const qualifier = match?.[1]?.trim() ?? '';
+        const text = match === null ? line : line.slice(match[0].length);
+        return `<b>${escapeHtml(c.scenario)}${qualifier === '' ? '' : ` ${escapeHtml(qualifier)}`}</b>: ${escapeHtml(text)}`;
+      }),
+    );
 }
 
 function runtimeCard(report: Report, entry: RuntimeEntry): string {
