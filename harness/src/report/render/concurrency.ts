@@ -6,7 +6,7 @@
 import { markdownTable } from 'markdown-table';
 import type { CellResult, Report } from '../report-types.ts';
 import { escapeHtml } from './html-escape.ts';
-import { formatMs, formatRps } from './markdown.ts';
+import { formatMs, formatRps } from './format.ts';
 
 function swept(report: Report): CellResult[] {
   return report.results.filter((c) => c.connections !== undefined);
