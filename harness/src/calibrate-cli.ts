@@ -55,7 +55,7 @@ function parseCalibrateArgs(argv: string[]): CliOptions {
   };
 }
 
-const pct = (x: number) => `${Math.round(x)}%`;
+const pct = (x: number | null) => (x === null ? 'n/a' : `${Math.round(x)}%`);
 
 function summaryRow(r: ServerCalibration): string[] {
   const best = r.best;

@@ -151,3 +151,11 @@ describe('settings', () => {
     expect(settingLabel({ connections: 10, workers: 2 })).toBe('10 conn, 2 workers');
   });
 });
+
+describe('server CPU during calibration', () => {
+  it('is the median of the runs that could read it, and n/a (null), never 0, when none could (a server on another host)', async () => {
+    const { serverCpuOf } = await import('../src/calibrate/calibrate.ts');
+    expect(serverCpuOf([{ serverCpuPercent: 90 }, { serverCpuPercent: undefined }, { serverCpuPercent: 110 }])).toBe(100);
+    expect(serverCpuOf([{ serverCpuPercent: undefined }, { serverCpuPercent: undefined }])).toBeNull();
+  });
+});

@@ -62,7 +62,8 @@ interface ClientRun {
   failedAnswers: number;
   /** This process, all threads (100 = one core); undefined for wrk, a separate process. */
   clientCpuPercent?: number;
-  serverCpuPercent: number;
+  /** From /proc; undefined where there is none (a server on another host). */
+  serverCpuPercent: number | undefined;
 }
 
 interface Context {
@@ -205,7 +206,7 @@ function settingResult(setting: AutocannonSetting, a: ClientRun[], w: ClientRun[
   const figures = (runs: ClientRun[]) => ({
     ...clientFigures(runs.map((r) => r.requestsPerSec)),
     failedAnswers: runs.reduce((sum, r) => sum + r.failedAnswers, 0),
-    serverCpuPercent: median(runs.map((r) => r.serverCpuPercent)),
+    serverCpuPercent: serverCpuOf(runs),
   });
   return {
     setting,
@@ -213,6 +214,12 @@ function settingResult(setting: AutocannonSetting, a: ClientRun[], w: ClientRun[
     wrk: withWrk ? figures(w) : null,
     ratio: rps.ratio,
   };
+}
+
+/** The median server CPU of the runs that have one; null when none could be read (never 0 for "unknown"). */
+export function serverCpuOf(runs: readonly Pick<ClientRun, 'serverCpuPercent'>[]): number | null {
+  const known = runs.flatMap((r) => (r.serverCpuPercent === undefined ? [] : [r.serverCpuPercent]));
+  return known.length === 0 ? null : median(known);
 }
 
 async function wrkRun(server: RunningServer, ctx: Context): Promise<ClientRun> {
@@ -255,7 +262,7 @@ async function runAutocannon(server: RunningServer, setting: AutocannonSetting, 
   });
 }
 
-/** Runs one load and adds the server process's CPU over it (from /proc; 0 where there is none, as on another host). */
+/** Runs one load and adds the server process's CPU over it (from /proc; undefined where there is none, as on another host). */
 async function withServerCpu(server: RunningServer, load: () => Promise<Omit<ClientRun, 'serverCpuPercent'>>): Promise<ClientRun> {
   const local = server.remote === undefined;
   const before = local ? readProc(server.pid) : undefined;
@@ -263,7 +270,7 @@ async function withServerCpu(server: RunningServer, load: () => Promise<Omit<Cli
   const run = await load();
   const after = local ? readProc(server.pid) : undefined;
   const wallMs = performance.now() - wallBefore;
-  const serverCpuPercent = before !== undefined && after !== undefined ? ((after.cpuMs - before.cpuMs) / wallMs) * 100 : 0;
+  const serverCpuPercent = before !== undefined && after !== undefined ? ((after.cpuMs - before.cpuMs) / wallMs) * 100 : undefined;
   return { ...run, serverCpuPercent };
 }
 

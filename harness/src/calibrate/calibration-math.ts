@@ -21,8 +21,11 @@ export interface ClientFigures {
   cv: number;
   /** Errors, timeouts and non-2xx answers summed over the runs: a figure with any is suspect. */
   failedAnswers: number;
-  /** Median over the runs of the server process's CPU (100 = one core) while this client loaded it. */
-  serverCpuPercent: number;
+  /**
+   * Median over the runs of the server process's CPU (100 = one core) while this client loaded
+   * it; null where it could not be read (a server on another host: no /proc across hosts).
+   */
+  serverCpuPercent: number | null;
 }
 
 export interface SettingResult {
