@@ -1,0 +1,141 @@
+/**
+ * The harness's control channel to a server it is measuring: /stats and /reset while the
+ * process is watched (liveness.ts), the wait until a server is quiet after a load (what it had
+ * in hand finished, nothing new finishing), and the backlog each load left, which sets how long
+ * that wait may take. measure.ts drives runs with these; it decides when, this file how.
+ */
+import type { Plan } from './plan.ts';
+import { formatExit, type RunningServer } from './server.ts';
+import { assertWorking, drainDeadlineMs, ServerBusy, ServerLost, tailOf, whileAlive } from './liveness.ts';
+
+/** What these calls need of a cell's context: the server and the plan's deadlines. */
+export interface ControlContext {
+  server: RunningServer;
+  plan: Pick<Plan, 'drainCapSec' | 'timeoutSec'>;
+}
+
+export interface ServerStats {
+  routes: Record<string, { count: number; perConnection?: Record<string, number> }>;
+  inFlight: number;
+  eventLoopLagMs: { p99: number; max: number };
+  cpuMs: { user: number; system: number };
+  rssBytes: number;
+}
+
+/**
+ * What the last load left on each server: requests sent and not answered (still queued there,
+ * or abandoned by the client after --timeout but not by the server), and the rate it served
+ * them at. The drain deadline is derived from it.
+ */
+const leftovers = new WeakMap<RunningServer, { backlog: number; servedPerSec: number }>();
+
+/** Seconds of no progress at all, with the process alive, before a server counts as hung. */
+export function hungAfterMs(plan: Pick<Plan, 'timeoutSec'>): number {
+  return Math.max(2, plan.timeoutSec) * 1000;
+}
+
+/**
+ * The server's own figures for the run just ended. An overloaded server answers /stats only
+ * after the requests queued in front of it, so it is given the drain deadline its backlog
+ * calls for; when that would pass the cap, the figures are recorded as missing (the next run
+ * starts on a restarted server) rather than waited for.
+ */
+export async function statsAfterLoad(ctx: ControlContext): Promise<{ value?: ServerStats; missing?: string }> {
+  const left = leftovers.get(ctx.server) ?? { backlog: 0, servedPerSec: 0 };
+  const capMs = ctx.plan.drainCapSec * 1000;
+  const deadline = drainDeadlineMs(left.backlog, left.servedPerSec, capMs);
+  if (deadline > capMs) {
+    await assertWorking(ctx.server, hungAfterMs(ctx.plan), 'its backlog');
+    return { missing: backlogReason(left, capMs) };
+  }
+  try {
+    return { value: await getStats(ctx, deadline) };
+  } catch (error) {
+    if (error instanceof ServerBusy) return { missing: error.message };
+    throw error;
+  }
+}
+
+export function backlogReason(left: { backlog: number; servedPerSec: number }, capMs: number): string {
+  const rate = left.servedPerSec > 0 ? ` at the ${left.servedPerSec.toFixed(1)} req/s it served` : ', none served';
+  return `about ${left.backlog} requests in hand${rate}: more than the ${capMs / 1000} s drain cap`;
+}
+
+/**
+ * Waits until the server is quiet: nothing in hand and nothing new finished between two /stats
+ * answers 50 ms apart. When autocannon stops, requests it had sent are still on the server:
+ * in its handlers, and unread in the sockets of closed connections, which the server still
+ * answers. Measured without this wait, a 0.5 s bcrypt run after a warm-up finished no request
+ * of its own (the server spent it on 17 left-over hashes). The wait has the deadline the last
+ * load's backlog calls for; ServerBusy when it passes (or would) with the server still working.
+ */
+export async function drain(ctx: ControlContext): Promise<void> {
+  const capMs = ctx.plan.drainCapSec * 1000;
+  const left = leftovers.get(ctx.server) ?? { backlog: 0, servedPerSec: 0 };
+  const deadlineMs = drainDeadlineMs(left.backlog, left.servedPerSec, capMs);
+  if (deadlineMs > capMs) {
+    await assertWorking(ctx.server, hungAfterMs(ctx.plan), 'its backlog');
+    throw new ServerBusy(backlogReason(left, capMs));
+  }
+  // With little or nothing left over, the server still gets up to --timeout to finish it.
+  const until = performance.now() + Math.max(deadlineMs, Math.min(capMs, ctx.plan.timeoutSec * 1000));
+  let lastTotal = -1;
+  for (;;) {
+    const remaining = until - performance.now();
+    if (remaining <= 0) throw new ServerBusy(`server still busy ${(deadlineMs / 1000).toFixed(1)} s after the load stopped (drain deadline from ${left.backlog} requests in hand)`);
+    const stats = await getStats(ctx, remaining);
+    const total = Object.values(stats.routes).reduce((sum, r) => sum + r.count, 0);
+    if (stats.inFlight === 0 && total === lastTotal) {
+      leftovers.delete(ctx.server);
+      return;
+    }
+    lastTotal = stats.inFlight === 0 ? total : -1;
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
+
+export function totalCpu(stats: ServerStats): number {
+  return stats.cpuMs.user + stats.cpuMs.system;
+}
+
+export async function getStats(ctx: ControlContext, deadlineMs: number): Promise<ServerStats> {
+  const res = await control(ctx, '/stats', 'GET', deadlineMs);
+  return (await res.json()) as ServerStats;
+}
+
+export async function post(ctx: ControlContext, path: string): Promise<void> {
+  await (await control(ctx, path, 'POST', ctx.plan.drainCapSec * 1000)).arrayBuffer();
+}
+
+/**
+ * A control request (/stats, /reset). It may wait behind every request queued on the server,
+ * so its own silence proves nothing: while it waits, the process is watched (liveness.ts) and
+ * only death or a hang fails the cell; a deadline passed while working is ServerBusy.
+ */
+export async function control(ctx: ControlContext, path: string, method: string, deadlineMs: number): Promise<Response> {
+  const { server } = ctx;
+  const abort = new AbortController();
+  let res: Response;
+  try {
+    const answer = fetch(server.url + path, { method, signal: abort.signal });
+    res = await whileAlive(server, answer, { hungAfterMs: hungAfterMs(ctx.plan), deadlineMs, what: `${method} ${path}` });
+  } catch (error) {
+    abort.abort();
+    if (error instanceof ServerLost || error instanceof ServerBusy) throw error;
+    await lostIfDead(server);
+    throw new ServerLost(`${method} ${path} failed: ${(error as Error).message}${tailOf(server)}`);
+  }
+  if (!res.ok) throw new ServerLost(`${method} ${path} answered ${res.status}`);
+  return res;
+}
+
+/** Gives a dying process a moment to be reaped, then reports it as lost if it is gone. */
+export async function lostIfDead(server: RunningServer): Promise<void> {
+  const exit = await Promise.race([server.exited, new Promise<undefined>((r) => setTimeout(() => r(undefined), 200))]);
+  if (exit !== undefined) throw new ServerLost(`server died (${formatExit(exit)})${tailOf(server)}`);
+}
+
+/** Remembers what a load left on the server, for the next drain's deadline. */
+export function rememberLeftovers(server: RunningServer, left: { backlog: number; servedPerSec: number }): void {
+  leftovers.set(server, left);
+}
