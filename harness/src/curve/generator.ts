@@ -1,8 +1,8 @@
-import { fork, type ChildProcess } from 'node:child_process';
-import { createRequire } from 'node:module';
+import type { ChildProcess } from 'node:child_process';
 import { setPriority } from 'node:os';
 import { dirname, resolve } from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
+import { fileURLToPath } from 'node:url';
+import { forkTs, nextMessage } from '../run/ipc-child.ts';
 import type { GeneratorCommand, GeneratorMessage, StepMeasurement, StepOptions } from './generator-types.ts';
 
 export type { StepMeasurement, StepOptions } from './generator-types.ts';
@@ -15,8 +15,7 @@ export class Generator {
   private readonly ready: Promise<void>;
 
   constructor() {
-    const tsx = pathToFileURL(createRequire(import.meta.url).resolve('tsx')).href;
-    this.child = fork(resolve(here, 'generator-child.ts'), [], { execArgv: ['--import', tsx], stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+    this.child = forkTs(resolve(here, 'generator-child.ts'));
     this.ready = this.next((m) => m.type === 'ready').then(() => undefined);
     this.ready.catch(() => {});
     // A generator that waits for a CPU sends late: its priority is raised where allowed (it is
@@ -53,22 +52,6 @@ export class Generator {
   }
 
   private next(accept: (m: GeneratorMessage) => boolean): Promise<GeneratorMessage> {
-    return new Promise((resolve, reject) => {
-      const onMessage = (message: GeneratorMessage) => {
-        if (!accept(message)) return;
-        cleanup();
-        resolve(message);
-      };
-      const onExit = (code: number | null) => {
-        cleanup();
-        reject(new Error(`generator process exited (${code})`));
-      };
-      const cleanup = () => {
-        this.child.off('message', onMessage);
-        this.child.off('exit', onExit);
-      };
-      this.child.on('message', onMessage);
-      this.child.once('exit', onExit);
-    });
+    return nextMessage(this.child, accept, (code) => `generator process exited (${code})`);
   }
 }

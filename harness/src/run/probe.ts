@@ -1,7 +1,7 @@
-import { fork, type ChildProcess } from 'node:child_process';
-import { createRequire } from 'node:module';
+import type { ChildProcess } from 'node:child_process';
 import { dirname, resolve } from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
+import { fileURLToPath } from 'node:url';
+import { forkTs, nextMessage } from './ipc-child.ts';
 
 export type ProbeCommand = { type: 'start'; url: string; ratePerSec: number; timeoutMs: number } | { type: 'stop' };
 export interface ProbeReport {
@@ -26,8 +26,7 @@ export class Probe {
   private readonly ready: Promise<void>;
 
   constructor() {
-    const tsx = pathToFileURL(createRequire(import.meta.url).resolve('tsx')).href;
-    this.child = fork(resolve(here, 'probe-child.ts'), [], { execArgv: ['--import', tsx], stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+    this.child = forkTs(resolve(here, 'probe-child.ts'));
     this.ready = this.next('ready').then(() => undefined);
     // Closed before it was ever used (nothing to measure): not an error anyone waits for.
     this.ready.catch(() => {});
@@ -58,22 +57,6 @@ export class Probe {
   }
 
   private next(type: ProbeMessage['type']): Promise<ProbeMessage> {
-    return new Promise((resolve, reject) => {
-      const onMessage = (message: ProbeMessage) => {
-        if (message.type !== type) return;
-        cleanup();
-        resolve(message);
-      };
-      const onExit = (code: number | null) => {
-        cleanup();
-        reject(new Error(`probe process exited (${code}) while waiting for "${type}"`));
-      };
-      const cleanup = () => {
-        this.child.off('message', onMessage);
-        this.child.off('exit', onExit);
-      };
-      this.child.on('message', onMessage);
-      this.child.once('exit', onExit);
-    });
+    return nextMessage<ProbeMessage>(this.child, (message) => message.type === type, (code) => `probe process exited (${code}) while waiting for "${type}"`);
   }
 }
