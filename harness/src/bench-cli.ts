@@ -2,7 +2,7 @@
 import { resolve } from 'node:path';
 import { exitCode, planSpecs, runBench } from './run/bench.ts';
 import type { RuntimeSpec } from './run/runtimes.ts';
-import { abortOnSignals, FlagError, writableDir } from './cli-flags.ts';
+import { abortOnSignals, FlagError, runMain, writableDir } from './cli-flags.ts';
 import { fdWarning } from './system/fd-limit.ts';
 import { parsePlan, type Plan } from './run/plan.ts';
 import { createProgress } from './run/progress.ts';
@@ -63,10 +63,4 @@ async function main(): Promise<number> {
   return signalExit() ?? exitCode(report, plan.strict);
 }
 
-main().then(
-  (code) => process.exit(code),
-  (error: unknown) => {
-    console.error(`bench: ${(error as Error).stack ?? String(error)}`);
-    process.exit(1);
-  },
-);
+runMain('bench', main);

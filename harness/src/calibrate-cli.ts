@@ -3,7 +3,7 @@
 // [--server-host [user@]host --server-dir DIR --server-bind ADDR --ssh-config FILE]`:
 // how close autocannon gets to wrk on this machine, as a table and calibration.json.
 import { join, resolve } from 'node:path';
-import { abortOnSignals, FlagError, nameList, numberFlag, parseFlags, writableDir } from './cli-flags.ts';
+import { abortOnSignals, FlagError, nameList, numberFlag, parseFlags, runMain, writableDir } from './cli-flags.ts';
 import { markdownTable } from 'markdown-table';
 import type { RuntimeName, ServerKind } from '@bench/app';
 import { calibrate, type CalibrateOptions } from './calibrate/calibrate.ts';
@@ -149,11 +149,4 @@ async function main(): Promise<number> {
   return signalExit() ?? (result.results.some((r) => r.status === 'ok') ? 0 : 1);
 }
 
-main().then(
-  (code) => process.exit(code),
-  async (error: unknown) => {
-    console.error(`calibrate: ${(error as Error).stack ?? String(error)}`);
-    await stopAllServers();
-    process.exit(1);
-  },
-);
+runMain('calibrate', main, stopAllServers);

@@ -77,3 +77,18 @@ export function abortOnSignals(name: string, controller: AbortController, onSign
   }
   return () => (caught === undefined ? undefined : EXIT_SIGNAL[caught]);
 }
+
+/**
+ * Runs a command's main and exits with its code. A crash is one line with its stack on stderr
+ * and exit 1, after `cleanup` (e.g. stopping every server still running).
+ */
+export function runMain(name: string, main: () => Promise<number>, cleanup: () => Promise<void> = async () => {}): void {
+  main().then(
+    (code) => process.exit(code),
+    async (error: unknown) => {
+      console.error(`${name}: ${(error as Error).stack ?? String(error)}`);
+      await cleanup();
+      process.exit(1);
+    },
+  );
+}

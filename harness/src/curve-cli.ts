@@ -5,7 +5,7 @@
 import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { loadManifest } from '@bench/app';
-import { abortOnSignals, FlagError, writableDir } from './cli-flags.ts';
+import { abortOnSignals, FlagError, runMain, writableDir } from './cli-flags.ts';
 import { curveParameters, parseCurvePlan, type CurvePlan } from './curve/curve-plan.ts';
 import type { Curve, CurveReport } from './curve/curve-types.ts';
 import { Generator } from './curve/generator.ts';
@@ -87,11 +87,4 @@ async function main(): Promise<number> {
   return signalExit() ?? (report.curves.some((c) => c.status === 'ok') ? 0 : 1);
 }
 
-main().then(
-  (code) => process.exit(code),
-  async (error: unknown) => {
-    console.error(`curve: ${(error as Error).stack ?? String(error)}`);
-    await stopAllServers();
-    process.exit(1);
-  },
-);
+runMain('curve', main, stopAllServers);

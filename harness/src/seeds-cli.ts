@@ -5,7 +5,7 @@
 import os from 'node:os';
 import { join, resolve } from 'node:path';
 import type { RuntimeName } from '@bench/app';
-import { abortOnSignals, FlagError, nameList, numberFlag, parseFlags, writableDir } from './cli-flags.ts';
+import { abortOnSignals, FlagError, nameList, numberFlag, parseFlags, runMain, writableDir } from './cli-flags.ts';
 import { makeRunDir, writeFileAtomic, writeJsonAtomic } from './report/output.ts';
 import { RUNTIME_NAMES } from './run/runtimes.ts';
 import { stopAllServers } from './run/server.ts';
@@ -103,11 +103,4 @@ async function main(): Promise<number> {
   return signalExit() ?? (report.rows.some((r) => r.status === 'ok') ? 0 : 1);
 }
 
-main().then(
-  (code) => process.exit(code),
-  async (error: unknown) => {
-    console.error(`seeds: ${(error as Error).stack ?? String(error)}`);
-    await stopAllServers();
-    process.exit(1);
-  },
-);
+runMain('seeds', main, stopAllServers);

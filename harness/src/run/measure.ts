@@ -18,7 +18,6 @@ import { ServerBusy, ServerLost, tailOf, whileAlive } from './liveness.ts';
 import { drain, getStats, hungAfterMs, lostIfDead, post, rememberLeftovers, statsAfterLoad, totalCpu } from './server-control.ts';
 
 export { ServerBusy, ServerLost } from './liveness.ts';
-export { hungAfterMs } from './server-control.ts';
 
 export interface CellContext {
   server: RunningServer;
