@@ -1,5 +1,5 @@
 import { cpuUsage, memoryUsage } from 'node:process';
-import { askPeers, ClusterIncomplete, mergeStats, type ProcessStats } from '../cluster.ts';
+import { askPeers, ClusterIncomplete, mergeStats, type ClusterInfo, type ProcessStats } from '../cluster.ts';
 import type { RouteGroup } from './context.ts';
 
 /**
@@ -27,26 +27,28 @@ export const statsRoutes: RouteGroup = (app, { config, stats, lag }) => {
   };
   const cluster = config.cluster;
 
-  app.get('/stats', async (c) => {
-    const mine = own();
-    if (cluster === undefined || c.req.query('scope') === 'process') return c.json(mine);
+  /**
+   * One process's answer, or the group's: the others asked over their control ports and
+   * combined with this one's; a group with a silent member answers its error, never a part.
+   */
+  const forGroup = async <T extends object>(scope: string | undefined, mine: T, path: string, method: 'GET' | 'POST', combine: (others: T[], group: ClusterInfo) => object) => {
+    if (cluster === undefined || scope === 'process') return { body: mine, status: 200 as const };
     try {
-      const others = await askPeers<ProcessStats>(cluster, config.pid, '/stats', 'GET');
-      return c.json(mergeStats(cluster.leaderPid, [mine, ...others]));
+      return { body: combine(await askPeers<T>(cluster, config.pid, path, method), cluster), status: 200 as const };
     } catch (error) {
-      if (error instanceof ClusterIncomplete) return c.json({ error: error.message }, error.status);
+      if (error instanceof ClusterIncomplete) return { body: { error: error.message }, status: error.status };
       throw error;
     }
+  };
+
+  app.get('/stats', async (c) => {
+    const mine = own();
+    const answer = await forGroup(c.req.query('scope'), mine, '/stats', 'GET', (others, group) => mergeStats(group.leaderPid, [mine, ...others]));
+    return c.json(answer.body, answer.status);
   });
   app.post('/reset', async (c) => {
     const mine = resetOwn();
-    if (cluster === undefined || c.req.query('scope') === 'process') return c.json(mine);
-    try {
-      const others = await askPeers<{ since: string }>(cluster, config.pid, '/reset', 'POST');
-      return c.json({ ok: true, since: mine.since, processes: 1 + others.length });
-    } catch (error) {
-      if (error instanceof ClusterIncomplete) return c.json({ error: error.message }, error.status);
-      throw error;
-    }
+    const answer = await forGroup(c.req.query('scope'), mine, '/reset', 'POST', (others) => ({ ok: true, since: mine.since, processes: 1 + others.length }));
+    return c.json(answer.body, answer.status);
   });
 };
