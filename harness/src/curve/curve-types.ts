@@ -5,25 +5,18 @@
 import type { RuntimeName } from '@bench/app';
 import type { Environment, Mode, RuntimeEntry, ScenarioName } from '../report/report-types.ts';
 import type { Arrivals } from './arrivals.ts';
-import type { Percentiles } from './generator-types.ts';
+import type { StepMeasurement } from './generator-types.ts';
 
 export type StepFlag = 'generator-bound' | 'saturated' | 'past-saturation' | 'errors';
 
-/** One offered rate on one cell. */
-export interface CurveStep {
+/**
+ * One offered rate on one cell: the generator's counts, latency (from the scheduled send time,
+ * ms) and lateness as it measured them (StepMeasurement), with the step's own figures.
+ */
+export interface CurveStep
+  extends Pick<StepMeasurement, 'achievedPerSec' | 'scheduled' | 'sent' | 'dropped' | 'completed' | 'errors' | 'timeouts' | 'latencyMs' | 'latenessMs'> {
   offeredPerSec: number;
-  achievedPerSec: number;
   durationSec: number;
-  scheduled: number;
-  sent: number;
-  dropped: number;
-  completed: number;
-  errors: number;
-  timeouts: number;
-  /** From the scheduled send time (ms). */
-  latencyMs: Percentiles;
-  /** How late the generator sent against its schedule (ms). */
-  latenessMs: { p50: number; p99: number; max: number };
   generator: { cpuPercent: number; busyPercent: number };
   /** The server's CPU (100 = one core) from /proc; loop lag from /stats after /reset (absent for raw servers). */
   server: { cpuPercent: number };
