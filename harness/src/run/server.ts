@@ -2,7 +2,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import type { Health, RuntimeName, ServerKind } from '@bench/app';
 import type { RuntimeSpec } from './runtimes.ts';
-import type { ThreadProgress } from '../system/proc.ts';
+import { parseStat, type ThreadProgress } from '../system/proc.ts';
 
 export interface StartOptions {
   raw: boolean;
@@ -181,8 +181,7 @@ function groupComplete(health: Health): boolean {
 /** A process's group id from /proc (undefined when it is gone or there is no /proc). */
 function processGroupOf(pid: number): number | undefined {
   try {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    return Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[2]);
+    return Number(parseStat(readFileSync(`/proc/${pid}/stat`, 'utf8'))?.fields[2]);
   } catch {
     return undefined;
   }

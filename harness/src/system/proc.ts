@@ -13,15 +13,28 @@ export interface ProcSample {
 const CLOCK_TICKS_PER_SEC = 100; // USER_HZ, 100 on every Linux this runs on
 const PAGE_SIZE = 4096;
 
+/**
+ * A /proc stat line (a process's or a thread's) split into its command name and the fields
+ * after it, counted from the state letter (fields[0]): the name may itself hold spaces and
+ * parentheses, so it ends at the last ')'.
+ */
+export function parseStat(stat: string): { name: string; fields: string[] } | undefined {
+  const open = stat.indexOf('(');
+  const close = stat.lastIndexOf(')');
+  if (open < 0 || close < open) return undefined;
+  return { name: stat.slice(open + 1, close), fields: stat.slice(close + 2).split(' ') };
+}
+
+/** User plus system CPU time of a parsed stat line, in milliseconds; NaN when unreadable. */
+export function statCpuMs(fields: readonly string[]): number {
+  return ((Number(fields[11]) + Number(fields[12])) * 1000) / CLOCK_TICKS_PER_SEC;
+}
+
 export function readProc(pid: number): ProcSample | undefined {
   try {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    // Fields after the command name, which may itself hold spaces and parentheses.
-    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    const utime = Number(fields[11]);
-    const stime = Number(fields[12]);
-    const rssPages = Number(fields[21]);
-    return { cpuMs: ((utime + stime) * 1000) / CLOCK_TICKS_PER_SEC, rssBytes: rssPages * PAGE_SIZE };
+    const parsed = parseStat(readFileSync(`/proc/${pid}/stat`, 'utf8'));
+    if (parsed === undefined) return undefined;
+    return { cpuMs: statCpuMs(parsed.fields), rssBytes: Number(parsed.fields[21]) * PAGE_SIZE };
   } catch {
     return undefined;
   }
@@ -78,8 +91,7 @@ export interface ThreadProgress {
 export function readMainThreadProgress(pid: number): ThreadProgress | undefined {
   try {
     const [runNs, , slices] = readFileSync(`/proc/${pid}/task/${pid}/schedstat`, 'utf8').trim().split(/\s+/).map(Number);
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    const state = stat.slice(stat.lastIndexOf(')') + 2).split(' ')[0] ?? '?';
+    const state = parseStat(readFileSync(`/proc/${pid}/stat`, 'utf8'))?.fields[0] ?? '?';
     if (runNs === undefined || slices === undefined || Number.isNaN(runNs) || Number.isNaN(slices)) return undefined;
     return { runNs, slices, state };
   } catch {

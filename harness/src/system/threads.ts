@@ -11,8 +11,8 @@
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import type { ThreadUse } from '../report/report-types.ts';
+import { parseStat, statCpuMs } from './proc.ts';
 
-const CLOCK_TICKS_PER_SEC = 100; // USER_HZ
 /** A thread counts as busy when it used at least this share of one core during the run. */
 export const BUSY_THREAD_PERCENT = 5;
 
@@ -49,14 +49,10 @@ function readThreadStat(pid: number, tid: number): { name: string; cpuMs: number
 
 /** A /proc/<pid>/task/<tid>/stat line -> the thread's name and CPU time. */
 export function parseThreadStat(stat: string): { name: string; cpuMs: number } | undefined {
-  const open = stat.indexOf('(');
-  const close = stat.lastIndexOf(')');
-  if (open < 0 || close < open) return undefined;
-  const fields = stat.slice(close + 2).split(' ');
-  const utime = Number(fields[11]);
-  const stime = Number(fields[12]);
-  if (Number.isNaN(utime) || Number.isNaN(stime)) return undefined;
-  return { name: stat.slice(open + 1, close), cpuMs: ((utime + stime) * 1000) / CLOCK_TICKS_PER_SEC };
+  const parsed = parseStat(stat);
+  if (parsed === undefined) return undefined;
+  const cpuMs = statCpuMs(parsed.fields);
+  return Number.isNaN(cpuMs) ? undefined : { name: parsed.name, cpuMs };
 }
 
 /**
