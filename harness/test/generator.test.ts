@@ -55,3 +55,36 @@ describe('generator', () => {
     expect(m).toMatchObject({ completed: 0, errors: 10 });
   });
 });
+
+describe('generator on raw sockets: framing and broken answers', () => {
+  let odd: Server;
+  let oddUrl: string;
+  beforeAll(async () => {
+    odd = createServer((req, res) => {
+      if (req.url === '/chunked') {
+        // No Content-Length: node:http sends chunked, in three chunks over 20 ms.
+        res.write('a');
+        setTimeout(() => res.write('b'), 10);
+        setTimeout(() => res.end('c'), 20);
+      } else if (req.url === '/close') {
+        res.writeHead(200, { 'content-length': '100' });
+        res.write('only part of it');
+        setTimeout(() => res.destroy(), 5);
+      } else res.end('ok');
+    });
+    await new Promise<void>((resolve) => odd.listen(0, '127.0.0.1', resolve));
+    oddUrl = `http://127.0.0.1:${(odd.address() as AddressInfo).port}`;
+  });
+  afterAll(async () => {
+    odd.closeAllConnections();
+    await new Promise((resolve) => odd.close(resolve));
+  });
+
+  it('ends a chunked answer at its last chunk, and counts an answer cut off mid-body as an error', async () => {
+    const chunked = await generator.runStep({ url: `${oddUrl}/chunked`, ratePerSec: 50, durationSec: 0.4, arrivals: 'constant', seed: 1, maxInFlight: 100, timeoutMs: 1000 });
+    expect(chunked).toMatchObject({ scheduled: 20, completed: 20, errors: 0, timeouts: 0 });
+    expect(chunked.latencyMs.p50).toBeGreaterThanOrEqual(20);
+    const cut = await generator.runStep({ url: `${oddUrl}/close`, ratePerSec: 50, durationSec: 0.2, arrivals: 'constant', seed: 1, maxInFlight: 100, timeoutMs: 1000 });
+    expect(cut).toMatchObject({ scheduled: 10, sent: 10, completed: 0, errors: 10, timeouts: 0 });
+  });
+});

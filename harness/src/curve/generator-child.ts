@@ -3,12 +3,10 @@
 // answer never holds up the next send, and times every request from when it was DUE (so the
 // queueing a slow server causes is charged to the server: no coordinated omission). Its own
 // process keeps the harness's work (IPC, /stats, rendering) off its event loop.
-import { Agent, request } from 'node:http';
 import { build, type Histogram } from 'hdr-histogram-js';
 import { arrivalOffsets } from './arrivals.ts';
+import { ConnectionPool } from './http-pool.ts';
 import type { GeneratorCommand, GeneratorMessage, Percentiles, StepMeasurement, StepOptions } from './generator-types.ts';
-
-class StepTimeout extends Error {}
 
 const histogram = (): Histogram =>
   build({ lowestDiscernibleValue: 1, highestTrackableValue: 3_600_000_000, numberOfSignificantValueDigits: 3 });
@@ -22,7 +20,6 @@ const histogram = (): Histogram =>
 const WAKE_EARLY_MS = 1.5;
 
 function runStep(options: StepOptions): Promise<StepMeasurement> {
-  const agent = new Agent({ keepAlive: true, maxSockets: options.maxInFlight, maxFreeSockets: options.maxInFlight });
   const latency = histogram();
   const lateness = histogram();
   const due = arrivalOffsets(options.ratePerSec, options.durationSec, options.arrivals, options.seed);
@@ -31,7 +28,6 @@ function runStep(options: StepOptions): Promise<StepMeasurement> {
   let completed = 0;
   let errors = 0;
   let timeouts = 0;
-  let inFlight = 0;
   let firstAnswer = Number.POSITIVE_INFINITY;
   let lastAnswer = 0;
   let lastSettled = 0;
@@ -50,61 +46,48 @@ function runStep(options: StepOptions): Promise<StepMeasurement> {
     let settledAtLastTick = 0;
     let next = 0;
     let sending = true;
+    let finished = false;
 
     const settle = () => {
-      inFlight--;
       settledCount++;
       lastSettled = performance.now();
-      if (!sending && inFlight === 0) finish();
+      if (!sending && pool.inFlight === 0) finish();
     };
+    const pool = new ConnectionPool(options.url, options.maxInFlight, {
+      answered(dueAt, status, at) {
+        // The check node:http made before: a 2xx answer counts, any other status is an error.
+        if (status >= 200 && status < 300) {
+          completed++;
+          latency.recordValue(micros(at - dueAt));
+          if (at < firstAnswer) firstAnswer = at;
+          lastAnswer = at;
+        } else {
+          errors++;
+        }
+        settle();
+      },
+      failed() {
+        errors++;
+        settle();
+      },
+    });
+    // Timeouts are swept, not timed one by one: a timer per request would cost more than the send.
+    const sweepMs = Math.min(100, Math.max(5, options.timeoutMs / 20));
+    const sweeper = setInterval(() => {
+      for (const _ of pool.expire(performance.now())) {
+        timeouts++;
+        latency.recordValue(micros(options.timeoutMs));
+        settle();
+      }
+    }, sweepMs);
 
     const fire = (dueAt: number, now: number) => {
-      if (inFlight >= options.maxInFlight) {
+      if (!pool.send(dueAt, now + options.timeoutMs)) {
         dropped++;
         return;
       }
       sent++;
-      inFlight++;
       lateness.recordValue(micros(now - dueAt));
-      // Each request settles once, whatever mix of events its end brings.
-      let settled = false;
-      const once = (record: () => void) => {
-        if (settled) return;
-        settled = true;
-        record();
-        settle();
-      };
-      const req = request(options.url, { agent, timeout: options.timeoutMs }, (res) => {
-        res.resume();
-        res.on('end', () =>
-          once(() => {
-            const at = performance.now();
-            if (res.statusCode !== undefined && res.statusCode >= 200 && res.statusCode < 300) {
-              completed++;
-              latency.recordValue(micros(at - dueAt));
-              firstAnswer = Math.min(firstAnswer, at);
-              lastAnswer = at;
-            } else {
-              errors++;
-            }
-          }),
-        );
-        // Cut off mid-answer: 'close' without 'end' (after a normal 'end', once() ignores it).
-        res.on('error', () => once(() => errors++));
-        res.on('close', () => once(() => errors++));
-      });
-      req.on('timeout', () => req.destroy(new StepTimeout()));
-      req.on('error', (error) =>
-        once(() => {
-          if (error instanceof StepTimeout) {
-            timeouts++;
-            latency.recordValue(micros(options.timeoutMs));
-          } else {
-            errors++;
-          }
-        }),
-      );
-      req.end();
     };
 
     const tick = () => {
@@ -125,7 +108,7 @@ function runStep(options: StepOptions): Promise<StepMeasurement> {
         const cpu = process.cpuUsage(cpu0);
         windowCpuMs = (cpu.user + cpu.system) / 1000;
         windowSpinMs = spinMs;
-        if (inFlight === 0) finish();
+        if (pool.inFlight === 0) finish();
         return;
       }
       const wait = t0 + (due[next] ?? 0) - performance.now();
@@ -135,7 +118,10 @@ function runStep(options: StepOptions): Promise<StepMeasurement> {
     };
 
     const finish = () => {
-      agent.destroy();
+      if (finished) return;
+      finished = true;
+      clearInterval(sweeper);
+      pool.destroy();
       const windowMs = Math.max(1, performance.now() - t0 - 0);
       const sendWindowMs = Math.max(1, (due.at(-1) ?? 0) + 1000 / options.ratePerSec);
       resolveStep({

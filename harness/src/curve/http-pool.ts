@@ -1,0 +1,171 @@
+/**
+ * The open-loop generator's connections: raw keep-alive TCP sockets, each carrying one request at
+ * a time (no pipelining: a request never waits behind another's answer on the wire, which would
+ * change what is measured), pooled so an idle one is reused before a new one is opened, and never
+ * more than `maxInFlight` of them. Reads go through `onread` into one shared buffer (no stream, no
+ * Buffer per read), and the answer is read by the lean ResponseReader.
+ */
+import { connect, type Socket } from 'node:net';
+import { HttpParseError, ResponseReader } from './http-reader.ts';
+
+/** What became of one request. */
+export interface PoolHandlers {
+  /** An answer came back (any status); `at` is performance.now() when its last byte was read. */
+  answered(dueAt: number, status: number, at: number): void;
+  /** The connection failed, closed or sent bytes that are not HTTP before the answer ended. */
+  failed(dueAt: number): void;
+}
+
+class Connection {
+  readonly socket: Socket;
+  readonly reader = new ResponseReader();
+  busy = false;
+  dead = false;
+  /** Scheduled time of the request in flight. */
+  dueAt = 0;
+  /** performance.now() after which the request in flight is abandoned. */
+  deadline = 0;
+
+  constructor(socket: Socket) {
+    this.socket = socket;
+  }
+}
+
+/** One shared read buffer: every read is parsed at once, before the next can arrive. */
+const READ_BUFFER = Buffer.allocUnsafe(64 * 1024);
+
+export class ConnectionPool {
+  private readonly idle: Connection[] = [];
+  private readonly all = new Set<Connection>();
+  private readonly request: Buffer;
+  private readonly host: string;
+  private readonly port: number;
+  private busyCount = 0;
+  /** Connections opened so far (a pool that keeps reopening them is worth knowing about). */
+  opened = 0;
+
+  private readonly maxInFlight: number;
+  private readonly handlers: PoolHandlers;
+
+  constructor(url: string, maxInFlight: number, handlers: PoolHandlers) {
+    this.maxInFlight = maxInFlight;
+    this.handlers = handlers;
+    const target = new URL(url);
+    if (target.protocol !== 'http:') throw new Error(`generator: only http:// URLs (${url})`);
+    this.host = target.hostname.replace(/^\[|\]$/g, '');
+    this.port = Number(target.port || 80);
+    this.request = Buffer.from(`GET ${target.pathname}${target.search} HTTP/1.1\r\nHost: ${target.host}\r\nAccept: */*\r\n\r\n`, 'latin1');
+  }
+
+  get inFlight(): number {
+    return this.busyCount;
+  }
+
+  /**
+   * Sends one request on an idle connection (or a new one); false when `maxInFlight` are out,
+   * and the request is not sent.
+   */
+  send(dueAt: number, deadline: number): boolean {
+    if (this.busyCount >= this.maxInFlight) return false;
+    let conn = this.idle.pop();
+    while (conn !== undefined && conn.dead) conn = this.idle.pop();
+    conn ??= this.open();
+    conn.busy = true;
+    conn.dueAt = dueAt;
+    conn.deadline = deadline;
+    this.busyCount++;
+    conn.socket.write(this.request);
+    return true;
+  }
+
+  /** Abandons every request past its deadline (its connection is closed); returns their due times. */
+  expire(now: number): number[] {
+    const expired: number[] = [];
+    for (const conn of this.all) {
+      if (conn.busy && now >= conn.deadline) {
+        expired.push(conn.dueAt);
+        this.release(conn);
+        this.kill(conn);
+      }
+    }
+    return expired;
+  }
+
+  /** Closes every connection; requests still in flight are neither answered nor failed. */
+  destroy(): void {
+    for (const conn of this.all) {
+      conn.busy = false;
+      this.kill(conn);
+    }
+    this.busyCount = 0;
+    this.idle.length = 0;
+  }
+
+  private open(): Connection {
+    let conn: Connection | undefined;
+    const onAnswer = (status: number, keepAlive: boolean) => {
+      const c = conn as Connection;
+      if (!c.busy) return;
+      const at = performance.now();
+      this.release(c);
+      if (keepAlive) this.idle.push(c);
+      else this.kill(c);
+      this.handlers.answered(c.dueAt, status, at);
+    };
+    const socket = connect({
+      host: this.host,
+      port: this.port,
+      onread: {
+        buffer: READ_BUFFER,
+        callback: (bytes: number, buffer: Uint8Array) => {
+          const c = conn as Connection;
+          try {
+            c.reader.push(buffer as Buffer, onAnswer, 0, bytes);
+          } catch (error) {
+            if (!(error instanceof HttpParseError)) throw error;
+            this.fail(c);
+          }
+          return true;
+        },
+      },
+    });
+    socket.setNoDelay(true);
+    conn = new Connection(socket);
+    const c = conn;
+    socket.on('error', () => {});
+    socket.on('close', () => {
+      // A body that runs to the close ends here; any other request still out was cut off.
+      if (c.busy && !c.reader.close(onAnswer)) this.fail(c);
+      this.forget(c);
+    });
+    this.all.add(conn);
+    this.opened++;
+    return conn;
+  }
+
+  private fail(conn: Connection): void {
+    const dueAt = conn.dueAt;
+    const wasBusy = conn.busy;
+    this.release(conn);
+    this.kill(conn);
+    if (wasBusy) this.handlers.failed(dueAt);
+  }
+
+  private release(conn: Connection): void {
+    if (!conn.busy) return;
+    conn.busy = false;
+    this.busyCount--;
+  }
+
+  private kill(conn: Connection): void {
+    if (conn.dead) return;
+    conn.dead = true;
+    conn.socket.destroy();
+    this.all.delete(conn);
+  }
+
+  private forget(conn: Connection): void {
+    conn.dead = true;
+    this.all.delete(conn);
+  }
+}
