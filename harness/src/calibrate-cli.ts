@@ -1,12 +1,15 @@
 // `tsx src/calibrate-cli.ts [--runtimes node,bun,deno] [--servers raw,hono] [--duration 2] [--runs 3]
-// [--connections 10,50] [--workers 0,1,2] [--wrk-threads 2] [--wrk-connections 50] [--quick] [--out DIR]
+// [--connections 10,50] [--workers 0,1,2] [--wrk-threads 2] [--wrk-connections 50] [--no-open-loop] [--quick] [--out DIR]
 // [--server-host [user@]host --server-dir DIR --server-bind ADDR --ssh-config FILE]`:
-// how close autocannon gets to wrk on this machine, as a table and calibration.json.
+// how close autocannon gets to wrk on this machine, and how fast bench:curve's open-loop generator
+// sends on schedule, as a table and calibration.json.
 import { join, resolve } from 'node:path';
 import { abortOnSignals, FlagError, nameList, numberFlag, parseFlags, runMain, writableDir } from './cli-flags.ts';
 import { markdownTable } from 'markdown-table';
 import type { RuntimeName, ServerKind } from '@bench/app';
-import { calibrate, type CalibrateOptions } from './calibrate/calibrate.ts';
+import { calibrate, openLoopLine, type CalibrateOptions } from './calibrate/calibrate.ts';
+import type { OpenLoopStep } from './calibrate/open-loop-ceiling.ts';
+import { Generator } from './curve/generator.ts';
 import { settingLabel, type CalibrationResult, type ServerCalibration } from './calibrate/calibration-math.ts';
 import { environment } from './system/environment.ts';
 import { makeRunDir, writeJsonAtomic } from './report/output.ts';
@@ -22,7 +25,7 @@ const FULL = { durationSec: 2, runs: 3 } as const;
 /** --quick: one short run per setting, to see the shape of things in well under a minute per server. */
 const QUICK = { durationSec: 0.5, runs: 1 } as const;
 
-type CliOptions = Omit<CalibrateOptions, 'progress' | 'signal' | 'remote'> & { outDir: string | undefined; target: RemoteTarget | undefined };
+type CliOptions = Omit<CalibrateOptions, 'progress' | 'signal' | 'remote' | 'openLoop'> & { outDir: string | undefined; target: RemoteTarget | undefined; openLoop: boolean };
 
 function ints(flag: string, raw: string | undefined, min: number, max: number): number[] | undefined {
   if (raw === undefined) return undefined;
@@ -32,7 +35,7 @@ function ints(flag: string, raw: string | undefined, min: number, max: number): 
 }
 
 function parseCalibrateArgs(argv: string[]): CliOptions {
-  const values = parseFlags(argv, ['runtimes', 'servers', 'duration', 'runs', 'warmup', 'connections', 'workers', 'wrk-threads', 'wrk-connections', 'out', ...REMOTE_FLAGS], ['quick']);
+  const values = parseFlags(argv, ['runtimes', 'servers', 'duration', 'runs', 'warmup', 'connections', 'workers', 'wrk-threads', 'wrk-connections', 'out', ...REMOTE_FLAGS], ['quick', 'no-open-loop']);
   const str = (k: string) => values[k] as string | undefined;
   const opt = (k: string, min: number, max: number, integer: boolean) => numberFlag(k, str(k), min, max, integer);
   const base = values.quick === true ? QUICK : FULL;
@@ -52,6 +55,7 @@ function parseCalibrateArgs(argv: string[]): CliOptions {
     wrkConnections,
     outDir: str('out'),
     target: remoteTarget(str, REPO_ROOT),
+    openLoop: values['no-open-loop'] !== true,
   };
 }
 
@@ -59,7 +63,8 @@ const pct = (x: number | null) => (x === null ? 'n/a' : `${Math.round(x)}%`);
 
 function summaryRow(r: ServerCalibration): string[] {
   const best = r.best;
-  if (r.status !== 'ok' || best === null) return [r.runtime, r.server, '-', '-', '-', '-', '-', `${r.status}: ${r.reason ?? ''}`];
+  if (r.status !== 'ok' || best === null) return [r.runtime, r.server, '-', '-', '-', '-', '-', '-', '-', `${r.status}: ${r.reason ?? ''}`];
+  const open = r.openLoop;
   return [
     `${r.runtime} ${r.version}`,
     r.server,
@@ -68,13 +73,15 @@ function summaryRow(r: ServerCalibration): string[] {
     pct(best.autocannon.clientCpuPercent),
     best.wrk === null ? 'n/a' : formatRps(best.wrk.median),
     best.ratio === null ? 'n/a' : best.ratio.toFixed(2),
+    open === undefined ? 'n/a' : `${open.atLeast ? '≥ ' : ''}${formatRps(open.ceilingPerSec)}`,
+    open?.overAutocannon == null ? 'n/a' : open.overAutocannon.toFixed(2),
     best.text,
   ];
 }
 
 function renderSummary(result: CalibrationResult): string {
-  const head = ['runtime', 'server', 'autocannon req/s', 'best setting', 'client CPU', 'wrk req/s', 'ratio', 'verdict'];
-  return markdownTable([head, ...result.results.map(summaryRow)], { align: ['l', 'l', 'r', 'l', 'r', 'r', 'r', 'l'] });
+  const head = ['runtime', 'server', 'autocannon req/s', 'best setting', 'client CPU', 'wrk req/s', 'ratio', 'open-loop req/s', 'open-loop / autocannon', 'verdict'];
+  return markdownTable([head, ...result.results.map(summaryRow)], { align: ['l', 'l', 'r', 'l', 'r', 'r', 'r', 'r', 'r', 'l'] });
 }
 
 /** Every setting on every server: the evidence behind "best". */
@@ -110,6 +117,18 @@ function renderHeader(result: CalibrationResult): string {
   ].join('\n');
 }
 
+/** The open-loop generator's ladder on every server: each rate, its lateness and whether it held. */
+function renderOpenLoop(result: CalibrationResult): string {
+  const measured = result.results.filter((r) => r.openLoop !== undefined);
+  if (measured.length === 0) return 'open-loop generator: not measured (--no-open-loop)';
+  const lines = measured.map((r) => {
+    const o = r.openLoop as NonNullable<ServerCalibration['openLoop']>;
+    const rungs = o.steps.map((s) => `${formatRps(s.ratePerSec)} ${s.held ? 'held' : 'not held'} (lateness p99 ${s.latenessP99Ms.toFixed(2)} ms, achieved ${formatRps(s.achievedPerSec)}, dropped ${s.dropped}, busy ${Math.round(s.busyPercent)}%)`);
+    return `${r.runtime} ${r.server}: ${openLoopLine(o)}\n  ${rungs.join('\n  ')}`;
+  });
+  return lines.join('\n');
+}
+
 function renderClosest(result: CalibrationResult): string {
   if (result.closest === null) return 'closest setting: n/a (no ratio measured)';
   return `closest setting to wrk overall: ${settingLabel(result.closest.setting)} (median ratio ${result.closest.medianRatio.toFixed(2)} over the servers measured)`;
@@ -139,13 +158,29 @@ async function main(): Promise<number> {
   const controller = new AbortController();
   // A server still starting is not yet known to calibrate(): stop every one we spawned.
   const signalExit = abortOnSignals('calibrate', controller, () => void stopAllServers());
-  const { outDir, target: _target, ...calibrateOptions } = options;
-  const result = await calibrate({ ...calibrateOptions, progress: (line) => console.error(line), signal: controller.signal, ...(remote === undefined ? {} : { remote }) });
+  const { outDir, target: _target, openLoop: withOpenLoop, ...calibrateOptions } = options;
+  const generator = withOpenLoop ? new Generator() : undefined;
+  const openLoop: OpenLoopStep | undefined =
+    generator === undefined
+      ? undefined
+      : (url, ratePerSec, durationSec) => generator.runStep({ url, ratePerSec, durationSec, arrivals: 'poisson', seed: 1, maxInFlight: 512, timeoutMs: 2_000 });
+  let result: CalibrationResult;
+  try {
+    result = await calibrate({
+      ...calibrateOptions,
+      progress: (line) => console.error(line),
+      signal: controller.signal,
+      ...(remote === undefined ? {} : { remote }),
+      ...(openLoop === undefined ? {} : { openLoop }),
+    });
+  } finally {
+    await generator?.close();
+  }
   await stopAllServers();
   const dir = outDir ?? makeRunDir(resolve(REPO_ROOT, 'data/results'), new Date(), 'calibration-');
   const file = join(dir, 'calibration.json');
   writeJsonAtomic(file, { ...result, environment: { ...environment(), ...(remote === undefined ? {} : { serverHost: remote.environment, mtu: remote.mtu }) } });
-  console.log(['', renderHeader(result), '', renderSummary(result), '', renderSettings(result), '', renderClosest(result), '', `written: ${file}`].join('\n'));
+  console.log(['', renderHeader(result), '', renderSummary(result), '', renderSettings(result), '', renderOpenLoop(result), '', renderClosest(result), '', `written: ${file}`].join('\n'));
   return signalExit() ?? (result.results.some((r) => r.status === 'ok') ? 0 : 1);
 }
 

@@ -30,6 +30,7 @@ import type { RemoteSetup } from '../remote/preflight.ts';
 import { startRemoteServer } from '../remote/remote-server.ts';
 import { median } from '../report/stats.ts';
 import { checkAnswer } from '../run/validate.ts';
+import { openLoopCeiling, type OpenLoopStep } from './open-loop-ceiling.ts';
 import { findWrk, missingWrkReason, runWrk, wrkDurationSec, wrkVersion } from '../run/wrk.ts';
 
 export interface CalibrateOptions {
@@ -49,6 +50,8 @@ export interface CalibrateOptions {
   signal?: AbortSignal;
   /** --server-host: the servers run there, started over ssh (remote/). */
   remote?: RemoteSetup;
+  /** bench:curve's open-loop generator, one step at a time: its ceiling is measured after autocannon's and wrk's. */
+  openLoop?: OpenLoopStep;
 }
 
 const PATH = '/hello';
@@ -73,6 +76,7 @@ interface Context {
   signal: AbortSignal;
   progress: (line: string) => void;
   remote?: RemoteSetup;
+  openLoop?: OpenLoopStep;
 }
 
 export async function calibrate(options: CalibrateOptions): Promise<CalibrationResult> {
@@ -87,6 +91,7 @@ export async function calibrate(options: CalibrateOptions): Promise<CalibrationR
     signal,
     progress: options.progress ?? (() => {}),
     ...(options.remote === undefined ? {} : { remote: options.remote }),
+    ...(options.openLoop === undefined ? {} : { openLoop: options.openLoop }),
   };
   const result: CalibrationResult = {
     schemaVersion: 1,
@@ -158,6 +163,13 @@ async function calibrateServer(runtime: RuntimeName, kind: ServerKind, ctx: Cont
       ...(ctx.noWrkReason === undefined ? {} : { reason: ctx.noWrkReason }),
     };
     ctx.progress(`${runtime} ${kind}: best ${calibration.best === null ? '-' : `${settingLabel(calibration.best.setting)}: ${calibration.best.text}`}`);
+    if (ctx.openLoop !== undefined && calibration.best !== null) {
+      await settle(ctx.signal);
+      const best = calibration.best;
+      const closed = { autocannonPerSec: best.autocannon.median, wrkPerSec: best.wrk?.median ?? null };
+      calibration.openLoop = await openLoopCeiling(ctx.openLoop, server.url + PATH, closed, ctx.parameters.durationSec, ctx.signal);
+      ctx.progress(`${runtime} ${kind}: ${openLoopLine(calibration.openLoop)}`);
+    }
     return calibration;
   } catch (error) {
     if (ctx.signal.aborted) throw error;
@@ -283,6 +295,12 @@ async function settle(signal: AbortSignal): Promise<void> {
 function runLine(server: RunningServer, setting: AutocannonSetting, round: number, runs: number, a: ClientRun, w: ClientRun | undefined): string {
   const wrk = w === undefined ? '' : `, wrk ${formatRps(w.requestsPerSec)} req/s (ratio ${(a.requestsPerSec / Math.max(w.requestsPerSec, 1e-9)).toFixed(2)})`;
   return `${server.runtime} ${server.kind} ${settingLabel(setting)} run ${round}/${runs}: autocannon ${formatRps(a.requestsPerSec)} req/s at ${Math.round(a.clientCpuPercent ?? 0)}% CPU${wrk}`;
+}
+
+/** "open-loop generator: 20,500 req/s on schedule (0.95x autocannon, 0.21x wrk)". */
+export function openLoopLine(o: NonNullable<ServerCalibration['openLoop']>): string {
+  const vs = [o.overAutocannon === null ? '' : `${o.overAutocannon.toFixed(2)}x autocannon`, o.overWrk === null ? '' : `${o.overWrk.toFixed(2)}x wrk`].filter(Boolean).join(', ');
+  return `open-loop generator: ${o.atLeast ? '>= ' : ''}${formatRps(o.ceilingPerSec)} req/s on schedule (lateness p99 < 1 ms${vs === '' ? '' : `; ${vs}`})`;
 }
 
 function wrkInfo(binary: string | undefined): CalibrationResult['wrk'] {

@@ -6,6 +6,7 @@
 import type { RuntimeName, ServerKind } from '@bench/app';
 import { cv, median } from '../report/stats.ts';
 import { CEILING_OK_RATIO, UNSTABLE_CV } from '../report/flags.ts';
+import type { OpenLoopCeiling } from './open-loop-ceiling.ts';
 
 /** One way of running autocannon: total connections, and worker threads (0 = in-process). */
 export interface AutocannonSetting {
@@ -55,6 +56,11 @@ export interface ServerCalibration {
   reason?: string;
   settings: SettingResult[];
   best: (SettingResult & Verdict) | null;
+  /**
+   * bench:curve's open-loop generator on the same server after autocannon and wrk: the highest
+   * rate it held on schedule (open-loop-ceiling.ts). Absent when it was not measured.
+   */
+  openLoop?: OpenLoopCeiling;
 }
 
 export interface CalibrationParameters {
