@@ -117,7 +117,7 @@ describe('steps', () => {
 describe('parseCurvePlan', () => {
   it('defaults: every runtime, the heavy scenarios, target 100 ms, constant arrivals', () => {
     const plan = parseCurvePlan([]);
-    expect(plan).toMatchObject({ runtimes: ['node', 'bun', 'deno'], scenarios: ['hash', 'file', 'fib', 'sleep'], sloMs: 100, arrivals: 'constant', seed: 1, ...CURVE_FULL });
+    expect(plan).toMatchObject({ runtimes: ['node', 'bun', 'deno'], scenarios: ['hello', 'hash', 'file', 'fib', 'sleep'], sloMs: 100, arrivals: 'constant', seed: 1, ...CURVE_FULL });
     expect(parseCurvePlan(['--quick'])).toMatchObject({ quick: true, ...CURVE_QUICK });
   });
   it('reads rates, arrivals, seed and target; rejects bad input with one line', () => {
