@@ -33,6 +33,7 @@ class Connection {
 
 /** One shared read buffer: every read is parsed at once, before the next can arrive. */
 const READ_BUFFER = Buffer.allocUnsafe(64 * 1024);
+const ON_READ = process.versions.bun === undefined;
 
 export class ConnectionPool {
   private readonly idle: Connection[] = [];
@@ -112,23 +113,19 @@ export class ConnectionPool {
       else this.kill(c);
       this.handlers.answered(c.dueAt, status, at);
     };
-    const socket = connect({
-      host: this.host,
-      port: this.port,
-      onread: {
-        buffer: READ_BUFFER,
-        callback: (bytes: number, buffer: Uint8Array) => {
-          const c = conn as Connection;
-          try {
-            c.reader.push(buffer as Buffer, onAnswer, 0, bytes);
-          } catch (error) {
-            if (!(error instanceof HttpParseError)) throw error;
-            this.fail(c);
-          }
-          return true;
-        },
-      },
-    });
+    const onBytes = (buffer: Uint8Array, bytes: number) => {
+      const c = conn as Connection;
+      try {
+        c.reader.push(buffer as Buffer, onAnswer, 0, bytes);
+      } catch (error) {
+        if (!(error instanceof HttpParseError)) throw error;
+        this.fail(c);
+      }
+    };
+    // Bun's node:net has no onread: there, reads come as 'data' events.
+    const socket = ON_READ
+      ? connect({ host: this.host, port: this.port, onread: { buffer: READ_BUFFER, callback: (bytes: number, buffer: Uint8Array) => (onBytes(buffer, bytes), true) } })
+      : connect({ host: this.host, port: this.port }).on('data', (chunk: Buffer) => onBytes(chunk, chunk.length));
     socket.setNoDelay(true);
     conn = new Connection(socket);
     const c = conn;
