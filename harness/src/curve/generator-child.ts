@@ -1,6 +1,7 @@
 // The open-loop generator's own process: it sends each request at its scheduled time whatever
-// happened to earlier ones, over a pool of keep-alive connections large enough that a slow
-// answer never holds up the next send, and times every request from when it was DUE (so the
+// happened to earlier ones, over a pool of raw keep-alive connections (http-pool.ts: one request
+// in flight on each, as many as the in-flight cap) so a slow answer never holds up the next send,
+// and times every request from when it was DUE (so the
 // queueing a slow server causes is charged to the server: no coordinated omission). Its own
 // process keeps the harness's work (IPC, /stats, rendering) off its event loop.
 import { build, type Histogram } from 'hdr-histogram-js';
