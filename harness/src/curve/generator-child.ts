@@ -7,18 +7,23 @@
 import { build, type Histogram } from 'hdr-histogram-js';
 import { arrivalOffsets } from './arrivals.ts';
 import { ConnectionPool } from './http-pool.ts';
+import { PreciseWake } from './precise-wake.ts';
 import type { GeneratorCommand, GeneratorMessage, Percentiles, StepMeasurement, StepOptions } from './generator-types.ts';
 
 const histogram = (): Histogram =>
   build({ lowestDiscernibleValue: 1, highestTrackableValue: 3_600_000_000, numberOfSignificantValueDigits: 3 });
 
 /**
- * A timer fires up to a millisecond or two late; waking this much before a due time and
- * spinning (setImmediate) the rest keeps the sends on time. The spin is not work: a turn that
- * found nothing due and followed a turn in which nothing was answered was pure waiting, and its
- * time is left out of busyPercent.
+ * The generator sleeps until this long before a due time (PreciseWake: a worker thread's futex
+ * timeout, not libuv's millisecond timers) and spins (setImmediate) the rest, which covers the
+ * wake-up's own delay. The spin is not work: a turn that found nothing due and followed a turn in
+ * which nothing was answered was pure waiting, and its time is left out of busyPercent.
  */
-const WAKE_EARLY_MS = 1.5;
+const WAKE_EARLY_MS = 0.15;
+
+/** The main loop's wake-ups: one worker thread for the process's life; each step sets its tick. */
+let onWake: () => void = () => {};
+const wake = new PreciseWake(() => onWake());
 
 function runStep(options: StepOptions): Promise<StepMeasurement> {
   const latency = histogram();
@@ -112,11 +117,12 @@ function runStep(options: StepOptions): Promise<StepMeasurement> {
         if (pool.inFlight === 0) finish();
         return;
       }
-      const wait = t0 + (due[next] ?? 0) - performance.now();
-      spinning = wait <= WAKE_EARLY_MS;
+      const dueAt = t0 + (due[next] ?? 0);
+      spinning = dueAt - performance.now() <= WAKE_EARLY_MS;
       if (spinning) setImmediate(tick);
-      else setTimeout(tick, wait - WAKE_EARLY_MS);
+      else wake.at(dueAt - WAKE_EARLY_MS);
     };
+    onWake = tick;
 
     const finish = () => {
       if (finished) return;
@@ -141,7 +147,7 @@ function runStep(options: StepOptions): Promise<StepMeasurement> {
       });
     };
 
-    setTimeout(tick, 5 - WAKE_EARLY_MS);
+    wake.at(t0 - WAKE_EARLY_MS);
   });
 }
 
