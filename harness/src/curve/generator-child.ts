@@ -15,11 +15,14 @@ const histogram = (): Histogram =>
 
 /**
  * The generator sleeps until this long before a due time (PreciseWake: a worker thread's futex
- * timeout, not libuv's millisecond timers) and spins (setImmediate) the rest, which covers the
- * wake-up's own delay. The spin is not work: a turn that found nothing due and followed a turn in
- * which nothing was answered was pure waiting, and its time is left out of busyPercent.
+ * timeout, not libuv's millisecond timers), which covers the wake-up's own delay, and spins
+ * (setImmediate) only when the next send is nearer than SPIN_MS. It must sleep whenever it can: a
+ * real-time process that never sleeps is throttled by the kernel (50 ms of every second). The spin
+ * is not work: a turn that found nothing due and followed a turn in which nothing was answered was
+ * pure waiting, and its time is left out of busyPercent.
  */
-const WAKE_EARLY_MS = 0.15;
+const WAKE_EARLY_MS = 0.1;
+const SPIN_MS = 0.03;
 
 /** The main loop's wake-ups: one worker thread for the process's life; each step sets its tick. */
 let onWake: () => void = () => {};
@@ -118,7 +121,7 @@ function runStep(options: StepOptions): Promise<StepMeasurement> {
         return;
       }
       const dueAt = t0 + (due[next] ?? 0);
-      spinning = dueAt - performance.now() <= WAKE_EARLY_MS;
+      spinning = dueAt - performance.now() <= SPIN_MS;
       if (spinning) setImmediate(tick);
       else wake.at(dueAt - WAKE_EARLY_MS);
     };
