@@ -6,6 +6,7 @@
 import { Agent, request } from 'node:http';
 import { build, type Histogram } from 'hdr-histogram-js';
 import { arrivalOffsets } from './arrivals.ts';
+import { decide, StepTally } from './step-decision.ts';
 import type { GeneratorCommand, GeneratorMessage, Percentiles, StepMeasurement, StepOptions } from './generator-types.ts';
 
 class StepTimeout extends Error {}
@@ -26,6 +27,10 @@ function runStep(options: StepOptions): Promise<StepMeasurement> {
   const latency = histogram();
   const lateness = histogram();
   const due = arrivalOffsets(options.ratePerSec, options.durationSec, options.arrivals, options.seed);
+  // With a decision rule: the running count over the target (a request counted once its fate is known).
+  const rule = options.decide;
+  const tally = rule === undefined ? undefined : new StepTally(due, rule.targetMs);
+  let stoppedAtMs: number | undefined;
   let sent = 0;
   let dropped = 0;
   let completed = 0;
@@ -58,9 +63,10 @@ function runStep(options: StepOptions): Promise<StepMeasurement> {
       if (!sending && inFlight === 0) finish();
     };
 
-    const fire = (dueAt: number, now: number) => {
+    const fire = (index: number, dueAt: number, now: number) => {
       if (inFlight >= options.maxInFlight) {
         dropped++;
+        tally?.settle(index, false);
         return;
       }
       sent++;
@@ -82,14 +88,17 @@ function runStep(options: StepOptions): Promise<StepMeasurement> {
             if (res.statusCode !== undefined && res.statusCode >= 200 && res.statusCode < 300) {
               completed++;
               latency.recordValue(micros(at - dueAt));
+              tally?.settle(index, rule !== undefined && at - dueAt <= rule.targetMs);
               firstAnswer = Math.min(firstAnswer, at);
               lastAnswer = at;
             } else {
               errors++;
+              tally?.settle(index, false);
             }
           }),
         );
         // Cut off mid-answer: 'close' without 'end' (after a normal 'end', once() ignores it).
+        // (A request not settled in the tally counts as over the target: nothing to record.)
         res.on('error', () => once(() => errors++));
         res.on('close', () => once(() => errors++));
       });
@@ -111,7 +120,7 @@ function runStep(options: StepOptions): Promise<StepMeasurement> {
       const now = performance.now();
       let fired = false;
       while (next < due.length && t0 + (due[next] ?? 0) <= now) {
-        fire(t0 + (due[next] ?? 0), now);
+        fire(next, t0 + (due[next] ?? 0), now);
         next++;
         fired = true;
       }
@@ -134,7 +143,30 @@ function runStep(options: StepOptions): Promise<StepMeasurement> {
       else setTimeout(tick, wait - WAKE_EARLY_MS);
     };
 
+    // Every checkEveryMs: stop sending once the counts decide (a pass only after minSec).
+    const check =
+      rule === undefined || tally === undefined
+        ? undefined
+        : setInterval(() => {
+            const elapsedMs = performance.now() - t0;
+            tally.advance(elapsedMs, next);
+            const outcome = decide(tally.requests, tally.over, rule).outcome;
+            if (outcome === 'fail' || (outcome === 'pass' && elapsedMs >= rule.minSec * 1000)) {
+              stoppedAtMs = elapsedMs;
+              due.length = Math.min(due.length, next);
+              clearInterval(check);
+            }
+          }, rule.checkEveryMs);
+
+    // At the end every request sent is settled: the verdict is on all of them.
+    const verdictAtEnd = () => {
+      if (rule === undefined || tally === undefined) return {};
+      tally.advance(Number.POSITIVE_INFINITY, next);
+      return { verdict: decide(tally.requests, tally.over, rule), stoppedAtSec: Math.round(stoppedAtMs ?? options.durationSec * 1000) / 1000 };
+    };
+
     const finish = () => {
+      if (check !== undefined) clearInterval(check);
       agent.destroy();
       const windowMs = Math.max(1, performance.now() - t0 - 0);
       const sendWindowMs = Math.max(1, (due.at(-1) ?? 0) + 1000 / options.ratePerSec);
@@ -151,6 +183,7 @@ function runStep(options: StepOptions): Promise<StepMeasurement> {
         latenessMs: { p50: ms(lateness, 50), p99: ms(lateness, 99), max: lateness.totalCount ? lateness.maxValue / 1000 : 0 },
         cpuPercent: round1((windowCpuMs / sendWindowMs) * 100),
         busyPercent: round1((Math.max(0, windowCpuMs - windowSpinMs) / sendWindowMs) * 100),
+        ...verdictAtEnd(),
       });
     };
 
