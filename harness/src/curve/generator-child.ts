@@ -6,7 +6,7 @@
 import { Agent, request } from 'node:http';
 import { build, type Histogram } from 'hdr-histogram-js';
 import { arrivalOffsets } from './arrivals.ts';
-import { decide, StepTally } from './step-decision.ts';
+import { decide, shouldStopStep, StepTally } from './step-decision.ts';
 import type { GeneratorCommand, GeneratorMessage, Percentiles, StepMeasurement, StepOptions } from './generator-types.ts';
 
 class StepTimeout extends Error {}
@@ -143,15 +143,14 @@ function runStep(options: StepOptions): Promise<StepMeasurement> {
       else setTimeout(tick, wait - WAKE_EARLY_MS);
     };
 
-    // Every checkEveryMs: stop sending once the counts decide (a pass only after minSec).
+    // Every checkEveryMs: stop sending once the counts decide (step-decision.ts shouldStopStep).
     const check =
       rule === undefined || tally === undefined
         ? undefined
         : setInterval(() => {
             const elapsedMs = performance.now() - t0;
             tally.advance(elapsedMs, next);
-            const outcome = decide(tally.requests, tally.over, rule).outcome;
-            if (outcome === 'fail' || (outcome === 'pass' && elapsedMs >= rule.minSec * 1000)) {
+            if (shouldStopStep(decide(tally.requests, tally.over, rule), elapsedMs / 1000, rule.minSec)) {
               stoppedAtMs = elapsedMs;
               due.length = Math.min(due.length, next);
               clearInterval(check);

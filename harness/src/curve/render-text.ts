@@ -103,13 +103,14 @@ export function capacityRows(report: CurveReport): string[][] {
 
 /** "p99 ≤ 100 ms": the target, with its percentile. */
 export function targetLabel(p: CurveReport['parameters']): string {
-  return `p${formatRps(p.percentile ?? 99)} ≤ ${formatMs(p.sloMs)} ms`;
+  return `p${p.percentile ?? 99} ≤ ${formatMs(p.sloMs)} ms`;
 }
 
 /** "95 % confidence, poisson arrivals (seed 1)": the conditions every capacity figure holds under. */
 export function conditionsLabel(p: CurveReport['parameters']): string {
-  const confidence = p.confidence === undefined ? 'no confidence stated' : `${formatRps(p.confidence * 100)} % confidence`;
-  return `${confidence}, ${p.arrivals} arrivals${p.arrivals === 'poisson' ? ` (seed ${p.seed})` : ''}`;
+  // Reports from before the decided steps state no confidence: only their arrivals are named.
+  const confidence = p.confidence === undefined ? '' : `${Math.round(p.confidence * 1000) / 10} % confidence, `;
+  return `${confidence}${p.arrivals} arrivals${p.arrivals === 'poisson' ? ` (seed ${p.seed})` : ''}`;
 }
 
 export const capacityHead = (p: CurveReport['parameters']) => [

@@ -84,6 +84,20 @@ export function decide(n: number, over: number, rule: DecisionRule): StepVerdict
   };
 }
 
+/**
+ * Early stops need at least this many requests over the target to fail: a single hiccup (a GC
+ * pause, a preemption on a shared core) makes neighbouring requests slow together, and the
+ * binomial test assumes they are independent. Without the guard one or two slow requests among
+ * a step's first few would fail it.
+ */
+export const MIN_OVER_TO_STOP = 3;
+
+/** Whether a running step can stop now: failed (with MIN_OVER_TO_STOP over), or passed after minSec. */
+export function shouldStopStep(verdict: Pick<StepVerdict, 'outcome' | 'overTarget'>, elapsedSec: number, minSec: number): boolean {
+  if (verdict.outcome === 'fail') return verdict.overTarget >= MIN_OVER_TO_STOP;
+  return verdict.outcome === 'pass' && elapsedSec >= minSec;
+}
+
 /** Requests needed with none over the target to pass: the smallest n with (1 − allowed)^n ≤ 1 − confidence. */
 export function requestsToPass(rule: DecisionRule): number {
   const allowed = 1 - rule.percentile / 100;
