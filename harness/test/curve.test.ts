@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { arrivalOffsets, seededRandom } from '../src/curve/arrivals.ts';
 import { CURVE_FULL, CURVE_QUICK, parseCurvePlan } from '../src/curve/curve-plan.ts';
-import { clearlyPast, ladderRates, lindleyMeanMs, md1MeanMs, shouldStop, summarizeCurve } from '../src/curve/ladder.ts';
+import { clearlyPast, ladderRates, lindleyLatenciesMs, lindleyMeanMs, md1CapacityPerSec, md1MeanMs, shouldStop, summarizeCurve } from '../src/curve/ladder.ts';
 import { renderCurveHtml } from '../src/curve/render-html.ts';
 import { capacitySentences, formatCapacity, renderCurveConsole, renderCurveMarkdown } from '../src/curve/render-text.ts';
 import { generatorBound, toStep } from '../src/curve/step.ts';
@@ -82,8 +82,21 @@ describe('ladder', () => {
     const due = arrivalOffsets(40, 2000, 'poisson', 3);
     expect(lindleyMeanMs(due, 20) / 60).toBeGreaterThan(0.9);
     expect(lindleyMeanMs(due, 20) / 60).toBeLessThan(1.1);
+    expect(lindleyLatenciesMs([0, 5, 100], 20)).toEqual([20, 35, 20]);
     // Constant spacing below capacity never queues.
     expect(lindleyMeanMs(arrivalOffsets(40, 10, 'constant', 1), 20)).toBeCloseTo(20);
+  });
+});
+
+describe('M/D/1 capacity at a percentile', () => {
+  it('20.5 ms service, p99 ≤ 100 ms: about 27 req/s (the issue\'s figure), falling with the service time', () => {
+    const at205 = md1CapacityPerSec(20.5, 100);
+    expect(at205).toBeGreaterThan(25.5);
+    expect(at205).toBeLessThan(28);
+    expect(md1CapacityPerSec(22, 100)).toBeLessThan(at205);
+    // A looser percentile holds more; a service slower than the target holds nothing.
+    expect(md1CapacityPerSec(20.5, 100, 90)).toBeGreaterThan(at205);
+    expect(md1CapacityPerSec(120, 100)).toBe(0);
   });
 });
 
