@@ -113,3 +113,41 @@ describe('capacity search', () => {
     expect(nextRate([step(20, 'pass', true, true)], options)).toEqual({ rate: 32 });
   });
 });
+
+describe('searchCell (the driver, with a fake server)', () => {
+  it('steps decided by a fake M/D/1-like server give a bracket with its deciding steps, and the cap per rate', async () => {
+    const { searchCell } = await import('../src/curve/cell-search.ts');
+    const { parseCurvePlan } = await import('../src/curve/curve-plan.ts');
+    const { toStep } = await import('../src/curve/step.ts');
+    const plan = parseCurvePlan([]);
+    const caps: number[] = [];
+    // True capacity 100 req/s: below it 400 requests, none over; above, 20 requests, 10 over.
+    const result = await searchCell(
+      plan,
+      150,
+      async (rate, { durationSec, decide: rule, phase }) => {
+        caps.push(durationSec);
+        const [n, over] = rate <= 100 ? [400, 0] : [20, 10];
+        const m = {
+          scheduled: n, sent: n, dropped: 0, completed: n, errors: 0, timeouts: 0, achievedPerSec: rate, elapsedSec: 1,
+          latencyMs: { p50: 10, p90: 20, p99: over > 0 ? 500 : 50, p999: 60, max: 70, mean: 12 },
+          latenessMs: { p50: 0, p99: 0.1, max: 0.2 }, cpuPercent: 5, busyPercent: 2,
+          verdict: decide(n, over, rule), stoppedAtSec: n / rate,
+        };
+        return toStep(rate, m, { cpuPercent: 50 }, plan.sloMs, { capSec: durationSec, phase });
+      },
+      () => {},
+      () => false,
+    );
+    expect(result.steps[0]).toMatchObject({ offeredPerSec: 75, phase: 'bracket', meetsTarget: true });
+    expect(result.capacity).toMatchObject({ end: 'resolved', percentile: 99, confidence: 0.95 });
+    const { passPerSec, failPerSec, passStep, failStep } = result.capacity;
+    expect(passPerSec).toBeLessThanOrEqual(100);
+    expect(failPerSec).toBeGreaterThan(100);
+    expect((failPerSec ?? 0) / (passPerSec ?? 1)).toBeLessThanOrEqual(1.05);
+    expect(result.steps[passStep ?? -1]?.offeredPerSec).toBe(passPerSec);
+    expect(result.steps[failStep ?? -1]?.decision?.outcome).toBe('fail');
+    // 2 x 299 requests at 75 req/s: 8 s, under the 15 s cap.
+    expect(caps[0]).toBeCloseTo(598 / 75, 6);
+  });
+});
