@@ -12,8 +12,11 @@
 // one fixed seeded schedule (seed 3, scaled to the rate), and the test first checks, by Lindley's
 // recursion on those very arrivals, that the schedule sits on each side of the target at the
 // measured service time: the measurement must then land on the same sides.
-import { afterAll, describe, expect, it } from 'vitest';
-import type { RuntimeName } from '@bench/app';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { generateDataFiles, type RuntimeName } from '@bench/app';
 import { arrivalOffsets } from '../../src/curve/arrivals.ts';
 import { Generator, type StepOptions } from '../../src/curve/generator.ts';
 import { md1CapacityPerSec, lindleyLatenciesMs } from '../../src/curve/ladder.ts';
@@ -24,10 +27,18 @@ const TARGET_MS = 100;
 const REQUESTS = 200;
 const SEED = 3;
 const generator = new Generator();
+// The servers refuse to start without the file scenario's inputs: a small set of them.
+let dataDir: string;
+
+beforeAll(() => {
+  dataDir = mkdtempSync(join(tmpdir(), 'bench-physics-'));
+  generateDataFiles(dataDir, 2, 4096);
+});
 
 afterAll(async () => {
   await generator.close();
   await stopAllServers();
+  rmSync(dataDir, { recursive: true, force: true });
 });
 
 /** The value at the 99th percentile of these latencies, as the generator's histogram reads it. */
@@ -40,7 +51,7 @@ describe.each(['node', 'bun', 'deno'] as RuntimeName[])('M/D/1 capacity of /slee
   const spec = runtimeSpec(runtime);
   const available = probeRuntime(spec).ok;
   it.runIf(available)('p99 within 100 ms at 0.85 x the predicted capacity, over it at 1.15 x', async () => {
-    const server = await startServer(spec, { raw: false, serverArgs: [] });
+    const server = await startServer(spec, { raw: false, serverArgs: ['--data-dir', dataDir] });
     try {
       const url = `${server.url}/sleep/sync?ms=20`;
       const step = (ratePerSec: number, durationSec: number, seed: number, extra: Partial<StepOptions> = {}) =>
