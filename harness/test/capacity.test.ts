@@ -151,3 +151,14 @@ describe('searchCell (the driver, with a fake server)', () => {
     expect(caps[0]).toBeCloseTo(598 / 75, 6);
   });
 });
+
+describe('generatorLimited', () => {
+  it('a flagged step counts as the generator\'s only when it was saturated or late by half the target', async () => {
+    const { generatorLimited } = await import('../src/curve/cell-search.ts');
+    const s = (p99: number, busyPercent: number, flags: ('generator-bound' | 'saturated')[] = ['generator-bound']) => ({ flags, generator: { cpuPercent: busyPercent, busyPercent }, latenessMs: { p50: 0, p99, max: p99 } });
+    expect(generatorLimited(s(5, 10), 100)).toBe(false);
+    expect(generatorLimited(s(60, 10), 100)).toBe(true);
+    expect(generatorLimited(s(1, 95), 100)).toBe(true);
+    expect(generatorLimited(s(60, 10, ['saturated']), 100)).toBe(false);
+  });
+});

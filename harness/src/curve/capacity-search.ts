@@ -10,8 +10,9 @@
  * end. They steer the search by their point estimate (share over the target within the allowed
  * share: the capacity is probably above; else below), so it still homes in on the capacity, and
  * each costs the full cap: after `maxUndecided` of them the search stops, as the counts can no
- * longer tell rates that close apart in that time. A generator-bound step that did not pass ends
- * the search: the generator's own ceiling, not the server, stopped it there.
+ * longer tell rates that close apart in that time. A step the generator may have made miss
+ * (SearchStep.generatorBound) ends the search unless it passed: the generator's own ceiling, not
+ * the server, stopped it there.
  */
 import type { StepOutcome } from './step-decision.ts';
 
@@ -21,6 +22,11 @@ export interface SearchStep {
   outcome: StepOutcome;
   /** Observed share over the target within the allowed share (how an undecided step leans). */
   leansWithin: boolean;
+  /**
+   * The generator, not the server, may have made this step miss: it was busy 90 % of a core, or
+   * its lateness p99 was at least half the target (latency runs from the schedule, so a late
+   * send adds its lateness; a few ms of lateness cannot turn a request into one over 100 ms).
+   */
   generatorBound: boolean;
 }
 

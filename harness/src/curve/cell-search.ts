@@ -10,6 +10,7 @@ import { MAX_SEARCH_STEPS, START_SHARE } from './curve-plan.ts';
 import type { CapacityBracket, CurveStep } from './curve-types.ts';
 import type { StepDecisionOptions } from './generator-types.ts';
 import { shouldStop } from './ladder.ts';
+import { GENERATOR_BUSY_PERCENT } from './step.ts';
 import { requestsToPass } from './step-decision.ts';
 
 export type MeasureRate = (rate: number, options: { durationSec: number; decide: StepDecisionOptions; phase: NonNullable<CurveStep['phase']> }) => Promise<CurveStep>;
@@ -39,17 +40,26 @@ export function decisionOptions(plan: CurvePlan): StepDecisionOptions {
   return { targetMs: plan.sloMs, percentile: planPercentile(plan), confidence: planConfidence(plan), minSec: plan.stepSec, checkEveryMs: CHECK_EVERY_MS };
 }
 
-const toSearchStep = (s: CurveStep): SearchStep => ({
+const toSearchStep = (sloMs: number) => (s: CurveStep): SearchStep => ({
   offeredPerSec: s.offeredPerSec,
   // A step the server did not keep up with fails, whatever its percentile said.
   outcome: s.decision === undefined ? (s.meetsTarget ? 'pass' : 'fail') : s.meetsTarget ? 'pass' : s.decision.outcome === 'pass' ? 'fail' : s.decision.outcome,
   leansWithin: s.decision === undefined ? s.meetsTarget : s.decision.requests > 0 && s.decision.overTarget / s.decision.requests <= s.decision.allowedShare,
-  generatorBound: s.flags.includes('generator-bound'),
+  generatorBound: generatorLimited(s, sloMs),
 });
+
+/** Lateness at or above this share of the target could by itself put requests over it. */
+export const GENERATOR_LIMIT_SHARE = 0.5;
+
+/** The step's misses may be the generator's (see SearchStep.generatorBound), not just flagged generator-bound. */
+export function generatorLimited(s: Pick<CurveStep, 'flags' | 'generator' | 'latenessMs'>, sloMs: number): boolean {
+  if (!s.flags.includes('generator-bound')) return false;
+  return s.generator.busyPercent >= GENERATOR_BUSY_PERCENT || s.latenessMs.p99 >= GENERATOR_LIMIT_SHARE * sloMs;
+}
 
 /** The bracket the steps prove: each end with the index of the step that decided it. */
 export function capacityBracket(steps: readonly CurveStep[], plan: CurvePlan, end: CapacityBracket['end']): CapacityBracket {
-  const search = steps.map(toSearchStep);
+  const search = steps.map(toSearchStep(plan.sloMs));
   const { pass, fail, lo, hi } = searchBounds(search);
   const index = (rate: number | undefined, outcome: string) => (rate === undefined ? null : search.findIndex((s) => s.offeredPerSec === rate && s.outcome === outcome));
   return {
@@ -102,7 +112,7 @@ export async function searchCell(
   let end: SearchEnd = 'step-limit';
   for (;;) {
     if (aborted()) break;
-    const search = steps.map(toSearchStep);
+    const search = steps.map(toSearchStep(plan.sloMs));
     const next = nextRate(search, options);
     if ('done' in next) {
       end = next.done;
@@ -112,7 +122,7 @@ export async function searchCell(
     const phase = hi === undefined || lo === undefined ? 'bracket' : 'bisect';
     const step = await measure(next.rate, { durationSec: stepCapSec(plan, next.rate), decide, phase });
     steps.push(step);
-    const b = searchBounds(steps.map(toSearchStep));
+    const b = searchBounds(steps.map(toSearchStep(plan.sloMs)));
     onStep(step, `bracket [${b.pass ?? '-'}, ${b.fail ?? '-'}] req/s, searching [${b.lo ?? '-'}, ${b.hi ?? '-'}]`);
   }
   return { steps, capacity: capacityBracket(steps, plan, end), stoppedEarly: false };

@@ -24,11 +24,11 @@ export const CURVE_DEFAULT_SCENARIOS: ScenarioName[] = ['hash', 'file', 'fib', '
  * Default: p99 at 95 % confidence, bracket rungs 1.57x apart from half the closed-loop figure,
  * bisection to 5 %, a step passes after 1 s at the soonest and gives up (undecided) after 15 s,
  * two undecided steps per cell at most: about 10 minutes for 27 cells on 2 cores
- * (docs/load-curves.md). --quick decides at 80 % confidence, to 20 %, 0.5 s to 4 s per step, one
+ * (docs/load-curves.md). --quick decides at 80 % confidence, to 25 %, 0.5 s to 2 s per step, one
  * undecided step: about 2-3 minutes. minSamples only sizes a --rates step without a decision rule.
  */
 export const CURVE_FULL = { ladderSteps: 7, stepSec: 1, minSamples: 15, maxStepSec: 15, closedLoopSec: 1, confidence: 0.95, resolution: 0.05, maxUndecided: 2 } as const;
-export const CURVE_QUICK = { ladderSteps: 5, stepSec: 0.5, minSamples: 5, maxStepSec: 4, closedLoopSec: 0.3, confidence: 0.8, resolution: 0.2, maxUndecided: 1 } as const;
+export const CURVE_QUICK = { ladderSteps: 5, stepSec: 0.5, minSamples: 5, maxStepSec: 2, closedLoopSec: 0.3, confidence: 0.8, resolution: 0.25, maxUndecided: 1 } as const;
 /** The coarse bracket starts at this share of the closed-loop throughput (open loop with random arrivals holds less). */
 export const START_SHARE = 0.5;
 /** Steps per cell at most, bracket and bisection together. */
