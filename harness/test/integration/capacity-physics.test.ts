@@ -8,10 +8,13 @@
 // Why two fixed steps and not the search: near capacity the share over the target changes slowly
 // with the rate (M/D/1 at 20.5 ms: 0.33 % at 0.85 x, 1 % at 1 x, 2.7 % at 1.15 x), so telling
 // those rates apart at 95 % takes thousands of requests per rate: minutes per runtime. A step of
-// 200 requests has a p99 that depends on its own schedule as much as on the rate, so the steps use
-// one fixed seeded schedule (seed 3, scaled to the rate), and the test first checks, by Lindley's
-// recursion on those very arrivals, that the schedule sits on each side of the target at the
-// measured service time: the measurement must then land on the same sides.
+// 250 requests has a p99 that depends on its own schedule as much as on the rate, so the steps use
+// one fixed seeded schedule (seed 29, scaled to the rate), and the test first checks, by Lindley's
+// recursion on those very arrivals, that the schedule sits clearly on each side of the target at
+// the measured service time (p99 ≤ 80 ms at 0.85 x, ≥ 120 ms at 1.15 x: at 20.3-21 ms of service
+// it gives 80 and 123 ms): the measurement must then land on the same sides. (Seed 3 with 200
+// requests gave 86 ms at 0.85 x: all three runtimes measured over 100 ms there, the margin too
+// thin for the HTTP and scheduling a real server adds to each request.)
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -24,8 +27,10 @@ import { probeRuntime, runtimeSpec } from '../../src/run/runtimes.ts';
 import { startServer, stopAllServers } from '../../src/run/server.ts';
 
 const TARGET_MS = 100;
-const REQUESTS = 200;
-const SEED = 3;
+const REQUESTS = 250;
+const SEED = 29;
+/** How clearly the schedule itself must sit on each side of the target (Lindley, at the measured service time). */
+const MARGIN = 0.2;
 const generator = new Generator();
 // The servers refuse to start without the file scenario's inputs: a small set of them.
 let dataDir: string;
@@ -64,20 +69,22 @@ describe.each(['node', 'bun', 'deno'] as RuntimeName[])('M/D/1 capacity of /slee
       const serviceMs = stats.routes['/sleep/sync']?.avgMs ?? 0;
       expect(serviceMs).toBeGreaterThanOrEqual(20);
       const predicted = md1CapacityPerSec(serviceMs, TARGET_MS, 99);
-      const rows: string[] = [];
+      const rows: { factor: number; within: boolean; schedule: number; m: Awaited<ReturnType<typeof step>> }[] = [];
       for (const [factor, within] of [[0.85, true], [1.15, false]] as const) {
         const rate = predicted * factor;
         // The same schedule at every rate: REQUESTS Poisson arrivals, in units of 1 / rate.
         const durationSec = REQUESTS / rate;
         const schedule = p99(lindleyLatenciesMs(arrivalOffsets(rate, durationSec, 'poisson', SEED), serviceMs));
-        // The schedule itself must discriminate, or the test would prove nothing.
-        expect(schedule <= TARGET_MS).toBe(within);
         const m = await step(rate, durationSec, SEED);
-        rows.push(`${factor} x = ${rate.toFixed(1)} req/s: p99 ${m.latencyMs.p99} ms (Lindley on this schedule ${schedule.toFixed(1)} ms), lateness p99 ${m.latenessMs.p99} ms`);
+        rows.push({ factor, within, schedule, m });
+        console.log(`${runtime}: service ${serviceMs} ms, M/D/1 capacity at p99 ≤ ${TARGET_MS} ms ${predicted.toFixed(1)} req/s; ${factor} x = ${rate.toFixed(1)} req/s: measured p99 ${m.latencyMs.p99} ms (Lindley on this schedule ${schedule.toFixed(1)} ms), ${m.completed}/${m.scheduled} answered, lateness p99 ${m.latenessMs.p99} ms`);
+      }
+      for (const { within, schedule, m } of rows) {
+        // The schedule itself must discriminate, or the test would prove nothing.
+        expect(within ? schedule <= (1 - MARGIN) * TARGET_MS : schedule >= (1 + MARGIN) * TARGET_MS).toBe(true);
         expect(m.completed).toBe(m.scheduled);
         expect(m.latencyMs.p99 <= TARGET_MS).toBe(within);
       }
-      console.log(`${runtime}: service ${serviceMs} ms, M/D/1 capacity at p99 ≤ ${TARGET_MS} ms ${predicted.toFixed(1)} req/s; ${rows.join('; ')}`);
     } finally {
       await server.stop();
     }
