@@ -1,11 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { arrivalOffsets, seededRandom } from '../src/curve/arrivals.ts';
 import { CURVE_FULL, CURVE_QUICK, parseCurvePlan } from '../src/curve/curve-plan.ts';
-import { clearlyPast, ladderRates, lindleyMeanMs, md1MeanMs, shouldStop, summarizeCurve } from '../src/curve/ladder.ts';
+import { clearlyPast, ladderRates, lindleyLatenciesMs, lindleyMeanMs, md1CapacityPerSec, md1MeanMs, shouldStop, summarizeCurve } from '../src/curve/ladder.ts';
 import { renderCurveHtml } from '../src/curve/render-html.ts';
 import { capacitySentences, formatCapacity, renderCurveConsole, renderCurveMarkdown } from '../src/curve/render-text.ts';
 import { generatorBound, toStep } from '../src/curve/step.ts';
-import { stepSeconds } from '../src/curve/sweep.ts';
+import { decide } from '../src/curve/step-decision.ts';
+import { stepCapSec } from '../src/curve/cell-search.ts';
 import { FlagError } from '../src/cli-flags.ts';
 import { compareCurves, renderCurveComparison } from '../src/curve/compare-curves.ts';
 import { CURVE_REPORT } from './fixtures/curve-report.ts';
@@ -81,8 +82,21 @@ describe('ladder', () => {
     const due = arrivalOffsets(40, 2000, 'poisson', 3);
     expect(lindleyMeanMs(due, 20) / 60).toBeGreaterThan(0.9);
     expect(lindleyMeanMs(due, 20) / 60).toBeLessThan(1.1);
+    expect(lindleyLatenciesMs([0, 5, 100], 20)).toEqual([20, 35, 20]);
     // Constant spacing below capacity never queues.
     expect(lindleyMeanMs(arrivalOffsets(40, 10, 'constant', 1), 20)).toBeCloseTo(20);
+  });
+});
+
+describe('M/D/1 capacity at a percentile', () => {
+  it('20.5 ms service, p99 ≤ 100 ms: about 27 req/s (the issue\'s figure), falling with the service time', () => {
+    const at205 = md1CapacityPerSec(20.5, 100);
+    expect(at205).toBeGreaterThan(25.5);
+    expect(at205).toBeLessThan(28);
+    expect(md1CapacityPerSec(22, 100)).toBeLessThan(at205);
+    // A looser percentile holds more; a service slower than the target holds nothing.
+    expect(md1CapacityPerSec(20.5, 100, 90)).toBeGreaterThan(at205);
+    expect(md1CapacityPerSec(120, 100)).toBe(0);
   });
 });
 
@@ -107,17 +121,30 @@ describe('steps', () => {
     expect(behind).toMatchObject({ flags: ['saturated', 'errors'], meetsTarget: false });
     expect(toStep(100, { ...measurement, achievedPerSec: 50 }, { cpuPercent: 5 }, 100).flags).toEqual(['saturated', 'past-saturation']);
   });
-  it('step length: longer at low rates to hold the minimum sample, capped', () => {
-    expect(stepSeconds(CURVE_FULL, 100)).toBe(CURVE_FULL.stepSec);
-    expect(stepSeconds(CURVE_FULL, 5)).toBe(3);
-    expect(stepSeconds(CURVE_FULL, 1)).toBe(CURVE_FULL.maxStepSec);
+  it("a step's cap: time for twice the requests a pass needs (2 x 299 at p99, 95 %), at least stepSec, at most maxStepSec", () => {
+    const plan = { ...CURVE_FULL, percentile: 99 };
+    expect(stepCapSec(plan, 1000)).toBe(CURVE_FULL.stepSec);
+    expect(stepCapSec(plan, 59.8)).toBeCloseTo(10, 6);
+    expect(stepCapSec(plan, 5)).toBe(CURVE_FULL.maxStepSec);
+  });
+  it('keeping up is held against the rate the schedule actually offered (Poisson steps hold more or fewer)', () => {
+    // 40 req/s for 1.5 s scheduled only 54 (36 req/s); 35 answered per second keeps up with that.
+    const m = { ...measurement, scheduled: 54, achievedPerSec: 35, stoppedAtSec: 1.5, verdict: decide(54, 0, { percentile: 99, confidence: 0.95 }) };
+    expect(toStep(40, m, { cpuPercent: 5 }, 100).flags).not.toContain('saturated');
+    expect(toStep(40, { ...m, achievedPerSec: 30 }, { cpuPercent: 5 }, 100).flags).toContain('saturated');
+    // The decision carried into the step; undecided is never a pass.
+    expect(toStep(40, m, { cpuPercent: 5 }, 100, { capSec: 2, phase: 'bracket' })).toMatchObject({ meetsTarget: false, phase: 'bracket', decision: { outcome: 'undecided', requests: 54, capSec: 2, stoppedAtSec: 1.5 } });
+    const passed = { ...m, verdict: decide(400, 0, { percentile: 99, confidence: 0.95 }) };
+    expect(toStep(40, passed, { cpuPercent: 5 }, 100).meetsTarget).toBe(true);
   });
 });
 
 describe('parseCurvePlan', () => {
-  it('defaults: every runtime, the heavy scenarios, target 100 ms, constant arrivals', () => {
+  it('defaults: every runtime, the heavy scenarios, p99 ≤ 100 ms at 95 %, Poisson arrivals, 5 % resolution', () => {
     const plan = parseCurvePlan([]);
-    expect(plan).toMatchObject({ runtimes: ['node', 'bun', 'deno'], scenarios: ['hello', 'hash', 'file', 'fib', 'sleep'], sloMs: 100, arrivals: 'constant', seed: 1, ...CURVE_FULL });
+    expect(plan).toMatchObject({ runtimes: ['node', 'bun', 'deno'], scenarios: ['hello', 'hash', 'file', 'fib', 'sleep'], sloMs: 100, percentile: 99, arrivals: 'poisson', seed: 1, ...CURVE_FULL });
+    expect(plan).toMatchObject({ confidence: 0.95, resolution: 0.05 });
+    expect(parseCurvePlan(['--arrivals', 'constant']).arrivals).toBe('constant');
     expect(parseCurvePlan(['--quick'])).toMatchObject({ quick: true, ...CURVE_QUICK });
   });
   it('reads rates, arrivals, seed and target; rejects bad input with one line', () => {
@@ -126,6 +153,10 @@ describe('parseCurvePlan', () => {
     expect(() => parseCurvePlan(['--arrivals', 'bursty'])).toThrow(/--arrivals: unknown "bursty"/);
     expect(() => parseCurvePlan(['--slo-ms', '0'])).toThrow(/--slo-ms/);
     expect(() => parseCurvePlan(['--scenarios', 'hello', '--modes', 'sync'])).toThrow(/selects no cell/);
+    expect(parseCurvePlan(['--confidence', '0.99', '--percentile', '99.9', '--resolution', '0.1', '--max-step-sec', '30'])).toMatchObject({ confidence: 0.99, percentile: 99.9, resolution: 0.1, maxStepSec: 30 });
+    for (const [flag, value] of [['resolution', '0'], ['resolution', '1'], ['confidence', '0.5'], ['confidence', '1'], ['percentile', '50'], ['percentile', '100'], ['percentile', 'x']]) {
+      expect(() => parseCurvePlan([`--${flag}`, value as string])).toThrow(new RegExp(`^--${flag} must be a number between`));
+    }
   });
 });
 
@@ -134,18 +165,72 @@ describe('curve rendering', () => {
     expect(CURVE_REPORT.curves.map(formatCapacity)).toEqual(['≥ 420', '40.0', '-']);
   });
   it('says what async bought in capacity, per scenario and runtime', () => {
-    expect(capacitySentences(CURVE_REPORT)).toEqual(['sleep on node: sync 40.0 req/s, async ≥ 420 req/s at p99 ≤ 100 ms (async 10.5x sync)']);
+    expect(capacitySentences(CURVE_REPORT)).toEqual(['sleep on node: sync 40.0 req/s, async ≥ 420 req/s at p99 ≤ 100 ms, constant arrivals (async 10.5x sync)']);
   });
   it('Markdown and console carry the capacity table; HTML one curve chart per scenario with the report embedded', () => {
     const md = renderCurveMarkdown(CURVE_REPORT);
     expect(md).toContain('capacity req/s at p99 ≤ 100 ms');
-    expect(md).toMatch(/\| sleep +\| node +\| sync +\| 45\.0 +\| 40\.0 +\| 4\.50 +\| stopped early/);
+    expect(md).toContain('capacity req/s at p99 ≤ 100 ms (constant arrivals)');
+    expect(md).toMatch(/\| sleep +\| node +\| sync +\| 45\.0 +\| 40\.0 +\| +\| 4\.50 +\| stopped early/);
     expect(md).toContain('failed: server died');
     expect(renderCurveConsole(CURVE_REPORT)).toContain('≥ 420');
     const html = renderCurveHtml(CURVE_REPORT, { chartJs: '/* chart */' });
     expect(html.match(/<canvas[^>]*data-chart="curve"/g)).toHaveLength(2);
     expect(html).toContain('id="report-data"');
     expect(html).toContain('"kind":"curve"');
+  });
+});
+
+/** A curve report with brackets (Poisson, decided steps): node sleep sync 23.5–37 and async ≥ 705 (generator-bound). */
+function bracketReport(syncBracket: [number | null, number | null] = [23.5, 37]) {
+  const report = structuredClone(CURVE_REPORT);
+  report.parameters = { ...report.parameters, arrivals: 'poisson', percentile: 99, confidence: 0.95, resolution: 0.05, maxUndecided: 2, startShare: 0.5 };
+  const verdict = (rate: number, requests: number, over: number) => ({ ...decide(requests, over, { percentile: 99, confidence: 0.95 }), stoppedAtSec: requests / rate, capSec: 20 });
+  const [sync, async] = [report.curves.find((c) => c.mode === 'sync'), report.curves.find((c) => c.mode === 'async')];
+  if (sync === undefined || async === undefined) throw new Error('fixture');
+  sync.steps = [
+    { ...sync.steps[0], offeredPerSec: 23.5, decision: verdict(23.5, 310, 0), phase: 'bracket', meetsTarget: true } as (typeof sync.steps)[0],
+    { ...sync.steps[1], offeredPerSec: 37, decision: verdict(37, 40, 9), phase: 'bracket', meetsTarget: false } as (typeof sync.steps)[0],
+    { ...sync.steps[1], offeredPerSec: 29.5, decision: verdict(29.5, 590, 8), phase: 'bisect', meetsTarget: false } as (typeof sync.steps)[0],
+  ];
+  sync.capacity = { passPerSec: syncBracket[0], failPerSec: syncBracket[1], passStep: syncBracket[0] === null ? null : 0, failStep: syncBracket[1] === null ? null : 1, percentile: 99, confidence: 0.95, end: 'undecided-limit', searchedBetween: [23.5, 29.5] };
+  sync.capacityPerSec = syncBracket[0];
+  async.capacity = { passPerSec: 705, failPerSec: null, passStep: 1, failStep: null, percentile: 99, confidence: 0.95, end: 'generator-bound', searchedBetween: [705, null] };
+  async.capacityPerSec = 705;
+  async.steps = [async.steps[0] as (typeof async.steps)[0], { ...(async.steps[1] as (typeof async.steps)[0]), offeredPerSec: 705, decision: verdict(705, 700, 0) }];
+  return report;
+}
+
+describe('capacity brackets in the renderers', () => {
+  const report = bracketReport();
+  it('a bracket, "≥ x (generator-bound)", and the steps that decided each end', () => {
+    expect(report.curves.map(formatCapacity)).toEqual(['≥ 705 (generator-bound)', '23.5–37.0', '-']);
+    const md = renderCurveMarkdown(report);
+    expect(md).toContain('## Capacity at p99 ≤ 100 ms, 95 % confidence, poisson arrivals (seed 1)');
+    expect(md).toContain('pass 23.5: 310 req, 0 over (share ≤ 0.96 %); fail 37.0: 40 req, 9 over');
+    expect(md).toContain('undecided at 29.5');
+    expect(md).toContain("search stopped by the generator's ceiling");
+    expect(md).toContain('## Steps (poisson arrivals, in the order run)');
+    expect(capacitySentences(report)).toEqual(['sleep on node: sync 23.5–37.0 req/s, async ≥ 705 (generator-bound) req/s at p99 ≤ 100 ms, 95 % confidence, poisson arrivals (seed 1) (async ≥ 19.1x sync)']);
+    expect(renderCurveConsole(report)).toContain('(poisson arrivals)');
+    const html = renderCurveHtml(report, { chartJs: '' });
+    expect(html).toContain('<title>Load curves, poisson arrivals');
+    expect(html).toContain("' arrivals' }");
+  });
+});
+
+describe('compareCurves with brackets', () => {
+  it('overlapping brackets are no measurable difference; apart and lower is a regression', () => {
+    const base = bracketReport([23.5, 37]);
+    const same = compareCurves(base, bracketReport([29.5, 46]), 0.05);
+    expect(same.changes.find((c) => c.cell === 'node sleep/sync')).toMatchObject({ verdict: 'no measurable difference', regressed: false });
+    const lower = compareCurves(base, bracketReport([14, 22]), 0.05);
+    expect(lower.changes.find((c) => c.cell === 'node sleep/sync')).toMatchObject({ verdict: 'lower', regressed: true });
+    expect(lower.hasRegression).toBe(true);
+    expect(compareCurves(base, bracketReport([40, 60]), 0.05).changes.find((c) => c.cell === 'node sleep/sync')).toMatchObject({ verdict: 'higher', regressed: false });
+    // "< 37" against "23.5–37": [0, 37] overlaps.
+    expect(compareCurves(base, bracketReport([null, 37]), 0.05).changes.find((c) => c.cell === 'node sleep/sync')?.verdict).toBe('no measurable difference');
+    expect(renderCurveComparison(lower, 100)).toContain('| lower');
   });
 });
 

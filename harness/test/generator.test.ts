@@ -54,6 +54,21 @@ describe('generator', () => {
     const m = await run('/?status=500', 20, 0.5);
     expect(m).toMatchObject({ completed: 0, errors: 10 });
   });
+
+  it('with a decision rule: stops at a pass after minSec, fails early on slow answers, and reports the verdict', async () => {
+    const decide = { targetMs: 100, percentile: 99, confidence: 0.95, minSec: 0.5, checkEveryMs: 100 };
+    // 400 req/s of 5 ms answers: 299 requests known within the target after ~0.85 s, so it stops well before its 5 s cap.
+    const fast = await run('/?ms=5', 400, 5, { decide });
+    expect(fast.verdict).toMatchObject({ outcome: 'pass', overTarget: 0 });
+    expect(fast.verdict?.requests).toBe(fast.scheduled);
+    expect(fast.stoppedAtSec).toBeLessThan(2);
+    expect(fast.scheduled).toBeLessThan(1000);
+    // 300 ms answers against a 100 ms target: every request is over; it fails as soon as three are known.
+    const slow = await run('/?ms=300', 50, 5, { decide });
+    expect(slow.verdict).toMatchObject({ outcome: 'fail' });
+    expect(slow.verdict?.overTarget).toBe(slow.verdict?.requests);
+    expect(slow.stoppedAtSec).toBeLessThan(1);
+  });
 });
 
 describe('generator on raw sockets: framing and broken answers', () => {

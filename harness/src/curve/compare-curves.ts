@@ -1,7 +1,11 @@
 /**
- * Two curve reports -> capacity at the target per cell, side by side. A capacity is one ladder,
- * not repeated runs: there is no significance test, and a drop counts as a regression only past
- * the threshold and down to the next lower ladder rate or below (a rate between two steps is within the ladder's resolution).
+ * Two curve reports -> capacity at the target per cell, side by side. A capacity is a bracket
+ * [highest rate shown to pass, lowest shown to fail] at a stated confidence, so two capacities
+ * differ only where their brackets do not overlap: one run failed at a rate the other passed.
+ * Overlapping brackets are "no measurable difference". A drop is a regression when the brackets
+ * are apart and the midpoints (geometric) differ by more than the threshold. Reports from before
+ * the bracket (no `capacity` field) fall back to ladder rates: a drop counts only past the
+ * threshold and down to the next lower ladder rate or below.
  */
 import { markdownTable } from 'markdown-table';
 import { formatRps } from '../report/render/markdown.ts';
@@ -12,9 +16,37 @@ export interface CapacityChange {
   cell: string;
   baseline: Curve | undefined;
   current: Curve | undefined;
-  /** current / baseline capacity; null when either has none. */
+  /** current / baseline capacity (brackets: their geometric midpoints); null when either has none. */
   ratio: number | null;
+  /** Brackets apart and current lower / higher, or overlapping (no measurable difference); null: no figure to compare. */
+  verdict: 'lower' | 'higher' | 'no measurable difference' | null;
   regressed: boolean;
+}
+
+/** A curve's capacity as an interval: [proven pass or 0, proven fail or ∞]; null when it has none. */
+export function capacityInterval(curve: Curve | undefined): [number, number] | null {
+  if (curve === undefined || curve.status !== 'ok' || curve.capacity === undefined) return null;
+  const { passPerSec, failPerSec } = curve.capacity;
+  if (passPerSec === null && failPerSec === null) return null;
+  return [passPerSec ?? 0, failPerSec ?? Number.POSITIVE_INFINITY];
+}
+
+/** Geometric midpoint of a bracket; an open end is left out (the proven end alone). */
+function midpoint([lo, hi]: [number, number]): number | null {
+  if (lo > 0 && Number.isFinite(hi)) return Math.sqrt(lo * hi);
+  if (lo > 0) return lo;
+  return Number.isFinite(hi) ? hi : null;
+}
+
+function bracketChange(b: [number, number], c: [number, number], threshold: number): Pick<CapacityChange, 'ratio' | 'verdict' | 'regressed'> {
+  const mb = midpoint(b);
+  const mc = midpoint(c);
+  const ratio = mb !== null && mc !== null && mb > 0 ? Math.round((mc / mb) * 1000) / 1000 : null;
+  // Apart: the current run failed at or below a rate the baseline passed (or the reverse).
+  const lower = c[1] <= b[0];
+  const higher = c[0] >= b[1];
+  const verdict = lower ? 'lower' : higher ? 'higher' : 'no measurable difference';
+  return { ratio, verdict, regressed: lower && (ratio === null || ratio < 1 - threshold) };
 }
 
 const key = (c: Curve) => `${c.runtime} ${c.scenario}/${c.mode}`;
@@ -32,16 +64,21 @@ export function compareCurves(baseline: CurveReport, current: CurveReport, thres
   const changes = cells.map((cell): CapacityChange => {
     const b = before.get(cell);
     const c = after.get(cell);
+    const bi = capacityInterval(b);
+    const ci = capacityInterval(c);
+    if (bi !== null && ci !== null) return { cell, baseline: b, current: c, ...bracketChange(bi, ci, threshold) };
     const bc = b?.status === 'ok' ? b.capacityPerSec : null;
     const cc = c?.status === 'ok' ? c.capacityPerSec : null;
     const ratio = bc !== null && cc !== null && bc > 0 ? Math.round((cc / bc) * 1000) / 1000 : null;
     const below = b === undefined ? undefined : stepBelow(b);
     const regressed = ratio !== null && ratio < 1 - threshold && (below === undefined || (cc ?? 0) <= below);
-    return { cell, baseline: b, current: c, ratio, regressed };
+    return { cell, baseline: b, current: c, ratio, verdict: ratio === null ? null : regressed ? 'lower' : 'no measurable difference', regressed };
   });
   const notes: string[] = [];
   if (baseline.parameters.sloMs !== current.parameters.sloMs) notes.push(`different targets: p99 ≤ ${baseline.parameters.sloMs} ms vs ${current.parameters.sloMs} ms`);
   if (baseline.parameters.arrivals !== current.parameters.arrivals) notes.push(`different arrivals: ${baseline.parameters.arrivals} vs ${current.parameters.arrivals}`);
+  if ((baseline.parameters.percentile ?? 99) !== (current.parameters.percentile ?? 99)) notes.push(`different percentiles: p${baseline.parameters.percentile ?? 99} vs p${current.parameters.percentile ?? 99}`);
+  if (baseline.parameters.confidence !== current.parameters.confidence) notes.push(`different confidence: ${baseline.parameters.confidence ?? 'none stated'} vs ${current.parameters.confidence ?? 'none stated'}`);
   if (baseline.environment.cpu.model !== current.environment.cpu.model) notes.push(`different machines: ${baseline.environment.cpu.model} vs ${current.environment.cpu.model}`);
   return { changes, hasRegression: changes.some((c) => c.regressed), notes };
 }
@@ -52,14 +89,15 @@ export function renderCurveComparison(result: ReturnType<typeof compareCurves>, 
     c.baseline === undefined ? 'absent' : formatCapacity(c.baseline),
     c.current === undefined ? 'absent' : formatCapacity(c.current),
     c.ratio === null ? '-' : `${c.ratio >= 1 ? '+' : ''}${formatRps((c.ratio - 1) * 100)} %`,
+    c.verdict ?? '-',
     c.regressed ? 'REGRESSED' : '',
   ]);
   return [
     `## Capacity at p99 ≤ ${sloMs} ms: baseline vs current`,
     '',
-    markdownTable([['cell', 'baseline req/s', 'current req/s', 'change', ''], ...rows]),
+    markdownTable([['cell', 'baseline req/s', 'current req/s', 'change (midpoints)', 'brackets', ''], ...rows]),
     '',
-    'One ladder per report, no repeated runs: a drop is a regression only past the threshold and at or below the baseline ladder\'s next lower rate.',
+    'A capacity is a bracket [highest rate shown to pass, lowest shown to fail]: overlapping brackets are no measurable difference; a drop is a regression when the brackets are apart and the midpoints differ by more than the threshold. (Reports without brackets: a drop past the threshold and at or below the baseline ladder\'s next lower rate.)',
     ...result.notes.map((n) => `- ${n}`),
     '',
   ].join('\n');

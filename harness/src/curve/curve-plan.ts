@@ -25,14 +25,29 @@ export interface CurvePlan extends CurveParameters {
 export const CURVE_DEFAULT_SCENARIOS: ScenarioName[] = ['hello', 'hash', 'file', 'fib', 'sleep'];
 
 /**
- * Default: 7 rates per cell, 1.5 s each (longer at low rates, up to 3 s, to hold 15 samples),
- * about 8 minutes for 27 cells on 2 cores (README, "Load curves"). --quick: 5 rates of 0.3 s.
+ * Default: p99 at 95 % confidence, bracket rungs 1.57x apart from half the closed-loop figure,
+ * bisection to 5 %, a step passes after 1 s at the soonest and gives up (undecided) after 15 s,
+ * two undecided steps per cell at most: about 10 minutes for 27 cells on 2 cores
+ * (docs/load-curves.md). --quick decides at 80 % confidence, to 25 %, 0.5 s to 2 s per step, one
+ * undecided step: about 2-3 minutes. minSamples only sizes a --rates step without a decision rule.
  */
-export const CURVE_FULL = { ladderSteps: 7, stepSec: 1.5, minSamples: 15, maxStepSec: 3, closedLoopSec: 1 } as const;
-export const CURVE_QUICK = { ladderSteps: 5, stepSec: 0.3, minSamples: 5, maxStepSec: 0.6, closedLoopSec: 0.3 } as const;
+export const CURVE_FULL = { ladderSteps: 7, stepSec: 1, minSamples: 15, maxStepSec: 15, closedLoopSec: 1, confidence: 0.95, resolution: 0.05, maxUndecided: 2 } as const;
+export const CURVE_QUICK = { ladderSteps: 5, stepSec: 0.5, minSamples: 5, maxStepSec: 2, closedLoopSec: 0.3, confidence: 0.8, resolution: 0.25, maxUndecided: 1 } as const;
+/** The coarse bracket starts at this share of the closed-loop throughput (open loop with random arrivals holds less). */
+export const START_SHARE = 0.5;
+/** Steps per cell at most, bracket and bisection together. */
+export const MAX_SEARCH_STEPS = 12;
+
+/** A number strictly between lo and hi (the bounds mean nothing at their ends). */
+function openInterval(flag: string, raw: string | undefined, lo: number, hi: number): number | undefined {
+  if (raw === undefined) return undefined;
+  const value = Number(raw);
+  if (raw.trim() === '' || !Number.isFinite(value) || value <= lo || value >= hi) throw new FlagError(`--${flag} must be a number between ${lo} and ${hi} (both excluded), got "${raw}"`);
+  return value;
+}
 
 const ARRIVALS = ['constant', 'poisson'] as const satisfies readonly Arrivals[];
-const STRINGS = ['runtimes', 'scenarios', 'modes', 'out', 'slo-ms', 'rates', 'arrivals', 'seed', 'steps', 'step-sec', 'max-in-flight', 'timeout-ms', 'hash-cost', 'fib-n', 'sleep-ms', 'data-dir'] as const;
+const STRINGS = ['runtimes', 'scenarios', 'modes', 'out', 'slo-ms', 'rates', 'arrivals', 'seed', 'steps', 'step-sec', 'max-step-sec', 'confidence', 'percentile', 'resolution', 'max-in-flight', 'timeout-ms', 'hash-cost', 'fib-n', 'sleep-ms', 'data-dir'] as const;
 
 function rateList(raw: string | undefined): number[] | undefined {
   if (raw === undefined) return undefined;
@@ -54,6 +69,7 @@ export function parseCurvePlan(argv: string[]): CurvePlan {
   const sloMs = numberFlag('slo-ms', str('slo-ms'), 0.1, 600_000, false) ?? 100;
   const rates = rateList(str('rates'));
   const stepSec = numberFlag('step-sec', str('step-sec'), 0.1, 600, false) ?? base.stepSec;
+  const maxStepSec = numberFlag('max-step-sec', str('max-step-sec'), 0.1, 3600, false) ?? base.maxStepSec;
   const plan: CurvePlan = {
     runtimes: nameList('runtimes', str('runtimes'), RUNTIME_NAMES) ?? [...RUNTIME_NAMES],
     scenarios: nameList('scenarios', str('scenarios'), SCENARIO_NAMES) ?? [...CURVE_DEFAULT_SCENARIOS],
@@ -61,14 +77,20 @@ export function parseCurvePlan(argv: string[]): CurvePlan {
     outDir: str('out'),
     dataDir: str('data-dir'),
     sloMs,
-    arrivals: choice('arrivals', str('arrivals'), ARRIVALS) ?? 'constant',
+    percentile: openInterval('percentile', str('percentile'), 50, 100) ?? 99,
+    confidence: openInterval('confidence', str('confidence'), 0.5, 1) ?? base.confidence,
+    resolution: openInterval('resolution', str('resolution'), 0, 1) ?? base.resolution,
+    maxUndecided: base.maxUndecided,
+    startShare: START_SHARE,
+    // Random arrivals by default: a metronome hides the queueing that real clients cause.
+    arrivals: choice('arrivals', str('arrivals'), ARRIVALS) ?? 'poisson',
     seed: numberFlag('seed', str('seed'), 0, 2 ** 32 - 1, true) ?? 1,
     ...(rates === undefined ? {} : { rates }),
     ladderSteps: numberFlag('steps', str('steps'), 1, 50, true) ?? base.ladderSteps,
     ladderShares: [0.1, 1.5],
     stepSec,
     minSamples: base.minSamples,
-    maxStepSec: Math.max(stepSec, base.maxStepSec),
+    maxStepSec: Math.max(stepSec, maxStepSec),
     closedLoopSec: base.closedLoopSec,
     maxInFlight: numberFlag('max-in-flight', str('max-in-flight'), 1, 10_000, true) ?? 512,
     // Past 10 x the target a step is clearly past saturation anyway; waiting longer buys nothing.

@@ -5,7 +5,9 @@
 import type { RuntimeName } from '@bench/app';
 import type { Environment, Mode, RuntimeEntry, ScenarioName } from '../report/report-types.ts';
 import type { Arrivals } from './arrivals.ts';
+import type { SearchEnd } from './capacity-search.ts';
 import type { StepMeasurement } from './generator-types.ts';
+import type { StepVerdict } from './step-decision.ts';
 
 export type StepFlag = 'generator-bound' | 'saturated' | 'past-saturation' | 'errors';
 
@@ -27,8 +29,42 @@ export interface CurveStep
    * or p99 > 10 x the target (counts toward the early stop); errors: errors or timeouts.
    */
   flags: StepFlag[];
-  /** p99 within the target and kept up (a generator-bound step's lateness only adds to its latency). */
+  /**
+   * The step passed: its percentile decision passed (decision.outcome) and it kept up (achieved
+   * ≥ 95 % of the rate its schedule actually offered). A generator-bound step's lateness only adds
+   * to its latency, so a pass still counts.
+   */
   meetsTarget: boolean;
+  /**
+   * The step's statistical decision (absent in reports before 2026-11-23): requests whose fate was
+   * known, how many were over the target (slower, failed, timed out, dropped), the exact one-sided
+   * Clopper-Pearson bounds on that share at `confidence`, the outcome (pass | fail | undecided:
+   * the step's time cap came first; never counted as a pass) and the confidence the counts reached
+   * (`reached`). `stoppedAtSec`: when the step stopped sending (its cap when undecided).
+   */
+  decision?: StepVerdict & { stoppedAtSec: number; capSec: number };
+  /** Why the step was run: the coarse bracket, the bisection, or a --rates list (absent in older reports). */
+  phase?: 'bracket' | 'bisect' | 'rates';
+}
+
+/**
+ * The capacity at the target as a bracket: the highest rate shown to pass and the lowest shown to
+ * fail (each decided by the step at that index in `steps`), at `confidence`. `end` says why the
+ * search stopped: resolved (hi/lo within 1 + resolution), generator-bound (the generator's own
+ * ceiling stopped it: the capacity is at least passPerSec, no fail was shown), undecided-limit
+ * (steps near the capacity ran out of time without deciding), step-limit, below-floor (not even
+ * the lowest rate passed), rates (a --rates list, no search). `searchedBetween`: where the search
+ * ended, undecided steps included by their point estimate (narrower than the proven bracket).
+ */
+export interface CapacityBracket {
+  passPerSec: number | null;
+  failPerSec: number | null;
+  passStep: number | null;
+  failStep: number | null;
+  percentile: number;
+  confidence: number;
+  end: SearchEnd | 'rates';
+  searchedBetween: [number | null, number | null];
 }
 
 export interface Curve {
@@ -38,29 +74,46 @@ export interface Curve {
   path: string;
   status: 'ok' | 'invalid' | 'failed';
   reason?: string;
-  /** The cell's closed-loop throughput (autocannon, 10 connections) the ladder was sized from. */
+  /** The cell's closed-loop throughput (autocannon, 10 connections) the search started from. */
   closedLoopPerSec: number;
+  /** Every step in the order run (the latency-vs-load curve: sort by offeredPerSec to draw it). */
   steps: CurveStep[];
-  /** Highest offered rate meeting the target; null when no step did. */
+  /** Highest offered rate shown to pass (capacity.passPerSec); null when none did. */
   capacityPerSec: number | null;
-  /** The top step of the ladder met the target: the capacity is at least capacityPerSec. */
+  /** No rate was shown to fail (capacity.failPerSec null): the capacity is at least capacityPerSec. */
   capacityAtLeast: boolean;
+  /** The capacity bracket with its confidence (absent in reports before 2026-11-23). */
+  capacity?: CapacityBracket;
   /** Last step whose p99 stayed within 2 x the lowest step's p99 while keeping up. */
   kneePerSec: number | null;
-  /** The ladder stopped after two steps clearly past saturation. */
+  /** With --rates: the list stopped after two steps clearly past saturation. */
   stoppedEarly: boolean;
 }
 
 export interface CurveParameters {
   sloMs: number;
+  /** The percentile held to the target (99 = p99 ≤ sloMs); absent in older reports: 99. */
+  percentile?: number;
+  /** One-sided confidence of each step's decision (0.95); absent in older reports. */
+  confidence?: number;
+  /** The bisection stops at hi/lo ≤ 1 + resolution (0.05); absent in older reports. */
+  resolution?: number;
+  /** Undecided steps after which a cell's search stops. */
+  maxUndecided?: number;
+  /** First rate of the coarse bracket, as a share of the closed-loop throughput. */
+  startShare?: number;
+  /** Poisson (the default since 2026-11-23) or constant; every table and title names it. */
   arrivals: Arrivals;
   seed: number;
   /** Given with --rates; otherwise the ladder is sized from each cell's closed-loop throughput. */
   rates?: number[];
+  /** The coarse bracket's factor between rungs: (ladderShares[1] / ladderShares[0]) ^ (1 / (ladderSteps − 1)). */
   ladderSteps: number;
   ladderShares: [number, number];
+  /** A step passes no sooner than this (seconds); before 2026-11-23 the fixed step length. */
   stepSec: number;
   minSamples: number;
+  /** A step's time cap: it runs min(maxStepSec, max(stepSec, 2 x the requests a pass needs / rate)). */
   maxStepSec: number;
   closedLoopSec: number;
   maxInFlight: number;

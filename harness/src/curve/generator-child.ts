@@ -8,6 +8,7 @@ import { build, type Histogram } from 'hdr-histogram-js';
 import { arrivalOffsets } from './arrivals.ts';
 import { ConnectionPool } from './http-pool.ts';
 import { PreciseWake } from './precise-wake.ts';
+import { decide, shouldStopStep, StepTally } from './step-decision.ts';
 import type { GeneratorCommand, GeneratorMessage, Percentiles, StepMeasurement, StepOptions } from './generator-types.ts';
 
 const histogram = (): Histogram =>
@@ -32,6 +33,10 @@ function runStep(options: StepOptions): Promise<StepMeasurement> {
   const latency = histogram();
   const lateness = histogram();
   const due = arrivalOffsets(options.ratePerSec, options.durationSec, options.arrivals, options.seed);
+  // With a decision rule: the running count over the target (a request counted once its fate is known).
+  const rule = options.decide;
+  const tally = rule === undefined ? undefined : new StepTally(due, rule.targetMs);
+  let stoppedAtMs: number | undefined;
   let sent = 0;
   let dropped = 0;
   let completed = 0;
@@ -63,11 +68,13 @@ function runStep(options: StepOptions): Promise<StepMeasurement> {
       if (!sending && pool.inFlight === 0) finish();
     };
     const pool = new ConnectionPool(options.url, options.maxInFlight, {
-      answered(dueAt, status, at) {
+      answered(dueAt, status, at, index) {
         // The check node:http made before: a 2xx answer counts, any other status is an error.
+        // (A request not settled in the tally counts as over the target: failures need no call.)
         if (status >= 200 && status < 300) {
           completed++;
           latency.recordValue(micros(at - dueAt));
+          if (rule !== undefined) tally?.settle(index, at - dueAt <= rule.targetMs);
           if (at < firstAnswer) firstAnswer = at;
           lastAnswer = at;
         } else {
@@ -90,9 +97,10 @@ function runStep(options: StepOptions): Promise<StepMeasurement> {
       }
     }, sweepMs);
 
-    const fire = (dueAt: number, now: number) => {
-      if (!pool.send(dueAt, now + options.timeoutMs)) {
+    const fire = (index: number, dueAt: number, now: number) => {
+      if (!pool.send(dueAt, now + options.timeoutMs, index)) {
         dropped++;
+        tally?.settle(index, false);
         return;
       }
       sent++;
@@ -103,7 +111,7 @@ function runStep(options: StepOptions): Promise<StepMeasurement> {
       const now = performance.now();
       let fired = false;
       while (next < due.length && t0 + (due[next] ?? 0) <= now) {
-        fire(t0 + (due[next] ?? 0), now);
+        fire(next, t0 + (due[next] ?? 0), now);
         next++;
         fired = true;
       }
@@ -127,10 +135,32 @@ function runStep(options: StepOptions): Promise<StepMeasurement> {
     };
     onWake = tick;
 
+    // Every checkEveryMs: stop sending once the counts decide (step-decision.ts shouldStopStep).
+    const check =
+      rule === undefined || tally === undefined
+        ? undefined
+        : setInterval(() => {
+            const elapsedMs = performance.now() - t0;
+            tally.advance(elapsedMs, next);
+            if (shouldStopStep(decide(tally.requests, tally.over, rule), elapsedMs / 1000, rule.minSec)) {
+              stoppedAtMs = elapsedMs;
+              due.length = Math.min(due.length, next);
+              clearInterval(check);
+            }
+          }, rule.checkEveryMs);
+
+    // At the end every request sent is settled: the verdict is on all of them.
+    const verdictAtEnd = () => {
+      if (rule === undefined || tally === undefined) return {};
+      tally.advance(Number.POSITIVE_INFINITY, next);
+      return { verdict: decide(tally.requests, tally.over, rule), stoppedAtSec: Math.round(stoppedAtMs ?? options.durationSec * 1000) / 1000 };
+    };
+
     const finish = () => {
       if (finished) return;
       finished = true;
       clearInterval(sweeper);
+      if (check !== undefined) clearInterval(check);
       pool.destroy();
       const windowMs = Math.max(1, performance.now() - t0 - 0);
       const sendWindowMs = Math.max(1, (due.at(-1) ?? 0) + 1000 / options.ratePerSec);
@@ -147,6 +177,7 @@ function runStep(options: StepOptions): Promise<StepMeasurement> {
         latenessMs: { p50: ms(lateness, 50), p99: ms(lateness, 99), max: lateness.totalCount ? lateness.maxValue / 1000 : 0 },
         cpuPercent: round1((windowCpuMs / sendWindowMs) * 100),
         busyPercent: round1((Math.max(0, windowCpuMs - windowSpinMs) / sendWindowMs) * 100),
+        ...verdictAtEnd(),
       });
     };
 

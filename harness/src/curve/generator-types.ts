@@ -1,4 +1,16 @@
 import type { Arrivals } from './arrivals.ts';
+import type { DecisionRule, StepVerdict } from './step-decision.ts';
+
+/**
+ * A step that stops once its counts decide (step-decision.ts): durationSec is then its time cap.
+ * The generator counts the requests over `targetMs` as their fate becomes known and looks every
+ * `checkEveryMs`; it stops sending at a fail at once, at a pass only after `minSec`.
+ */
+export interface StepDecisionOptions extends DecisionRule {
+  targetMs: number;
+  minSec: number;
+  checkEveryMs: number;
+}
 
 /** One open-loop step, as the generator process is asked to run it. */
 export interface StepOptions {
@@ -12,6 +24,8 @@ export interface StepOptions {
   maxInFlight: number;
   /** A request unanswered this long is abandoned and recorded at this latency (a lower bound). */
   timeoutMs: number;
+  /** Stop as soon as the step is decided (absent: run durationSec, as before). */
+  decide?: StepDecisionOptions;
 }
 
 export interface Percentiles {
@@ -49,6 +63,12 @@ export interface StepMeasurement {
    */
   cpuPercent: number;
   busyPercent: number;
+  /**
+   * With StepOptions.decide: the verdict on every request of the step (all known once it ended),
+   * and when sending stopped (seconds from the first due time; the cap when nothing decided).
+   */
+  verdict?: StepVerdict;
+  stoppedAtSec?: number;
 }
 
 export type GeneratorCommand = { type: 'step'; options: StepOptions };

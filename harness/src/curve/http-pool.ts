@@ -11,7 +11,7 @@ import { HttpParseError, ResponseReader } from './http-reader.ts';
 /** What became of one request. */
 export interface PoolHandlers {
   /** An answer came back (any status); `at` is performance.now() when its last byte was read. */
-  answered(dueAt: number, status: number, at: number): void;
+  answered(dueAt: number, status: number, at: number, index: number): void;
   /** The connection failed, closed or sent bytes that are not HTTP before the answer ended. */
   failed(dueAt: number): void;
 }
@@ -21,8 +21,9 @@ class Connection {
   readonly reader = new ResponseReader();
   busy = false;
   dead = false;
-  /** Scheduled time of the request in flight. */
+  /** Scheduled time of the request in flight, and its place in the step's schedule (or -1). */
   dueAt = 0;
+  index = -1;
   /** performance.now() after which the request in flight is abandoned. */
   deadline = 0;
 
@@ -66,13 +67,14 @@ export class ConnectionPool {
    * Sends one request on an idle connection (or a new one); false when `maxInFlight` are out,
    * and the request is not sent.
    */
-  send(dueAt: number, deadline: number): boolean {
+  send(dueAt: number, deadline: number, index = -1): boolean {
     if (this.busyCount >= this.maxInFlight) return false;
     let conn = this.idle.pop();
     while (conn !== undefined && conn.dead) conn = this.idle.pop();
     conn ??= this.open();
     conn.busy = true;
     conn.dueAt = dueAt;
+    conn.index = index;
     conn.deadline = deadline;
     this.busyCount++;
     conn.socket.write(this.request);
@@ -111,7 +113,7 @@ export class ConnectionPool {
       this.release(c);
       if (keepAlive) this.idle.push(c);
       else this.kill(c);
-      this.handlers.answered(c.dueAt, status, at);
+      this.handlers.answered(c.dueAt, status, at, c.index);
     };
     const onBytes = (buffer: Uint8Array, bytes: number) => {
       const c = conn as Connection;

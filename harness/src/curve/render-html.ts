@@ -7,9 +7,9 @@
 import type { ChartAssets } from '../report/render/html-assets.ts';
 import { escapeHtml, inlineScript, jsonForScript } from '../report/render/html-escape.ts';
 import { REPORT_CSS } from '../report/render/html-style.ts';
-import { formatDate, formatMs } from '../report/render/markdown.ts';
+import { formatDate } from '../report/render/markdown.ts';
 import type { CurveReport } from './curve-types.ts';
-import { capacityRows, capacitySentences, renderCurveMarkdown, sortedCurves } from './render-text.ts';
+import { capacityHead, capacityRows, capacitySentences, conditionsLabel, renderCurveMarkdown, sortedCurves, targetLabel } from './render-text.ts';
 
 const CHART_SCRIPT = String.raw`
   'use strict';
@@ -28,10 +28,11 @@ const CHART_SCRIPT = String.raw`
     const lo = Math.min(...rates), hi = Math.max(...rates);
     const datasets = curves.map((c) => {
       const color = RUNTIME_COLORS[c.runtime] || '#6b46c1';
+      // Steps run in search order; the curve is drawn in rate order.
       const steps = [...c.steps].sort((a, b) => a.offeredPerSec - b.offeredPerSec);
       return {
         label: c.runtime + ' ' + c.mode + (c.status === 'ok' ? '' : ' (' + c.status + ')'),
-        data: steps.map((s) => ({ x: s.offeredPerSec, y: Math.max(s.latencyMs.p99, 0.01), flags: s.flags })),
+        data: steps.map((s) => ({ x: s.offeredPerSec, y: Math.max(s.latencyMs.p99, 0.01), flags: s.flags, outcome: s.decision ? (s.meetsTarget ? 'pass' : s.decision.outcome === 'pass' ? 'fail' : s.decision.outcome) + ' (' + s.decision.requests + ' req, ' + s.decision.overTarget + ' over)' : '' })),
         borderColor: color,
         backgroundColor: color,
         borderDash: MODE_DASH[c.mode] || [],
@@ -57,8 +58,9 @@ const CHART_SCRIPT = String.raw`
           y: { type: 'logarithmic', title: { display: true, text: 'p99 latency from scheduled send, ms (log)' } },
         },
         plugins: {
+          title: { display: true, text: scenario + ': p99 against offered rate, ' + report.parameters.arrivals + ' arrivals' },
           legend: { position: 'bottom' },
-          tooltip: { callbacks: { afterLabel: (item) => (item.raw.flags && item.raw.flags.length ? item.raw.flags.join(', ') : '') } },
+          tooltip: { callbacks: { afterLabel: (item) => [item.raw.outcome || '', item.raw.flags && item.raw.flags.length ? item.raw.flags.join(', ') : ''].filter(Boolean).join('; ') } },
         },
       },
     });
@@ -72,12 +74,12 @@ function table(head: string[], rows: string[][]): string {
 }
 
 export function renderCurveHtml(report: CurveReport, assets: Pick<ChartAssets, 'chartJs'>): string {
-  const slo = formatMs(report.parameters.sloMs);
+  const p = report.parameters;
   const scenarios = [...new Set(sortedCurves(report.curves).map((c) => c.scenario))];
-  const head = ['scenario', 'runtime', 'mode', 'closed loop req/s', `capacity req/s at p99 ≤ ${slo} ms`, 'knee req/s', 'notes'];
+  const head = capacityHead(p);
   const sections = scenarios.map((s) => {
     const e = escapeHtml(s);
-    return `<section class="scenario" id="curve-${e}" data-scenario="${e}"><h2>${e}</h2><figure><figcaption>p99 against offered rate <small>log scales; hollow points: generator-bound steps</small></figcaption><div class="chart-box" style="height:380px"><canvas data-scenario="${e}" data-chart="curve" role="img" aria-label="p99 latency against offered rate for ${e}"></canvas></div></figure></section>`;
+    return `<section class="scenario" id="curve-${e}" data-scenario="${e}"><h2>${e}</h2><figure><figcaption>p99 against offered rate, ${escapeHtml(p.arrivals)} arrivals <small>log scales; hollow points: generator-bound steps</small></figcaption><div class="chart-box" style="height:380px"><canvas data-scenario="${e}" data-chart="curve" role="img" aria-label="p99 latency against offered rate for ${e}, ${escapeHtml(p.arrivals)} arrivals"></canvas></div></figure></section>`;
   });
   const markdown = renderCurveMarkdown(report);
   return `<!doctype html>
@@ -85,7 +87,7 @@ export function renderCurveHtml(report: CurveReport, assets: Pick<ChartAssets, '
 <head>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
-<title>${escapeHtml(`Load curves, ${formatDate(report.createdAt)} (${report.status})`)}</title>
+<title>${escapeHtml(`Load curves, ${p.arrivals} arrivals, ${formatDate(report.createdAt)} (${report.status})`)}</title>
 <style>${REPORT_CSS}</style>
 </head>
 <body>
@@ -93,7 +95,7 @@ export function renderCurveHtml(report: CurveReport, assets: Pick<ChartAssets, '
 <h1>Load curves, ${escapeHtml(formatDate(report.createdAt))}</h1>
 <p class="subtitle">Open loop, ${escapeHtml(report.parameters.arrivals)} arrivals, latency from the scheduled send time, on ${escapeHtml(report.environment.cpu.model)} × ${report.environment.cpu.count}</p>
 ${report.status === 'interrupted' ? '<p class="banner warn" role="alert" data-report-status="interrupted">⚠ Interrupted: only the curves shown were measured.</p>' : '<p class="banner" data-report-status="complete">Complete.</p>'}
-<h2 id="capacity">Capacity at p99 ≤ ${escapeHtml(slo)} ms</h2>
+<h2 id="capacity">Capacity at ${escapeHtml(targetLabel(p))}, ${escapeHtml(conditionsLabel(p))}</h2>
 ${table(head, capacityRows(report))}
 <ul>${capacitySentences(report).map((l) => `<li>${escapeHtml(l)}</li>`).join('')}</ul>
 ${sections.join('\n')}

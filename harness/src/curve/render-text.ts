@@ -16,14 +16,59 @@ export function sortedCurves(curves: readonly Curve[]): Curve[] {
   );
 }
 
-/** "45", "≥ 470" (the top step still met it), "< 5" (not even the lowest), "-" (no figure). */
+/**
+ * "23.5–37.0" (shown to pass at 23.5, to fail at 37), "≥ 720 (generator-bound)" (the generator's
+ * ceiling stopped the search), "≥ 720" (a --rates list that never failed), "< 5" (not even the
+ * lowest passed), "undecided" (no rate decided either way), "-" (no figure).
+ */
 export function formatCapacity(curve: Curve): string {
   if (curve.status !== 'ok') return '-';
+  const c = curve.capacity;
+  if (c !== undefined) {
+    if (c.passPerSec !== null && c.failPerSec !== null) return `${formatRps(c.passPerSec)}–${formatRps(c.failPerSec)}`;
+    if (c.passPerSec !== null) return `≥ ${formatRps(c.passPerSec)}${c.end === 'generator-bound' ? ' (generator-bound)' : ''}`;
+    if (c.failPerSec !== null) return `< ${formatRps(c.failPerSec)}`;
+    return curve.steps.length === 0 ? '-' : 'undecided';
+  }
   if (curve.capacityPerSec === null) {
     const lowest = curve.steps.map((s) => s.offeredPerSec).sort((a, b) => a - b)[0];
     return lowest === undefined ? '-' : `< ${formatRps(lowest)}`;
   }
   return `${curve.capacityAtLeast ? '≥ ' : ''}${formatRps(curve.capacityPerSec)}`;
+}
+
+const END_NOTE: Record<string, string> = {
+  resolved: '',
+  'generator-bound': "search stopped by the generator's ceiling",
+  'undecided-limit': 'stopped: steps near the capacity undecided in their time',
+  'step-limit': 'stopped: step limit',
+  'below-floor': 'not even the lowest rate passed',
+  rates: '',
+};
+
+/** "pass 23.5: 312 req, 0 over (≤ 0.96 %)": the step behind one end of the bracket. */
+function endStep(curve: Curve, index: number | null, label: string): string | undefined {
+  const d = index === null ? undefined : curve.steps[index]?.decision;
+  if (d === undefined) return undefined;
+  const bound = label === 'pass' ? `share ≤ ${formatPercent(d.upperBound)}` : `share ≥ ${formatPercent(d.lowerBound)}`;
+  return `${label} ${formatRps(curve.steps[index ?? 0]?.offeredPerSec ?? 0)}: ${d.requests} req, ${d.overTarget} over (${bound})`;
+}
+
+const formatPercent = (share: number) => `${(share * 100).toFixed(share < 0.1 ? 2 : 1)} %`;
+
+/** The deciding steps of the bracket, and where the search stopped short of resolving it. */
+export function bracketNotes(curve: Curve): string {
+  const c = curve.capacity;
+  if (curve.status !== 'ok' || c === undefined) return '';
+  const undecided = curve.steps.filter((s) => s.decision?.outcome === 'undecided').map((s) => formatRps(s.offeredPerSec));
+  return [
+    endStep(curve, c.passStep, 'pass'),
+    endStep(curve, c.failStep, 'fail'),
+    ...(undecided.length > 0 ? [`undecided at ${undecided.join(', ')}`] : []),
+    END_NOTE[c.end] || undefined,
+  ]
+    .filter((x) => x !== undefined)
+    .join('; ');
 }
 
 function curveNotes(curve: Curve): string {
@@ -42,7 +87,7 @@ function curveNotes(curve: Curve): string {
   ].join('; ');
 }
 
-/** One row per curve: scenario, runtime, mode, closed loop, capacity at the target, knee. */
+/** One row per curve: scenario, runtime, mode, closed loop, capacity at the target, its deciding steps, knee. */
 export function capacityRows(report: CurveReport): string[][] {
   return sortedCurves(report.curves).map((c) => [
     c.scenario,
@@ -50,12 +95,27 @@ export function capacityRows(report: CurveReport): string[][] {
     c.mode,
     c.status === 'ok' ? formatRps(c.closedLoopPerSec) : '-',
     formatCapacity(c),
+    bracketNotes(c),
     c.kneePerSec === null ? '-' : formatRps(c.kneePerSec),
     curveNotes(c),
   ]);
 }
 
-const HEAD = (sloMs: number) => ['scenario', 'runtime', 'mode', 'closed loop req/s', `capacity req/s at p99 ≤ ${formatMs(sloMs)} ms`, 'knee req/s', 'notes'];
+/** "p99 ≤ 100 ms": the target, with its percentile. */
+export function targetLabel(p: CurveReport['parameters']): string {
+  return `p${p.percentile ?? 99} ≤ ${formatMs(p.sloMs)} ms`;
+}
+
+/** "95 % confidence, poisson arrivals (seed 1)": the conditions every capacity figure holds under. */
+export function conditionsLabel(p: CurveReport['parameters']): string {
+  // Reports from before the decided steps state no confidence: only their arrivals are named.
+  const confidence = p.confidence === undefined ? '' : `${Math.round(p.confidence * 1000) / 10} % confidence, `;
+  return `${confidence}${p.arrivals} arrivals${p.arrivals === 'poisson' ? ` (seed ${p.seed})` : ''}`;
+}
+
+export const capacityHead = (p: CurveReport['parameters']) => [
+  'scenario', 'runtime', 'mode', 'closed loop req/s', `capacity req/s at ${targetLabel(p)} (${conditionsLabel(p)})`, 'deciding steps', 'knee req/s', 'notes',
+];
 
 /** "sleep on node: sync 45 req/s, async 470 req/s at p99 ≤ 100 ms (async 10x sync)". */
 export function capacitySentences(report: CurveReport): string[] {
@@ -70,12 +130,36 @@ export function capacitySentences(report: CurveReport): string[] {
     if (ok.length === 0) continue;
     const parts = ok.map((c) => `${c.mode} ${formatCapacity(c)} req/s`);
     const sync = ok.find((c) => c.mode === 'sync');
-    const ratios = ok
-      .filter((c) => sync !== undefined && c !== sync && c.capacityPerSec !== null && sync.capacityPerSec !== null && sync.capacityPerSec > 0)
-      .map((c) => `${c.mode} ${((c.capacityPerSec ?? 0) / (sync?.capacityPerSec ?? 1)).toFixed(1)}x sync`);
-    lines.push(`${key}: ${parts.join(', ')} at p99 ≤ ${formatMs(report.parameters.sloMs)} ms${ratios.length > 0 ? ` (${ratios.join(', ')})` : ''}`);
+    const ratios = ok.filter((c) => sync !== undefined && c !== sync).map((c) => modeRatio(c, sync as Curve)).filter((r) => r !== undefined);
+    lines.push(`${key}: ${parts.join(', ')} at ${targetLabel(report.parameters)}, ${conditionsLabel(report.parameters)}${ratios.length > 0 ? ` (${ratios.join(', ')})` : ''}`);
   }
   return lines;
+}
+
+/**
+ * "async 10.5x sync", or with brackets the range their ends allow ("async 12-31x sync"; "≥ 12x"
+ * when async's search found no fail).
+ */
+function modeRatio(c: Curve, sync: Curve): string | undefined {
+  const lo = (x: Curve) => x.capacity?.passPerSec ?? x.capacityPerSec;
+  const hi = (x: Curve) => (x.capacity === undefined ? x.capacityPerSec : x.capacity.failPerSec);
+  const cLo = lo(c);
+  const sHi = hi(sync);
+  if (cLo === null || sHi === null || !(sHi > 0)) return undefined;
+  if (c.capacity === undefined || sync.capacity === undefined) return `${c.mode} ${(cLo / sHi).toFixed(1)}x sync`;
+  const cHi = hi(c);
+  const sLo = lo(sync);
+  const low = (cLo / sHi).toFixed(1);
+  if (cHi === null || sLo === null || !(sLo > 0)) return `${c.mode} ≥ ${low}x sync`;
+  return `${c.mode} ${low}-${(cHi / sLo).toFixed(1)}x sync`;
+}
+
+/** "pass: 312 req, 0 over, share ≤ 0.96 % after 12.1 s" for the steps table. */
+function decisionCell(s: CurveStep): string {
+  const d = s.decision;
+  if (d === undefined) return '-';
+  const outcome = s.meetsTarget ? 'pass' : d.outcome === 'pass' ? 'fail (not kept up)' : d.outcome;
+  return `${outcome}: ${d.requests} req, ${d.overTarget} over, share ${formatPercent(d.lowerBound)}–${formatPercent(d.upperBound)} (${formatRps(d.reached.confidence * 100)} % ${d.reached.side}) in ${formatRps(d.stoppedAtSec)} s`;
 }
 
 function stepRow(s: CurveStep): string[] {
@@ -91,8 +175,27 @@ function stepRow(s: CurveStep): string[] {
     `${Math.round(s.server.cpuPercent)}`,
     s.eventLoopLagMs === undefined ? '-' : formatMs(s.eventLoopLagMs.p99),
     formatMs(s.latenessMs.p99),
+    s.phase ?? '-',
+    decisionCell(s),
     s.flags.join(', ') || (s.meetsTarget ? 'meets target' : ''),
   ];
+}
+
+/** How the run searched, in one paragraph (report.md's header). */
+function methodLine(report: CurveReport): string {
+  const p = report.parameters;
+  const search =
+    p.rates !== undefined
+      ? `Rates: ${p.rates.join(', ')} req/s, each step decided (${conditionsLabel(p)}).`
+      : p.confidence === undefined
+        ? `Ladder: ${p.ladderSteps} rates, geometric from ${p.ladderShares[0] * 100} % to ${p.ladderShares[1] * 100} % of each cell's closed-loop throughput, ${p.stepSec} s per step.`
+        : `Search: a coarse bracket from ${formatRps((p.startShare ?? 0.5) * 100)} % of each cell's closed-loop throughput in rungs ${formatRps((p.ladderShares[1] / p.ladderShares[0]) ** (1 / Math.max(1, p.ladderSteps - 1)))}x apart (up past any top until a rate fails), then bisection (geometric mean) to hi/lo ≤ ${formatRps(1 + (p.resolution ?? 0.05))}. ` +
+          `Each step runs until an exact binomial (Clopper-Pearson) bound at ${formatRps(p.confidence * 100)} % decides whether more than ${formatRps(100 - (p.percentile ?? 99))} % of requests were slower than ${formatMs(p.sloMs)} ms: pass no sooner than ${p.stepSec} s, fail at once, undecided at its cap (up to ${p.maxStepSec} s; ${p.maxUndecided ?? 2} undecided steps end a cell's search).`;
+  return (
+    `Open loop: ${p.arrivals} arrivals${p.arrivals === 'poisson' ? ` (seed ${p.seed})` : ''}, latency from the scheduled send time; target ${targetLabel(p)}. ${search} ` +
+    `Machine: ${report.environment.cpu.model} × ${report.environment.cpu.count}.` +
+    (report.elapsedSec === undefined ? '' : ` Run took ${Math.round(report.elapsedSec)} s.`)
+  );
 }
 
 export function renderCurveMarkdown(report: CurveReport): string {
@@ -100,20 +203,19 @@ export function renderCurveMarkdown(report: CurveReport): string {
   const out = [
     `# Load curves, ${formatDate(report.createdAt)}${report.status === 'interrupted' ? ' (INTERRUPTED: partial)' : ''}`,
     '',
-    `Open loop: ${p.arrivals} arrivals${p.arrivals === 'poisson' ? ` (seed ${p.seed})` : ''}, latency from the scheduled send time; target p99 ≤ ${formatMs(p.sloMs)} ms. ` +
-      `${p.rates === undefined ? `Ladder: ${p.ladderSteps} rates, geometric from ${p.ladderShares[0] * 100} % to ${p.ladderShares[1] * 100} % of each cell's closed-loop throughput` : `Rates: ${p.rates.join(', ')} req/s`}, ` +
-      `${p.stepSec} s per step (up to ${p.maxStepSec} s to hold ${p.minSamples} requests). Machine: ${report.environment.cpu.model} × ${report.environment.cpu.count}.` +
-      (report.elapsedSec === undefined ? '' : ` Run took ${Math.round(report.elapsedSec)} s.`),
+    methodLine(report),
     '',
-    '## Capacity at the target',
+    `## Capacity at ${targetLabel(p)}, ${conditionsLabel(p)}`,
     '',
-    markdownTable([HEAD(p.sloMs), ...capacityRows(report)]),
+    markdownTable([capacityHead(p), ...capacityRows(report)]),
     '',
     ...capacitySentences(report).map((line) => `- ${line}`),
     '',
-    'Capacity: the highest offered rate whose p99 stayed within the target while the server answered at least 95 % of it (a generator-bound step counts when it met the target: its lateness only added to the latency measured). Knee: the last rate whose p99 stayed within twice the lowest rate\'s p99.',
+    p.confidence === undefined
+      ? "Capacity: the highest offered rate whose p99 stayed within the target while the server answered at least 95 % of it. Knee: the last rate whose p99 stayed within twice the lowest rate's p99."
+      : `Capacity: a bracket [highest rate shown to pass, lowest shown to fail] at ${formatRps(p.confidence * 100)} % confidence; pass also needs the server to answer at least 95 % of the rate offered. "≥ x (generator-bound)": the generator's own ceiling stopped the search. Undecided steps are shown, never counted as a pass. Knee: the last rate (in rate order) whose p99 stayed within twice the lowest rate's p99.`,
     '',
-    '## Steps',
+    `## Steps (${p.arrivals} arrivals, in the order run)`,
   ];
   for (const c of sortedCurves(report.curves)) {
     out.push('', `### ${c.runtime} ${c.scenario}/${c.mode} (${c.path})`, '');
@@ -121,7 +223,7 @@ export function renderCurveMarkdown(report: CurveReport): string {
     if (c.steps.length > 0) {
       out.push(
         markdownTable([
-          ['offered', 'achieved', 'p50', 'p90', 'p99', 'p99.9', 'max', 'err/timeout/dropped', 'server CPU %', 'lag p99', 'gen. late p99', 'flags'],
+          ['offered', 'achieved', 'p50', 'p90', 'p99', 'p99.9', 'max', 'err/timeout/dropped', 'server CPU %', 'lag p99', 'gen. late p99', 'phase', 'decision', 'flags'],
           ...c.steps.map(stepRow),
         ]),
       );
@@ -131,9 +233,9 @@ export function renderCurveMarkdown(report: CurveReport): string {
 }
 
 export function renderCurveConsole(report: CurveReport): string {
-  const table = new Table({ head: HEAD(report.parameters.sloMs), style: { head: [], border: [], compact: true } });
+  const table = new Table({ head: capacityHead(report.parameters), style: { head: [], border: [], compact: true } });
   for (const row of capacityRows(report)) table.push(row);
-  const header = `Load curves ${formatDate(report.createdAt)}: ${report.status === 'interrupted' ? 'INTERRUPTED (partial results)' : 'complete'}`;
+  const header = `Load curves ${formatDate(report.createdAt)} (${report.parameters.arrivals} arrivals): ${report.status === 'interrupted' ? 'INTERRUPTED (partial results)' : 'complete'}`;
   const skipped = report.runtimes.filter((r) => r.status !== 'ok').map((r) => `${r.name} ${r.status}${r.reason === undefined ? '' : `: ${r.reason}`}`);
   return [header, ...(skipped.length > 0 ? [`Not measured: ${skipped.join('; ')}`] : []), table.toString(), ...capacitySentences(report)].join('\n') + '\n';
 }

@@ -1,8 +1,8 @@
 /**
  * The curves of one runtime: for each cell, its server (started once per kind, checked like
- * the bench's), the answer checked, a short closed-loop run to size the ladder, then the ladder
- * of open-loop steps, each on a quiet server after /reset. A ladder stops early once two steps
- * are clearly past saturation.
+ * the bench's), the answer checked, a short closed-loop run to place the search's first rate,
+ * then the capacity search (cell-search.ts) of open-loop steps, each on a quiet server after
+ * /reset. This file owns the servers; the search knows only "measure this rate".
  */
 import type { Manifest, RuntimeName, ServerKind } from '@bench/app';
 import { runLoad } from '../run/load.ts';
@@ -15,7 +15,8 @@ import type { RuntimeEntry } from '../report/report-types.ts';
 import type { CurvePlan } from './curve-plan.ts';
 import type { Curve, CurveStep } from './curve-types.ts';
 import type { Generator, StepOptions } from './generator.ts';
-import { ladderRates, shouldStop, summarizeCurve } from './ladder.ts';
+import { searchCell, type CellSearch, type MeasureRate } from './cell-search.ts';
+import { summarizeCurve } from './ladder.ts';
 import { openWindow, waitQuiet } from './server-figures.ts';
 import { toStep } from './step.ts';
 
@@ -37,11 +38,6 @@ const CLOSED_LOOP_MIN_REQUESTS = 10;
 const QUIET_DEADLINE_MS = 20_000;
 /** The discarded step before a ladder, at its lowest rate. */
 const WARMUP_STEP_SEC = 0.3;
-
-/** Seconds a step runs: stepSec, longer at low rates to hold minSamples requests, capped. */
-export function stepSeconds(plan: Pick<CurvePlan, 'stepSec' | 'minSamples' | 'maxStepSec'>, ratePerSec: number): number {
-  return Math.min(plan.maxStepSec, Math.max(plan.stepSec, plan.minSamples / ratePerSec));
-}
 
 export async function sweepRuntime(runtime: RuntimeName, cells: readonly CellSpec[], ctx: SweepContext): Promise<RuntimeEntry> {
   const spec = runtimeSpec(runtime);
@@ -118,29 +114,29 @@ async function cellCurve(runtime: RuntimeName, cell: CellSpec, server: RunningSe
 
   let closedLoopPerSec = 0;
   const steps: CurveStep[] = [];
+  let search: CellSearch | undefined;
   try {
-    // A short closed-loop run (after one to warm up) sizes the ladder.
+    // A short closed-loop run (after one to warm up) sizes the search.
     await closedLoop(server, cell, plan.closedLoopSec / 2, plan);
     closedLoopPerSec = Math.round((await closedLoop(server, cell, plan.closedLoopSec, plan)) * 10) / 10;
-    const rates = plan.rates ?? ladderRates(closedLoopPerSec, plan.ladderSteps, ...plan.ladderShares);
-    if (rates.length === 0) return failed(runtime, cell, 'the closed-loop run served nothing: no ladder', [], closedLoopPerSec);
-    ctx.log(`${name}: closed loop ${closedLoopPerSec} req/s; offering ${rates.join(', ')} req/s`);
+    if (plan.rates === undefined && !(closedLoopPerSec > 0)) return failed(runtime, cell, 'the closed-loop run served nothing: no rate to start from', [], closedLoopPerSec);
+    ctx.log(`${name}: closed loop ${closedLoopPerSec} req/s; ${plan.rates === undefined ? 'searching' : `offering ${plan.rates.join(', ')} req/s`} (${plan.arrivals} arrivals)`);
     // A discarded step first: the generator's code warmed and its connections open.
     await waitQuiet(server, QUIET_DEADLINE_MS);
-    await ctx.generator.runStep({ ...stepOptions(server, cell, plan, rates[0] ?? 1), durationSec: WARMUP_STEP_SEC });
-    for (const rate of rates) {
+    await ctx.generator.runStep(stepOptions(server, cell, plan, plan.rates?.[0] ?? Math.max(1, closedLoopPerSec * 0.1)));
+    const measure: MeasureRate = async (rate, { durationSec, decide, phase }) => {
       if (ctx.signal.aborted) throw new Interrupted('interrupted');
       await waitQuiet(server, QUIET_DEADLINE_MS);
       const window = await openWindow(server, QUIET_DEADLINE_MS);
-      const measured = await ctx.generator.runStep(stepOptions(server, cell, plan, rate));
-      if (!server.alive) return failed(runtime, cell, `server died at ${rate} req/s${server.stderrTail(3) ? `: ${server.stderrTail(3)}` : ''}`, steps, closedLoopPerSec);
+      const measured = await ctx.generator.runStep({ ...stepOptions(server, cell, plan, rate), durationSec, decide });
+      if (!server.alive) throw new ServerDied(`server died at ${rate} req/s${server.stderrTail(3) ? `: ${server.stderrTail(3)}` : ''}`);
       // The answers still queued on the server (timed out here) come before /stats.
       await waitQuiet(server, QUIET_DEADLINE_MS);
-      const step = toStep(rate, measured, await window.stop(), plan.sloMs);
+      const step = toStep(rate, measured, await window.stop(), plan.sloMs, { capSec: durationSec, phase });
       steps.push(step);
-      ctx.log(`${name} @ ${rate} req/s: achieved ${step.achievedPerSec}, p99 ${step.latencyMs.p99} ms${step.flags.length > 0 ? ` [${step.flags.join(', ')}]` : ''}`);
-      if (shouldStop(steps.map((s) => ({ offeredPerSec: s.offeredPerSec, achievedPerSec: s.achievedPerSec, p99Ms: s.latencyMs.p99 })), plan.sloMs)) break;
-    }
+      return step;
+    };
+    search = await searchCell(plan, closedLoopPerSec, measure, (step, where) => ctx.log(`${name} @ ${stepLine(step)}${where === '' ? '' : `; ${where}`}`), () => ctx.signal.aborted);
   } catch (error) {
     if (error instanceof Interrupted || ctx.signal.aborted) throw new Interrupted('interrupted');
     return failed(runtime, cell, (error as Error).message, steps, closedLoopPerSec);
@@ -149,15 +145,31 @@ async function cellCurve(runtime: RuntimeName, cell: CellSpec, server: RunningSe
     steps.map((s) => ({ offeredPerSec: s.offeredPerSec, achievedPerSec: s.achievedPerSec, p99Ms: s.latencyMs.p99, generatorBound: s.flags.includes('generator-bound') })),
     plan.sloMs,
   );
-  const stoppedEarly = steps.length < (plan.rates ?? ladderRates(closedLoopPerSec, plan.ladderSteps, ...plan.ladderShares)).length;
-  return { runtime, scenario: cell.scenario, mode: cell.mode, path: cell.path, status: 'ok', closedLoopPerSec, steps, ...summary, stoppedEarly };
+  const { capacity } = search;
+  return {
+    runtime, scenario: cell.scenario, mode: cell.mode, path: cell.path, status: 'ok', closedLoopPerSec, steps,
+    capacityPerSec: capacity.passPerSec,
+    capacityAtLeast: capacity.passPerSec !== null && capacity.failPerSec === null,
+    capacity,
+    kneePerSec: summary.kneePerSec,
+    stoppedEarly: search.stoppedEarly,
+  };
+}
+
+class ServerDied extends Error {}
+
+/** "46 req/s: pass (312 requests, 0 over, share ≤ 0.96 %) p99 62 ms [flags]" for the progress line. */
+function stepLine(step: CurveStep): string {
+  const d = step.decision;
+  const verdict = d === undefined ? (step.meetsTarget ? 'meets target' : 'misses target') : `${step.meetsTarget ? 'pass' : d.outcome === 'pass' ? 'fail (did not keep up)' : d.outcome} after ${d.stoppedAtSec} s (${d.requests} requests, ${d.overTarget} over, share in [${(d.lowerBound * 100).toFixed(2)}, ${(d.upperBound * 100).toFixed(2)}] %)`;
+  return `${step.offeredPerSec} req/s: ${verdict}, achieved ${step.achievedPerSec}, p99 ${step.latencyMs.p99} ms${step.flags.length > 0 ? ` [${step.flags.join(', ')}]` : ''}`;
 }
 
 function stepOptions(server: RunningServer, cell: CellSpec, plan: CurvePlan, rate: number): StepOptions {
   return {
     url: server.url + cell.path,
     ratePerSec: rate,
-    durationSec: stepSeconds(plan, rate),
+    durationSec: WARMUP_STEP_SEC,
     arrivals: plan.arrivals,
     seed: plan.seed,
     maxInFlight: plan.maxInFlight,

@@ -102,11 +102,11 @@ describe('bench:curve end to end', () => {
     try {
       const { stdout } = await promisify(execFile)(
         process.execPath,
-        ['--import', 'tsx', 'src/curve-cli.ts', '--quick', '--scenarios', 'sleep', '--modes', 'async', '--rates', '20,40', '--out', out, '--data-dir', dataDir],
+        ['--import', 'tsx', 'src/curve-cli.ts', '--quick', '--scenarios', 'sleep', '--modes', 'async', '--rates', '20,40', '--max-step-sec', '1', '--out', out, '--data-dir', dataDir],
         { cwd: HARNESS, timeout: 90_000 },
       );
       const report = JSON.parse(readFileSync(join(out, 'report.json'), 'utf8')) as CurveReport;
-      expect(report).toMatchObject({ kind: 'curve', status: 'complete' });
+      expect(report).toMatchObject({ kind: 'curve', status: 'complete', parameters: { arrivals: 'poisson', confidence: 0.8 } });
       expect(report.curves.map((c) => `${c.runtime} ${c.status}`)).toEqual(['node ok', 'bun ok', 'deno ok']);
       for (const curve of report.curves) {
         expect(curve.steps.map((s) => s.offeredPerSec)).toEqual([20, 40]);
@@ -114,11 +114,14 @@ describe('bench:curve end to end', () => {
           expect(s.completed).toBe(s.scheduled);
           expect(s.latencyMs.p50).toBeGreaterThanOrEqual(20);
           expect(s.eventLoopLagMs).toBeDefined();
+          // Every step decided (or undecided at its 1 s cap: 20-40 requests cannot show p99 at 80 %).
+          expect(s.decision).toMatchObject({ requests: s.scheduled, outcome: expect.stringMatching(/^(pass|fail|undecided)$/) });
         }
+        expect(curve.capacity).toMatchObject({ end: 'rates', confidence: 0.8 });
       }
-      expect(stdout).toContain('capacity req/s at p99 ≤ 100 ms');
+      expect(stdout).toContain('capacity req/s at p99 ≤ 100 ms (80 % confidence, poisson arrivals (seed 1))');
       expect(readFileSync(join(out, 'report.html'), 'utf8')).toContain('data-chart="curve"');
-      expect(readFileSync(join(out, 'report.md'), 'utf8')).toContain('## Capacity at the target');
+      expect(readFileSync(join(out, 'report.md'), 'utf8')).toContain('## Capacity at p99 ≤ 100 ms, 80 % confidence, poisson arrivals');
     } finally {
       rmSync(out, { recursive: true, force: true });
     }

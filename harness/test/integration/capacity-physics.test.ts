@@ -1,0 +1,92 @@
+// Physics, not self-consistency: on every runtime, the p99 ≤ 100 ms capacity of
+// /sleep/sync?ms=20 under Poisson arrivals lies within 15 % of the M/D/1 capacity, computed by
+// Lindley's recursion over many simulated arrivals from the service time the server itself
+// measured for the route (its /stats avgMs). Shown with two short steps: at 0.85 x the predicted
+// capacity the measured p99 is within the target, at 1.15 x it is over, so the rate where the
+// p99 crosses the target lies between them.
+//
+// Why two fixed steps and not the search: near capacity the share over the target changes slowly
+// with the rate (M/D/1 at 20.5 ms: 0.33 % at 0.85 x, 1 % at 1 x, 2.7 % at 1.15 x), so telling
+// those rates apart at 95 % takes thousands of requests per rate: minutes per runtime. A step of
+// 250 requests has a p99 that depends on its own schedule as much as on the rate, so the steps use
+// one fixed seeded schedule (seed 29, scaled to the rate), and the test first checks, by Lindley's
+// recursion on those very arrivals, that the schedule sits clearly on each side of the target at
+// the measured service time (p99 ≤ 80 ms at 0.85 x, ≥ 120 ms at 1.15 x: at 20.3-21 ms of service
+// it gives 80 and 123 ms): the measurement must then land on the same sides. (Seed 3 with 200
+// requests gave 86 ms at 0.85 x: all three runtimes measured over 100 ms there, the margin too
+// thin for the HTTP and scheduling a real server adds to each request.)
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { generateDataFiles, type RuntimeName } from '@bench/app';
+import { arrivalOffsets } from '../../src/curve/arrivals.ts';
+import { Generator, type StepOptions } from '../../src/curve/generator.ts';
+import { md1CapacityPerSec, lindleyLatenciesMs } from '../../src/curve/ladder.ts';
+import { probeRuntime, runtimeSpec } from '../../src/run/runtimes.ts';
+import { startServer, stopAllServers } from '../../src/run/server.ts';
+
+const TARGET_MS = 100;
+const REQUESTS = 250;
+const SEED = 29;
+/** How clearly the schedule itself must sit on each side of the target (Lindley, at the measured service time). */
+const MARGIN = 0.2;
+const generator = new Generator();
+// The servers refuse to start without the file scenario's inputs: a small set of them.
+let dataDir: string;
+
+beforeAll(() => {
+  dataDir = mkdtempSync(join(tmpdir(), 'bench-physics-'));
+  generateDataFiles(dataDir, 2, 4096);
+});
+
+afterAll(async () => {
+  await generator.close();
+  await stopAllServers();
+  rmSync(dataDir, { recursive: true, force: true });
+});
+
+/** The value at the 99th percentile of these latencies, as the generator's histogram reads it. */
+function p99(latencies: readonly number[]): number {
+  const sorted = [...latencies].sort((a, b) => a - b);
+  return sorted[Math.ceil(0.99 * sorted.length) - 1] ?? 0;
+}
+
+describe.each(['node', 'bun', 'deno'] as RuntimeName[])('M/D/1 capacity of /sleep/sync?ms=20 on %s', (runtime) => {
+  const spec = runtimeSpec(runtime);
+  const available = probeRuntime(spec).ok;
+  it.runIf(available)('p99 within 100 ms at 0.85 x the predicted capacity, over it at 1.15 x', async () => {
+    const server = await startServer(spec, { raw: false, serverArgs: ['--data-dir', dataDir] });
+    try {
+      const url = `${server.url}/sleep/sync?ms=20`;
+      const step = (ratePerSec: number, durationSec: number, seed: number, extra: Partial<StepOptions> = {}) =>
+        generator.runStep({ url, ratePerSec, durationSec, arrivals: 'poisson', seed, maxInFlight: 512, timeoutMs: 5000, ...extra });
+      // Warm, then the service time as the server measured it (how long its loop was held).
+      await step(10, 0.5, 1);
+      await fetch(`${server.url}/reset`, { method: 'POST' });
+      await step(10, 1.5, 1);
+      const stats = (await (await fetch(`${server.url}/stats`)).json()) as { routes: Record<string, { avgMs: number }> };
+      const serviceMs = stats.routes['/sleep/sync']?.avgMs ?? 0;
+      expect(serviceMs).toBeGreaterThanOrEqual(20);
+      const predicted = md1CapacityPerSec(serviceMs, TARGET_MS, 99);
+      const rows: { factor: number; within: boolean; schedule: number; m: Awaited<ReturnType<typeof step>> }[] = [];
+      for (const [factor, within] of [[0.85, true], [1.15, false]] as const) {
+        const rate = predicted * factor;
+        // The same schedule at every rate: REQUESTS Poisson arrivals, in units of 1 / rate.
+        const durationSec = REQUESTS / rate;
+        const schedule = p99(lindleyLatenciesMs(arrivalOffsets(rate, durationSec, 'poisson', SEED), serviceMs));
+        const m = await step(rate, durationSec, SEED);
+        rows.push({ factor, within, schedule, m });
+        console.log(`${runtime}: service ${serviceMs} ms, M/D/1 capacity at p99 ≤ ${TARGET_MS} ms ${predicted.toFixed(1)} req/s; ${factor} x = ${rate.toFixed(1)} req/s: measured p99 ${m.latencyMs.p99} ms (Lindley on this schedule ${schedule.toFixed(1)} ms), ${m.completed}/${m.scheduled} answered, lateness p99 ${m.latenessMs.p99} ms`);
+      }
+      for (const { within, schedule, m } of rows) {
+        // The schedule itself must discriminate, or the test would prove nothing.
+        expect(within ? schedule <= (1 - MARGIN) * TARGET_MS : schedule >= (1 + MARGIN) * TARGET_MS).toBe(true);
+        expect(m.completed).toBe(m.scheduled);
+        expect(m.latencyMs.p99 <= TARGET_MS).toBe(within);
+      }
+    } finally {
+      await server.stop();
+    }
+  });
+});
