@@ -10,6 +10,7 @@ import { renderConsoleSummary } from './report/render/console.ts';
 import { movePath, preflight, PreflightError, type RemoteSetup } from './remote/preflight.ts';
 import { DEFAULT_DATA_DIR } from './system/data-files.ts';
 import { versionFeatures } from './versions/versions-section.ts';
+import { siteLines } from './site-kinds.ts';
 
 async function main(): Promise<number> {
   let plan: Plan;
@@ -61,6 +62,7 @@ async function main(): Promise<number> {
   const { report, runDir } = await runBench(plan, { progress, signal: controller.signal, specs, features: versionFeatures, ...(remote === undefined ? {} : { remote }) });
   console.log(renderConsoleSummary(report));
   console.log(`\nreport: ${resolve(runDir, 'report.html')}\n        ${resolve(runDir, 'report.md')}\n        ${resolve(runDir, 'report.json')}`);
+  console.log(siteLines(runDir));
   return signalExit() ?? exitCode(report, plan.strict);
 }
 
