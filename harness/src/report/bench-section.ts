@@ -42,9 +42,11 @@ function ratioHeadline(report: Report, c: Comparison, over: 'async' | 'worker', 
     ci !== undefined && holdsOne(ci)
       ? `${what}: no measurable difference in requests/s from sync (${figure})${probe}`
       : `${what} serves ${figure} the requests/s of sync${probe}`;
+  // Flagged cells still count, but the line says so, as the report's own summary does.
+  const flagged = [a, b].flatMap((cell) => cell.flags.map((f) => `${cell.mode} ${f}`));
   return {
     question: `${where(c)}: what does ${what} buy back over blocking sync?`,
-    answer,
+    answer: flagged.length === 0 ? answer : `${answer} (read with care: ${flagged.join(', ')})`,
     figure,
     confidence: ci === undefined ? tooFew(a, b) : ratioConfidence(ci),
     anchor: `scenario-${c.scenario}`,
