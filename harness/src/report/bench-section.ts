@@ -8,6 +8,7 @@ import { holdsOne, pairedRatioInterval, ratioConfidence } from './headline.ts';
 import { laneOf } from './merge.ts';
 import { formatRatio } from './render/format.ts';
 import type { ChartAssets } from './render/html-assets.ts';
+import { renderConsoleSummary } from './render/console.ts';
 import { renderHtml } from './render/html.ts';
 import { renderMarkdown } from './render/markdown.ts';
 import type { CellResult, Comparison, Mode, ProcessComparison, ProcessRatios, Ratios, Report } from './report-types.ts';
@@ -100,5 +101,6 @@ export function benchSection(report: Report, assets: () => ChartAssets, extra: r
     headlines: benchHeadlines(report),
     markdown: () => renderMarkdown(report, extra),
     html: () => renderHtml(report, assets(), extra),
+    console: () => renderConsoleSummary(report),
   };
 }

@@ -59,6 +59,8 @@ nav.tabs a[aria-selected="true"] { background: var(--bg); font-weight: 600; }
 .site-tab[hidden] { display: none; }
 iframe.run-page { width: 100%; height: 85vh; border: 1px solid var(--border); border-radius: 6px; background: #fff; }
 table.headlines td:first-child { max-width: 28em; }
+table.headlines tr.group th { text-align: left; padding-top: 18px; font-size: 1.05rem; }
+table.headlines tr.group .muted { font-weight: normal; font-size: 0.85rem; }
 `;
 
 /** Tabs without a framework: the hash names the tab, so links to a tab and the back button work. */
@@ -78,9 +80,11 @@ const TAB_SCRIPT = `
 `;
 
 function headlineTable(rows: readonly Row[], siteDir: string): string {
-  const body = rows.map(({ kind, run, headline: h }) => {
+  const body = rows.flatMap(({ kind, run, headline: h }, i) => {
     const conf = h.confidence ?? '—';
-    return `<tr data-kind="${escapeHtml(kind.kind)}" data-figure="${escapeHtml(h.figure)}"><td>${escapeHtml(h.question)}</td><td>${escapeHtml(h.answer)}</td><td>${escapeHtml(conf)}</td><td><a href="#${escapeHtml(kind.kind)}">${escapeHtml(kind.title)}</a> · <a class="source" href="${escapeHtml(linkFrom(siteDir, run.page, h.anchor))}">${escapeHtml(source(run))}</a></td></tr>`;
+    // One heading row per kind, linking to its tab.
+    const group = rows[i - 1]?.kind === kind ? [] : [`<tr class="group"><th colspan="4"><a href="#${escapeHtml(kind.kind)}">${escapeHtml(kind.title)}</a> <span class="muted">${escapeHtml(`${run.machine}, commit ${commitOf(run)}`)}</span></th></tr>`];
+    return [...group, `<tr data-kind="${escapeHtml(kind.kind)}" data-figure="${escapeHtml(h.figure)}"><td>${escapeHtml(h.question)}</td><td>${escapeHtml(h.answer)}</td><td>${escapeHtml(conf)}</td><td><a class="source" href="${escapeHtml(linkFrom(siteDir, run.page, h.anchor))}">${escapeHtml(source(run))}</a></td></tr>`];
   });
   return `<div class="table-wrap"><table class="headlines"><thead><tr><th>question</th><th>answer</th><th>how sure</th><th>from</th></tr></thead><tbody>${body.join('\n')}</tbody></table></div>`;
 }

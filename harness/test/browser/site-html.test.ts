@@ -105,7 +105,7 @@ describe.skipIf(!installed && !required)('the results site in headless Chromium'
   it('quotes on its front page the figures of the reports it links to', async () => {
     await page.click('nav.tabs a[href="#front"]');
     const rows = (await page.$$eval('table.headlines tbody tr', (trs) =>
-      trs.map((tr) => ({ kind: tr.getAttribute('data-kind') ?? '', figure: tr.getAttribute('data-figure') ?? '', question: tr.cells[0]?.textContent ?? '', href: tr.querySelector('a.source')?.getAttribute('href') ?? '' })),
+      (trs as HTMLTableRowElement[]).map((tr) => ({ kind: tr.getAttribute('data-kind') ?? '', figure: tr.getAttribute('data-figure') ?? '', question: tr.cells[0]?.textContent ?? '', href: tr.querySelector('a.source')?.getAttribute('href') ?? '' })),
     )) as Row[];
     const bench = rows.filter((r) => r.kind === 'bench');
     expect(bench.length).toBeGreaterThan(0);
