@@ -138,3 +138,25 @@ describe('the site from a results folder', () => {
     expect(out.sections[0]?.markdown).toMatch(/^# /);
   });
 });
+
+describe('versions headlines', () => {
+  it('say which version is worse, with the test behind it, and call no significant change "no measurable difference"', async () => {
+    const { withFeatures } = await import('../src/report/section.ts');
+    const { versionFeatures, versionsSection } = await import('../src/versions/versions-section.ts');
+    const { makeRun } = await import('./fixtures.ts');
+    const cell = (label: string, version: string, rps: number[]) =>
+      makeCell({ runtime: 'node', scenario: 'hash', mode: 'sync', runtimeLabel: label, runtimeVersion: version, runDetails: rps.map((r) => makeRun({ requestsPerSec: r })), requestsPerSec: { median: rps[1] ?? 0, ci95: [0, 0], cv: 0, runs: rps } });
+    const runtimes = [
+      { name: 'node' as const, version: '22.23.3', status: 'ok' as const, label: 'node@22' },
+      { name: 'node' as const, version: '24.21.0', status: 'ok' as const, label: 'node@24' },
+    ];
+    const make = (r24: number[]) =>
+      withFeatures(mergeReport({ createdAt: '2026-11-23T00:00:00Z', status: 'complete', environment, parameters, runtimes, results: [cell('node@22', '22.23.3', [100, 102, 98]), cell('node@24', '24.21.0', r24)] }), versionFeatures);
+    const [worse] = versionsSection(make([80, 81, 79]))?.headlines ?? [];
+    expect(worse).toMatchObject({ figure: '0.80x', anchor: 'versions' });
+    expect(worse?.answer).toMatch(/^worse: 0\.80x the requests\/s/);
+    expect(worse?.confidence).toMatch(/^Welch p = /);
+    const [same] = versionsSection(make([99, 103, 101]))?.headlines ?? [];
+    expect(same?.answer).toMatch(/^no measurable difference/);
+  });
+});
