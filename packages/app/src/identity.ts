@@ -2,6 +2,9 @@ import type { ClusterInfo } from './cluster.ts';
 import type { RuntimeName, ServerKind } from './config.ts';
 import type { Pools } from './pool-size.ts';
 
+// The pool types stay importable from here (@bench/app/identity) as before they moved.
+export type { PoolSize, PoolSource, Pools } from './pool-size.ts';
+
 /** The body of GET /health on every server, Hono or raw: who is answering. */
 export interface Health {
   runtime: RuntimeName;
