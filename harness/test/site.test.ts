@@ -69,6 +69,13 @@ describe('bench headlines', () => {
     expect(lines.some((h) => h.question.includes(', hello'))).toBe(false);
   });
 
+  it('say what more processes buy, from the report\'s process comparisons', () => {
+    const report = { ...hashReport([200, 210, 190]), processComparisons: [{ runtime: 'node', scenario: 'hash', processes: 2, syncNOverSync1: { throughput: 1.8, p99: 0.6, probeP99: 0.5, rss: 2.1 } }] } as Report;
+    const line = benchHeadlines(report).find((h) => h.anchor === 'processes');
+    expect(line).toMatchObject({ figure: '1.80x', answer: '1.80x the requests/s, for 2.10x the memory' });
+    expect(line?.question).toContain('what do 2 processes buy (sync on 2 processes over sync on 1)');
+  });
+
   it('call an interval holding 1 "no measurable difference" in the answer itself', () => {
     const [same] = benchHeadlines(hashReport([90, 105, 112]));
     expect(same?.answer).toMatch(/^async: no measurable difference in requests\/s from sync/);
