@@ -89,7 +89,7 @@ function main(argv: string[]): number {
 
   const missing = paths.find((p) => !existsSync(p) || !statSync(p).isDirectory());
   if (missing !== undefined) {
-    console.error(`report: ${missing} is not a folder\n${USAGE}`);
+    console.error(`report: ${missing} is not a folder; ${USAGE}`);
     return 2;
   }
   let siteDir = SITE_DIR;
