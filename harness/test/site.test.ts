@@ -167,3 +167,25 @@ describe('versions headlines', () => {
     expect(same?.answer).toMatch(/^no measurable difference/);
   });
 });
+
+describe('browser and calibration headlines', () => {
+  it('give each browser claim its verdict and evidence', async () => {
+    const { browserHeadlines } = await import('../src/browser/browser-section.ts');
+    const { checkClaims } = await import('../src/browser/claims.ts');
+    const kase = (mode: string, ms: number) => ({ browser: 'chromium', variant: 'plain', mode, n: 18, status: 'ok', expected: 2584, callMs: { median: ms, min: ms, max: ms, samples: [ms], callsPerSample: 1 } });
+    const study = { driver: 'x', browsers: [], parameters: { ladder: {}, busyExponent: 2, asyncDepth: 'full', warmupMs: 0, samples: 5 }, cases: [kase('sync', 0.1), kase('async', 5)] } as never;
+    const lines = browserHeadlines(study);
+    expect(lines).toHaveLength(checkClaims(study).length);
+    expect(lines[0]).toMatchObject({ figure: 'confirmed', answer: 'confirmed: async/sync time: chromium n=18: 50x' });
+  });
+
+  it('say per server whether the generator reaches wrk', async () => {
+    const { calibrateHeadlines } = await import('../src/calibrate/calibrate-section.ts');
+    const figures = (median: number) => ({ median, cv: 0.01, runs: [median], serverCpuPercent: 90 });
+    const best = { setting: { connections: 50, workers: 0 }, autocannon: { ...figures(9000), clientCpuPercent: 99 }, wrk: figures(10000), ratio: 0.9, ceilingOk: true, unstable: false, text: '>= 0.85 of wrk' };
+    const result = { parameters: { runs: 3 }, results: [{ runtime: 'node', server: 'raw', version: '24.21.0', status: 'ok', settings: [best], best }, { runtime: 'bun', server: 'raw', version: '', status: 'skipped', settings: [], best: null }] } as never;
+    const lines = calibrateHeadlines(result);
+    expect(lines).toHaveLength(1);
+    expect(lines[0]).toMatchObject({ figure: '0.90 of wrk', answer: 'autocannon 9,000 req/s vs wrk 10,000: >= 0.85 of wrk', confidence: 'median of 3 run(s) per client' });
+  });
+});
