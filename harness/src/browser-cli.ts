@@ -12,6 +12,7 @@ import { renderBrowserHtml } from './browser/render-html.ts';
 import { renderBrowserMarkdown } from './browser/render-md.ts';
 import { DEFAULT_LADDER, runStudy, type BrowserCaseResult } from './browser/study.ts';
 import { makeRunDir, writeFileAtomic, writeJsonAtomic } from './report/output.ts';
+import { siteLines } from './site-kinds.ts';
 import { environment } from './system/environment.ts';
 import { REPO_ROOT } from './system/paths.ts';
 
@@ -67,7 +68,8 @@ const createdAt = new Date().toISOString();
 const env = environment();
 const done: BrowserCaseResult[] = [];
 const write = (status: 'complete' | 'interrupted', section: Parameters<typeof renderBrowserMarkdown>[0]) => {
-  writeJsonAtomic(join(dir, 'report.json'), { schemaVersion: 1, createdAt, status, environment: env, browser: section });
+  // kind (added): lets the results site and bench:report tell this report from the others.
+  writeJsonAtomic(join(dir, 'report.json'), { kind: 'browser', schemaVersion: 1, createdAt, status, environment: env, browser: section });
   writeFileAtomic(join(dir, 'report.md'), `# Browser study (${status}, ${createdAt})\n\n${renderBrowserMarkdown(section)}`);
   writeFileAtomic(join(dir, 'report.html'), renderBrowserHtml(section));
 };
@@ -90,4 +92,5 @@ const section = await runStudy({
 });
 write('complete', section);
 for (const b of section.browsers) if (b.status !== 'ok') console.log(`${b.name}: ${b.status} (${b.reason})`);
-console.log(`report: ${dir}/report.md`);
+console.log(`report: ${dir}/report.html\n        ${dir}/report.md`);
+console.log(siteLines(dir));

@@ -13,6 +13,7 @@ import { renderCurveHtml } from './curve/render-html.ts';
 import { renderCurveConsole, renderCurveMarkdown } from './curve/render-text.ts';
 import { sweepRuntime } from './curve/sweep.ts';
 import { makeRunDir, writeFileAtomic, writeJsonAtomic } from './report/output.ts';
+import { siteLines } from './site-kinds.ts';
 import { loadChartAssets } from './report/render/html-assets.ts';
 import { Interrupted } from './run/measure.ts';
 import { cellsFor } from './run/scenarios.ts';
@@ -84,6 +85,7 @@ async function main(): Promise<number> {
   write();
   console.log(`\n${renderCurveConsole(report)}`);
   console.log(`report: ${join(dir, 'report.html')}\n        ${join(dir, 'report.md')}\n        ${join(dir, 'report.json')}`);
+  console.log(siteLines(dir));
   return signalExit() ?? (report.curves.some((c) => c.status === 'ok') ? 0 : 1);
 }
 

@@ -1,22 +1,23 @@
-// `tsx src/report-cli.ts <report.json>`: re-renders report.md and report.html next to a
-// report.json. Rendering only: nothing is measured, the JSON is taken as written.
-import { readFileSync } from 'node:fs';
+// `pnpm bench:report`: with no argument, builds the one results site (data/results/site/
+// index.html and index.md) from every run under data/results; with folders, from those;
+// with one report file (or one run's folder), re-renders its report.md and report.html.
+// Rendering only: nothing is measured, the JSON is taken as written.
+import { existsSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
-import { loadChartAssets } from './report/render/html-assets.ts';
+import { parseArgs } from 'node:util';
+import { FlagError, writableDir } from './cli-flags.ts';
 import { writeFileAtomic } from './report/output.ts';
-import { renderHtml } from './report/render/html.ts';
-import { renderMarkdown } from './report/render/markdown.ts';
 import type { Report } from './report/report-types.ts';
-import type { CurveReport } from './curve/curve-types.ts';
-import { renderCurveHtml } from './curve/render-html.ts';
-import { renderCurveMarkdown } from './curve/render-text.ts';
+import type { SiteKind } from './report/site-model.ts';
+import { rebuildSite, RESULTS_ROOT, SITE_DIR, SITE_KINDS } from './site-kinds.ts';
 
 const SCHEMA_VERSION: Report['schemaVersion'] = 1;
+const USAGE = 'usage: report-cli [DIR...] [--out SITE_DIR] (builds the results site) | report-cli <report.json | run folder> (re-renders that report)';
 
 class ReportFileError extends Error {}
 
-/** The report in `path`, or a ReportFileError whose message is the one line the user sees. */
-export function readReport(path: string): Report {
+/** The report in `path` and its kind, or a ReportFileError whose message is the one line the user sees. */
+export function readReport(path: string): { json: Record<string, unknown>; kind: SiteKind } {
   let text: string;
   try {
     text = readFileSync(path, 'utf8');
@@ -30,49 +31,79 @@ export function readReport(path: string): Report {
   } catch (error) {
     throw new ReportFileError(`${path} is not valid JSON: ${(error as Error).message.split('\n')[0]}`);
   }
-  const report = value as Partial<Report> | null;
-  if (typeof report !== 'object' || report === null || Array.isArray(report)) throw new ReportFileError(`${path} is not a report (not a JSON object)`);
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) throw new ReportFileError(`${path} is not a report (not a JSON object)`);
+  const report = value as Record<string, unknown>;
   if (report.schemaVersion !== SCHEMA_VERSION) {
     throw new ReportFileError(`${path} has schemaVersion ${JSON.stringify(report.schemaVersion)}, this tool reads ${SCHEMA_VERSION}`);
   }
   // Enough shape to render without crashing half-way through a file.
-  if ((report as { kind?: unknown }).kind === 'curve') {
-    if (!Array.isArray((report as { curves?: unknown }).curves)) throw new ReportFileError(`${path} is not a curve report: "curves" is not an array`);
-    return report as Report;
+  if (report.kind === 'curve' && !Array.isArray(report.curves)) throw new ReportFileError(`${path} is not a curve report: "curves" is not an array`);
+  if (report.kind === undefined && !('wrk' in report) && !('browser' in report)) {
+    for (const key of ['runtimes', 'results', 'comparisons'] as const) {
+      if (!Array.isArray(report[key])) throw new ReportFileError(`${path} is not a report: "${key}" is not an array`);
+    }
   }
-  for (const key of ['runtimes', 'results', 'comparisons'] as const) {
-    if (!Array.isArray(report[key])) throw new ReportFileError(`${path} is not a report: "${key}" is not an array`);
-  }
-  return report as Report;
+  const kind = SITE_KINDS.find((k) => k.accepts(report));
+  if (kind === undefined) throw new ReportFileError(`${path} is not a report this tool knows${typeof report.kind === 'string' ? ` (kind "${report.kind}")` : ''}`);
+  return { json: report, kind };
 }
 
-function main(args: readonly string[]): number {
-  if (args.length !== 1 || args[0] === undefined || args[0].startsWith('-')) {
-    console.error('usage: report-cli <report.json> (re-renders report.md and report.html next to it)');
-    return 2;
-  }
-  // pnpm runs scripts from the package folder: the path is relative to where the user typed it.
-  const path = resolve(process.env.INIT_CWD ?? process.cwd(), args[0]);
-  let report: Report;
+/** The report file a positional argument names: the file itself, or the one in a run's folder. */
+function reportFileOf(path: string): string | undefined {
+  if (!existsSync(path)) return path; // readReport says it cannot be read
+  if (statSync(path).isFile()) return path;
+  return ['report.json', 'calibration.json'].map((f) => join(path, f)).find((f) => existsSync(f));
+}
+
+function rerender(path: string): number {
+  let read: ReturnType<typeof readReport>;
   try {
-    report = readReport(path);
+    read = readReport(path);
   } catch (error) {
     if (!(error instanceof ReportFileError)) throw error;
     console.error(`report: ${error.message}`);
     return 2;
   }
   const dir = dirname(path);
-  // A curve report (bench:curve) has its own renderers.
-  if ((report as unknown as { kind?: string }).kind === 'curve') {
-    const curves = report as unknown as CurveReport;
-    writeFileAtomic(join(dir, 'report.md'), renderCurveMarkdown(curves));
-    writeFileAtomic(join(dir, 'report.html'), renderCurveHtml(curves, loadChartAssets()));
-    console.log(`report: wrote ${join(dir, 'report.md')} and ${join(dir, 'report.html')}`);
-    return 0;
-  }
-  writeFileAtomic(join(dir, 'report.md'), renderMarkdown(report));
-  writeFileAtomic(join(dir, 'report.html'), renderHtml(report, loadChartAssets()));
+  const section = read.kind.section(read.json, dir);
+  writeFileAtomic(join(dir, 'report.md'), section.markdown());
+  writeFileAtomic(join(dir, 'report.html'), section.html());
   console.log(`report: wrote ${join(dir, 'report.md')} and ${join(dir, 'report.html')}`);
+  return 0;
+}
+
+function main(argv: string[]): number {
+  let values: { out?: string; site?: boolean };
+  let positionals: string[];
+  // pnpm runs scripts from the package folder: paths are relative to where the user typed them.
+  const cwd = process.env.INIT_CWD ?? process.cwd();
+  try {
+    ({ values, positionals } = parseArgs({ args: argv, strict: true, allowPositionals: true, options: { out: { type: 'string' }, site: { type: 'boolean' } } }));
+  } catch (error) {
+    console.error(`report: ${(error as Error).message.split('\n')[0]}; ${USAGE}`);
+    return 2;
+  }
+  const paths = positionals.map((p) => resolve(cwd, p));
+  const only = paths.length === 1 && paths[0] !== undefined && values.site !== true ? reportFileOf(paths[0]) : undefined;
+  if (only !== undefined) return rerender(only);
+
+  const missing = paths.find((p) => !existsSync(p) || !statSync(p).isDirectory());
+  if (missing !== undefined) {
+    console.error(`report: ${missing} is not a folder; ${USAGE}`);
+    return 2;
+  }
+  let siteDir = SITE_DIR;
+  try {
+    if (typeof values.out === 'string') siteDir = writableDir('out', resolve(cwd, values.out));
+  } catch (error) {
+    if (!(error instanceof FlagError)) throw error;
+    console.error(`report: ${error.message}`);
+    return 2;
+  }
+  const site = rebuildSite(paths.length === 0 ? [RESULTS_ROOT] : paths, siteDir);
+  const { runs, skipped } = site.input;
+  for (const s of skipped) console.error(`report: skipped ${s.path}: ${s.reason}`);
+  console.log(`report: site from ${runs.length} run${runs.length === 1 ? '' : 's'}${skipped.length === 0 ? '' : `, ${skipped.length} skipped`}\nsite:   ${site.html}\n        ${site.markdown}`);
   return 0;
 }
 

@@ -7,6 +7,7 @@ import { join, resolve } from 'node:path';
 import type { RuntimeName } from '@bench/app';
 import { abortOnSignals, FlagError, nameList, numberFlag, parseFlags, runMain, writableDir } from './cli-flags.ts';
 import { makeRunDir, writeFileAtomic, writeJsonAtomic } from './report/output.ts';
+import { siteLines } from './site-kinds.ts';
 import { RUNTIME_NAMES } from './run/runtimes.ts';
 import { stopAllServers } from './run/server.ts';
 import { DEFAULT_DATA_DIR, ensureDataFiles } from './system/data-files.ts';
@@ -99,7 +100,7 @@ async function main(): Promise<number> {
   await stopAllServers();
   if (!controller.signal.aborted) report.status = 'complete';
   write();
-  console.log(['', renderSeedsConsole(report), '', `written: ${join(dir, 'report.json')} (.md, .html)`].join('\n'));
+  console.log(['', renderSeedsConsole(report), '', `written: ${join(dir, 'report.json')} (.md, .html)`, siteLines(dir)].join('\n'));
   return signalExit() ?? (report.rows.some((r) => r.status === 'ok') ? 0 : 1);
 }
 

@@ -1,9 +1,15 @@
 import { describe, expect, it } from 'vitest';
-import { mergeReport } from '../src/report/merge.ts';
+import { mergeReport, type MergeInput } from '../src/report/merge.ts';
+import { withFeatures } from '../src/report/section.ts';
+import { versionFeatures } from '../src/versions/versions-section.ts';
 import { renderMarkdown } from '../src/report/render/markdown.ts';
 import type { CellResult, RuntimeEntry } from '../src/report/report-types.ts';
 import { compareInstallations, versionBaselines } from '../src/versions/compare-versions.ts';
 import { environment, makeCell, makeRun, parameters } from './fixtures.ts';
+
+/** As bench-cli does: merge, then what the versions feature derives. */
+const merged = (input: MergeInput) => withFeatures(mergeReport(input), versionFeatures);
+const markdownOf = (report: ReturnType<typeof merged>) => renderMarkdown(report, versionFeatures.sections?.(report));
 
 const entry = (label: string, version: string, name: RuntimeEntry['name'] = 'node'): RuntimeEntry => ({ name, version, status: 'ok', label });
 
@@ -48,15 +54,15 @@ describe('versions of one runtime compared', () => {
 
   it('lands in the merged report and its Markdown; reports without versions get neither', () => {
     const runtimes = [entry('node@22', '22.23.3'), entry('node@24', '24.21.0')];
-    const report = mergeReport({ createdAt: '2026-11-23T00:00:00Z', status: 'complete', environment, parameters: { ...parameters, versionBaseline: 'node@24' }, runtimes, results: [cell('node@22', '22.23.3', [100, 102, 98]), cell('node@24', '24.21.0', [120, 122, 118])] });
+    const report = merged({ createdAt: '2026-11-23T00:00:00Z', status: 'complete', environment, parameters: { ...parameters, versionBaseline: 'node@24' }, runtimes, results: [cell('node@22', '22.23.3', [100, 102, 98]), cell('node@24', '24.21.0', [120, 122, 118])] });
     expect(report.versions?.baselines).toEqual({ node: 'node@24' });
     expect(report.versions?.changes[0]).toMatchObject({ current: { label: 'node@22' }, verdict: 'regressed' });
-    const md = renderMarkdown(report);
+    const md = markdownOf(report);
     expect(md).toContain('## Versions compared');
     expect(md).toMatch(/\| node@22 \(22\.23\.3\) vs node@24 \(24\.21\.0\) \| 120 → 100 \| -16\.7 % \|/);
-    const plain = mergeReport({ createdAt: '2026-11-23T00:00:00Z', status: 'complete', environment, parameters, runtimes: [{ name: 'node', version: '24.21.0', status: 'ok' }], results: [makeCell({ runtime: 'node', scenario: 'fib', mode: 'sync' })] });
+    const plain = merged({ createdAt: '2026-11-23T00:00:00Z', status: 'complete', environment, parameters, runtimes: [{ name: 'node', version: '24.21.0', status: 'ok' }], results: [makeCell({ runtime: 'node', scenario: 'fib', mode: 'sync' })] });
     expect(plain.versions).toBeUndefined();
-    expect(renderMarkdown(plain)).not.toContain('Versions compared');
+    expect(markdownOf(plain)).not.toContain('Versions compared');
   });
 });
 

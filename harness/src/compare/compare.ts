@@ -16,6 +16,7 @@ import type { RuntimeName } from '@bench/app';
 import { median } from '../report/stats.ts';
 import { welchTTest } from '../report/t-distribution.ts';
 import type { WelchTest } from '../report/t-distribution.ts';
+import type { MetricChange, Verdict } from '../report/change-types.ts';
 import type { CellResult, CellStatus, Flag, Mode, Report, ScenarioName } from '../report/report-types.ts';
 
 export type { WelchTest };
@@ -42,20 +43,7 @@ export interface CompareOptions {
   alpha?: number;
 }
 
-export type Verdict = 'regressed' | 'improved' | 'unchanged' | 'not-testable';
-
-export interface MetricChange {
-  /** Medians across runs. */
-  baseline: number;
-  current: number;
-  /** current / baseline; null when the baseline is 0 (no relative change exists). */
-  ratio: number | null;
-  /** ratio - 1, e.g. -0.2 for a 20 % drop. */
-  change: number | null;
-  /** null when either side has fewer than 2 runs. */
-  test: WelchTest | null;
-  verdict: Verdict;
-}
+export type { MetricChange, Verdict };
 
 export interface CellKey {
   runtime: RuntimeName;

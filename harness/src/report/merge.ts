@@ -3,7 +3,6 @@
  */
 import { comparisons, dimensionKey, withRatioToFastest } from './compare-modes.ts';
 import { processComparisons } from './compare-processes.ts';
-import { compareInstallations, type VersionComparison } from '../versions/compare-versions.ts';
 import type { CellResult, Environment, Mode, Parameters, Report, RuntimeEntry, ScenarioName, Timing } from './report-types.ts';
 
 /** Scenario order of the report: cheapest first, then the blocking workloads. */
@@ -67,11 +66,6 @@ export function sortCells(results: readonly CellResult[], runtimes: readonly Run
   );
 }
 
-function versionsOf(results: readonly CellResult[], input: MergeInput): { versions?: VersionComparison } {
-  const versions = compareInstallations(results, input.runtimes, input.parameters.versionBaseline);
-  return versions === undefined ? {} : { versions };
-}
-
 export function mergeReport(input: MergeInput): Report {
   const results = withRatioToFastest(sortCells(dedupeCells(input.results), input.runtimes));
   return {
@@ -85,6 +79,5 @@ export function mergeReport(input: MergeInput): Report {
     comparisons: comparisons(results),
     ...(input.timing === undefined ? {} : { timing: input.timing }),
     ...(results.some((c) => c.processes !== undefined) ? { processComparisons: processComparisons(results) } : {}),
-    ...versionsOf(results, input),
   };
 }

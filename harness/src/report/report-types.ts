@@ -4,10 +4,10 @@
  */
 import type { Pools, RuntimeName } from '@bench/app';
 import type { Fairness } from './fairness.ts';
-import type { VersionComparison } from '../versions/compare-versions.ts';
+import type { VersionComparison } from './change-types.ts';
+import type { Mode, ScenarioName } from './names.ts';
 
-export type ScenarioName = 'hello' | 'hash' | 'file' | 'fib' | 'sleep';
-export type Mode = 'baseline' | 'raw' | 'sync' | 'async' | 'worker';
+export type { Mode, ScenarioName };
 export type Flag = 'client-bound' | 'unstable' | 'count-mismatch' | 'overloaded';
 export type CellStatus = 'ok' | 'invalid' | 'failed';
 

@@ -10,6 +10,7 @@
  */
 import { gammaln } from 'simple-statistics';
 import { mean, sampleStdDev } from './stats.ts';
+import type { WelchTest } from './change-types.ts';
 
 /** Relative accuracy the continued fraction stops at: near double precision. */
 const EPSILON = 1e-15;
@@ -78,13 +79,7 @@ export function studentTCdf(t: number, df: number): number {
   return t >= 0 ? 1 - tail : tail;
 }
 
-export interface WelchTest {
-  t: number;
-  /** Welch-Satterthwaite degrees of freedom (rarely an integer). */
-  df: number;
-  /** Two-sided p-value. */
-  p: number;
-}
+export type { WelchTest };
 
 /**
  * Welch's unequal-variances t-test of current against baseline; null with fewer than 2 runs on

@@ -18,6 +18,7 @@ import { renderHtml } from '../report/render/html.ts';
 import { formatMs, formatRps, renderMarkdown } from '../report/render/markdown.ts';
 import { percent } from '../report/flags.ts';
 import type { CellResult, Parameters, Report, RuntimeEntry } from '../report/report-types.ts';
+import { withFeatures, type ReportFeatures } from '../report/section.ts';
 import { probeRuntime, runtimeSpec, type RuntimeSpec } from './runtimes.ts';
 import { REPO_ROOT } from '../system/paths.ts';
 import { resolveRequest } from '../versions/install.ts';
@@ -47,6 +48,8 @@ export interface BenchOptions {
   remote?: RemoteSetup;
   /** Called as each measured run starts, with its server (fault-injection tests kill or stop it). */
   onRunStarted?: (server: RunningServer, cell: CellSpec) => void;
+  /** What the features add to the report (versions compared, their sections); given by bench-cli. */
+  features?: ReportFeatures;
 }
 
 export interface BenchOutcome {
@@ -179,7 +182,7 @@ export async function runBench(plan: Plan, options: BenchOptions): Promise<Bench
     progress.done();
   }
 
-  const report = mergeReport({
+  const merged = mergeReport({
     createdAt: meta.createdAt,
     status: signal.aborted ? 'interrupted' : 'complete',
     environment: meta.environment,
@@ -188,8 +191,10 @@ export async function runBench(plan: Plan, options: BenchOptions): Promise<Bench
     results: readCells(runDir),
     timing: clock.read(),
   });
-  const markdown = renderMarkdown(report);
-  writeReportFiles(runDir, report, markdown, renderHtml(report, loadChartAssets()));
+  const report = withFeatures(merged, options.features);
+  const sections = options.features?.sections?.(report) ?? [];
+  const markdown = renderMarkdown(report, sections);
+  writeReportFiles(runDir, report, markdown, renderHtml(report, loadChartAssets(), sections));
   if (plan.outDir === undefined) updateLatest(root, runDir);
   return { report, runDir, markdown };
 }

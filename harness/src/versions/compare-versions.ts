@@ -4,32 +4,12 @@
  * `bench:compare` does between two reports (its compareCell and compareMetric, same rules).
  */
 import type { RuntimeName } from '@bench/app';
-import { compareCell, compareMetric, DEFAULT_ALPHA, DEFAULT_THRESHOLD, LATENCY_RESOLUTION_MS, type MetricChange, type Verdict } from '../compare/compare.ts';
+import { compareCell, compareMetric, DEFAULT_ALPHA, DEFAULT_THRESHOLD, LATENCY_RESOLUTION_MS, type Verdict } from '../compare/compare.ts';
+import type { VersionChange, VersionComparison } from '../report/change-types.ts';
 import type { CellResult, Mode, RuntimeEntry, ScenarioName } from '../report/report-types.ts';
 import { compareVersions } from './versions.ts';
 
-export interface VersionChange {
-  runtime: RuntimeName;
-  scenario: ScenarioName;
-  mode: Mode;
-  baseline: { label: string; version: string };
-  current: { label: string; version: string };
-  /** Absent when either cell is not ok (then `reason` says which). */
-  throughput?: MetricChange;
-  p99?: MetricChange;
-  probeP99?: MetricChange;
-  /** Worst of the three, as bench:compare's cell verdict ("regressed" = the newer is worse). */
-  verdict?: Verdict;
-  reason?: string;
-}
-
-export interface VersionComparison {
-  /** Per runtime with more than one installation: the baseline's label. */
-  baselines: Partial<Record<RuntimeName, string>>;
-  threshold: number;
-  alpha: number;
-  changes: VersionChange[];
-}
+export type { VersionChange, VersionComparison };
 
 /**
  * The baseline of each runtime that has several installations: the one named (--baseline) when

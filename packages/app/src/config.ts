@@ -1,5 +1,5 @@
 import type { ClusterInfo } from './cluster.ts';
-import type { Pools } from './identity.ts';
+import type { Pools } from './pool-size.ts';
 import type { FibVariant } from './workloads/fib.ts';
 
 export type RuntimeName = 'node' | 'bun' | 'deno';

@@ -1,24 +1,9 @@
 import type { ClusterInfo } from './cluster.ts';
 import type { RuntimeName, ServerKind } from './config.ts';
+import type { Pools } from './pool-size.ts';
 
-/** Where a pool's size came from. */
-export type PoolSource = 'default' | 'flag' | 'env' | 'cannot be set';
-
-export interface PoolSize {
-  /** Threads; null where the runtime does not say (a pool that grows on demand). */
-  size: number | null;
-  source: PoolSource;
-  /** What the pool is and how it is set, e.g. "libuv thread pool (UV_THREADPOOL_SIZE)". */
-  what: string;
-}
-
-/** The pools behind the async and worker modes, as the server sized them. */
-export interface Pools {
-  /** The thread pool running Node-API async work (bcrypt's async hash). */
-  threadpool: PoolSize;
-  /** The /fib/worker pool (--workers). */
-  workers: PoolSize;
-}
+// The pool types stay importable from here (@bench/app/identity) as before they moved.
+export type { PoolSize, PoolSource, Pools } from './pool-size.ts';
 
 /** The body of GET /health on every server, Hono or raw: who is answering. */
 export interface Health {

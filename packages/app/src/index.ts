@@ -7,4 +7,4 @@ export { checksum32 } from './workloads/checksum.ts';
 export { DATA_DEFAULTS, generateDataFiles, hasDataFiles, loadManifest, type Manifest } from './workloads/data-files.ts';
 export { FIB_VARIANTS, fibMemo, fibPlain, type FibVariant } from './workloads/fib.ts';
 export { mergeStats, type ClusterInfo, type MergedStats, type ProcessPeer, type ProcessStats } from './cluster.ts';
-export type { PoolSize, PoolSource, Pools } from './identity.ts';
+export type { PoolSize, PoolSource, Pools } from './pool-size.ts';

@@ -1,4 +1,4 @@
-import type { PoolSize, Pools } from './identity.ts';
+import type { PoolSize, Pools } from './pool-size.ts';
 import type { ServerOptions } from './server-args.ts';
 
 /** The fib worker pool as parseServerArgs sized it. */

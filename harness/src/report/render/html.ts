@@ -5,7 +5,7 @@
  * The charts are drawn in the page from the embedded report JSON (see html-chart-script.ts).
  */
 import { CLIENT_BOUND_CPU_PERCENT, UNSTABLE_CV } from '../flags.ts';
-import { versionsHtml } from '../../versions/render-versions.ts';
+import type { ReportSection } from '../section.ts';
 import type { ChartAssets } from './html-assets.ts';
 import { chartScript } from './html-chart-script.ts';
 import { CONCURRENCY_SCRIPT, concurrencyHtml } from './concurrency.ts';
@@ -142,12 +142,12 @@ function scenarioNav(scenarios: readonly ScenarioName[]): string {
   return `<p class="muted">Scenarios: ${links.join(' · ')} · <a href="#setup">environment and parameters</a></p>`;
 }
 
-function body(report: Report): string {
+function body(report: Report, extra: readonly ReportSection[]): string {
   const scenarios = scenariosOf(report);
   return [
     header(report),
     summary(report),
-    versionsHtml(report),
+    ...extra.map((s) => s.html()),
     `<div class="side-by-side" id="setup">${environmentTable(report)}${parametersTable(report)}</div>`,
     '<h2>How to read the charts</h2>',
     howToRead(),
@@ -159,7 +159,8 @@ function body(report: Report): string {
   ].join('\n');
 }
 
-export function renderHtml(report: Report, assets: ChartAssets): string {
+/** `extra`: sections the features hand in (versions compared, ...), placed after the summary. */
+export function renderHtml(report: Report, assets: ChartAssets, extra: readonly ReportSection[] = []): string {
   return `<!doctype html>
 <html lang="en">
 <head>
@@ -170,7 +171,7 @@ export function renderHtml(report: Report, assets: ChartAssets): string {
 </head>
 <body>
 <main>
-${body(report)}
+${body(report, extra)}
 </main>
 <script type="application/json" id="report-data">${jsonForScript(report)}</script>
 <script>${inlineScript(assets.chartJs)}</script>

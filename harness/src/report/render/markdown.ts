@@ -7,11 +7,11 @@ import { markdownTable } from 'markdown-table';
 import { escapeCell, formatBytes, formatDate, formatMs, formatRatio, formatRps } from './format.ts';
 
 export { escapeCell, formatBytes, formatDate, formatMs, formatRatio, formatRps } from './format.ts';
-import { versionsMarkdown } from '../../versions/render-versions.ts';
 import { cellRemarks, CLIENT_BOUND_CPU_PERCENT, flagLabel, percent, UNSTABLE_CV } from '../flags.ts';
 import { laneOf, MODE_ORDER } from '../merge.ts';
 import type { CellResult, Comparison, Parameters, Ratios, Report, ScenarioName, Timing } from '../report-types.ts';
 import { poolsSection, processesSection, runtimeLabel } from './processes.ts';
+import type { ReportSection } from '../section.ts';
 
 const DASH = '—';
 
@@ -321,12 +321,13 @@ function parametersSection(report: Report): string {
   return ['## Parameters', markdownTable([['parameter', 'value'], ...parameterRows(report.parameters, report.timing)])].join('\n\n');
 }
 
-export function renderMarkdown(report: Report): string {
+/** `extra`: sections the features hand in (versions compared, ...), placed after the summary. */
+export function renderMarkdown(report: Report, extra: readonly ReportSection[] = []): string {
   const scenarios = scenariosOf(report);
   const sections = [
     titleSection(report),
     howToRead(report),
-    versionsMarkdown(report),
+    ...extra.map((s) => s.markdown()),
     ...(scenarios.length === 0 ? ['No cell was measured.'] : scenarios.map((s) => scenarioSection(report, s))),
     concurrencyMarkdown(report),
     processesSection(report),

@@ -1,0 +1,106 @@
+/**
+ * A bench report (bench:all, bench:node, ...) as the report model's section: its own renderers
+ * (render/markdown.ts, render/html.ts) with the features' sections handed in, and the headline
+ * questions it answers: what blocking costs and what async, a worker pool or more processes buy
+ * back, per runtime and scenario.
+ */
+import { holdsOne, pairedRatioInterval, ratioConfidence } from './headline.ts';
+import { laneOf } from './merge.ts';
+import { formatRatio } from './render/format.ts';
+import type { ChartAssets } from './render/html-assets.ts';
+import { renderConsoleSummary } from './render/console.ts';
+import { renderHtml } from './render/html.ts';
+import { renderMarkdown } from './render/markdown.ts';
+import type { CellResult, Comparison, Mode, ProcessComparison, ProcessRatios, Ratios, Report } from './report-types.ts';
+import type { Headline, ReportSection } from './section.ts';
+
+/** The scenarios whose sync mode blocks the loop (hello has no sync/async pair). */
+const BLOCKING = new Set(['hash', 'file', 'fib', 'sleep']);
+
+function cellOf(report: Report, c: Comparison, mode: Mode): CellResult | undefined {
+  return report.results.find(
+    (r) => laneOf(r) === laneOf(c) && r.scenario === c.scenario && r.mode === mode && r.connections === c.connections && r.processes === c.processes && r.status === 'ok',
+  );
+}
+
+function where(c: Pick<Comparison, 'runtime' | 'runtimeLabel' | 'scenario' | 'connections' | 'processes'>): string {
+  const extra = [c.connections === undefined ? '' : `${c.connections} connections`, c.processes === undefined ? '' : `${c.processes} process${c.processes === 1 ? '' : 'es'}`].filter((x) => x !== '');
+  return `${c.runtimeLabel ?? c.runtime}, ${c.scenario}${extra.length === 0 ? '' : ` (${extra.join(', ')})`}`;
+}
+
+/** "async over sync": requests/s ratio with its interval, and what a bystander request (the probe) saw. */
+function ratioHeadline(report: Report, c: Comparison, over: 'async' | 'worker', ratios: Ratios): Headline | undefined {
+  if (ratios.throughput === null) return undefined;
+  const a = cellOf(report, c, over);
+  const b = cellOf(report, c, 'sync');
+  // A figure from a cell that cannot carry it (invalid, failed) is never a finding.
+  if (a === undefined || b === undefined) return undefined;
+  const ci = pairedRatioInterval(a.requestsPerSec.runs, b.requestsPerSec.runs);
+  const what = over === 'async' ? 'async' : 'a worker pool';
+  const figure = formatRatio(ratios.throughput);
+  const probe = ratios.probeP99 === null ? '' : `; a bystander request's p99 ${formatRatio(ratios.probeP99)} of sync's`;
+  const answer =
+    ci !== undefined && holdsOne(ci)
+      ? `${what}: no measurable difference in requests/s from sync (${figure})${probe}`
+      : `${what} serves ${figure} the requests/s of sync${probe}`;
+  // Flagged cells still count, but the line says so, as the report's own summary does.
+  const flagged = [a, b].flatMap((cell) => cell.flags.map((f) => `${cell.mode} ${f}`));
+  return {
+    question: `${where(c)}: what does ${what} buy back over blocking sync?`,
+    answer: flagged.length === 0 ? answer : `${answer} (read with care: ${flagged.join(', ')})`,
+    figure,
+    confidence: ci === undefined ? tooFew(a, b) : ratioConfidence(ci),
+    anchor: `scenario-${c.scenario}`,
+  };
+}
+
+/** Why a ratio has no interval: the cells' own note, or their run counts. */
+function tooFew(a: CellResult, b: CellResult): string {
+  const runs = Math.min(a.requestsPerSec.runs.length, b.requestsPerSec.runs.length);
+  return `no interval: ${runs} run${runs === 1 ? '' : 's'} a side (3 or more needed)`;
+}
+
+const PROCESS_RATIOS: Array<[keyof Omit<ProcessComparison, 'runtime' | 'scenario' | 'processes'>, string]> = [
+  ['syncNOverSync1', 'sync on N processes over sync on 1'],
+  ['asyncNOverAsync1', 'async on N processes over async on 1'],
+];
+
+function processHeadlines(p: ProcessComparison): Headline[] {
+  return PROCESS_RATIOS.flatMap(([key, label]) => {
+    const r: ProcessRatios | undefined = p[key];
+    if (r === undefined || r.throughput === null) return [];
+    const figure = formatRatio(r.throughput);
+    return [
+      {
+        question: `${p.runtime}, ${p.scenario}: what do ${p.processes} processes buy (${label.replace(/N/g, String(p.processes))})?`,
+        answer: `${figure} the requests/s${r.rss === null ? '' : `, for ${formatRatio(r.rss)} the memory`}`,
+        figure,
+        anchor: 'processes',
+      },
+    ];
+  });
+}
+
+export function benchHeadlines(report: Report): Headline[] {
+  const fromModes = report.comparisons
+    .filter((c) => BLOCKING.has(c.scenario))
+    .flatMap((c) => [
+      ...(c.asyncOverSync === undefined ? [] : [ratioHeadline(report, c, 'async', c.asyncOverSync)]),
+      ...(c.workerOverSync === undefined ? [] : [ratioHeadline(report, c, 'worker', c.workerOverSync)]),
+    ])
+    .filter((h): h is Headline => h !== undefined);
+  return [...fromModes, ...(report.processComparisons ?? []).flatMap(processHeadlines)];
+}
+
+/** The whole bench report as one section; `extra` are the features' sections (versions compared). */
+export function benchSection(report: Report, assets: () => ChartAssets, extra: readonly ReportSection[] = []): ReportSection {
+  return {
+    kind: 'bench',
+    id: 'bench',
+    title: 'Sync vs async (bench)',
+    headlines: benchHeadlines(report),
+    markdown: () => renderMarkdown(report, extra),
+    html: () => renderHtml(report, assets(), extra),
+    console: () => renderConsoleSummary(report),
+  };
+}

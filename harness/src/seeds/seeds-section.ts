@@ -1,0 +1,45 @@
+/**
+ * A seeds report (bench:seeds) as the report model's section: its own renderers, and one
+ * headline per claim replayed: the verdict, the measured ratio and its 95 % interval.
+ */
+import { holdsOne, ratioConfidence } from '../report/headline.ts';
+import { formatRatio } from '../report/render/format.ts';
+import type { Headline, ReportSection } from '../report/section.ts';
+import { CLAIMS } from './claims.ts';
+import type { ClaimRow } from './judge.ts';
+import { renderSeedsConsole, renderSeedsHtml, renderSeedsMarkdown, type SeedsReport } from './render.ts';
+
+function headline(row: ClaimRow): Headline {
+  const claim = CLAIMS.find((c) => c.id === row.claim);
+  const r = row.ratio;
+  const figure = r === undefined ? '—' : formatRatio(r.median);
+  const measured = r === undefined ? row.status : holdsOne(r.ci95) && row.claimed !== 1 ? `no measurable difference (${figure})` : `${figure} measured`;
+  return {
+    question: `Seed claim ${row.claim} on ${row.runtime}: ${claim?.claim ?? row.claim}`,
+    answer: `${row.verdict}: ${measured} against ${formatRatio(row.claimed)} claimed`,
+    figure,
+    ...(r === undefined ? {} : { confidence: ratioConfidence(r.ci95) }),
+    anchor: '',
+  };
+}
+
+export function seedsHeadlines(report: SeedsReport): Headline[] {
+  return report.rows.map(headline);
+}
+
+export function isSeedsReport(json: Record<string, unknown>): boolean {
+  return json.kind === 'seeds';
+}
+
+export function seedsSection(report: SeedsReport): ReportSection {
+  if (!Array.isArray(report.rows)) throw new Error('"rows" is not an array');
+  return {
+    kind: 'seeds',
+    id: 'seeds',
+    title: 'Seed claims (bench:seeds)',
+    headlines: seedsHeadlines(report),
+    markdown: () => renderSeedsMarkdown(report),
+    html: () => renderSeedsHtml(report),
+    console: () => renderSeedsConsole(report),
+  };
+}

@@ -1,0 +1,124 @@
+/**
+ * The results site opened from disk in headless Chromium: every tab is there, each kind's page
+ * draws its charts with data inside the site, nothing is fetched off disk, no console error, and
+ * the front page's figures equal those in the reports its links point at (the test reads both).
+ * Leaves a screenshot in test-results/site-html.png for a person to look at.
+ */
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { chromium, type Browser, type Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { formatRatio } from '../../src/report/render/format.ts';
+import type { Report } from '../../src/report/report-types.ts';
+import { rebuildSite } from '../../src/site-kinds.ts';
+import { CURVE_REPORT } from '../fixtures/curve-report.ts';
+import { htmlFixtureReport } from '../fixtures/html-report.ts';
+
+const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+const ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run', '--disable-quic'];
+const HARNESS = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
+const SCREENSHOT = join(HARNESS, 'test-results/site-html.png');
+const installed = existsSync(CHROMIUM);
+const required = (process.env.CI ?? '') !== '' && process.env.CI !== 'false';
+
+interface Row {
+  kind: string;
+  figure: string;
+  question: string;
+  href: string;
+}
+
+describe.skipIf(!installed && !required)('the results site in headless Chromium', () => {
+  let dir: string | undefined;
+  let browser: Browser | undefined;
+  let page: Page;
+  let siteFile: string;
+  const consoleErrors: string[] = [];
+  const pageErrors: string[] = [];
+  const offDisk: string[] = [];
+
+  beforeAll(async () => {
+    if (!installed) throw new Error(`${CHROMIUM} not found: the browser tests need Chromium (CI is set, so this is not skipped)`);
+    dir = mkdtempSync(join(tmpdir(), 'site-html-'));
+    const put = (run: string, value: unknown) => {
+      mkdirSync(join(dir as string, run), { recursive: true });
+      writeFileSync(join(dir as string, run, 'report.json'), JSON.stringify(value));
+    };
+    put('bench-1', htmlFixtureReport());
+    put('curve-1', CURVE_REPORT);
+    siteFile = rebuildSite([dir], join(dir, 'site')).html;
+    browser = await chromium.launch({ executablePath: CHROMIUM, args: ARGS });
+    page = await browser.newPage({ viewport: { width: 1280, height: 900 }, colorScheme: 'light' });
+    page.on('console', (m) => {
+      if (m.type() === 'error') consoleErrors.push(m.text());
+    });
+    page.on('pageerror', (e) => pageErrors.push(e.message));
+    page.on('request', (r) => {
+      if (!r.url().startsWith('file:') && !r.url().startsWith('about:')) offDisk.push(r.url());
+    });
+    await page.goto(pathToFileURL(siteFile).href, { waitUntil: 'load' });
+  });
+
+  afterAll(async () => {
+    await browser?.close();
+    if (dir !== undefined) rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('has the front page and one tab per kind of run found, each reachable by its link', async () => {
+    const tabs = await page.$$eval('nav.tabs a', (as) => as.map((a) => a.getAttribute('href')));
+    expect(tabs).toEqual(['#front', '#bench', '#curve']);
+    expect(await page.isVisible('#front')).toBe(true);
+    expect(await page.isVisible('#curve')).toBe(false);
+    await page.click('nav.tabs a[href="#curve"]');
+    expect(await page.isVisible('#curve')).toBe(true);
+    expect(await page.isVisible('#front')).toBe(false);
+    await page.click('nav.tabs a[href="#bench"]');
+    expect(await page.isVisible('#bench')).toBe(true);
+    mkdirSync(dirname(SCREENSHOT), { recursive: true });
+    await page.screenshot({ path: SCREENSHOT, fullPage: true });
+  });
+
+  it('draws each kind\'s charts with data inside the site', async () => {
+    const drawn: Record<string, number> = {};
+    for (const frame of page.frames().filter((f) => f !== page.mainFrame())) {
+      await frame.waitForLoadState('load');
+      const charts = (await frame.evaluate(
+        `[...document.querySelectorAll('canvas[data-chart]')].map((c) => { const ch = Chart.getChart(c); return { kind: c.dataset.chart, points: ch ? ch.data.datasets.reduce((n, d) => n + d.data.filter((p) => p !== null).length, 0) : 0 }; })`,
+      )) as { kind: string; points: number }[];
+      for (const c of charts) {
+        expect(c.points, `${c.kind} chart has data`).toBeGreaterThan(0);
+        drawn[c.kind] = (drawn[c.kind] ?? 0) + 1;
+      }
+    }
+    expect(drawn.rps).toBeGreaterThan(0);
+    expect(drawn.curve).toBeGreaterThan(0);
+  });
+
+  it('opens offline: no request off disk, no console or page error', () => {
+    expect(offDisk).toEqual([]);
+    expect(pageErrors).toEqual([]);
+    expect(consoleErrors).toEqual([]);
+  });
+
+  it('quotes on its front page the figures of the reports it links to', async () => {
+    await page.click('nav.tabs a[href="#front"]');
+    const rows = (await page.$$eval('table.headlines tbody tr', (trs) =>
+      (trs as HTMLTableRowElement[]).map((tr) => ({ kind: tr.getAttribute('data-kind') ?? '', figure: tr.getAttribute('data-figure') ?? '', question: tr.cells[0]?.textContent ?? '', href: tr.querySelector('a.source')?.getAttribute('href') ?? '' })),
+    )) as Row[];
+    const bench = rows.filter((r) => r.kind === 'bench');
+    expect(bench.length).toBeGreaterThan(0);
+    for (const row of bench) {
+      // Follow the link to the report it names and find the ratio there.
+      const file = resolve(dirname(siteFile), row.href.split('#')[0] ?? '');
+      const report = JSON.parse(readFileSync(file, 'utf8')) as Report;
+      const [, runtime, scenario] = /^(\w+), (\w+):/.exec(row.question) ?? [];
+      const c = report.comparisons.find((x) => x.runtime === runtime && x.scenario === scenario);
+      const ratio = row.question.includes('worker pool') ? c?.workerOverSync?.throughput : c?.asyncOverSync?.throughput;
+      expect(row.figure, row.question).toBe(formatRatio(ratio));
+    }
+    const curve = rows.filter((r) => r.kind === 'curve');
+    expect(curve.map((r) => r.figure)).toEqual(['40.0', '≥ 420']);
+  });
+});

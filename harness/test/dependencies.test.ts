@@ -1,0 +1,68 @@
+/**
+ * The import rules of shared/DESIGN.md (no circles, report/ is the floor, run/ below features,
+ * nothing imports entry points, packages/ below harness/ and runtimes/), checked by
+ * dependency-cruiser with the repo's .dependency-cruiser.cjs. A failure names the offending path.
+ */
+import { execFile } from 'node:child_process';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
+import { afterAll, describe, expect, it } from 'vitest';
+
+const run = promisify(execFile);
+const HARNESS = resolve(dirname(fileURLToPath(import.meta.url)), '..');
+const REPO = resolve(HARNESS, '..');
+const CONFIG = join(REPO, '.dependency-cruiser.cjs');
+const DEPCRUISE = join(HARNESS, 'node_modules/.bin/depcruise');
+
+/** depcruise's exit code (its count of errors) and its text output. */
+async function cruise(cwd: string, paths: string[]): Promise<{ code: number; output: string }> {
+  try {
+    const { stdout } = await run(DEPCRUISE, [...paths, '--config', CONFIG, '--output-type', 'err-long'], { cwd, maxBuffer: 16 << 20 });
+    return { code: 0, output: stdout };
+  } catch (error) {
+    const e = error as { code?: number; stdout?: string; stderr?: string };
+    return { code: typeof e.code === 'number' ? e.code : -1, output: `${e.stdout ?? ''}${e.stderr ?? ''}` };
+  }
+}
+
+const fixtures: string[] = [];
+afterAll(() => {
+  for (const dir of fixtures) rmSync(dir, { recursive: true, force: true });
+});
+
+/** A tiny tree in the repo's layout: files by repo-relative path -> source. */
+function fixture(files: Record<string, string>): string {
+  const root = mkdtempSync(join(tmpdir(), 'depcruise-'));
+  fixtures.push(root);
+  for (const [path, text] of Object.entries(files)) {
+    mkdirSync(dirname(join(root, path)), { recursive: true });
+    writeFileSync(join(root, path), text);
+  }
+  return root;
+}
+
+describe('import rules', () => {
+  it('hold for harness/src, packages and runtimes', async () => {
+    const { code, output } = await cruise(REPO, ['harness/src', 'packages', 'runtimes']);
+    // The message is dependency-cruiser's own: rule name and the path of every offending import.
+    expect(code, output).toBe(0);
+  }, 120_000);
+
+  it('fail on a circle, an upward import from report/ and an app import of the harness, naming the files', async () => {
+    const root = fixture({
+      'harness/src/report/model.ts': "import { curve } from '../curve/curve.ts';\nexport const model = curve;\n",
+      'harness/src/curve/curve.ts': "export const curve = 1;\n",
+      'harness/src/run/a.ts': "import { b } from './b.ts';\nexport const a = b;\n",
+      'harness/src/run/b.ts': "import { a } from './a.ts';\nexport const b = () => a;\n",
+      'packages/app/src/app.ts': "import { model } from '../../../harness/src/report/model.ts';\nexport const app = model;\n",
+    });
+    const { code, output } = await cruise(root, ['harness/src', 'packages']);
+    expect(code).toBeGreaterThan(0);
+    expect(output).toMatch(/no-circular: harness\/src\/run\/(a|b)\.ts/);
+    expect(output).toContain('report-is-the-floor: harness/src/report/model.ts → harness/src/curve/curve.ts');
+    expect(output).toContain('packages-below-harness-and-runtimes: packages/app/src/app.ts → harness/src/report/model.ts');
+  }, 60_000);
+});
