@@ -12,7 +12,9 @@ const packageDirs = ['packages', 'runtimes'].flatMap((group) =>
 const resultFile = (dir) => join(dir, 'test-results', 'vitest.json');
 for (const dir of packageDirs) rmSync(resultFile(dir), { force: true });
 
-const run = (args) => spawnSync('turbo', args, { stdio: 'inherit', cwd: root, shell: false }).status ?? 1;
+// Turbo's telemetry notice would greet every new user: off, as in CI.
+const env = { ...process.env, TURBO_TELEMETRY_DISABLED: '1' };
+const run = (args) => spawnSync('turbo', args, { stdio: 'inherit', cwd: root, shell: false, env }).status ?? 1;
 let status = run(['run', 'typecheck']);
 if (status === 0) status = run(['run', 'test', '--concurrency=1', '--', ...process.argv.slice(2)]);
 

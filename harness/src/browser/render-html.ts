@@ -5,10 +5,11 @@
  */
 import { loadChartAssets } from '../report/render/html-assets.ts';
 import { escapeHtml, inlineScript, jsonForScript } from '../report/render/html-escape.ts';
+import { MODE_COLORS } from '../report/render/palette.ts';
 import { checkClaims } from './claims.ts';
 import type { BrowserSection } from './study.ts';
 
-const COLORS: Record<string, string> = { sync: '#d62728', async: '#1f77b4', worker: '#2ca02c' };
+const COLORS: Record<string, string> = MODE_COLORS;
 
 export function renderBrowserHtml(section: BrowserSection): string {
   const assets = loadChartAssets();

@@ -7,6 +7,7 @@
 import type { ChartAssets } from '../report/render/html-assets.ts';
 import { escapeHtml, inlineScript, jsonForScript } from '../report/render/html-escape.ts';
 import { REPORT_CSS } from '../report/render/html-style.ts';
+import { paletteScript } from '../report/render/palette.ts';
 import { formatDate } from '../report/render/markdown.ts';
 import type { CurveReport } from './curve-types.ts';
 import { capacityHead, capacityRows, capacitySentences, conditionsLabel, renderCurveMarkdown, sortedCurves, targetLabel } from './render-text.ts';
@@ -16,8 +17,7 @@ const CHART_SCRIPT = String.raw`
   const report = JSON.parse(document.getElementById('report-data').textContent);
   Chart.defaults.animation = false;
   Chart.defaults.font.family = 'system-ui, -apple-system, "Segoe UI", Roboto, sans-serif';
-  const RUNTIME_COLORS = { node: '#2f855a', bun: '#c05621', deno: '#2b6cb0' };
-  const MODE_DASH = { sync: [], async: [6, 3], worker: [2, 3], baseline: [], raw: [8, 2, 2, 2] };
+${paletteScript()}  const MODE_DASH = { sync: [], async: [6, 3], worker: [2, 3], baseline: [], raw: [8, 2, 2, 2] };
   const MODE_POINT = { sync: 'circle', async: 'rect', worker: 'triangle', baseline: 'circle', raw: 'rectRot' };
   for (const canvas of document.querySelectorAll('canvas[data-chart="curve"]')) {
     const scenario = canvas.dataset.scenario;
@@ -27,7 +27,7 @@ const CHART_SCRIPT = String.raw`
     const rates = curves.flatMap((c) => c.steps.map((s) => s.offeredPerSec));
     const lo = Math.min(...rates), hi = Math.max(...rates);
     const datasets = curves.map((c) => {
-      const color = RUNTIME_COLORS[c.runtime] || '#6b46c1';
+      const color = RUNTIME_COLORS[c.runtime] || SPARE_COLORS[0];
       // Steps run in search order; the curve is drawn in rate order.
       const steps = [...c.steps].sort((a, b) => a.offeredPerSec - b.offeredPerSec);
       return {
@@ -46,7 +46,7 @@ const CHART_SCRIPT = String.raw`
     datasets.push({
       label: 'target p99 ≤ ' + report.parameters.sloMs + ' ms',
       data: [{ x: lo, y: report.parameters.sloMs }, { x: hi, y: report.parameters.sloMs }],
-      borderColor: '#c53030', borderDash: [4, 4], pointRadius: 0, borderWidth: 1.5,
+      borderColor: MARK_COLORS.target, borderDash: [4, 4], pointRadius: 0, borderWidth: 1.5,
     });
     new Chart(canvas, {
       type: 'line',

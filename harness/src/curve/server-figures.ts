@@ -4,6 +4,7 @@
  */
 import { readProc } from '../system/proc.ts';
 import type { RunningServer } from '../run/server.ts';
+import { HUNG_AFTER_SEC_BETWEEN_LOADS, waitQuiet as waitQuietOnServer } from '../run/server-control.ts';
 
 interface Stats {
   inFlight: number;
@@ -18,23 +19,15 @@ async function getStats(server: RunningServer, timeoutMs: number): Promise<Stats
 }
 
 /**
- * Waits until nothing is in hand and nothing new finished between two /stats 50 ms apart
- * (requests the generator abandoned after its timeout may still be on the server). Throws when
- * the server is still busy after `deadlineMs`.
+ * Before and after a step: the bench's quiet-wait (run/server-control.ts), so requests the
+ * generator abandoned after its timeout finish before the next step, and a server that dies or
+ * hangs meanwhile fails the cell at once. Throws ServerBusy when the server is still working
+ * after `deadlineMs`. A raw server has no /stats to wait on.
  */
 export async function waitQuiet(server: RunningServer, deadlineMs: number): Promise<void> {
   if (server.kind === 'raw') return;
-  const until = performance.now() + deadlineMs;
-  let last = -1;
-  for (;;) {
-    const left = until - performance.now();
-    if (left <= 0) throw new Error(`server still busy ${deadlineMs / 1000} s after the step`);
-    const stats = await getStats(server, left);
-    const total = Object.values(stats.routes).reduce((sum, r) => sum + r.count, 0);
-    if (stats.inFlight === 0 && total === last) return;
-    last = stats.inFlight === 0 ? total : -1;
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
+  const ctx = { server, plan: { drainCapSec: deadlineMs / 1000, timeoutSec: HUNG_AFTER_SEC_BETWEEN_LOADS } };
+  await waitQuietOnServer(ctx, deadlineMs, `server still busy ${deadlineMs / 1000} s after the step`);
 }
 
 export interface ServerWindow {

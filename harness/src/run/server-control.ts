@@ -35,6 +35,13 @@ export function hungAfterMs(plan: Pick<Plan, 'timeoutSec'>): number {
 }
 
 /**
+ * The hang deadline for the curve's and the seeds' quiet-waits, whose request timeouts (up to a
+ * minute) are too long to wait on a stopped process. A serving loop wakes at least every few ms
+ * (the lag sampler), so 5 s of a main thread that neither ran nor woke is no slow server.
+ */
+export const HUNG_AFTER_SEC_BETWEEN_LOADS = 5;
+
+/**
  * The server's own figures for the run just ended. An overloaded server answers /stats only
  * after the requests queued in front of it, so it is given the drain deadline its backlog
  * calls for; when that would pass the cap, the figures are recorded as missing (the next run
@@ -62,12 +69,12 @@ export function backlogReason(left: { backlog: number; servedPerSec: number }, c
 }
 
 /**
- * Waits until the server is quiet: nothing in hand and nothing new finished between two /stats
- * answers 50 ms apart. When autocannon stops, requests it had sent are still on the server:
- * in its handlers, and unread in the sockets of closed connections, which the server still
- * answers. Measured without this wait, a 0.5 s bcrypt run after a warm-up finished no request
- * of its own (the server spent it on 17 left-over hashes). The wait has the deadline the last
- * load's backlog calls for; ServerBusy when it passes (or would) with the server still working.
+ * The bench's wait before a run: quiet (waitQuiet below) within the deadline the last load's
+ * backlog calls for. When autocannon stops, requests it had sent are still on the server: in its
+ * handlers, and unread in the sockets of closed connections, which the server still answers.
+ * Measured without this wait, a 0.5 s bcrypt run after a warm-up finished no request of its own
+ * (the server spent it on 17 left-over hashes). ServerBusy when the deadline passes (or would)
+ * with the server still working.
  */
 export async function drain(ctx: ControlContext): Promise<void> {
   const capMs = ctx.plan.drainCapSec * 1000;
@@ -78,17 +85,27 @@ export async function drain(ctx: ControlContext): Promise<void> {
     throw new ServerBusy(backlogReason(left, capMs));
   }
   // With little or nothing left over, the server still gets up to --timeout to finish it.
-  const until = performance.now() + Math.max(deadlineMs, Math.min(capMs, ctx.plan.timeoutSec * 1000));
+  const untilMs = Math.max(deadlineMs, Math.min(capMs, ctx.plan.timeoutSec * 1000));
+  await waitQuiet(ctx, untilMs, `server still busy ${(deadlineMs / 1000).toFixed(1)} s after the load stopped (drain deadline from ${left.backlog} requests in hand)`);
+  leftovers.delete(ctx.server);
+}
+
+/**
+ * Waits until the server is quiet: nothing in hand and nothing new finished between two /stats
+ * answers 50 ms apart. The one quiet-wait of the harness: the bench (drain above), the curve's
+ * steps and the seeds' replays all wait with it, so all of them watch the process while waiting
+ * (a dead or hung server is ServerLost at once, not a deadline later) and give up with ServerBusy,
+ * saying `busyReason`, when `deadlineMs` passes with the server still working.
+ */
+export async function waitQuiet(ctx: ControlContext, deadlineMs: number, busyReason: string): Promise<void> {
+  const until = performance.now() + deadlineMs;
   let lastTotal = -1;
   for (;;) {
     const remaining = until - performance.now();
-    if (remaining <= 0) throw new ServerBusy(`server still busy ${(deadlineMs / 1000).toFixed(1)} s after the load stopped (drain deadline from ${left.backlog} requests in hand)`);
+    if (remaining <= 0) throw new ServerBusy(busyReason);
     const stats = await getStats(ctx, remaining);
     const total = Object.values(stats.routes).reduce((sum, r) => sum + r.count, 0);
-    if (stats.inFlight === 0 && total === lastTotal) {
-      leftovers.delete(ctx.server);
-      return;
-    }
+    if (stats.inFlight === 0 && total === lastTotal) return;
     lastTotal = stats.inFlight === 0 ? total : -1;
     await new Promise((resolve) => setTimeout(resolve, 50));
   }

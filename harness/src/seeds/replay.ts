@@ -8,6 +8,7 @@ import { median } from '../report/stats.ts';
 import { runLoad } from '../run/load.ts';
 import { probeRuntime, runtimeSpec, type RuntimeSpec } from '../run/runtimes.ts';
 import { startServer, type RunningServer } from '../run/server.ts';
+import { HUNG_AFTER_SEC_BETWEEN_LOADS, waitQuiet } from '../run/server-control.ts';
 import { checkAnswer } from '../run/validate.ts';
 import { evictAndVerify } from '../system/page-cache.ts';
 import { runAb } from './ab.ts';
@@ -77,22 +78,13 @@ export const FIB_PATHS = {
 type Json = Record<string, unknown>;
 
 /**
- * Waits until nothing is in hand and nothing new finished between two /stats 50 ms apart, so work
- * left over from one load (queued hashes, unread requests of closed connections) never lands in
- * the next. The bench's own drain (run/measure.ts) works on a cell's context; this is its rule
- * for a bare server.
+ * The bench's quiet-wait (run/server-control.ts) before each load, so work left over from one
+ * load (queued hashes, unread requests of closed connections) never lands in the next; a server
+ * that dies or hangs meanwhile ends the replay at once instead of a deadline later.
  */
-async function quiesce(server: RunningServer, timeoutSec: number): Promise<void> {
-  const deadline = Date.now() + timeoutSec * 1000;
-  let lastTotal = -1;
-  for (;;) {
-    const stats = await getJson(server, '/stats', timeoutSec);
-    const total = Object.values(stats.routes as Record<string, { count: number }>).reduce((sum, r) => sum + r.count, 0);
-    if (stats.inFlight === 0 && total === lastTotal) return;
-    if (Date.now() > deadline) throw new Error(`server still busy (${String(stats.inFlight)} requests in hand) ${timeoutSec} s after the load stopped`);
-    lastTotal = stats.inFlight === 0 ? total : -1;
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
+export async function quiesce(server: RunningServer, timeoutSec: number): Promise<void> {
+  const ctx = { server, plan: { drainCapSec: timeoutSec, timeoutSec: HUNG_AFTER_SEC_BETWEEN_LOADS } };
+  await waitQuiet(ctx, timeoutSec * 1000, `server still busy ${timeoutSec} s after the load stopped`);
 }
 
 async function getJson(server: RunningServer, path: string, timeoutSec: number, method = 'GET'): Promise<Json> {

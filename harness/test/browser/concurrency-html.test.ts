@@ -6,7 +6,7 @@ import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { chromium, type Browser } from 'playwright-core';
+import puppeteer, { type Browser } from 'puppeteer-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { mergeReport } from '../../src/report/merge.ts';
 import { loadChartAssets } from '../../src/report/render/html-assets.ts';
@@ -14,7 +14,7 @@ import { renderHtml } from '../../src/report/render/html.ts';
 import { environment, makeCell, parameters, runtimes } from '../fixtures.ts';
 
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-const ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run', '--disable-quic'];
+const ARGS = ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run', '--disable-quic'];
 const installed = existsSync(CHROMIUM);
 const required = (process.env.CI ?? '') !== '' && process.env.CI !== 'false';
 
@@ -38,9 +38,9 @@ describe.skipIf(!installed && !required)('concurrency sweep in report.html (head
     dir = mkdtempSync(join(tmpdir(), 'concurrency-html-'));
     const file = join(dir, 'report.html');
     writeFileSync(file, renderHtml(report, loadChartAssets()));
-    browser = await chromium.launch({ executablePath: CHROMIUM, args: ARGS });
+    browser = await puppeteer.launch({ browser: 'chrome', executablePath: CHROMIUM, headless: true, args: ARGS });
     const page = await browser.newPage();
-    page.on('pageerror', (e) => errors.push(e.message));
+    page.on('pageerror', (e) => errors.push((e as Error).message));
     page.on('console', (m) => {
       if (m.type() === 'error') errors.push(m.text());
     });

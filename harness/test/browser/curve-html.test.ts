@@ -6,14 +6,14 @@ import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { chromium, type Browser } from 'playwright-core';
+import puppeteer, { type Browser } from 'puppeteer-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { renderCurveHtml } from '../../src/curve/render-html.ts';
 import { loadChartAssets } from '../../src/report/render/html-assets.ts';
 import { CURVE_REPORT } from '../fixtures/curve-report.ts';
 
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-const ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run', '--disable-quic'];
+const ARGS = ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run', '--disable-quic'];
 const installed = existsSync(CHROMIUM);
 const required = (process.env.CI ?? '') !== '' && process.env.CI !== 'false';
 if (!installed && !required) console.warn(`curve browser test SKIPPED: ${CHROMIUM} not found`);
@@ -45,12 +45,13 @@ describe.skipIf(!installed && !required)('curve report.html in headless Chromium
     dir = mkdtempSync(join(tmpdir(), 'curve-html-'));
     const file = join(dir, 'report.html');
     writeFileSync(file, renderCurveHtml(CURVE_REPORT, loadChartAssets()));
-    browser = await chromium.launch({ executablePath: CHROMIUM, args: ARGS });
-    const page = await browser.newPage({ viewport: { width: 1200, height: 900 } });
+    browser = await puppeteer.launch({ browser: 'chrome', executablePath: CHROMIUM, headless: true, args: ARGS });
+    const page = await browser.newPage();
+    await page.setViewport({ width: 1200, height: 900 });
     page.on('console', (m) => {
       if (m.type() === 'error') errors.push(m.text());
     });
-    page.on('pageerror', (e) => errors.push(e.message));
+    page.on('pageerror', (e) => errors.push((e as Error).message));
     page.on('request', (r) => {
       if (!r.url().startsWith('file:')) remote.push(r.url());
     });

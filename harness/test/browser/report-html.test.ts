@@ -7,7 +7,7 @@ import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import puppeteer, { type Browser, type Page } from 'puppeteer-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadChartAssets } from '../../src/report/render/html-assets.ts';
 import { renderHtml } from '../../src/report/render/html.ts';
@@ -15,7 +15,7 @@ import { EXPECTED_RUNTIMES, EXPECTED_SCENARIOS, htmlFixtureReport } from '../fix
 
 /** CHROMIUM_PATH only to point at another build (or at nothing, to try the skip and CI paths). */
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-const ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run', '--disable-quic'];
+const ARGS = ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run', '--disable-quic'];
 const HARNESS = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 const SCREENSHOT = join(HARNESS, 'test-results/report-html.png');
 
@@ -61,12 +61,14 @@ describe.skipIf(!installed && !required)('report.html in headless Chromium', () 
     dir = mkdtempSync(join(tmpdir(), 'report-html-'));
     const file = join(dir, 'report.html');
     writeFileSync(file, renderHtml(htmlFixtureReport(), loadChartAssets()));
-    browser = await chromium.launch({ executablePath: CHROMIUM, args: ARGS });
-    page = await browser.newPage({ viewport: { width: 1280, height: 900 }, colorScheme: 'light' });
+    browser = await puppeteer.launch({ browser: 'chrome', executablePath: CHROMIUM, headless: true, args: ARGS });
+    page = await browser.newPage();
+    await page.setViewport({ width: 1280, height: 900 });
+    await page.emulateMediaFeatures([{ name: 'prefers-color-scheme', value: 'light' }]);
     page.on('console', (message) => {
       if (message.type() === 'error') consoleErrors.push(message.text());
     });
-    page.on('pageerror', (error) => pageErrors.push(error.message));
+    page.on('pageerror', (error) => pageErrors.push((error as Error).message));
     page.on('request', (request) => {
       if (!request.url().startsWith('file:')) remoteRequests.push(request.url());
     });
@@ -75,6 +77,9 @@ describe.skipIf(!installed && !required)('report.html in headless Chromium', () 
     mkdirSync(dirname(SCREENSHOT), { recursive: true });
     await page.screenshot({ path: SCREENSHOT, fullPage: true });
   });
+
+  /** The text a reader sees in the first element `selector` matches. */
+  const innerText = (selector: string) => page.$eval(selector, (el) => (el as HTMLElement).innerText);
 
   afterAll(async () => {
     await browser?.close();
@@ -129,20 +134,20 @@ describe.skipIf(!installed && !required)('report.html in headless Chromium', () 
   });
 
   it('shows each flag in the table row with that cell’s numbers, in the scenario’s own section', async () => {
-    const cell = page.locator('section[data-scenario="hello"] tr[data-runtime="bun"][data-mode="baseline"]');
-    await expect(cell.getAttribute('data-flags')).resolves.toBe('client-bound');
-    expect(await cell.isVisible()).toBe(true);
-    const text = await cell.innerText();
+    const cell = 'section[data-scenario="hello"] tr[data-runtime="bun"][data-mode="baseline"]';
+    expect(await page.$eval(cell, (el) => el.getAttribute('data-flags'))).toBe('client-bound');
+    expect(await page.$eval(cell, (el) => el.checkVisibility())).toBe(true);
+    const text = await innerText(cell);
     expect(text).toContain('61,234');
     expect(text).toContain('⚠ client-bound');
-    expect(await page.locator('section[data-scenario="fib"] tr[data-runtime="node"][data-mode="async"]').innerText()).toContain('⚠ unstable (CV 28 %)');
-    expect(await page.locator('section[data-scenario="sleep"] tr[data-runtime="node"][data-mode="sync"]').innerText()).toContain('⚠ count-mismatch');
-    expect(await page.locator('section[data-scenario="fib"] tr[data-runtime="bun"][data-mode="worker"]').innerText()).toContain('✗ failed: server exited with code 1');
-    expect(await page.locator('section[data-scenario="hash"] tr[data-runtime="deno"]').innerText()).toContain('skipped: deno not installed');
+    expect(await innerText('section[data-scenario="fib"] tr[data-runtime="node"][data-mode="async"]')).toContain('⚠ unstable (CV 28 %)');
+    expect(await innerText('section[data-scenario="sleep"] tr[data-runtime="node"][data-mode="sync"]')).toContain('⚠ count-mismatch');
+    expect(await innerText('section[data-scenario="fib"] tr[data-runtime="bun"][data-mode="worker"]')).toContain('✗ failed: server exited with code 1');
+    expect(await innerText('section[data-scenario="hash"] tr[data-runtime="deno"]')).toContain('skipped: deno not installed');
   });
 
   it('shows a reason containing markup as text, never running it', async () => {
     expect(await page.evaluate('window.pwned')).toBeUndefined();
-    expect(await page.locator('section[data-scenario="hash"] tr[data-runtime="bun"][data-mode="sync"]').innerText()).toContain('</script><script>window.pwned = 1</script>');
+    expect(await innerText('section[data-scenario="hash"] tr[data-runtime="bun"][data-mode="sync"]')).toContain('</script><script>window.pwned = 1</script>');
   });
 });

@@ -8,7 +8,7 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import puppeteer, { type Browser, type Page } from 'puppeteer-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { formatRatio } from '../../src/report/render/format.ts';
 import type { Report } from '../../src/report/report-types.ts';
@@ -17,7 +17,7 @@ import { CURVE_REPORT } from '../fixtures/curve-report.ts';
 import { htmlFixtureReport } from '../fixtures/html-report.ts';
 
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-const ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run', '--disable-quic'];
+const ARGS = ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run', '--disable-quic'];
 const HARNESS = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 const SCREENSHOT = join(HARNESS, 'test-results/site-html.png');
 const installed = existsSync(CHROMIUM);
@@ -49,17 +49,26 @@ describe.skipIf(!installed && !required)('the results site in headless Chromium'
     put('bench-1', htmlFixtureReport());
     put('curve-1', CURVE_REPORT);
     siteFile = rebuildSite([dir], join(dir, 'site')).html;
-    browser = await chromium.launch({ executablePath: CHROMIUM, args: ARGS });
-    page = await browser.newPage({ viewport: { width: 1280, height: 900 }, colorScheme: 'light' });
+    browser = await puppeteer.launch({ browser: 'chrome', executablePath: CHROMIUM, headless: true, args: ARGS });
+    page = await browser.newPage();
+    await page.setViewport({ width: 1280, height: 900 });
+    await page.emulateMediaFeatures([{ name: 'prefers-color-scheme', value: 'light' }]);
     page.on('console', (m) => {
       if (m.type() === 'error') consoleErrors.push(m.text());
     });
-    page.on('pageerror', (e) => pageErrors.push(e.message));
+    page.on('pageerror', (e) => pageErrors.push((e as Error).message));
     page.on('request', (r) => {
       if (!r.url().startsWith('file:') && !r.url().startsWith('about:')) offDisk.push(r.url());
     });
     await page.goto(pathToFileURL(siteFile).href, { waitUntil: 'load' });
   });
+
+  /** Shown: laid out with a size (what playwright's isVisible checked). */
+  const isVisible = (selector: string) =>
+    page.$eval(selector, (el) => {
+      const box = (el as HTMLElement).getBoundingClientRect();
+      return getComputedStyle(el).visibility !== 'hidden' && box.width > 0 && box.height > 0;
+    });
 
   afterAll(async () => {
     await browser?.close();
@@ -69,13 +78,13 @@ describe.skipIf(!installed && !required)('the results site in headless Chromium'
   it('has the front page and one tab per kind of run found, each reachable by its link', async () => {
     const tabs = await page.$$eval('nav.tabs a', (as) => as.map((a) => a.getAttribute('href')));
     expect(tabs).toEqual(['#front', '#bench', '#curve']);
-    expect(await page.isVisible('#front')).toBe(true);
-    expect(await page.isVisible('#curve')).toBe(false);
+    expect(await isVisible('#front')).toBe(true);
+    expect(await isVisible('#curve')).toBe(false);
     await page.click('nav.tabs a[href="#curve"]');
-    expect(await page.isVisible('#curve')).toBe(true);
-    expect(await page.isVisible('#front')).toBe(false);
+    expect(await isVisible('#curve')).toBe(true);
+    expect(await isVisible('#front')).toBe(false);
     await page.click('nav.tabs a[href="#bench"]');
-    expect(await page.isVisible('#bench')).toBe(true);
+    expect(await isVisible('#bench')).toBe(true);
     mkdirSync(dirname(SCREENSHOT), { recursive: true });
     await page.screenshot({ path: SCREENSHOT, fullPage: true });
   });
@@ -83,7 +92,7 @@ describe.skipIf(!installed && !required)('the results site in headless Chromium'
   it('draws each kind\'s charts with data inside the site', async () => {
     const drawn: Record<string, number> = {};
     for (const frame of page.frames().filter((f) => f !== page.mainFrame())) {
-      await frame.waitForLoadState('load');
+      await frame.waitForFunction(() => document.readyState === 'complete');
       const charts = (await frame.evaluate(
         `[...document.querySelectorAll('canvas[data-chart]')].map((c) => { const ch = Chart.getChart(c); return { kind: c.dataset.chart, points: ch ? ch.data.datasets.reduce((n, d) => n + d.data.filter((p) => p !== null).length, 0) : 0 }; })`,
       )) as { kind: string; points: number }[];

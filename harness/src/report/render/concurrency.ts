@@ -6,6 +6,7 @@
 import { markdownTable } from 'markdown-table';
 import type { CellResult, Report } from '../report-types.ts';
 import { escapeHtml } from './html-escape.ts';
+import { paletteScript } from './palette.ts';
 import { formatMs, formatRps } from './format.ts';
 
 function swept(report: Report): CellResult[] {
@@ -67,13 +68,12 @@ export const CONCURRENCY_SCRIPT = String.raw`
   'use strict';
   (function () {
     const report = JSON.parse(document.getElementById('report-data').textContent);
-    const COLORS = { node: '#2f855a', bun: '#c05621', deno: '#2b6cb0' };
-    for (const canvas of document.querySelectorAll('canvas[data-chart="concurrency"]')) {
+${paletteScript()}    for (const canvas of document.querySelectorAll('canvas[data-chart="concurrency"]')) {
       const cells = report.results.filter((c) => c.scenario === canvas.dataset.scenario && c.connections !== undefined && c.status !== 'failed');
       const keys = [...new Set(cells.map((c) => c.runtime + ' ' + c.mode))];
       const datasets = keys.flatMap((key) => {
         const line = cells.filter((c) => c.runtime + ' ' + c.mode === key).sort((a, b) => a.connections - b.connections);
-        const color = COLORS[line[0].runtime] || '#6b46c1';
+        const color = RUNTIME_COLORS[line[0].runtime] || SPARE_COLORS[0];
         return [
           { label: key + ' req/s', data: line.map((c) => ({ x: c.connections, y: c.requestsPerSec.median })), borderColor: color, backgroundColor: color, yAxisID: 'y' },
           { label: key + ' p99', data: line.map((c) => ({ x: c.connections, y: Math.max(c.latencyMs.p99, 0.1) })), borderColor: color, backgroundColor: color, borderDash: [5, 4], yAxisID: 'p99' },

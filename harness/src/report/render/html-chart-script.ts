@@ -10,6 +10,7 @@
  * - loop: labels = the cells, datasets probe p50, probe p99, probe max, lag p99, lag max.
  */
 import { MODE_ORDER } from '../merge.ts';
+import { paletteScript } from './palette.ts';
 
 const BODY = String.raw`
   'use strict';
@@ -22,12 +23,7 @@ const BODY = String.raw`
   // A report is read, not watched: no animation, and the screenshot shows the final bars.
   Chart.defaults.animation = false;
 
-  const RUNTIME_COLORS = { node: '#2f855a', bun: '#c05621', deno: '#2b6cb0' };
-  const SPARE_COLORS = ['#6b46c1', '#b83280', '#718096', '#2c7a7b', '#975a16', '#9b2c2c', '#2a4365', '#553c9a'];
-  const LATENCY_COLORS = ['#bee3f8', '#63b3ed', '#3182ce', '#2c5282', '#1a365d'];
-  const PROBE_COLORS = ['#d6bcfa', '#9f7aea', '#553c9a'];
-  const LAG_COLORS = ['#f6ad55', '#c05621'];
-
+${paletteScript()}
   // In a --connections sweep a cell's mode carries its count: "sync @100".
   const modeLabel = (c) => (c.connections === undefined ? c.mode : c.mode + ' @' + c.connections);
   const rank = (mode) => (MODE_ORDER.indexOf(mode) === -1 ? MODE_ORDER.length : MODE_ORDER.indexOf(mode));
@@ -86,7 +82,7 @@ const BODY = String.raw`
           const mark = dataset.marks[j];
           if (!mark) return;
           const top = Math.min(Number.isFinite(bar.y) ? bar.y : chartArea.bottom, typeof bar.yMax === 'number' ? bar.yMax : Infinity);
-          ctx.fillStyle = mark === '✗' ? '#c53030' : '#b7791f';
+          ctx.fillStyle = mark === '✗' ? MARK_COLORS.bad : MARK_COLORS.warn;
           ctx.fillText(mark, bar.x, Math.max(chartArea.top + 14, top - 2));
         });
       });
