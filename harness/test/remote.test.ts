@@ -4,6 +4,7 @@ import { FlagError } from '../src/cli-flags.ts';
 import { parsePlan } from '../src/run/plan.ts';
 import { PreflightError, processRefusal, remoteSpec } from '../src/remote/preflight.ts';
 import { parseRemoteVersions } from '../src/remote/remote-versions.ts';
+import { curveParameters, parseCurvePlan } from '../src/curve/curve-plan.ts';
 import { describeSshFailure, hostOf, remoteTarget, shellQuote, sshArgv } from '../src/remote/ssh.ts';
 import { runtimeSpec } from '../src/run/runtimes.ts';
 import { REPO_ROOT } from '../src/system/paths.ts';
@@ -120,5 +121,15 @@ describe('versions and process counts on the server host', () => {
     expect(processRefusal({ processes: [1, 'auto'] }, 8, undefined, 'h')).toBeUndefined();
     expect(processRefusal({ processes: ['auto'] }, 0, undefined, 'bench-2')).toMatch(/^--processes auto: the CPUs of bench-2 could not be counted/);
     expect(processRefusal({ processes: [2, 64] }, 8, 40, 'bench-2')).toBe('--processes 64: bench-2 allows at most 40 processes for this user (ulimit -u) there');
+  });
+});
+
+describe('bench:curve remote flags', () => {
+  it('takes the same four flags as the bench; they stay out of the recorded parameters', () => {
+    const plan = parseCurvePlan(['--server-host', 'bench@10.0.0.2', '--server-dir', '/srv/bench', '--server-bind', '10.0.0.2']);
+    expect(plan.remote).toEqual({ destination: 'bench@10.0.0.2', dir: '/srv/bench', bind: '10.0.0.2', sshConfig: undefined });
+    expect('remote' in curveParameters(plan)).toBe(false);
+    expect(parseCurvePlan([]).remote).toBeUndefined();
+    expect(() => parseCurvePlan(['--server-dir', '/srv/bench'])).toThrow(/--server-dir needs --server-host/);
   });
 });

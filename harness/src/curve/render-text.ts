@@ -95,6 +95,18 @@ function stepRow(s: CurveStep): string[] {
   ];
 }
 
+/** --server-host: where the servers ran and what the path between costs (the machine above is then the generator's). */
+function serverHostSentence(report: CurveReport): string {
+  const s = report.environment.serverHost;
+  if (s === undefined) return '';
+  const n = report.environment.network;
+  const figure = (r: { median: number; min: number; max: number } | undefined) => (r === undefined ? 'not measured' : `${r.median} ms median (min ${r.min}, max ${r.max})`);
+  return (
+    ` Servers on ${s.host} (${s.cpu.model} × ${s.cpu.count}), the generator on the machine above; network round trip (TCP connect) ${figure(n?.tcpConnectMs?.fromLoadHost)}` +
+    `, HTTP round trip (GET /health) ${figure(n?.httpRttMs ?? n?.rttMs)}; server CPU from each server's /stats.`
+  );
+}
+
 export function renderCurveMarkdown(report: CurveReport): string {
   const p = report.parameters;
   const out = [
@@ -103,7 +115,8 @@ export function renderCurveMarkdown(report: CurveReport): string {
     `Open loop: ${p.arrivals} arrivals${p.arrivals === 'poisson' ? ` (seed ${p.seed})` : ''}, latency from the scheduled send time; target p99 ≤ ${formatMs(p.sloMs)} ms. ` +
       `${p.rates === undefined ? `Ladder: ${p.ladderSteps} rates, geometric from ${p.ladderShares[0] * 100} % to ${p.ladderShares[1] * 100} % of each cell's closed-loop throughput` : `Rates: ${p.rates.join(', ')} req/s`}, ` +
       `${p.stepSec} s per step (up to ${p.maxStepSec} s to hold ${p.minSamples} requests). Machine: ${report.environment.cpu.model} × ${report.environment.cpu.count}.` +
-      (report.elapsedSec === undefined ? '' : ` Run took ${Math.round(report.elapsedSec)} s.`),
+      (report.elapsedSec === undefined ? '' : ` Run took ${Math.round(report.elapsedSec)} s.`) +
+      serverHostSentence(report),
     '',
     '## Capacity at the target',
     '',
