@@ -7,7 +7,8 @@ import { fdWarning } from './system/fd-limit.ts';
 import { parsePlan, type Plan } from './run/plan.ts';
 import { createProgress } from './run/progress.ts';
 import { renderConsoleSummary } from './report/render/console.ts';
-import { movePath, preflight, PreflightError, type RemoteSetup } from './remote/preflight.ts';
+import { movePath, preflight, PreflightError, processRefusal, type RemoteSetup } from './remote/preflight.ts';
+import { resolveRemoteVersions } from './remote/remote-versions.ts';
 import { DEFAULT_DATA_DIR } from './system/data-files.ts';
 import { versionFeatures } from './versions/versions-section.ts';
 import { siteLines } from './site-kinds.ts';
@@ -22,7 +23,8 @@ async function main(): Promise<number> {
     if (plan.outDir !== undefined) plan.outDir = writableDir('out', resolve(cwd, plan.outDir));
     if (plan.dataDir !== undefined) plan.dataDir = resolve(cwd, plan.dataDir);
     // Named versions are resolved (and fetched once) before anything starts: an unknown one exits 2.
-    specs = planSpecs(plan, (line) => console.error(`bench: ${line}`));
+    // With --server-host they are resolved on the server host instead (below, after its preflight).
+    specs = plan.remote !== undefined && plan.versions !== undefined ? [] : planSpecs(plan, (line) => console.error(`bench: ${line}`));
   } catch (error) {
     if (!(error instanceof FlagError)) throw error;
     console.error(`bench: ${error.message}`);
@@ -37,6 +39,13 @@ async function main(): Promise<number> {
         ? { dir: movePath(plan.dataDir ?? DEFAULT_DATA_DIR, plan.remote.dir), count: plan.fileCount, sizeBytes: plan.fileSizeBytes }
         : undefined;
       remote = await preflight(plan.remote, plan.runtimes, data);
+      const host = remote.environment.host;
+      if (plan.versions !== undefined) {
+        remote.versions = await resolveRemoteVersions(remote.target, plan.versions, (line) => console.error(`bench: ${line}`));
+        specs = [...remote.versions.values()].map((v) => v.spec);
+      }
+      const refused = processRefusal(plan, remote.environment.cpu.count, remote.maxUserProcesses, host);
+      if (refused !== undefined) throw new PreflightError(refused);
     } catch (error) {
       if (!(error instanceof PreflightError)) throw error;
       console.error(`bench: ${error.message}`);

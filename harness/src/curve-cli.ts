@@ -19,9 +19,15 @@ import { Interrupted } from './run/measure.ts';
 import { cellsFor } from './run/scenarios.ts';
 import { stopAllServers } from './run/server.ts';
 import { DEFAULT_DATA_DIR, ensureDataFiles } from './system/data-files.ts';
+import { DATA_DEFAULTS } from '@bench/app';
 import { environment } from './system/environment.ts';
 import { fdWarning } from './system/fd-limit.ts';
 import { REPO_ROOT } from './system/paths.ts';
+import { movePath, preflight, PreflightError, type RemoteSetup } from './remote/preflight.ts';
+import { startRemoteServer } from './remote/remote-server.ts';
+import { measureNetwork, networkLine } from './remote/rtt.ts';
+import type { ServerSide } from './curve/server-side.ts';
+import type { RuntimeSpec } from './run/runtimes.ts';
 
 async function main(): Promise<number> {
   let plan: CurvePlan;
@@ -35,6 +41,23 @@ async function main(): Promise<number> {
     console.error(`curve: ${error.message}`);
     return 2;
   }
+  // --server-host: reachable, key accepted, checkout, runtimes and data there, before anything starts.
+  let remote: RemoteSetup | undefined;
+  if (plan.remote !== undefined) {
+    try {
+      const data = plan.scenarios.includes('file') ? { dir: movePath(plan.dataDir ?? DEFAULT_DATA_DIR, plan.remote.dir), count: DATA_DEFAULTS.count, sizeBytes: DATA_DEFAULTS.sizeBytes } : undefined;
+      remote = await preflight(plan.remote, plan.runtimes, data && remoteDataShape(plan.dataDir, data));
+    } catch (error) {
+      if (!(error instanceof PreflightError)) throw error;
+      console.error(`curve: ${error.message}`);
+      return 2;
+    }
+    if (!plan.runtimes.some((r) => remote?.runtimes.get(r)?.probe.ok === true)) {
+      const reasons = plan.runtimes.map((r) => { const p = remote?.runtimes.get(r)?.probe; return p !== undefined && !p.ok ? p.reason : r; });
+      console.error(`curve: no runtime can run on ${remote.environment.host}: ${reasons.join('; ')}`);
+      return 2;
+    }
+  }
   const started = performance.now();
   const controller = new AbortController();
   const signalExit = abortOnSignals('curve', controller);
@@ -42,7 +65,7 @@ async function main(): Promise<number> {
   const fd = fdWarning(plan.maxInFlight);
   if (fd !== undefined) log(`curve: ${fd}`);
   // A --data-dir with files of its own is used as it is (tests give a small one).
-  const manifest = plan.dataDir !== undefined && existsSync(join(plan.dataDir, 'manifest.json')) ? loadManifest(plan.dataDir) : ensureDataFiles(plan.dataDir ?? DEFAULT_DATA_DIR, undefined, undefined, log);
+  const manifest = remote?.manifest ?? (plan.dataDir !== undefined && existsSync(join(plan.dataDir, 'manifest.json')) ? loadManifest(plan.dataDir) : ensureDataFiles(plan.dataDir ?? DEFAULT_DATA_DIR, undefined, undefined, log));
   const dir = plan.outDir ?? makeRunDir(resolve(REPO_ROOT, 'data/results'), new Date(), 'curve-');
   const cells = cellsFor(plan.scenarios, plan).filter((c) => plan.modes === undefined || plan.modes.includes(c.mode));
   const report: CurveReport = {
@@ -50,7 +73,7 @@ async function main(): Promise<number> {
     schemaVersion: 1,
     createdAt: new Date().toISOString(),
     status: 'interrupted',
-    environment: environment(),
+    environment: { ...environment(), ...(remote === undefined ? {} : { serverHost: remote.environment }) },
     parameters: curveParameters(plan),
     runtimes: [],
     curves: [],
@@ -64,15 +87,21 @@ async function main(): Promise<number> {
   };
   log(`curve: ${plan.runtimes.join(', ')} x ${cells.length} cells, target p99 ≤ ${plan.sloMs} ms, ${plan.arrivals} arrivals, results in ${dir}`);
   const generator = new Generator();
-  const serverArgs = [...(plan.dataDir === undefined ? [] : ['--data-dir', plan.dataDir]), '--hash-cost', String(plan.hashCost), '--fib-n', String(plan.fibN), '--sleep-ms', String(plan.sleepMs)];
+  const serverArgs = [...(plan.dataDir === undefined ? [] : ['--data-dir', remote === undefined ? plan.dataDir : movePath(plan.dataDir, remote.target.dir)]), '--hash-cost', String(plan.hashCost), '--fib-n', String(plan.fibN), '--sleep-ms', String(plan.sleepMs)];
+  const servers = remote === undefined ? undefined : remoteServers(remote);
   try {
+    if (remote !== undefined) {
+      const first = plan.runtimes.map((r) => remote.runtimes.get(r)).find((r) => r?.probe.ok === true);
+      if (first !== undefined) report.environment.network = { ...(await networkFigures(remote, first.spec, serverArgs, log)), mtu: remote.mtu };
+      log(`curve: servers on ${remote.environment.host} (${remote.environment.cpu.count} CPUs), bound to ${remote.target.bind}; the generator here`);
+    }
     for (const runtime of plan.runtimes) {
       if (controller.signal.aborted) break;
       const onCurve = (curve: Curve) => {
         report.curves.push(curve);
         writeJsonAtomic(join(dir, 'curves', `${curve.runtime}-${curve.scenario}-${curve.mode}.json`), curve);
       };
-      report.runtimes.push(await sweepRuntime(runtime, cells, { plan, generator, manifest, serverArgs, signal: controller.signal, log, onCurve }));
+      report.runtimes.push(await sweepRuntime(runtime, cells, { plan, generator, manifest, serverArgs, signal: controller.signal, log, onCurve, ...(servers === undefined ? {} : { servers }) }));
       write();
     }
     if (!controller.signal.aborted) report.status = 'complete';
@@ -87,6 +116,40 @@ async function main(): Promise<number> {
   console.log(`report: ${join(dir, 'report.html')}\n        ${join(dir, 'report.md')}\n        ${join(dir, 'report.json')}`);
   console.log(siteLines(dir));
   return signalExit() ?? (report.curves.some((c) => c.status === 'ok') ? 0 : 1);
+}
+
+/** The server host's installations (found by the preflight) and servers started there over ssh. */
+function remoteServers(remote: RemoteSetup): ServerSide {
+  return {
+    installation(runtime) {
+      const there = remote.runtimes.get(runtime);
+      if (there === undefined) throw new Error(`${runtime} was not asked about on ${remote.environment.host}`);
+      return { spec: there.spec, probe: there.probe };
+    },
+    start: (spec, kind, serverArgs) => startRemoteServer(spec, remote.target, { raw: kind === 'raw', serverArgs }),
+  };
+}
+
+/** The network's round trip (TCP connect, both ways) beside the HTTP one, once before the curves. */
+async function networkFigures(remote: RemoteSetup, spec: RuntimeSpec, serverArgs: string[], log: (line: string) => void) {
+  try {
+    const network = await measureNetwork(spec, remote.target, serverArgs, remote.loadAddress);
+    log(`curve: ${networkLine(network)}`);
+    return network;
+  } catch (error) {
+    log(`curve: round trips not measured: ${(error as Error).message}`);
+    return { rttUnavailable: (error as Error).message };
+  }
+}
+
+/**
+ * The file scenario's data on the server host: the shape of the --data-dir given here (its
+ * manifest), else the default files' shape.
+ */
+function remoteDataShape(dataDir: string | undefined, data: { dir: string; count: number; sizeBytes: number }) {
+  if (dataDir === undefined || !existsSync(join(dataDir, 'manifest.json'))) return data;
+  const here = loadManifest(dataDir);
+  return { ...data, count: here.count, sizeBytes: here.sizeBytes };
 }
 
 runMain('curve', main, stopAllServers);

@@ -189,7 +189,7 @@ describe('compareReports: what else differs', () => {
     const c = compareReports(reportOf(cells), remote, OPTIONS);
     expect(c.environmentDifferences).toEqual([
       { field: 'server host', baseline: 'the load host', current: 'bench-2 (EPYC × 8)' },
-      { field: 'round trip ms', baseline: null, current: 0.2 },
+      { field: 'HTTP round trip ms', baseline: null, current: 0.2 },
     ]);
   });
 

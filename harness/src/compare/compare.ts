@@ -255,7 +255,8 @@ export function environmentDifferences(baseline: Report, current: Report): Field
     ['harness node', r.environment.harnessNode],
     // --server-host: a remote report against a local one (or another server host) is a different set-up.
     ['server host', r.environment.serverHost === undefined ? 'the load host' : `${r.environment.serverHost.host} (${r.environment.serverHost.cpu.model} × ${r.environment.serverHost.cpu.count})`],
-    ['round trip ms', r.environment.network?.rttMs?.median],
+    ['HTTP round trip ms', r.environment.network?.httpRttMs?.median ?? r.environment.network?.rttMs?.median],
+    ['TCP connect ms', r.environment.network?.tcpConnectMs?.fromLoadHost?.median],
   ];
   const c = fields(current);
   return differences(fields(baseline).map(([field, value], i) => [field, value, c[i]?.[1]]));

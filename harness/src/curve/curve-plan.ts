@@ -3,6 +3,8 @@ import { choice, FlagError, nameList, numberFlag, parseFlags } from '../cli-flag
 import { MODES } from '../run/plan.ts';
 import { RUNTIME_NAMES } from '../run/runtimes.ts';
 import { cellsFor, SCENARIO_NAMES } from '../run/scenarios.ts';
+import { REMOTE_FLAGS, remoteTarget, type RemoteTarget } from '../remote/ssh.ts';
+import { REPO_ROOT } from '../system/paths.ts';
 import type { Mode, ScenarioName } from '../report/report-types.ts';
 import type { Arrivals } from './arrivals.ts';
 import type { CurveParameters } from './curve-types.ts';
@@ -15,6 +17,8 @@ export interface CurvePlan extends CurveParameters {
   outDir: string | undefined;
   /** Folder of the file scenario's inputs; undefined = data/files in the repository. */
   dataDir: string | undefined;
+  /** --server-host and friends: the servers run on another host, the generator here. */
+  remote?: RemoteTarget;
 }
 
 /**
@@ -47,7 +51,7 @@ function openInterval(flag: string, raw: string | undefined, lo: number, hi: num
 }
 
 const ARRIVALS = ['constant', 'poisson'] as const satisfies readonly Arrivals[];
-const STRINGS = ['runtimes', 'scenarios', 'modes', 'out', 'slo-ms', 'rates', 'arrivals', 'seed', 'steps', 'step-sec', 'max-step-sec', 'confidence', 'percentile', 'resolution', 'max-in-flight', 'timeout-ms', 'hash-cost', 'fib-n', 'sleep-ms', 'data-dir'] as const;
+const STRINGS = ['runtimes', 'scenarios', 'modes', 'out', 'slo-ms', 'rates', 'arrivals', 'seed', 'steps', 'step-sec', 'max-step-sec', 'confidence', 'percentile', 'resolution', 'max-in-flight', 'timeout-ms', 'hash-cost', 'fib-n', 'sleep-ms', 'data-dir', ...REMOTE_FLAGS] as const;
 
 function rateList(raw: string | undefined): number[] | undefined {
   if (raw === undefined) return undefined;
@@ -100,6 +104,8 @@ export function parseCurvePlan(argv: string[]): CurvePlan {
     sleepMs: numberFlag('sleep-ms', str('sleep-ms'), BOUNDS.sleepMs.min, BOUNDS.sleepMs.max, true) ?? DEFAULTS.sleepMs,
     quick,
   };
+  const remote = remoteTarget(str, REPO_ROOT);
+  if (remote !== undefined) plan.remote = remote;
   if (plan.modes !== undefined && !cellsFor(plan.scenarios, plan).some((c) => plan.modes?.includes(c.mode))) {
     throw new FlagError(`--modes ${plan.modes.join(',')} selects no cell of --scenarios ${plan.scenarios.join(',')}`);
   }
@@ -108,6 +114,6 @@ export function parseCurvePlan(argv: string[]): CurvePlan {
 
 /** The parameters recorded in the report (the plan without its selection). */
 export function curveParameters(plan: CurvePlan): CurveParameters {
-  const { runtimes: _r, scenarios: _s, modes: _m, outDir: _o, dataDir: _d, ...parameters } = plan;
+  const { runtimes: _r, scenarios: _s, modes: _m, outDir: _o, dataDir: _d, remote: _remote, ...parameters } = plan;
   return parameters;
 }

@@ -194,7 +194,20 @@ function methodLine(report: CurveReport): string {
   return (
     `Open loop: ${p.arrivals} arrivals${p.arrivals === 'poisson' ? ` (seed ${p.seed})` : ''}, latency from the scheduled send time; target ${targetLabel(p)}. ${search} ` +
     `Machine: ${report.environment.cpu.model} × ${report.environment.cpu.count}.` +
-    (report.elapsedSec === undefined ? '' : ` Run took ${Math.round(report.elapsedSec)} s.`)
+    (report.elapsedSec === undefined ? '' : ` Run took ${Math.round(report.elapsedSec)} s.`) +
+    serverHostSentence(report)
+  );
+}
+
+/** --server-host: where the servers ran and what the path between costs (the machine above is then the generator's). */
+function serverHostSentence(report: CurveReport): string {
+  const s = report.environment.serverHost;
+  if (s === undefined) return '';
+  const n = report.environment.network;
+  const figure = (r: { median: number; min: number; max: number } | undefined) => (r === undefined ? 'not measured' : `${r.median} ms median (min ${r.min}, max ${r.max})`);
+  return (
+    ` Servers on ${s.host} (${s.cpu.model} × ${s.cpu.count}), the generator on the machine above; network round trip (TCP connect) ${figure(n?.tcpConnectMs?.fromLoadHost)}` +
+    `, HTTP round trip (GET /health) ${figure(n?.httpRttMs ?? n?.rttMs)}; server CPU from each server's /stats.`
   );
 }
 

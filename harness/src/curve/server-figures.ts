@@ -1,6 +1,8 @@
 /**
  * The server's side of a step: quiet before it, /reset, then CPU from /proc and loop lag from
- * /stats after it, as the bench does. A raw server has no /stats: only its CPU is read.
+ * /stats after it, as the bench does. A raw server has no /stats: only its CPU is read. A server
+ * on another host (--server-host) has no /proc here: its CPU comes from its own /stats (process
+ * CPU time, summed over its group), read before and after the step.
  */
 import { readProc } from '../system/proc.ts';
 import type { RunningServer } from '../run/server.ts';
@@ -8,6 +10,7 @@ import { HUNG_AFTER_SEC_BETWEEN_LOADS, waitQuiet as waitQuietOnServer } from '..
 
 interface Stats {
   inFlight: number;
+  cpuMs?: { user: number; system: number };
   routes: Record<string, { count: number }>;
   eventLoopLagMs: { p99: number; max: number };
 }
@@ -40,15 +43,18 @@ export async function openWindow(server: RunningServer, timeoutMs: number): Prom
     const res = await fetch(`${server.url}/reset`, { method: 'POST', signal: AbortSignal.timeout(Math.max(1, Math.ceil(timeoutMs))) });
     await res.arrayBuffer();
   }
-  const before = readProc(server.pid);
+  const remote = server.remote !== undefined;
+  const statsCpu = (s: Stats) => (s.cpuMs === undefined ? undefined : s.cpuMs.user + s.cpuMs.system);
+  const before = remote ? (server.kind === 'hono' ? statsCpu(await getStats(server, timeoutMs)) : undefined) : readProc(server.pid)?.cpuMs;
   const t0 = performance.now();
   return {
     async stop() {
-      const after = readProc(server.pid);
+      const afterProc = remote ? undefined : readProc(server.pid)?.cpuMs;
       const wallMs = performance.now() - t0;
-      const cpuPercent = before !== undefined && after !== undefined ? Math.round(((after.cpuMs - before.cpuMs) / wallMs) * 1000) / 10 : 0;
-      if (server.kind === 'raw') return { cpuPercent };
-      const stats = await getStats(server, timeoutMs);
+      const stats = server.kind === 'raw' ? undefined : await getStats(server, timeoutMs);
+      const after = remote ? (stats === undefined ? undefined : statsCpu(stats)) : afterProc;
+      const cpuPercent = before !== undefined && after !== undefined ? Math.round(((after - before) / wallMs) * 1000) / 10 : 0;
+      if (stats === undefined) return { cpuPercent };
       return { cpuPercent, eventLoopLagMs: { p99: stats.eventLoopLagMs.p99, max: stats.eventLoopLagMs.max } };
     },
   };

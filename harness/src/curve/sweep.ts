@@ -7,9 +7,9 @@
 import type { Manifest, RuntimeName, ServerKind } from '@bench/app';
 import { runLoad } from '../run/load.ts';
 import { Interrupted } from '../run/measure.ts';
-import { probeRuntime, runtimeSpec } from '../run/runtimes.ts';
+import type { RuntimeSpec } from '../run/runtimes.ts';
 import type { CellSpec } from '../run/scenarios.ts';
-import { startServer, type RunningServer } from '../run/server.ts';
+import type { RunningServer } from '../run/server.ts';
 import { checkAnswer } from '../run/validate.ts';
 import type { RuntimeEntry } from '../report/report-types.ts';
 import type { CurvePlan } from './curve-plan.ts';
@@ -19,6 +19,7 @@ import { searchCell, type CellSearch, type MeasureRate } from './cell-search.ts'
 import { summarizeCurve } from './ladder.ts';
 import { openWindow, waitQuiet } from './server-figures.ts';
 import { toStep } from './step.ts';
+import { LOCAL_SERVERS, type ServerSide } from './server-side.ts';
 
 export interface SweepContext {
   plan: CurvePlan;
@@ -29,6 +30,8 @@ export interface SweepContext {
   log(line: string): void;
   /** Each finished curve, at once (written to disk by the caller: it survives interruption). */
   onCurve(curve: Curve): void;
+  /** Where the servers run (default: here; --server-host: another host over ssh). */
+  servers?: ServerSide;
 }
 
 /** Closed-loop connections for the ladder's reference throughput: the bench's default. */
@@ -40,13 +43,12 @@ const QUIET_DEADLINE_MS = 20_000;
 const WARMUP_STEP_SEC = 0.3;
 
 export async function sweepRuntime(runtime: RuntimeName, cells: readonly CellSpec[], ctx: SweepContext): Promise<RuntimeEntry> {
-  const spec = runtimeSpec(runtime);
-  const probed = probeRuntime(spec);
+  const { spec, probe: probed } = (ctx.servers ?? LOCAL_SERVERS).installation(runtime);
   if (!probed.ok) {
     ctx.log(`${runtime}: skipped: ${probed.reason}`);
     return { name: runtime, version: '', status: 'skipped', reason: probed.reason };
   }
-  const entry: RuntimeEntry = { name: runtime, version: probed.version, status: 'ok' };
+  const entry: RuntimeEntry = { name: runtime, version: probed.version, status: 'ok', ...(spec.source === undefined ? {} : { source: spec.source }), binary: spec.binary };
   const servers = new Map<ServerKind, RunningServer | string>();
   try {
     for (const [index, cell] of cells.entries()) {
@@ -75,9 +77,9 @@ export async function sweepRuntime(runtime: RuntimeName, cells: readonly CellSpe
   return entry;
 }
 
-async function start(spec: ReturnType<typeof runtimeSpec>, kind: ServerKind, ctx: SweepContext): Promise<RunningServer | string> {
+async function start(spec: RuntimeSpec, kind: ServerKind, ctx: SweepContext): Promise<RunningServer | string> {
   try {
-    return await startServer(spec, { raw: kind === 'raw', serverArgs: ctx.serverArgs });
+    return await (ctx.servers ?? LOCAL_SERVERS).start(spec, kind, ctx.serverArgs);
   } catch (error) {
     ctx.log(`${spec.name}: ${(error as Error).message}`);
     return (error as Error).message;

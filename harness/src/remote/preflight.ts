@@ -35,6 +35,12 @@ export interface RemoteSetup {
   runtimes: Map<RuntimeName, RemoteRuntime>;
   environment: ServerHostEnvironment;
   mtu: NetworkPath['mtu'];
+  /** This host's address as the server host sees it (first field of its $SSH_CONNECTION). */
+  loadAddress?: string;
+  /** The per-user process limit there (ulimit -u), when it is a number (not "unlimited"). */
+  maxUserProcesses?: number;
+  /** --runtimes with versions: each request's installation there, by label (remote-versions.ts). */
+  versions?: Map<string, RemoteRuntime>;
 }
 
 /**
@@ -80,6 +86,7 @@ echo "os=$(. /etc/os-release 2>/dev/null; printf '%s' "\${PRETTY_NAME:-$(uname -
 echo "kernel=$(uname -r)"
 echo "cpuModel=$(grep -m1 'model name' /proc/cpuinfo 2>/dev/null | cut -d: -f2- | sed 's/^ *//')"
 echo "cpuCount=$(getconf _NPROCESSORS_ONLN 2>/dev/null)"
+echo "maxProcs=$(ulimit -u 2>/dev/null || ulimit -p 2>/dev/null)"
 echo "memKb=$(awk '/^MemTotal/ {print $2}' /proc/meminfo 2>/dev/null)"
 dev=$(ip -o addr show 2>/dev/null | awk -v a="$bind" '{split($4, p, "/"); if (p[1] == a) {print $2; exit}}')
 [ -n "$dev" ] && echo "mtu=$(cat /sys/class/net/$dev/mtu 2>/dev/null)"
@@ -99,6 +106,7 @@ export async function preflight(target: RemoteTarget, names: readonly RuntimeNam
   if (!kv.has('conn')) throw new PreflightError(`ssh to ${target.destination}: the remote shell ran nothing (exit ${out.code}): ${out.stderr.trim().split('\n').at(-1) ?? ''}`);
   if (kv.get('checkout') !== 'ok') throw new PreflightError(`no checkout of this repository at ${target.dir} on ${target.destination}; clone it there and run the install step, or give --server-dir`);
   const address = kv.get('conn')?.split(' ')[2] ?? '';
+  const loadAddress = kv.get('conn')?.split(' ')[0] ?? '';
   const bind = target.bind ?? address;
   if (bind === '') throw new PreflightError(`ssh to ${target.destination}: $SSH_CONNECTION is empty there, so the bind address is unknown; give --server-bind`);
   const runtimes = new Map<RuntimeName, RemoteRuntime>();
@@ -108,6 +116,8 @@ export async function preflight(target: RemoteTarget, names: readonly RuntimeNam
   return {
     target: { ...target, bind, address: address === '' ? host : address },
     ...(manifest === undefined ? {} : { manifest }),
+    ...(loadAddress === '' ? {} : { loadAddress }),
+    ...(Number(kv.get('maxProcs')) > 0 ? { maxUserProcesses: Number(kv.get('maxProcs')) } : {}),
     runtimes,
     environment: {
       host,
@@ -166,4 +176,20 @@ function localMtu(address: string): number | undefined {
   } catch {
     return undefined;
   }
+}
+
+/**
+ * A process count the server host cannot provide, in one line naming the host, or undefined:
+ * auto where its CPUs could not be counted, or more processes than its per-user limit leaves room for.
+ */
+export function processRefusal(plan: { processes?: readonly (number | 'auto')[] }, cpus: number, maxUserProcesses: number | undefined, host: string): string | undefined {
+  if (plan.processes === undefined) return undefined;
+  if (plan.processes.includes('auto') && cpus <= 0) return `--processes auto: the CPUs of ${host} could not be counted there (getconf _NPROCESSORS_ONLN); give a number`;
+  const counts = plan.processes.map((p) => (p === 'auto' ? cpus : p));
+  const most = Math.max(...counts);
+  // Each serving process is one process plus its supervisor and a few helpers (tsx's esbuild).
+  if (maxUserProcesses !== undefined && most + 4 > maxUserProcesses) {
+    return `--processes ${most}: ${host} allows at most ${maxUserProcesses} processes for this user (ulimit -u) there`;
+  }
+  return undefined;
 }

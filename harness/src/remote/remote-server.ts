@@ -13,7 +13,7 @@
 import { spawn } from 'node:child_process';
 import type { Health, ServerKind } from '@bench/app';
 import type { RuntimeSpec } from '../run/runtimes.ts';
-import { fetchHealth, formatExit, trackServer, waitFor, type Exit, type RunningServer } from '../run/server.ts';
+import { fetchHealth, formatExit, groupComplete, trackServer, waitFor, type Exit, type RunningServer } from '../run/server.ts';
 import { hostOf, sshArgv, type RemoteTarget } from './ssh.ts';
 import type { ThreadProgress } from '../system/proc.ts';
 
@@ -21,13 +21,17 @@ import type { ThreadProgress } from '../system/proc.ts';
 export const HEARTBEAT_TIMEOUT_SEC = 10;
 const HEARTBEAT_EVERY_MS = 2_000;
 /**
- * The server's main-thread progress (liveness.ts) sampled there from its /proc and sent up the
- * channel: two small forks a second on the server host, so a hang is told from a busy server
- * across hosts too. A sample older than PROGRESS_FRESH_MS counts as unknown, never as "still".
+ * The main-thread progress (liveness.ts) of every process of the server's group, sampled there
+ * from its /proc and sent up the channel with the group's members (one ps a tick, a few small
+ * forks a second on the server host), so a hang is told from a busy server across hosts too,
+ * for each serving process under --processes. A sample older than PROGRESS_FRESH_MS counts as
+ * unknown, never as "still".
  */
 const PROGRESS_EVERY_SEC = 0.5;
 const PROGRESS_FRESH_MS = 1_500;
-const PROGRESS_LINE = /^bench-progress (\d+) (\d+) (\S)$/;
+const PROGRESS_LINE = /^bench-progress (\d+) (\d+) (\d+) (\S)$/;
+/** The members of the process group started there (pid = pgid = the server's pid), as ps sees them. */
+const GROUP_LINE = /^bench-group ([\d ]*)$/;
 
 /**
  * $1: the checkout; the rest: the server's argv. Background jobs of a non-interactive sh get
@@ -49,10 +53,15 @@ echo "bench-remote pid=$pid"
 watcher=$!
 (
   while kill -s 0 "$pid" 2>/dev/null; do
-    read -r run wait slices 2>/dev/null < "/proc/$pid/task/$pid/schedstat" || break
-    read -r stat 2>/dev/null < "/proc/$pid/stat" || break
-    rest=\${stat##*) }
-    echo "bench-progress $run $slices \${rest%% *}"
+    members=$(ps -e -o pid= -o pgid= 2>/dev/null | awk -v g="$pid" '$2 == g {print $1}')
+    [ -n "$members" ] || members=$pid
+    echo "bench-group" $members
+    for p in $members; do
+      read -r run wait slices 2>/dev/null < "/proc/$p/task/$p/schedstat" || continue
+      read -r stat 2>/dev/null < "/proc/$p/stat" || continue
+      rest=\${stat##*) }
+      echo "bench-progress $p $run $slices \${rest%% *}"
+    done
     sleep ${PROGRESS_EVERY_SEC}
   done
 ) <&- 3<&- 2>/dev/null &
@@ -69,6 +78,8 @@ export interface RemoteStartOptions {
   raw: boolean;
   serverArgs: string[];
   readyTimeoutMs?: number;
+  /** Serving processes asked for (--processes N passed to the server); undefined = one. */
+  processes?: number;
 }
 
 /** The server's argv on the server host: `spec` as built for here, moved to the remote checkout. */
@@ -80,7 +91,8 @@ export async function startRemoteServer(spec: RuntimeSpec, target: RemoteTarget,
   const bind = target.bind ?? '';
   const kind: ServerKind = options.raw ? 'raw' : 'hono';
   const describe = `${spec.name} ${kind} server on ${hostOf(target.destination)}`;
-  const serverArgv = remoteServerArgv(spec, ['--port', '0', '--host', bind, ...(options.raw ? ['--raw'] : []), ...options.serverArgs]);
+  const processArgs = options.processes === undefined ? [] : ['--processes', String(options.processes)];
+  const serverArgv = remoteServerArgv(spec, ['--port', '0', '--host', bind, ...(options.raw ? ['--raw'] : []), ...options.serverArgs, ...processArgs]);
   const child = spawn('ssh', sshArgv(target, ['sh', '-c', WRAPPER, 'bench-remote', target.dir, ...serverArgv]), {
     detached: true,
     stdio: ['pipe', 'pipe', 'pipe'],
@@ -88,13 +100,16 @@ export async function startRemoteServer(spec: RuntimeSpec, target: RemoteTarget,
   let stdout = '';
   let stderr = '';
   let partial = '';
-  let progress: { sample: ThreadProgress; atMs: number } | undefined;
+  const progress = new Map<number, { sample: ThreadProgress; atMs: number }>();
+  let group: { pids: Set<number>; atMs: number } | undefined;
   child.stdout?.setEncoding('utf8').on('data', (chunk: string) => {
     const lines = (partial + chunk).split('\n');
     partial = lines.pop() ?? '';
     for (const line of lines) {
       const sample = PROGRESS_LINE.exec(line);
-      if (sample !== null) progress = { sample: { runNs: Number(sample[1]), slices: Number(sample[2]), state: sample[3] ?? '?' }, atMs: performance.now() };
+      const members = sample === null ? GROUP_LINE.exec(line) : null;
+      if (sample !== null) progress.set(Number(sample[1]), { sample: { runNs: Number(sample[2]), slices: Number(sample[3]), state: sample[4] ?? '?' }, atMs: performance.now() });
+      else if (members !== null) group = { pids: new Set((members[1] ?? '').split(' ').filter((p) => p !== '').map(Number)), atMs: performance.now() };
       else if (stdout.length < 64_000) stdout += `${line}\n`;
     }
   });
@@ -154,21 +169,41 @@ export async function startRemoteServer(spec: RuntimeSpec, target: RemoteTarget,
     }, deadline, `${describe} printed no readiness line`);
     const started = Number(WRAPPER_LINE.exec(stdout)?.[1]);
     const url = reachableUrl(ready.url, target);
+    let last: Health | undefined;
     const health = await waitFor(async () => {
       if (!alive) throw new Error(`${describe} exited during start-up: ${stderrTail(3)}`);
-      return fetchHealth(url);
-    }, deadline, `${describe} never answered /health at ${url}`);
+      last = await fetchHealth(url);
+      // With --processes, every serving process must have reported before it is measured.
+      return last !== undefined && groupComplete(last) ? last : undefined;
+    }, deadline, `${describe} never answered /health at ${url}`).catch((error: Error) => {
+      if (last !== undefined && !groupComplete(last)) throw new Error(`${describe}: only ${last.pids?.length ?? 0} of ${last.processes} processes answer: refusing to measure it`);
+      throw error;
+    });
     if (health.runtime !== spec.name || health.server !== kind || health.pid !== ready.pid || ready.pid !== started) {
       throw new Error(
         `${url}/health answered ${JSON.stringify(health)}, not the ${describe} with pid ${ready.pid} (started as pid ${started}): refusing to measure it`,
       );
     }
+    if (options.processes !== undefined && (health.processes ?? 1) !== options.processes) {
+      throw new Error(`${describe}: ${health.processes ?? 1} processes answer where ${options.processes} were asked for: refusing to measure it`);
+    }
+    const servingPids = health.pids ?? [ready.pid];
+    // Every serving pid /health names must be a member of the group started there, as ps on that
+    // host lists it in the wrapper's next sample (taken after /health answered).
+    const asked = performance.now();
+    const members = await waitFor(async () => {
+      if (!alive) throw new Error(`${describe} exited during start-up: ${stderrTail(3)}`);
+      return group !== undefined && group.atMs > asked ? group.pids : undefined;
+    }, deadline, `${describe}: no list of its process group came from ${hostOf(target.destination)}`);
+    const strangers = servingPids.filter((p) => !members.has(p));
+    if (strangers.length > 0) {
+      throw new Error(`${describe}: processes ${strangers.join(', ')} named by /health are not in the group started there: refusing to measure them`);
+    }
     return {
       runtime: spec.name,
       kind,
       pid: ready.pid,
-      // One serving process: --processes is refused with --server-host (plan.ts).
-      servingPids: [ready.pid],
+      servingPids,
       url,
       health,
       exited,
@@ -179,7 +214,10 @@ export async function startRemoteServer(spec: RuntimeSpec, target: RemoteTarget,
       stop,
       remote: {
         host: hostOf(target.destination),
-        progress: () => (progress !== undefined && performance.now() - progress.atMs <= PROGRESS_FRESH_MS ? progress.sample : undefined),
+        progress: (pid = ready.pid) => {
+          const latest = progress.get(pid);
+          return latest !== undefined && performance.now() - latest.atMs <= PROGRESS_FRESH_MS ? latest.sample : undefined;
+        },
       },
     };
   } catch (error) {

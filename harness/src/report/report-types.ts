@@ -50,6 +50,11 @@ export interface Parameters {
   timeoutSec?: number;
   /** added: --baseline, the installation other versions of its runtime are compared with (default: the oldest). */
   versionBaseline?: string;
+  /**
+   * added (issue 24), when --processes named auto: the count it stood for and whose CPUs it
+   * counted ("this host", or the server host's name with --server-host).
+   */
+  autoProcesses?: { count: number; cpusOf: string };
 }
 
 export interface Environment {
@@ -97,10 +102,35 @@ export interface ServerHostEnvironment {
   bindSource: 'flag' | 'ssh-connection';
 }
 
+/** added (issue 24): min/median/max of one kind of round trip, in ms. */
+export interface RoundTrip {
+  median: number;
+  min: number;
+  max: number;
+  samples: number;
+}
+
 /** added: the path between the load host and the server host (--server-host). */
 export interface NetworkPath {
-  /** Round trip of GET /health on a server of this run (keep-alive), before any cell. */
-  rttMs?: { median: number; min: number; max: number; samples: number; runtime: string };
+  /**
+   * The HTTP round trip of GET /health on a server of this run (keep-alive), before any cell:
+   * network, both hosts' TCP stacks, the HTTP client here and the app there. Named rttMs in
+   * reports before issue 24; the same figure is httpRttMs now (both written, for old readers).
+   */
+  rttMs?: RoundTrip & { runtime: string };
+  /** added (issue 24): the same HTTP round trip as rttMs, named for what it measures. */
+  httpRttMs?: RoundTrip & { runtime: string };
+  /**
+   * added (issue 24): the network's own round trip, as TCP connect time (SYN to SYN-ACK, one
+   * round trip plus the two kernels): from the load host to the server's port, and from the
+   * server host back to a listener opened on the load host for the purpose. A side that could
+   * not be measured says why.
+   */
+  tcpConnectMs?: {
+    fromLoadHost?: RoundTrip;
+    fromServerHost?: RoundTrip;
+    unavailable?: { fromLoadHost?: string; fromServerHost?: string };
+  };
   /** Why the round trip could not be measured (its server did not start). */
   rttUnavailable?: string;
   /** Interface MTU on each side where it could be read. */

@@ -27,7 +27,7 @@ import { benchCell, stopKind, type Lane, type ScheduleContext } from './schedule
 import { stopAllServers, type RunningServer } from './server.ts';
 import { createPhaseClock, phaseKind } from './phase-clock.ts';
 import type { RemoteSetup } from '../remote/preflight.ts';
-import { measureRtt, RTT_SAMPLES } from '../remote/rtt.ts';
+import { measureNetwork, networkLine, RTT_SAMPLES } from '../remote/rtt.ts';
 import { remoteColdSupport } from '../remote/remote-cold.ts';
 import { movePath } from '../remote/preflight.ts';
 
@@ -95,10 +95,12 @@ export async function runBench(plan: Plan, options: BenchOptions): Promise<Bench
 
   const cells = cellsFor(plan.scenarios, plan).filter((c) => plan.modes === undefined || plan.modes.includes(c.mode));
   const sweep = plan.connectionsList;
-  // --processes: one lane per runtime and process count; auto = the CPUs the servers may use.
-  const serverCpuCount = 'serverCpus' in pinning && pinning.serverCpus !== undefined ? pinning.serverCpus : availableParallelism();
+  // --processes: one lane per runtime and process count; auto = the CPUs the servers may use
+  // (on another host, that host's CPUs as its preflight counted them).
+  const serverCpuCount = remote !== undefined ? remote.environment.cpu.count : 'serverCpus' in pinning && pinning.serverCpus !== undefined ? pinning.serverCpus : availableParallelism();
   const counts = plan.processes?.map((p) => (p === 'auto' ? serverCpuCount : p));
   const processCounts = counts === undefined ? [undefined] : [...new Set(counts)];
+  if (plan.processes?.includes('auto') === true) meta.parameters.autoProcesses = { count: serverCpuCount, cpusOf: remote?.environment.host ?? 'this host' };
   const specs = options.specs ?? planSpecs(plan, (line) => progress.log(line));
   const total = cells.length * specs.length * processCounts.length * (sweep?.length ?? 1);
   const perUnitSec = plan.warmupSec + plan.runs * (plan.durationSec + 0.4) + 0.3;
@@ -135,11 +137,11 @@ export async function runBench(plan: Plan, options: BenchOptions): Promise<Bench
       }
     }
     if (remote !== undefined && lanes[0] !== undefined) {
-      progress.log(`bench: measuring the round trip to ${remote.environment.host} (${RTT_SAMPLES} GET /health)`);
+      progress.log(`bench: measuring the round trips to ${remote.environment.host} (TCP connect both ways, ${RTT_SAMPLES} GET /health)`);
       try {
-        const rttMs = await measureRtt(lanes[0].spec, remote.target, context.serverArgs);
-        meta.environment.network = { rttMs, mtu: remote.mtu };
-        progress.log(`bench: round trip ${rttMs.median} ms median (min ${rttMs.min}, max ${rttMs.max})`);
+        const network = await measureNetwork(lanes[0].spec, remote.target, context.serverArgs, remote.loadAddress);
+        meta.environment.network = { ...network, mtu: remote.mtu };
+        progress.log(networkLine(network));
       } catch (error) {
         // The cells' own server starts will say why in their results; the run goes on.
         const reason = (error as Error).message;
@@ -224,7 +226,8 @@ async function remoteCold(remote: RemoteSetup, paths: string[], progress: Progre
  * runtime is used (found by the preflight), not this host's.
  */
 export function openLane(local: RuntimeSpec, progress: Progress, remote?: RemoteSetup): Lane {
-  const there = remote?.runtimes.get(local.name);
+  // A named version (label) was resolved on the server host itself (remote-versions.ts).
+  const there = (local.label === undefined ? undefined : remote?.versions?.get(local.label)) ?? remote?.runtimes.get(local.name);
   const spec = there?.spec ?? local;
   const probed = there?.probe ?? probeRuntime(spec);
   const name = spec.label ?? spec.name;

@@ -88,7 +88,7 @@ export async function whileAlive<T>(server: RunningServer, work: Promise<T>, opt
       const now = performance.now();
       for (const [pid, samples] of samplesOf) {
         // Remote: the samples its wrapper sends from that host's /proc; none fresh is "unknown".
-        const progress = server.remote === undefined ? readMainThreadProgress(pid) : server.remote.progress?.();
+        const progress = server.remote === undefined ? readMainThreadProgress(pid) : server.remote.progress?.(pid);
         const previous = samples.at(-1)?.progress;
         if (progress === undefined || (previous !== undefined && (progress.runNs !== previous.runNs || progress.slices !== previous.slices))) {
           movedSinceStart = true;

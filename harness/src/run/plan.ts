@@ -196,10 +196,6 @@ export function parsePlan(argv: string[]): Plan {
   plan.warmupMaxSec = numberFlag('warmup-max', str('warmup-max'), plan.warmupSec, 600, false) ?? defaultWarmupMax;
   const remote = remoteTarget(str, REPO_ROOT);
   if (remote !== undefined) plan.remote = remote;
-  // A remote group of processes would need the checks a local one gets (every pid answering,
-  // each one's death seen): not built yet, so refused rather than measured unchecked.
-  if (remote !== undefined && plan.processes !== undefined) throw new PlanError('--processes cannot be combined with --server-host yet: run several processes on a local server');
-  if (remote !== undefined && plan.versions !== undefined) throw new PlanError('--runtimes with versions (node@22) cannot be combined with --server-host yet: the server host runs its own pinned installation');
   plan.maxRuns = numberFlag('max-runs', str('max-runs'), plan.runs, 1000, true) ?? Math.max(plan.runs, 10);
   const baseline = str('baseline');
   if (baseline !== undefined) {

@@ -213,7 +213,7 @@ async function serverFor(lane: Lane, kind: ServerKind, ctx: ScheduleContext): Pr
   try {
     const server =
       ctx.remote !== undefined
-        ? await startRemoteServer(lane.spec, ctx.remote, { raw: kind === 'raw', serverArgs: ctx.serverArgs })
+        ? await startRemoteServer(lane.spec, ctx.remote, { raw: kind === 'raw', serverArgs: ctx.serverArgs, ...(lane.processes === undefined ? {} : { processes: lane.processes }) })
         : await startServer(lane.spec, {
             raw: kind === 'raw',
             serverArgs: [...ctx.serverArgs, ...(lane.processes === undefined ? [] : ['--processes', String(lane.processes)])],

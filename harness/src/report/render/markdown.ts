@@ -9,7 +9,7 @@ import { escapeCell, formatBytes, formatDate, formatMs, formatRatio, formatRps }
 export { escapeCell, formatBytes, formatDate, formatMs, formatRatio, formatRps } from './format.ts';
 import { cellRemarks, CLIENT_BOUND_CPU_PERCENT, flagLabel, percent, UNSTABLE_CV } from '../flags.ts';
 import { laneOf, MODE_ORDER } from '../merge.ts';
-import type { CellResult, Comparison, Parameters, Ratios, Report, ScenarioName, Timing } from '../report-types.ts';
+import type { CellResult, Comparison, NetworkPath, Parameters, Ratios, Report, RoundTrip, ScenarioName, Timing } from '../report-types.ts';
 import { poolsSection, processesSection, runtimeLabel } from './processes.ts';
 import type { ReportSection } from '../section.ts';
 
@@ -281,10 +281,22 @@ function serverHostRows(env: Report['environment']): [string, string][] {
   const mtu = env.network?.mtu;
   return [
     ['servers on', `${s.host}: ${s.os}, kernel ${s.kernel}, ${s.cpu.model} × ${s.cpu.count}, ${formatBytes(s.memoryBytes)}; bound to ${s.bind}; checkout ${s.dir}`],
-    ['round trip', rtt === undefined ? `not measured: ${env.network?.rttUnavailable ?? 'unknown'}` : `${rtt.median} ms median of ${rtt.samples} GET /health (min ${rtt.min}, max ${rtt.max})`],
+    ...tcpRows(env.network),
+    ['HTTP round trip', rtt === undefined ? `not measured: ${env.network?.rttUnavailable ?? 'unknown'}` : `${rtt.median} ms median of ${rtt.samples} GET /health on one keep-alive connection (min ${rtt.min}, max ${rtt.max}): network, both TCP stacks, client and app`],
     ...(mtu === undefined || (mtu.client === undefined && mtu.server === undefined) ? [] : [['MTU', `load host ${mtu.client ?? '?'}, server host ${mtu.server ?? '?'}`] as [string, string]]),
     ['server figures', 'CPU, RSS and loop lag from each server\'s own /stats (no /proc across hosts); RSS at the end of each run, not its peak'],
   ];
+}
+
+/** The network's own round trip (TCP connect), each side's view, where the report has it (issue 24). */
+function tcpRows(network: NetworkPath | undefined): [string, string][] {
+  const tcp = network?.tcpConnectMs;
+  if (tcp === undefined) return [];
+  const side = (label: string, figure: RoundTrip | undefined, why: string | undefined): [string, string] => [
+    `network round trip (TCP connect, ${label})`,
+    figure === undefined ? `not measured: ${why ?? 'unknown'}` : `${figure.median} ms median of ${figure.samples} (min ${figure.min}, max ${figure.max})`,
+  ];
+  return [side('from the load host', tcp.fromLoadHost, tcp.unavailable?.fromLoadHost), side('from the server host', tcp.fromServerHost, tcp.unavailable?.fromServerHost)];
 }
 
 /** The parameters as label/value rows, shared by the Markdown and HTML reports. */
