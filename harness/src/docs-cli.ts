@@ -7,14 +7,15 @@ import { relative, resolve } from 'node:path';
 import { REPO_ROOT } from './system/paths.ts';
 import { refreshDocs, takeSample } from './docs/refresh.ts';
 
-const USAGE = 'usage: docs:results [--check] [--take <report.json> <docs/results/kind>]';
+const USAGE = 'usage: docs:results [--check] [--take <report.json> <docs/results/kind> [--note TEXT]]';
 
 function main(args: readonly string[]): number {
   const check = args[0] === '--check' && args.length === 1;
   if (args[0] === '--take') {
     // pnpm runs the script from the repository root; paths are as the user typed them.
-    const [from, to] = args.slice(1).map((a) => resolve(process.env.INIT_CWD ?? process.cwd(), a));
-    if (from === undefined || to === undefined || args.length !== 3) {
+    const [from, to] = args.slice(1, 3).map((a) => resolve(process.env.INIT_CWD ?? process.cwd(), a));
+    const note = args[3] === '--note' ? args[4] : undefined;
+    if (from === undefined || to === undefined || !(args.length === 3 || (args.length === 5 && note !== undefined))) {
       console.error(`docs:results: --take needs a report and a folder (${USAGE})`);
       return 2;
     }
@@ -22,7 +23,7 @@ function main(args: readonly string[]): number {
       console.error(`docs:results: --take: no report at ${from}`);
       return 2;
     }
-    console.log(`docs:results: wrote ${relative(REPO_ROOT, takeSample(from, to, REPO_ROOT))}`);
+    console.log(`docs:results: wrote ${relative(REPO_ROOT, takeSample(from, to, REPO_ROOT, note))}`);
   } else if (args.length > 0 && !check) {
     console.error(`docs:results: unknown arguments ${args.join(' ')} (${USAGE})`);
     return 2;

@@ -42,9 +42,15 @@ function runLine(createdAt: string, env: Environment, runtimes: readonly { name:
   return `Measured ${formatDate(createdAt)} on ${machine}; commit ${env.commit.slice(0, 7)}${env.dirty ? ' (uncommitted changes)' : ''}${lanes === '' ? '' : `; ${lanes}`}.`;
 }
 
+/** What `docs:results --take --note` recorded beside a sample (the machine's load, say). */
+const sampleNote = (report: unknown) => {
+  const note = (report as { docsSample?: { note?: string } }).docsSample?.note;
+  return note === undefined ? '' : ` ${note}`;
+};
+
 function benchRunLine(report: Report): string {
   const wall = report.timing === undefined ? '' : ` Wall time ${Math.round(report.timing.wallSec)} s.`;
-  return `${runLine(report.createdAt, report.environment, report.runtimes)}${wall}`;
+  return `${runLine(report.createdAt, report.environment, report.runtimes)}${wall}${sampleNote(report)}`;
 }
 
 const cellFor = (cells: readonly CellResult[], lane: string, scenario: string, mode: Mode) =>
@@ -114,19 +120,20 @@ function benchReport(report: Report, params: Record<string, string>): string {
 
 function seeds(report: unknown): string {
   // The renderer's own title and header lines stay: they name the run (date, machine, commit).
-  return renderSeedsMarkdown(report as SeedsReport).replace(/^# Claims checked\n\n/, '');
+  const note = sampleNote(report);
+  return `${renderSeedsMarkdown(report as SeedsReport).replace(/^# Claims checked\n\n/, '')}${note === '' ? '' : `\n${note.trim()}`}`;
 }
 
 function browser(report: unknown, params: Record<string, string>): string {
   const r = report as { createdAt: string; environment: Environment; browser: BrowserSection };
-  const line = runLine(r.createdAt, r.environment, r.browser.browsers.map((b) => ({ name: b.name, version: b.version, status: b.status })));
+  const line = `${runLine(r.createdAt, r.environment, r.browser.browsers.map((b) => ({ name: b.name, version: b.version, status: b.status })))}${sampleNote(r)}`;
   return [line, '', demote(renderBrowserMarkdown(r.browser).replace(/^## [^\n]*\n\n/, ''), depthOf(params, 3) - 2)].join('\n');
 }
 
 const KINDS: Record<string, Renderer> = {
   'run-line': (report) => {
     const r = report as Report;
-    return Array.isArray(r.results) ? benchRunLine(r) : runLine(r.createdAt, r.environment, r.runtimes ?? []);
+    return Array.isArray(r.results) ? benchRunLine(r) : `${runLine(r.createdAt, r.environment, r.runtimes ?? [])}${sampleNote(r)}`;
   },
   'bench-summary': (report) => benchSummary(report as Report),
   'bench-report': (report, params) => benchReport(report as Report, params),

@@ -55,16 +55,17 @@ export function refreshDocs(root: string, options: { write: boolean }): BlockSta
 /**
  * A run's report.json as a committed sample: `dir`/report.json, with each cell's per-run details
  * (`results[].runDetails`, the bulk of a bench report) left out, since no block renders them;
- * `docsSample` says what was left out and where the report came from.
+ * `docsSample` says what was left out and where the report came from, and carries `note`: what
+ * the report itself does not record about the run (e.g. the machine's load), shown with its figures.
  */
-export function takeSample(reportPath: string, dir: string, root: string): string {
+export function takeSample(reportPath: string, dir: string, root: string, note?: string): string {
   const report = JSON.parse(readFileSync(reportPath, 'utf8')) as { results?: Record<string, unknown>[] };
   const dropped: string[] = [];
   if (Array.isArray(report.results) && report.results.some((cell) => 'runDetails' in cell)) {
     report.results = report.results.map(({ runDetails: _dropped, ...cell }) => cell);
     dropped.push('results[].runDetails');
   }
-  const sample = { ...report, docsSample: { from: relative(root, reportPath), dropped } };
+  const sample = { ...report, docsSample: { from: relative(root, reportPath), dropped, ...(note === undefined ? {} : { note }) } };
   mkdirSync(dir, { recursive: true });
   const out = join(dir, 'report.json');
   writeFileSync(out, `${JSON.stringify(sample, null, 2)}\n`);
