@@ -7,10 +7,10 @@ import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { renderBlock } from '../src/docs/block-kinds.ts';
-import { docFiles, refreshDocs } from '../src/docs/refresh.ts';
+import { docFiles, refreshDocs, takeSample } from '../src/docs/refresh.ts';
 import { BlockSyntaxError, findBlocks, replaceBlocks } from '../src/docs/result-blocks.ts';
 import { REPO_ROOT } from '../src/system/paths.ts';
-import { environment, makeCell, parameters, runtimes } from './fixtures.ts';
+import { environment, makeCell, makeRun, parameters, runtimes } from './fixtures.ts';
 
 describe('result blocks', () => {
   const page = ['# Page', '', '<!-- results:run-line source=r.json -->', 'old text', '<!-- /results -->', '', 'after', ''].join('\n');
@@ -48,6 +48,24 @@ describe('result blocks', () => {
     expect(body).toBe(renderBlock({ kind: 'run-line', params: { source: 'r.json' } }, root));
     expect(body).toMatch(/^Measured /);
     expect(refreshDocs(root, { write: false })[0]?.state).toBe('current');
+  });
+
+  it('renders the headline from the cells and their comparisons, and a sample keeps what it renders from', () => {
+    const root = mkdtempSync(join(tmpdir(), 'docs-sample-'));
+    const results = [
+      makeCell({ runtime: 'node', scenario: 'sleep', mode: 'sync', runDetails: [makeRun()] }, { rps: 49, probeP99: 2050 }),
+      makeCell({ runtime: 'node', scenario: 'sleep', mode: 'async', flags: ['unstable'] }, { rps: 487, probeP99: 5.24 }),
+    ];
+    const comparisons = [{ runtime: 'node', scenario: 'sleep', asyncOverSync: { throughput: 9.939, p99: 0.02, probeP99: 0.0026 } }];
+    const run = { schemaVersion: 1, createdAt: '2026-11-23T16:40:00.000Z', status: 'complete', environment, parameters, runtimes, results, comparisons };
+    writeFileSync(join(root, 'run.json'), JSON.stringify(run));
+    const sample = takeSample(join(root, 'run.json'), join(root, 'docs', 'results', 'bench'), root, 'load 9');
+    const kept = JSON.parse(readFileSync(sample, 'utf8'));
+    expect(kept.results[0].runDetails).toBeUndefined();
+    expect(kept.docsSample).toEqual({ from: 'run.json', dropped: ['results[].runDetails'], note: 'load 9' });
+    const summary = renderBlock({ kind: 'bench-summary', params: { source: 'docs/results/bench/report.json' } }, root);
+    expect(summary).toMatch(/\| sleep +\| node +\| 49\.0 ± 10\.0 +\| +487 ± 10 ⚠ \(9\.94x\) +\| +— +\| +2050 → 5\.24 \|/);
+    expect(summary).toMatch(/^Measured 2026-11-23 16:40 UTC on AMD EPYC 7763 × 4.*load 9$/m);
   });
 });
 
