@@ -1,0 +1,159 @@
+/**
+ * What each kind of result block renders to, from the report its `source` names. Every figure
+ * comes from that committed report through the project's own renderers (report/render, seeds,
+ * browser); nothing here measures. Kinds:
+ *   run-line       one line: when, where and on what the run was measured
+ *   bench-summary  the headline: per heavy scenario and runtime, what async and the worker pool buy
+ *   bench-report   sections of the bench's report.md (`sections=hash,sleep,processes`, `depth=3`)
+ *   seeds          the claims table of a bench:seeds run
+ *   browser        the browser study's tables (`depth=3`)
+ */
+import { readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { markdownTable } from 'markdown-table';
+import { renderBrowserMarkdown } from '../browser/render-md.ts';
+import type { BrowserSection } from '../browser/study.ts';
+import { formatDate, formatMs, formatRatio, formatRps } from '../report/render/format.ts';
+import { renderMarkdown } from '../report/render/markdown.ts';
+import { runtimeLabel } from '../report/render/processes.ts';
+import type { CellResult, Environment, Mode, Report } from '../report/report-types.ts';
+import { renderSeedsMarkdown, type SeedsReport } from '../seeds/render.ts';
+import type { ResultBlock } from './result-blocks.ts';
+
+export class BlockError extends Error {}
+
+type Renderer = (report: unknown, params: Record<string, string>) => string;
+
+/** "#" -> "###" for depth 3: a report's own headings sit below the page's. */
+function demote(markdown: string, depth: number): string {
+  return markdown.replace(/^(#{1,6}) /gm, (_m, hashes: string) => `${'#'.repeat(Math.min(6, hashes.length + depth - 1))} `);
+}
+
+function depthOf(params: Record<string, string>, fallback: number): number {
+  const depth = Number(params.depth ?? fallback);
+  if (!Number.isInteger(depth) || depth < 1 || depth > 6) throw new BlockError(`depth=${params.depth} is not 1 to 6`);
+  return depth;
+}
+
+/** "2026-11-23 16:40 UTC, AMD EPYC x 2, 23.5 GiB, Debian 12, commit abc1234; node 24.21.0, ..." */
+function runLine(createdAt: string, env: Environment, runtimes: readonly { name: string; label?: string; version?: string; status: string }[]): string {
+  const machine = `${env.cpu.model} × ${env.cpu.count}, ${(env.memoryBytes / 2 ** 30).toFixed(1)} GiB, ${env.os}`;
+  const lanes = runtimes.map((r) => `${r.label ?? r.name} ${r.status === 'ok' ? (r.version ?? '') : r.status}`.trim()).join(', ');
+  return `Measured ${formatDate(createdAt)} on ${machine}; commit ${env.commit.slice(0, 7)}${env.dirty ? ' (uncommitted changes)' : ''}${lanes === '' ? '' : `; ${lanes}`}.`;
+}
+
+/** What `docs:results --take --note` recorded beside a sample (the machine's load, say). */
+const sampleNote = (report: unknown) => {
+  const note = (report as { docsSample?: { note?: string } }).docsSample?.note;
+  return note === undefined ? '' : ` ${note}`;
+};
+
+function benchRunLine(report: Report): string {
+  const wall = report.timing === undefined ? '' : ` Wall time ${Math.round(report.timing.wallSec)} s.`;
+  return `${runLine(report.createdAt, report.environment, report.runtimes)}${wall}${sampleNote(report)}`;
+}
+
+const cellFor = (cells: readonly CellResult[], lane: string, scenario: string, mode: Mode) =>
+  cells.find((c) => runtimeLabel(c) === lane && c.scenario === scenario && c.mode === mode);
+
+/** "31.0 ± 1.2", or the median alone with a mark when the cell cannot carry a figure. */
+function rps(cell: CellResult | undefined): string {
+  if (cell === undefined) return '';
+  if (cell.status !== 'ok') return `✗ ${cell.status}`;
+  const [low, high] = cell.requestsPerSec.ci95;
+  const { median, intervalNote } = cell.requestsPerSec;
+  const spread = intervalNote !== undefined || high <= low ? '' : ` ± ${formatRps((high - low) / 2, median)}`;
+  return `${formatRps(median)}${spread}${cell.flags.length === 0 ? '' : ' ⚠'}`;
+}
+
+const probe = (cell: CellResult | undefined) => (cell === undefined || cell.status !== 'ok' ? '—' : formatMs(cell.probeLatencyMs.p99));
+
+/**
+ * The front page's answer, one row per heavy scenario and runtime: requests/s of sync, async and
+ * worker with their 95 % intervals and the ratio to sync, and what one more caller waits (probe p99).
+ */
+function benchSummary(report: Report): string {
+  const cells = report.results;
+  const scenarios = [...new Set(cells.filter((c) => c.mode === 'sync').map((c) => c.scenario))];
+  const rows: string[][] = [];
+  for (const scenario of scenarios) {
+    for (const lane of [...new Set(cells.filter((c) => c.scenario === scenario).map(runtimeLabel))]) {
+      const sync = cellFor(cells, lane, scenario, 'sync');
+      const async = cellFor(cells, lane, scenario, 'async');
+      const worker = cellFor(cells, lane, scenario, 'worker');
+      const comparison = report.comparisons.find((c) => runtimeLabel(c) === lane && c.scenario === scenario && c.connections === undefined);
+      const withRatio = (cell: CellResult | undefined, ratio: number | null | undefined) =>
+        cell === undefined ? '—' : `${rps(cell)}${ratio === null || ratio === undefined ? '' : ` (${formatRatio(ratio)})`}`;
+      rows.push([
+        scenario,
+        lane,
+        sync === undefined ? '—' : rps(sync),
+        withRatio(async, comparison?.asyncOverSync?.throughput),
+        withRatio(worker, comparison?.workerOverSync?.throughput),
+        [sync, async, worker].filter((c) => c !== undefined).map(probe).join(' → '),
+      ]);
+    }
+  }
+  const table = markdownTable([['scenario', 'runtime', 'sync req/s', 'async req/s (× sync)', 'worker req/s (× sync)', 'probe p99 ms: sync → async → worker'], ...rows], {
+    align: ['l', 'l', 'r', 'r', 'r', 'r'],
+  });
+  const p = report.parameters;
+  const how = `Medians of ${p.runs} runs of ${p.durationSec} s at ${p.connections} connections, ± the half-width of the 95 % interval; ⚠ marks a flagged cell (unstable, client-bound, …: see the full report). Probe p99: what one more caller waits while the load runs.`;
+  return [benchRunLine(report), '', table, '', how].join('\n');
+}
+
+/** "Versions compared" -> "versions-compared": how a marker names a report section. */
+const slug = (heading: string) => heading.trim().toLowerCase().replace(/\s+/g, '-');
+
+/** The report's own Markdown, cut to the named `## ` sections (`sections=hash,versions-compared`; all when none named). */
+function benchReport(report: Report, params: Record<string, string>): string {
+  const depth = depthOf(params, 3);
+  const sections = renderMarkdown(report).split(/^(?=## )/m).slice(1);
+  const name = (section: string) => slug(section.slice(3, section.indexOf('\n')));
+  const wanted = params.sections?.split(',');
+  const missing = (wanted ?? []).filter((w) => !sections.some((s) => name(s) === w));
+  if (missing.length > 0) throw new BlockError(`sections=${missing.join(',')}: the report has ${sections.map(name).join(', ')}`);
+  // In the order the marker names them, so a page can lead with the section it is about.
+  const kept = wanted === undefined ? sections : wanted.map((w) => sections.find((s) => name(s) === w) ?? '');
+  return [benchRunLine(report), '', demote(kept.map((s) => s.trim()).join('\n\n'), depth - 1)].join('\n');
+}
+
+function seeds(report: unknown): string {
+  // The renderer's own title and header lines stay: they name the run (date, machine, commit).
+  const note = sampleNote(report);
+  return `${renderSeedsMarkdown(report as SeedsReport).replace(/^# Claims checked\n\n/, '')}${note === '' ? '' : `\n${note.trim()}`}`;
+}
+
+function browser(report: unknown, params: Record<string, string>): string {
+  const r = report as { createdAt: string; environment: Environment; browser: BrowserSection };
+  const line = `${runLine(r.createdAt, r.environment, r.browser.browsers.map((b) => ({ name: b.name, version: b.version, status: b.status })))}${sampleNote(r)}`;
+  return [line, '', demote(renderBrowserMarkdown(r.browser).replace(/^## [^\n]*\n\n/, ''), depthOf(params, 3) - 2)].join('\n');
+}
+
+const KINDS: Record<string, Renderer> = {
+  'run-line': (report) => {
+    const r = report as Report;
+    return Array.isArray(r.results) ? benchRunLine(r) : `${runLine(r.createdAt, r.environment, r.runtimes ?? [])}${sampleNote(r)}`;
+  },
+  'bench-summary': (report) => benchSummary(report as Report),
+  'bench-report': (report, params) => benchReport(report as Report, params),
+  seeds,
+  browser,
+};
+
+export const BLOCK_KINDS = Object.keys(KINDS);
+
+/** The body a block should hold, from its committed report; `root` is the repository. */
+export function renderBlock(block: Pick<ResultBlock, 'kind' | 'params'>, root: string): string {
+  const render = KINDS[block.kind];
+  if (render === undefined) throw new BlockError(`unknown kind "${block.kind}" (known: ${BLOCK_KINDS.join(', ')})`);
+  const source = block.params.source;
+  if (source === undefined) throw new BlockError('no source=<report.json> in the marker');
+  let report: unknown;
+  try {
+    report = JSON.parse(readFileSync(resolve(root, source), 'utf8'));
+  } catch (error) {
+    throw new BlockError(`source=${source}: ${(error as Error).message.split('\n')[0]}`);
+  }
+  return render(report, block.params);
+}

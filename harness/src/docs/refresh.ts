@@ -1,0 +1,73 @@
+/**
+ * Every result block of README.md and docs/*.md against what its committed report renders to:
+ * the one routine behind `pnpm docs:results` (write) and the docs test (check only).
+ */
+import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join, relative } from 'node:path';
+import { BlockError, renderBlock } from './block-kinds.ts';
+import { BlockSyntaxError, findBlocks, replaceBlocks } from './result-blocks.ts';
+
+/** README.md and every Markdown page directly under docs/ (not the committed reports' folders). */
+export function docFiles(root: string): string[] {
+  const docs = join(root, 'docs');
+  const pages = readdirSync(docs).filter((name) => name.endsWith('.md')).sort().map((name) => join(docs, name));
+  return [join(root, 'README.md'), ...pages];
+}
+
+export interface BlockState {
+  /** "README.md:42: <!-- results:bench-summary source=... -->" */
+  where: string;
+  state: 'current' | 'stale' | 'error';
+  /** For errors: why the block could not be rendered (unknown kind, missing report, no closing marker). */
+  reason?: string;
+}
+
+/** Each block's state; with `write`, stale blocks are re-rendered in place. */
+export function refreshDocs(root: string, options: { write: boolean }): BlockState[] {
+  const states: BlockState[] = [];
+  for (const file of docFiles(root)) {
+    const name = relative(root, file);
+    const text = readFileSync(file, 'utf8');
+    try {
+      findBlocks(text);
+    } catch (error) {
+      if (!(error instanceof BlockSyntaxError)) throw error;
+      states.push({ where: name, state: 'error', reason: error.message });
+      continue;
+    }
+    const fresh = replaceBlocks(text, (block) => {
+      const where = `${name}:${block.line}: ${block.marker}`;
+      try {
+        const body = renderBlock(block, root);
+        states.push({ where, state: body.replace(/\n+$/, '') === block.body ? 'current' : 'stale' });
+        return body;
+      } catch (error) {
+        if (!(error instanceof BlockError)) throw error;
+        states.push({ where, state: 'error', reason: error.message });
+        return block.body;
+      }
+    });
+    if (options.write && fresh !== text) writeFileSync(file, fresh);
+  }
+  return states;
+}
+
+/**
+ * A run's report.json as a committed sample: `dir`/report.json, with each cell's per-run details
+ * (`results[].runDetails`, the bulk of a bench report) left out, since no block renders them;
+ * `docsSample` says what was left out and where the report came from, and carries `note`: what
+ * the report itself does not record about the run (e.g. the machine's load), shown with its figures.
+ */
+export function takeSample(reportPath: string, dir: string, root: string, note?: string): string {
+  const report = JSON.parse(readFileSync(reportPath, 'utf8')) as { results?: Record<string, unknown>[] };
+  const dropped: string[] = [];
+  if (Array.isArray(report.results) && report.results.some((cell) => 'runDetails' in cell)) {
+    report.results = report.results.map(({ runDetails: _dropped, ...cell }) => cell);
+    dropped.push('results[].runDetails');
+  }
+  const sample = { ...report, docsSample: { from: relative(root, reportPath), dropped, ...(note === undefined ? {} : { note }) } };
+  mkdirSync(dir, { recursive: true });
+  const out = join(dir, 'report.json');
+  writeFileSync(out, `${JSON.stringify(sample, null, 2)}\n`);
+  return out;
+}

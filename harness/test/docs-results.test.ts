@@ -1,0 +1,111 @@
+// The docs' figures come from committed reports, and their links lead somewhere: every result
+// block in README.md and docs/*.md must equal what its report renders to (run `pnpm docs:results`
+// after changing a renderer or a sample), and every relative link must name a file (and heading)
+// that exists.
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { renderBlock } from '../src/docs/block-kinds.ts';
+import { docFiles, refreshDocs, takeSample } from '../src/docs/refresh.ts';
+import { BlockSyntaxError, findBlocks, replaceBlocks } from '../src/docs/result-blocks.ts';
+import { REPO_ROOT } from '../src/system/paths.ts';
+import { environment, makeCell, makeRun, parameters, runtimes } from './fixtures.ts';
+
+describe('result blocks', () => {
+  const page = ['# Page', '', '<!-- results:run-line source=r.json -->', 'old text', '<!-- /results -->', '', 'after', ''].join('\n');
+
+  it('finds a block with its kind, parameters, line and body', () => {
+    const [block] = findBlocks(page.replace('source=r.json', 'source=r.json depth=3'));
+    expect(block).toMatchObject({ kind: 'run-line', params: { source: 'r.json', depth: '3' }, line: 3, body: 'old text' });
+  });
+
+  it('replaces only the body, keeping the markers and the text around them', () => {
+    expect(replaceBlocks(page, () => 'new\ntext\n')).toBe(page.replace('old text', 'new\ntext'));
+    expect(replaceBlocks(page, (b) => b.body)).toBe(page);
+  });
+
+  it('names the line of a block that is never closed', () => {
+    expect(() => findBlocks('a\n<!-- results:seeds source=x.json -->\nb\n')).toThrow(BlockSyntaxError);
+    expect(() => findBlocks('a\n<!-- results:seeds source=x.json -->\nb\n')).toThrow(/line 2/);
+  });
+
+  it('reports a block whose report renders to something else as stale, and re-renders it', () => {
+    const root = mkdtempSync(join(tmpdir(), 'docs-blocks-'));
+    mkdirSync(join(root, 'docs'));
+    const results = [makeCell({ runtime: 'node', scenario: 'sleep', mode: 'sync' }), makeCell({ runtime: 'node', scenario: 'sleep', mode: 'async' })];
+    const sample = { schemaVersion: 1, createdAt: '2026-11-23T16:40:00.000Z', status: 'complete', environment, parameters, runtimes, results, comparisons: [] };
+    writeFileSync(join(root, 'r.json'), JSON.stringify(sample));
+    writeFileSync(join(root, 'README.md'), page);
+    writeFileSync(join(root, 'docs', 'a.md'), '<!-- results:nonsense source=r.json -->\n<!-- /results -->\n');
+    const states = refreshDocs(root, { write: false });
+    expect(states).toEqual([
+      { where: 'README.md:3: <!-- results:run-line source=r.json -->', state: 'stale' },
+      { where: 'docs/a.md:1: <!-- results:nonsense source=r.json -->', state: 'error', reason: expect.stringMatching(/unknown kind "nonsense"/) },
+    ]);
+    refreshDocs(root, { write: true });
+    const body = findBlocks(readFileSync(join(root, 'README.md'), 'utf8'))[0]?.body;
+    expect(body).toBe(renderBlock({ kind: 'run-line', params: { source: 'r.json' } }, root));
+    expect(body).toMatch(/^Measured /);
+    expect(refreshDocs(root, { write: false })[0]?.state).toBe('current');
+  });
+
+  it('renders the headline from the cells and their comparisons, and a sample keeps what it renders from', () => {
+    const root = mkdtempSync(join(tmpdir(), 'docs-sample-'));
+    const results = [
+      makeCell({ runtime: 'node', scenario: 'sleep', mode: 'sync', runDetails: [makeRun()] }, { rps: 49, probeP99: 2050 }),
+      makeCell({ runtime: 'node', scenario: 'sleep', mode: 'async', flags: ['unstable'] }, { rps: 487, probeP99: 5.24 }),
+    ];
+    const comparisons = [{ runtime: 'node', scenario: 'sleep', asyncOverSync: { throughput: 9.939, p99: 0.02, probeP99: 0.0026 } }];
+    const run = { schemaVersion: 1, createdAt: '2026-11-23T16:40:00.000Z', status: 'complete', environment, parameters, runtimes, results, comparisons };
+    writeFileSync(join(root, 'run.json'), JSON.stringify(run));
+    const sample = takeSample(join(root, 'run.json'), join(root, 'docs', 'results', 'bench'), root, 'load 9');
+    const kept = JSON.parse(readFileSync(sample, 'utf8'));
+    expect(kept.results[0].runDetails).toBeUndefined();
+    expect(kept.docsSample).toEqual({ from: 'run.json', dropped: ['results[].runDetails'], note: 'load 9' });
+    const summary = renderBlock({ kind: 'bench-summary', params: { source: 'docs/results/bench/report.json' } }, root);
+    expect(summary).toMatch(/\| sleep +\| node +\| 49\.0 ± 10\.0 +\| +487 ± 10 ⚠ \(9\.94x\) +\| +— +\| +2050 → 5\.24 \|/);
+    expect(summary).toMatch(/^Measured 2026-11-23 16:40 UTC on AMD EPYC 7763 × 4.*load 9$/m);
+  });
+});
+
+describe('README.md and docs/*.md', () => {
+  const files = docFiles(REPO_ROOT);
+
+  it('every result block matches what its committed report renders to (else run `pnpm docs:results`)', () => {
+    const states = refreshDocs(REPO_ROOT, { write: false });
+    expect(states.length).toBeGreaterThan(0);
+    expect(states.filter((s) => s.state !== 'current').map((s) => `${s.state}: ${s.where}${s.reason === undefined ? '' : `: ${s.reason}`}`)).toEqual([]);
+  });
+
+  it('the README stays a front page', () => {
+    expect(readFileSync(join(REPO_ROOT, 'README.md'), 'utf8').split('\n').length).toBeLessThanOrEqual(250);
+  });
+
+  // GitHub's heading anchors: lower case, punctuation dropped, spaces to hyphens.
+  const slug = (heading: string) => heading.trim().toLowerCase().replace(/[^\p{L}\p{N}\s_-]/gu, '').replace(/ /g, '-');
+  const anchors = (markdown: string) => new Set([...markdown.matchAll(/^#{1,6} (.+)$/gm)].map((m) => slug(m[1] ?? '')));
+  const withoutCode = (markdown: string) => markdown.replace(/^```[\s\S]*?^```/gm, '').replace(/`[^`\n]*`/g, '');
+
+  // Pages written on other branches of issue 23 (i21, i22, i24's own topic pages): until they are
+  // merged a link to one may dangle. Empty this set once they are in.
+  const ELSEWHERE = new Set(['docs/load-curves.md', 'docs/load-generator.md', 'docs/methodology.md', 'docs/two-machines.md']);
+
+  it('every relative link names a file that exists, and a heading in it when it names one', () => {
+    const broken: string[] = [];
+    for (const file of files) {
+      const text = withoutCode(readFileSync(file, 'utf8'));
+      for (const match of text.matchAll(/\]\(([^)\s]+)\)/g)) {
+        const link = match[1] ?? '';
+        if (/^[a-z]+:/i.test(link)) continue;
+        const [path = '', anchor] = link.split('#');
+        const target = path === '' ? file : resolve(dirname(file), path);
+        const where = `${file.slice(REPO_ROOT.length + 1)}: (${link})`;
+        if (!existsSync(target) && ELSEWHERE.has(target.slice(REPO_ROOT.length + 1))) continue;
+        if (!existsSync(target)) broken.push(`${where}: no such file`);
+        else if (anchor !== undefined && target.endsWith('.md') && !anchors(readFileSync(target, 'utf8')).has(anchor)) broken.push(`${where}: no such heading`);
+      }
+    }
+    expect(broken).toEqual([]);
+  });
+});
