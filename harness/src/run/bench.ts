@@ -22,7 +22,9 @@ import { probeRuntime, runtimeSpec, type RuntimeSpec } from './runtimes.ts';
 import { REPO_ROOT } from '../system/paths.ts';
 import { resolveRequest } from '../versions/install.ts';
 import { cellsFor, type CellSpec } from './scenarios.ts';
-import { benchCell, stopKind, type Lane, type ScheduleContext } from './schedule.ts';
+import { benchGroup, stopKind, type Lane, type ScheduleContext } from './schedule.ts';
+import { startSpeedSampler, type SpeedSampler } from '../system/speed-sampler.ts';
+import { budgetPace, scenarioGroups } from './budget.ts';
 import { stopAllServers, type RunningServer } from './server.ts';
 import { createPhaseClock, phaseKind } from './phase-clock.ts';
 import type { RemoteSetup } from '../remote/preflight.ts';
@@ -64,6 +66,7 @@ export interface BenchOutcome {
 export async function runBench(plan: Plan, options: BenchOptions): Promise<BenchOutcome> {
   const { progress } = options;
   const clock = createPhaseClock();
+  const startedAt = Date.now();
   const signal = options.signal ?? new AbortController().signal;
   const root = options.resultsRoot ?? DEFAULT_RESULTS_ROOT;
   const runDir = plan.outDir === undefined ? makeRunDir(root) : resolve(plan.outDir);
@@ -100,6 +103,10 @@ export async function runBench(plan: Plan, options: BenchOptions): Promise<Bench
   const total = cells.length * specs.length * processCounts.length * (sweep?.length ?? 1);
   const perUnitSec = plan.warmupSec + plan.runs * (plan.durationSec + 0.4) + 0.3;
   let done = 0;
+  // How fast the machine is through every run (issue 22); on this host only, where the load runs.
+  const speed: SpeedSampler | undefined = remote === undefined ? startSpeedSampler({ taskset: tasksetAvailable() }) : undefined;
+  let groupUnits = 0;
+  const pace = plan.budgetSec === undefined ? undefined : budgetPace(plan.budgetSec, total, startedAt);
   const probe = new Probe();
   const lanes: Lane[] = [];
   const context: ScheduleContext = {
@@ -114,6 +121,8 @@ export async function runBench(plan: Plan, options: BenchOptions): Promise<Bench
     ...(wrk === undefined ? {} : { wrk }),
     ...(remote === undefined ? {} : { remote: remote.target }),
     log: (line) => progress.log(line),
+    ...(speed === undefined ? {} : { speed }),
+    ...(pace === undefined ? {} : { mayExtend: () => pace(done, groupUnits) }),
     onRunStarted: options.onRunStarted,
     onPhase: (runtime, cell, phase) => {
       clock.enter(phaseKind(phase));
@@ -152,9 +161,12 @@ export async function runBench(plan: Plan, options: BenchOptions): Promise<Bench
     for (const connections of sweep ?? [plan.connections]) {
       context.plan = { ...plan, connections };
       for (const group of groups) {
-        for (const [index, cell] of cells.entries()) {
+        // One scenario's modes at a time, their runs alternating (sync async | async sync): paired.
+        const groupsOfCells = scenarioGroups(cells);
+        for (const [index, group2] of groupsOfCells.entries()) {
           if (signal.aborted) throw new Interrupted('interrupted');
-          for (const measured of await benchCell(cell, group, context)) {
+          groupUnits = group2.length * group.length;
+          for (const measured of await benchGroup(group2, group, context)) {
             const result = {
               ...measured,
               ...(sweep === undefined ? {} : { connections }),
@@ -166,7 +178,8 @@ export async function runBench(plan: Plan, options: BenchOptions): Promise<Bench
           }
           clock.enter('other');
           // Servers no later cell needs are stopped: idle servers are few, not many.
-          if (!cells.slice(index + 1).some((c) => c.server === cell.server)) await stopKind(group, cell.server);
+          const later = groupsOfCells.slice(index + 1).flat();
+          for (const kind of new Set(group2.map((c) => c.server))) if (!later.some((c) => c.server === kind)) await stopKind(group, kind);
         }
         writeMeta(runDir, meta);
       }
@@ -174,11 +187,17 @@ export async function runBench(plan: Plan, options: BenchOptions): Promise<Bench
   } catch (error) {
     if (!(error instanceof Interrupted)) throw error;
   } finally {
+    speed?.stop();
     probe.close();
     await stopAllServers();
     progress.done();
   }
 
+  if (speed !== undefined) {
+    const perRun = readCells(runDir).flatMap((c) => c.runDetails.map((r) => r.machine?.coresWorth));
+    meta.environment.machineSpeed = speed.summary(perRun);
+    writeMeta(runDir, meta);
+  }
   const report = mergeReport({
     createdAt: meta.createdAt,
     status: signal.aborted ? 'interrupted' : 'complete',
@@ -265,6 +284,8 @@ function parameters(plan: Plan, cold: ColdCacheSupport | undefined, wrk: string 
     minRequests: plan.minRequests,
     warmupMaxSec: plan.warmupMaxSec,
     ...(plan.targetCv === undefined ? {} : { targetCv: plan.targetCv, maxRuns: plan.maxRuns }),
+    ...(plan.targetPrecision === undefined ? {} : { targetPrecision: plan.targetPrecision, maxRuns: plan.maxRuns }),
+    ...(plan.budgetSec === undefined ? {} : { budgetSec: plan.budgetSec }),
     ...(plan.baseline === undefined ? {} : { versionBaseline: plan.baseline.label }),
   };
 }

@@ -47,6 +47,13 @@ export interface Plan {
   targetCv: number | undefined;
   /** Cap on runs per cell when a CV target is set. */
   maxRuns: number;
+  /**
+   * Add runs (up to maxRuns) until each cell's 95 % interval on requests/s is within this share
+   * of its median (hello: twice it), while the run is within budgetSec (issue 22).
+   */
+  targetPrecision?: number;
+  /** The whole run's time budget: runs beyond `runs` are added only while ahead of it. */
+  budgetSec?: number;
   /** Evict the file scenario's files from the page cache before each run. */
   cold: boolean;
   /** Scenarios whose cells are re-measured with wrk after their runs (when wrk is installed). */
@@ -91,12 +98,15 @@ export function processList(raw: string | undefined): ProcessCount[] | undefined
  */
 export const FULL = {
   connections: 10,
-  durationSec: 2,
+  durationSec: 1,
   warmupSec: 0.5,
   warmupMaxSec: 3,
-  runs: 3,
+  runs: 4,
   minRequests: DEFAULT_MIN_REQUESTS,
   crossCheck: ['hello'] as readonly ScenarioName[],
+  maxRuns: 12,
+  targetPrecision: 0.05 as number | undefined,
+  budgetSec: 270 as number | undefined,
 } as const;
 /**
  * --quick: every cell, shorter and fewer runs, under a minute for all three runtimes on 2 cores
@@ -112,6 +122,9 @@ export const QUICK = {
   runs: 2,
   minRequests: QUICK_MIN_REQUESTS,
   crossCheck: [] as readonly ScenarioName[],
+  maxRuns: 10,
+  targetPrecision: undefined as number | undefined,
+  budgetSec: undefined as number | undefined,
 } as const;
 
 /**
@@ -138,7 +151,7 @@ function crossCheckList(raw: string | undefined, fallback: readonly ScenarioName
   return nameList('cross-check', raw, SCENARIO_NAMES) ?? [];
 }
 
-const PLAN_FLAGS = ['runtimes', 'scenarios', 'modes', 'connections', 'duration', 'warmup', 'runs', 'probe-rate', 'timeout', 'hash-cost', 'fib-n', 'sleep-ms', 'file-count', 'file-size', 'data-dir', 'out', 'schedule', 'target-cv', 'max-runs', 'cross-check', 'drain-cap', 'min-requests', 'warmup-max', 'processes', 'client-cpus', 'baseline', ...REMOTE_FLAGS] as const;
+const PLAN_FLAGS = ['runtimes', 'scenarios', 'modes', 'connections', 'duration', 'warmup', 'runs', 'probe-rate', 'timeout', 'hash-cost', 'fib-n', 'sleep-ms', 'file-count', 'file-size', 'data-dir', 'out', 'schedule', 'target-cv', 'max-runs', 'target-precision', 'budget', 'cross-check', 'drain-cap', 'min-requests', 'warmup-max', 'processes', 'client-cpus', 'baseline', ...REMOTE_FLAGS] as const;
 
 /** "1,10,100": a sweep of connection counts (repeats dropped, order kept); undefined for one number. */
 function connectionsSweep(raw: string | undefined): number[] | undefined {
@@ -200,7 +213,12 @@ export function parsePlan(argv: string[]): Plan {
   // each one's death seen): not built yet, so refused rather than measured unchecked.
   if (remote !== undefined && plan.processes !== undefined) throw new PlanError('--processes cannot be combined with --server-host yet: run several processes on a local server');
   if (remote !== undefined && plan.versions !== undefined) throw new PlanError('--runtimes with versions (node@22) cannot be combined with --server-host yet: the server host runs its own pinned installation');
-  plan.maxRuns = numberFlag('max-runs', str('max-runs'), plan.runs, 1000, true) ?? Math.max(plan.runs, 10);
+  plan.maxRuns = numberFlag('max-runs', str('max-runs'), plan.runs, 1000, true) ?? Math.max(plan.runs, base.maxRuns);
+  // Precision target: on by default in the full plan, 0 turns it off (exactly --runs runs).
+  const precision = numberFlag('target-precision', str('target-precision'), 0, 1, false) ?? base.targetPrecision;
+  if (precision !== undefined && precision > 0) plan.targetPrecision = precision;
+  const budget = numberFlag('budget', str('budget'), 1, 86_400, false) ?? base.budgetSec;
+  if (budget !== undefined) plan.budgetSec = budget;
   const baseline = str('baseline');
   if (baseline !== undefined) {
     const wanted = parseRuntimeRequest(baseline, RUNTIME_NAMES);

@@ -12,6 +12,7 @@ import { cellRemarks, CLIENT_BOUND_CPU_PERCENT, flagLabel, percent, UNSTABLE_CV 
 import { laneOf, MODE_ORDER } from '../merge.ts';
 import type { CellResult, Comparison, Parameters, Ratios, Report, ScenarioName, Timing } from '../report-types.ts';
 import { poolsSection, processesSection, runtimeLabel } from './processes.ts';
+import { machineSpeedRow, pairedRatioText, precisionText } from './precision.ts';
 
 const DASH = '—';
 
@@ -37,7 +38,8 @@ function rpsWithSpread(cell: CellResult): string {
   if (intervalNote !== undefined) return `${formatRps(median)} (${runs.length} run${runs.length === 1 ? '' : 's'}, no interval)`;
   // The interval is clamped at zero, so it need not be symmetric: show its ends when it is not.
   if (Math.abs(median - (low + high) / 2) > (high - low) / 2 || low === 0) return `${formatRps(median)} (${formatRps(low, median)}–${formatRps(high, median)})`;
-  return `${formatRps(median)} ± ${formatRps((high - low) / 2, median)}`;
+  const share = precisionText(cell.requestsPerSec);
+  return `${formatRps(median)} ± ${formatRps((high - low) / 2, median)}${share === undefined ? '' : ` (${share})`}`;
 }
 
 /** The mode, with the connection count when the run swept them: "sync @100". */
@@ -109,7 +111,7 @@ function ratioSentence(
     return `${runtime}: ${over} vs ${base} not comparable (${whyNotComparable([[over, overCell], [base, baseCell]])})`;
   }
   const note = caveat([overCell, baseCell]);
-  return `${runtime}: ${over} handles ${formatRatio(ratios.throughput)} the requests/s of ${base} ${ratioDetails(ratios)}${note}`;
+  return `${runtime}: ${over} handles ${pairedRatioText(ratios) ?? formatRatio(ratios.throughput)} the requests/s of ${base} ${ratioDetails(ratios)}${note}`;
 }
 
 /**
@@ -242,6 +244,7 @@ export function environmentRows(report: Report): [string, string][] {
     ['OS', env.os],
     ['kernel', env.kernel],
     ['CPU', `${env.cpu.model} × ${env.cpu.count}`],
+    ...(machineSpeedRow(env) === undefined ? [] : [machineSpeedRow(env) as [string, string]]),
     ['memory', formatBytes(env.memoryBytes)],
     ['commit', `${env.commit}${env.dirty ? ' (dirty: uncommitted changes)' : ''}`],
     ['load generator', `${env.loadGenerator.name} ${env.loadGenerator.version}`],
