@@ -82,11 +82,12 @@ function ratioDetails(ratios: Ratios): string {
 }
 
 /** Cells a ratio was computed from that are not clean, so the sentence is not over-trusted. */
-function caveat(cells: readonly (CellResult | undefined)[]): string {
+function caveat(cells: readonly (CellResult | undefined)[], paired = false): string {
   const notes = cells.flatMap((cell) => {
     if (cell === undefined) return [];
     if (cell.status !== 'ok') return [`${cell.mode} ${cell.status}`];
-    return cell.flags.map((flag) => `${cell.mode} ${flag}`);
+    // A paired interval already says how sure the ratio is: "unstable" adds nothing to it.
+    return cell.flags.filter((flag) => !(paired && flag === 'unstable')).map((flag) => `${cell.mode} ${flag}`);
   });
   return notes.length === 0 ? '' : `, read with care: ${notes.join(', ')}`;
 }
@@ -110,8 +111,9 @@ function ratioSentence(
   if (ratios.throughput === null) {
     return `${runtime}: ${over} vs ${base} not comparable (${whyNotComparable([[over, overCell], [base, baseCell]])})`;
   }
-  const note = caveat([overCell, baseCell]);
-  return `${runtime}: ${over} handles ${pairedRatioText(ratios) ?? formatRatio(ratios.throughput)} the requests/s of ${base} ${ratioDetails(ratios)}${note}`;
+  const paired = pairedRatioText(ratios);
+  const note = caveat([overCell, baseCell], paired !== undefined);
+  return `${runtime}: ${over} handles ${paired ?? formatRatio(ratios.throughput)} the requests/s of ${base} ${ratioDetails(ratios)}${note}`;
 }
 
 /**
