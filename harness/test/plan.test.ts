@@ -36,6 +36,8 @@ describe('parsePlan', () => {
     expect(parsePlan([])).toMatchObject({ targetPrecision: 0.05, budgetSec: 270, runs: 4, durationSec: 1 });
     expect(parsePlan(['--quick']).targetPrecision).toBeUndefined();
     expect(parsePlan(['--target-precision', '0']).targetPrecision).toBeUndefined();
+    expect(parsePlan(['--runs', '3']).targetPrecision).toBeUndefined();
+    expect(parsePlan(['--runs', '3', '--target-precision', '0.03']).targetPrecision).toBe(0.03);
     expect(parsePlan(['--target-cv', '0.05', '--max-runs', '6'])).toMatchObject({ maxRuns: 6 });
     expect(() => parsePlan(['--runs', '5', '--max-runs', '4'])).toThrow(/--max-runs must be an integer from 5/);
   });

@@ -214,8 +214,9 @@ export function parsePlan(argv: string[]): Plan {
   if (remote !== undefined && plan.processes !== undefined) throw new PlanError('--processes cannot be combined with --server-host yet: run several processes on a local server');
   if (remote !== undefined && plan.versions !== undefined) throw new PlanError('--runtimes with versions (node@22) cannot be combined with --server-host yet: the server host runs its own pinned installation');
   plan.maxRuns = numberFlag('max-runs', str('max-runs'), plan.runs, 1000, true) ?? Math.max(plan.runs, quick ? 10 : PRECISION.maxRuns);
-  // Precision target: on by default in the full plan, 0 turns it off (exactly --runs runs).
-  const precision = numberFlag('target-precision', str('target-precision'), 0, 1, false) ?? (quick ? undefined : PRECISION.targetPrecision);
+  // Precision target: on by default in the full plan; --runs given by hand means that many runs
+  // (as a --warmup given by hand is taken as it is), unless a target is asked for too; 0 turns it off.
+  const precision = numberFlag('target-precision', str('target-precision'), 0, 1, false) ?? (quick || str('runs') !== undefined ? undefined : PRECISION.targetPrecision);
   if (precision !== undefined && precision > 0) plan.targetPrecision = precision;
   const budget = numberFlag('budget', str('budget'), 1, 86_400, false) ?? (quick ? undefined : PRECISION.budgetSec);
   if (budget !== undefined) plan.budgetSec = budget;
