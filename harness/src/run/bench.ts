@@ -106,7 +106,8 @@ export async function runBench(plan: Plan, options: BenchOptions): Promise<Bench
   // How fast the machine is through every run (issue 22); on this host only, where the load runs.
   const speed: SpeedSampler | undefined = remote === undefined ? startSpeedSampler({ taskset: tasksetAvailable() }) : undefined;
   let groupUnits = 0;
-  const pace = plan.budgetSec === undefined ? undefined : budgetPace(plan.budgetSec, total, startedAt);
+  // The pace starts with the first cell: what setup took (input files, fingerprint) comes off the budget first.
+  let pace: ((done: number, current: number) => boolean) | undefined;
   const probe = new Probe();
   const lanes: Lane[] = [];
   const context: ScheduleContext = {
@@ -122,7 +123,7 @@ export async function runBench(plan: Plan, options: BenchOptions): Promise<Bench
     ...(remote === undefined ? {} : { remote: remote.target }),
     log: (line) => progress.log(line),
     ...(speed === undefined ? {} : { speed }),
-    ...(pace === undefined ? {} : { mayExtend: () => pace(done, groupUnits) }),
+    ...(plan.budgetSec === undefined ? {} : { mayExtend: () => pace?.(done, groupUnits) ?? false }),
     onRunStarted: options.onRunStarted,
     onPhase: (runtime, cell, phase) => {
       clock.enter(phaseKind(phase));
@@ -166,6 +167,7 @@ export async function runBench(plan: Plan, options: BenchOptions): Promise<Bench
         for (const [index, group2] of groupsOfCells.entries()) {
           if (signal.aborted) throw new Interrupted('interrupted');
           groupUnits = group2.length * group.length;
+          if (plan.budgetSec !== undefined && pace === undefined) pace = budgetPace(Math.max(0, plan.budgetSec - (Date.now() - startedAt) / 1000), total, Date.now());
           for (const measured of await benchGroup(group2, group, context)) {
             const result = {
               ...measured,
