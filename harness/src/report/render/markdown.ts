@@ -12,7 +12,7 @@ import { cellRemarks, CLIENT_BOUND_CPU_PERCENT, flagLabel, percent, UNSTABLE_CV 
 import { laneOf, MODE_ORDER } from '../merge.ts';
 import type { CellResult, Comparison, Parameters, Ratios, Report, ScenarioName, Timing } from '../report-types.ts';
 import { poolsSection, processesSection, runtimeLabel } from './processes.ts';
-import { machineSpeedRow, pairedRatioText, precisionText } from './precision.ts';
+import { machineSpeedRow, pairedRatioText, precisionLegend, precisionText, runsText } from './precision.ts';
 
 const DASH = '—';
 
@@ -113,7 +113,8 @@ function ratioSentence(
   }
   const paired = pairedRatioText(ratios);
   const note = caveat([overCell, baseCell], paired !== undefined);
-  return `${runtime}: ${over} handles ${paired ?? formatRatio(ratios.throughput)} the requests/s of ${base} ${ratioDetails(ratios)}${note}`;
+  const figure = paired === undefined ? formatRatio(ratios.throughput) : paired.ratio;
+  return `${runtime}: ${over} handles ${figure} the requests/s of ${base}${paired === undefined ? '' : ` ${paired.interval}`} ${ratioDetails(ratios)}${note}`;
 }
 
 /**
@@ -218,7 +219,8 @@ function titleSection(report: Report): string {
 function howToRead(report: Report): string {
   const p = report.parameters;
   const figures = [
-    `Each figure is the median of ${p.runs} runs of ${p.durationSec} s (after ${p.warmupSec} s of warm-up) at ${p.connections} connections.`,
+    `Each figure is the median of ${runsText(p)} of ${p.durationSec} s (after ${p.warmupSec} s of warm-up) at ${p.connections} connections.`,
+    ...precisionLegend(p),
     "req/s is ± the half-width of the 95 % confidence interval of the mean; p99 is the load's latency;",
     "probe p99 is the latency of a separate light client (what one more caller waits); lag p99 is the server's event-loop lateness.",
   ].join('\n');

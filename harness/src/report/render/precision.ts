@@ -5,15 +5,33 @@
  * Pure: formats what the report holds.
  */
 import { holdsOne } from '../paired.ts';
-import type { Environment, Ratios, Summary } from '../report-types.ts';
+import type { Environment, Parameters, Ratios, Summary } from '../report-types.ts';
 import { formatRatio } from './format.ts';
 
-/** The throughput ratio from paired runs with its interval, or undefined when the runs were not paired. */
-export function pairedRatioText(ratios: Ratios): string | undefined {
+/**
+ * The throughput ratio from paired runs and its interval, as two pieces of a sentence ("1.05x",
+ * "(0.88x to 1.25x over 6 pairs: no measurable difference)"), or undefined when the runs were not paired.
+ */
+export function pairedRatioText(ratios: Ratios): { ratio: string; interval: string } | undefined {
   const ci = ratios.throughputCi95;
   if (ci === undefined || ratios.pairedThroughput === undefined) return undefined;
-  const interval = `${formatRatio(ratios.pairedThroughput)} (${formatRatio(ci[0])} to ${formatRatio(ci[1])}, ${ratios.pairs ?? 0} pairs)`;
-  return holdsOne(ci) ? `${interval}, no measurable difference` : interval;
+  const span = `${formatRatio(ci[0])} to ${formatRatio(ci[1])} over ${ratios.pairs ?? 0} pairs`;
+  return { ratio: formatRatio(ratios.pairedThroughput), interval: holdsOne(ci) ? `(${span}: no measurable difference)` : `(${span})` };
+}
+
+/** "4 runs", or "4 to 12 runs" when runs were added until a precision target was met. */
+export function runsText(p: Parameters): string {
+  return p.targetPrecision === undefined || p.maxRuns === undefined || p.maxRuns <= p.runs ? `${p.runs} runs` : `${p.runs} to ${p.maxRuns} runs`;
+}
+
+/** The legend line for the precision target and the paired ratios, when the run had them. */
+export function precisionLegend(p: Parameters): string[] {
+  if (p.targetPrecision === undefined) return [];
+  const goal = `${(p.targetPrecision * 100).toFixed(0)} %`;
+  return [
+    `Runs were added until each cell's interval was within ±${goal} of its median (hello ±${(p.targetPrecision * 200).toFixed(0)} %)${p.budgetSec === undefined ? '' : ` while within a ${p.budgetSec} s budget`}; (±x %) is the precision reached.`,
+    'Modes were measured in alternating rounds: a ratio is the geometric mean of the rounds\' ratios, with its 95 % interval.',
+  ];
 }
 
 /** "±3.1 %": the 95 % interval's half-width as a share of the median; undefined without one. */
