@@ -12,7 +12,7 @@ import { cellRemarks, CLIENT_BOUND_CPU_PERCENT, flagLabel, percent, UNSTABLE_CV 
 import { laneOf, MODE_ORDER } from '../merge.ts';
 import type { CellResult, Comparison, Parameters, Ratios, Report, ScenarioName, Timing } from '../report-types.ts';
 import { poolsSection, processesSection, runtimeLabel } from './processes.ts';
-import { machineSpeedRow, pairedRatioText, precisionLegend, precisionText, runsText } from './precision.ts';
+import { machineSpeedRow, pairedRatioText, precisionLegend, precisionNotes, precisionText, runsText } from './precision.ts';
 
 const DASH = '—';
 
@@ -25,6 +25,7 @@ export function cellNotes(cell: CellResult): string {
   for (const flag of cell.flags) notes.push(flagLabel(flag, cell));
   notes.push(...cellRemarks(cell));
   if (cell.fileCache === 'cold') notes.push('❄ cold cache');
+  notes.push(...precisionNotes(cell));
   if (cell.crossCheck !== undefined) notes.push(`wrk ${formatRps(cell.crossCheck.requestsPerSec)} req/s (autocannon at ${formatRatio(cell.crossCheck.ratio)})`);
   if (cell.precision !== undefined && !cell.precision.met) {
     notes.push(`⚠ CV target ${(cell.precision.targetCv * 100).toFixed(1)} % not met in ${cell.requestsPerSec.runs.length} runs`);

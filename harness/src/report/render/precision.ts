@@ -5,7 +5,7 @@
  * Pure: formats what the report holds.
  */
 import { holdsOne } from '../paired.ts';
-import type { Environment, Parameters, Ratios, Summary } from '../report-types.ts';
+import type { CellResult, Environment, Parameters, Ratios, Summary } from '../report-types.ts';
 import { formatRatio } from './format.ts';
 
 /**
@@ -46,4 +46,13 @@ export function machineSpeedRow(env: Environment): [string, string] | undefined 
   if (speed === undefined) return undefined;
   const span = speed.coresWorth === undefined ? 'not measured' : `${speed.coresWorth.min.toFixed(1)} to ${speed.coresWorth.max.toFixed(1)} cores' worth during this run`;
   return ['machine speed', `${speed.vcpus} vCPUs, ${span} (sampler${speed.pinned ? ' pinned per CPU' : ''}, every ${speed.intervalMs} ms, ${speed.overheadPercent.toFixed(2)} % of a CPU)`];
+}
+
+/** A cell's notes on its precision: runs left out for a slow machine, a target not reached. */
+export function precisionNotes(cell: CellResult): string[] {
+  const notes: string[] = [];
+  const slow = cell.slowRunsExcluded ?? 0;
+  if (slow > 0) notes.push(`🐢 ${slow} run${slow === 1 ? '' : 's'} on a slow machine left out`);
+  if (cell.precisionGoal !== undefined && !cell.precisionGoal.met && cell.status === 'ok') notes.push(`± target ${(cell.precisionGoal.halfWidthShare * 100).toFixed(0)} % not reached in ${cell.requestsPerSec.runs.length} runs`);
+  return notes;
 }
