@@ -62,6 +62,8 @@ interface LaneCell {
   restarts: string[];
   /** Set once the cell is settled on this lane (failed, invalid, or measured). */
   result?: CellResult;
+  /** The server (pid) this cell was checked and warmed up on: a new one gets both again. */
+  preparedOn?: number;
 }
 
 /**
@@ -218,7 +220,9 @@ async function prepare(state: LaneCell, cell: CellSpec, ctx: ScheduleContext): P
   }
   if (server.health.pools !== undefined) state.meta = { ...state.meta, pools: server.health.pools };
   await guarded(state, cell.server, ctx.signal, async () => {
-    const checkError = await prepareCell(cell, cellContext(state, server, cell, ctx));
+    const context = cellContext(state, server, cell, ctx);
+    const checkError = await prepareCell(cell, context);
+    state.preparedOn = context.server.pid;
     if (checkError !== undefined) {
       state.result = summarizeCell(state.meta, [], { connections: ctx.plan.connections, timeoutSec: ctx.plan.timeoutSec, validationError: checkError });
     }
@@ -226,6 +230,13 @@ async function prepare(state: LaneCell, cell: CellSpec, ctx: ScheduleContext): P
 }
 
 async function runOnce(state: LaneCell, cell: CellSpec, ctx: ScheduleContext, round: number): Promise<void> {
+  const current = state.lane.servers.get(cell.server);
+  // Another cell of the group lost the shared server (it failed that cell): this one gets a new
+  // server, checked and warmed up again, instead of failing with it.
+  if (current === undefined || !current.alive || current.pid !== state.preparedOn) {
+    await prepare(state, cell, ctx);
+    if (state.result !== undefined) return;
+  }
   const server = state.lane.servers.get(cell.server);
   if (server === undefined || !server.alive) {
     state.result = failedCell(state.meta, 'server lost before the run');
@@ -237,6 +248,8 @@ async function runOnce(state: LaneCell, cell: CellSpec, ctx: ScheduleContext, ro
     context.onPhase(`run ${round}/${total}`);
     const from = Date.now();
     const run = await measureRun(cell, context);
+    // A restart inside the run checked and warmed the new server for this cell.
+    state.preparedOn = context.server.pid;
     const machine = ctx.speed?.window(from, Date.now());
     state.runs.push({ ...run, round, ...(machine === undefined ? {} : { machine }) });
     markSlowRuns(state.runs);
