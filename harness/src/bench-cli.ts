@@ -63,7 +63,7 @@ async function main(): Promise<number> {
   const signalExit = abortOnSignals('bench', controller);
   const progress = createProgress();
   progress.log(
-    `bench: ${specs.map((s) => s.label ?? s.name).join(', ')} x ${plan.scenarios.length} scenarios, ${plan.connectionsList?.join(',') ?? plan.connections} connections, ${plan.runs} runs of ${plan.durationSec} s after ${plan.warmupSec} s warm-up, ${plan.schedule}`,
+    `bench: ${specs.map((s) => s.label ?? s.name).join(', ')} x ${plan.scenarios.length} scenarios, ${plan.connectionsList?.join(',') ?? plan.connections} connections, ${plan.runs} runs of ${plan.durationSec} s after ${plan.warmupSec} s warm-up${plan.targetPrecision === undefined ? '' : ` (more, up to ${plan.maxRuns}, until within ±${plan.targetPrecision * 100} %${plan.budgetSec === undefined ? '' : ` in a ${plan.budgetSec} s budget`})`}, ${plan.schedule}, modes paired`,
   );
   const fd = fdWarning(Math.max(...(plan.connectionsList ?? [plan.connections])));
   if (fd !== undefined) progress.log(`bench: ${fd}`);

@@ -31,7 +31,13 @@ describe('parsePlan', () => {
     expect(parsePlan([]).schedule).toBe('interleaved');
     expect(parsePlan(['--schedule', 'sequential']).schedule).toBe('sequential');
     expect(() => parsePlan(['--schedule', 'random'])).toThrow(/--schedule: unknown "random"; accepted: interleaved, sequential/);
-    expect(parsePlan(['--target-cv', '0.05'])).toMatchObject({ targetCv: 0.05, maxRuns: 10 });
+    expect(parsePlan(['--target-cv', '0.05'])).toMatchObject({ targetCv: 0.05, maxRuns: 12 });
+    // issue 22: a precision target and budget by default; none with --quick; 0 turns it off
+    expect(parsePlan([])).toMatchObject({ targetPrecision: 0.05, budgetSec: 270, runs: 4, durationSec: 1 });
+    expect(parsePlan(['--quick']).targetPrecision).toBeUndefined();
+    expect(parsePlan(['--target-precision', '0']).targetPrecision).toBeUndefined();
+    expect(parsePlan(['--runs', '3']).targetPrecision).toBeUndefined();
+    expect(parsePlan(['--runs', '3', '--target-precision', '0.03']).targetPrecision).toBe(0.03);
     expect(parsePlan(['--target-cv', '0.05', '--max-runs', '6'])).toMatchObject({ maxRuns: 6 });
     expect(() => parsePlan(['--runs', '5', '--max-runs', '4'])).toThrow(/--max-runs must be an integer from 5/);
   });

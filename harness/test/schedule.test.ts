@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { wantsMoreRuns, withCrossCheck } from '../src/run/schedule.ts';
+import { keptRuns, markSlowRuns, pairedOrder, precisionTarget, wantsMoreRuns, withCrossCheck } from '../src/run/schedule.ts';
 import { makeCell, makeRun } from './fixtures.ts';
 
 describe('withCrossCheck', () => {
@@ -41,5 +41,40 @@ describe('wantsMoreRuns', () => {
     expect(wantsMoreRuns(runs(100, 101, 99), target)).toBe(false);
     expect(wantsMoreRuns(runs(100, 130, 70), target)).toBe(true);
     expect(wantsMoreRuns(runs(100, 130, 70, 100, 130, 70, 100, 130, 70, 100), target)).toBe(false);
+  });
+});
+
+describe('paired schedule (issue 22)', () => {
+  const runs = (...rps: number[]) => rps.map((r) => makeRun({ requestsPerSec: r }));
+
+  it('alternates the cells of a group ABBA: as given on odd rounds, reversed on even ones', () => {
+    const order = [1, 2, 3, 4].map((round) => pairedOrder(['sync', 'async'], round).join(' '));
+    expect(order).toEqual(['sync async', 'async sync', 'sync async', 'async sync']);
+    expect(pairedOrder(['sync', 'async', 'worker'], 2)).toEqual(['worker', 'async', 'sync']);
+  });
+
+  it('adds runs while the interval is wider than the precision target (hello: twice it), within the cap and the budget', () => {
+    const plan = { runs: 4, targetCv: undefined, maxRuns: 8, targetPrecision: 0.05 };
+    // mean 100, sd 2.58, t(3) 3.18: half-width 4.1 % -> met; sd 8.2 -> 13 % -> not met
+    expect(wantsMoreRuns(runs(97, 103, 100, 100), plan, 'fib')).toBe(false);
+    expect(wantsMoreRuns(runs(90, 110, 100, 100), plan, 'fib')).toBe(true);
+    expect(wantsMoreRuns(runs(93, 107, 100, 100), plan, 'hello')).toBe(false);
+    expect(wantsMoreRuns(runs(93, 107, 100, 100), plan, 'fib')).toBe(true);
+    expect(wantsMoreRuns(runs(90, 110, 100, 100), plan, 'fib', () => false)).toBe(false);
+    expect(wantsMoreRuns(runs(90, 110, 100, 100, 90, 110, 100, 100), plan, 'fib')).toBe(false);
+    expect(precisionTarget(0.05, 'hello')).toBe(0.1);
+  });
+
+  it('marks runs taken on a markedly slow machine, keeps them out of the summary while three others remain, and asks for a replacement', () => {
+    const speeds = [1.9, 1.95, 1.0, 1.92];
+    const measured = speeds.map((coresWorth, i) => makeRun({ requestsPerSec: i === 2 ? 60 : 100, machine: { coresWorth, min: coresWorth, max: coresWorth, ticks: 4 } }));
+    markSlowRuns(measured);
+    expect(measured.map((r) => r.slowMachine === true)).toEqual([false, false, true, false]);
+    expect(keptRuns(measured).map((r) => r.requestsPerSec)).toEqual([100, 100, 100]);
+    expect(wantsMoreRuns(measured, { runs: 4, targetCv: undefined, maxRuns: 8 })).toBe(true);
+    // the machine back to speed for every run: the mark goes
+    measured[2] = { ...measured[2]!, machine: { coresWorth: 1.9, min: 1.9, max: 1.9, ticks: 4 } };
+    markSlowRuns(measured);
+    expect(measured.some((r) => r.slowMachine === true)).toBe(false);
   });
 });

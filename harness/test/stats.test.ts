@@ -75,6 +75,7 @@ describe('summarize', () => {
     expect(summarize([14, 10, 12])).toEqual({
       median: 12,
       ci95: [7.031, 16.969],
+      halfWidthShare: 0.4141,
       cv: 0.167,
       runs: [14, 10, 12],
     });

@@ -35,9 +35,11 @@ function ratioHeadline(report: Report, c: Comparison, over: 'async' | 'worker', 
   const b = cellOf(report, c, 'sync');
   // A figure from a cell that cannot carry it (invalid, failed) is never a finding.
   if (a === undefined || b === undefined) return undefined;
-  const ci = pairedRatioInterval(a.requestsPerSec.runs, b.requestsPerSec.runs);
+  // The interval of the runs paired by round (measured alternating, so machine drift cancels)
+  // where the report has it; older reports: the runs taken in order.
+  const ci = ratios.throughputCi95 ?? pairedRatioInterval(a.requestsPerSec.runs, b.requestsPerSec.runs);
   const what = over === 'async' ? 'async' : 'a worker pool';
-  const figure = formatRatio(ratios.throughput);
+  const figure = formatRatio(ratios.pairedThroughput ?? ratios.throughput);
   const probe = ratios.probeP99 === null ? '' : `; a bystander request's p99 ${formatRatio(ratios.probeP99)} of sync's`;
   const answer =
     ci !== undefined && holdsOne(ci)

@@ -3,6 +3,7 @@
  * Hono costs over a raw server) and between runtimes (ratio to the fastest). Pure functions.
  */
 import type { CellResult, Comparison, Mode, Ratios, ScenarioName } from './report-types.ts';
+import { pairedRatioInterval, roundRatios } from './paired.ts';
 
 /**
  * Ratios are rounded to 4 significant digits rather than fixed decimals: a probe p99 ratio can
@@ -36,10 +37,13 @@ function measured(cell: CellResult | undefined): CellResult | undefined {
 export function cellRatios(over: CellResult | undefined, base: CellResult | undefined): Ratios {
   const o = measured(over);
   const b = measured(base);
+  const paired = o === undefined || b === undefined ? undefined : pairedRatioInterval(roundRatios(o.runDetails ?? [], b.runDetails ?? []));
   return {
     throughput: ratio(o?.requestsPerSec.median, b?.requestsPerSec.median),
     p99: ratio(o?.latencyMs.p99, b?.latencyMs.p99),
     probeP99: ratio(o?.probeLatencyMs.p99, b?.probeLatencyMs.p99),
+    // Runs measured in alternation (issue 22): the ratio from the pairs, with its interval.
+    ...(paired === undefined ? {} : { pairedThroughput: paired.ratio, throughputCi95: paired.ci95, pairs: paired.pairs }),
   };
 }
 

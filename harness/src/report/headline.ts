@@ -3,12 +3,11 @@
  * measurable difference" (shared/DESIGN.md section 3), whatever its median says.
  */
 import { formatRatio } from './render/format.ts';
-import { ci95 } from './stats.ts';
+import { holdsOne, pairedRatioInterval as byRound } from './paired.ts';
 
 export type Interval = readonly [number, number];
 
-/** The interval holds 1: the data cannot tell the two sides apart. */
-export const holdsOne = (ci: Interval): boolean => ci[0] <= 1 && ci[1] >= 1;
+export { holdsOne };
 
 /** "95 % CI 1.90x-2.31x", or "no measurable difference (95 % CI 0.97x-1.04x)" when it holds 1. */
 export function ratioConfidence(ci: Interval): string {
@@ -17,17 +16,14 @@ export function ratioConfidence(ci: Interval): string {
 }
 
 /**
- * 95 % interval of the ratio over / base from per-run figures, run i with run i: the t interval
- * of the log-ratios, mapped back, since a ratio is skewed. Undefined with fewer than 3 pairs (the
- * report's own rule: fewer runs give no usable interval). Where a report carries its own
- * interval for a ratio, quote that instead.
+ * 95 % interval of the ratio over / base from per-run figures taken in order, run i with run i
+ * (report/paired.ts's log-ratio interval). For reports older than paired rounds; where a report
+ * carries its own paired interval (comparisons[].*.throughputCi95), quote that instead.
  */
 export function pairedRatioInterval(over: readonly number[], base: readonly number[]): Interval | undefined {
-  const logs = over.flatMap((o, i) => {
+  const ratios = over.flatMap((o, i) => {
     const b = base[i];
-    return b !== undefined && b > 0 && o > 0 ? [Math.log(o / b)] : [];
+    return b !== undefined && b > 0 && o > 0 ? [o / b] : [];
   });
-  if (logs.length < 3) return undefined;
-  const [lo, hi] = ci95(logs);
-  return [Math.exp(lo), Math.exp(hi)];
+  return byRound(ratios)?.ci95;
 }

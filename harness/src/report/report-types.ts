@@ -39,6 +39,12 @@ export interface Parameters {
   /** added: with --target-cv, runs are added (up to maxRuns) until each cell's CV is at most this. */
   targetCv?: number;
   maxRuns?: number;
+  /**
+   * added (issue 22): runs are added (up to maxRuns, within budgetSec) until each cell's 95 %
+   * interval is within this share of its median (hello: twice it).
+   */
+  targetPrecision?: number;
+  budgetSec?: number;
   /** added: scenarios whose cells were cross-checked with wrk, or why none were. */
   crossCheck?: ScenarioName[] | { reason: string };
   /** added: the longest the harness waits for a working server to drain before restarting it. */
@@ -74,6 +80,8 @@ export interface Environment {
   /** added, --server-host: the other host the servers ran on, and the network between. */
   serverHost?: ServerHostEnvironment;
   network?: NetworkPath;
+  /** added (issue 22): how fast the machine was through the run (speed sampler). */
+  machineSpeed?: SpeedSummary;
 }
 
 /**
@@ -201,6 +209,36 @@ export interface RunResult {
   fairness?: Fairness;
   /** added: which of the server's threads worked, and how long its loop thread waited for a CPU. */
   threads?: ThreadUse;
+  /** added (issue 22): the round of its cell group this run belongs to; runs of one round are paired. */
+  round?: number;
+  /** added (issue 22): how fast the machine was during the run (system/speed-sampler.ts). */
+  machine?: RunSpeed;
+  /** added (issue 22): taken while the machine was markedly slower than for the cell's other runs; left out of the summary when enough others remain. */
+  slowMachine?: true;
+}
+
+/**
+ * added (issue 22): the machine during one run, from the speed sampler: the sum over CPUs of each
+ * one's speed (a fixed unit's fastest CPU time over its CPU time now), the median over the run's
+ * ticks and their range. 2 CPUs at full speed = 2.0 "cores' worth".
+ */
+export interface RunSpeed {
+  coresWorth: number;
+  min: number;
+  max: number;
+  ticks: number;
+}
+
+/** added (issue 22), environment.machineSpeed: the speed sampler over the whole run. */
+export interface SpeedSummary {
+  vcpus: number;
+  pinned: boolean;
+  intervalMs: number;
+  /** Lowest and highest per-run cores' worth seen in this run. */
+  coresWorth?: { min: number; max: number };
+  /** The sampler's own CPU once started, per cent of one CPU, summed over its children. */
+  overheadPercent: number;
+  samples: number;
 }
 
 /**
@@ -252,6 +290,8 @@ export interface Summary {
   runs: number[];
   /** added: why there is no interval (too few runs). */
   intervalNote?: string;
+  /** added (issue 22): the interval's half-width as a share of the median (0.05 = ±5 %); absent without an interval. */
+  halfWidthShare?: number;
 }
 
 export interface CellResult {
@@ -315,12 +355,29 @@ export interface CellResult {
   threads?: ThreadUse;
   /** added: runs that ended with fewer completed requests than --min-requests, and that minimum. */
   shortRuns?: { runs: number; minRequests: number; capped: boolean };
+  /** added (issue 22): runs left out of the figures because the machine was markedly slow during them (still in runDetails). */
+  slowRunsExcluded?: number;
+  /** added (issue 22): the precision asked (half-width share of the median) and whether the interval reached it. */
+  precisionGoal?: { halfWidthShare: number; met: boolean };
+  /**
+   * added (issue 22): requests per second of server CPU (requests/s over the server's CPU share),
+   * per run: what the client's share of the cores does not move, for CPU-bound cells.
+   */
+  requestsPerServerCpuSec?: Summary;
 }
 
 export interface Ratios {
   throughput: number | null;
   p99: number | null;
   probeP99: number | null;
+  /**
+   * added (issue 22): from the runs paired by round (report/paired.ts): the geometric mean of the
+   * per-round throughput ratios, its 95 % interval, and how many pairs. An interval holding 1
+   * reads "no measurable difference".
+   */
+  pairedThroughput?: number;
+  throughputCi95?: [number, number];
+  pairs?: number;
 }
 
 /** added (issue 12): Ratios plus total RSS (every process of the server), over / base. */

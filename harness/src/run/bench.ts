@@ -23,7 +23,9 @@ import { probeRuntime, runtimeSpec, type RuntimeSpec } from './runtimes.ts';
 import { REPO_ROOT } from '../system/paths.ts';
 import { resolveRequest } from '../versions/install.ts';
 import { cellsFor, type CellSpec } from './scenarios.ts';
-import { benchCell, stopKind, type Lane, type ScheduleContext } from './schedule.ts';
+import { benchGroup, stopKind, type Lane, type ScheduleContext } from './schedule.ts';
+import { startSpeedSampler, type SpeedSampler } from '../system/speed-sampler.ts';
+import { budgetPace, scenarioGroups } from './budget.ts';
 import { stopAllServers, type RunningServer } from './server.ts';
 import { createPhaseClock, phaseKind } from './phase-clock.ts';
 import type { RemoteSetup } from '../remote/preflight.ts';
@@ -67,6 +69,7 @@ export interface BenchOutcome {
 export async function runBench(plan: Plan, options: BenchOptions): Promise<BenchOutcome> {
   const { progress } = options;
   const clock = createPhaseClock();
+  const startedAt = Date.now();
   const signal = options.signal ?? new AbortController().signal;
   const root = options.resultsRoot ?? DEFAULT_RESULTS_ROOT;
   const runDir = plan.outDir === undefined ? makeRunDir(root) : resolve(plan.outDir);
@@ -105,6 +108,11 @@ export async function runBench(plan: Plan, options: BenchOptions): Promise<Bench
   const total = cells.length * specs.length * processCounts.length * (sweep?.length ?? 1);
   const perUnitSec = plan.warmupSec + plan.runs * (plan.durationSec + 0.4) + 0.3;
   let done = 0;
+  // How fast the machine is through every run (issue 22); on this host only, where the load runs.
+  const speed: SpeedSampler | undefined = remote === undefined ? startSpeedSampler({ taskset: tasksetAvailable() }) : undefined;
+  let groupUnits = 0;
+  // The pace starts with the first cell: what setup took (input files, fingerprint) comes off the budget first.
+  let pace: ((done: number, current: number) => boolean) | undefined;
   const probe = new Probe();
   const lanes: Lane[] = [];
   const context: ScheduleContext = {
@@ -119,6 +127,8 @@ export async function runBench(plan: Plan, options: BenchOptions): Promise<Bench
     ...(wrk === undefined ? {} : { wrk }),
     ...(remote === undefined ? {} : { remote: remote.target }),
     log: (line) => progress.log(line),
+    ...(speed === undefined ? {} : { speed }),
+    ...(plan.budgetSec === undefined ? {} : { mayExtend: () => pace?.(done, groupUnits) ?? false }),
     onRunStarted: options.onRunStarted,
     onPhase: (runtime, cell, phase) => {
       clock.enter(phaseKind(phase));
@@ -157,21 +167,30 @@ export async function runBench(plan: Plan, options: BenchOptions): Promise<Bench
     for (const connections of sweep ?? [plan.connections]) {
       context.plan = { ...plan, connections };
       for (const group of groups) {
-        for (const [index, cell] of cells.entries()) {
+        // One scenario's modes at a time, their runs alternating (sync async | async sync): paired.
+        const groupsOfCells = scenarioGroups(cells);
+        for (const [index, group2] of groupsOfCells.entries()) {
           if (signal.aborted) throw new Interrupted('interrupted');
-          for (const measured of await benchCell(cell, group, context)) {
-            const result = {
-              ...measured,
-              ...(sweep === undefined ? {} : { connections }),
-              ...(remote === undefined ? {} : { serverHost: remote.environment.host }),
-            };
+          groupUnits = group2.length * group.length;
+          if (plan.budgetSec !== undefined && pace === undefined) pace = budgetPace(Math.max(0, plan.budgetSec - (Date.now() - startedAt) / 1000), total, Date.now());
+          const tagged = (measured: CellResult): CellResult => ({
+            ...measured,
+            ...(sweep === undefined ? {} : { connections }),
+            ...(remote === undefined ? {} : { serverHost: remote.environment.host }),
+          });
+          context.onInterrupted = (partial) => {
+            for (const cell of partial) writeCell(runDir, tagged(cell));
+          };
+          for (const measured of await benchGroup(group2, group, context)) {
+            const result = tagged(measured);
             writeCell(runDir, result);
             done++;
             progress.log(cellLine(result));
           }
           clock.enter('other');
           // Servers no later cell needs are stopped: idle servers are few, not many.
-          if (!cells.slice(index + 1).some((c) => c.server === cell.server)) await stopKind(group, cell.server);
+          const later = groupsOfCells.slice(index + 1).flat();
+          for (const kind of new Set(group2.map((c) => c.server))) if (!later.some((c) => c.server === kind)) await stopKind(group, kind);
         }
         writeMeta(runDir, meta);
       }
@@ -179,11 +198,17 @@ export async function runBench(plan: Plan, options: BenchOptions): Promise<Bench
   } catch (error) {
     if (!(error instanceof Interrupted)) throw error;
   } finally {
+    speed?.stop();
     probe.close();
     await stopAllServers();
     progress.done();
   }
 
+  if (speed !== undefined) {
+    const perRun = readCells(runDir).flatMap((c) => c.runDetails.map((r) => r.machine?.coresWorth));
+    meta.environment.machineSpeed = speed.summary(perRun);
+    writeMeta(runDir, meta);
+  }
   const merged = mergeReport({
     createdAt: meta.createdAt,
     status: signal.aborted ? 'interrupted' : 'complete',
@@ -273,6 +298,8 @@ function parameters(plan: Plan, cold: ColdCacheSupport | undefined, wrk: string 
     minRequests: plan.minRequests,
     warmupMaxSec: plan.warmupMaxSec,
     ...(plan.targetCv === undefined ? {} : { targetCv: plan.targetCv, maxRuns: plan.maxRuns }),
+    ...(plan.targetPrecision === undefined ? {} : { targetPrecision: plan.targetPrecision, maxRuns: plan.maxRuns }),
+    ...(plan.budgetSec === undefined ? {} : { budgetSec: plan.budgetSec }),
     ...(plan.baseline === undefined ? {} : { versionBaseline: plan.baseline.label }),
   };
 }

@@ -72,6 +72,7 @@ export function summarizeCell(meta: CellMeta, runs: readonly RunResult[], opts: 
     flags: cellFlags(runs, { connections: opts.connections, countsAvailable }),
     ...(verdict.reason === undefined ? {} : { reason: verdict.reason }),
     requestsPerSec: summarize(runs.map((r) => r.requestsPerSec)),
+    ...perServerCpu(runs),
     latencyMs: {
       p50: medianOf(runs, (r) => r.latencyMs.p50),
       p90: medianOf(runs, (r) => r.latencyMs.p90),
@@ -153,4 +154,14 @@ function serverSourcesOf(runs: readonly RunResult[]): Pick<CellResult, 'serverSo
   if (first === undefined) return {};
   const one = <K extends keyof NonNullable<RunResult['serverSources']>>(k: K) => (all.every((s) => s[k] === first[k]) ? first[k] : ('mixed' as const));
   return { serverSources: { cpu: one('cpu'), rss: one('rss'), lag: one('lag') } };
+}
+
+/**
+ * Requests per second of server CPU, per run (issue 22): requests/s over the server's CPU share.
+ * For a CPU-bound cell it is the work each request costs, which the client's share of the cores
+ * does not move. Only when every run has a server CPU figure (a raw server has one from /proc).
+ */
+function perServerCpu(runs: readonly RunResult[]): Pick<CellResult, 'requestsPerServerCpuSec'> {
+  if (runs.length === 0 || runs.some((r) => !(r.server.cpuPercent > 0))) return {};
+  return { requestsPerServerCpuSec: summarize(runs.map((r) => r.requestsPerSec / (r.server.cpuPercent / 100))) };
 }

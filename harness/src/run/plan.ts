@@ -47,6 +47,13 @@ export interface Plan {
   targetCv: number | undefined;
   /** Cap on runs per cell when a CV target is set. */
   maxRuns: number;
+  /**
+   * Add runs (up to maxRuns) until each cell's 95 % interval on requests/s is within this share
+   * of its median (hello: twice it), while the run is within budgetSec (issue 22).
+   */
+  targetPrecision?: number;
+  /** The whole run's time budget: runs beyond `runs` are added only while ahead of it. */
+  budgetSec?: number;
   /** Evict the file scenario's files from the page cache before each run. */
   cold: boolean;
   /** Scenarios whose cells are re-measured with wrk after their runs (when wrk is installed). */
@@ -91,13 +98,19 @@ export function processList(raw: string | undefined): ProcessCount[] | undefined
  */
 export const FULL = {
   connections: 10,
-  durationSec: 2,
+  durationSec: 1,
   warmupSec: 0.5,
   warmupMaxSec: 3,
-  runs: 3,
+  runs: 4,
   minRequests: DEFAULT_MIN_REQUESTS,
   crossCheck: ['hello'] as readonly ScenarioName[],
 } as const;
+/**
+ * The full plan's precision (issue 22): after `runs`, more rounds while a cell's 95 % interval
+ * is wider than ±5 % of its median (hello ±10 %), up to 12 runs, while the run is ahead of an
+ * even pace through 270 s (docs/methodology.md, "Choosing the defaults"). --quick has none.
+ */
+export const PRECISION = { maxRuns: 12, targetPrecision: 0.05, budgetSec: 270 } as const;
 /**
  * --quick: every cell, shorter and fewer runs, under a minute for all three runtimes on 2 cores
  * (README, "Choosing the defaults", has the measured wall time and where it went). Runs hold
@@ -138,7 +151,7 @@ function crossCheckList(raw: string | undefined, fallback: readonly ScenarioName
   return nameList('cross-check', raw, SCENARIO_NAMES) ?? [];
 }
 
-const PLAN_FLAGS = ['runtimes', 'scenarios', 'modes', 'connections', 'duration', 'warmup', 'runs', 'probe-rate', 'timeout', 'hash-cost', 'fib-n', 'sleep-ms', 'file-count', 'file-size', 'data-dir', 'out', 'schedule', 'target-cv', 'max-runs', 'cross-check', 'drain-cap', 'min-requests', 'warmup-max', 'processes', 'client-cpus', 'baseline', ...REMOTE_FLAGS] as const;
+const PLAN_FLAGS = ['runtimes', 'scenarios', 'modes', 'connections', 'duration', 'warmup', 'runs', 'probe-rate', 'timeout', 'hash-cost', 'fib-n', 'sleep-ms', 'file-count', 'file-size', 'data-dir', 'out', 'schedule', 'target-cv', 'max-runs', 'target-precision', 'budget', 'cross-check', 'drain-cap', 'min-requests', 'warmup-max', 'processes', 'client-cpus', 'baseline', ...REMOTE_FLAGS] as const;
 
 /** "1,10,100": a sweep of connection counts (repeats dropped, order kept); undefined for one number. */
 function connectionsSweep(raw: string | undefined): number[] | undefined {
@@ -196,7 +209,13 @@ export function parsePlan(argv: string[]): Plan {
   plan.warmupMaxSec = numberFlag('warmup-max', str('warmup-max'), plan.warmupSec, 600, false) ?? defaultWarmupMax;
   const remote = remoteTarget(str, REPO_ROOT);
   if (remote !== undefined) plan.remote = remote;
-  plan.maxRuns = numberFlag('max-runs', str('max-runs'), plan.runs, 1000, true) ?? Math.max(plan.runs, 10);
+  plan.maxRuns = numberFlag('max-runs', str('max-runs'), plan.runs, 1000, true) ?? Math.max(plan.runs, quick ? 10 : PRECISION.maxRuns);
+  // Precision target: on by default in the full plan; --runs given by hand means that many runs
+  // (as a --warmup given by hand is taken as it is), unless a target is asked for too; 0 turns it off.
+  const precision = numberFlag('target-precision', str('target-precision'), 0, 1, false) ?? (quick || str('runs') !== undefined ? undefined : PRECISION.targetPrecision);
+  if (precision !== undefined && precision > 0) plan.targetPrecision = precision;
+  const budget = numberFlag('budget', str('budget'), 1, 86_400, false) ?? (quick ? undefined : PRECISION.budgetSec);
+  if (budget !== undefined) plan.budgetSec = budget;
   const baseline = str('baseline');
   if (baseline !== undefined) {
     const wanted = parseRuntimeRequest(baseline, RUNTIME_NAMES);

@@ -9,7 +9,11 @@ import type { CellSpec } from './scenarios.ts';
 import { startServer, type RunningServer } from './server.ts';
 import { startRemoteServer } from '../remote/remote-server.ts';
 import type { RemoteTarget } from '../remote/ssh.ts';
-import { cv } from '../report/stats.ts';
+import { cv, MIN_RUNS_FOR_INTERVAL, summarize } from '../report/stats.ts';
+import { halfWidthShare } from '../report/paired.ts';
+import { slowRuns } from '../system/speed-math.ts';
+import type { SpeedSampler } from '../system/speed-sampler.ts';
+import type { ScenarioName } from '../report/report-types.ts';
 import { CEILING_OK_RATIO } from '../report/flags.ts';
 
 /** One runtime's side of the run: its servers (started on demand) and its report entry. */
@@ -39,6 +43,15 @@ export interface ScheduleContext {
   remote?: RemoteTarget;
   /** The wrk binary when cross-checks are planned and wrk is installed. */
   wrk?: string;
+  /** The machine-speed sampler (system/speed-sampler.ts), when running. */
+  speed?: Pick<SpeedSampler, 'window'>;
+  /** Whether the run's time budget allows runs beyond the plan's minimum now (default: yes). */
+  mayExtend?: () => boolean;
+  /**
+   * Called when a group is interrupted, with its cells that had finished runs (settled from
+   * those runs, reason "interrupted"): the runs already measured survive on disk.
+   */
+  onInterrupted?: (partial: CellResult[]) => void;
   log(line: string): void;
   onPhase(runtime: string, cell: CellSpec, phase: string): void;
   onRunStarted?: (server: RunningServer, cell: CellSpec) => void;
@@ -46,6 +59,7 @@ export interface ScheduleContext {
 
 interface LaneCell {
   lane: Lane;
+  cell: CellSpec;
   meta: CellMeta;
   runs: RunResult[];
   wrk?: { requestsPerSec: number; connections: number; threads: number };
@@ -53,31 +67,70 @@ interface LaneCell {
   restarts: string[];
   /** Set once the cell is settled on this lane (failed, invalid, or measured). */
   result?: CellResult;
+  /** The server (pid) this cell was checked and warmed up on: a new one gets both again. */
+  preparedOn?: number;
 }
 
 /**
- * One cell on every lane given. Checks and warm-ups first, then the measured runs in rounds,
- * one run per lane per round (A B C A B C): a slow minute on the machine then lands on every
- * runtime alike instead of on whichever ran during it. With a CV target, lanes whose runs are
- * still too spread get more rounds, up to the cap.
+ * The cells of one scenario (its modes) on every lane given. Checks and warm-ups first, then the
+ * measured runs in rounds: in each round every lane runs each of the cells once, the cells'
+ * order reversed every other round (sync async | async sync | ...: ABBA), so the runs compared
+ * in a ratio are neighbours in time and a drift of the machine lands on both sides of it
+ * (issue 22). Each run carries its round, which pairs it with the other cells' runs of that
+ * round (report/paired.ts). A lane gets more rounds while one of its cells is short of its
+ * runs, its precision target, or a run replacing one taken on a slow machine, within the run's
+ * time budget (ctx.mayExtend) and the plan's cap.
  */
-export async function benchCell(cell: CellSpec, lanes: Lane[], ctx: ScheduleContext): Promise<CellResult[]> {
-  const states: LaneCell[] = lanes.map((lane) => ({
-    lane,
-    meta: { runtime: lane.spec.name, scenario: cell.scenario, mode: cell.mode, path: cell.path, ...(lane.processes === undefined ? {} : { processes: lane.processes }) },
-    runs: [],
-    restarts: [],
-  }));
-  for (const state of states) await prepare(state, cell, ctx);
-  for (let round = 1; ; round++) {
-    const active = states.filter((s) => s.result === undefined && wantsMoreRuns(s.runs, ctx.plan));
-    if (active.length === 0) break;
-    for (const state of active) await runOnce(state, cell, ctx, round);
+export async function benchGroup(cells: readonly CellSpec[], lanes: Lane[], ctx: ScheduleContext): Promise<CellResult[]> {
+  const byLane = lanes.map((lane) =>
+    cells.map(
+      (cell): LaneCell => ({
+        lane,
+        cell,
+        meta: { runtime: lane.spec.name, scenario: cell.scenario, mode: cell.mode, path: cell.path, ...(lane.processes === undefined ? {} : { processes: lane.processes }) },
+        runs: [],
+        restarts: [],
+      }),
+    ),
+  );
+  const states = byLane.flat();
+  try {
+    for (const state of states) await prepare(state, state.cell, ctx);
+    for (let round = 1; ; round++) {
+      let ran = false;
+      for (const laneStates of byLane) {
+        const open = laneStates.filter((s) => s.result === undefined);
+        if (!open.some((s) => wantsMoreRuns(s.runs, ctx.plan, s.cell.scenario, ctx.mayExtend))) continue;
+        for (const state of pairedOrder(open, round)) if (state.result === undefined) await runOnce(state, state.cell, ctx, round);
+        ran = true;
+      }
+      if (!ran) break;
+    }
+  } catch (error) {
+    // A group runs its cells' runs in rounds, so an interruption can leave every cell of it
+    // unfinished: the runs measured so far are settled and handed back before giving up.
+    if (error instanceof Interrupted) {
+      const partial = states
+        .filter((state) => state.result !== undefined || state.runs.length > 0)
+        .map((state) => withInstallation({ ...(state.result ?? settle(state, ctx.plan)), reason: `interrupted after ${state.runs.length} run(s)` }, state.lane));
+      if (partial.length > 0) ctx.onInterrupted?.(partial);
+    }
+    throw error;
   }
-  if (ctx.wrk !== undefined && ctx.plan.crossCheck.includes(cell.scenario)) {
-    for (const state of states) if (state.result === undefined) await crossCheck(state, cell, ctx, ctx.wrk);
+  if (ctx.wrk !== undefined) {
+    for (const state of states) if (state.result === undefined && ctx.plan.crossCheck.includes(state.cell.scenario)) await crossCheck(state, state.cell, ctx, ctx.wrk);
   }
   return states.map((state) => withInstallation(state.result ?? settle(state, ctx.plan), state.lane));
+}
+
+/** One cell on every lane (a group of one). */
+export async function benchCell(cell: CellSpec, lanes: Lane[], ctx: ScheduleContext): Promise<CellResult[]> {
+  return benchGroup([cell], lanes, ctx);
+}
+
+/** Round r's order of a lane's cells: as given on odd rounds, reversed on even ones (ABBA). */
+export function pairedOrder<T>(items: readonly T[], round: number): T[] {
+  return round % 2 === 1 ? [...items] : [...items].reverse();
 }
 
 /** A cell of a lane the plan named by version carries that installation's label and exact version. */
@@ -111,15 +164,54 @@ export function withCrossCheck(cell: CellResult, wrk: LaneCell['wrk']): CellResu
   return { ...cell, flags, crossCheck: { tool: 'wrk', ...wrk, requestsPerSec: Math.round(wrk.requestsPerSec), ratio } };
 }
 
-/** Whether a lane needs another run: always up to `runs`; then, with a CV target, until met or capped. */
-export function wantsMoreRuns(runs: readonly RunResult[], plan: Pick<Plan, 'runs' | 'targetCv' | 'maxRuns'>): boolean {
+/**
+ * Whether a lane's cell needs another run: always up to `runs`; then, within the cap and while
+ * the time budget allows (`mayExtend`), until its CV target or precision target is met and no
+ * run taken on a markedly slow machine is left unreplaced.
+ */
+export function wantsMoreRuns(
+  runs: readonly RunResult[],
+  plan: Pick<Plan, 'runs' | 'targetCv' | 'maxRuns'> & { targetPrecision?: number },
+  scenario?: ScenarioName,
+  mayExtend: () => boolean = () => true,
+): boolean {
   if (runs.length < plan.runs) return true;
-  if (plan.targetCv === undefined || runs.length >= plan.maxRuns) return false;
-  return cv(runs.map((r) => r.requestsPerSec)) > plan.targetCv;
+  if (runs.length >= plan.maxRuns) return false;
+  const kept = keptRuns(runs);
+  const rates = kept.map((r) => r.requestsPerSec);
+  const short = kept.length < plan.runs;
+  const spread = plan.targetCv !== undefined && cv(rates) > plan.targetCv;
+  const target = plan.targetPrecision === undefined ? undefined : precisionTarget(plan.targetPrecision, scenario);
+  const wide = target !== undefined && halfWidthShare(summarize(rates)) > target;
+  return (short || spread || wide) && mayExtend();
+}
+
+/** The precision asked of a scenario: the plan's target, twice that for hello (a lighter, noisier cell). */
+export function precisionTarget(target: number, scenario: ScenarioName | undefined): number {
+  return scenario === 'hello' ? target * 2 : target;
+}
+
+/** Runs that count in the summary: all but those taken on a markedly slow machine, unless too few remain. */
+export function keptRuns(runs: readonly RunResult[]): RunResult[] {
+  const kept = runs.filter((r) => r.slowMachine !== true);
+  return kept.length >= MIN_RUNS_FOR_INTERVAL ? kept : [...runs];
+}
+
+/** Marks (and unmarks) the runs of a cell taken while the machine was markedly slower than for its other runs. */
+export function markSlowRuns(runs: RunResult[]): void {
+  const slow = new Set(slowRuns(runs.map((r) => r.machine?.coresWorth)));
+  runs.forEach((run, i) => {
+    if (slow.has(i)) run.slowMachine = true;
+    else delete run.slowMachine;
+  });
 }
 
 function settle(state: LaneCell, plan: Plan): CellResult {
-  const result = withCrossCheck(summarizeCell(state.meta, state.runs, { connections: plan.connections, timeoutSec: plan.timeoutSec, minRequests: plan.minRequests }), state.wrk);
+  const kept = keptRuns(state.runs);
+  const summary = summarizeCell(state.meta, kept, { connections: plan.connections, timeoutSec: plan.timeoutSec, minRequests: plan.minRequests });
+  // Every run stays in runDetails; the figures come from those not taken on a slow machine.
+  const excluded = state.runs.length - kept.length;
+  const result = withCrossCheck({ ...summary, runDetails: [...state.runs], ...(excluded === 0 ? {} : { slowRunsExcluded: excluded }) }, state.wrk);
   const caches = state.runs.map((r) => r.fileCache).filter((c) => c !== undefined);
   const restarts = [...state.restarts, ...(result.restarts ?? [])];
   return {
@@ -127,7 +219,14 @@ function settle(state: LaneCell, plan: Plan): CellResult {
     ...(restarts.length === 0 ? {} : { restarts }),
     ...(caches.length === 0 ? {} : { fileCache: caches.every((c) => c === 'cold') ? ('cold' as const) : ('warm' as const) }),
     ...(plan.targetCv === undefined ? {} : { precision: { targetCv: plan.targetCv, met: result.requestsPerSec.cv <= plan.targetCv } }),
+    ...precisionGoal(result, plan),
   };
+}
+
+function precisionGoal(result: CellResult, plan: Plan): Pick<CellResult, 'precisionGoal'> {
+  if (plan.targetPrecision === undefined || result.status === 'failed') return {};
+  const goal = precisionTarget(plan.targetPrecision, result.scenario);
+  return { precisionGoal: { halfWidthShare: goal, met: halfWidthShare(result.requestsPerSec) <= goal } };
 }
 
 async function prepare(state: LaneCell, cell: CellSpec, ctx: ScheduleContext): Promise<void> {
@@ -138,7 +237,9 @@ async function prepare(state: LaneCell, cell: CellSpec, ctx: ScheduleContext): P
   }
   if (server.health.pools !== undefined) state.meta = { ...state.meta, pools: server.health.pools };
   await guarded(state, cell.server, ctx.signal, async () => {
-    const checkError = await prepareCell(cell, cellContext(state, server, cell, ctx));
+    const context = cellContext(state, server, cell, ctx);
+    const checkError = await prepareCell(cell, context);
+    state.preparedOn = context.server.pid;
     if (checkError !== undefined) {
       state.result = summarizeCell(state.meta, [], { connections: ctx.plan.connections, timeoutSec: ctx.plan.timeoutSec, validationError: checkError });
     }
@@ -146,6 +247,13 @@ async function prepare(state: LaneCell, cell: CellSpec, ctx: ScheduleContext): P
 }
 
 async function runOnce(state: LaneCell, cell: CellSpec, ctx: ScheduleContext, round: number): Promise<void> {
+  const current = state.lane.servers.get(cell.server);
+  // Another cell of the group lost the shared server (it failed that cell): this one gets a new
+  // server, checked and warmed up again, instead of failing with it.
+  if (current === undefined || !current.alive || current.pid !== state.preparedOn) {
+    await prepare(state, cell, ctx);
+    if (state.result !== undefined) return;
+  }
   const server = state.lane.servers.get(cell.server);
   if (server === undefined || !server.alive) {
     state.result = failedCell(state.meta, 'server lost before the run');
@@ -155,7 +263,13 @@ async function runOnce(state: LaneCell, cell: CellSpec, ctx: ScheduleContext, ro
   await guarded(state, cell.server, ctx.signal, async () => {
     const context = cellContext(state, server, cell, ctx, false);
     context.onPhase(`run ${round}/${total}`);
-    state.runs.push(await measureRun(cell, context));
+    const from = Date.now();
+    const run = await measureRun(cell, context);
+    // A restart inside the run checked and warmed the new server for this cell.
+    state.preparedOn = context.server.pid;
+    const machine = ctx.speed?.window(from, Date.now());
+    state.runs.push({ ...run, round, ...(machine === undefined ? {} : { machine }) });
+    markSlowRuns(state.runs);
   });
 }
 

@@ -1,4 +1,5 @@
-import { resolve } from 'node:path';
+import { closeSync, fsyncSync, openSync } from 'node:fs';
+import { join, resolve } from 'node:path';
 import { DATA_DEFAULTS, generateDataFiles, hasDataFiles, loadManifest, type Manifest } from '@bench/app';
 import { REPO_ROOT } from './paths.ts';
 
@@ -13,5 +14,25 @@ export function ensureDataFiles(
 ): Manifest {
   if (hasDataFiles(dir, count, sizeBytes)) return loadManifest(dir);
   log(`generating ${count} files of ${sizeBytes} bytes in ${dir}`);
-  return generateDataFiles(dir, count, sizeBytes);
+  const manifest = generateDataFiles(dir, count, sizeBytes);
+  const started = performance.now();
+  settleFiles(manifest.files.map((f) => join(dir, f.name)));
+  log(`input files written out to disk in ${((performance.now() - started) / 1000).toFixed(1)} s (fsync), so their writeback does not run during the first cells`);
+  return manifest;
+}
+
+/**
+ * Waits until freshly written files are on disk (issue 22): right after 500 MB are generated
+ * the kernel still holds them as dirty pages and writes them back over the next seconds (in
+ * docs/methodology.md: how many MB, how long), taking CPU and I/O from the first cells measured.
+ */
+export function settleFiles(paths: readonly string[]): void {
+  for (const path of paths) {
+    const fd = openSync(path, 'r');
+    try {
+      fsyncSync(fd);
+    } finally {
+      closeSync(fd);
+    }
+  }
 }

@@ -5,6 +5,7 @@
 import { escapeHtml } from './html-escape.ts';
 import { cellRemarks, flagLabel } from '../flags.ts';
 import { entryLane, laneOf, MODE_ORDER } from '../merge.ts';
+import { precisionText } from './precision.ts';
 import { environmentRows, formatMs, formatRatio, formatRps, modeLabel, parameterRows, THREAD_HEAD, threadFigures } from './markdown.ts';
 import type { CellResult, Flag, Report, ScenarioName } from '../report-types.ts';
 import { runtimeLabel } from './processes.ts';
@@ -47,7 +48,8 @@ function rowClass(cell: CellResult): string {
 function rpsText(cell: CellResult): string {
   const { median, ci95, intervalNote } = cell.requestsPerSec;
   if (intervalNote !== undefined) return `${formatRps(median)} <span class="muted">(${escapeHtml(intervalNote)})</span>`;
-  return `${formatRps(median)} <span class="muted">(${formatRps(ci95[0], median)}–${formatRps(ci95[1], median)})</span>`;
+  const share = precisionText(cell.requestsPerSec);
+  return `${formatRps(median)} <span class="muted">(${formatRps(ci95[0], median)}–${formatRps(ci95[1], median)}${share === undefined ? '' : `, ${share}`})</span>`;
 }
 
 /** The figure columns between "mode" and "notes". */

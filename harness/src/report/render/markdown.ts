@@ -12,6 +12,7 @@ import { laneOf, MODE_ORDER } from '../merge.ts';
 import type { CellResult, Comparison, NetworkPath, Parameters, Ratios, Report, RoundTrip, ScenarioName, Timing } from '../report-types.ts';
 import { poolsSection, processesSection, runtimeLabel } from './processes.ts';
 import type { ReportSection } from '../section.ts';
+import { machineSpeedRow, pairedRatioText, precisionLegend, precisionNotes, precisionText, runsText } from './precision.ts';
 
 const DASH = '—';
 
@@ -24,6 +25,7 @@ export function cellNotes(cell: CellResult): string {
   for (const flag of cell.flags) notes.push(flagLabel(flag, cell));
   notes.push(...cellRemarks(cell));
   if (cell.fileCache === 'cold') notes.push('❄ cold cache');
+  notes.push(...precisionNotes(cell));
   if (cell.crossCheck !== undefined) notes.push(`wrk ${formatRps(cell.crossCheck.requestsPerSec)} req/s (autocannon at ${formatRatio(cell.crossCheck.ratio)})`);
   if (cell.precision !== undefined && !cell.precision.met) {
     notes.push(`⚠ CV target ${(cell.precision.targetCv * 100).toFixed(1)} % not met in ${cell.requestsPerSec.runs.length} runs`);
@@ -37,7 +39,8 @@ function rpsWithSpread(cell: CellResult): string {
   if (intervalNote !== undefined) return `${formatRps(median)} (${runs.length} run${runs.length === 1 ? '' : 's'}, no interval)`;
   // The interval is clamped at zero, so it need not be symmetric: show its ends when it is not.
   if (Math.abs(median - (low + high) / 2) > (high - low) / 2 || low === 0) return `${formatRps(median)} (${formatRps(low, median)}–${formatRps(high, median)})`;
-  return `${formatRps(median)} ± ${formatRps((high - low) / 2, median)}`;
+  const share = precisionText(cell.requestsPerSec);
+  return `${formatRps(median)} ± ${formatRps((high - low) / 2, median)}${share === undefined ? '' : ` (${share})`}`;
 }
 
 /** The mode, with the connection count when the run swept them: "sync @100". */
@@ -80,11 +83,12 @@ function ratioDetails(ratios: Ratios): string {
 }
 
 /** Cells a ratio was computed from that are not clean, so the sentence is not over-trusted. */
-function caveat(cells: readonly (CellResult | undefined)[]): string {
+function caveat(cells: readonly (CellResult | undefined)[], paired = false): string {
   const notes = cells.flatMap((cell) => {
     if (cell === undefined) return [];
     if (cell.status !== 'ok') return [`${cell.mode} ${cell.status}`];
-    return cell.flags.map((flag) => `${cell.mode} ${flag}`);
+    // A paired interval already says how sure the ratio is: "unstable" adds nothing to it.
+    return cell.flags.filter((flag) => !(paired && flag === 'unstable')).map((flag) => `${cell.mode} ${flag}`);
   });
   return notes.length === 0 ? '' : `, read with care: ${notes.join(', ')}`;
 }
@@ -108,8 +112,10 @@ function ratioSentence(
   if (ratios.throughput === null) {
     return `${runtime}: ${over} vs ${base} not comparable (${whyNotComparable([[over, overCell], [base, baseCell]])})`;
   }
-  const note = caveat([overCell, baseCell]);
-  return `${runtime}: ${over} handles ${formatRatio(ratios.throughput)} the requests/s of ${base} ${ratioDetails(ratios)}${note}`;
+  const paired = pairedRatioText(ratios);
+  const note = caveat([overCell, baseCell], paired !== undefined);
+  const figure = paired === undefined ? formatRatio(ratios.throughput) : paired.ratio;
+  return `${runtime}: ${over} handles ${figure} the requests/s of ${base}${paired === undefined ? '' : ` ${paired.interval}`} ${ratioDetails(ratios)}${note}`;
 }
 
 /**
@@ -214,7 +220,8 @@ function titleSection(report: Report): string {
 function howToRead(report: Report): string {
   const p = report.parameters;
   const figures = [
-    `Each figure is the median of ${p.runs} runs of ${p.durationSec} s (after ${p.warmupSec} s of warm-up) at ${p.connections} connections.`,
+    `Each figure is the median of ${runsText(p)} of ${p.durationSec} s (after ${p.warmupSec} s of warm-up) at ${p.connections} connections.`,
+    ...precisionLegend(p),
     "req/s is ± the half-width of the 95 % confidence interval of the mean; p99 is the load's latency;",
     "probe p99 is the latency of a separate light client (what one more caller waits); lag p99 is the server's event-loop lateness.",
   ].join('\n');
@@ -242,6 +249,7 @@ export function environmentRows(report: Report): [string, string][] {
     ['OS', env.os],
     ['kernel', env.kernel],
     ['CPU', `${env.cpu.model} × ${env.cpu.count}`],
+    ...(machineSpeedRow(env) === undefined ? [] : [machineSpeedRow(env) as [string, string]]),
     ['memory', formatBytes(env.memoryBytes)],
     ['commit', `${env.commit}${env.dirty ? ' (dirty: uncommitted changes)' : ''}`],
     ['load generator', `${env.loadGenerator.name} ${env.loadGenerator.version}`],

@@ -1,0 +1,58 @@
+/**
+ * How sure the figures are (issue 22), as text for every renderer: a paired ratio with its
+ * interval ("1.05x (0.88 to 1.25, 6 pairs), no measurable difference"), a cell's precision
+ * ("±3.1 %"), and the machine's speed over the run ("2 vCPUs, 1.1 to 1.9 cores' worth").
+ * Pure: formats what the report holds.
+ */
+import { holdsOne } from '../paired.ts';
+import type { CellResult, Environment, Parameters, Ratios, Summary } from '../report-types.ts';
+import { formatRatio } from './format.ts';
+
+/**
+ * The throughput ratio from paired runs and its interval, as two pieces of a sentence ("1.05x",
+ * "(0.88x to 1.25x over 6 pairs: no measurable difference)"), or undefined when the runs were not paired.
+ */
+export function pairedRatioText(ratios: Ratios): { ratio: string; interval: string } | undefined {
+  const ci = ratios.throughputCi95;
+  if (ci === undefined || ratios.pairedThroughput === undefined) return undefined;
+  const span = `${formatRatio(ci[0])} to ${formatRatio(ci[1])} over ${ratios.pairs ?? 0} pairs`;
+  return { ratio: formatRatio(ratios.pairedThroughput), interval: holdsOne(ci) ? `(${span}: no measurable difference)` : `(${span})` };
+}
+
+/** "4 runs", or "4 to 12 runs" when runs were added until a precision target was met. */
+export function runsText(p: Parameters): string {
+  return p.targetPrecision === undefined || p.maxRuns === undefined || p.maxRuns <= p.runs ? `${p.runs} runs` : `${p.runs} to ${p.maxRuns} runs`;
+}
+
+/** The legend line for the precision target and the paired ratios, when the run had them. */
+export function precisionLegend(p: Parameters): string[] {
+  if (p.targetPrecision === undefined) return [];
+  const goal = `${(p.targetPrecision * 100).toFixed(0)} %`;
+  return [
+    `Runs were added until each cell's interval was within ±${goal} of its median (hello ±${(p.targetPrecision * 200).toFixed(0)} %)${p.budgetSec === undefined ? '' : ` while within a ${p.budgetSec} s budget`}; (±x %) is the precision reached.`,
+    'Modes were measured in alternating rounds: a ratio is the geometric mean of the rounds\' ratios, with its 95 % interval.',
+  ];
+}
+
+/** "±3.1 %": the 95 % interval's half-width as a share of the median; undefined without one. */
+export function precisionText(summary: Summary): string | undefined {
+  if (summary.halfWidthShare === undefined || summary.intervalNote !== undefined) return undefined;
+  return `±${(summary.halfWidthShare * 100).toFixed(1)} %`;
+}
+
+/** The environment's machine-speed row, or undefined when no sampler ran. */
+export function machineSpeedRow(env: Environment): [string, string] | undefined {
+  const speed = env.machineSpeed;
+  if (speed === undefined) return undefined;
+  const span = speed.coresWorth === undefined ? 'not measured' : `${speed.coresWorth.min.toFixed(1)} to ${speed.coresWorth.max.toFixed(1)} cores' worth during this run`;
+  return ['machine speed', `${speed.vcpus} vCPUs, ${span} (sampler${speed.pinned ? ' pinned per CPU' : ''}, every ${speed.intervalMs} ms, ${speed.overheadPercent.toFixed(2)} % of a CPU)`];
+}
+
+/** A cell's notes on its precision: runs left out for a slow machine, a target not reached. */
+export function precisionNotes(cell: CellResult): string[] {
+  const notes: string[] = [];
+  const slow = cell.slowRunsExcluded ?? 0;
+  if (slow > 0) notes.push(`🐢 ${slow} run${slow === 1 ? '' : 's'} on a slow machine left out`);
+  if (cell.precisionGoal !== undefined && !cell.precisionGoal.met && cell.status === 'ok') notes.push(`± target ${(cell.precisionGoal.halfWidthShare * 100).toFixed(0)} % not reached in ${cell.requestsPerSec.runs.length} runs`);
+  return notes;
+}

@@ -1,0 +1,59 @@
+import { describe, expect, it } from 'vitest';
+import { coresWorthSpan, fastestUnit, runSpeed, slowRuns, tickSums, type SpeedSample } from '../src/system/speed-math.ts';
+import { budgetPace, scenarioGroups } from '../src/run/budget.ts';
+import { cellsFor } from '../src/run/scenarios.ts';
+
+const sample = (cpu: number, at: number, cpuMs: number): SpeedSample => ({ cpu, at, cpuMs });
+
+describe('speed sampler arithmetic', () => {
+  // Reference: CPU 0's fastest unit 0.2 ms, CPU 1's 0.25 ms (the warm-up's, dated 0).
+  const samples = [
+    sample(0, 0, 0.2),
+    sample(1, 0, 0.25),
+    sample(0, 1000, 0.2),
+    sample(1, 1003, 0.25), // both at full speed: 2.0
+    sample(0, 1250, 0.4),
+    sample(1, 1251, 0.5), // both at half: 1.0
+    sample(0, 1500, 0.2),
+    sample(1, 1502, 0.5), // one full, one half: 1.5
+    sample(0, 1750, 0.2), // CPU 1 late: no tick
+  ];
+
+  it('takes the fastest unit per CPU as full speed', () => {
+    expect(fastestUnit(samples)).toEqual(new Map([[0, 0.2], [1, 0.25]]));
+  });
+
+  it('sums the CPUs speeds per tick inside the window, skipping ticks missing a CPU', () => {
+    expect(tickSums(samples, fastestUnit(samples), 900, 2000)).toEqual([2, 1, 1.5]);
+    expect(tickSums(samples, fastestUnit(samples), 1200, 1300)).toEqual([1]);
+  });
+
+  it("gives a run's median cores' worth and range", () => {
+    expect(runSpeed(samples, fastestUnit(samples), 900, 2000)).toEqual({ coresWorth: 1.5, min: 1, max: 2, ticks: 3 });
+    expect(runSpeed(samples, fastestUnit(samples), 5000, 6000)).toBeUndefined();
+  });
+
+  it('flags a run below 0.8 of the median of its cell, never with fewer than three known', () => {
+    expect(slowRuns([1.9, 1.0, 1.95, undefined, 1.85])).toEqual([1]);
+    expect(slowRuns([1.9, 1.6, 1.95])).toEqual([]);
+    expect(slowRuns([1.9, 1.0])).toEqual([]);
+    expect(coresWorthSpan([1.9, undefined, 1.0])).toEqual({ min: 1, max: 1.9 });
+  });
+});
+
+describe('time budget and groups', () => {
+  it('allows extra runs only while ahead of an even pace through the budget', () => {
+    let now = 0;
+    const pace = budgetPace(100, 10, 0, () => now);
+    now = 15_000;
+    expect(pace(0, 2)).toBe(true); // 15 s spent, 20 s is the share of the first 2 of 10
+    now = 25_000;
+    expect(pace(0, 2)).toBe(false);
+    expect(pace(2, 2)).toBe(true);
+  });
+
+  it('groups the modes of each scenario together', () => {
+    const groups = scenarioGroups(cellsFor(['hello', 'fib'], { fibN: 27, sleepMs: 20 }));
+    expect(groups.map((g) => g.map((c) => c.mode).join(' '))).toEqual(['baseline raw', 'sync async worker']);
+  });
+});
