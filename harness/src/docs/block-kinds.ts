@@ -7,16 +7,19 @@
  *   bench-report   sections of the bench's report.md (`sections=hash,sleep,processes`, `depth=3`)
  *   seeds          the claims table of a bench:seeds run
  *   browser        the browser study's tables (`depth=3`)
+ *   curve          a bench:curve run's capacity table and sentences (`depth=3`)
  */
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { markdownTable } from 'markdown-table';
 import { renderBrowserMarkdown } from '../browser/render-md.ts';
+import type { CurveReport } from '../curve/curve-types.ts';
+import { renderCurveMarkdown } from '../curve/render-text.ts';
 import type { BrowserSection } from '../browser/study.ts';
 import { formatDate, formatMs, formatRatio, formatRps } from '../report/render/format.ts';
 import { renderMarkdown } from '../report/render/markdown.ts';
 import { runtimeLabel } from '../report/render/processes.ts';
-import type { CellResult, Environment, Mode, Report } from '../report/report-types.ts';
+import type { CellResult, Environment, Mode, Ratios, Report } from '../report/report-types.ts';
 import { renderSeedsMarkdown, type SeedsReport } from '../seeds/render.ts';
 import type { ResultBlock } from './result-blocks.ts';
 
@@ -82,14 +85,22 @@ function benchSummary(report: Report): string {
       const async = cellFor(cells, lane, scenario, 'async');
       const worker = cellFor(cells, lane, scenario, 'worker');
       const comparison = report.comparisons.find((c) => runtimeLabel(c) === lane && c.scenario === scenario && c.connections === undefined);
-      const withRatio = (cell: CellResult | undefined, ratio: number | null | undefined) =>
-        cell === undefined ? '—' : `${rps(cell)}${ratio === null || ratio === undefined ? '' : ` (${formatRatio(ratio)})`}`;
+      // The ratio measured paired (runs alternating, so drift cancels) with its interval where the
+      // report has it; an interval holding 1 is no measurable difference.
+      const ratioText = (r: Ratios | undefined) => {
+        const ratio = r?.pairedThroughput ?? r?.throughput;
+        if (ratio === null || ratio === undefined) return '';
+        const ci = r?.throughputCi95;
+        if (ci === undefined) return ` (${formatRatio(ratio)})`;
+        return ci[0] <= 1 && ci[1] >= 1 ? ` (${formatRatio(ratio)}: no measurable difference)` : ` (${formatRatio(ratio)}, ${formatRatio(ci[0])}–${formatRatio(ci[1])})`;
+      };
+      const withRatio = (cell: CellResult | undefined, r: Ratios | undefined) => (cell === undefined ? '—' : `${rps(cell)}${ratioText(r)}`);
       rows.push([
         scenario,
         lane,
         sync === undefined ? '—' : rps(sync),
-        withRatio(async, comparison?.asyncOverSync?.throughput),
-        withRatio(worker, comparison?.workerOverSync?.throughput),
+        withRatio(async, comparison?.asyncOverSync),
+        withRatio(worker, comparison?.workerOverSync),
         [sync, async, worker].filter((c) => c !== undefined).map(probe).join(' → '),
       ]);
     }
@@ -98,7 +109,11 @@ function benchSummary(report: Report): string {
     align: ['l', 'l', 'r', 'r', 'r', 'r'],
   });
   const p = report.parameters;
-  const how = `Medians of ${p.runs} runs of ${p.durationSec} s at ${p.connections} connections, ± the half-width of the 95 % interval; ⚠ marks a flagged cell (unstable, client-bound, …: see the full report). Probe p99: what one more caller waits while the load runs.`;
+  const runs = p.targetPrecision === undefined ? `${p.runs} runs` : `${p.runs} to ${p.maxRuns ?? p.runs} runs (more while a cell's interval was wider than ±${Math.round(p.targetPrecision * 100)} % of its median, within the time budget)`;
+  const ratios = report.comparisons.some((c) => c.asyncOverSync?.throughputCi95 !== undefined)
+    ? ' Ratios: the geometric mean of the per-round ratios of runs taken alternating (sync, async, async, sync, …), with their 95 % interval.'
+    : '';
+  const how = `Medians of ${runs} of ${p.durationSec} s at ${p.connections} connections, ± the half-width of the 95 % interval; ⚠ marks a flagged cell (unstable, client-bound, …: see the full report).${ratios} Probe p99: what one more caller waits while the load runs.`;
   return [benchRunLine(report), '', table, '', how].join('\n');
 }
 
@@ -130,6 +145,17 @@ function browser(report: unknown, params: Record<string, string>): string {
   return [line, '', demote(renderBrowserMarkdown(r.browser).replace(/^## [^\n]*\n\n/, ''), depthOf(params, 3) - 2)].join('\n');
 }
 
+/** The capacity table and sentences of a curve run (its "## Capacity at ..." section). */
+function curve(report: unknown, params: Record<string, string>): string {
+  const r = report as CurveReport;
+  const capacity = renderCurveMarkdown(r)
+    .split(/^(?=## )/m)
+    .find((section) => section.startsWith('## Capacity at'));
+  if (capacity === undefined) throw new BlockError('the curve report has no "## Capacity at" section');
+  const wall = r.elapsedSec === undefined ? '' : ` Wall time ${Math.round(r.elapsedSec)} s.`;
+  return [`${runLine(r.createdAt, r.environment, r.runtimes)}${wall}${sampleNote(r)}`, '', demote(capacity.trim(), depthOf(params, 3) - 1)].join('\n');
+}
+
 const KINDS: Record<string, Renderer> = {
   'run-line': (report) => {
     const r = report as Report;
@@ -139,6 +165,7 @@ const KINDS: Record<string, Renderer> = {
   'bench-report': (report, params) => benchReport(report as Report, params),
   seeds,
   browser,
+  curve,
 };
 
 export const BLOCK_KINDS = Object.keys(KINDS);
