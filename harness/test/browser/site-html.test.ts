@@ -63,12 +63,24 @@ describe.skipIf(!installed && !required)('the results site in headless Chromium'
     await page.goto(pathToFileURL(siteFile).href, { waitUntil: 'load' });
   });
 
-  /** Shown: laid out with a size (what playwright's isVisible checked). */
-  const isVisible = (selector: string) =>
-    page.$eval(selector, (el) => {
-      const box = (el as HTMLElement).getBoundingClientRect();
+  /**
+   * Shown: laid out with a size (what playwright's isVisible checked). A tab switch runs in the
+   * page's own click/hashchange handler, so give it a moment before reading "not shown".
+   */
+  const isVisible = async (selector: string) => {
+    const shown = (sel: string) => {
+      const el = document.querySelector(sel);
+      if (el === null) return false;
+      const box = el.getBoundingClientRect();
       return getComputedStyle(el).visibility !== 'hidden' && box.width > 0 && box.height > 0;
-    });
+    };
+    try {
+      await page.waitForFunction(shown, { timeout: 2000 }, selector);
+      return true;
+    } catch {
+      return false;
+    }
+  };
 
   afterAll(async () => {
     await browser?.close();

@@ -8,13 +8,14 @@
 // Why two fixed steps and not the search: near capacity the share over the target changes slowly
 // with the rate (M/D/1 at 20.5 ms: 0.33 % at 0.85 x, 1 % at 1 x, 2.7 % at 1.15 x), so telling
 // those rates apart at 95 % takes thousands of requests per rate: minutes per runtime. A step of
-// 250 requests has a p99 that depends on its own schedule as much as on the rate, so the steps use
-// one fixed seeded schedule (seed 29, scaled to the rate), and the test first checks, by Lindley's
-// recursion on those very arrivals, that the schedule sits clearly on each side of the target at
-// the measured service time (p99 ≤ 80 ms at 0.85 x, ≥ 120 ms at 1.15 x: at 20.3-21 ms of service
-// it gives 80 and 123 ms): the measurement must then land on the same sides. (Seed 3 with 200
-// requests gave 86 ms at 0.85 x: all three runtimes measured over 100 ms there, the margin too
-// thin for the HTTP and scheduling a real server adds to each request.)
+// 250 requests has a p99 that depends on its own schedule as much as on the rate, so both steps
+// use one seeded schedule (scaled to the rate), and the schedule is chosen, by Lindley's recursion
+// on those very arrivals at the service time the server measured, as the first seed that sits
+// clearly on each side of the target: p99 ≤ 75 ms at 0.85 x and ≥ 125 ms at 1.15 x (for 20-22 ms
+// of service such a seed is found within the first 200). The margin is there because a real
+// server adds its HTTP handling to every request, which the route's own avgMs leaves out: measured
+// p99s ran 13-23 % above Lindley's on the same schedule (2026-11-23), so a schedule whose p99 at
+// 0.85 x is 80 ms (seed 29, the first version) measured 92-98 ms: a pass by a hair, or a fail.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -28,9 +29,9 @@ import { startServer, stopAllServers } from '../../src/run/server.ts';
 
 const TARGET_MS = 100;
 const REQUESTS = 250;
-const SEED = 29;
 /** How clearly the schedule itself must sit on each side of the target (Lindley, at the measured service time). */
-const MARGIN = 0.2;
+const MARGIN = 0.25;
+const SEEDS_TRIED = 2000;
 const generator = new Generator();
 // The servers refuse to start without the file scenario's inputs: a small set of them.
 let dataDir: string;
@@ -52,6 +53,18 @@ function p99(latencies: readonly number[]): number {
   return sorted[Math.ceil(0.99 * sorted.length) - 1] ?? 0;
 }
 
+/** Lindley's p99 for REQUESTS Poisson arrivals of this seed at `rate`, with `serviceMs` of service each. */
+const scheduleP99 = (rate: number, seed: number, serviceMs: number) => p99(lindleyLatenciesMs(arrivalOffsets(rate, REQUESTS / rate, 'poisson', seed), serviceMs));
+
+/** The first seed whose schedule sits MARGIN clear of the target on each side (see the top of the file). */
+function discriminatingSeed(predicted: number, serviceMs: number): number {
+  for (let seed = 1; seed <= SEEDS_TRIED; seed++) {
+    if (scheduleP99(predicted * 0.85, seed, serviceMs) > (1 - MARGIN) * TARGET_MS) continue;
+    if (scheduleP99(predicted * 1.15, seed, serviceMs) >= (1 + MARGIN) * TARGET_MS) return seed;
+  }
+  throw new Error(`no seed of ${SEEDS_TRIED} gives a schedule ${MARGIN * 100} % clear of ${TARGET_MS} ms on both sides at ${serviceMs} ms of service`);
+}
+
 describe.each(['node', 'bun', 'deno'] as RuntimeName[])('M/D/1 capacity of /sleep/sync?ms=20 on %s', (runtime) => {
   const spec = runtimeSpec(runtime);
   const available = probeRuntime(spec).ok;
@@ -69,15 +82,16 @@ describe.each(['node', 'bun', 'deno'] as RuntimeName[])('M/D/1 capacity of /slee
       const serviceMs = stats.routes['/sleep/sync']?.avgMs ?? 0;
       expect(serviceMs).toBeGreaterThanOrEqual(20);
       const predicted = md1CapacityPerSec(serviceMs, TARGET_MS, 99);
+      const seed = discriminatingSeed(predicted, serviceMs);
       const rows: { factor: number; within: boolean; schedule: number; m: Awaited<ReturnType<typeof step>> }[] = [];
       for (const [factor, within] of [[0.85, true], [1.15, false]] as const) {
         const rate = predicted * factor;
         // The same schedule at every rate: REQUESTS Poisson arrivals, in units of 1 / rate.
         const durationSec = REQUESTS / rate;
-        const schedule = p99(lindleyLatenciesMs(arrivalOffsets(rate, durationSec, 'poisson', SEED), serviceMs));
-        const m = await step(rate, durationSec, SEED);
+        const schedule = scheduleP99(rate, seed, serviceMs);
+        const m = await step(rate, durationSec, seed);
         rows.push({ factor, within, schedule, m });
-        console.log(`${runtime}: service ${serviceMs} ms, M/D/1 capacity at p99 ≤ ${TARGET_MS} ms ${predicted.toFixed(1)} req/s; ${factor} x = ${rate.toFixed(1)} req/s: measured p99 ${m.latencyMs.p99} ms (Lindley on this schedule ${schedule.toFixed(1)} ms), ${m.completed}/${m.scheduled} answered, lateness p99 ${m.latenessMs.p99} ms`);
+        console.log(`${runtime}: service ${serviceMs} ms, M/D/1 capacity at p99 ≤ ${TARGET_MS} ms ${predicted.toFixed(1)} req/s; ${factor} x = ${rate.toFixed(1)} req/s: measured p99 ${m.latencyMs.p99} ms (Lindley on this schedule, seed ${seed}: ${schedule.toFixed(1)} ms), ${m.completed}/${m.scheduled} answered, lateness p99 ${m.latenessMs.p99} ms`);
       }
       for (const { within, schedule, m } of rows) {
         // The schedule itself must discriminate, or the test would prove nothing.
