@@ -94,7 +94,7 @@ export function processList(raw: string | undefined): ProcessCount[] | undefined
 
 /**
  * Default plan: 11 cells per runtime, each 0.5 s of warm-up and 3 runs of 2 s, about 4.5 minutes
- * for all three runtimes on 2 cores (README, "Choosing the defaults").
+ * for all three runtimes on 2 cores (docs/methodology.md, "Choosing the defaults").
  */
 export const FULL = {
   connections: 10,
@@ -113,7 +113,7 @@ export const FULL = {
 export const PRECISION = { maxRuns: 12, targetPrecision: 0.05, budgetSec: 270 } as const;
 /**
  * --quick: every cell, shorter and fewer runs, under a minute for all three runtimes on 2 cores
- * (README, "Choosing the defaults", has the measured wall time and where it went). Runs hold
+ * (docs/methodology.md, "Choosing the defaults", has the measured wall time and where it went). Runs hold
  * QUICK_MIN_REQUESTS, the warm-up stops at 0.5 s, and there is no wrk cross-check (the hello
  * cells are then judged client-bound by the client's CPU alone; --cross-check hello brings it back).
  */

@@ -48,7 +48,7 @@ const FILE_001 = {
   sourceSetup: 'Bun, 100 unique 5 MB files read at random, autocannon defaults (10 connections, 10 s) per endpoint, counts from the server\'s /stats',
   ratioOf: 'async / sync requests counted by the server',
   claimed: 1875 / 218,
-  claimedFrom: '1,875 / 218 (the printed +759.63 % is 1,874 / 218: see README)',
+  claimedFrom: '1,875 / 218 (the printed +759.63 % is 1,874 / 218: see docs/seeds.md)',
   client: 'autocannon',
 } as const;
 

