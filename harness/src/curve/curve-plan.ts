@@ -31,7 +31,7 @@ export const CURVE_DEFAULT_SCENARIOS: ScenarioName[] = ['hello', 'hash', 'file',
 /**
  * Default: p99 at 95 % confidence, bracket rungs 1.57x apart from half the closed-loop figure,
  * bisection to 5 %, a step passes after 1 s at the soonest and gives up (undecided) after 15 s,
- * two undecided steps per cell at most: about 10 minutes for 27 cells on 2 cores
+ * two undecided steps per cell at most: about 12.5 minutes for 33 cells on 2 cores (745 s measured 2026-11-23)
  * (docs/load-curves.md). --quick decides at 80 % confidence, to 25 %, 0.5 s to 2 s per step, one
  * undecided step: about 2-3 minutes. minSamples only sizes a --rates step without a decision rule.
  */
