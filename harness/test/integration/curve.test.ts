@@ -1,7 +1,7 @@
 // The open-loop generator held against queueing theory, not against itself: a 20 ms timer
 // server answers in a little over 20 ms and keeps up; a server that serves one request at a time
 // for 20 ms (capacity 50 req/s) queues Poisson arrivals as M/D/1 says, and cannot go past 50 req/s;
-// a rate the generator cannot keep is flagged generator-bound. Then `bench:curve` end to end on
+// a rate past the in-flight cap is flagged saturated, with its drops counted. Then `bench:curve` end to end on
 // every runtime. Latency counts from the scheduled send time.
 import { execFile } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
@@ -87,12 +87,17 @@ describe('the generator against queueing theory (node)', () => {
     expect(toStep(60, m, { cpuPercent: 0 }, 100).meetsTarget).toBe(false);
   });
 
-  it('a rate the generator cannot keep is flagged generator-bound, and what it could not send is counted as dropped', async () => {
+  // 200,000 req/s with 64 in flight: far past what the server answers. The raw-socket generator
+  // drops what is due while the cap is out at almost no cost, so it may well stay on schedule:
+  // then the step is saturated (the server's doing), not generator-bound. Whichever it was, the
+  // flags say it, and nothing is credited to the server.
+  it('a rate past the in-flight cap is flagged saturated (and generator-bound when the generator fell behind), and what it could not send is counted as dropped', async () => {
     const m = await step('/hello', 200_000, 0.5, { maxInFlight: 64 });
-    expect(generatorBound(m)).toBe(true);
     expect(m.dropped).toBeGreaterThan(0);
     expect(m.sent + m.dropped).toBe(m.scheduled);
-    expect(toStep(200_000, m, { cpuPercent: 0 }, 100).flags).toContain('generator-bound');
+    const flags = toStep(200_000, m, { cpuPercent: 0 }, 100).flags;
+    expect(flags).toContain('saturated');
+    expect(flags.includes('generator-bound')).toBe(generatorBound(m));
   });
 });
 
