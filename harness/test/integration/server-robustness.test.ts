@@ -156,8 +156,9 @@ describe('every runtime alike', () => {
     const { report } = await runBench(plan, { progress: recordingProgress() });
     for (const cell of report.results) {
       const rss = cell.runDetails.map((r) => r.server.rssMB);
-      expect(rss, cell.runtime).toHaveLength(10);
-      expect(rss[9]!, `${cell.runtime}: ${rss.map((x) => x.toFixed(0)).join(', ')} MB`).toBeLessThanOrEqual(rss[0]! * 1.5 + 32);
+      // 10 runs, or one more where a run taken while the machine was slow was repeated.
+      expect(rss.length, cell.runtime).toBeGreaterThanOrEqual(10);
+      expect(rss.at(-1)!, `${cell.runtime}: ${rss.map((x) => x.toFixed(0)).join(', ')} MB`).toBeLessThanOrEqual(rss[0]! * 1.5 + 32);
     }
   }, 120_000);
 });
