@@ -9,6 +9,7 @@ import { createProgress } from './run/progress.ts';
 import { renderConsoleSummary } from './report/render/console.ts';
 import { movePath, preflight, PreflightError, processRefusal, type RemoteSetup } from './remote/preflight.ts';
 import { resolveRemoteVersions } from './remote/remote-versions.ts';
+import { serverHostOf } from './remote/remote-host.ts';
 import { DEFAULT_DATA_DIR } from './system/data-files.ts';
 import { versionFeatures } from './versions/versions-section.ts';
 import { siteLines } from './site-kinds.ts';
@@ -68,7 +69,7 @@ async function main(): Promise<number> {
   const fd = fdWarning(Math.max(...(plan.connectionsList ?? [plan.connections])));
   if (fd !== undefined) progress.log(`bench: ${fd}`);
   if (remote !== undefined) progress.log(`bench: servers on ${remote.environment.host} (${remote.environment.os}, ${remote.environment.cpu.count} CPUs), bound to ${remote.target.bind}, checkout ${remote.target.dir}`);
-  const { report, runDir } = await runBench(plan, { progress, signal: controller.signal, specs, features: versionFeatures, ...(remote === undefined ? {} : { remote }) });
+  const { report, runDir } = await runBench(plan, { progress, signal: controller.signal, specs, features: versionFeatures, ...(remote === undefined ? {} : { host: serverHostOf(remote) }) });
   console.log(renderConsoleSummary(report));
   console.log(`\nreport: ${resolve(runDir, 'report.html')}\n        ${resolve(runDir, 'report.md')}\n        ${resolve(runDir, 'report.json')}`);
   console.log(siteLines(runDir));

@@ -18,7 +18,7 @@ import { RUNTIME_NAMES } from './run/runtimes.ts';
 import { REPO_ROOT } from './system/paths.ts';
 import { stopAllServers } from './run/server.ts';
 import { preflight, PreflightError, type RemoteSetup } from './remote/preflight.ts';
-import { REMOTE_FLAGS, remoteTarget, type RemoteTarget } from './remote/ssh.ts';
+import { REMOTE_FLAGS, remoteTarget, type RemoteTarget } from './run/server-host.ts';
 
 const SERVER_KINDS = ['raw', 'hono'] as const satisfies readonly ServerKind[];
 const FULL = { durationSec: 2, runs: 3 } as const;

@@ -3,8 +3,8 @@
 // `--runtimes name@version`; --fetch installs versions into the cache ahead of a run.
 import { FlagError, parseFlags } from './cli-flags.ts';
 import { probeRuntime, RUNTIME_NAMES, runtimeSpec } from './run/runtimes.ts';
-import { CACHE_DIR, cachedVersions, platformPackage, registryVersions, resolveRequest } from './versions/install.ts';
-import { compareVersions, latestPerLine, parseRuntimeList } from './versions/versions.ts';
+import { CACHE_DIR, cachedVersions, platformPackage, registryVersions, resolveRequest } from './run/runtime-install.ts';
+import { compareVersions, latestPerLine, parseRuntimeList } from './run/runtime-request.ts';
 
 function list(): void {
   for (const name of RUNTIME_NAMES) {

@@ -13,7 +13,7 @@ import { stopAllServers } from './run/server.ts';
 import { DEFAULT_DATA_DIR, ensureDataFiles } from './system/data-files.ts';
 import { autocannonVersion, environment } from './system/environment.ts';
 import { REPO_ROOT } from './system/paths.ts';
-import { REMOTE_FLAGS } from './remote/ssh.ts';
+import { REMOTE_FLAGS } from './run/server-host.ts';
 import { probeAb } from './seeds/ab.ts';
 import { judge } from './seeds/judge.ts';
 import { renderSeedsConsole, renderSeedsHtml, renderSeedsMarkdown, type SeedsReport } from './seeds/render.ts';

@@ -51,18 +51,22 @@ describe('import rules', () => {
     expect(code, output).toBe(0);
   }, 120_000);
 
-  it('fail on a circle, an upward import from report/ and an app import of the harness, naming the files', async () => {
+  it('fail on a circle, upward imports from report/ and run/ and an app import of the harness, naming the files', async () => {
     const root = fixture({
       'harness/src/report/model.ts': "import { curve } from '../curve/curve.ts';\nexport const model = curve;\n",
       'harness/src/curve/curve.ts': "export const curve = 1;\n",
       'harness/src/run/a.ts': "import { b } from './b.ts';\nexport const a = b;\n",
       'harness/src/run/b.ts': "import { a } from './a.ts';\nexport const b = () => a;\n",
+      // run/ reaching into a feature: another host must come down as a ServerHost instead.
+      'harness/src/run/schedule.ts': "import { start } from '../remote/remote-server.ts';\nexport const s = start;\n",
+      'harness/src/remote/remote-server.ts': "export const start = 1;\n",
       'packages/app/src/app.ts': "import { model } from '../../../harness/src/report/model.ts';\nexport const app = model;\n",
     });
     const { code, output } = await cruise(root, ['harness/src', 'packages']);
     expect(code).toBeGreaterThan(0);
     expect(output).toMatch(/no-circular: harness\/src\/run\/(a|b)\.ts/);
     expect(output).toContain('report-is-the-floor: harness/src/report/model.ts → harness/src/curve/curve.ts');
+    expect(output).toContain('run-below-features: harness/src/run/schedule.ts → harness/src/remote/remote-server.ts');
     expect(output).toContain('packages-below-harness-and-runtimes: packages/app/src/app.ts → harness/src/report/model.ts');
   }, 60_000);
 });

@@ -3,7 +3,7 @@ import { choice, FlagError, nameList, numberFlag, parseFlags } from '../cli-flag
 import { MODES } from '../run/plan.ts';
 import { RUNTIME_NAMES } from '../run/runtimes.ts';
 import { cellsFor, SCENARIO_NAMES } from '../run/scenarios.ts';
-import { REMOTE_FLAGS, remoteTarget, type RemoteTarget } from '../remote/ssh.ts';
+import { REMOTE_FLAGS, remoteTarget, type RemoteTarget } from '../run/server-host.ts';
 import { REPO_ROOT } from '../system/paths.ts';
 import type { Mode, ScenarioName } from '../report/report-types.ts';
 import type { Arrivals } from './arrivals.ts';

@@ -11,15 +11,13 @@ import type { Manifest, RuntimeName } from '@bench/app';
 import type { NetworkPath, ServerHostEnvironment } from '../report/report-types.ts';
 import { runtimeSpec, type RuntimeSpec } from '../run/runtimes.ts';
 import { REPO_ROOT } from '../system/paths.ts';
-import { describeSshFailure, hostOf, missingSshReason, sshRun, type RemoteTarget } from './ssh.ts';
+import { describeSshFailure, hostOf, missingSshReason, sshRun } from './ssh.ts';
+import type { HostInstallation, RemoteTarget } from '../run/server-host.ts';
 
 export class PreflightError extends Error {}
 
-export interface RemoteRuntime {
-  spec: RuntimeSpec;
-  /** The exact version there, or why it cannot run there. */
-  probe: { ok: true; version: string } | { ok: false; reason: string };
-}
+/** An installation on the server host and what probing it there found. */
+export type RemoteRuntime = HostInstallation;
 
 /** The file scenario's data on the server host: its folder there and the shape the plan wants. */
 export interface RemoteData {

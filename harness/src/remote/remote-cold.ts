@@ -6,7 +6,8 @@
  * cold only when at most 5 % of the bytes are still resident afterwards.
  */
 import type { ColdCacheSupport } from '../system/page-cache.ts';
-import { sshRun, type RemoteTarget } from './ssh.ts';
+import { sshRun } from './ssh.ts';
+import type { RemoteTarget } from '../run/server-host.ts';
 
 const MAX_RESIDENT = 0.05;
 

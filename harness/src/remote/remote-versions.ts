@@ -8,9 +8,10 @@
  */
 import type { RuntimeName } from '@bench/app';
 import { bunSpecFor, denoSpecFor, nodeSpecFor, runtimeSpec, type RuntimeSpec } from '../run/runtimes.ts';
-import type { RuntimeRequest } from '../versions/versions.ts';
+import type { RuntimeRequest } from '../run/runtime-request.ts';
 import { PreflightError, remoteSpec, type RemoteRuntime } from './preflight.ts';
-import { hostOf, sshRun, type RemoteTarget } from './ssh.ts';
+import { hostOf, sshRun } from './ssh.ts';
+import type { RemoteTarget } from '../run/server-host.ts';
 
 /** `label: version from source (binary)` or `label: unavailable: reason`, as runtimes-cli prints them. */
 const FOUND = /^(\S+): (\S+) from (.*) \((\/.*)\)$/;

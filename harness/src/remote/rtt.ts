@@ -16,7 +16,8 @@ import { runtimeSpec, type RuntimeSpec } from '../run/runtimes.ts';
 import { median, roundFigure } from '../report/stats.ts';
 import { remoteSpec } from './preflight.ts';
 import { startRemoteServer } from './remote-server.ts';
-import { sshRun, type RemoteTarget } from './ssh.ts';
+import { sshRun } from './ssh.ts';
+import type { RemoteTarget } from '../run/server-host.ts';
 
 export const RTT_SAMPLES = 20;
 const RTT_WARMUP = 10;

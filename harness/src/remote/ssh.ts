@@ -5,22 +5,7 @@
  * and -T (no terminal). No key material ever appears in our flags, logs or reports.
  */
 import { execFile, execFileSync } from 'node:child_process';
-import { existsSync } from 'node:fs';
-import { FlagError } from '../cli-flags.ts';
-
-/** Where and how the servers of a remote run are started. */
-export interface RemoteTarget {
-  /** `[user@]host` as given to --server-host: handed to ssh unchanged. */
-  destination: string;
-  /** The checkout on the server host (default: the same path as here). */
-  dir: string;
-  /** The address the servers bind on the server host; undefined until the preflight decides it. */
-  bind: string | undefined;
-  /** --ssh-config, passed as `ssh -F`. */
-  sshConfig: string | undefined;
-  /** The server host's address on the ssh connection (from its $SSH_CONNECTION), once known. */
-  address?: string;
-}
+import type { RemoteTarget } from '../run/server-host.ts';
 
 /** The host part of `[user@]host`, for reports: the user name is not recorded. */
 export function hostOf(destination: string): string {
@@ -96,31 +81,4 @@ export function describeSshFailure(destination: string, stderr: string): string 
     return `ssh to ${destination}: host unreachable (${last})`;
   }
   return `ssh to ${destination} failed: ${last}`;
-}
-
-/** The remote flags shared by bench and calibrate; their names, for parseFlags. */
-export const REMOTE_FLAGS = ['server-host', 'server-dir', 'server-bind', 'ssh-config'] as const;
-
-/**
- * --server-host [user@]host, --server-dir DIR (default: this checkout's path), --server-bind ADDR
- * (default: the server host's own address on the ssh connection, never all interfaces unless
- * asked), --ssh-config FILE. The other three without --server-host are a mistake, not ignored.
- */
-export function remoteTarget(get: (flag: string) => string | undefined, defaultDir: string): RemoteTarget | undefined {
-  const destination = get('server-host');
-  if (destination === undefined) {
-    const stray = REMOTE_FLAGS.find((f) => f !== 'server-host' && get(f) !== undefined);
-    if (stray !== undefined) throw new FlagError(`--${stray} needs --server-host`);
-    return undefined;
-  }
-  if (!/^([A-Za-z0-9._-]+@)?[A-Za-z0-9._:[\]-]+$/.test(destination) || destination.startsWith('-')) {
-    throw new FlagError(`--server-host must be [user@]host (a name from your ssh config, a host name or an address), got "${destination}"`);
-  }
-  const bind = get('server-bind');
-  if (bind !== undefined && !/^[A-Za-z0-9.:_-]+$/.test(bind)) throw new FlagError(`--server-bind must be an address of the server host, got "${bind}"`);
-  const dir = get('server-dir') ?? defaultDir;
-  if (!dir.startsWith('/')) throw new FlagError(`--server-dir must be an absolute path on the server host, got "${dir}"`);
-  const sshConfig = get('ssh-config');
-  if (sshConfig !== undefined && !existsSync(sshConfig)) throw new FlagError(`--ssh-config ${sshConfig}: no such file`);
-  return { destination, dir, bind, sshConfig };
 }

@@ -21,17 +21,14 @@ import type { CellResult, Parameters, Report, RuntimeEntry } from '../report/rep
 import { withFeatures, type ReportFeatures } from '../report/section.ts';
 import { probeRuntime, runtimeSpec, type RuntimeSpec } from './runtimes.ts';
 import { REPO_ROOT } from '../system/paths.ts';
-import { resolveRequest } from '../versions/install.ts';
+import { resolveRequest } from './runtime-install.ts';
 import { cellsFor, type CellSpec } from './scenarios.ts';
 import { benchGroup, stopKind, type Lane, type ScheduleContext } from './schedule.ts';
 import { startSpeedSampler, type SpeedSampler } from '../system/speed-sampler.ts';
 import { budgetPace, scenarioGroups } from './budget.ts';
 import { stopAllServers, type RunningServer } from './server.ts';
 import { createPhaseClock, phaseKind } from './phase-clock.ts';
-import type { RemoteSetup } from '../remote/preflight.ts';
-import { measureNetwork, networkLine, RTT_SAMPLES } from '../remote/rtt.ts';
-import { remoteColdSupport } from '../remote/remote-cold.ts';
-import { movePath } from '../remote/preflight.ts';
+import type { ServerHost } from './server-host.ts';
 
 export const DEFAULT_RESULTS_ROOT = resolve(REPO_ROOT, 'data/results');
 
@@ -46,8 +43,8 @@ export interface BenchOptions {
    * runtime's pinned installation.
    */
   specs?: RuntimeSpec[];
-  /** --server-host: what the preflight found on the server host (remote/preflight.ts). */
-  remote?: RemoteSetup;
+  /** --server-host: the other host the servers run on, as the entry point built it (run/server-host.ts). */
+  host?: ServerHost;
   /** Called as each measured run starts, with its server (fault-injection tests kill or stop it). */
   onRunStarted?: (server: RunningServer, cell: CellSpec) => void;
   /** What the features add to the report (versions compared, their sections); given by bench-cli. */
@@ -76,21 +73,21 @@ export async function runBench(plan: Plan, options: BenchOptions): Promise<Bench
   mkdirSync(runDir, { recursive: true });
 
   const dataDir = plan.dataDir === undefined ? undefined : resolve(plan.dataDir);
-  const remote = options.remote;
+  const host = options.host;
   // On another host the servers read that host's files: its manifest (from the preflight) checks them.
-  const manifest = remote?.manifest ?? ensureDataFiles(dataDir, plan.fileCount, plan.fileSizeBytes, (line) => progress.log(line));
+  const manifest = host?.manifest ?? ensureDataFiles(dataDir, plan.fileCount, plan.fileSizeBytes, (line) => progress.log(line));
   const filePaths = manifest.files.map((f) => join(dataDir ?? DEFAULT_DATA_DIR, f.name));
   // On another host the files are that host's copies: same names, under its checkout.
-  const evictPaths = remote === undefined ? filePaths : filePaths.map((p) => movePath(p, remote.target.dir));
-  const cold = plan.cold ? (remote === undefined ? await coldCache(dataDir ?? DEFAULT_DATA_DIR, progress) : await remoteCold(remote, evictPaths, progress)) : undefined;
+  const evictPaths = host === undefined ? filePaths : filePaths.map((p) => host.movePath(p));
+  const cold = plan.cold ? (host === undefined ? await coldCache(dataDir ?? DEFAULT_DATA_DIR, progress) : await remoteCold(host, evictPaths, progress)) : undefined;
   // Servers on another host: this one is the load generator's alone, nothing to pin apart.
-  const pinning = remote === undefined ? planPinning(availableParallelism(), tasksetAvailable(), plan.clientCpus) : { reason: 'servers on another host (--server-host)' };
+  const pinning = host === undefined ? planPinning(availableParallelism(), tasksetAvailable(), plan.clientCpus) : { reason: 'servers on another host (--server-host)' };
   if ('client' in pinning) pinSelf(pinning.client);
   const wrk = plan.crossCheck.length > 0 ? findWrk() : undefined;
   if (plan.crossCheck.length > 0 && wrk === undefined) progress.log(`bench: no cross-check with wrk: ${missingWrkReason()}`);
   const meta: RunMeta = {
     createdAt: new Date().toISOString(),
-    environment: { ...environment(), pinning, ...(remote === undefined ? {} : { serverHost: remote.environment }) },
+    environment: { ...environment(), pinning, ...(host === undefined ? {} : { serverHost: host.environment }) },
     parameters: parameters(plan, cold, wrk),
     runtimes: [],
   };
@@ -100,16 +97,16 @@ export async function runBench(plan: Plan, options: BenchOptions): Promise<Bench
   const sweep = plan.connectionsList;
   // --processes: one lane per runtime and process count; auto = the CPUs the servers may use
   // (on another host, that host's CPUs as its preflight counted them).
-  const serverCpuCount = remote !== undefined ? remote.environment.cpu.count : 'serverCpus' in pinning && pinning.serverCpus !== undefined ? pinning.serverCpus : availableParallelism();
+  const serverCpuCount = host !== undefined ? host.environment.cpu.count : 'serverCpus' in pinning && pinning.serverCpus !== undefined ? pinning.serverCpus : availableParallelism();
   const counts = plan.processes?.map((p) => (p === 'auto' ? serverCpuCount : p));
   const processCounts = counts === undefined ? [undefined] : [...new Set(counts)];
-  if (plan.processes?.includes('auto') === true) meta.parameters.autoProcesses = { count: serverCpuCount, cpusOf: remote?.environment.host ?? 'this host' };
+  if (plan.processes?.includes('auto') === true) meta.parameters.autoProcesses = { count: serverCpuCount, cpusOf: host?.environment.host ?? 'this host' };
   const specs = options.specs ?? planSpecs(plan, (line) => progress.log(line));
   const total = cells.length * specs.length * processCounts.length * (sweep?.length ?? 1);
   const perUnitSec = plan.warmupSec + plan.runs * (plan.durationSec + 0.4) + 0.3;
   let done = 0;
   // How fast the machine is through every run (issue 22); on this host only, where the load runs.
-  const speed: SpeedSampler | undefined = remote === undefined ? startSpeedSampler({ taskset: tasksetAvailable() }) : undefined;
+  const speed: SpeedSampler | undefined = host === undefined ? startSpeedSampler({ taskset: tasksetAvailable() }) : undefined;
   let groupUnits = 0;
   // The pace starts with the first cell: what setup took (input files, fingerprint) comes off the budget first.
   let pace: ((done: number, current: number) => boolean) | undefined;
@@ -125,7 +122,7 @@ export async function runBench(plan: Plan, options: BenchOptions): Promise<Bench
     ...('server' in pinning ? { serverCpus: pinning.server } : {}),
     ...('server' in pinning && (pinning.autocannonWorkers ?? 0) > 0 ? { loadWorkers: pinning.autocannonWorkers } : {}),
     ...(wrk === undefined ? {} : { wrk }),
-    ...(remote === undefined ? {} : { remote: remote.target }),
+    ...(host === undefined ? {} : { host: host }),
     log: (line) => progress.log(line),
     ...(speed === undefined ? {} : { speed }),
     ...(plan.budgetSec === undefined ? {} : { mayExtend: () => pace?.(done, groupUnits) ?? false }),
@@ -137,7 +134,7 @@ export async function runBench(plan: Plan, options: BenchOptions): Promise<Bench
   };
   try {
     for (const spec of specs) {
-      const first = openLane(spec, progress, remote);
+      const first = openLane(spec, progress, host);
       meta.runtimes.push(first.entry);
       for (const processes of processCounts) {
         // Lanes of one installation share its report entry (one version, one status).
@@ -146,16 +143,16 @@ export async function runBench(plan: Plan, options: BenchOptions): Promise<Bench
         else done += cells.length * (sweep?.length ?? 1);
       }
     }
-    if (remote !== undefined && lanes[0] !== undefined) {
-      progress.log(`bench: measuring the round trips to ${remote.environment.host} (TCP connect both ways, ${RTT_SAMPLES} GET /health)`);
+    if (host !== undefined && lanes[0] !== undefined) {
+      progress.log(`bench: measuring the round trips to ${host.environment.host} (${host.networkProbeDescription})`);
       try {
-        const network = await measureNetwork(lanes[0].spec, remote.target, context.serverArgs, remote.loadAddress);
-        meta.environment.network = { ...network, mtu: remote.mtu };
-        progress.log(networkLine(network));
+        const { network, line } = await host.measureNetwork(lanes[0].spec, context.serverArgs);
+        meta.environment.network = { ...network, mtu: host.mtu };
+        progress.log(line);
       } catch (error) {
         // The cells' own server starts will say why in their results; the run goes on.
         const reason = (error as Error).message;
-        meta.environment.network = { rttUnavailable: reason, mtu: remote.mtu };
+        meta.environment.network = { rttUnavailable: reason, mtu: host.mtu };
         progress.log(`bench: round trip not measured: ${reason}`);
       }
     }
@@ -176,7 +173,7 @@ export async function runBench(plan: Plan, options: BenchOptions): Promise<Bench
           const tagged = (measured: CellResult): CellResult => ({
             ...measured,
             ...(sweep === undefined ? {} : { connections }),
-            ...(remote === undefined ? {} : { serverHost: remote.environment.host }),
+            ...(host === undefined ? {} : { serverHost: host.environment.host }),
           });
           context.onInterrupted = (partial) => {
             for (const cell of partial) writeCell(runDir, tagged(cell));
@@ -239,9 +236,9 @@ export function planSpecs(plan: Plan, log: (line: string) => void): RuntimeSpec[
 }
 
 /** --cold on another host: one verified eviction there first, or the reason reads stay warm. */
-async function remoteCold(remote: RemoteSetup, paths: string[], progress: Progress): Promise<ColdCacheSupport> {
-  const support = await remoteColdSupport(remote.target, paths);
-  if (!support.ok) progress.log(`bench: --cold: cannot evict files on ${remote.environment.host} (${support.reason}); file reads will be warm`);
+async function remoteCold(host: ServerHost, paths: string[], progress: Progress): Promise<ColdCacheSupport> {
+  const support = await host.coldSupport(paths);
+  if (!support.ok) progress.log(`bench: --cold: cannot evict files on ${host.environment.host} (${support.reason}); file reads will be warm`);
   return support;
 }
 
@@ -250,9 +247,8 @@ async function remoteCold(remote: RemoteSetup, paths: string[], progress: Progre
  * here or on the server host). With --server-host the server host's own installation of that
  * runtime is used (found by the preflight), not this host's.
  */
-export function openLane(local: RuntimeSpec, progress: Progress, remote?: RemoteSetup): Lane {
-  // A named version (label) was resolved on the server host itself (remote-versions.ts).
-  const there = (local.label === undefined ? undefined : remote?.versions?.get(local.label)) ?? remote?.runtimes.get(local.name);
+export function openLane(local: RuntimeSpec, progress: Progress, host?: ServerHost): Lane {
+  const there = host?.installation(local);
   const spec = there?.spec ?? local;
   const probed = there?.probe ?? probeRuntime(spec);
   const name = spec.label ?? spec.name;

@@ -3,8 +3,7 @@ import { runLoad, type LoadResult } from './load.ts';
 import type { Plan } from './plan.ts';
 import type { Probe, ProbeReport } from './probe.ts';
 import { evictAndVerify } from '../system/page-cache.ts';
-import { remoteEvictAndVerify } from '../remote/remote-cold.ts';
-import type { RemoteTarget } from '../remote/ssh.ts';
+import type { ServerHost } from './server-host.ts';
 import { runWrk, type WrkResult } from './wrk.ts';
 import { readProcAll, watchPeakRss } from '../system/proc.ts';
 import { snapshotThreads, threadUse } from '../system/threads.ts';
@@ -28,8 +27,8 @@ export interface CellContext {
   manifest: Manifest | undefined;
   /** The file scenario's files, evicted from the page cache before each run when set. */
   evict?: string[];
-  /** --server-host: the evict paths are on that host, evicted there over ssh. */
-  remote?: RemoteTarget;
+  /** --server-host: the evict paths are on that host, evicted there. */
+  host?: ServerHost;
   signal: AbortSignal;
   onPhase(phase: string): void;
   /** Called once each measured run's load is under way (fault-injection tests use it). */
@@ -189,7 +188,7 @@ export async function measureRun(spec: CellSpec, ctx: CellContext): Promise<RunR
   }
   const server = ctx.server;
   // Evicted last, just before the load, so nothing reads the files back in between.
-  const fileCache = spec.scenario === 'file' && ctx.evict !== undefined ? await evictForRun(ctx.evict, ctx.remote) : undefined;
+  const fileCache = spec.scenario === 'file' && ctx.evict !== undefined ? await evictForRun(ctx.evict, ctx.host) : undefined;
   // A remote server's pid is not this host's: its figures come from its own /stats.
   const local = server.remote === undefined;
   // The whole group under --processes: supervisor and serving processes.
@@ -302,8 +301,8 @@ function toLost(error: unknown): Error {
 }
 
 /** Cold only when the eviction was verified (fincore): an unverified one is reported as warm. */
-async function evictForRun(paths: string[], remote: RemoteTarget | undefined): Promise<'warm' | 'cold'> {
-  if (remote !== undefined) return (await remoteEvictAndVerify(remote, paths)).ok ? 'cold' : 'warm';
+async function evictForRun(paths: string[], host: ServerHost | undefined): Promise<'warm' | 'cold'> {
+  if (host !== undefined) return (await host.evictAndVerify(paths)) ? 'cold' : 'warm';
   return (await evictAndVerify(paths)).ok ? 'cold' : 'warm';
 }
 

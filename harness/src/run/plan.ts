@@ -4,8 +4,8 @@ import type { Mode, ScenarioName } from '../report/report-types.ts';
 import { RUNTIME_NAMES } from './runtimes.ts';
 import { cellsFor, SCENARIO_NAMES } from './scenarios.ts';
 import { DEFAULT_MIN_REQUESTS, QUICK_MIN_REQUESTS } from './run-length.ts';
-import { parseRuntimeList, parseRuntimeRequest, type RuntimeRequest } from '../versions/versions.ts';
-import { REMOTE_FLAGS, remoteTarget, type RemoteTarget } from '../remote/ssh.ts';
+import { parseRuntimeList, parseRuntimeRequest, type RuntimeRequest } from './runtime-request.ts';
+import { REMOTE_FLAGS, remoteTarget, type RemoteTarget } from './server-host.ts';
 import { REPO_ROOT } from '../system/paths.ts';
 
 /** Everything one bench run will do, decided before anything starts. */

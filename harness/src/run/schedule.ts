@@ -7,8 +7,7 @@ import type { CellResult, Flag, RunResult, RuntimeEntry } from '../report/report
 import type { RuntimeSpec } from './runtimes.ts';
 import type { CellSpec } from './scenarios.ts';
 import { startServer, type RunningServer } from './server.ts';
-import { startRemoteServer } from '../remote/remote-server.ts';
-import type { RemoteTarget } from '../remote/ssh.ts';
+import type { ServerHost } from './server-host.ts';
 import { cv, MIN_RUNS_FOR_INTERVAL, summarize } from '../report/stats.ts';
 import { halfWidthShare } from '../report/paired.ts';
 import { slowRuns } from '../system/speed-math.ts';
@@ -39,8 +38,8 @@ export interface ScheduleContext {
   serverCpus?: string;
   /** autocannon worker threads (pinned with more than one client CPU); absent = in-process. */
   loadWorkers?: number;
-  /** --server-host: servers are started there over ssh (remote/remote-server.ts). */
-  remote?: RemoteTarget;
+  /** --server-host: the servers are started there, through what the entry point built (run/server-host.ts). */
+  host?: ServerHost;
   /** The wrk binary when cross-checks are planned and wrk is installed. */
   wrk?: string;
   /** The machine-speed sampler (system/speed-sampler.ts), when running. */
@@ -310,7 +309,7 @@ function cellContext(state: LaneCell, server: RunningServer, cell: CellSpec, ctx
     probe: ctx.probe,
     manifest: ctx.manifest,
     ...(ctx.evict === undefined ? {} : { evict: ctx.evict }),
-    ...(ctx.remote === undefined ? {} : { remote: ctx.remote }),
+    ...(ctx.host === undefined ? {} : { host: ctx.host }),
     signal: ctx.signal,
     onPhase: (phase) => ctx.onPhase(state.lane.spec.label ?? state.lane.spec.name, cell, phase),
     onRunStarted: (running) => ctx.onRunStarted?.(running, cell),
@@ -326,8 +325,8 @@ async function serverFor(lane: Lane, kind: ServerKind, ctx: ScheduleContext): Pr
   if (ctx.signal.aborted) throw new Interrupted('interrupted');
   try {
     const server =
-      ctx.remote !== undefined
-        ? await startRemoteServer(lane.spec, ctx.remote, { raw: kind === 'raw', serverArgs: ctx.serverArgs, ...(lane.processes === undefined ? {} : { processes: lane.processes }) })
+      ctx.host !== undefined
+        ? await ctx.host.startServer(lane.spec, { raw: kind === 'raw', serverArgs: ctx.serverArgs, ...(lane.processes === undefined ? {} : { processes: lane.processes }) })
         : await startServer(lane.spec, {
             raw: kind === 'raw',
             serverArgs: [...ctx.serverArgs, ...(lane.processes === undefined ? [] : ['--processes', String(lane.processes)])],
