@@ -1,15 +1,20 @@
 // `pnpm docs:results`: re-renders every result block of README.md and docs/*.md from the
 // committed report it names (markers: docs/result-blocks.ts; kinds: docs/block-kinds.ts), so no
 // figure in the docs is typed by hand. `--check` changes nothing and exits 1 when a block is stale;
-// `--take <report.json> <docs/results/kind>` first makes a run's report the committed sample there.
+// `--take <report.json> <docs/results/kind>` first makes a run's report the committed sample there;
+// `--pictures` also redraws the docs' pictures from those samples in headless Chromium.
 import { existsSync } from 'node:fs';
 import { relative, resolve } from 'node:path';
 import { REPO_ROOT } from './system/paths.ts';
 import { refreshDocs, takeSample } from './docs/refresh.ts';
+import { drawPictures } from './docs/pictures.ts';
+import { pageOf } from './site-kinds.ts';
 
-const USAGE = 'usage: docs:results [--check] [--take <report.json> <docs/results/kind> [--note TEXT]]';
+const USAGE = 'usage: docs:results [--check] [--pictures] [--take <report.json> <docs/results/kind> [--note TEXT]]';
 
-function main(args: readonly string[]): number {
+async function main(all: readonly string[]): Promise<number> {
+  const pictures = all.includes('--pictures');
+  const args = all.filter((a) => a !== '--pictures');
   const check = args[0] === '--check' && args.length === 1;
   if (args[0] === '--take') {
     // pnpm runs the script from the repository root; paths are as the user typed them.
@@ -35,7 +40,15 @@ function main(args: readonly string[]): number {
   const errors = states.filter((s) => s.state === 'error').length;
   console.log(`docs:results: ${states.length} blocks, ${stale.length} ${check ? 'stale' : 're-rendered'}${errors > 0 ? `, ${errors} could not be rendered` : ''}`);
   if (errors > 0) return 2;
+  if (pictures && !check) {
+    try {
+      for (const file of await drawPictures(REPO_ROOT, pageOf)) console.log(`docs:results: drew ${file}`);
+    } catch (error) {
+      console.error(`docs:results: ${(error as Error).message}`);
+      return 2;
+    }
+  }
   return check && stale.length > 0 ? 1 : 0;
 }
 
-process.exitCode = main(process.argv.slice(2));
+process.exitCode = await main(process.argv.slice(2));

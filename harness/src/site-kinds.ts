@@ -82,6 +82,13 @@ export const SITE_KINDS: readonly SiteKind[] = [
   },
 ];
 
+/** A report's whole HTML page, as the results site draws its kind (the docs' pictures are taken from it). */
+export function pageOf(json: Record<string, unknown>, dir: string): string {
+  const kind = SITE_KINDS.find((k) => k.accepts(json));
+  if (kind === undefined) throw new Error(`${dir}: a report of no known kind`);
+  return kind.section(json, dir).html();
+}
+
 /** Builds the site from `roots` (default: every run under data/results) into data/results/site. */
 export function rebuildSite(roots: readonly string[] = [RESULTS_ROOT], siteDir: string = SITE_DIR): BuiltSite {
   return writeSite(roots, SITE_KINDS, siteDir);
