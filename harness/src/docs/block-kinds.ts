@@ -21,6 +21,7 @@ import { renderMarkdown } from '../report/render/markdown.ts';
 import { runtimeLabel } from '../report/render/processes.ts';
 import type { CellResult, Environment, Mode, Ratios, Report } from '../report/report-types.ts';
 import { renderSeedsMarkdown, type SeedsReport } from '../seeds/render.ts';
+import { versionFeatures } from '../versions/versions-section.ts';
 import type { ResultBlock } from './result-blocks.ts';
 
 export class BlockError extends Error {}
@@ -123,7 +124,8 @@ const slug = (heading: string) => heading.trim().toLowerCase().replace(/\s+/g, '
 /** The report's own Markdown, cut to the named `## ` sections (`sections=hash,versions-compared`; all when none named). */
 function benchReport(report: Report, params: Record<string, string>): string {
   const depth = depthOf(params, 3);
-  const sections = renderMarkdown(report).split(/^(?=## )/m).slice(1);
+  // A report with several versions of a runtime carries its "Versions compared" section as well.
+  const sections = renderMarkdown(report, versionFeatures.sections?.(report) ?? []).split(/^(?=## )/m).slice(1);
   const name = (section: string) => slug(section.slice(3, section.indexOf('\n')));
   const wanted = params.sections?.split(',');
   const missing = (wanted ?? []).filter((w) => !sections.some((s) => name(s) === w));
