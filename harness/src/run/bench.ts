@@ -122,7 +122,7 @@ export async function runBench(plan: Plan, options: BenchOptions): Promise<Bench
     ...('server' in pinning ? { serverCpus: pinning.server } : {}),
     ...('server' in pinning && (pinning.autocannonWorkers ?? 0) > 0 ? { loadWorkers: pinning.autocannonWorkers } : {}),
     ...(wrk === undefined ? {} : { wrk }),
-    ...(host === undefined ? {} : { host: host }),
+    ...(host === undefined ? {} : { host }),
     log: (line) => progress.log(line),
     ...(speed === undefined ? {} : { speed }),
     ...(plan.budgetSec === undefined ? {} : { mayExtend: () => pace?.(done, groupUnits) ?? false }),
