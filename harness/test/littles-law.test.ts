@@ -15,7 +15,12 @@ import {
 import { unansweredAt } from '../src/run/load.ts';
 import { summarizeCell } from '../src/run/cell.ts';
 import type { RunResult } from '../src/report/report-types.ts';
-import { makeRun } from './fixtures.ts';
+import { mergeReport } from '../src/report/merge.ts';
+import { loadChartAssets } from '../src/report/render/html-assets.ts';
+import { renderHtml } from '../src/report/render/html.ts';
+import { renderConsoleSummary } from '../src/report/render/console.ts';
+import { renderMarkdown } from '../src/report/render/markdown.ts';
+import { environment, makeCell, makeRun, parameters, runtimes } from './fixtures.ts';
 
 const fmt = (ms: number) => ms.toFixed(0);
 
@@ -149,5 +154,25 @@ describe('the latency-censored flag', () => {
     expect(check.unanswered).toEqual({ count: 10, agesKnown: false });
     expect(check.latencyWithUnansweredMs).toBeUndefined();
     expect(check.littlesLaw!.ratio).toBeCloseTo(0.9, 3);
+  });
+});
+
+describe('rendering', () => {
+  it('says why a cell is latency-censored and shows its p99 as a lower bound in Markdown, HTML and the console', () => {
+    const runs = [closedLoopRun(1000, 20, 2200)];
+    const censored = summarizeCell({ runtime: 'node', scenario: 'sleep', mode: 'sync', path: '/sleep/sync' }, runs, { connections: 1000 });
+    const fine = makeCell({ runtime: 'node', scenario: 'sleep', mode: 'async' }, { rps: 400, p99: 25 });
+    const report = mergeReport({ createdAt: '2026-11-23T19:00:00.000Z', status: 'complete', environment, parameters, runtimes, results: [censored, fine] });
+    const label = `⚠ latency censored: ${censored.latencyCensored!}`;
+    for (const [name, text] of [
+      ['markdown', renderMarkdown(report)],
+      ['console', renderConsoleSummary(report)],
+      ['html', renderHtml(report, loadChartAssets())],
+    ] as const) {
+      expect(text, name).toContain(name === 'html' ? label.replaceAll("'", '&#39;') : label);
+      expect(text, name).toContain('≥ 2200');
+    }
+    expect(censored.status).toBe('ok');
+    expect(fine.flags).toEqual([]);
   });
 });
