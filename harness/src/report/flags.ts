@@ -3,6 +3,7 @@
  * Flags say "read this figure with care"; status `invalid` says "do not read it at all".
  */
 import type { CellResult, CellStatus, Flag, Overload, RunResult } from './report-types.ts';
+import { latencyCensoredReason } from './littles-law.ts';
 import { cv, median } from './stats.ts';
 
 /**
@@ -89,6 +90,7 @@ export function cellFlags(runs: readonly RunResult[], options: FlagOptions): Fla
   if (isUnstable(runs)) flags.push('unstable');
   if (options.countsAvailable && hasCountMismatch(runs, options.connections)) flags.push('count-mismatch');
   if (isOverloaded(runs)) flags.push('overloaded');
+  if (latencyCensoredReason(runs) !== undefined) flags.push('latency-censored');
   return flags;
 }
 
@@ -140,11 +142,12 @@ export function cellStatus(runs: readonly RunResult[], validationError?: string)
 }
 
 /** A flag as a reader sees it, with the figure that goes with it (every renderer uses this). */
-export function flagLabel(flag: Flag, cell: Pick<CellResult, 'requestsPerSec' | 'overload'>): string {
+export function flagLabel(flag: Flag, cell: Pick<CellResult, 'requestsPerSec' | 'overload' | 'latencyCensored'>): string {
   if (flag === 'unstable') return `⚠ unstable (CV ${(cell.requestsPerSec.cv * 100).toFixed(0)} %)`;
   if (flag === 'overloaded' && cell.overload !== undefined) {
     return `⚠ overloaded: ${percent(cell.overload.timeoutShare)} of requests timed out after ${cell.overload.timeoutSec} s`;
   }
+  if (flag === 'latency-censored' && cell.latencyCensored !== undefined) return `⚠ latency censored: ${cell.latencyCensored}`;
   return `⚠ ${flag}`;
 }
 

@@ -8,7 +8,8 @@ import type { VersionComparison } from './change-types.ts';
 import type { Mode, ScenarioName } from './names.ts';
 
 export type { Mode, ScenarioName };
-export type Flag = 'client-bound' | 'unstable' | 'count-mismatch' | 'overloaded';
+/** added (issue 22): 'latency-censored', the latency figures cannot be told (report/littles-law.ts). */
+export type Flag = 'client-bound' | 'unstable' | 'count-mismatch' | 'overloaded' | 'latency-censored';
 export type CellStatus = 'ok' | 'invalid' | 'failed';
 
 export interface Parameters {
@@ -215,6 +216,47 @@ export interface RunResult {
   machine?: RunSpeed;
   /** added (issue 22): taken while the machine was markedly slower than for the cell's other runs; left out of the summary when enough others remain. */
   slowMachine?: true;
+  /**
+   * added (issue 22): Little's law for this run: the mean time in the system its connections and
+   * requests/s imply (connections / req/s), the answered requests' mean latency, and their ratio.
+   */
+  littlesLaw?: LittlesLaw;
+  /** added (issue 22): requests still unanswered when the run stopped (one at most per connection). */
+  unanswered?: Unanswered;
+  /**
+   * added (issue 22): latency percentiles with the unanswered requests counted at their age
+   * (censored values); those named in lowerBound are lower bounds.
+   */
+  latencyWithUnansweredMs?: CensoredLatency;
+}
+
+/** added (issue 22): Little's law check (report/littles-law.ts). All in ms; ratio = measured / expected. */
+export interface LittlesLaw {
+  expectedMeanMs: number;
+  measuredMeanMs: number;
+  ratio: number;
+}
+
+/**
+ * added (issue 22): requests sent but unanswered at a run's end. Ages are from each connection's
+ * last send to the run's end (known in-process; not with autocannon worker threads).
+ */
+export interface Unanswered {
+  count: number;
+  agesKnown: boolean;
+  medianAgeMs?: number;
+  oldestMs?: number;
+}
+
+/** added (issue 22): percentiles over answered latencies and unanswered ages together. */
+export interface CensoredLatency {
+  p50: number;
+  p90: number;
+  p99: number;
+  p999: number;
+  max: number;
+  /** The percentiles that are lower bounds: some unanswered request was at least that old. */
+  lowerBound: ('p50' | 'p90' | 'p99' | 'p999' | 'max')[];
 }
 
 /**
@@ -355,6 +397,14 @@ export interface CellResult {
   threads?: ThreadUse;
   /** added: runs that ended with fewer completed requests than --min-requests, and that minimum. */
   shortRuns?: { runs: number; minRequests: number; capped: boolean };
+  /** added (issue 22): medians of the runs' Little's-law figures (report/littles-law.ts). */
+  littlesLaw?: LittlesLaw;
+  /** added (issue 22): unanswered requests summed over the runs, of `sent` requests, and the oldest age. */
+  unanswered?: { count: number; sent: number; agesKnown: boolean; oldestMs?: number };
+  /** added (issue 22): medians of the runs' percentiles with the unanswered counted at their age. */
+  latencyWithUnansweredMs?: CensoredLatency;
+  /** added (issue 22): why the cell is flagged latency-censored. */
+  latencyCensored?: string;
   /** added (issue 22): runs left out of the figures because the machine was markedly slow during them (still in runDetails). */
   slowRunsExcluded?: number;
   /** added (issue 22): the precision asked (half-width share of the median) and whether the interval reached it. */

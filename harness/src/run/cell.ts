@@ -4,6 +4,7 @@
 import type { Pools, RuntimeName } from '@bench/app';
 import { cellFlags, cellStatus, overloadSummary } from '../report/flags.ts';
 import type { CellResult, Mode, RunResult, ScenarioName, ThreadUse } from '../report/report-types.ts';
+import { cellCensoredLatency, cellLittlesLaw, cellUnanswered, latencyCensoredReason } from '../report/littles-law.ts';
 import { median, roundFigure, summarize } from '../report/stats.ts';
 
 export interface CellMeta {
@@ -61,6 +62,7 @@ export function summarizeCell(meta: CellMeta, runs: readonly RunResult[], opts: 
   const runSec = runs.map((r) => r.durationSec).filter((d): d is number => d !== undefined);
   const fair = runs.flatMap((r) => (r.fairness === undefined ? [] : [r.fairness]));
   const threads = threadSummary(runs);
+  const little = littlesLawFigures(runs);
   return {
     runtime: meta.runtime,
     scenario: meta.scenario,
@@ -115,6 +117,21 @@ export function summarizeCell(meta: CellMeta, runs: readonly RunResult[], opts: 
         }),
     ...(threads === undefined ? {} : { threads }),
     ...(short.length === 0 ? {} : { shortRuns: { runs: short.length, minRequests, capped: short.some((r) => r.lengthCapped === true) } }),
+    ...little,
+  };
+}
+
+/** Little's law and the unanswered requests over the runs (issue 22; report/littles-law.ts). */
+function littlesLawFigures(runs: readonly RunResult[]): Pick<CellResult, 'littlesLaw' | 'unanswered' | 'latencyWithUnansweredMs' | 'latencyCensored'> {
+  const littlesLaw = cellLittlesLaw(runs);
+  const unanswered = cellUnanswered(runs);
+  const latencyWithUnansweredMs = cellCensoredLatency(runs);
+  const latencyCensored = latencyCensoredReason(runs);
+  return {
+    ...(littlesLaw === undefined ? {} : { littlesLaw }),
+    ...(unanswered === undefined ? {} : { unanswered }),
+    ...(latencyWithUnansweredMs === undefined ? {} : { latencyWithUnansweredMs }),
+    ...(latencyCensored === undefined ? {} : { latencyCensored }),
   };
 }
 

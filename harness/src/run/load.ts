@@ -34,6 +34,56 @@ export interface LoadResult {
   elapsedSec: number;
   /** This process's CPU while the load ran, 100 = one full core. */
   clientCpuPercent: number;
+  /**
+   * Mean latency of the answered requests, ms, at full precision (autocannon's histogram keeps
+   * whole milliseconds, too coarse for a sub-millisecond hello; used only with worker threads).
+   */
+  meanLatencyMs?: number;
+  /** Every answered request's latency, ms (in-process only): for percentiles with the unanswered in. */
+  answeredMs?: number[];
+  /**
+   * Requests unanswered when the run stopped, and each one's age in ms (from its connection's last
+   * send to the end; with worker threads the ages are not known, only the count).
+   */
+  unanswered: { count: number; agesMs?: number[] };
+}
+
+/**
+ * What one connection has in flight, from autocannon's client events (issue 22): every request
+ * written emits 'request'; 'response', 'timeout' and 'connError' each settle one (autocannon
+ * re-sends on a fresh socket after the last two). The newest send is the youngest request in
+ * flight, so its age is a lower bound for whatever is still unanswered on that connection.
+ */
+export interface InFlight {
+  sent: number;
+  settled: number;
+  lastSentAt: number;
+}
+
+interface ClientEvents {
+  on(event: string, listener: (...args: unknown[]) => void): void;
+}
+
+function trackClient(client: ClientEvents, inFlight: InFlight[], answeredMs: number[]): void {
+  const state: InFlight = { sent: 0, settled: 0, lastSentAt: performance.now() };
+  inFlight.push(state);
+  client.on('request', () => {
+    state.sent++;
+    state.lastSentAt = performance.now();
+  });
+  client.on('response', (...args: unknown[]) => {
+    state.settled++;
+    // (statusCode, bytes, duration ms, rate): the duration is measured from the write, to the µs.
+    const duration = args[2];
+    if (typeof duration === 'number') answeredMs.push(duration);
+  });
+  client.on('timeout', () => state.settled++);
+  client.on('connError', () => state.settled++);
+}
+
+/** Unanswered requests at `endAt`: at most one per connection (autocannon sends one at a time). */
+export function unansweredAt(inFlight: readonly InFlight[], endAt: number): number[] {
+  return inFlight.filter((c) => c.sent > c.settled).map((c) => Math.max(0, endAt - c.lastSentAt));
 }
 
 export interface LoadRun {
@@ -60,6 +110,9 @@ export function runLoad(options: LoadOptions): LoadRun {
   const maxDurationSec = Math.max(options.durationSec, options.maxDurationSec ?? options.durationSec);
   const stretch = minRequests > 0 && maxDurationSec > options.durationSec;
   let timer: NodeJS.Timeout | undefined;
+  // Connection by connection, in-process only (worker threads take setupClient as a file path).
+  const inFlight: InFlight[] = [];
+  const answeredMs: number[] = [];
   const done = new Promise<LoadResult>((resolve, reject) => {
     rejectDone = reject;
     instance = autocannon(
@@ -71,11 +124,13 @@ export function runLoad(options: LoadOptions): LoadRun {
         timeout: options.timeoutSec,
         // 100 ms samples let sub-second runs end on time (the default 1 s rounds them up).
         sampleInt: 100,
-        ...(workers > 0 ? { workers } : {}),
+        ...(workers > 0 ? { workers } : { setupClient: (client: ClientEvents) => trackClient(client, inFlight, answeredMs) }),
       },
       (error, result) => {
         clearTimeout(timer);
         if (error !== null && error !== undefined) return reject(error);
+        // autocannon destroys its clients just before this callback: now is the run's end.
+        const endAt = performance.now();
         const cpu = process.cpuUsage(cpuBefore);
         const wallMs = performance.now() - wallBefore;
         // result.duration is measured to 10 ms; start/finish are whole seconds once serialized.
@@ -98,6 +153,14 @@ export function runLoad(options: LoadOptions): LoadRun {
           non2xx: result.non2xx,
           elapsedSec,
           clientCpuPercent: ((cpu.user + cpu.system) / 1000 / wallMs) * 100,
+          ...(workers > 0
+            ? // Worker threads: the count only, from what was written and what came of it.
+              { meanLatencyMs: latency.mean ?? 0, unanswered: { count: Math.max(0, result.requests.sent - result.requests.total - result.errors) } }
+            : {
+                meanLatencyMs: answeredMs.length === 0 ? 0 : answeredMs.reduce((a, b) => a + b, 0) / answeredMs.length,
+                answeredMs,
+                unanswered: { count: inFlight.filter((c) => c.sent > c.settled).length, agesMs: unansweredAt(inFlight, endAt) },
+              }),
         });
       },
     );

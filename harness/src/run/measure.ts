@@ -10,6 +10,7 @@ import { snapshotThreads, threadUse } from '../system/threads.ts';
 import type { RunResult, ServerSources, Warmup } from '../report/report-types.ts';
 import { isSteady, runCapSec, warmupSliceSec } from './run-length.ts';
 import { fairness } from '../report/fairness.ts';
+import { runLatencyCheck } from '../report/littles-law.ts';
 import type { CellSpec } from './scenarios.ts';
 import { formatExit, type RunningServer } from './server.ts';
 import { checkAnswer } from './validate.ts';
@@ -262,6 +263,7 @@ export async function measureRun(spec: CellSpec, ctx: CellContext): Promise<RunR
     ...(threads === undefined ? {} : { threads }),
     ...(result.completed < plan.minRequests && result.elapsedSec >= capSec - 0.05 ? { lengthCapped: true } : {}),
     ...(warmup === undefined ? {} : { warmup }),
+    ...runLatencyCheck(result, plan.connections),
   };
 }
 

@@ -6,6 +6,7 @@ import Table from 'cli-table3';
 import type { CellResult, Report } from '../report-types.ts';
 import { cellNotes, comparisonLines, formatDate, formatMs, formatRps, modeLabel, timingText } from './markdown.ts';
 import { runtimeLabel } from './processes.ts';
+import { shownP99 } from '../littles-law.ts';
 
 const DASH = '-';
 
@@ -17,7 +18,7 @@ function consoleRow(cell: CellResult): string[] {
     cell.scenario,
     modeLabel(cell),
     figure(formatRps(cell.requestsPerSec.median)),
-    figure(formatMs(cell.latencyMs.p99)),
+    figure(shownP99(cell, formatMs)),
     figure(formatMs(cell.probeLatencyMs.p99)),
     cellNotes(cell) || 'ok',
   ];

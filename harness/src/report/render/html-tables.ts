@@ -4,6 +4,7 @@
  */
 import { escapeHtml } from './html-escape.ts';
 import { cellRemarks, flagLabel } from '../flags.ts';
+import { shownP99 } from '../littles-law.ts';
 import { entryLane, laneOf, MODE_ORDER } from '../merge.ts';
 import { precisionText } from './precision.ts';
 import { environmentRows, formatMs, formatRatio, formatRps, modeLabel, parameterRows, THREAD_HEAD, threadFigures } from './markdown.ts';
@@ -63,6 +64,8 @@ function cellFigures(cell: CellResult): string[] {
     cell.probeLatencyMs.p50, cell.probeLatencyMs.p99, cell.probeLatencyMs.max,
   ]
     .map(formatMs)
+    // A latency-censored cell's p99 with the unanswered requests in ("≥ 2.2 s"-style lower bound).
+    .map((text, i) => (i === 2 ? escapeHtml(shownP99(cell, formatMs)) : text))
     .concat(cell.lagMissing === undefined ? [cell.eventLoopLagMs.p99, cell.eventLoopLagMs.max].map(formatMs) : ['n/a', 'n/a']);
   // A server figure nothing could measure (a raw server on another host has no /stats) is not 0 %.
   const serverCpu = cell.serverSources?.cpu === 'none' && cell.serverHost !== undefined ? 'n/a' : cell.server.cpuPercent.toFixed(0);

@@ -91,6 +91,7 @@ function howToRead(): string {
 <li>⚠ client-bound: the load generator used ≥ ${CLIENT_BOUND_CPU_PERCENT} % of a core, so the server may be faster than shown.</li>
 <li>⚠ unstable: requests/s varied by more than ${UNSTABLE_CV * 100} % (CV) between runs.</li>
 <li>⚠ count-mismatch: the server counted more or fewer requests than the client sent.</li>
+<li>⚠ latency censored: the latency figures cannot be told: the answered requests' mean is under a quarter of the time in the system Little's law gives (connections ÷ req/s: the runs held under half a turn of the queue), or more requests were left unanswered at the runs' end than answered, or those (counted at their age, a lower bound) lift the p99 1.5x; a p99 that is such a lower bound reads "≥ …".</li>
 <li>✗ invalid: errors, timeouts, non-2xx answers or a failed answer check; ✗ failed: the server died (no figures).</li>
 </ul>`;
 }

@@ -8,6 +8,7 @@ import { escapeCell, formatBytes, formatDate, formatMs, formatRatio, formatRps }
 
 export { escapeCell, formatBytes, formatDate, formatMs, formatRatio, formatRps } from './format.ts';
 import { cellRemarks, CLIENT_BOUND_CPU_PERCENT, flagLabel, percent, UNSTABLE_CV } from '../flags.ts';
+import { shownP99 } from '../littles-law.ts';
 import { laneOf, MODE_ORDER } from '../merge.ts';
 import type { CellResult, Comparison, NetworkPath, Parameters, Ratios, Report, RoundTrip, ScenarioName, Timing } from '../report-types.ts';
 import { poolsSection, processesSection, runtimeLabel } from './processes.ts';
@@ -55,7 +56,7 @@ function scenarioRow(cell: CellResult, withRatio: boolean): string[] {
   const row = [modeLabel(cell), runtimeLabel(cell), figure(rpsWithSpread(cell))];
   if (withRatio) row.push(cell.ratioToFastest === undefined ? DASH : formatRatio(cell.ratioToFastest));
   row.push(
-    figure(formatMs(cell.latencyMs.p99)),
+    figure(shownP99(cell, formatMs)),
     figure(formatMs(cell.probeLatencyMs.p99)),
     figure(cell.lagMissing === undefined ? formatMs(cell.eventLoopLagMs.p99) : 'n/a'),
     escapeCell(cellNotes(cell)),
@@ -229,6 +230,7 @@ function howToRead(report: Report): string {
     `- ⚠ client-bound: the load generator used ≥ ${CLIENT_BOUND_CPU_PERCENT} % of a core, so the server may be faster than shown`,
     `- ⚠ unstable: requests/s varied by more than ${UNSTABLE_CV * 100} % (CV) between runs`,
     '- ⚠ count-mismatch: the server counted more or fewer requests than the client sent',
+    '- ⚠ latency censored: the latency figures cannot be told: the answered requests\' mean is under a quarter of the time in the system Little\'s law gives (connections ÷ req/s: the runs held under half a turn of the queue), or more requests were left unanswered at the runs\' end than answered, or those (counted at their age, a lower bound) lift the p99 1.5x; a p99 that is such a lower bound reads "≥ …"',
     '- ⚠ overloaded: requests waited past the timeout and the client gave up on them; the figures are of the answered ones, and the share that timed out is given',
     '- ✗ invalid: errors (without overload), non-2xx answers or a failed answer check; ✗ failed: the server died or hung (alive but doing no work at all)',
   ].join('\n');
