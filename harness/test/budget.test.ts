@@ -4,17 +4,28 @@ import { wantsMoreRuns } from '../src/run/schedule.ts';
 import { makeRun } from './fixtures.ts';
 
 describe('budgetNeed', () => {
-  it('is 1 at or below the goal and grows with the square of how far the interval is from it', () => {
-    expect(budgetNeed(0.04, 0.05)).toBe(1);
-    expect(budgetNeed(0.05, 0.05)).toBe(1);
-    expect(budgetNeed(0.06, 0.05)).toBeCloseTo(1.44, 10);
-    expect(budgetNeed(0.08, 0.05)).toBeCloseTo(2.56, 10);
+  // t(3)/sqrt(4) = 1.591; t(8)/sqrt(9) = 0.769; t(11)/sqrt(12) = 0.635
+  it('is 1 at or below the goal', () => {
+    expect(budgetNeed(0.04, 0.05, 4, 12)).toBe(1);
+    expect(budgetNeed(0.05, 0.05, 4, 12)).toBe(1);
   });
 
-  it('is capped, and a cell with no interval yet counts as far from its goal', () => {
-    expect(budgetNeed(0.5, 0.05)).toBe(MAX_NEED);
-    expect(budgetNeed(Infinity, 0.05)).toBe(MAX_NEED);
-    expect(budgetNeed(0.2, 0)).toBe(1);
+  it('is the runs it would take to reach the goal over the runs it has, if the spread holds', () => {
+    // 6 % at 4 runs: 5 runs give 6 % x (2.776/sqrt 5) / 1.591 = 4.7 %
+    expect(budgetNeed(0.06, 0.05, 4, 12)).toBe(5 / 4);
+    // 9.8 % at 4 runs (Node hash/async at 17:59 UTC): 9 runs give 4.7 %
+    expect(budgetNeed(0.098, 0.05, 4, 12)).toBe(9 / 4);
+  });
+
+  it('asks nothing beyond the even share for a cell the cap of runs cannot bring to its goal', () => {
+    // 13 % at 4 runs: even 12 runs leave 5.2 %
+    expect(budgetNeed(0.13, 0.05, 4, 12)).toBe(1);
+    expect(budgetNeed(0.098, 0.05, 4, 8)).toBe(1);
+    expect(budgetNeed(Infinity, 0.05, 2, 12)).toBe(1);
+  });
+
+  it('is capped at MAX_NEED', () => {
+    expect(budgetNeed(0.3, 0.05, 3, 100)).toBe(MAX_NEED); // about 25 runs of 3
   });
 });
 
@@ -60,19 +71,17 @@ describe("wantsMoreRuns asks the budget with the cell's need", () => {
   const runs = (...rps: number[]) => rps.map((r) => makeRun({ requestsPerSec: r }));
   const plan = { runs: 4, targetCv: undefined, maxRuns: 12, targetPrecision: 0.05 };
 
-  it('passes (half-width / goal)^2 for a wide cell and 1 for a cell only short of runs', () => {
+  it('passes the runs a wide cell needs over those it has, and 1 for a cell out of reach', () => {
     const needs: number[] = [];
     const spy = (need: number): boolean => {
       needs.push(need);
       return true;
     };
-    // mean 100, sd 8.16, t(3) 3.182: half-width 13 %, need (0.13 / 0.05)^2 capped at 3
+    // mean 100, sd 8.16, t(3) 3.182: half-width 13 %, out of reach in 12 runs: need 1
     expect(wantsMoreRuns(runs(90, 110, 100, 100), plan, 'fib', spy)).toBe(true);
-    // sd 4.08: half-width 6.5 % -> need 1.69
+    // sd 4.08: half-width 6.5 %, 6 runs would do (6.5 % x 0.999 / 1.591 = 4.1 %): need 1.5
     expect(wantsMoreRuns(runs(95, 105, 100, 100), plan, 'fib', spy)).toBe(true);
-    expect(needs[0]).toBe(3);
-    expect(needs[1]).toBeGreaterThan(1.68);
-    expect(needs[1]).toBeLessThan(1.7);
+    expect(needs).toEqual([1, 6 / 4]);
     // at its goal: the budget is not even asked
     expect(wantsMoreRuns(runs(99, 101, 100, 100), plan, 'fib', spy)).toBe(false);
     expect(needs).toHaveLength(2);

@@ -2,6 +2,7 @@
  * The run's time budget and its grouping into paired cell groups (issue 22). Pure.
  */
 import type { CellSpec } from './scenarios.ts';
+import { tCritical95 } from '../report/stats.ts';
 
 /**
  * Whether runs beyond the plan's minimum may be added now: only while the run is ahead of an
@@ -19,16 +20,21 @@ export function budgetPace(budgetSec: number, totalUnits: number, startedAtMs: n
 }
 
 /**
- * A cell's need for more runs, the weight of its claim on the budget: (half-width / goal)^2,
- * about how many times its present runs it would take to reach the goal (an interval narrows
- * with the square root of the runs). 1 at or below the goal; at most MAX_NEED, so one hopeless
- * cell (a hello cell at 3x its goal) cannot take every later cell's share.
+ * A cell's need for more runs, the weight of its claim on the budget: how many times its
+ * present runs it would take to bring its interval to the goal, if the spread stays what it is
+ * (the half-width goes as t(n-1)/sqrt(n): from 4 runs to 12 it narrows 2.5-fold). 1 at or below
+ * the goal, and 1 too when even `maxRuns` would not reach it (a hello cell at ±20 % with a
+ * ±10 % goal): runs there narrow an interval that still misses, and the budget they would
+ * borrow is what a later cell needs to reach its goal. At most MAX_NEED.
  */
 export const MAX_NEED = 3;
-export function budgetNeed(halfWidthShare: number, goal: number): number {
-  if (!(goal > 0) || !(halfWidthShare > goal)) return 1;
-  if (!Number.isFinite(halfWidthShare)) return MAX_NEED;
-  return Math.min(MAX_NEED, (halfWidthShare / goal) ** 2);
+export function budgetNeed(halfWidthShare: number, goal: number, runs: number, maxRuns: number): number {
+  if (!(goal > 0) || !(halfWidthShare > goal) || !Number.isFinite(halfWidthShare) || runs < 2) return 1;
+  const scale = (n: number): number => tCritical95(n - 1) / Math.sqrt(n);
+  for (let n = runs + 1; n <= maxRuns; n++) {
+    if ((halfWidthShare * scale(n)) / scale(runs) <= goal) return Math.min(MAX_NEED, n / runs);
+  }
+  return 1;
 }
 
 /**

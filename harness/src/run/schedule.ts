@@ -48,7 +48,7 @@ export interface ScheduleContext {
   speed?: Pick<SpeedSampler, 'window'>;
   /**
    * Whether the run's time budget allows runs beyond the plan's minimum now (default: yes), for
-   * a cell whose need (run/budget.ts budgetNeed: 1 = at its goal, up to 3) weighs its claim.
+   * a cell whose need (run/budget.ts budgetNeed: 1 = at its goal or out of reach, up to 3) weighs its claim.
    */
   mayExtend?: (need: number) => boolean;
   /**
@@ -189,7 +189,7 @@ export function wantsMoreRuns(
   const width = target === undefined ? 0 : halfWidthShare(summarize(rates));
   const wide = target !== undefined && width > target;
   // The widest cells (relative to their goal) may borrow budget from the cells still to come.
-  return (short || spread || wide) && mayExtend(wide ? budgetNeed(width, target) : 1);
+  return (short || spread || wide) && mayExtend(wide ? budgetNeed(width, target, kept.length, plan.maxRuns) : 1);
 }
 
 /** The precision asked of a scenario: the plan's target, twice that for hello (a lighter, noisier cell). */
