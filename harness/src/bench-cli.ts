@@ -1,5 +1,6 @@
 // `pnpm bench:all|bench:node|bench:bun|bench:deno [flags]`: the plan, the run, the report.
 import { resolve } from 'node:path';
+import { MIN_RUNS_FOR_INTERVAL } from './report/stats.ts';
 import { exitCode, planSpecs, runBench } from './run/bench.ts';
 import type { RuntimeSpec } from './run/runtimes.ts';
 import { abortOnSignals, FlagError, runMain, writableDir } from './cli-flags.ts';
@@ -66,6 +67,8 @@ async function main(): Promise<number> {
   progress.log(
     `bench: ${specs.map((s) => s.label ?? s.name).join(', ')} x ${plan.scenarios.length} scenarios, ${plan.connectionsList?.join(',') ?? plan.connections} connections, ${plan.runs} runs of ${plan.durationSec} s after ${plan.warmupSec} s warm-up${plan.targetPrecision === undefined ? '' : ` (more, up to ${plan.maxRuns}, until within ±${plan.targetPrecision * 100} %${plan.budgetSec === undefined ? '' : ` in a ${plan.budgetSec} s budget`})`}, ${plan.schedule}, modes paired`,
   );
+  // --quick is a smoke run: it must say so before anyone quotes its figures (issue 22, item 8).
+  if (plan.quick && plan.runs < MIN_RUNS_FOR_INTERVAL) progress.log(`bench: --quick: ${plan.runs} runs a cell, so no 95 % interval, and figures that can move by tens of percent from run to run: a smoke test, not figures to quote (the default bench:all measures each cell to ±5 %)`);
   const fd = fdWarning(Math.max(...(plan.connectionsList ?? [plan.connections])));
   if (fd !== undefined) progress.log(`bench: ${fd}`);
   if (remote !== undefined) progress.log(`bench: servers on ${remote.environment.host} (${remote.environment.os}, ${remote.environment.cpu.count} CPUs), bound to ${remote.target.bind}, checkout ${remote.target.dir}`);

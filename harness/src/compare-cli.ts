@@ -1,4 +1,4 @@
-// `tsx src/compare-cli.ts <baseline report.json> <current report.json> [--threshold 0.05] [--alpha 0.05] [--out FILE]`
+// `tsx src/compare-cli.ts <baseline report.json> <current report.json> [--threshold 0.05] [--alpha 0.05] [--out FILE] [--json FILE]`
 // Markdown on stdout. Exit 0: no regression; 1: a cell regressed significantly beyond the
 // threshold; 2: the comparison could not be made (usage, unreadable or invalid report).
 import { readFileSync, writeFileSync } from 'node:fs';
@@ -10,7 +10,7 @@ import type { Report } from './report/report-types.ts';
 import { compareCurves, renderCurveComparison } from './curve/compare-curves.ts';
 import type { CurveReport } from './curve/curve-types.ts';
 
-const USAGE = 'usage: compare <baseline report.json> <current report.json> [--threshold 0.05] [--alpha 0.05] [--out FILE]';
+const USAGE = 'usage: compare <baseline report.json> <current report.json> [--threshold 0.05] [--alpha 0.05] [--out FILE] [--json FILE]';
 const EXIT_REGRESSED = 1;
 const EXIT_CANNOT_COMPARE = 2;
 
@@ -23,6 +23,8 @@ interface CompareArgs {
   threshold: number;
   alpha: number;
   out?: string;
+  /** The comparison as JSON (cells, counts, reproducibility) for scripts. */
+  json?: string;
 }
 
 /** "0.05" or "5%"; a bare number >= 1 is refused, as "5" almost surely meant 5 %, not 500 %. */
@@ -48,7 +50,7 @@ function parseCompareArgs(argv: string[]): CompareArgs {
     parsed = parseArgs({
       args: argv,
       allowPositionals: true,
-      options: { threshold: { type: 'string' }, alpha: { type: 'string' }, out: { type: 'string' } },
+      options: { threshold: { type: 'string' }, alpha: { type: 'string' }, out: { type: 'string' }, json: { type: 'string' } },
     });
   } catch (error) {
     throw new CliError(`${(error as Error).message}; ${USAGE}`);
@@ -64,6 +66,7 @@ function parseCompareArgs(argv: string[]): CompareArgs {
     threshold: values.threshold === undefined ? DEFAULT_THRESHOLD : parseThreshold(values.threshold),
     alpha: values.alpha === undefined ? DEFAULT_ALPHA : parseAlpha(values.alpha),
     ...(values.out === undefined ? {} : { out: values.out }),
+    ...(values.json === undefined ? {} : { json: values.json }),
   };
 }
 
@@ -113,11 +116,11 @@ function asReport(value: Record<string, unknown>, path: string, name: string): R
   return value as unknown as Report;
 }
 
-function writeOut(path: string, markdown: string): void {
+function writeOut(path: string, text: string, flag = '--out'): void {
   try {
-    writeFileSync(path, markdown);
+    writeFileSync(path, text);
   } catch (error) {
-    throw new CliError(`cannot write --out ${path}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`);
+    throw new CliError(`cannot write ${flag} ${path}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`);
   }
 }
 
@@ -146,6 +149,7 @@ function main(argv: string[]): number {
   const markdown = renderComparisonMarkdown(comparison);
   process.stdout.write(markdown);
   if (args.out !== undefined) writeOut(resolve(cwd, args.out), markdown);
+  if (args.json !== undefined) writeOut(resolve(cwd, args.json), `${JSON.stringify(comparison, null, 2)}\n`, '--json');
   return comparison.hasRegression ? EXIT_REGRESSED : 0;
 }
 

@@ -20,7 +20,7 @@ describe('parsePlan', () => {
     // --quick leaves wrk out (its runs are whole seconds); asking for it brings it back.
     expect(parsePlan(['--quick']).crossCheck).toEqual([]);
     expect(parsePlan(['--quick', '--cross-check', 'hello']).crossCheck).toEqual(['hello']);
-    expect(parsePlan(['--quick'])).toMatchObject({ minRequests: 10, durationSec: 0.4 });
+    expect(parsePlan(['--quick'])).toMatchObject({ minRequests: 10, durationSec: 0.3 });
     expect(parsePlan(['--quick', '--min-requests', '20'])).toMatchObject({ minRequests: 20 });
     expect(parsePlan(['--cross-check', 'all']).crossCheck).toEqual(['hello', 'hash', 'file', 'fib', 'sleep']);
     expect(parsePlan(['--cross-check', 'sleep,hello']).crossCheck).toEqual(['sleep', 'hello']);
@@ -69,7 +69,7 @@ describe('parsePlan', () => {
 
   it('extends the default warm-up until steady, but takes a --warmup given by hand as it is', () => {
     expect(parsePlan([])).toMatchObject({ warmupSec: 0.5, warmupMaxSec: 3, minRequests: 20, drainCapSec: 15 });
-    expect(parsePlan(['--quick'])).toMatchObject({ warmupSec: 0.1, warmupMaxSec: 0.5 });
+    expect(parsePlan(['--quick'])).toMatchObject({ warmupSec: 0.1, warmupMaxSec: 0.3 });
     expect(parsePlan(['--warmup', '0.2'])).toMatchObject({ warmupSec: 0.2, warmupMaxSec: 0.2 });
     expect(parsePlan(['--warmup', '0'])).toMatchObject({ warmupSec: 0, warmupMaxSec: 0 });
     expect(parsePlan(['--warmup', '0.2', '--warmup-max', '2'])).toMatchObject({ warmupMaxSec: 2 });

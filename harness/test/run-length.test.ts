@@ -23,3 +23,18 @@ describe('warm-up slices', () => {
     expect(isSteady([0, 0])).toBe(false);
   });
 });
+
+describe('isSteady with the slices\' lengths (counting error)', () => {
+  it('takes one request a slice as counting error, not as a JIT still settling', () => {
+    // A bcrypt cell: 6 then 7 requests in 1 s slices differ by 14 %, one request.
+    expect(isSteady([6, 7])).toBe(false);
+    expect(isSteady([6, 7], [1, 1])).toBe(true);
+    // Two requests' worth in 1 s slices (5 against 8, 38 %) is still a change.
+    expect(isSteady([5, 8], [1, 1])).toBe(false);
+  });
+
+  it('changes nothing for fast cells, where one request is far below the tolerance', () => {
+    expect(isSteady([20_000, 24_000], [0.2, 0.2])).toBe(false);
+    expect(isSteady([20_000, 21_000], [0.2, 0.2])).toBe(true);
+  });
+});

@@ -18,6 +18,7 @@ import { welchTTest } from '../report/t-distribution.ts';
 import type { WelchTest } from '../report/t-distribution.ts';
 import type { MetricChange, Verdict } from '../report/change-types.ts';
 import type { CellResult, CellStatus, Flag, Mode, Report, ScenarioName } from '../report/report-types.ts';
+import { reproducibility, type Reproducibility } from './reproduced.ts';
 
 export type { WelchTest };
 
@@ -126,6 +127,8 @@ export interface ReportComparison {
   counts: ComparisonCounts;
   /** True when any cell regressed significantly beyond the threshold: the CLI's exit code 1. */
   hasRegression: boolean;
+  /** added (issue 22): cells whose requests/s medians sit inside each other's 95 % intervals (compare/reproduced.ts). */
+  reproducibility?: Reproducibility;
 }
 
 /** Which way is worse: fewer requests/s, or a longer p99. */
@@ -305,10 +308,14 @@ export function compareReports(baseline: Report, current: Report, options: Compa
   const currentCells = byKey(current);
   const cells: CellComparison[] = [];
   const added: CellKey[] = [];
+  const pairs: [CellResult, CellResult][] = [];
   for (const [key, cell] of currentCells) {
     const before = baseCells.get(key);
     if (before === undefined) added.push(keyOf(cell));
-    else cells.push(compareCell(before, cell, threshold, alpha));
+    else {
+      cells.push(compareCell(before, cell, threshold, alpha));
+      pairs.push([before, cell]);
+    }
   }
   const removed = [...baseCells].filter(([key]) => !currentCells.has(key)).map(([, cell]) => keyOf(cell));
   const counts = countCells(cells, added.length, removed.length);
@@ -325,5 +332,6 @@ export function compareReports(baseline: Report, current: Report, options: Compa
     removed,
     counts,
     hasRegression: counts.regressed > 0,
+    reproducibility: reproducibility(pairs),
   };
 }

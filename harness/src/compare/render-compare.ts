@@ -16,6 +16,7 @@ import type {
   ReportSide,
   SideStatus,
 } from './compare.ts';
+import { reproducedLine } from './reproduced.ts';
 import { escapeCell, formatDate, formatMs, formatRps } from '../report/render/markdown.ts';
 
 const DASH = '—';
@@ -183,10 +184,19 @@ export function renderComparisonMarkdown(c: ReportComparison): string {
     '# Benchmark comparison',
     verdictLine(c),
     `${sideText('Baseline', c.baseline)} → ${sideText('current', c.current)}`,
+    reproducibilitySection(c),
     items.length === 0 ? undefined : ['## Warnings', items.map((item) => `- ⚠ ${item}`).join('\n')].join('\n\n'),
     `## Cells\n\n${c.cells.length === 0 ? 'No cell is in both reports.' : comparisonTable(c.cells)}`,
     oneSidedSection(c),
     howToRead(c),
   ];
   return `${sections.filter((s) => s !== undefined).join('\n\n')}\n`;
+}
+
+/** How many cells reproduced (issue 22): the line, then the cells that did not and why. */
+export function reproducibilitySection(c: ReportComparison): string | undefined {
+  const r = c.reproducibility;
+  if (r === undefined) return undefined;
+  const lines = r.notReproduced.map((cell) => `- ${cell.cell}: ${cell.reason}`);
+  return [`## Reproducibility`, `${r.holds ? '✓' : '✗'} ${reproducedLine(r)}.`, ...(lines.length === 0 ? [] : [`Not reproduced:\n\n${lines.join('\n')}`])].join('\n\n');
 }

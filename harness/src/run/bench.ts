@@ -25,7 +25,7 @@ import { resolveRequest } from './runtime-install.ts';
 import { cellsFor, type CellSpec } from './scenarios.ts';
 import { benchGroup, stopKind, type Lane, type ScheduleContext } from './schedule.ts';
 import { startSpeedSampler, type SpeedSampler } from '../system/speed-sampler.ts';
-import { budgetPace, scenarioGroups } from './budget.ts';
+import { scenarioGroups, weightedPace } from './budget.ts';
 import { stopAllServers, type RunningServer } from './server.ts';
 import { createPhaseClock, phaseKind } from './phase-clock.ts';
 import type { ServerHost } from './server-host.ts';
@@ -109,7 +109,7 @@ export async function runBench(plan: Plan, options: BenchOptions): Promise<Bench
   const speed: SpeedSampler | undefined = host === undefined ? startSpeedSampler({ taskset: tasksetAvailable() }) : undefined;
   let groupUnits = 0;
   // The pace starts with the first cell: what setup took (input files, fingerprint) comes off the budget first.
-  let pace: ((done: number, current: number) => boolean) | undefined;
+  let pace: ((done: number, current: number, need?: number) => boolean) | undefined;
   const probe = new Probe();
   const lanes: Lane[] = [];
   const context: ScheduleContext = {
@@ -125,7 +125,7 @@ export async function runBench(plan: Plan, options: BenchOptions): Promise<Bench
     ...(host === undefined ? {} : { host }),
     log: (line) => progress.log(line),
     ...(speed === undefined ? {} : { speed }),
-    ...(plan.budgetSec === undefined ? {} : { mayExtend: () => pace?.(done, groupUnits) ?? false }),
+    ...(plan.budgetSec === undefined ? {} : { mayExtend: (need: number) => pace?.(done, groupUnits, need) ?? false }),
     onRunStarted: options.onRunStarted,
     onPhase: (runtime, cell, phase) => {
       clock.enter(phaseKind(phase));
@@ -169,7 +169,7 @@ export async function runBench(plan: Plan, options: BenchOptions): Promise<Bench
         for (const [index, group2] of groupsOfCells.entries()) {
           if (signal.aborted) throw new Interrupted('interrupted');
           groupUnits = group2.length * group.length;
-          if (plan.budgetSec !== undefined && pace === undefined) pace = budgetPace(Math.max(0, plan.budgetSec - (Date.now() - startedAt) / 1000), total, Date.now());
+          if (plan.budgetSec !== undefined && pace === undefined) pace = weightedPace(Math.max(0, plan.budgetSec - (Date.now() - startedAt) / 1000), total, Date.now(), perUnitSec);
           const tagged = (measured: CellResult): CellResult => ({
             ...measured,
             ...(sweep === undefined ? {} : { connections }),

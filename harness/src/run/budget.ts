@@ -2,18 +2,65 @@
  * The run's time budget and its grouping into paired cell groups (issue 22). Pure.
  */
 import type { CellSpec } from './scenarios.ts';
+import { tCritical95 } from '../report/stats.ts';
 
 /**
  * Whether runs beyond the plan's minimum may be added now: only while the run is ahead of an
  * even pace through the budget, i.e. the time spent is below the budget's share for the cells
  * finished plus the group under way. Early groups cannot spend what later ones need, and a
  * run that fell behind (slow machine, a restart) adds nothing until it has caught up.
+ * Kept for callers without a spread to weigh; the default run uses weightedPace.
  */
 export function budgetPace(budgetSec: number, totalUnits: number, startedAtMs: number, now: () => number = Date.now): (done: number, current: number) => boolean {
   return (done, current) => {
     if (totalUnits <= 0) return false;
     const share = Math.min(1, (done + current) / totalUnits);
     return (now() - startedAtMs) / 1000 < budgetSec * share;
+  };
+}
+
+/**
+ * A cell's need for more runs, the weight of its claim on the budget: how many times its
+ * present runs it would take to bring its interval to the goal, if the spread stays what it is
+ * (the half-width goes as t(n-1)/sqrt(n): from 4 runs to 12 it narrows 2.5-fold). 1 at or below
+ * the goal, and 1 too when even `maxRuns` would not reach it (a hello cell at ±20 % with a
+ * ±10 % goal): runs there narrow an interval that still misses, and the budget they would
+ * borrow is what a later cell needs to reach its goal. At most MAX_NEED.
+ */
+export const MAX_NEED = 3;
+export function budgetNeed(halfWidthShare: number, goal: number, runs: number, maxRuns: number): number {
+  if (!(goal > 0) || !(halfWidthShare > goal) || !Number.isFinite(halfWidthShare) || runs < 2) return 1;
+  const scale = (n: number): number => tCritical95(n - 1) / Math.sqrt(n);
+  for (let n = runs + 1; n <= maxRuns; n++) {
+    if ((halfWidthShare * scale(n)) / scale(runs) <= goal) return Math.min(MAX_NEED, n / runs);
+  }
+  return 1;
+}
+
+/**
+ * The budget weighted by spread (issue 22): like budgetPace, but a group whose widest interval
+ * is far from its goal may spend beyond its even share, `need` times it (budgetNeed), borrowing
+ * from the cells still to come - never so much that those cells' minimum runs
+ * (`minUnitSec` each: warm-up and the planned runs) no longer fit in what is left. A cell at
+ * its goal asks nothing (wantsMoreRuns stops it), so what it leaves over goes to the next wide
+ * one; together, runs go where the interval is widest relative to its goal.
+ */
+export function weightedPace(
+  budgetSec: number,
+  totalUnits: number,
+  startedAtMs: number,
+  minUnitSec: number,
+  now: () => number = Date.now,
+): (done: number, current: number, need?: number) => boolean {
+  return (done, current, need = 1) => {
+    if (totalUnits <= 0) return false;
+    const perUnit = budgetSec / totalUnits;
+    const even = perUnit * Math.min(totalUnits, done + current);
+    const borrowed = even + perUnit * current * (Math.max(1, need) - 1);
+    const reserve = minUnitSec * Math.max(0, totalUnits - done - current);
+    const allowed = Math.min(borrowed, budgetSec - reserve);
+    // Never less than the even pace: a weight cannot make a group poorer than before.
+    return (now() - startedAtMs) / 1000 < Math.max(Math.min(even, budgetSec), allowed);
   };
 }
 

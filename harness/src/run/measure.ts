@@ -81,18 +81,20 @@ async function warmUp(spec: CellSpec, ctx: CellContext): Promise<void> {
   ctx.onPhase('warm-up');
   const connections = Math.min(plan.connections, WARMUP_MAX_CONNECTIONS);
   const rates = [(await load(spec, ctx, plan.warmupSec, connections)).requestsPerSec];
+  const slices = [plan.warmupSec];
   let spent = plan.warmupSec;
-  while (!isSteady(rates)) {
+  while (!isSteady(rates, slices)) {
     const left = plan.warmupMaxSec - spent;
     // Nothing finished yet (a bcrypt cell's first 0.1 s): the rest of the budget in one slice.
     const slice = (rates.at(-1) ?? 0) > 0 ? warmupSliceSec(rates.at(-1) ?? 0) : left;
     if (slice <= 0.05 || spent + slice > plan.warmupMaxSec + 1e-9) break;
     rates.push((await load(spec, ctx, slice, connections)).requestsPerSec);
+    slices.push(slice);
     spent += slice;
   }
   const server = ctx.server;
   const byPath = warmups.get(server) ?? new Map<string, Warmup>();
-  byPath.set(spec.path, { sec: Math.round(spent * 100) / 100, steady: isSteady(rates), requestsPerSec: rates.at(-1) ?? 0 });
+  byPath.set(spec.path, { sec: Math.round(spent * 100) / 100, steady: isSteady(rates, slices), requestsPerSec: rates.at(-1) ?? 0 });
   warmups.set(server, byPath);
 }
 

@@ -113,15 +113,16 @@ export const FULL = {
 export const PRECISION = { maxRuns: 12, targetPrecision: 0.05, budgetSec: 270 } as const;
 /**
  * --quick: every cell, shorter and fewer runs, under a minute for all three runtimes on 2 cores
- * (docs/methodology.md, "Choosing the defaults", has the measured wall time and where it went). Runs hold
- * QUICK_MIN_REQUESTS, the warm-up stops at 0.5 s, and there is no wrk cross-check (the hello
- * cells are then judged client-bound by the client's CPU alone; --cross-check hello brings it back).
+ * (docs/methodology.md, "--quick: under a minute", has the measured wall time and where it went).
+ * Runs of 0.3 s holding QUICK_MIN_REQUESTS, the warm-up stops at 0.3 s (0.4 s and 0.5 s took
+ * 69.7 s from a fresh clone on 2026-11-23), and there is no wrk cross-check (the hello cells are
+ * then judged client-bound by the client's CPU alone; --cross-check hello brings it back).
  */
 export const QUICK = {
   connections: 10,
-  durationSec: 0.4,
+  durationSec: 0.3,
   warmupSec: 0.1,
-  warmupMaxSec: 0.5,
+  warmupMaxSec: 0.3,
   runs: 2,
   minRequests: QUICK_MIN_REQUESTS,
   crossCheck: [] as readonly ScenarioName[],

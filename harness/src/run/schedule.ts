@@ -10,6 +10,7 @@ import { startServer, type RunningServer } from './server.ts';
 import type { ServerHost } from './server-host.ts';
 import { cv, MIN_RUNS_FOR_INTERVAL, summarize } from '../report/stats.ts';
 import { halfWidthShare } from '../report/paired.ts';
+import { budgetNeed } from './budget.ts';
 import { slowRuns } from '../system/speed-math.ts';
 import type { SpeedSampler } from '../system/speed-sampler.ts';
 import type { ScenarioName } from '../report/report-types.ts';
@@ -44,8 +45,11 @@ export interface ScheduleContext {
   wrk?: string;
   /** The machine-speed sampler (system/speed-sampler.ts), when running. */
   speed?: Pick<SpeedSampler, 'window'>;
-  /** Whether the run's time budget allows runs beyond the plan's minimum now (default: yes). */
-  mayExtend?: () => boolean;
+  /**
+   * Whether the run's time budget allows runs beyond the plan's minimum now (default: yes), for
+   * a cell whose need (run/budget.ts budgetNeed: 1 = at its goal or out of reach, up to 3) weighs its claim.
+   */
+  mayExtend?: (need: number) => boolean;
   /**
    * Called when a group is interrupted, with its cells that had finished runs (settled from
    * those runs, reason "interrupted"): the runs already measured survive on disk.
@@ -172,7 +176,7 @@ export function wantsMoreRuns(
   runs: readonly RunResult[],
   plan: Pick<Plan, 'runs' | 'targetCv' | 'maxRuns'> & { targetPrecision?: number },
   scenario?: ScenarioName,
-  mayExtend: () => boolean = () => true,
+  mayExtend: (need: number) => boolean = () => true,
 ): boolean {
   if (runs.length < plan.runs) return true;
   if (runs.length >= plan.maxRuns) return false;
@@ -181,8 +185,10 @@ export function wantsMoreRuns(
   const short = kept.length < plan.runs;
   const spread = plan.targetCv !== undefined && cv(rates) > plan.targetCv;
   const target = plan.targetPrecision === undefined ? undefined : precisionTarget(plan.targetPrecision, scenario);
-  const wide = target !== undefined && halfWidthShare(summarize(rates)) > target;
-  return (short || spread || wide) && mayExtend();
+  const width = target === undefined ? 0 : halfWidthShare(summarize(rates));
+  const wide = target !== undefined && width > target;
+  // The widest cells (relative to their goal) may borrow budget from the cells still to come.
+  return (short || spread || wide) && mayExtend(wide ? budgetNeed(width, target, kept.length, plan.maxRuns) : 1);
 }
 
 /** The precision asked of a scenario: the plan's target, twice that for hello (a lighter, noisier cell). */

@@ -7,6 +7,7 @@
 import { holdsOne } from '../paired.ts';
 import type { CellResult, Environment, Parameters, Ratios, Summary } from '../report-types.ts';
 import { formatRatio } from './format.ts';
+import { MIN_RUNS_FOR_INTERVAL } from '../stats.ts';
 
 /**
  * The throughput ratio from paired runs and its interval, as two pieces of a sentence ("1.05x",
@@ -26,6 +27,10 @@ export function runsText(p: Parameters): string {
 
 /** The legend line for the precision target and the paired ratios, when the run had them. */
 export function precisionLegend(p: Parameters): string[] {
+  // --quick (2 runs): say that its figures have no interval rather than let them pass as measured.
+  if (p.targetPrecision === undefined && p.runs < MIN_RUNS_FOR_INTERVAL && p.targetCv === undefined) {
+    return [`${p.runs} run${p.runs === 1 ? '' : 's'} a cell: no 95 % interval, and the figures move widely from run to run (a smoke run such as --quick); the default bench:all measures each cell to ±5 %.`];
+  }
   if (p.targetPrecision === undefined) return [];
   const goal = `${(p.targetPrecision * 100).toFixed(0)} %`;
   return [
