@@ -8,7 +8,7 @@ import { build, type Histogram } from 'hdr-histogram-js';
 import { arrivalOffsets } from './arrivals.ts';
 import { ConnectionPool } from './http-pool.ts';
 import { PreciseWake } from './precise-wake.ts';
-import { pace, WAKE_EARLY_MS } from './send-pacing.ts';
+import { AsleepShare, pace, WAKE_EARLY_MS } from './send-pacing.ts';
 import { decide, shouldStopStep, StepTally } from './step-decision.ts';
 import type { GeneratorCommand, GeneratorMessage, Percentiles, StepMeasurement, StepOptions } from './generator-types.ts';
 
@@ -51,6 +51,8 @@ function runStep(options: StepOptions): Promise<StepMeasurement> {
     let lastTickFired = true;
     let spinning = false;
     let napMs = 0;
+    let woken = false;
+    const asleep = new AsleepShare();
     let settledAtLastTick = 0;
     let next = 0;
     let sending = true;
@@ -103,6 +105,10 @@ function runStep(options: StepOptions): Promise<StepMeasurement> {
 
     const tick = () => {
       const now = performance.now();
+      // Waiting for the worker's wake-up is sleep too.
+      if (woken) asleep.slept(now - lastTick, now);
+      else asleep.tick(now);
+      woken = false;
       let fired = false;
       while (next < due.length && t0 + (due[next] ?? 0) <= now) {
         fire(next, t0 + (due[next] ?? 0), now);
@@ -123,14 +129,19 @@ function runStep(options: StepOptions): Promise<StepMeasurement> {
         if (pool.inFlight === 0) finish();
         return;
       }
-      const how = pace(t0 + (due[next] ?? 0), performance.now());
+      const how = pace(t0 + (due[next] ?? 0), performance.now(), asleep.share);
       spinning = how.kind !== 'wake';
-      if (how.kind === 'wake') return wake.at(how.atMs);
+      if (how.kind === 'wake') {
+        woken = true;
+        return wake.at(how.atMs);
+      }
       napMs = 0;
       if (how.kind === 'nap') {
         const before = performance.now();
         Atomics.wait(NAP, 0, 0, how.ms);
-        napMs = performance.now() - before;
+        const after = performance.now();
+        napMs = after - before;
+        asleep.slept(napMs, after);
       }
       setImmediate(tick);
     };
