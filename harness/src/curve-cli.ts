@@ -21,6 +21,8 @@ import { stopAllServers } from './run/server.ts';
 import { DEFAULT_DATA_DIR, ensureDataFiles } from './system/data-files.ts';
 import { DATA_DEFAULTS } from '@bench/app';
 import { environment } from './system/environment.ts';
+import { tasksetAvailable } from './system/pinning.ts';
+import { startSpeedSampler } from './system/speed-sampler.ts';
 import { fdWarning } from './system/fd-limit.ts';
 import { REPO_ROOT } from './system/paths.ts';
 import { movePath, preflight, PreflightError, type RemoteSetup } from './remote/preflight.ts';
@@ -79,7 +81,11 @@ async function main(): Promise<number> {
     curves: [],
   };
   const assets = loadChartAssets();
+  // How fast the machine is through every step (issue 22's sampler), on this host only: with
+  // --server-host the servers' machine is not sampled, as in bench.
+  const speed = remote === undefined ? startSpeedSampler({ taskset: tasksetAvailable() }) : undefined;
   const write = () => {
+    if (speed !== undefined) report.environment.machineSpeed = speed.summary(report.curves.flatMap((c) => c.steps.map((s) => s.machine?.coresWorth)));
     report.elapsedSec = Math.round((performance.now() - started) / 100) / 10;
     writeJsonAtomic(join(dir, 'report.json'), report);
     writeFileAtomic(join(dir, 'report.md'), renderCurveMarkdown(report));
@@ -101,13 +107,14 @@ async function main(): Promise<number> {
         report.curves.push(curve);
         writeJsonAtomic(join(dir, 'curves', `${curve.runtime}-${curve.scenario}-${curve.mode}.json`), curve);
       };
-      report.runtimes.push(await sweepRuntime(runtime, cells, { plan, generator, manifest, serverArgs, signal: controller.signal, log, onCurve, ...(servers === undefined ? {} : { servers }) }));
+      report.runtimes.push(await sweepRuntime(runtime, cells, { plan, generator, manifest, serverArgs, signal: controller.signal, log, onCurve, ...(servers === undefined ? {} : { servers }), ...(speed === undefined ? {} : { speed }) }));
       write();
     }
     if (!controller.signal.aborted) report.status = 'complete';
   } catch (error) {
     if (!(error instanceof Interrupted)) throw error;
   } finally {
+    speed?.stop();
     await generator.close();
     await stopAllServers();
   }

@@ -247,3 +247,20 @@ describe('compareCurves', () => {
     expect(compareCurves(CURVE_REPORT, CURVE_REPORT, 0.05).hasRegression).toBe(false);
   });
 });
+
+describe('curve report: machine speed', () => {
+  const report = {
+    ...CURVE_REPORT,
+    environment: { ...CURVE_REPORT.environment, machineSpeed: { vcpus: 2, pinned: true, intervalMs: 250, coresWorth: { min: 1.23, max: 1.94 }, overheadPercent: 0.12, samples: 40 } },
+  };
+
+  it("says how many cores' worth the machine gave during the run, as bench does", () => {
+    expect(renderCurveMarkdown(report)).toContain("machine speed: 2 vCPUs, 1.2 to 1.9 cores' worth during this run");
+    expect(renderCurveHtml(report, { chartJs: '' })).toMatch(/data-machine-speed>machine speed: 2 vCPUs, 1\.2 to 1\.9 cores&#39; worth during this run|data-machine-speed>machine speed: 2 vCPUs, 1\.2 to 1\.9 cores' worth during this run/);
+  });
+
+  it('says nothing about speed when no sampler ran', () => {
+    expect(renderCurveMarkdown(CURVE_REPORT)).not.toContain('machine speed');
+    expect(renderCurveHtml(CURVE_REPORT, { chartJs: '' })).not.toContain('data-machine-speed');
+  });
+});

@@ -3,7 +3,7 @@
  * runtimes as in the bench's report.json, and a `curves` section, one curve per cell.
  */
 import type { RuntimeName } from '@bench/app';
-import type { Environment, Mode, RuntimeEntry, ScenarioName } from '../report/report-types.ts';
+import type { Environment, Mode, RuntimeEntry, RunSpeed, ScenarioName } from '../report/report-types.ts';
 import type { Arrivals } from './arrivals.ts';
 import type { SearchEnd } from './capacity-search.ts';
 import type { StepMeasurement } from './generator-types.ts';
@@ -45,6 +45,12 @@ export interface CurveStep
   decision?: StepVerdict & { stoppedAtSec: number; capSec: number };
   /** Why the step was run: the coarse bracket, the bisection, or a --rates list (absent in older reports). */
   phase?: 'bracket' | 'bisect' | 'rates';
+  /**
+   * added (issue 21): how fast the machine was during the step (the speed sampler's cores' worth,
+   * median and range over its ticks; 2 vCPUs at full speed = 2.0). Absent with servers on another
+   * host (the sampler runs where the load runs, beside the server) or for a step shorter than a tick.
+   */
+  machine?: RunSpeed;
 }
 
 /**

@@ -8,22 +8,15 @@ import { build, type Histogram } from 'hdr-histogram-js';
 import { arrivalOffsets } from './arrivals.ts';
 import { ConnectionPool } from './http-pool.ts';
 import { PreciseWake } from './precise-wake.ts';
+import { AsleepShare, pace, WAKE_EARLY_MS } from './send-pacing.ts';
 import { decide, shouldStopStep, StepTally } from './step-decision.ts';
 import type { GeneratorCommand, GeneratorMessage, Percentiles, StepMeasurement, StepOptions } from './generator-types.ts';
 
 const histogram = (): Histogram =>
   build({ lowestDiscernibleValue: 1, highestTrackableValue: 3_600_000_000, numberOfSignificantValueDigits: 3 });
 
-/**
- * The generator sleeps until this long before a due time (PreciseWake: a worker thread's futex
- * timeout, not libuv's millisecond timers), which covers the wake-up's own delay, and spins
- * (setImmediate) only when the next send is nearer than SPIN_MS. It must sleep whenever it can: a
- * real-time process that never sleeps is throttled by the kernel (50 ms of every second). The spin
- * is not work: a turn that found nothing due and followed a turn in which nothing was answered was
- * pure waiting, and its time is left out of busyPercent.
- */
-const WAKE_EARLY_MS = 0.1;
-const SPIN_MS = 0.03;
+/** Naps (send-pacing.ts) wait on this, which nothing ever notifies: a sleep with a precise timeout. */
+const NAP = new Int32Array(new SharedArrayBuffer(4));
 
 /** The main loop's wake-ups: one worker thread for the process's life; each step sets its tick. */
 let onWake: () => void = () => {};
@@ -57,6 +50,9 @@ function runStep(options: StepOptions): Promise<StepMeasurement> {
     let lastTick = 0;
     let lastTickFired = true;
     let spinning = false;
+    let napMs = 0;
+    let woken = false;
+    const asleep = new AsleepShare();
     let settledAtLastTick = 0;
     let next = 0;
     let sending = true;
@@ -109,6 +105,10 @@ function runStep(options: StepOptions): Promise<StepMeasurement> {
 
     const tick = () => {
       const now = performance.now();
+      // Waiting for the worker's wake-up is sleep too.
+      if (woken) asleep.slept(now - lastTick, now);
+      else asleep.tick(now);
+      woken = false;
       let fired = false;
       while (next < due.length && t0 + (due[next] ?? 0) <= now) {
         fire(next, t0 + (due[next] ?? 0), now);
@@ -116,7 +116,8 @@ function runStep(options: StepOptions): Promise<StepMeasurement> {
         fired = true;
       }
       // Pure waiting since the last turn: nothing was sent then and nothing answered since.
-      if (spinning && !fired && !lastTickFired && settledCount === settledAtLastTick) spinMs += now - lastTick;
+      // (A nap is sleep, not CPU: only the rest of the turn was spent spinning.)
+      if (spinning && !fired && !lastTickFired && settledCount === settledAtLastTick) spinMs += Math.max(0, now - lastTick - napMs);
       lastTick = now;
       lastTickFired = fired;
       settledAtLastTick = settledCount;
@@ -128,10 +129,21 @@ function runStep(options: StepOptions): Promise<StepMeasurement> {
         if (pool.inFlight === 0) finish();
         return;
       }
-      const dueAt = t0 + (due[next] ?? 0);
-      spinning = dueAt - performance.now() <= SPIN_MS;
-      if (spinning) setImmediate(tick);
-      else wake.at(dueAt - WAKE_EARLY_MS);
+      const how = pace(t0 + (due[next] ?? 0), performance.now(), asleep.share);
+      spinning = how.kind !== 'wake';
+      if (how.kind === 'wake') {
+        woken = true;
+        return wake.at(how.atMs);
+      }
+      napMs = 0;
+      if (how.kind === 'nap') {
+        const before = performance.now();
+        Atomics.wait(NAP, 0, 0, how.ms);
+        const after = performance.now();
+        napMs = after - before;
+        asleep.slept(napMs, after);
+      }
+      setImmediate(tick);
     };
     onWake = tick;
 

@@ -8,6 +8,7 @@ import type { ChartAssets } from '../report/render/html-assets.ts';
 import { escapeHtml, inlineScript, jsonForScript } from '../report/render/html-escape.ts';
 import { REPORT_CSS } from '../report/render/html-style.ts';
 import { paletteScript } from '../report/render/palette.ts';
+import { machineSpeedRow } from '../report/render/precision.ts';
 import { formatDate } from '../report/render/markdown.ts';
 import type { CurveReport } from './curve-types.ts';
 import { capacityHead, capacityRows, capacitySentences, conditionsLabel, renderCurveMarkdown, sortedCurves, targetLabel } from './render-text.ts';
@@ -94,6 +95,7 @@ export function renderCurveHtml(report: CurveReport, assets: Pick<ChartAssets, '
 <main>
 <h1>Load curves, ${escapeHtml(formatDate(report.createdAt))}</h1>
 <p class="subtitle">Open loop, ${escapeHtml(report.parameters.arrivals)} arrivals, latency from the scheduled send time, on ${escapeHtml(report.environment.cpu.model)} × ${report.environment.cpu.count}</p>
+${speedLine(report)}
 ${report.status === 'interrupted' ? '<p class="banner warn" role="alert" data-report-status="interrupted">⚠ Interrupted: only the curves shown were measured.</p>' : '<p class="banner" data-report-status="complete">Complete.</p>'}
 <h2 id="capacity">Capacity at ${escapeHtml(targetLabel(p))}, ${escapeHtml(conditionsLabel(p))}</h2>
 ${table(head, capacityRows(report))}
@@ -108,4 +110,10 @@ ${sections.join('\n')}
 </body>
 </html>
 `;
+}
+
+/** The machine's speed during the run (bench's row): "2 vCPUs, 1.2 to 1.9 cores' worth during this run (...)". */
+function speedLine(report: CurveReport): string {
+  const row = machineSpeedRow(report.environment);
+  return row === undefined ? '' : `<p class="subtitle" data-machine-speed>${escapeHtml(`${row[0]}: ${row[1]}`)}</p>`;
 }

@@ -5,6 +5,7 @@ import Table from 'cli-table3';
 import { markdownTable } from 'markdown-table';
 import { formatDate, formatMs, formatRps } from '../report/render/markdown.ts';
 import { MODE_ORDER, SCENARIO_ORDER } from '../report/merge.ts';
+import { machineSpeedRow } from '../report/render/precision.ts';
 import type { Curve, CurveReport, CurveStep } from './curve-types.ts';
 
 const MODE_RANK: readonly string[] = MODE_ORDER;
@@ -193,10 +194,16 @@ function methodLine(report: CurveReport): string {
           `Each step runs until an exact binomial (Clopper-Pearson) bound at ${formatRps(p.confidence * 100)} % decides whether more than ${formatRps(100 - (p.percentile ?? 99))} % of requests were slower than ${formatMs(p.sloMs)} ms: pass no sooner than ${p.stepSec} s, fail at once, undecided at its cap (up to ${p.maxStepSec} s; ${p.maxUndecided ?? 2} undecided steps end a cell's search).`;
   return (
     `Open loop: ${p.arrivals} arrivals${p.arrivals === 'poisson' ? ` (seed ${p.seed})` : ''}, latency from the scheduled send time; target ${targetLabel(p)}. ${search} ` +
-    `Machine: ${report.environment.cpu.model} × ${report.environment.cpu.count}.` +
+    `Machine: ${report.environment.cpu.model} × ${report.environment.cpu.count}${machineSpeedClause(report)}.` +
     (report.elapsedSec === undefined ? '' : ` Run took ${Math.round(report.elapsedSec)} s.`) +
     serverHostSentence(report)
   );
+}
+
+/** ", speed: 2 vCPUs, 1.2 to 1.9 cores' worth during this run (...)": bench's machine-speed row, as a clause. */
+function machineSpeedClause(report: CurveReport): string {
+  const row = machineSpeedRow(report.environment);
+  return row === undefined ? '' : `; ${row[0]}: ${row[1]}`;
 }
 
 /** --server-host: where the servers ran and what the path between costs (the machine above is then the generator's). */

@@ -19,6 +19,7 @@ import { searchCell, type CellSearch, type MeasureRate } from './cell-search.ts'
 import { summarizeCurve } from './ladder.ts';
 import { openWindow, waitQuiet } from './server-figures.ts';
 import { toStep } from './step.ts';
+import type { SpeedSampler } from '../system/speed-sampler.ts';
 import { LOCAL_SERVERS, type ServerSide } from './server-side.ts';
 
 export interface SweepContext {
@@ -32,6 +33,8 @@ export interface SweepContext {
   onCurve(curve: Curve): void;
   /** Where the servers run (default: here; --server-host: another host over ssh). */
   servers?: ServerSide;
+  /** The machine-speed sampler (system/speed-sampler.ts): each step records the machine's speed during it. */
+  speed?: Pick<SpeedSampler, 'window'>;
 }
 
 /** Closed-loop connections for the ladder's reference throughput: the bench's default. */
@@ -130,11 +133,14 @@ async function cellCurve(runtime: RuntimeName, cell: CellSpec, server: RunningSe
       if (ctx.signal.aborted) throw new Interrupted('interrupted');
       await waitQuiet(server, QUIET_DEADLINE_MS);
       const window = await openWindow(server, QUIET_DEADLINE_MS);
+      const from = Date.now();
       const measured = await ctx.generator.runStep({ ...stepOptions(server, cell, plan, rate), durationSec, decide });
+      const machine = ctx.speed?.window(from, Date.now());
       if (!server.alive) throw new ServerDied(`server died at ${rate} req/s${server.stderrTail(3) ? `: ${server.stderrTail(3)}` : ''}`);
       // The answers still queued on the server (timed out here) come before /stats.
       await waitQuiet(server, QUIET_DEADLINE_MS);
       const step = toStep(rate, measured, await window.stop(), plan.sloMs, { capSec: durationSec, phase });
+      if (machine !== undefined) step.machine = machine;
       steps.push(step);
       return step;
     };
