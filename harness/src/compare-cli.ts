@@ -1,8 +1,8 @@
-// `tsx src/compare-cli.ts <baseline report.json> <current report.json> [--threshold 0.05] [--alpha 0.05] [--out FILE] [--json FILE]`
+// `tsx src/compare-cli.ts <baseline report.json or run folder> <current report.json or run folder> [--threshold 0.05] [--alpha 0.05] [--out FILE] [--json FILE]`
 // Markdown on stdout. Exit 0: no regression; 1: a cell regressed significantly beyond the
 // threshold; 2: the comparison could not be made (usage, unreadable or invalid report).
-import { readFileSync, writeFileSync } from 'node:fs';
-import { resolve } from 'node:path';
+import { existsSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { checkSchemaVersions, compareReports, CompareError, DEFAULT_ALPHA, DEFAULT_THRESHOLD } from './compare/compare.ts';
 import { renderComparisonMarkdown } from './compare/render-compare.ts';
@@ -70,8 +70,10 @@ function parseCompareArgs(argv: string[]): CompareArgs {
   };
 }
 
-function readJson(path: string, name: string): unknown {
+function readJson(given: string, name: string): unknown {
   let text: string;
+  // A run's folder stands for the report.json in it (data/results/<run>/).
+  const path = existsSync(given) && statSync(given).isDirectory() ? join(given, 'report.json') : given;
   try {
     text = readFileSync(path, 'utf8');
   } catch (error) {

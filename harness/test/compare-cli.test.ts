@@ -1,5 +1,5 @@
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -64,6 +64,18 @@ describe('compare-cli', () => {
     expect(outcome.status).toBe(0);
     expect(outcome.stdout).toContain('at 25 % threshold');
     expect(readFileSync(out, 'utf8')).toBe(outcome.stdout);
+  });
+
+  it('takes a run folder for the report.json in it, and names a folder without one', () => {
+    mkdirSync(file('run-a'));
+    copyFileSync(file('baseline.json'), join(file('run-a'), 'report.json'));
+    const outcome = runCli(file('run-a'), file('regressed.json'));
+    expect(outcome.status).toBe(1);
+    expect(outcome.stdout).toContain('**✗ 1 regression, 0 improvements, 1 unchanged**');
+    mkdirSync(file('empty-run'));
+    const empty = runCli(file('empty-run'), file('regressed.json'));
+    expect(empty.status).toBe(2);
+    expect(stderrLines(empty)).toEqual([`compare: cannot read the baseline report ${join(file('empty-run'), 'report.json')}: ENOENT`]);
   });
 
   it('exits 2 with one line on stderr for a missing file', () => {

@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FincoreEntry } from '../src/system/page-cache.ts';
+import { primeFiles } from '../src/system/data-files.ts';
 import {
   coldCacheSupport,
   evictAndVerify,
@@ -110,6 +111,12 @@ describe.skipIf(skipReal)('eviction on real files', () => {
     const [, , largest] = paths as [string, string, string];
     readFileSync(largest);
     expect(await residentFraction([largest])).toBeGreaterThan(0.9);
+  });
+
+  it('primes evicted files back into the cache, every byte of each (the file scenario before its cells)', async () => {
+    expect(await evictAndVerify(paths)).toMatchObject({ ok: true });
+    primeFiles(paths);
+    expect(await residentFraction(paths)).toBeGreaterThan(0.95);
   });
 
   it('evicts 100 files in well under a second', async () => {

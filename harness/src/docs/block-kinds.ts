@@ -54,7 +54,10 @@ const sampleNote = (report: unknown) => {
 
 function benchRunLine(report: Report): string {
   const wall = report.timing === undefined ? '' : ` Wall time ${Math.round(report.timing.wallSec)} s.`;
-  return `${runLine(report.createdAt, report.environment, report.runtimes)}${wall}${sampleNote(report)}`;
+  // The machine's speed through the run, as the speed sampler measured it: on a VM it is part of the result.
+  const speed = report.environment.machineSpeed;
+  const worth = speed?.coresWorth === undefined ? '' : ` Its ${speed.vcpus} vCPUs gave ${speed.coresWorth.min} to ${speed.coresWorth.max} cores' worth during the run (speed sampler).`;
+  return `${runLine(report.createdAt, report.environment, report.runtimes)}${wall}${worth}${sampleNote(report)}`;
 }
 
 const cellFor = (cells: readonly CellResult[], lane: string, scenario: string, mode: Mode) =>

@@ -33,6 +33,13 @@ export interface Parameters {
   fileCache: 'warm' | 'cold';
   coldUnavailable?: string;
   /**
+   * added (issue 22): with warm reads, the file scenario's inputs were read through once right
+   * before its cells, so no runtime's first run pays for pages the kernel had put out meanwhile
+   * (a VM may page out file pages idle for a minute): the share of their bytes in the page cache
+   * before and after (undefined where fincore cannot tell), and how long the read took.
+   */
+  filesPrimed?: { residentBefore?: number; residentAfter?: number; sec: number };
+  /**
    * added: how runs of one cell on different runtimes are ordered. "interleaved": A B C A B C,
    * so a slow minute on the machine is shared by all runtimes; "sequential": all of A, then B.
    */

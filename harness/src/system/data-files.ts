@@ -1,4 +1,4 @@
-import { closeSync, fsyncSync, openSync } from 'node:fs';
+import { closeSync, fsyncSync, openSync, readSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { DATA_DEFAULTS, generateDataFiles, hasDataFiles, loadManifest, type Manifest } from '@bench/app';
 import { REPO_ROOT } from './paths.ts';
@@ -31,6 +31,23 @@ export function settleFiles(paths: readonly string[]): void {
     const fd = openSync(path, 'r');
     try {
       fsyncSync(fd);
+    } finally {
+      closeSync(fd);
+    }
+  }
+}
+
+/**
+ * Reads the files through once, so their pages are in the page cache before they are measured
+ * warm: a VM's memory reclaim may page out file pages left idle for a minute (this machine's
+ * DAMON "pageout" scheme does), and the first runtime's first file run would then read from disk.
+ */
+export function primeFiles(paths: readonly string[]): void {
+  const buffer = Buffer.allocUnsafe(1 << 20);
+  for (const path of paths) {
+    const fd = openSync(path, 'r');
+    try {
+      while (readSync(fd, buffer, 0, buffer.length, null) > 0);
     } finally {
       closeSync(fd);
     }
