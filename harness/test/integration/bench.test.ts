@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runBench, type BenchOutcome } from '../../src/run/bench.ts';
-import { parsePlan } from '../../src/run/plan.ts';
+import { parsePlan, QUICK } from '../../src/run/plan.ts';
 import type { Progress } from '../../src/run/progress.ts';
 import { probeRuntime, RUNTIME_NAMES, runtimeSpec } from '../../src/run/runtimes.ts';
 import { cellsFor } from '../../src/run/scenarios.ts';
@@ -90,7 +90,7 @@ describe('bench --quick on node, bun and deno', () => {
     expect(report.environment.loadGenerator).toEqual({ name: 'autocannon', version: expect.stringMatching(/^\d+\.\d+\.\d+$/) });
     expect(report.environment.cpu.count).toBeGreaterThan(0);
     expect(report.environment.commit).toMatch(/^([0-9a-f]{40}|unknown)$/);
-    expect(report.parameters).toMatchObject({ connections: 10, runs: 2, durationSec: 0.4, fileCount: 8 });
+    expect(report.parameters).toMatchObject({ connections: QUICK.connections, runs: QUICK.runs, durationSec: QUICK.durationSec, fileCount: 8 });
   });
 
   it('shows what a blocked loop costs: the probe waits longer under sync than async for sleep and hash', () => {
