@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { coresWorthSpan, fastestUnit, runSpeed, slowRuns, tickSums, type SpeedSample } from '../src/system/speed-math.ts';
-import { budgetPace, scenarioGroups } from '../src/run/budget.ts';
+import { scenarioGroups, weightedPace } from '../src/run/budget.ts';
 import { cellsFor } from '../src/run/scenarios.ts';
 
 const sample = (cpu: number, at: number, cpuMs: number): SpeedSample => ({ cpu, at, cpuMs });
@@ -44,7 +44,8 @@ describe('speed sampler arithmetic', () => {
 describe('time budget and groups', () => {
   it('allows extra runs only while ahead of an even pace through the budget', () => {
     let now = 0;
-    const pace = budgetPace(100, 10, 0, () => now);
+    // Need 1 and no reserve for later cells: the even pace.
+    const pace = weightedPace(100, 10, 0, 0, () => now);
     now = 15_000;
     expect(pace(0, 2)).toBe(true); // 15 s spent, 20 s is the share of the first 2 of 10
     now = 25_000;

@@ -5,21 +5,6 @@ import type { CellSpec } from './scenarios.ts';
 import { tCritical95 } from '../report/stats.ts';
 
 /**
- * Whether runs beyond the plan's minimum may be added now: only while the run is ahead of an
- * even pace through the budget, i.e. the time spent is below the budget's share for the cells
- * finished plus the group under way. Early groups cannot spend what later ones need, and a
- * run that fell behind (slow machine, a restart) adds nothing until it has caught up.
- * Kept for callers without a spread to weigh; the default run uses weightedPace.
- */
-export function budgetPace(budgetSec: number, totalUnits: number, startedAtMs: number, now: () => number = Date.now): (done: number, current: number) => boolean {
-  return (done, current) => {
-    if (totalUnits <= 0) return false;
-    const share = Math.min(1, (done + current) / totalUnits);
-    return (now() - startedAtMs) / 1000 < budgetSec * share;
-  };
-}
-
-/**
  * A cell's need for more runs, the weight of its claim on the budget: how many times its
  * present runs it would take to bring its interval to the goal, if the spread stays what it is
  * (the half-width goes as t(n-1)/sqrt(n): from 4 runs to 12 it narrows 2.5-fold). 1 at or below
@@ -38,7 +23,11 @@ export function budgetNeed(halfWidthShare: number, goal: number, runs: number, m
 }
 
 /**
- * The budget weighted by spread (issue 22): like budgetPace, but a group whose widest interval
+ * Whether runs beyond the plan's minimum may be added now: only while the run is ahead of its
+ * pace through the budget. With need 1 that pace is even: the time spent must be below the
+ * budget's share for the cells finished plus the group under way, so early groups cannot spend
+ * what later ones need, and a run that fell behind (slow machine, a restart) adds nothing until
+ * it has caught up. Weighted by spread (issue 22): a group whose widest interval
  * is far from its goal may spend beyond its even share, `need` times it (budgetNeed), borrowing
  * from the cells still to come - never so much that those cells' minimum runs
  * (`minUnitSec` each: warm-up and the planned runs) no longer fit in what is left. A cell at
