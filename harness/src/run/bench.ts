@@ -177,10 +177,10 @@ export async function runBench(plan: Plan, options: BenchOptions): Promise<Bench
             ...(sweep === undefined ? {} : { connections }),
             ...(host === undefined ? {} : { serverHost: host.environment.host }),
           });
-          context.onInterrupted = (partial) => {
+          const keepPartial = (partial: CellResult[]) => {
             for (const cell of partial) writeCell(runDir, tagged(cell));
           };
-          for (const measured of await benchGroup(group2, group, context)) {
+          for (const measured of await benchGroup(group2, group, context, keepPartial)) {
             const result = tagged(measured);
             writeCell(runDir, result);
             done++;

@@ -50,11 +50,6 @@ export interface ScheduleContext {
    * a cell whose need (run/budget.ts budgetNeed: 1 = at its goal or out of reach, up to 3) weighs its claim.
    */
   mayExtend?: (need: number) => boolean;
-  /**
-   * Called when a group is interrupted, with its cells that had finished runs (settled from
-   * those runs, reason "interrupted"): the runs already measured survive on disk.
-   */
-  onInterrupted?: (partial: CellResult[]) => void;
   log(line: string): void;
   onPhase(runtime: string, cell: CellSpec, phase: string): void;
   onRunStarted?: (server: RunningServer, cell: CellSpec) => void;
@@ -84,7 +79,16 @@ interface LaneCell {
  * runs, its precision target, or a run replacing one taken on a slow machine, within the run's
  * time budget (ctx.mayExtend) and the plan's cap.
  */
-export async function benchGroup(cells: readonly CellSpec[], lanes: Lane[], ctx: ScheduleContext): Promise<CellResult[]> {
+export async function benchGroup(
+  cells: readonly CellSpec[],
+  lanes: Lane[],
+  ctx: ScheduleContext,
+  /**
+   * Called when the group is interrupted, with its cells that had finished runs (settled from
+   * those runs, reason "interrupted"): the runs already measured survive on disk.
+   */
+  onInterrupted?: (partial: CellResult[]) => void,
+): Promise<CellResult[]> {
   const byLane = lanes.map((lane) =>
     cells.map(
       (cell): LaneCell => ({
@@ -116,7 +120,7 @@ export async function benchGroup(cells: readonly CellSpec[], lanes: Lane[], ctx:
       const partial = states
         .filter((state) => state.result !== undefined || state.runs.length > 0)
         .map((state) => withInstallation({ ...(state.result ?? settle(state, ctx.plan)), reason: `interrupted after ${state.runs.length} run(s)` }, state.lane));
-      if (partial.length > 0) ctx.onInterrupted?.(partial);
+      if (partial.length > 0) onInterrupted?.(partial);
     }
     throw error;
   }
