@@ -8,7 +8,7 @@ import { abortOnSignals, FlagError, nameList, numberFlag, parseFlags, runMain, w
 import type { RuntimeName, ServerKind } from '@bench/app';
 import { calibrate, type CalibrateOptions } from './calibrate/calibrate.ts';
 import type { CalibrationResult } from './calibrate/calibration-math.ts';
-import type { OpenLoopStep } from './calibrate/open-loop-ceiling.ts';
+import { OPEN_LOOP_MAX_IN_FLIGHT, type OpenLoopStep } from './calibrate/open-loop-ceiling.ts';
 import { Generator } from './curve/generator.ts';
 import { renderClosest, renderHeader, renderOpenLoop, renderSettings, renderSummary } from './calibrate/render-calibration.ts';
 import { environment } from './system/environment.ts';
@@ -88,7 +88,7 @@ async function main(): Promise<number> {
   const openLoop: OpenLoopStep | undefined =
     generator === undefined
       ? undefined
-      : (url, ratePerSec, durationSec) => generator.runStep({ url, ratePerSec, durationSec, arrivals: 'poisson', seed: 1, maxInFlight: 512, timeoutMs: 2_000 });
+      : (url, ratePerSec, durationSec) => generator.runStep({ url, ratePerSec, durationSec, arrivals: 'poisson', seed: 1, maxInFlight: OPEN_LOOP_MAX_IN_FLIGHT, timeoutMs: 2_000 });
   let result: CalibrationResult;
   try {
     result = await calibrate({

@@ -3,11 +3,15 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Generator } from '../src/curve/generator.ts';
+import { execFileSync } from 'node:child_process';
+import { Generator, REALTIME_BELOW_PER_SEC } from '../src/curve/generator.ts';
+import { preopenCount } from '../src/curve/http-pool.ts';
 
 let server: Server;
 let url: string;
 let generator: Generator;
+/** Connections the server has accepted so far. */
+let accepted = 0;
 
 beforeAll(async () => {
   server = createServer((req, res) => {
@@ -16,6 +20,7 @@ beforeAll(async () => {
     const status = Number(u.searchParams.get('status') ?? 200);
     setTimeout(() => res.writeHead(status).end('ok'), ms);
   });
+  server.on('connection', () => accepted++);
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   generator = new Generator();
@@ -68,6 +73,39 @@ describe('generator', () => {
     expect(slow.verdict).toMatchObject({ outcome: 'fail' });
     expect(slow.verdict?.overTarget).toBe(slow.verdict?.requests);
     expect(slow.stoppedAtSec).toBeLessThan(1);
+  });
+});
+
+describe('generator connections and scheduling', () => {
+  it('opens its connections before the first send and keeps them for the next step to the same URL', async () => {
+    const before = accepted;
+    // 200 req/s of 1 ms answers: a request or two in flight, so the 16 opened first are all it uses.
+    const first = await run('/?ms=1&keep=1', 200, 0.3);
+    expect(first).toMatchObject({ completed: 60, errors: 0, dropped: 0 });
+    const opened = accepted - before;
+    expect(opened).toBe(preopenCount(200, 100));
+    // The same URL straight after: the idle connections are reused, none opened for it.
+    const second = await run('/?ms=1&keep=1', 200, 0.3);
+    expect(second).toMatchObject({ completed: 60, errors: 0 });
+    expect(accepted - before).toBe(opened);
+    // Another URL: a pool of its own.
+    await run('/?ms=1&keep=2', 200, 0.1);
+    const withOther = accepted - before;
+    expect(withOther).toBeGreaterThan(opened);
+    // Idle past a second (a server may be closing them: Node does after 5 s): closed, opened anew.
+    await new Promise((resolve) => setTimeout(resolve, 1100));
+    await run('/?ms=1&keep=2', 200, 0.1);
+    expect(accepted - before).toBe(withOther + preopenCount(200, 100));
+  });
+
+  it('runs real-time only for steps that leave it mostly asleep, nice -10 above', async (context) => {
+    const policy = () => execFileSync('chrt', ['-p', String(generator.pid)], { encoding: 'utf8' });
+    await run('/?ms=0', REALTIME_BELOW_PER_SEC, 0.05);
+    expect(generator.priority).not.toBe('realtime');
+    expect(policy()).toMatch(/SCHED_OTHER/);
+    await run('/?ms=0', 100, 0.05);
+    if (generator.priority !== 'realtime') context.skip('chrt -f refused here (needs root or CAP_SYS_NICE)');
+    expect(policy()).toMatch(/SCHED_FIFO/);
   });
 });
 

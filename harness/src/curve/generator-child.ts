@@ -6,7 +6,7 @@
 // process keeps the harness's work (IPC, /stats, rendering) off its event loop.
 import { build, type Histogram } from 'hdr-histogram-js';
 import { arrivalOffsets } from './arrivals.ts';
-import { ConnectionPool } from './http-pool.ts';
+import { ConnectionPool, preopenCount, type PoolHandlers } from './http-pool.ts';
 import { PreciseWake } from './precise-wake.ts';
 import { AsleepShare, pace, WAKE_EARLY_MS } from './send-pacing.ts';
 import { decide, shouldStopStep, StepTally } from './step-decision.ts';
@@ -14,6 +14,27 @@ import type { GeneratorCommand, GeneratorMessage, Percentiles, StepMeasurement, 
 
 const histogram = (): Histogram =>
   build({ lowestDiscernibleValue: 1, highestTrackableValue: 3_600_000_000, numberOfSignificantValueDigits: 3 });
+
+/**
+ * The connections, kept from step to step while the URL stays the same: a curve's search and a
+ * calibration's ladder send to one server step after step, and each step opening hundreds of
+ * connections anew was connection churn the servers answered with listen-queue overflows.
+ */
+let kept: ConnectionPool | undefined;
+/** Idle connections older than this are closed before a step (Node closes them after 5 s). */
+const KEEP_IDLE_MS = 1000;
+
+function poolFor(url: string, maxInFlight: number, handlers: PoolHandlers): ConnectionPool {
+  if (kept !== undefined && kept.url === url) {
+    kept.maxInFlight = maxInFlight;
+    kept.handlers = handlers;
+    kept.closeIdleFor(KEEP_IDLE_MS);
+    return kept;
+  }
+  kept?.destroy();
+  kept = new ConnectionPool(url, maxInFlight, handlers);
+  return kept;
+}
 
 /** Naps (send-pacing.ts) wait on this, which nothing ever notifies: a sleep with a precise timeout. */
 const NAP = new Int32Array(new SharedArrayBuffer(4));
@@ -43,8 +64,9 @@ function runStep(options: StepOptions): Promise<StepMeasurement> {
   const micros = (ms: number) => Math.max(1, Math.round(ms * 1000));
 
   return new Promise((resolveStep) => {
-    const t0 = performance.now() + 5;
-    const cpu0 = process.cpuUsage();
+    // Set when sending starts, once the connections the step will need are open (below).
+    let t0 = Number.POSITIVE_INFINITY;
+    let cpu0 = process.cpuUsage();
     let windowCpuMs = 0;
     let windowSpinMs = 0;
     let lastTick = 0;
@@ -63,7 +85,7 @@ function runStep(options: StepOptions): Promise<StepMeasurement> {
       lastSettled = performance.now();
       if (!sending && pool.inFlight === 0) finish();
     };
-    const pool = new ConnectionPool(options.url, options.maxInFlight, {
+    const pool = poolFor(options.url, options.maxInFlight, {
       answered(dueAt, status, at, index) {
         // The check node:http made before: a 2xx answer counts, any other status is an error.
         // (A request not settled in the tally counts as over the target: failures need no call.)
@@ -148,7 +170,8 @@ function runStep(options: StepOptions): Promise<StepMeasurement> {
     onWake = tick;
 
     // Every checkEveryMs: stop sending once the counts decide (step-decision.ts shouldStopStep).
-    const check =
+    let check: ReturnType<typeof setInterval> | undefined;
+    const startChecking = () =>
       rule === undefined || tally === undefined
         ? undefined
         : setInterval(() => {
@@ -173,7 +196,7 @@ function runStep(options: StepOptions): Promise<StepMeasurement> {
       finished = true;
       clearInterval(sweeper);
       if (check !== undefined) clearInterval(check);
-      pool.destroy();
+      pool.abandonInFlight();
       const windowMs = Math.max(1, performance.now() - t0 - 0);
       const sendWindowMs = Math.max(1, (due.at(-1) ?? 0) + 1000 / options.ratePerSec);
       resolveStep({
@@ -193,7 +216,12 @@ function runStep(options: StepOptions): Promise<StepMeasurement> {
       });
     };
 
-    wake.at(t0 - WAKE_EARLY_MS);
+    pool.preopen(preopenCount(options.ratePerSec, options.maxInFlight)).then(() => {
+      t0 = performance.now() + 5;
+      cpu0 = process.cpuUsage();
+      check = startChecking();
+      wake.at(t0 - WAKE_EARLY_MS);
+    });
   });
 }
 

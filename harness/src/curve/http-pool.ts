@@ -26,6 +26,8 @@ class Connection {
   index = -1;
   /** performance.now() after which the request in flight is abandoned. */
   deadline = 0;
+  /** performance.now() when it last became idle (or was opened). */
+  idleSince = performance.now();
 
   constructor(socket: Socket) {
     this.socket = socket;
@@ -35,23 +37,40 @@ class Connection {
 /** One shared read buffer: every read is parsed at once, before the next can arrive. */
 const READ_BUFFER = Buffer.allocUnsafe(64 * 1024);
 const ON_READ = process.versions.bun === undefined;
+/**
+ * Connections to open before a step sends: enough for the requests in flight through a stall of
+ * PREOPEN_STALL_MS at the step's rate (at least PREOPEN_MIN, at most the in-flight cap). More are
+ * opened on demand when the server falls further behind.
+ */
+export const PREOPEN_STALL_MS = 25;
+export const PREOPEN_MIN = 16;
+export function preopenCount(ratePerSec: number, maxInFlight: number): number {
+  return Math.min(maxInFlight, Math.max(PREOPEN_MIN, Math.ceil((ratePerSec * PREOPEN_STALL_MS) / 1000)));
+}
+
+/** Connections opened together by preopen, well under the listen backlog of every server here. */
+export const PREOPEN_BATCH = 32;
 
 export class ConnectionPool {
   private readonly idle: Connection[] = [];
   private readonly all = new Set<Connection>();
   private readonly request: Buffer;
+  /** The URL asked of every request. */
+  readonly url: string;
   private readonly host: string;
   private readonly port: number;
   private busyCount = 0;
   /** Connections opened so far (a pool that keeps reopening them is worth knowing about). */
   opened = 0;
 
-  private readonly maxInFlight: number;
-  private readonly handlers: PoolHandlers;
+  /** Both may change between steps: the pool outlives them (generator-child.ts). */
+  maxInFlight: number;
+  handlers: PoolHandlers;
 
   constructor(url: string, maxInFlight: number, handlers: PoolHandlers) {
     this.maxInFlight = maxInFlight;
     this.handlers = handlers;
+    this.url = url;
     const target = new URL(url);
     if (target.protocol !== 'http:') throw new Error(`generator: only http:// URLs (${url})`);
     this.host = target.hostname.replace(/^\[|\]$/g, '');
@@ -79,6 +98,56 @@ export class ConnectionPool {
     this.busyCount++;
     conn.socket.write(this.request);
     return true;
+  }
+
+  /**
+   * Opens connections until `count` are open (never past `maxInFlight`), PREOPEN_BATCH at a time,
+   * each batch connected (or failed) before the next: a step's sends then find a connection ready
+   * instead of opening one on the send's own time. Not all at once: hundreds of SYNs together
+   * overflowed the server's listen queue, and a connection whose handshake's last ACK was dropped
+   * stalls its request for a 200 ms retransmission (nstat: 289 overflows, 552 TCP timeouts in
+   * one calibration at 23:00 UTC).
+   */
+  async preopen(count: number): Promise<void> {
+    let want = Math.min(count, this.maxInFlight) - this.all.size;
+    while (want > 0) {
+      const batch = Math.min(want, PREOPEN_BATCH);
+      const pending: Promise<void>[] = [];
+      for (let i = 0; i < batch; i++) {
+        const conn = this.open();
+        this.idle.push(conn);
+        pending.push(new Promise<void>((resolve) => {
+          conn.socket.once('connect', () => resolve());
+          conn.socket.once('close', () => resolve());
+        }));
+      }
+      await Promise.all(pending);
+      want -= batch;
+    }
+  }
+
+  /**
+   * Ends a step: requests still out are abandoned (their connections closed, their answers would
+   * belong to no step), idle connections are kept for the next step to the same server.
+   */
+  abandonInFlight(): void {
+    for (const conn of this.all) {
+      if (!conn.busy) continue;
+      this.release(conn);
+      this.kill(conn);
+    }
+  }
+
+  /**
+   * Closes idle connections unused for `ms` or more: a server closes keep-alive connections idle
+   * past its own timeout (Node's is 5 s), and a request written as the close crosses it fails.
+   */
+  closeIdleFor(ms: number, now = performance.now()): void {
+    const idle = this.idle.splice(0);
+    for (const conn of idle) {
+      if (!conn.dead && now - conn.idleSince < ms) this.idle.push(conn);
+      else this.kill(conn);
+    }
   }
 
   /** Abandons every request past its deadline (its connection is closed); returns their due times. */
@@ -111,6 +180,7 @@ export class ConnectionPool {
       if (!c.busy) return;
       const at = performance.now();
       this.release(c);
+      c.idleSince = at;
       if (keepAlive) this.idle.push(c);
       else this.kill(c);
       this.handlers.answered(c.dueAt, status, at, c.index);
