@@ -17,12 +17,13 @@ export type GeneratorPriority = 'realtime' | 'nice -10' | 'normal';
  * leave it mostly asleep (under REALTIME_BELOW_PER_SEC) it runs real-time (SCHED_FIFO via chrt,
  * where allowed: root or CAP_SYS_NICE): a send that falls due preempts ordinary work at once.
  * At higher rates it is on a CPU most of the time, and real-time it then took that CPU from the
- * server whenever it (or its runtime's helper threads, which chrt -a makes real-time too) ran: raw
- * Bun /hello at 20,000-44,000 req/s held lateness p99 < 1 ms in 1 of 12 steps real-time against
- * 10 of 12 at nice -10, and the real-time runs overflowed the server's listen queue (727 and
- * 1,884 times) where nice -10 runs did not (2026-11-23 22:55-23:05 UTC, quiet machine). So above
- * it the process runs at nice -10 (SCHED_OTHER: no throttling, ordinary preemption). Where a
- * setting is refused, the next one down; lateness is measured and flagged whichever it got.
+ * server whenever it (or its runtime's helper threads, which chrt -a makes real-time too) ran: on
+ * raw Bun /hello at 20,000-44,000 req/s, 2 s steps, 3 of 24 held lateness p99 < 1 ms real-time
+ * against 12 of 24 at nice -10, and real-time rounds overflowed the server's listen queue 34 to
+ * 1,884 times where nice -10 rounds did 0 to 8 (2026-11-23 22:45-23:00 UTC). So from
+ * REALTIME_BELOW_PER_SEC on it runs at nice -10 (SCHED_OTHER: no throttling, ordinary
+ * preemption). Where a setting is refused, the next one down; lateness is measured and flagged
+ * whichever it got.
  */
 export function setPriority(pid: number, ratePerSec: number): GeneratorPriority {
   // -a: every thread of the process; threads started later inherit the policy.
