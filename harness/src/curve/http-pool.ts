@@ -137,11 +137,8 @@ export class ConnectionPool {
    * belong to no step), idle connections are kept for the next step to the same server.
    */
   abandonInFlight(): void {
-    for (const conn of this.all) {
-      if (!conn.busy) continue;
-      this.release(conn);
-      this.kill(conn);
-    }
+    // Every request in flight is past a deadline of +infinity: expire's own loop.
+    this.expire(Number.POSITIVE_INFINITY);
   }
 
   /**
