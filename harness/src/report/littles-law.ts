@@ -135,7 +135,7 @@ export function cellUnanswered(runs: readonly RunResult[]): CellResult['unanswer
 export function cellCensoredLatency(runs: readonly RunResult[]): CensoredLatency | undefined {
   const all = runs.flatMap((r) => (r.latencyWithUnansweredMs === undefined ? [] : [r.latencyWithUnansweredMs]));
   if (all.length === 0) return undefined;
-  const mid = (k: Exclude<PercentileName, never>) => roundFigure(median(all.map((c) => c[k])));
+  const mid = (k: PercentileName) => roundFigure(median(all.map((c) => c[k])));
   const names: PercentileName[] = ['p50', 'p90', 'p99', 'p999', 'max'];
   return {
     p50: mid('p50'),

@@ -131,6 +131,7 @@ export function runLoad(options: LoadOptions): LoadRun {
         if (error !== null && error !== undefined) return reject(error);
         // autocannon destroys its clients just before this callback: now is the run's end.
         const endAt = performance.now();
+        const unansweredAges = unansweredAt(inFlight, endAt);
         const cpu = process.cpuUsage(cpuBefore);
         const wallMs = performance.now() - wallBefore;
         // result.duration is measured to 10 ms; start/finish are whole seconds once serialized.
@@ -159,7 +160,7 @@ export function runLoad(options: LoadOptions): LoadRun {
             : {
                 meanLatencyMs: answeredMs.length === 0 ? 0 : answeredMs.reduce((a, b) => a + b, 0) / answeredMs.length,
                 answeredMs,
-                unanswered: { count: inFlight.filter((c) => c.sent > c.settled).length, agesMs: unansweredAt(inFlight, endAt) },
+                unanswered: { count: unansweredAges.length, agesMs: unansweredAges },
               }),
         });
       },
