@@ -59,6 +59,8 @@ export class Generator {
 
   /** The scheduling the generator process got for its last step: see setPriority. */
   priority: GeneratorPriority = 'normal';
+  /** Which side of REALTIME_BELOW_PER_SEC the scheduling was last set for (undefined: not yet). */
+  private realtimeAsked: boolean | undefined;
 
   get pid(): number | undefined {
     return this.child.pid;
@@ -67,7 +69,12 @@ export class Generator {
   /** One step; resolves once every request sent has been answered, failed or timed out. */
   async runStep(options: StepOptions): Promise<StepMeasurement> {
     await this.ready;
-    if (this.child.pid !== undefined) this.priority = setPriority(this.child.pid, options.ratePerSec);
+    // chrt is a process spawned per call: asked again only when the step's side of the threshold changes.
+    const realtime = options.ratePerSec < REALTIME_BELOW_PER_SEC;
+    if (this.child.pid !== undefined && realtime !== this.realtimeAsked) {
+      this.priority = setPriority(this.child.pid, options.ratePerSec);
+      this.realtimeAsked = realtime;
+    }
     const reply = this.next((m) => m.type === 'result' || m.type === 'error');
     this.child.send({ type: 'step', options } satisfies GeneratorCommand);
     const message = await reply;
