@@ -3,7 +3,7 @@ import { resolve } from 'node:path';
 import { MIN_RUNS_FOR_INTERVAL } from './report/stats.ts';
 import { exitCode, planSpecs, runBench } from './run/bench.ts';
 import type { RuntimeSpec } from './run/runtimes.ts';
-import { abortOnSignals, FlagError, runMain, writableDir } from './cli-flags.ts';
+import { abortOnSignals, FlagError, runMain, typedPath, writableDir } from './cli-flags.ts';
 import { fdWarning } from './system/fd-limit.ts';
 import { parsePlan, type Plan } from './run/plan.ts';
 import { createProgress } from './run/progress.ts';
@@ -21,9 +21,8 @@ async function main(): Promise<number> {
   try {
     plan = parsePlan(process.argv.slice(2));
     // pnpm runs scripts from the package folder: paths are relative to where the user typed them.
-    const cwd = process.env.INIT_CWD ?? process.cwd();
-    if (plan.outDir !== undefined) plan.outDir = writableDir('out', resolve(cwd, plan.outDir));
-    if (plan.dataDir !== undefined) plan.dataDir = resolve(cwd, plan.dataDir);
+    if (plan.outDir !== undefined) plan.outDir = writableDir('out', typedPath(plan.outDir));
+    if (plan.dataDir !== undefined) plan.dataDir = typedPath(plan.dataDir);
     // Named versions are resolved (and fetched once) before anything starts: an unknown one exits 2.
     // With --server-host they are resolved on the server host instead (below, after its preflight).
     specs = plan.remote !== undefined && plan.versions !== undefined ? [] : planSpecs(plan, (line) => console.error(`bench: ${line}`));

@@ -4,7 +4,8 @@
  * process groups are killed and what was measured so far is kept.
  */
 import { parseArgs } from 'node:util';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
+import { typedPath } from './cli-flags.ts';
 import { FIB_VARIANTS, type FibVariant } from '../../packages/app/src/workloads/fib.ts';
 import { BROWSERS, type BrowserName, killAll } from './browser/driver.ts';
 import { BROWSER_MODES, type BrowserMode } from './browser/page/shared.ts';
@@ -64,7 +65,7 @@ const warmupMs = int('warmup', values.warmup, 0, 60_000);
 const busyExponent = int('busy-exponent', values['busy-exponent'], 0, 9);
 
 // pnpm runs the script in harness/: a relative --out is taken from where the user typed it.
-const dir = values.out !== undefined ? resolve(process.env.INIT_CWD ?? process.cwd(), values.out) : makeRunDir(join(REPO_ROOT, 'data/results'), new Date(), 'browser-');
+const dir = values.out !== undefined ? typedPath(values.out) : makeRunDir(join(REPO_ROOT, 'data/results'), new Date(), 'browser-');
 const createdAt = new Date().toISOString();
 const env = environment();
 const done: BrowserCaseResult[] = [];

@@ -4,7 +4,7 @@
 // how close autocannon gets to wrk on this machine, and how fast bench:curve's open-loop generator
 // sends on schedule, as a table and calibration.json.
 import { join, resolve } from 'node:path';
-import { abortOnSignals, FlagError, nameList, numberFlag, parseFlags, runMain, writableDir } from './cli-flags.ts';
+import { abortOnSignals, FlagError, nameList, numberFlag, parseFlags, runMain, typedPath, writableDir } from './cli-flags.ts';
 import type { RuntimeName, ServerKind } from '@bench/app';
 import { calibrate, type CalibrateOptions } from './calibrate/calibrate.ts';
 import type { CalibrationResult } from './calibrate/calibration-math.ts';
@@ -64,7 +64,7 @@ async function main(): Promise<number> {
   try {
     options = parseCalibrateArgs(process.argv.slice(2));
     // pnpm runs scripts from the package folder: --out is relative to where the user typed it.
-    if (options.outDir !== undefined) options.outDir = writableDir('out', resolve(process.env.INIT_CWD ?? process.cwd(), options.outDir));
+    if (options.outDir !== undefined) options.outDir = writableDir('out', typedPath(options.outDir));
   } catch (error) {
     if (!(error instanceof FlagError)) throw error;
     console.error(`calibrate: ${error.message}`);

@@ -1,6 +1,7 @@
 // Flag checks shared by the harness's command lines: each problem is one line naming the flag
 // and what it accepts, and the command exits 2 before starting anything.
 import { accessSync, constants, mkdirSync } from 'node:fs';
+import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 
 export class FlagError extends Error {}
@@ -91,4 +92,12 @@ export function runMain(name: string, main: () => Promise<number>, cleanup: () =
       process.exit(1);
     },
   );
+}
+
+/**
+ * A path as the user typed it, made absolute from where they typed the command: pnpm runs each
+ * script from its package folder and says where it was started in INIT_CWD.
+ */
+export function typedPath(path: string): string {
+  return resolve(process.env.INIT_CWD ?? process.cwd(), path);
 }

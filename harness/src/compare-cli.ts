@@ -2,7 +2,8 @@
 // Markdown on stdout. Exit 0: no regression; 1: a cell regressed significantly beyond the
 // threshold; 2: the comparison could not be made (usage, unreadable or invalid report).
 import { existsSync, readFileSync, statSync, writeFileSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
+import { typedPath } from './cli-flags.ts';
 import { parseArgs } from 'node:util';
 import { checkSchemaVersions, compareReports, CompareError, DEFAULT_ALPHA, DEFAULT_THRESHOLD } from './compare/compare.ts';
 import { renderComparisonMarkdown } from './compare/render-compare.ts';
@@ -129,9 +130,8 @@ function writeOut(path: string, text: string, flag = '--out'): void {
 function main(argv: string[]): number {
   const args = parseCompareArgs(argv);
   // pnpm runs scripts from the package folder: paths are relative to where the user typed them.
-  const cwd = process.env.INIT_CWD ?? process.cwd();
-  const baselinePath = resolve(cwd, args.baseline);
-  const currentPath = resolve(cwd, args.current);
+  const baselinePath = typedPath(args.baseline);
+  const currentPath = typedPath(args.current);
   const baselineJson = versioned(readJson(baselinePath, 'baseline'), baselinePath, 'baseline');
   const currentJson = versioned(readJson(currentPath, 'current'), currentPath, 'current');
   // Two curve reports (bench:curve): capacities at the target, side by side.
@@ -140,7 +140,7 @@ function main(argv: string[]): number {
     const result = compareCurves(baselineJson as unknown as CurveReport, currentJson as unknown as CurveReport, args.threshold);
     const markdown = renderCurveComparison(result, (currentJson as unknown as CurveReport).parameters.sloMs);
     process.stdout.write(markdown);
-    if (args.out !== undefined) writeOut(resolve(cwd, args.out), markdown);
+    if (args.out !== undefined) writeOut(typedPath(args.out), markdown);
     return result.hasRegression ? EXIT_REGRESSED : 0;
   }
   // Schema first: a report of another schema version may legitimately have another shape.
@@ -150,8 +150,8 @@ function main(argv: string[]): number {
   const comparison = compareReports(baseline, current, { threshold: args.threshold, alpha: args.alpha });
   const markdown = renderComparisonMarkdown(comparison);
   process.stdout.write(markdown);
-  if (args.out !== undefined) writeOut(resolve(cwd, args.out), markdown);
-  if (args.json !== undefined) writeOut(resolve(cwd, args.json), `${JSON.stringify(comparison, null, 2)}\n`, '--json');
+  if (args.out !== undefined) writeOut(typedPath(args.out), markdown);
+  if (args.json !== undefined) writeOut(typedPath(args.json), `${JSON.stringify(comparison, null, 2)}\n`, '--json');
   return comparison.hasRegression ? EXIT_REGRESSED : 0;
 }
 

@@ -5,7 +5,7 @@
 import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { loadManifest } from '@bench/app';
-import { abortOnSignals, FlagError, runMain, writableDir } from './cli-flags.ts';
+import { abortOnSignals, FlagError, runMain, typedPath, writableDir } from './cli-flags.ts';
 import { curveParameters, parseCurvePlan, type CurvePlan } from './curve/curve-plan.ts';
 import type { Curve, CurveReport } from './curve/curve-types.ts';
 import { Generator } from './curve/generator.ts';
@@ -35,9 +35,8 @@ async function main(): Promise<number> {
   let plan: CurvePlan;
   try {
     plan = parseCurvePlan(process.argv.slice(2));
-    const cwd = process.env.INIT_CWD ?? process.cwd();
-    if (plan.outDir !== undefined) plan.outDir = writableDir('out', resolve(cwd, plan.outDir));
-    if (plan.dataDir !== undefined) plan.dataDir = resolve(cwd, plan.dataDir);
+    if (plan.outDir !== undefined) plan.outDir = writableDir('out', typedPath(plan.outDir));
+    if (plan.dataDir !== undefined) plan.dataDir = typedPath(plan.dataDir);
   } catch (error) {
     if (!(error instanceof FlagError)) throw error;
     console.error(`curve: ${error.message}`);

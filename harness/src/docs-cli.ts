@@ -4,7 +4,8 @@
 // `--take <report.json> <docs/results/kind>` first makes a run's report the committed sample there;
 // `--pictures` also redraws the docs' pictures from those samples in headless Chromium.
 import { existsSync } from 'node:fs';
-import { relative, resolve } from 'node:path';
+import { relative } from 'node:path';
+import { typedPath } from './cli-flags.ts';
 import { REPO_ROOT } from './system/paths.ts';
 import { refreshDocs, takeSample } from './docs/refresh.ts';
 import { drawPictures } from './docs/pictures.ts';
@@ -18,7 +19,7 @@ async function main(all: readonly string[]): Promise<number> {
   const check = args[0] === '--check' && args.length === 1;
   if (args[0] === '--take') {
     // pnpm runs the script from the repository root; paths are as the user typed them.
-    const [from, to] = args.slice(1, 3).map((a) => resolve(process.env.INIT_CWD ?? process.cwd(), a));
+    const [from, to] = args.slice(1, 3).map((a) => typedPath(a));
     const note = args[3] === '--note' ? args[4] : undefined;
     if (from === undefined || to === undefined || !(args.length === 3 || (args.length === 5 && note !== undefined))) {
       console.error(`docs:results: --take needs a report and a folder (${USAGE})`);

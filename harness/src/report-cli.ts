@@ -3,9 +3,9 @@
 // with one report file (or one run's folder), re-renders its report.md and report.html.
 // Rendering only: nothing is measured, the JSON is taken as written.
 import { existsSync, readFileSync, statSync } from 'node:fs';
-import { dirname, join, resolve } from 'node:path';
+import { dirname, join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { FlagError, writableDir } from './cli-flags.ts';
+import { FlagError, typedPath, writableDir } from './cli-flags.ts';
 import { writeFileAtomic } from './report/output.ts';
 import type { Report } from './report/report-types.ts';
 import type { SiteKind } from './report/site-model.ts';
@@ -76,14 +76,13 @@ function main(argv: string[]): number {
   let values: { out?: string; site?: boolean };
   let positionals: string[];
   // pnpm runs scripts from the package folder: paths are relative to where the user typed them.
-  const cwd = process.env.INIT_CWD ?? process.cwd();
   try {
     ({ values, positionals } = parseArgs({ args: argv, strict: true, allowPositionals: true, options: { out: { type: 'string' }, site: { type: 'boolean' } } }));
   } catch (error) {
     console.error(`report: ${(error as Error).message.split('\n')[0]}; ${USAGE}`);
     return 2;
   }
-  const paths = positionals.map((p) => resolve(cwd, p));
+  const paths = positionals.map((p) => typedPath(p));
   const only = paths.length === 1 && paths[0] !== undefined && values.site !== true ? reportFileOf(paths[0]) : undefined;
   if (only !== undefined) return rerender(only);
 
@@ -94,7 +93,7 @@ function main(argv: string[]): number {
   }
   let siteDir = SITE_DIR;
   try {
-    if (typeof values.out === 'string') siteDir = writableDir('out', resolve(cwd, values.out));
+    if (typeof values.out === 'string') siteDir = writableDir('out', typedPath(values.out));
   } catch (error) {
     if (!(error instanceof FlagError)) throw error;
     console.error(`report: ${error.message}`);

@@ -5,7 +5,7 @@
 import os from 'node:os';
 import { join, resolve } from 'node:path';
 import type { RuntimeName } from '@bench/app';
-import { abortOnSignals, FlagError, nameList, numberFlag, parseFlags, runMain, writableDir } from './cli-flags.ts';
+import { abortOnSignals, FlagError, nameList, numberFlag, parseFlags, runMain, typedPath, writableDir } from './cli-flags.ts';
 import { makeRunDir, writeFileAtomic, writeJsonAtomic } from './report/output.ts';
 import { siteLines } from './site-kinds.ts';
 import { RUNTIME_NAMES } from './run/runtimes.ts';
@@ -53,7 +53,7 @@ async function main(): Promise<number> {
   let options: CliOptions;
   try {
     options = parseSeedsArgs(process.argv.slice(2));
-    if (options.outDir !== undefined) options.outDir = writableDir('out', resolve(process.env.INIT_CWD ?? process.cwd(), options.outDir));
+    if (options.outDir !== undefined) options.outDir = writableDir('out', typedPath(options.outDir));
   } catch (error) {
     if (!(error instanceof FlagError)) throw error;
     console.error(`seeds: ${error.message}`);
