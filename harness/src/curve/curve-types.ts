@@ -94,6 +94,12 @@ export interface Curve {
   kneePerSec: number | null;
   /** With --rates: the list stopped after two steps clearly past saturation. */
   stoppedEarly: boolean;
+  /**
+   * The discarded step that warmed the generator before this cell's steps (its rate and the
+   * requests it sent): the first cell of each server only; absent on the others and in reports
+   * before 2026-11-25, when every cell had one.
+   */
+  warmupStep?: { offeredPerSec: number; sent: number };
 }
 
 export interface CurveParameters {
@@ -122,6 +128,10 @@ export interface CurveParameters {
   /** A step's time cap: it runs min(maxStepSec, max(stepSec, 2 x the requests a pass needs / rate)). */
   maxStepSec: number;
   closedLoopSec: number;
+  /** The closed-loop warm-up before it (seconds; 0: none); absent in older reports: closedLoopSec / 2. */
+  closedLoopWarmupSec?: number;
+  /** The closed-loop run is doubled (twice at most) until it holds this many answers; absent in older reports: 10. */
+  closedLoopMinAnswers?: number;
   maxInFlight: number;
   timeoutMs: number;
   hashCost: number;

@@ -39,11 +39,12 @@ export interface SweepContext {
 
 /** Closed-loop connections for the ladder's reference throughput: the bench's default. */
 const CLOSED_LOOP_CONNECTIONS = 10;
-const CLOSED_LOOP_MIN_REQUESTS = 10;
 /** Longest wait for a server to finish what a step left it. */
 const QUIET_DEADLINE_MS = 20_000;
-/** The discarded step before a ladder, at its lowest rate. */
+/** The discarded step before a server's first search, at a tenth of the closed-loop rate. */
 const WARMUP_STEP_SEC = 0.3;
+/** Servers the generator has run a step against (its discarded warm-up step is behind it). */
+const generatorWarmed = new WeakSet<RunningServer>();
 
 export async function sweepRuntime(runtime: RuntimeName, cells: readonly CellSpec[], ctx: SweepContext): Promise<RuntimeEntry> {
   const { spec, probe: probed } = (ctx.servers ?? LOCAL_SERVERS).installation(runtime);
@@ -120,18 +121,31 @@ async function cellCurve(runtime: RuntimeName, cell: CellSpec, server: RunningSe
   let closedLoopPerSec = 0;
   const steps: CurveStep[] = [];
   let search: CellSearch | undefined;
+  let warmupStep: Curve['warmupStep'];
   try {
-    // A short closed-loop run (after one to warm up) sizes the search.
-    await closedLoop(server, cell, plan.closedLoopSec / 2, plan);
-    closedLoopPerSec = Math.round((await closedLoop(server, cell, plan.closedLoopSec, plan)) * 10) / 10;
+    // A short closed-loop run (after one to warm up, which needs no answers to count) sizes the search.
+    const warmupSec = plan.closedLoopWarmupSec ?? plan.closedLoopSec / 2;
+    if (warmupSec > 0) await closedLoop(server, cell, warmupSec, plan, 0);
+    closedLoopPerSec = Math.round((await closedLoop(server, cell, plan.closedLoopSec, plan, plan.closedLoopMinAnswers ?? 10)) * 10) / 10;
     if (plan.rates === undefined && !(closedLoopPerSec > 0)) return failed(runtime, cell, 'the closed-loop run served nothing: no rate to start from', [], closedLoopPerSec);
     ctx.log(`${name}: closed loop ${closedLoopPerSec} req/s; ${plan.rates === undefined ? 'searching' : `offering ${plan.rates.join(', ')} req/s`} (${plan.arrivals} arrivals)`);
-    // A discarded step first: the generator's code warmed and its connections open.
-    await waitQuiet(server, QUIET_DEADLINE_MS);
-    await ctx.generator.runStep(stepOptions(server, cell, plan, plan.rates?.[0] ?? Math.max(1, closedLoopPerSec * 0.1)));
+    // A discarded step first, against a server the generator has not yet loaded: its code warmed
+    // and its first connections open. Later cells of the same server need none (the generator
+    // process is warm, each step opens its connections before sending, the closed-loop run warmed
+    // the route): it cost 0.4 s a cell, 4.7 of the 62 s a --quick run took on Bun alone.
+    if (!generatorWarmed.has(server)) {
+      await waitQuiet(server, QUIET_DEADLINE_MS);
+      const options = stepOptions(server, cell, plan, plan.rates?.[0] ?? Math.max(1, closedLoopPerSec * 0.1));
+      warmupStep = { offeredPerSec: options.ratePerSec, sent: (await ctx.generator.runStep(options)).sent };
+      generatorWarmed.add(server);
+    }
+    // Quiet since the last step's own wait (nothing but /stats reached the server since): the next
+    // step needs no second wait, which costs at least two /stats reads 50 ms apart.
+    let quiet = false;
     const measure: MeasureRate = async (rate, { durationSec, decide, phase }) => {
       if (ctx.signal.aborted) throw new Interrupted('interrupted');
-      await waitQuiet(server, QUIET_DEADLINE_MS);
+      if (!quiet) await waitQuiet(server, QUIET_DEADLINE_MS);
+      quiet = false;
       const window = await openWindow(server, QUIET_DEADLINE_MS);
       const from = Date.now();
       const measured = await ctx.generator.runStep({ ...stepOptions(server, cell, plan, rate), durationSec, decide });
@@ -139,6 +153,7 @@ async function cellCurve(runtime: RuntimeName, cell: CellSpec, server: RunningSe
       if (!server.alive) throw new ServerDied(`server died at ${rate} req/s${server.stderrTail(3) ? `: ${server.stderrTail(3)}` : ''}`);
       // The answers still queued on the server (timed out here) come before /stats.
       await waitQuiet(server, QUIET_DEADLINE_MS);
+      quiet = true;
       const step = toStep(rate, measured, await window.stop(), plan.sloMs, { capSec: durationSec, phase });
       if (machine !== undefined) step.machine = machine;
       steps.push(step);
@@ -161,6 +176,7 @@ async function cellCurve(runtime: RuntimeName, cell: CellSpec, server: RunningSe
     capacity,
     kneePerSec: summary.kneePerSec,
     stoppedEarly: search.stoppedEarly,
+    ...(warmupStep === undefined ? {} : { warmupStep }),
   };
 }
 
@@ -186,17 +202,17 @@ function stepOptions(server: RunningServer, cell: CellSpec, plan: CurvePlan, rat
 }
 
 /**
- * The closed-loop throughput the ladder is sized from. A slow cell (bcrypt on a cold thread
+ * The closed-loop throughput the search is sized from. A slow cell (bcrypt on a cold thread
  * pool) may finish next to nothing in a short run: the run is doubled, twice at most, until it
- * holds CLOSED_LOOP_MIN_REQUESTS answers.
+ * holds `minRequests` answers (the warm-up before it asks none: it is not counted).
  */
-async function closedLoop(server: RunningServer, cell: CellSpec, durationSec: number, plan: CurvePlan): Promise<number> {
+async function closedLoop(server: RunningServer, cell: CellSpec, durationSec: number, plan: CurvePlan, minRequests: number): Promise<number> {
   let rate = 0;
   for (let attempt = 0, sec = durationSec; attempt < 3; attempt++, sec *= 2) {
     await waitQuiet(server, QUIET_DEADLINE_MS);
     const result = await runLoad({ url: server.url + cell.path, connections: CLOSED_LOOP_CONNECTIONS, durationSec: sec, timeoutSec: Math.ceil(plan.timeoutMs / 1000) }).done;
     rate = result.requestsPerSec;
-    if (result.completed >= CLOSED_LOOP_MIN_REQUESTS) break;
+    if (result.completed >= minRequests) break;
   }
   return rate;
 }

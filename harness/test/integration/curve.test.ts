@@ -102,17 +102,20 @@ describe('the generator against queueing theory (node)', () => {
 });
 
 describe('bench:curve end to end', () => {
-  it('every runtime: a curve per cell, report.json/md/html written, the capacity table printed', async () => {
+  it('every runtime: a curve per cell, report.json/md/html written, the capacity table printed; the generator warmed once per server', async () => {
     const out = mkdtempSync(join(tmpdir(), 'bench-curve-out-'));
     try {
       const { stdout } = await promisify(execFile)(
         process.execPath,
-        ['--import', 'tsx', 'src/curve-cli.ts', '--quick', '--scenarios', 'sleep', '--modes', 'async', '--rates', '20,40', '--max-step-sec', '1', '--out', out, '--data-dir', dataDir],
+        ['--import', 'tsx', 'src/curve-cli.ts', '--quick', '--scenarios', 'sleep', '--rates', '20,40', '--max-step-sec', '1', '--out', out, '--data-dir', dataDir],
         { cwd: HARNESS, timeout: 90_000 },
       );
       const report = JSON.parse(readFileSync(join(out, 'report.json'), 'utf8')) as CurveReport;
       expect(report).toMatchObject({ kind: 'curve', status: 'complete', parameters: { arrivals: 'poisson', confidence: 0.8 } });
-      expect(report.curves.map((c) => `${c.runtime} ${c.status}`)).toEqual(['node ok', 'bun ok', 'deno ok']);
+      expect(report.curves.map((c) => `${c.runtime} ${c.mode} ${c.status}`)).toEqual(['node sync ok', 'node async ok', 'bun sync ok', 'bun async ok', 'deno sync ok', 'deno async ok']);
+      // Each runtime's server: a discarded step before its first cell (at the first rate), none before the second.
+      expect(report.curves.map((c) => c.warmupStep?.offeredPerSec ?? null)).toEqual([20, null, 20, null, 20, null]);
+      for (const curve of report.curves.filter((c) => c.warmupStep !== undefined)) expect(curve.warmupStep?.sent).toBeGreaterThan(0);
       for (const curve of report.curves) {
         expect(curve.steps.map((s) => s.offeredPerSec)).toEqual([20, 40]);
         for (const s of curve.steps) {
