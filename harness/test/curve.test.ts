@@ -6,7 +6,7 @@ import { renderCurveHtml } from '../src/curve/render-html.ts';
 import { capacitySentences, formatCapacity, renderCurveConsole, renderCurveMarkdown } from '../src/curve/render-text.ts';
 import { generatorBound, toStep } from '../src/curve/step.ts';
 import { decide } from '../src/curve/step-decision.ts';
-import { stepCapSec } from '../src/curve/cell-search.ts';
+import { decisionOptions, stepCapSec } from '../src/curve/cell-search.ts';
 import { FlagError } from '../src/cli-flags.ts';
 import { compareCurves, renderCurveComparison } from '../src/curve/compare-curves.ts';
 import { CURVE_REPORT } from './fixtures/curve-report.ts';
@@ -127,6 +127,13 @@ describe('steps', () => {
     expect(stepCapSec(plan, 59.8)).toBeCloseTo(10, 6);
     expect(stepCapSec(plan, 5)).toBe(CURVE_FULL.maxStepSec);
   });
+  it('the counts are looked at every 0.5 s, or every --step-sec where a step may pass sooner', () => {
+    expect(decisionOptions(parseCurvePlan([]))).toMatchObject({ checkEveryMs: 500, minSec: 1 });
+    expect(decisionOptions(parseCurvePlan(['--quick']))).toMatchObject({ checkEveryMs: 500, minSec: CURVE_QUICK.stepSec });
+    expect(decisionOptions(parseCurvePlan(['--quick', '--step-sec', '0.25']))).toMatchObject({ checkEveryMs: 250, minSec: 0.25 });
+    expect(decisionOptions(parseCurvePlan(['--step-sec', '2'])).checkEveryMs).toBe(500);
+    expect(decisionOptions(parseCurvePlan(['--step-sec', '0.1'])).checkEveryMs).toBe(100);
+  });
   it('keeping up is held against the rate the schedule actually offered (Poisson steps hold more or fewer)', () => {
     // 40 req/s for 1.5 s scheduled only 54 (36 req/s); 35 answered per second keeps up with that.
     const m = { ...measurement, scheduled: 54, achievedPerSec: 35, stoppedAtSec: 1.5, verdict: decide(54, 0, { percentile: 99, confidence: 0.95 }) };
@@ -208,7 +215,8 @@ describe('capacity brackets in the renderers', () => {
     const md = renderCurveMarkdown(report);
     expect(md).toContain('## Capacity at p99 ≤ 100 ms, 95 % confidence, poisson arrivals (seed 1)');
     expect(md).toContain('pass 23.5: 310 req, 0 over (share ≤ 0.96 %); fail 37.0: 40 req, 9 over');
-    expect(md).toContain('undecided at 29.5');
+    // An undecided step says how far its counts got (what a --quick step can say).
+    expect(md).toMatch(/undecided at 29\.5 \(590 req, 8 over: \d\d(\.\d)? % sure over\)/);
     expect(md).toContain("search stopped by the generator's ceiling");
     expect(md).toContain('## Steps (poisson arrivals, in the order run)');
     expect(capacitySentences(report)).toEqual(['sleep on node: sync 23.5–37.0 req/s, async ≥ 705 (generator-bound) req/s at p99 ≤ 100 ms, 95 % confidence, poisson arrivals (seed 1) (async ≥ 19.1x sync)']);
@@ -216,6 +224,28 @@ describe('capacity brackets in the renderers', () => {
     const html = renderCurveHtml(report, { chartJs: '' });
     expect(html).toContain('<title>Load curves, poisson arrivals');
     expect(html).toContain("' arrivals' }");
+  });
+});
+
+describe('a bracket end failed for not keeping up', () => {
+  it('says so, with the rate the server answered, instead of a bound on a share that passed', () => {
+    const report = bracketReport();
+    const sync = report.curves.find((c) => c.mode === 'sync');
+    const failed = sync?.steps[1];
+    if (sync === undefined || failed === undefined) throw new Error('fixture');
+    sync.steps[1] = { ...failed, achievedPerSec: 33, meetsTarget: false, decision: { ...decide(400, 0, { percentile: 99, confidence: 0.95 }), stoppedAtSec: 10.8, capSec: 20 } };
+    const md = renderCurveMarkdown(report);
+    expect(md).toContain('fail 37.0: not kept up (answered 33.0 req/s), 400 req, 0 over');
+    expect(md).not.toContain('0 over (share ≥');
+  });
+  it('an undecided step states the confidence its counts reached, rounded down (160 requests, none over: 79.9 %, short of 80 %)', () => {
+    const report = bracketReport();
+    const sync = report.curves.find((c) => c.mode === 'sync');
+    const undecided = sync?.steps[2];
+    if (sync === undefined || undecided === undefined) throw new Error('fixture');
+    sync.steps[2] = { ...undecided, decision: { ...decide(160, 0, { percentile: 99, confidence: 0.8 }), stoppedAtSec: 1, capSec: 1 } };
+    expect(sync.steps[2].decision?.outcome).toBe('undecided');
+    expect(renderCurveMarkdown(report)).toContain('undecided at 29.5 (160 req, 0 over: 79.9 % sure within)');
   });
 });
 

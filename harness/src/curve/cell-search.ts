@@ -15,8 +15,13 @@ import { requestsToPass } from './step-decision.ts';
 
 export type MeasureRate = (rate: number, options: { durationSec: number; decide: StepDecisionOptions; phase: NonNullable<CurveStep['phase']> }) => Promise<CurveStep>;
 
-/** Looks at the counts this often: few looks (each one a chance of a wrong early stop), yet a failing rate stops within half a second. */
+/**
+ * Looks at the counts this often: few looks (each one a chance of a wrong early stop), yet a
+ * failing rate stops within half a second; more often only when steps may pass sooner than
+ * that (--step-sec under 0.5 s, as with --quick), so a step is looked at when it may first stop.
+ */
 const CHECK_EVERY_MS = 500;
+export const checkEveryMs = (plan: Pick<CurvePlan, 'stepSec'>) => Math.min(CHECK_EVERY_MS, plan.stepSec * 1000);
 
 export const planPercentile = (plan: Pick<CurvePlan, 'percentile'>) => plan.percentile ?? 99;
 export const planConfidence = (plan: Pick<CurvePlan, 'confidence'>) => plan.confidence ?? 0.95;
@@ -37,7 +42,7 @@ export function stepCapSec(plan: Pick<CurvePlan, 'stepSec' | 'maxStepSec' | 'per
 }
 
 export function decisionOptions(plan: CurvePlan): StepDecisionOptions {
-  return { targetMs: plan.sloMs, percentile: planPercentile(plan), confidence: planConfidence(plan), minSec: plan.stepSec, checkEveryMs: CHECK_EVERY_MS };
+  return { targetMs: plan.sloMs, percentile: planPercentile(plan), confidence: planConfidence(plan), minSec: plan.stepSec, checkEveryMs: checkEveryMs(plan) };
 }
 
 const toSearchStep = (sloMs: number) => (s: CurveStep): SearchStep => ({

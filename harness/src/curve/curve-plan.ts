@@ -31,12 +31,15 @@ export const CURVE_DEFAULT_SCENARIOS: ScenarioName[] = ['hello', 'hash', 'file',
 /**
  * Default: p99 at 95 % confidence, bracket rungs 1.57x apart from half the closed-loop figure,
  * bisection to 5 %, a step passes after 1 s at the soonest and gives up (undecided) after 15 s,
- * two undecided steps per cell at most: about 12.5 minutes for 33 cells on 2 cores (745 s measured 2026-11-23)
- * (docs/load-curves.md). --quick decides at 80 % confidence, to 25 %, 0.5 s to 2 s per step, one
- * undecided step: about 2-3 minutes. minSamples only sizes a --rates step without a decision rule.
+ * two undecided steps per cell at most: 14 minutes for 33 cells on 2 cores (842 s measured 2026-11-23)
+ * (docs/load-curves.md). --quick decides at 80 % confidence, to 25 %, in rungs 2.47x apart, 0.5 s to
+ * 1 s per step (a pass at 80 % needs 161 requests, so steps under 161 req/s can only fail or stay
+ * undecided), one undecided step, a 0.3 s closed-loop run with no warm-up: under 2 minutes (docs:
+ * 108-112 s measured 2026-11-25, 200 s with 2 s steps and the sizing it had before).
+ * minSamples only sizes a --rates step without a decision rule.
  */
-export const CURVE_FULL = { ladderSteps: 7, stepSec: 1, minSamples: 15, maxStepSec: 15, closedLoopSec: 1, confidence: 0.95, resolution: 0.05, maxUndecided: 2 } as const;
-export const CURVE_QUICK = { ladderSteps: 5, stepSec: 0.5, minSamples: 5, maxStepSec: 2, closedLoopSec: 0.3, confidence: 0.8, resolution: 0.25, maxUndecided: 1 } as const;
+export const CURVE_FULL = { ladderSteps: 7, stepSec: 1, minSamples: 15, maxStepSec: 15, closedLoopSec: 1, closedLoopWarmupSec: 0.5, closedLoopMinAnswers: 10, confidence: 0.95, resolution: 0.05, maxUndecided: 2 } as const;
+export const CURVE_QUICK = { ladderSteps: 4, stepSec: 0.5, minSamples: 5, maxStepSec: 1, closedLoopSec: 0.3, closedLoopWarmupSec: 0, closedLoopMinAnswers: 5, confidence: 0.8, resolution: 0.25, maxUndecided: 1 } as const;
 /** The coarse bracket starts at this share of the closed-loop throughput (open loop with random arrivals holds less). */
 export const START_SHARE = 0.5;
 /** Steps per cell at most, bracket and bisection together. */
@@ -96,6 +99,8 @@ export function parseCurvePlan(argv: string[]): CurvePlan {
     minSamples: base.minSamples,
     maxStepSec: Math.max(stepSec, maxStepSec),
     closedLoopSec: base.closedLoopSec,
+    closedLoopWarmupSec: base.closedLoopWarmupSec,
+    closedLoopMinAnswers: base.closedLoopMinAnswers,
     maxInFlight: numberFlag('max-in-flight', str('max-in-flight'), 1, 10_000, true) ?? 512,
     // Past 10 x the target a step is clearly past saturation anyway; waiting longer buys nothing.
     timeoutMs: numberFlag('timeout-ms', str('timeout-ms'), 10, 600_000, false) ?? Math.max(2_000, 10 * sloMs),

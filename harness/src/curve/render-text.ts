@@ -51,8 +51,21 @@ const END_NOTE: Record<string, string> = {
 function endStep(curve: Curve, index: number | null, label: string): string | undefined {
   const d = index === null ? undefined : curve.steps[index]?.decision;
   if (d === undefined) return undefined;
+  const step = curve.steps[index ?? 0];
+  const rate = `${label} ${formatRps(step?.offeredPerSec ?? 0)}`;
+  // A fail whose percentile passed: the server answered under 95 % of the rate its schedule offered.
+  if (label === 'fail' && d.outcome === 'pass') return `${rate}: not kept up (answered ${formatRps(step?.achievedPerSec ?? 0)} req/s), ${d.requests} req, ${d.overTarget} over`;
   const bound = label === 'pass' ? `share ≤ ${formatPercent(d.upperBound)}` : `share ≥ ${formatPercent(d.lowerBound)}`;
-  return `${label} ${formatRps(curve.steps[index ?? 0]?.offeredPerSec ?? 0)}: ${d.requests} req, ${d.overTarget} over (${bound})`;
+  return `${rate}: ${d.requests} req, ${d.overTarget} over (${bound})`;
+}
+
+/** "105 (120 req, 0 over: 70 % sure within)": an undecided step and how far its counts got. */
+function undecidedStep(s: CurveStep): string {
+  const d = s.decision;
+  // Rounded down: 79.97 % must not read as the 80 % a pass needed.
+  const sure = Math.floor(d === undefined ? 0 : d.reached.confidence * 1000) / 10;
+  const reached = d === undefined ? '' : ` (${d.requests} req, ${d.overTarget} over: ${sure} % sure ${d.reached.side})`;
+  return `${formatRps(s.offeredPerSec)}${reached}`;
 }
 
 const formatPercent = (share: number) => `${(share * 100).toFixed(share < 0.1 ? 2 : 1)} %`;
@@ -61,7 +74,7 @@ const formatPercent = (share: number) => `${(share * 100).toFixed(share < 0.1 ? 
 export function bracketNotes(curve: Curve): string {
   const c = curve.capacity;
   if (curve.status !== 'ok' || c === undefined) return '';
-  const undecided = curve.steps.filter((s) => s.decision?.outcome === 'undecided').map((s) => formatRps(s.offeredPerSec));
+  const undecided = curve.steps.filter((s) => s.decision?.outcome === 'undecided').map(undecidedStep);
   return [
     endStep(curve, c.passStep, 'pass'),
     endStep(curve, c.failStep, 'fail'),
