@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { arrivalOffsets, seededRandom } from '../src/curve/arrivals.ts';
+import { arrivalOffsets, seededRandom, stepSeed } from '../src/curve/arrivals.ts';
 import { CURVE_FULL, CURVE_QUICK, parseCurvePlan } from '../src/curve/curve-plan.ts';
 import { clearlyPast, ladderRates, lindleyLatenciesMs, lindleyMeanMs, md1CapacityPerSec, md1MeanMs, shouldStop, summarizeCurve } from '../src/curve/ladder.ts';
 import { renderCurveHtml } from '../src/curve/render-html.ts';
@@ -30,6 +30,17 @@ describe('arrivals', () => {
     expect(mean).toBeCloseTo(10, 0);
     // Exponential: the share of gaps above the mean is e^-1.
     expect(gaps.filter((g) => g > 10).length / gaps.length).toBeCloseTo(Math.exp(-1), 1);
+  });
+
+  it("each step's schedule comes from the seed and its rate: one rate, one schedule; other rates, independent draws", () => {
+    expect(stepSeed(1, 26.4)).toBe(stepSeed(1, 26.4));
+    expect(new Set([stepSeed(1, 26.4), stepSeed(1, 26.5), stepSeed(2, 26.4), stepSeed(1, 52.8)]).size).toBe(4);
+    // The gaps in units of the mean gap: with one seed for every step they were the same draw at
+    // every rate (what the old schedule did); drawn per rate they are not.
+    const shape = (rate: number, seed: number) => arrivalOffsets(rate, 20, 'poisson', seed).slice(0, 50).map((t) => Math.round((t * rate) / 10));
+    expect(shape(20, 1)).toEqual(shape(40, 1));
+    expect(shape(20, stepSeed(1, 20))).not.toEqual(shape(40, stepSeed(1, 40)));
+    expect(parseCurvePlan([]).stepSeeds).toBe('per-rate');
   });
 
   it('the seeded generator is uniform on [0, 1)', () => {

@@ -92,6 +92,7 @@ export function parseCurvePlan(argv: string[]): CurvePlan {
     // Random arrivals by default: a metronome hides the queueing that real clients cause.
     arrivals: choice('arrivals', str('arrivals'), ARRIVALS) ?? 'poisson',
     seed: numberFlag('seed', str('seed'), 0, 2 ** 32 - 1, true) ?? 1,
+    stepSeeds: 'per-rate',
     ...(rates === undefined ? {} : { rates }),
     ladderSteps: numberFlag('steps', str('steps'), 1, 50, true) ?? base.ladderSteps,
     ladderShares: [0.1, 1.5],

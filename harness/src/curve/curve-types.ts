@@ -117,6 +117,8 @@ export interface CurveParameters {
   /** Poisson (the default since 2026-11-23) or constant; every table and title names it. */
   arrivals: Arrivals;
   seed: number;
+  /** 'per-rate': each step's schedule drawn from seed and rate (stepSeed); absent in older reports, where every step used `seed` itself. */
+  stepSeeds?: 'per-rate';
   /** Given with --rates; otherwise the ladder is sized from each cell's closed-loop throughput. */
   rates?: number[];
   /** The coarse bracket's factor between rungs: (ladderShares[1] / ladderShares[0]) ^ (1 / (ladderSteps − 1)). */

@@ -15,6 +15,7 @@ import type { RuntimeEntry } from '../report/report-types.ts';
 import type { CurvePlan } from './curve-plan.ts';
 import type { Curve, CurveStep } from './curve-types.ts';
 import type { Generator, StepOptions } from './generator.ts';
+import { stepSeed } from './arrivals.ts';
 import { searchCell, type CellSearch, type MeasureRate } from './cell-search.ts';
 import { summarizeCurve } from './ladder.ts';
 import { openWindow, waitQuiet } from './server-figures.ts';
@@ -195,7 +196,7 @@ function stepOptions(server: RunningServer, cell: CellSpec, plan: CurvePlan, rat
     ratePerSec: rate,
     durationSec: WARMUP_STEP_SEC,
     arrivals: plan.arrivals,
-    seed: plan.seed,
+    seed: stepSeed(plan.seed, rate),
     maxInFlight: plan.maxInFlight,
     timeoutMs: plan.timeoutMs,
   };
