@@ -1,0 +1,50 @@
+// `pnpm --filter @bench/harness rule-check [flags]`: how sure the capacity search's step verdicts
+// really are. The step rule (the generator's own tally and decision) replayed over many seeded
+// Poisson schedules of a single-server queue with a fixed service time (M/D/1, Lindley's
+// recursion), where the true share over the target is known, beside the same rule on misses
+// that are independent (the binomial's assumption). Prints, per rate as a multiple of the M/D/1
+// capacity, how often a step passes, fails or stays undecided. Simulation only: no server.
+import { FlagError, numberFlag, parseFlags, runMain } from './cli-flags.ts';
+import { md1CapacityPerSec } from './curve/ladder.ts';
+import { independentModel, queueModel, ruleOutcomes, type OutcomeShares, type StepRule } from './curve/rule-check.ts';
+
+const FACTORS = [0.6, 0.85, 1, 1.1, 1.25, 1.5];
+const FLAGS = ['service-ms', 'slo-ms', 'percentile', 'confidence', 'min-sec', 'cap-sec', 'trials', 'seed'] as const;
+
+async function main(): Promise<number> {
+  let step: StepRule;
+  let serviceMs: number;
+  let trials: number;
+  let seed: number;
+  try {
+    const values = parseFlags(process.argv.slice(2), FLAGS);
+    const str = (k: string) => values[k] as string | undefined;
+    serviceMs = numberFlag('service-ms', str('service-ms'), 0.01, 60_000, false) ?? 20.5;
+    trials = numberFlag('trials', str('trials'), 10, 100_000, true) ?? 400;
+    seed = numberFlag('seed', str('seed'), 0, 2 ** 32 - 1, true) ?? 1;
+    step = {
+      targetMs: numberFlag('slo-ms', str('slo-ms'), 0.1, 600_000, false) ?? 100,
+      rule: { percentile: numberFlag('percentile', str('percentile'), 50.01, 99.99, false) ?? 99, confidence: numberFlag('confidence', str('confidence'), 0.5001, 0.9999, false) ?? 0.95 },
+      minSec: numberFlag('min-sec', str('min-sec'), 0.1, 600, false) ?? 1,
+      capSec: numberFlag('cap-sec', str('cap-sec'), 0.1, 3600, false) ?? 15,
+      checkEveryMs: 500,
+    };
+  } catch (error) {
+    if (!(error instanceof FlagError)) throw error;
+    console.error(`rule-check: ${error.message}`);
+    return 2;
+  }
+  const allowed = 1 - step.rule.percentile / 100;
+  const capacity = md1CapacityPerSec(serviceMs, step.targetMs, step.rule.percentile);
+  const pct = (x: number) => `${(x * 100).toFixed(1)} %`;
+  const row = (label: string, rate: number, o: OutcomeShares) => `| ${label} | ${rate.toFixed(1)} | ${pct(o.pass)} | ${pct(o.fail)} | ${pct(o.undecided)} | ${o.overDispersion.toFixed(1)} |`;
+  console.log(`Step rule: p${step.rule.percentile} ≤ ${step.targetMs} ms at ${step.rule.confidence * 100} % (a pass claims at most ${pct(1 - step.rule.confidence)} false passes), steps of ${step.minSec}-${step.capSec} s, looks every ${step.checkEveryMs} ms; ${trials} Poisson schedules per rate (seed ${seed}).`);
+  console.log(`M/D/1 at ${serviceMs} ms of service: capacity ${capacity.toFixed(2)} req/s (share over the target ${pct(allowed)} there).\n`);
+  console.log('| latencies | rate req/s | pass | fail | undecided | over-count variance / binomial |');
+  console.log('| --- | ---: | ---: | ---: | ---: | ---: |');
+  for (const f of FACTORS) console.log(row(`M/D/1, ${f} x capacity`, capacity * f, ruleOutcomes(queueModel(serviceMs), capacity * f, step, trials, seed)));
+  for (const f of FACTORS) console.log(row(`independent, share ${f} x ${pct(allowed)}`, capacity * f, ruleOutcomes(independentModel(allowed * f, step.targetMs), capacity * f, step, trials, seed)));
+  return 0;
+}
+
+runMain('rule-check', main);
