@@ -2,7 +2,8 @@
 // against known values, the step's running tally, and the bracket-then-bisection search.
 import { describe, expect, it } from 'vitest';
 import { nextRate, searchBounds, type SearchOptions, type SearchStep } from '../src/curve/capacity-search.ts';
-import { clopperPearson, confidenceWithin, decide, requestsToPass, shouldStopStep, StepTally } from '../src/curve/step-decision.ts';
+import { seededRandom } from '../src/curve/arrivals.ts';
+import { clopperPearson, confidenceWithin, decide, designEffect, requestsToPass, shouldStopStep, StepTally } from '../src/curve/step-decision.ts';
 
 describe('Clopper-Pearson bounds', () => {
   it('0 over of 299: upper bound just under 1 % at 95 % (DESIGN.md: 299 with none over, 473 with one)', () => {
@@ -45,6 +46,49 @@ describe('Clopper-Pearson bounds', () => {
     expect(shouldStopStep({ outcome: 'fail', overTarget: 2 }, 0.5, 1)).toBe(false);
     expect(shouldStopStep({ outcome: 'fail', overTarget: 3 }, 0.5, 1)).toBe(true);
     expect(shouldStopStep({ outcome: 'undecided', overTarget: 0 }, 9, 1)).toBe(false);
+  });
+});
+
+describe('the design effect of clustered misses', () => {
+  // Standard normal draws from the seeded uniform generator (Box-Muller).
+  const normals = (n: number, seed: number) => {
+    const random = seededRandom(seed);
+    return Array.from({ length: n }, () => Math.sqrt(-2 * Math.log(1 - random())) * Math.cos(2 * Math.PI * random()));
+  };
+
+  it('batch means: about 1 for independent values, (1 + φ) / (1 − φ) for an AR(1) series, 1 where it cannot tell', () => {
+    const independent = normals(10_000, 3);
+    expect(designEffect(independent, independent.length)).toBeLessThan(1.5);
+    // AR(1) with φ = 0.8: integrated autocorrelation time 9.
+    const noise = normals(10_000, 5);
+    const ar: number[] = [];
+    noise.forEach((e, i) => ar.push(0.8 * (ar[i - 1] ?? 0) + e));
+    const d = designEffect(ar, ar.length);
+    expect(d).toBeGreaterThan(6);
+    expect(d).toBeLessThan(12);
+    expect(designEffect(new Array(1000).fill(5), 1000)).toBe(1);
+    // Under eight batches of √n (40 requests: six of six): no estimate, taken as independent.
+    expect(designEffect(ar, 40)).toBe(1);
+  });
+
+  it('decide divides both counts by it: 299 with none over pass at 1, not at 2; 598 do at 2', () => {
+    const rule = { percentile: 99, confidence: 0.95 };
+    expect(decide(299, 0, rule, 1)).not.toHaveProperty('designEffect');
+    expect(decide(299, 0, rule, 2)).toMatchObject({ outcome: 'undecided', requests: 299, designEffect: 2 });
+    expect(decide(598, 0, rule, 2).outcome).toBe('pass');
+    expect(decide(598, 0, rule, 2).upperBound).toBeCloseTo(decide(299, 0, rule).upperBound, 6);
+    // A fail needs the evidence of fewer requests too: 5 of 50 fails, 5 of 50 at 4 (1.25 of 12.5) does not.
+    expect(decide(50, 5, rule, 4).outcome).toBe('undecided');
+  });
+
+  it('the tally keeps each counted request\'s latency, capped at twice the target (unanswered: the cap)', () => {
+    const due = Array.from({ length: 400 }, (_, i) => i);
+    const tally = new StepTally(due, 100);
+    // Alternating runs of 50 fast and 50 slow answers: strongly clustered.
+    due.forEach((_, i) => tally.settle(i, Math.floor(i / 50) % 2 === 0, Math.floor(i / 50) % 2 === 0 ? 5 : 500));
+    tally.advance(1000, 400);
+    expect([tally.requests, tally.over]).toEqual([400, 200]);
+    expect(tally.designEffect()).toBeGreaterThan(10);
   });
 });
 

@@ -3,7 +3,7 @@ import { arrivalOffsets, seededRandom, stepSeed } from '../src/curve/arrivals.ts
 import { CURVE_FULL, CURVE_QUICK, parseCurvePlan } from '../src/curve/curve-plan.ts';
 import { clearlyPast, ladderRates, lindleyLatenciesMs, lindleyMeanMs, md1CapacityPerSec, md1MeanMs, shouldStop, summarizeCurve } from '../src/curve/ladder.ts';
 import { renderCurveHtml } from '../src/curve/render-html.ts';
-import { capacitySentences, formatCapacity, renderCurveConsole, renderCurveMarkdown } from '../src/curve/render-text.ts';
+import { capacitySentences, conditionsLabel, formatCapacity, renderCurveConsole, renderCurveMarkdown } from '../src/curve/render-text.ts';
 import { generatorBound, toStep } from '../src/curve/step.ts';
 import { decide } from '../src/curve/step-decision.ts';
 import { decisionOptions, stepCapSec } from '../src/curve/cell-search.ts';
@@ -41,6 +41,15 @@ describe('arrivals', () => {
     expect(shape(20, 1)).toEqual(shape(40, 1));
     expect(shape(20, stepSeed(1, 20))).not.toEqual(shape(40, stepSeed(1, 40)));
     expect(parseCurvePlan([]).stepSeeds).toBe('per-rate');
+  });
+
+  it('--design-effect: steps count requests by their design effect, and every capacity label says so', () => {
+    expect(parseCurvePlan([]).designEffect).toBe(false);
+    expect(decisionOptions(parseCurvePlan([]))).not.toHaveProperty('designEffect');
+    const plan = parseCurvePlan(['--design-effect']);
+    expect(decisionOptions(plan)).toMatchObject({ designEffect: true });
+    expect(conditionsLabel({ ...plan, arrivals: 'poisson' })).toBe('95 % confidence (requests counted by their design effect), poisson arrivals (seed 1)');
+    expect(conditionsLabel({ ...parseCurvePlan([]) })).toBe('95 % confidence, poisson arrivals (seed 1)');
   });
 
   it('the seeded generator is uniform on [0, 1)', () => {

@@ -29,4 +29,16 @@ describe('the step rule replayed over simulated schedules', () => {
     const atCapacity = ruleOutcomes(queueModel(20.5), capacity, { ...STEP, capSec: 15 }, 200);
     expect(atCapacity.overDispersion).toBeGreaterThan(3);
   });
+
+  it('a queue at 1.1x its capacity: taken as independent a step passes far more often than 5 %; counted by their design effect, at most 5 %', () => {
+    // 4 ms of service (a fib-like cell at about 230 req/s): misses are rare, huge clusters.
+    const capacity = md1CapacityPerSec(4, 100, 99);
+    const step = { ...STEP, capSec: 15 };
+    const independent = ruleOutcomes(queueModel(4), capacity * 1.1, step, 100);
+    const clustered = ruleOutcomes(queueModel(4), capacity * 1.1, { ...step, designEffect: true }, 100);
+    expect(independent.pass).toBeGreaterThan(0.2);
+    expect(clustered.pass).toBeLessThanOrEqual(0.05);
+    // Well inside the capacity it still passes most steps.
+    expect(ruleOutcomes(queueModel(4), capacity * 0.6, { ...step, designEffect: true }, 100).pass).toBeGreaterThan(0.5);
+  });
 });

@@ -42,7 +42,7 @@ export function stepCapSec(plan: Pick<CurvePlan, 'stepSec' | 'maxStepSec' | 'per
 }
 
 export function decisionOptions(plan: CurvePlan): StepDecisionOptions {
-  return { targetMs: plan.sloMs, percentile: planPercentile(plan), confidence: planConfidence(plan), minSec: plan.stepSec, checkEveryMs: checkEveryMs(plan) };
+  return { targetMs: plan.sloMs, percentile: planPercentile(plan), confidence: planConfidence(plan), minSec: plan.stepSec, checkEveryMs: checkEveryMs(plan), ...(plan.designEffect === true ? { designEffect: true } : {}) };
 }
 
 const toSearchStep = (sloMs: number) => (s: CurveStep): SearchStep => ({

@@ -69,7 +69,7 @@ function rateList(raw: string | undefined): number[] | undefined {
 }
 
 export function parseCurvePlan(argv: string[]): CurvePlan {
-  const values = parseFlags(argv, STRINGS, ['quick']);
+  const values = parseFlags(argv, STRINGS, ['quick', 'design-effect']);
   const str = (k: string) => values[k] as string | undefined;
   const quick = values.quick === true;
   const base = quick ? CURVE_QUICK : CURVE_FULL;
@@ -93,6 +93,8 @@ export function parseCurvePlan(argv: string[]): CurvePlan {
     arrivals: choice('arrivals', str('arrivals'), ARRIVALS) ?? 'poisson',
     seed: numberFlag('seed', str('seed'), 0, 2 ** 32 - 1, true) ?? 1,
     stepSeeds: 'per-rate',
+    // Off by default: counted by their design effect, most steps of a queueing cell stay undecided within 15 s (docs/load-curves.md).
+    designEffect: values['design-effect'] === true,
     ...(rates === undefined ? {} : { rates }),
     ladderSteps: numberFlag('steps', str('steps'), 1, 50, true) ?? base.ladderSteps,
     ladderShares: [0.1, 1.5],

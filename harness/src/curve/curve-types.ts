@@ -119,6 +119,8 @@ export interface CurveParameters {
   seed: number;
   /** 'per-rate': each step's schedule drawn from seed and rate (stepSeed); absent in older reports, where every step used `seed` itself. */
   stepSeeds?: 'per-rate';
+  /** --design-effect: each step's requests counted by their design effect (clustered misses); false or absent: taken as independent. */
+  designEffect?: boolean;
   /** Given with --rates; otherwise the ladder is sized from each cell's closed-loop throughput. */
   rates?: number[];
   /** The coarse bracket's factor between rungs: (ladderShares[1] / ladderShares[0]) ^ (1 / (ladderSteps − 1)). */

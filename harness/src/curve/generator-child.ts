@@ -50,6 +50,8 @@ function runStep(options: StepOptions): Promise<StepMeasurement> {
   // With a decision rule: the running count over the target (a request counted once its fate is known).
   const rule = options.decide;
   const tally = rule === undefined ? undefined : new StepTally(due, rule.targetMs);
+  // How many requests count as one independent one (1: taken as independent, the default).
+  const clustering = (t: StepTally) => (rule?.designEffect === true ? t.designEffect() : 1);
   let stoppedAtMs: number | undefined;
   let sent = 0;
   let dropped = 0;
@@ -92,7 +94,7 @@ function runStep(options: StepOptions): Promise<StepMeasurement> {
         if (status >= 200 && status < 300) {
           completed++;
           latency.recordValue(micros(at - dueAt));
-          if (rule !== undefined) tally?.settle(index, at - dueAt <= rule.targetMs);
+          if (rule !== undefined) tally?.settle(index, at - dueAt <= rule.targetMs, at - dueAt);
           if (at < firstAnswer) firstAnswer = at;
           lastAnswer = at;
         } else {
@@ -177,7 +179,7 @@ function runStep(options: StepOptions): Promise<StepMeasurement> {
         : setInterval(() => {
             const elapsedMs = performance.now() - t0;
             tally.advance(elapsedMs, next);
-            if (shouldStopStep(decide(tally.requests, tally.over, rule), elapsedMs / 1000, rule.minSec)) {
+            if (shouldStopStep(decide(tally.requests, tally.over, rule, clustering(tally)), elapsedMs / 1000, rule.minSec)) {
               stoppedAtMs = elapsedMs;
               due.length = Math.min(due.length, next);
               clearInterval(check);
@@ -188,7 +190,7 @@ function runStep(options: StepOptions): Promise<StepMeasurement> {
     const verdictAtEnd = () => {
       if (rule === undefined || tally === undefined) return {};
       tally.advance(Number.POSITIVE_INFINITY, next);
-      return { verdict: decide(tally.requests, tally.over, rule), stoppedAtSec: Math.round(stoppedAtMs ?? options.durationSec * 1000) / 1000 };
+      return { verdict: decide(tally.requests, tally.over, rule, clustering(tally)), stoppedAtSec: Math.round(stoppedAtMs ?? options.durationSec * 1000) / 1000 };
     };
 
     const finish = () => {

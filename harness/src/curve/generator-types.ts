@@ -10,6 +10,13 @@ export interface StepDecisionOptions extends DecisionRule {
   targetMs: number;
   minSec: number;
   checkEveryMs: number;
+  /**
+   * Count requests by their design effect (step-decision.ts designEffect): in a queue misses
+   * cluster, so n requests know the share over the target as well as fewer independent ones
+   * would. Absent: requests taken as independent, as the exact bound itself assumes
+   * (`bench:curve --design-effect` sets it; docs/load-curves.md weighs the two).
+   */
+  designEffect?: boolean;
 }
 
 /** One open-loop step, as the generator process is asked to run it. */

@@ -56,15 +56,18 @@ function endStep(curve: Curve, index: number | null, label: string): string | un
   // A fail whose percentile passed: the server answered under 95 % of the rate its schedule offered.
   if (label === 'fail' && d.outcome === 'pass') return `${rate}: not kept up (answered ${formatRps(step?.achievedPerSec ?? 0)} req/s), ${d.requests} req, ${d.overTarget} over`;
   const bound = label === 'pass' ? `share ≤ ${formatPercent(d.upperBound)}` : `share ≥ ${formatPercent(d.lowerBound)}`;
-  return `${rate}: ${d.requests} req, ${d.overTarget} over (${bound})`;
+  return `${rate}: ${d.requests} req${clusterNote(d)}, ${d.overTarget} over (${bound})`;
 }
+
+/** " (design effect 3.2)": how many requests counted as one, where they were counted so (--design-effect). */
+const clusterNote = (d: { designEffect?: number }) => (d.designEffect === undefined ? '' : ` (design effect ${d.designEffect})`);
 
 /** "105 (120 req, 0 over: 70 % sure within)": an undecided step and how far its counts got. */
 function undecidedStep(s: CurveStep): string {
   const d = s.decision;
   // Rounded down: 79.97 % must not read as the 80 % a pass needed.
   const sure = Math.floor(d === undefined ? 0 : d.reached.confidence * 1000) / 10;
-  const reached = d === undefined ? '' : ` (${d.requests} req, ${d.overTarget} over: ${sure} % sure ${d.reached.side})`;
+  const reached = d === undefined ? '' : ` (${d.requests} req${clusterNote(d)}, ${d.overTarget} over: ${sure} % sure ${d.reached.side})`;
   return `${formatRps(s.offeredPerSec)}${reached}`;
 }
 
@@ -123,7 +126,7 @@ export function targetLabel(p: CurveReport['parameters']): string {
 /** "95 % confidence, poisson arrivals (seed 1)": the conditions every capacity figure holds under. */
 export function conditionsLabel(p: CurveReport['parameters']): string {
   // Reports from before the decided steps state no confidence: only their arrivals are named.
-  const confidence = p.confidence === undefined ? '' : `${Math.round(p.confidence * 1000) / 10} % confidence, `;
+  const confidence = p.confidence === undefined ? '' : `${Math.round(p.confidence * 1000) / 10} % confidence${p.designEffect === true ? ' (requests counted by their design effect)' : ''}, `;
   return `${confidence}${p.arrivals} arrivals${p.arrivals === 'poisson' ? ` (seed ${p.seed})` : ''}`;
 }
 
@@ -173,7 +176,7 @@ function decisionCell(s: CurveStep): string {
   const d = s.decision;
   if (d === undefined) return '-';
   const outcome = s.meetsTarget ? 'pass' : d.outcome === 'pass' ? 'fail (not kept up)' : d.outcome;
-  return `${outcome}: ${d.requests} req, ${d.overTarget} over, share ${formatPercent(d.lowerBound)}–${formatPercent(d.upperBound)} (${formatRps(d.reached.confidence * 100)} % ${d.reached.side}) in ${formatRps(d.stoppedAtSec)} s`;
+  return `${outcome}: ${d.requests} req${clusterNote(d)}, ${d.overTarget} over, share ${formatPercent(d.lowerBound)}–${formatPercent(d.upperBound)} (${formatRps(d.reached.confidence * 100)} % ${d.reached.side}) in ${formatRps(d.stoppedAtSec)} s`;
 }
 
 function stepRow(s: CurveStep): string[] {

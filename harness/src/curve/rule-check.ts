@@ -30,24 +30,27 @@ export interface StepRule {
   minSec: number;
   capSec: number;
   checkEveryMs: number;
+  /** Count requests by their design effect (`--design-effect`); absent: as independent, the default. */
+  designEffect?: boolean;
 }
 
 /** One step as the generator runs it: looks every checkEveryMs, stops at a decisive look, the verdict over everything sent. */
 export function simulateStep(dueMs: readonly number[], latenciesMs: readonly number[], step: StepRule): StepOutcome {
   const tally = new StepTally(dueMs, step.targetMs);
-  latenciesMs.forEach((latency, index) => tally.settle(index, latency <= step.targetMs));
+  latenciesMs.forEach((latency, index) => tally.settle(index, latency <= step.targetMs, latency));
+  const clustering = () => (step.designEffect === true ? tally.designEffect() : 1);
   let issued = dueMs.length;
   for (let t = step.checkEveryMs; t < step.capSec * 1000; t += step.checkEveryMs) {
     const sent = dueMs.findIndex((due) => due > t);
     tally.advance(t, sent === -1 ? dueMs.length : sent);
-    const verdict = decide(tally.requests, tally.over, step.rule);
+    const verdict = decide(tally.requests, tally.over, step.rule, clustering());
     if (shouldStopStep(verdict, t / 1000, step.minSec)) {
       issued = sent === -1 ? dueMs.length : sent;
       break;
     }
   }
   tally.advance(Number.POSITIVE_INFINITY, issued);
-  return decide(tally.requests, tally.over, step.rule).outcome;
+  return decide(tally.requests, tally.over, step.rule, clustering()).outcome;
 }
 
 export interface OutcomeShares {

@@ -33,6 +33,12 @@ export interface StepVerdict {
    * What a short (--quick) or undecided step can say.
    */
   reached: { side: 'within' | 'over'; confidence: number };
+  /**
+   * How many requests count as one independent one (≥ 1; designEffect): both counts were divided
+   * by it before the bounds. Absent where requests were taken as independent (and in reports
+   * before 2026-11-25).
+   */
+  designEffect?: number;
 }
 
 export interface DecisionRule {
@@ -64,12 +70,19 @@ export function confidenceOver(over: number, n: number, p0: number): number {
   return 1 - betaCdf(p0, over, n - over + 1);
 }
 
-/** The verdict of `over` requests over the target out of `n` ("undecided": neither bound decides yet). */
-export function decide(n: number, over: number, rule: DecisionRule): StepVerdict {
+/**
+ * The verdict of `over` requests over the target out of `n` ("undecided": neither bound decides
+ * yet). With a design effect d > 1 (clustered misses: designEffect), the bounds are those of
+ * n / d requests with over / d over them (Kish's effective sample size): the same share, known
+ * as well as d times fewer independent requests would know it.
+ */
+export function decide(n: number, over: number, rule: DecisionRule, designEffect = 1): StepVerdict {
   const allowedShare = Math.round((1 - rule.percentile / 100) * 1e9) / 1e9;
-  const { lower, upper } = clopperPearson(over, n, rule.confidence);
-  const within = confidenceWithin(over, n, allowedShare);
-  const overConf = confidenceOver(over, n, allowedShare);
+  const d = Math.max(1, designEffect);
+  const [effN, effOver] = [n / d, over / d];
+  const { lower, upper } = clopperPearson(effOver, effN, rule.confidence);
+  const within = confidenceWithin(effOver, effN, allowedShare);
+  const overConf = confidenceOver(effOver, effN, allowedShare);
   const outcome: StepOutcome = n > 0 && upper <= allowedShare ? 'pass' : n > 0 && lower > allowedShare ? 'fail' : 'undecided';
   const round = (x: number) => Math.round(x * 1e6) / 1e6;
   return {
@@ -81,7 +94,45 @@ export function decide(n: number, over: number, rule: DecisionRule): StepVerdict
     upperBound: round(upper),
     confidence: rule.confidence,
     reached: within >= overConf ? { side: 'within', confidence: round(within) } : { side: 'over', confidence: round(overConf) },
+    ...(designEffect > 1 ? { designEffect: Math.round(d * 100) / 100 } : {}),
   };
+}
+
+/** Batches needed before their spread says anything about the series' autocorrelation. */
+const MIN_BATCHES = 8;
+
+/**
+ * How many consecutive requests of a step count as one independent one: Kish's design effect,
+ * estimated by batch means on the first `n` values of a series in schedule order (each request's
+ * latency, capped at twice the target). In a queue one long busy period delays a run of
+ * neighbouring requests together, so misses cluster and a step's count of them varies several
+ * times more than the binomial allows (docs/load-curves.md, "How sure a step really is"). With
+ * b = √n requests a batch, d = b · Var(batch means) / Var(values): 1 for independent values, the
+ * integrated autocorrelation time for a correlated series. 1 where there are too few requests
+ * for eight batches, or no spread.
+ */
+export function designEffect(values: ArrayLike<number>, n: number): number {
+  const b = Math.floor(Math.sqrt(n));
+  const k = b === 0 ? 0 : Math.floor(n / b);
+  if (k < MIN_BATCHES) return 1;
+  const used = k * b;
+  let sum = 0;
+  for (let i = 0; i < used; i++) sum += values[i] ?? 0;
+  const mean = sum / used;
+  let ss = 0;
+  let ssBatches = 0;
+  for (let j = 0; j < k; j++) {
+    let batch = 0;
+    for (let i = j * b; i < (j + 1) * b; i++) {
+      const v = values[i] ?? 0;
+      batch += v;
+      ss += (v - mean) ** 2;
+    }
+    ssBatches += (batch / b - mean) ** 2;
+  }
+  const variance = ss / (used - 1);
+  if (!(variance > 0)) return 1;
+  return Math.max(1, (b * (ssBatches / (k - 1))) / variance);
 }
 
 /**
@@ -112,6 +163,8 @@ export function requestsToPass(rule: DecisionRule): number {
 export class StepTally {
   /** 0 pending, 1 within the target, 2 over it or failed. */
   private readonly state: Uint8Array;
+  /** Each request's latency capped at twice the target (failed or unanswered: the cap), for designEffect. */
+  private readonly capped: Float64Array;
   private counted = 0;
   requests = 0;
   over = 0;
@@ -123,11 +176,21 @@ export class StepTally {
     this.dueMs = dueMs;
     this.targetMs = targetMs;
     this.state = new Uint8Array(dueMs.length);
+    this.capped = new Float64Array(dueMs.length).fill(2 * targetMs);
   }
 
-  /** Request `index` settled: ok within the target, or not (slow, error, timeout, dropped). */
-  settle(index: number, within: boolean): void {
+  /**
+   * Request `index` settled: ok within the target, or not (slow, error, timeout, dropped), with
+   * its latency where it was answered (else it stays at the cap, twice the target).
+   */
+  settle(index: number, within: boolean, latencyMs?: number): void {
     this.state[index] = within ? 1 : 2;
+    if (latencyMs !== undefined) this.capped[index] = Math.min(latencyMs, 2 * this.targetMs);
+  }
+
+  /** The design effect of the requests counted so far (designEffect). */
+  designEffect(): number {
+    return designEffect(this.capped, this.requests);
   }
 
   /** Counts every request due at or before `nowMs − targetMs` among the first `issued`. */

@@ -186,7 +186,7 @@ class ServerDied extends Error {}
 /** "46 req/s: pass (312 requests, 0 over, share ≤ 0.96 %) p99 62 ms [flags]" for the progress line. */
 function stepLine(step: CurveStep): string {
   const d = step.decision;
-  const verdict = d === undefined ? (step.meetsTarget ? 'meets target' : 'misses target') : `${step.meetsTarget ? 'pass' : d.outcome === 'pass' ? 'fail (did not keep up)' : d.outcome} after ${d.stoppedAtSec} s (${d.requests} requests, ${d.overTarget} over, share in [${(d.lowerBound * 100).toFixed(2)}, ${(d.upperBound * 100).toFixed(2)}] %)`;
+  const verdict = d === undefined ? (step.meetsTarget ? 'meets target' : 'misses target') : `${step.meetsTarget ? 'pass' : d.outcome === 'pass' ? 'fail (did not keep up)' : d.outcome} after ${d.stoppedAtSec} s (${d.requests} requests${d.designEffect === undefined ? '' : ` (design effect ${d.designEffect})`}, ${d.overTarget} over, share in [${(d.lowerBound * 100).toFixed(2)}, ${(d.upperBound * 100).toFixed(2)}] %)`;
   return `${step.offeredPerSec} req/s: ${verdict}, achieved ${step.achievedPerSec}, p99 ${step.latencyMs.p99} ms${step.flags.length > 0 ? ` [${step.flags.join(', ')}]` : ''}`;
 }
 
