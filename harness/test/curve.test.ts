@@ -146,6 +146,8 @@ describe('steps', () => {
     expect(stepCapSec(plan, 1000)).toBe(CURVE_FULL.stepSec);
     expect(stepCapSec(plan, 59.8)).toBeCloseTo(10, 6);
     expect(stepCapSec(plan, 5)).toBe(CURVE_FULL.maxStepSec);
+    // Counted by their design effect a pass needs an unknown multiple of that: up to the cap.
+    expect(stepCapSec({ ...plan, designEffect: true }, 1000)).toBe(CURVE_FULL.maxStepSec);
   });
   it('the counts are looked at every 0.5 s, or every --step-sec where a step may pass sooner', () => {
     expect(decisionOptions(parseCurvePlan([]))).toMatchObject({ checkEveryMs: 500, minSec: 1 });

@@ -36,7 +36,10 @@ export function rungFactor(plan: Pick<CurvePlan, 'ladderSteps' | 'ladderShares'>
  * A step's time cap: long enough for twice the requests a pass needs with none over (so a rate
  * well inside the capacity can pass), at least stepSec, at most maxStepSec.
  */
-export function stepCapSec(plan: Pick<CurvePlan, 'stepSec' | 'maxStepSec' | 'percentile' | 'confidence'>, rate: number): number {
+export function stepCapSec(plan: Pick<CurvePlan, 'stepSec' | 'maxStepSec' | 'percentile' | 'confidence' | 'designEffect'>, rate: number): number {
+  // Counted by their design effect, a pass needs that many times the requests, unknown before
+  // the step: it may run to maxStepSec (it still stops at its first decisive look).
+  if (plan.designEffect === true) return Math.max(plan.stepSec, plan.maxStepSec);
   const needed = requestsToPass({ percentile: planPercentile(plan), confidence: planConfidence(plan) });
   return Math.min(plan.maxStepSec, Math.max(plan.stepSec, (2 * needed) / rate));
 }
