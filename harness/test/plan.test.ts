@@ -34,6 +34,8 @@ describe('parsePlan', () => {
     expect(parsePlan(['--discarded-run', 'none']).discardedRun).toEqual([]);
     expect(parsePlan(['--discarded-run', 'all']).discardedRun).toEqual(['hello', 'hash', 'file', 'fib', 'sleep']);
     expect(() => parsePlan(['--discarded-run', 'nap'])).toThrow(/--discarded-run: unknown "nap"/);
+    expect(parsePlan(['--discarded-runs', '2']).discardedRunCount).toBe(2);
+    expect(() => parsePlan(['--discarded-runs', '1.5'])).toThrow(/--discarded-runs must be an integer/);
   });
 
   it('reads the schedule, a CV target and its cap', () => {

@@ -58,6 +58,8 @@ export interface Parameters {
    * their measured runs (each cell's `discardedRuns`); absent or empty: none.
    */
   discardedRun?: ScenarioName[];
+  /** added (issue 22): how many discarded runs each of those cells had. */
+  discardedRunCount?: number;
   /** added: scenarios whose cells were cross-checked with wrk, or why none were. */
   crossCheck?: ScenarioName[] | { reason: string };
   /** added: the longest the harness waits for a working server to drain before restarting it. */

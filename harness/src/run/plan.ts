@@ -65,6 +65,8 @@ export interface Plan {
    * through a longer warm-up. Its figure is recorded on the cell, never counted. Absent: none.
    */
   discardedRun?: ScenarioName[];
+  /** How many discarded runs each of those cells gets (default 1). */
+  discardedRunCount?: number;
   /**
    * The longest wait for a working server to finish the backlog a load left it, before the
    * harness restarts it instead (an overloaded sync server can hold a minute of queued work).
@@ -162,7 +164,7 @@ function scenarioChoice(flag: string, raw: string | undefined, fallback: readonl
   return nameList(flag, raw, SCENARIO_NAMES) ?? [];
 }
 
-const PLAN_FLAGS = ['runtimes', 'scenarios', 'modes', 'connections', 'duration', 'warmup', 'runs', 'probe-rate', 'timeout', 'hash-cost', 'fib-n', 'sleep-ms', 'file-count', 'file-size', 'data-dir', 'out', 'schedule', 'target-cv', 'max-runs', 'target-precision', 'budget', 'cross-check', 'discarded-run', 'drain-cap', 'min-requests', 'warmup-max', 'processes', 'client-cpus', 'baseline', ...REMOTE_FLAGS] as const;
+const PLAN_FLAGS = ['runtimes', 'scenarios', 'modes', 'connections', 'duration', 'warmup', 'runs', 'probe-rate', 'timeout', 'hash-cost', 'fib-n', 'sleep-ms', 'file-count', 'file-size', 'data-dir', 'out', 'schedule', 'target-cv', 'max-runs', 'target-precision', 'budget', 'cross-check', 'discarded-run', 'discarded-runs', 'drain-cap', 'min-requests', 'warmup-max', 'processes', 'client-cpus', 'baseline', ...REMOTE_FLAGS] as const;
 
 /** "1,10,100": a sweep of connection counts (repeats dropped, order kept); undefined for one number. */
 function connectionsSweep(raw: string | undefined): number[] | undefined {
@@ -211,6 +213,8 @@ export function parsePlan(argv: string[]): Plan {
     minRequests: numberFlag('min-requests', str('min-requests'), 0, 1_000_000, true) ?? base.minRequests,
     warmupMaxSec: 0,
   };
+  const discardedRunCount = numberFlag('discarded-runs', str('discarded-runs'), 0, 10, true);
+  if (discardedRunCount !== undefined) plan.discardedRunCount = discardedRunCount;
   const processes = processList(str('processes'));
   if (processes !== undefined) plan.processes = processes;
   const clientCpus = numberFlag('client-cpus', str('client-cpus'), 1, 4096, true);

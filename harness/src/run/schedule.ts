@@ -106,9 +106,13 @@ export async function benchGroup(
   const states = byLane.flat();
   try {
     for (const state of states) await prepare(state, state.cell, ctx);
-    // Round 0, discarded: the measured shape once more after the warm-up (issue 22, Node hello).
-    for (const laneStates of byLane) {
-      for (const state of pairedOrder(laneStates, 0)) if (state.result === undefined && discardsARun(state.cell, ctx.plan)) await runOnce(state, state.cell, ctx, 0);
+    // Round 0, discarded: the measured shape after the warm-up (issue 22, Node hello), in rounds
+    // that go on the ABBA order backwards (the last one reversed, as round 2 will be).
+    const discardedRounds = ctx.plan.discardedRunCount ?? 1;
+    for (let k = 0; k < discardedRounds; k++) {
+      for (const laneStates of byLane) {
+        for (const state of pairedOrder(laneStates, discardedRounds - 1 - k)) if (state.result === undefined && discardsARun(state.cell, ctx.plan)) await runOnce(state, state.cell, ctx, 0);
+      }
     }
     for (let round = 1; ; round++) {
       let ran = false;
