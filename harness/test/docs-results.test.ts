@@ -53,7 +53,7 @@ describe('result blocks', () => {
   it('renders the headline from the cells and their comparisons, and a sample keeps what it renders from', () => {
     const root = mkdtempSync(join(tmpdir(), 'docs-sample-'));
     const results = [
-      makeCell({ runtime: 'node', scenario: 'sleep', mode: 'sync', runDetails: [makeRun()], discardedRuns: [makeRun({ round: 0 })] }, { rps: 49, probeP99: 2050 }),
+      makeCell({ runtime: 'node', scenario: 'sleep', mode: 'sync', runDetails: [makeRun()] }, { rps: 49, probeP99: 2050 }),
       makeCell({ runtime: 'node', scenario: 'sleep', mode: 'async', flags: ['unstable'] }, { rps: 487, probeP99: 5.24 }),
     ];
     const comparisons = [{ runtime: 'node', scenario: 'sleep', asyncOverSync: { throughput: 9.939, p99: 0.02, probeP99: 0.0026 } }];
@@ -62,8 +62,7 @@ describe('result blocks', () => {
     const sample = takeSample(join(root, 'run.json'), join(root, 'docs', 'results', 'bench'), root, 'load 9');
     const kept = JSON.parse(readFileSync(sample, 'utf8'));
     expect(kept.results[0].runDetails).toBeUndefined();
-    expect(kept.results[0].discardedRuns).toBeUndefined();
-    expect(kept.docsSample).toEqual({ from: 'run.json', dropped: ['results[].runDetails', 'results[].discardedRuns'], note: 'load 9' });
+    expect(kept.docsSample).toEqual({ from: 'run.json', dropped: ['results[].runDetails'], note: 'load 9' });
     const summary = renderBlock({ kind: 'bench-summary', params: { source: 'docs/results/bench/report.json' } }, root);
     expect(summary).toMatch(/\| sleep +\| node +\| 49\.0 ± 10\.0 +\| +487 ± 10 ⚠ \(9\.94x\) +\| +— +\| +2050 → 5\.24 \|/);
     expect(summary).toMatch(/^Measured 2026-11-23 16:40 UTC on AMD EPYC 7763 × 4.*load 9$/m);

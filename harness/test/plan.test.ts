@@ -27,17 +27,6 @@ describe('parsePlan', () => {
     expect(() => parsePlan(['--cross-check', 'nap'])).toThrow(/--cross-check: unknown "nap"/);
   });
 
-  it('takes a discarded run of the measured shape for the hello cells by default (issue 22); all, a list or none on request; none with --quick', () => {
-    expect(parsePlan([]).discardedRun).toEqual(['hello']);
-    expect(parsePlan(['--quick']).discardedRun).toEqual([]);
-    expect(parsePlan(['--quick', '--discarded-run', 'hello']).discardedRun).toEqual(['hello']);
-    expect(parsePlan(['--discarded-run', 'none']).discardedRun).toEqual([]);
-    expect(parsePlan(['--discarded-run', 'all']).discardedRun).toEqual(['hello', 'hash', 'file', 'fib', 'sleep']);
-    expect(() => parsePlan(['--discarded-run', 'nap'])).toThrow(/--discarded-run: unknown "nap"/);
-    expect(parsePlan(['--discarded-runs', '2']).discardedRunCount).toBe(2);
-    expect(() => parsePlan(['--discarded-runs', '1.5'])).toThrow(/--discarded-runs must be an integer/);
-  });
-
   it('reads the schedule, a CV target and its cap', () => {
     expect(parsePlan([]).schedule).toBe('interleaved');
     expect(parsePlan(['--schedule', 'sequential']).schedule).toBe('sequential');

@@ -54,19 +54,16 @@ export function refreshDocs(root: string, options: { write: boolean }): BlockSta
 
 /**
  * A run's report.json as a committed sample: `dir`/report.json, with each cell's per-run details
- * (`results[].runDetails` and `discardedRuns`, the bulk of a bench report) left out, since no block renders them;
+ * (`results[].runDetails`, the bulk of a bench report) left out, since no block renders them;
  * `docsSample` says what was left out and where the report came from, and carries `note`: what
  * the report itself does not record about the run (e.g. the machine's load), shown with its figures.
  */
 export function takeSample(reportPath: string, dir: string, root: string, note?: string): string {
   const report = JSON.parse(readFileSync(reportPath, 'utf8')) as { results?: Record<string, unknown>[] };
   const dropped: string[] = [];
-  // Per-run details: the measured runs and the discarded one before them (issue 22).
-  for (const field of ['runDetails', 'discardedRuns']) {
-    if (Array.isArray(report.results) && report.results.some((cell) => field in cell)) {
-      report.results = report.results.map(({ [field]: _dropped, ...cell }) => cell);
-      dropped.push(`results[].${field}`);
-    }
+  if (Array.isArray(report.results) && report.results.some((cell) => 'runDetails' in cell)) {
+    report.results = report.results.map(({ runDetails: _dropped, ...cell }) => cell);
+    dropped.push('results[].runDetails');
   }
   // Where the report lay means nothing to a reader of the repository: its folder's name is kept.
   const inside = !relative(root, reportPath).startsWith('..');

@@ -53,13 +53,6 @@ export interface Parameters {
    */
   targetPrecision?: number;
   budgetSec?: number;
-  /**
-   * added (issue 22): scenarios whose cells had one discarded run of the measured shape before
-   * their measured runs (each cell's `discardedRuns`); absent or empty: none.
-   */
-  discardedRun?: ScenarioName[];
-  /** added (issue 22): how many discarded runs each of those cells had. */
-  discardedRunCount?: number;
   /** added: scenarios whose cells were cross-checked with wrk, or why none were. */
   crossCheck?: ScenarioName[] | { reason: string };
   /** added: the longest the harness waits for a working server to drain before restarting it. */
@@ -421,12 +414,6 @@ export interface CellResult {
   latencyCensored?: string;
   /** added (issue 22): runs left out of the figures because the machine was markedly slow during them (still in runDetails). */
   slowRunsExcluded?: number;
-  /**
-   * added (issue 22): the run(s) of the measured shape taken after the warm-up and before round 1
-   * and discarded (round 0; parameters.discardedRun names the scenarios): in no figure, not in
-   * runDetails, rendered nowhere; kept so that what the first run would have been can be read.
-   */
-  discardedRuns?: RunResult[];
   /** added (issue 22): the precision asked (half-width share of the median) and whether the interval reached it. */
   precisionGoal?: { halfWidthShare: number; met: boolean };
   /**

@@ -23,7 +23,7 @@ import { probeRuntime, runtimeSpec, type RuntimeSpec } from './runtimes.ts';
 import { REPO_ROOT } from '../system/paths.ts';
 import { resolveRequest } from './runtime-install.ts';
 import { cellsFor, type CellSpec } from './scenarios.ts';
-import { benchGroup, discardsARun, stopKind, type Lane, type ScheduleContext } from './schedule.ts';
+import { benchGroup, stopKind, type Lane, type ScheduleContext } from './schedule.ts';
 import { startSpeedSampler, type SpeedSampler } from '../system/speed-sampler.ts';
 import { scenarioGroups, weightedPace } from './budget.ts';
 import { stopAllServers, type RunningServer } from './server.ts';
@@ -103,9 +103,7 @@ export async function runBench(plan: Plan, options: BenchOptions): Promise<Bench
   if (plan.processes?.includes('auto') === true) meta.parameters.autoProcesses = { count: serverCpuCount, cpusOf: host?.environment.host ?? 'this host' };
   const specs = options.specs ?? planSpecs(plan, (line) => progress.log(line));
   const total = cells.length * specs.length * processCounts.length * (sweep?.length ?? 1);
-  // A cell's minimum: warm-up and the planned runs, plus the discarded run where it has one (a share of it on average).
-  const discardedShare = cells.length === 0 ? 0 : cells.filter((c) => discardsARun(c, plan)).length / cells.length;
-  const perUnitSec = plan.warmupSec + (plan.runs + discardedShare * (plan.discardedRunCount ?? 1)) * (plan.durationSec + 0.4) + 0.3;
+  const perUnitSec = plan.warmupSec + plan.runs * (plan.durationSec + 0.4) + 0.3;
   let done = 0;
   // How fast the machine is through every run (issue 22); on this host only, where the load runs.
   const speed: SpeedSampler | undefined = host === undefined ? startSpeedSampler({ taskset: tasksetAvailable() }) : undefined;
@@ -304,7 +302,6 @@ function parameters(plan: Plan, cold: ColdCacheSupport | undefined, wrk: string 
     fileSizeBytes: plan.fileSizeBytes,
     fileCache: cold?.ok === true ? 'cold' : 'warm',
     ...(cold?.ok === false ? { coldUnavailable: cold.reason } : {}),
-    ...(plan.discardedRun === undefined || plan.discardedRun.length === 0 || plan.discardedRunCount === 0 ? {} : { discardedRun: plan.discardedRun, discardedRunCount: plan.discardedRunCount ?? 1 }),
     crossCheck: wrk === undefined ? { reason: plan.crossCheck.length === 0 ? 'not asked for' : missingWrkReason() } : plan.crossCheck,
     schedule: plan.schedule,
     timeoutSec: plan.timeoutSec,

@@ -59,15 +59,6 @@ export interface Plan {
   /** Scenarios whose cells are re-measured with wrk after their runs (when wrk is installed). */
   crossCheck: ScenarioName[];
   /**
-   * Scenarios whose cells get one discarded run of the measured shape (/reset, load, probe,
-   * /stats, the pause between runs) after their warm-up and before their measured runs (issue
-   * 22): Node's hello server re-optimises through the first run after a pause in the load, not
-   * through a longer warm-up. Its figure is recorded on the cell, never counted. Absent: none.
-   */
-  discardedRun?: ScenarioName[];
-  /** How many discarded runs each of those cells gets (default 1). */
-  discardedRunCount?: number;
-  /**
    * The longest wait for a working server to finish the backlog a load left it, before the
    * harness restarts it instead (an overloaded sync server can hold a minute of queued work).
    */
@@ -113,7 +104,6 @@ export const FULL = {
   runs: 4,
   minRequests: DEFAULT_MIN_REQUESTS,
   crossCheck: ['hello'] as readonly ScenarioName[],
-  discardedRun: ['hello'] as readonly ScenarioName[],
 } as const;
 /**
  * The full plan's precision (issue 22): after `runs`, more rounds while a cell's 95 % interval
@@ -136,7 +126,6 @@ export const QUICK = {
   runs: 2,
   minRequests: QUICK_MIN_REQUESTS,
   crossCheck: [] as readonly ScenarioName[],
-  discardedRun: [] as readonly ScenarioName[],
 } as const;
 
 /**
@@ -153,18 +142,17 @@ const SCHEDULES = ['interleaved', 'sequential'] as const;
 export { FlagError as PlanError } from '../cli-flags.ts';
 
 /**
- * --cross-check and --discarded-run: "all", a list of scenarios, or "none"; default (full plan):
- * the hello cells, where the load generator is most likely the limit (wrk), and where Node's
- * first run after the warm-up is slow (the discarded run).
+ * Default (full plan): the hello cells, where the load generator is most likely the limit.
+ * "all", a list of scenarios, or "none".
  */
-function scenarioChoice(flag: string, raw: string | undefined, fallback: readonly ScenarioName[]): ScenarioName[] {
+function crossCheckList(raw: string | undefined, fallback: readonly ScenarioName[]): ScenarioName[] {
   if (raw === undefined) return [...fallback];
   if (raw === 'none') return [];
   if (raw === 'all') return [...SCENARIO_NAMES];
-  return nameList(flag, raw, SCENARIO_NAMES) ?? [];
+  return nameList('cross-check', raw, SCENARIO_NAMES) ?? [];
 }
 
-const PLAN_FLAGS = ['runtimes', 'scenarios', 'modes', 'connections', 'duration', 'warmup', 'runs', 'probe-rate', 'timeout', 'hash-cost', 'fib-n', 'sleep-ms', 'file-count', 'file-size', 'data-dir', 'out', 'schedule', 'target-cv', 'max-runs', 'target-precision', 'budget', 'cross-check', 'discarded-run', 'discarded-runs', 'drain-cap', 'min-requests', 'warmup-max', 'processes', 'client-cpus', 'baseline', ...REMOTE_FLAGS] as const;
+const PLAN_FLAGS = ['runtimes', 'scenarios', 'modes', 'connections', 'duration', 'warmup', 'runs', 'probe-rate', 'timeout', 'hash-cost', 'fib-n', 'sleep-ms', 'file-count', 'file-size', 'data-dir', 'out', 'schedule', 'target-cv', 'max-runs', 'target-precision', 'budget', 'cross-check', 'drain-cap', 'min-requests', 'warmup-max', 'processes', 'client-cpus', 'baseline', ...REMOTE_FLAGS] as const;
 
 /** "1,10,100": a sweep of connection counts (repeats dropped, order kept); undefined for one number. */
 function connectionsSweep(raw: string | undefined): number[] | undefined {
@@ -207,14 +195,11 @@ export function parsePlan(argv: string[]): Plan {
     targetCv: numberFlag('target-cv', str('target-cv'), 0.001, 1, false),
     maxRuns: 0,
     cold: values.cold === true,
-    crossCheck: scenarioChoice('cross-check', str('cross-check'), base.crossCheck),
-    discardedRun: scenarioChoice('discarded-run', str('discarded-run'), base.discardedRun),
+    crossCheck: crossCheckList(str('cross-check'), base.crossCheck),
     drainCapSec: numberFlag('drain-cap', str('drain-cap'), 1, 600, false) ?? DEFAULT_DRAIN_CAP_SEC,
     minRequests: numberFlag('min-requests', str('min-requests'), 0, 1_000_000, true) ?? base.minRequests,
     warmupMaxSec: 0,
   };
-  const discardedRunCount = numberFlag('discarded-runs', str('discarded-runs'), 0, 10, true);
-  if (discardedRunCount !== undefined) plan.discardedRunCount = discardedRunCount;
   const processes = processList(str('processes'));
   if (processes !== undefined) plan.processes = processes;
   const clientCpus = numberFlag('client-cpus', str('client-cpus'), 1, 4096, true);

@@ -60,8 +60,6 @@ interface LaneCell {
   cell: CellSpec;
   meta: CellMeta;
   runs: RunResult[];
-  /** The discarded run(s) before round 1 (plan.discardedRun): recorded on the cell, never counted. */
-  discarded: RunResult[];
   wrk?: { requestsPerSec: number; connections: number; threads: number };
   /** Restarts outside a measured run (while getting quiet for the check or the cross-check). */
   restarts: string[];
@@ -98,7 +96,6 @@ export async function benchGroup(
         cell,
         meta: { runtime: lane.spec.name, scenario: cell.scenario, mode: cell.mode, path: cell.path, ...(lane.processes === undefined ? {} : { processes: lane.processes }) },
         runs: [],
-        discarded: [],
         restarts: [],
       }),
     ),
@@ -106,14 +103,6 @@ export async function benchGroup(
   const states = byLane.flat();
   try {
     for (const state of states) await prepare(state, state.cell, ctx);
-    // Round 0, discarded: the measured shape after the warm-up (issue 22, Node hello), in rounds
-    // that go on the ABBA order backwards (the last one reversed, as round 2 will be).
-    const discardedRounds = ctx.plan.discardedRunCount ?? 1;
-    for (let k = 0; k < discardedRounds; k++) {
-      for (const laneStates of byLane) {
-        for (const state of pairedOrder(laneStates, discardedRounds - 1 - k)) if (state.result === undefined && discardsARun(state.cell, ctx.plan)) await runOnce(state, state.cell, ctx, 0);
-      }
-    }
     for (let round = 1; ; round++) {
       let ran = false;
       for (const laneStates of byLane) {
@@ -144,18 +133,6 @@ export async function benchGroup(
 /** One cell on every lane (a group of one). */
 export async function benchCell(cell: CellSpec, lanes: Lane[], ctx: ScheduleContext): Promise<CellResult[]> {
   return benchGroup([cell], lanes, ctx);
-}
-
-/**
- * Whether a cell gets a discarded run of the measured shape before its measured ones. Its
- * warm-up is continuous load; Node's hello server then re-optimises through the first run that
- * follows a pause (V8 deoptimising the socket close path once the warm-up's connections close):
- * 0.52-0.75x of its later runs in 6 of 8 default runs, where a longer or segmented warm-up did
- * not help (docs/methodology.md). Chosen per scenario, before anything is measured: a rule that
- * dropped slow runs afterwards would bias every cell upward.
- */
-export function discardsARun(cell: Pick<CellSpec, 'scenario'>, plan: Pick<Plan, 'discardedRun'>): boolean {
-  return plan.discardedRun?.includes(cell.scenario) === true;
 }
 
 /** Round r's order of a lane's cells: as given on odd rounds, reversed on even ones (ABBA). */
@@ -248,7 +225,6 @@ function settle(state: LaneCell, plan: Plan): CellResult {
   const restarts = [...state.restarts, ...(result.restarts ?? [])];
   return {
     ...result,
-    ...(state.discarded.length === 0 ? {} : { discardedRuns: [...state.discarded] }),
     ...(restarts.length === 0 ? {} : { restarts }),
     ...(caches.length === 0 ? {} : { fileCache: caches.every((c) => c === 'cold') ? ('cold' as const) : ('warm' as const) }),
     ...(plan.targetCv === undefined ? {} : { precision: { targetCv: plan.targetCv, met: result.requestsPerSec.cv <= plan.targetCv } }),
@@ -293,23 +269,15 @@ async function runOnce(state: LaneCell, cell: CellSpec, ctx: ScheduleContext, ro
     return;
   }
   const total = Math.max(ctx.plan.runs, round);
-  const discarded = round === 0;
   await guarded(state, cell.server, ctx.signal, async () => {
     const context = cellContext(state, server, cell, ctx, false);
-    context.onPhase(discarded ? 'run 0 (discarded)' : `run ${round}/${total}`);
+    context.onPhase(`run ${round}/${total}`);
     const from = Date.now();
     const run = await measureRun(cell, context);
     // A restart inside the run checked and warmed the new server for this cell.
     state.preparedOn = context.server.pid;
     const machine = ctx.speed?.window(from, Date.now());
-    const measured = { ...run, round, ...(machine === undefined ? {} : { machine }) };
-    if (discarded) {
-      // Its restarts are the cell's (a restart is never discarded); its figures are not.
-      state.restarts.push(...(run.restarts ?? []));
-      state.discarded.push(measured);
-      return;
-    }
-    state.runs.push(measured);
+    state.runs.push({ ...run, round, ...(machine === undefined ? {} : { machine }) });
     markSlowRuns(state.runs);
   });
 }
