@@ -32,16 +32,21 @@ export const CURVE_DEFAULT_SCENARIOS: ScenarioName[] = ['hello', 'hash', 'file',
  * Default: p99 at 95 % confidence, bracket rungs 1.57x apart from half the closed-loop figure,
  * bisection to 5 %, a step passes after 1 s at the soonest and gives up (undecided) after 15 s,
  * two undecided steps per cell at most: 14 minutes for 33 cells on 2 cores (842 s measured 2026-11-23)
- * (docs/load-curves.md). --quick decides at 80 % confidence, to 25 %, in rungs 2.47x apart, 0.5 s to
- * 1 s per step (a pass at 80 % needs 161 requests, so steps under 161 req/s can only fail or stay
- * undecided), one undecided step, a 0.3 s closed-loop run with no warm-up: under 2 minutes (docs:
- * 108-112 s measured 2026-11-25, 200 s with 2 s steps and the sizing it had before).
+ * (docs/load-curves.md). --quick decides at 80 % confidence, to 40 %, from the closed-loop figure in
+ * rungs 2.47x apart, 0.5 s to 1 s per step (a pass at 80 % needs 161 requests, so steps under
+ * 161 req/s can only fail or stay undecided), one undecided step, a 0.3 s closed-loop run with no
+ * warm-up: under 2 minutes (docs: 104 and 106 s measured 2026-11-25, 200 s before).
  * minSamples only sizes a --rates step without a decision rule.
  */
-export const CURVE_FULL = { ladderSteps: 7, stepSec: 1, minSamples: 15, maxStepSec: 15, closedLoopSec: 1, closedLoopWarmupSec: 0.5, closedLoopMinAnswers: 10, confidence: 0.95, resolution: 0.05, maxUndecided: 2 } as const;
-export const CURVE_QUICK = { ladderSteps: 4, stepSec: 0.5, minSamples: 5, maxStepSec: 1, closedLoopSec: 0.3, closedLoopWarmupSec: 0, closedLoopMinAnswers: 5, confidence: 0.8, resolution: 0.25, maxUndecided: 1 } as const;
-/** The coarse bracket starts at this share of the closed-loop throughput (open loop with random arrivals holds less). */
-export const START_SHARE = 0.5;
+export const CURVE_FULL = { ladderSteps: 7, stepSec: 1, minSamples: 15, maxStepSec: 15, closedLoopSec: 1, closedLoopWarmupSec: 0.5, closedLoopMinAnswers: 10, confidence: 0.95, resolution: 0.05, maxUndecided: 2, startShare: 0.5 } as const;
+export const CURVE_QUICK = { ladderSteps: 4, stepSec: 0.5, minSamples: 5, maxStepSec: 1, closedLoopSec: 0.3, closedLoopWarmupSec: 0, closedLoopMinAnswers: 5, confidence: 0.8, resolution: 0.4, maxUndecided: 1, startShare: 1 } as const;
+/**
+ * The coarse bracket starts at this share of the closed-loop throughput (open loop with random
+ * arrivals holds less); --quick starts at the closed-loop figure itself (CURVE_QUICK.startShare),
+ * one rung fewer for most cells: its cold 0.3 s sizing run reads low, and a cell whose capacity
+ * is below it fails that first step within a look or two.
+ */
+export const START_SHARE = CURVE_FULL.startShare;
 /** Steps per cell at most, bracket and bisection together. */
 export const MAX_SEARCH_STEPS = 12;
 
@@ -88,7 +93,7 @@ export function parseCurvePlan(argv: string[]): CurvePlan {
     confidence: openInterval('confidence', str('confidence'), 0.5, 1) ?? base.confidence,
     resolution: openInterval('resolution', str('resolution'), 0, 1) ?? base.resolution,
     maxUndecided: base.maxUndecided,
-    startShare: START_SHARE,
+    startShare: base.startShare,
     // Random arrivals by default: a metronome hides the queueing that real clients cause.
     arrivals: choice('arrivals', str('arrivals'), ARRIVALS) ?? 'poisson',
     seed: numberFlag('seed', str('seed'), 0, 2 ** 32 - 1, true) ?? 1,
