@@ -83,12 +83,19 @@ describe('the design effect of clustered misses', () => {
 
   it('the tally keeps each counted request\'s latency, capped at twice the target (unanswered: the cap)', () => {
     const due = Array.from({ length: 400 }, (_, i) => i);
-    const tally = new StepTally(due, 100);
+    const tally = new StepTally(due, 100, true);
     // Alternating runs of 50 fast and 50 slow answers: strongly clustered.
     due.forEach((_, i) => tally.settle(i, Math.floor(i / 50) % 2 === 0, Math.floor(i / 50) % 2 === 0 ? 5 : 500));
     tally.advance(1000, 400);
     expect([tally.requests, tally.over]).toEqual([400, 200]);
     expect(tally.designEffect()).toBeGreaterThan(10);
+    expect(tally.verdict({ percentile: 99, confidence: 0.95 }).designEffect).toBeGreaterThan(10);
+    // A tally taken as independent keeps no latencies and counts every request as one.
+    const plain = new StepTally(due, 100);
+    due.forEach((_, i) => plain.settle(i, Math.floor(i / 50) % 2 === 0, Math.floor(i / 50) % 2 === 0 ? 5 : 500));
+    plain.advance(1000, 400);
+    expect(plain.designEffect()).toBe(1);
+    expect(plain.verdict({ percentile: 99, confidence: 0.95 })).not.toHaveProperty('designEffect');
   });
 });
 

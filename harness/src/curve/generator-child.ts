@@ -9,7 +9,7 @@ import { arrivalOffsets } from './arrivals.ts';
 import { ConnectionPool, preopenCount, type PoolHandlers } from './http-pool.ts';
 import { PreciseWake } from './precise-wake.ts';
 import { AsleepShare, pace, WAKE_EARLY_MS } from './send-pacing.ts';
-import { decide, shouldStopStep, StepTally } from './step-decision.ts';
+import { shouldStopStep, StepTally } from './step-decision.ts';
 import type { GeneratorCommand, GeneratorMessage, Percentiles, StepMeasurement, StepOptions } from './generator-types.ts';
 
 const histogram = (): Histogram =>
@@ -49,9 +49,7 @@ function runStep(options: StepOptions): Promise<StepMeasurement> {
   const due = arrivalOffsets(options.ratePerSec, options.durationSec, options.arrivals, options.seed);
   // With a decision rule: the running count over the target (a request counted once its fate is known).
   const rule = options.decide;
-  const tally = rule === undefined ? undefined : new StepTally(due, rule.targetMs);
-  // How many requests count as one independent one (1: taken as independent, the default).
-  const clustering = (t: StepTally) => (rule?.designEffect === true ? t.designEffect() : 1);
+  const tally = rule === undefined ? undefined : new StepTally(due, rule.targetMs, rule.designEffect === true);
   let stoppedAtMs: number | undefined;
   let sent = 0;
   let dropped = 0;
@@ -179,7 +177,7 @@ function runStep(options: StepOptions): Promise<StepMeasurement> {
         : setInterval(() => {
             const elapsedMs = performance.now() - t0;
             tally.advance(elapsedMs, next);
-            if (shouldStopStep(decide(tally.requests, tally.over, rule, clustering(tally)), elapsedMs / 1000, rule.minSec)) {
+            if (shouldStopStep(tally.verdict(rule), elapsedMs / 1000, rule.minSec)) {
               stoppedAtMs = elapsedMs;
               due.length = Math.min(due.length, next);
               clearInterval(check);
@@ -190,7 +188,7 @@ function runStep(options: StepOptions): Promise<StepMeasurement> {
     const verdictAtEnd = () => {
       if (rule === undefined || tally === undefined) return {};
       tally.advance(Number.POSITIVE_INFINITY, next);
-      return { verdict: decide(tally.requests, tally.over, rule, clustering(tally)), stoppedAtSec: Math.round(stoppedAtMs ?? options.durationSec * 1000) / 1000 };
+      return { verdict: tally.verdict(rule), stoppedAtSec: Math.round(stoppedAtMs ?? options.durationSec * 1000) / 1000 };
     };
 
     const finish = () => {

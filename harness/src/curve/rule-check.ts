@@ -9,7 +9,7 @@
  */
 import { arrivalOffsets, seededRandom } from './arrivals.ts';
 import { lindleyLatenciesMs } from './ladder.ts';
-import { decide, shouldStopStep, StepTally, type DecisionRule, type StepOutcome } from './step-decision.ts';
+import { shouldStopStep, StepTally, type DecisionRule, type StepOutcome } from './step-decision.ts';
 
 /** Latency (ms) of each request of a schedule, given its due times (ms from the step's start). */
 export type LatencyModel = (dueMs: readonly number[], trial: number) => number[];
@@ -36,21 +36,20 @@ export interface StepRule {
 
 /** One step as the generator runs it: looks every checkEveryMs, stops at a decisive look, the verdict over everything sent. */
 export function simulateStep(dueMs: readonly number[], latenciesMs: readonly number[], step: StepRule): StepOutcome {
-  const tally = new StepTally(dueMs, step.targetMs);
+  const tally = new StepTally(dueMs, step.targetMs, step.designEffect === true);
   latenciesMs.forEach((latency, index) => tally.settle(index, latency <= step.targetMs, latency));
-  const clustering = () => (step.designEffect === true ? tally.designEffect() : 1);
   let issued = dueMs.length;
   for (let t = step.checkEveryMs; t < step.capSec * 1000; t += step.checkEveryMs) {
     const sent = dueMs.findIndex((due) => due > t);
     tally.advance(t, sent === -1 ? dueMs.length : sent);
-    const verdict = decide(tally.requests, tally.over, step.rule, clustering());
+    const verdict = tally.verdict(step.rule);
     if (shouldStopStep(verdict, t / 1000, step.minSec)) {
       issued = sent === -1 ? dueMs.length : sent;
       break;
     }
   }
   tally.advance(Number.POSITIVE_INFINITY, issued);
-  return decide(tally.requests, tally.over, step.rule, clustering()).outcome;
+  return tally.verdict(step.rule).outcome;
 }
 
 export interface OutcomeShares {

@@ -163,8 +163,11 @@ export function requestsToPass(rule: DecisionRule): number {
 export class StepTally {
   /** 0 pending, 1 within the target, 2 over it or failed. */
   private readonly state: Uint8Array;
-  /** Each request's latency capped at twice the target (failed or unanswered: the cap), for designEffect. */
-  private readonly capped: Float64Array;
+  /**
+   * With `clustered`: each request's latency capped at twice the target (failed or unanswered:
+   * the cap), for designEffect. Without: not kept, so a step taken as independent pays nothing.
+   */
+  private readonly capped: Float64Array | undefined;
   private counted = 0;
   requests = 0;
   over = 0;
@@ -172,11 +175,12 @@ export class StepTally {
   private readonly dueMs: readonly number[];
   private readonly targetMs: number;
 
-  constructor(dueMs: readonly number[], targetMs: number) {
+  /** `clustered`: the verdict counts requests by their design effect (`bench:curve --design-effect`). */
+  constructor(dueMs: readonly number[], targetMs: number, clustered = false) {
     this.dueMs = dueMs;
     this.targetMs = targetMs;
     this.state = new Uint8Array(dueMs.length);
-    this.capped = new Float64Array(dueMs.length).fill(2 * targetMs);
+    this.capped = clustered ? new Float64Array(dueMs.length).fill(2 * targetMs) : undefined;
   }
 
   /**
@@ -185,12 +189,17 @@ export class StepTally {
    */
   settle(index: number, within: boolean, latencyMs?: number): void {
     this.state[index] = within ? 1 : 2;
-    if (latencyMs !== undefined) this.capped[index] = Math.min(latencyMs, 2 * this.targetMs);
+    if (latencyMs !== undefined && this.capped !== undefined) this.capped[index] = Math.min(latencyMs, 2 * this.targetMs);
   }
 
-  /** The design effect of the requests counted so far (designEffect). */
+  /** The design effect of the requests counted so far (designEffect); 1 for a tally taken as independent. */
   designEffect(): number {
-    return designEffect(this.capped, this.requests);
+    return this.capped === undefined ? 1 : designEffect(this.capped, this.requests);
+  }
+
+  /** The verdict on the requests counted so far, by their design effect where the tally is clustered. */
+  verdict(rule: DecisionRule): StepVerdict {
+    return decide(this.requests, this.over, rule, this.designEffect());
   }
 
   /** Counts every request due at or before `nowMs − targetMs` among the first `issued`. */
