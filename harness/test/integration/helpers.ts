@@ -53,3 +53,21 @@ export function isAlive(pid: number): boolean {
     return false;
   }
 }
+
+/**
+ * How long one request holds a server that serves one at a time, as its throughput shows when it
+ * is never idle: constant arrivals at `overloadPerSec`, past what it serves, for `durationSec`, and
+ * 1000 / the rate its answers came back at. That is the service time of M/D/1: the route's own
+ * time (its /stats avgMs) plus the HTTP handling around it, which avgMs leaves out and which grows
+ * when the machine is busy (about a millisecond a request on a loaded 2-core VM, enough to move
+ * the M/D/1 mean at 80 % load by a third).
+ */
+export async function saturatedServiceMs(
+  runStep: (ratePerSec: number, durationSec: number) => Promise<{ achievedPerSec: number; completed: number }>,
+  overloadPerSec: number,
+  durationSec: number,
+): Promise<number> {
+  const m = await runStep(overloadPerSec, durationSec);
+  if (m.completed < 10 || m.achievedPerSec <= 0) throw new Error(`a saturating step of ${overloadPerSec} req/s for ${durationSec} s got ${m.completed} answers: no service time`);
+  return 1000 / m.achievedPerSec;
+}
