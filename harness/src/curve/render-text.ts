@@ -5,7 +5,7 @@ import Table from 'cli-table3';
 import { markdownTable } from 'markdown-table';
 import { formatDate, formatMs, formatRps } from '../report/render/markdown.ts';
 import { MODE_ORDER, SCENARIO_ORDER } from '../report/merge.ts';
-import { machineSpeedRow } from '../report/render/precision.ts';
+import { firstTouchText, machineSpeedRow } from '../report/render/precision.ts';
 import type { Curve, CurveReport, CurveStep } from './curve-types.ts';
 
 const MODE_RANK: readonly string[] = MODE_ORDER;
@@ -216,10 +216,11 @@ function methodLine(report: CurveReport): string {
   );
 }
 
-/** ", speed: 2 vCPUs, 1.2 to 1.9 cores' worth during this run (...)": bench's machine-speed row, as a clause. */
+/** "; machine speed: 2 vCPUs, 1.2 to 1.9 cores' worth during this run (...); fresh memory: ...": bench's environment rows, as clauses. */
 function machineSpeedClause(report: CurveReport): string {
   const row = machineSpeedRow(report.environment);
-  return row === undefined ? '' : `; ${row[0]}: ${row[1]}`;
+  const touch = report.environment.memoryFirstTouch;
+  return `${row === undefined ? '' : `; ${row[0]}: ${row[1]}`}${touch === undefined ? '' : `; fresh memory: ${firstTouchText(touch)}`}`;
 }
 
 /** --server-host: where the servers ran and what the path between costs (the machine above is then the generator's). */

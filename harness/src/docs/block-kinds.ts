@@ -43,7 +43,9 @@ function depthOf(params: Record<string, string>, fallback: number): number {
 function runLine(createdAt: string, env: Environment, runtimes: readonly { name: string; label?: string; version?: string; status: string }[]): string {
   const machine = `${env.cpu.model} × ${env.cpu.count}, ${(env.memoryBytes / 2 ** 30).toFixed(1)} GiB, ${env.os}`;
   const lanes = runtimes.map((r) => `${r.label ?? r.name} ${r.status === 'ok' ? (r.version ?? '') : r.status}`.trim()).join(', ');
-  return `Measured ${formatDate(createdAt)} on ${machine}; commit ${env.commit.slice(0, 7)}${env.dirty ? ' (uncommitted changes)' : ''}${lanes === '' ? '' : `; ${lanes}`}.`;
+  // What fresh memory cost here: /file/* cells move with it from one VM boot to the next.
+  const touch = env.memoryFirstTouch === undefined ? '' : ` Fresh memory cost ${env.memoryFirstTouch.usPerPage} µs a 4 KB page on first touch.`;
+  return `Measured ${formatDate(createdAt)} on ${machine}; commit ${env.commit.slice(0, 7)}${env.dirty ? ' (uncommitted changes)' : ''}${lanes === '' ? '' : `; ${lanes}`}.${touch}`;
 }
 
 /** What `docs:results --take --note` recorded beside a sample (the machine's load, say). */

@@ -90,6 +90,8 @@ export interface Environment {
   network?: NetworkPath;
   /** added (issue 22): how fast the machine was through the run (speed sampler). */
   machineSpeed?: SpeedSummary;
+  /** added (issue 22): what touching fresh memory cost on this host when the run began (system/first-touch.ts). */
+  memoryFirstTouch?: FirstTouch;
 }
 
 /**
@@ -276,6 +278,18 @@ export interface RunSpeed {
   min: number;
   max: number;
   ticks: number;
+}
+
+/** added (issue 22), environment.memoryFirstTouch: fresh memory touched a page at a time (system/first-touch.ts). */
+export interface FirstTouch {
+  /** Median over the rounds of the time per 4 KB page, in microseconds. */
+  usPerPage: number;
+  /** The same as a rate: GB of fresh memory touched per second. */
+  gbPerSec: number;
+  /** Median share of pages that faulted (1 = a fault a page; below when the kernel maps larger folios). */
+  faultsPerPage: number;
+  rounds: number;
+  mb: number;
 }
 
 /** added (issue 22), environment.machineSpeed: the speed sampler over the whole run. */

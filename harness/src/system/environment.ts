@@ -3,6 +3,7 @@ import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import os from 'node:os';
 import type { Environment } from '../report/report-types.ts';
+import { measureFirstTouch } from './first-touch.ts';
 import { REPO_ROOT } from './paths.ts';
 
 /** Where the numbers came from: machine, OS, code revision and load generator. */
@@ -17,7 +18,14 @@ export function environment(): Environment {
     dirty: (git(['status', '--porcelain', '--untracked-files=no']) ?? '') !== '',
     loadGenerator: { name: 'autocannon', version: autocannonVersion() },
     harnessNode: process.versions.node,
+    ...firstTouch(),
   };
+}
+
+/** What fresh memory costs here (a VM may pay its host's page fault too): ~80 ms, once a run. */
+function firstTouch(): Pick<Environment, 'memoryFirstTouch'> {
+  const measured = measureFirstTouch();
+  return measured === undefined ? {} : { memoryFirstTouch: measured };
 }
 
 /**

@@ -13,7 +13,7 @@ import { laneOf, MODE_ORDER } from '../merge.ts';
 import type { CellResult, Comparison, NetworkPath, Parameters, Ratios, Report, RoundTrip, ScenarioName, Timing } from '../report-types.ts';
 import { poolsSection, processesSection, runtimeLabel } from './processes.ts';
 import type { ReportSection } from '../section.ts';
-import { machineSpeedRow, pairedRatioText, precisionLegend, precisionNotes, precisionText, runsText } from './precision.ts';
+import { firstTouchText, machineSpeedRow, pairedRatioText, precisionLegend, precisionNotes, precisionText, runsText } from './precision.ts';
 
 const DASH = '—';
 
@@ -253,6 +253,7 @@ export function environmentRows(report: Report): [string, string][] {
     ['CPU', `${env.cpu.model} × ${env.cpu.count}`],
     ...(machineSpeedRow(env) === undefined ? [] : [machineSpeedRow(env) as [string, string]]),
     ['memory', formatBytes(env.memoryBytes)],
+    ...(env.memoryFirstTouch === undefined ? [] : [['fresh memory', firstTouchText(env.memoryFirstTouch)] as [string, string]]),
     ['commit', `${env.commit}${env.dirty ? ' (dirty: uncommitted changes)' : ''}`],
     ['load generator', `${env.loadGenerator.name} ${env.loadGenerator.version}`],
     ['harness Node', env.harnessNode],

@@ -5,7 +5,7 @@
  * Pure: formats what the report holds.
  */
 import { holdsOne } from '../paired.ts';
-import type { CellResult, Environment, Parameters, Ratios, Summary } from '../report-types.ts';
+import type { CellResult, Environment, FirstTouch, Parameters, Ratios, Summary } from '../report-types.ts';
 import { formatRatio } from './format.ts';
 import { MIN_RUNS_FOR_INTERVAL } from '../stats.ts';
 
@@ -43,6 +43,11 @@ export function precisionLegend(p: Parameters): string[] {
 export function precisionText(summary: Summary): string | undefined {
   if (summary.halfWidthShare === undefined || summary.intervalNote !== undefined) return undefined;
   return `±${(summary.halfWidthShare * 100).toFixed(1)} %`;
+}
+
+/** "11.9 µs per 4 KB page on first touch (0.34 GB/s; 1.00 page faults a page; median of 3 × 8 MB)": the environment row's text. */
+export function firstTouchText(t: FirstTouch): string {
+  return `${t.usPerPage} µs per 4 KB page on first touch (${t.gbPerSec} GB/s; ${t.faultsPerPage.toFixed(2)} page faults a page; median of ${t.rounds} × ${t.mb} MB)`;
 }
 
 /** The environment's machine-speed row, or undefined when no sampler ran. */
