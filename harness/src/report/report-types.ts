@@ -219,6 +219,13 @@ export interface RunResult {
   fairness?: Fairness;
   /** added: which of the server's threads worked, and how long its loop thread waited for a CPU. */
   threads?: ThreadUse;
+  /**
+   * added (issue 22): the server's minor page faults during the run per request answered (local
+   * servers, from /proc; the group's under --processes). Fresh memory costs a fault a page, 14-17 µs
+   * each on a VM measured on 2026-11-25 (environment.memoryFirstTouch): a /file/* request that reads
+   * 5 MB into a new buffer may take up to 1,280.
+   */
+  pageFaultsPerRequest?: number;
   /** added (issue 22): the round of its cell group this run belongs to; runs of one round are paired. */
   round?: number;
   /** added (issue 22): how fast the machine was during the run (system/speed-sampler.ts). */
@@ -416,6 +423,8 @@ export interface CellResult {
   fairness?: Fairness;
   /** added: medians over runs of the server's thread figures (busiest: from the median run). */
   threads?: ThreadUse;
+  /** added (issue 22): the median over runs of the server's minor page faults per request (RunResult.pageFaultsPerRequest). */
+  pageFaultsPerRequest?: number;
   /** added: runs that ended with fewer completed requests than --min-requests, and that minimum. */
   shortRuns?: { runs: number; minRequests: number; capped: boolean };
   /** added (issue 22): medians of the runs' Little's-law figures (report/littles-law.ts). */

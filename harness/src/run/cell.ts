@@ -62,6 +62,7 @@ export function summarizeCell(meta: CellMeta, runs: readonly RunResult[], opts: 
   const runSec = runs.map((r) => r.durationSec).filter((d): d is number => d !== undefined);
   const fair = runs.flatMap((r) => (r.fairness === undefined ? [] : [r.fairness]));
   const threads = threadSummary(runs);
+  const faults = runs.flatMap((r) => (r.pageFaultsPerRequest === undefined ? [] : [r.pageFaultsPerRequest]));
   const little = littlesLawFigures(runs);
   return {
     runtime: meta.runtime,
@@ -116,6 +117,7 @@ export function summarizeCell(meta: CellMeta, runs: readonly RunResult[], opts: 
           },
         }),
     ...(threads === undefined ? {} : { threads }),
+    ...(faults.length === 0 ? {} : { pageFaultsPerRequest: roundFigure(median(faults)) }),
     ...(short.length === 0 ? {} : { shortRuns: { runs: short.length, minRequests, capped: short.some((r) => r.lengthCapped === true) } }),
     ...little,
   };

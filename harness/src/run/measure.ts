@@ -6,6 +6,7 @@ import { evictAndVerify } from '../system/page-cache.ts';
 import type { ServerHost } from './server-host.ts';
 import { runWrk, type WrkResult } from './wrk.ts';
 import { readProcAll, watchPeakRss } from '../system/proc.ts';
+import { roundFigure } from '../report/stats.ts';
 import { snapshotThreads, threadUse } from '../system/threads.ts';
 import type { RunResult, ServerSources, Warmup } from '../report/report-types.ts';
 import { isSteady, runCapSec, warmupSliceSec } from './run-length.ts';
@@ -263,6 +264,7 @@ export async function measureRun(spec: CellSpec, ctx: CellContext): Promise<RunR
     durationSec: Math.round(result.elapsedSec * 100) / 100,
     ...(served === undefined ? {} : { fairness: served }),
     ...(threads === undefined ? {} : { threads }),
+    ...(before !== undefined && after !== undefined && result.completed > 0 ? { pageFaultsPerRequest: roundFigure((after.minorFaults - before.minorFaults) / result.completed) } : {}),
     ...(result.completed < plan.minRequests && result.elapsedSec >= capSec - 0.05 ? { lengthCapped: true } : {}),
     ...(warmup === undefined ? {} : { warmup }),
     ...runLatencyCheck(result, plan.connections),

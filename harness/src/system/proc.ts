@@ -8,6 +8,8 @@ import { readFileSync } from 'node:fs';
 export interface ProcSample {
   cpuMs: number;
   rssBytes: number;
+  /** Minor page faults so far (pages the kernel handed the process without I/O, fresh ones among them). */
+  minorFaults: number;
 }
 
 const CLOCK_TICKS_PER_SEC = 100; // USER_HZ, 100 on every Linux this runs on
@@ -34,26 +36,28 @@ export function readProc(pid: number): ProcSample | undefined {
   try {
     const parsed = parseStat(readFileSync(`/proc/${pid}/stat`, 'utf8'));
     if (parsed === undefined) return undefined;
-    return { cpuMs: statCpuMs(parsed.fields), rssBytes: Number(parsed.fields[21]) * PAGE_SIZE };
+    return { cpuMs: statCpuMs(parsed.fields), rssBytes: Number(parsed.fields[21]) * PAGE_SIZE, minorFaults: Number(parsed.fields[7]) };
   } catch {
     return undefined;
   }
 }
 
 /**
- * CPU and RSS summed over several processes (a supervisor and its serving processes under
+ * CPU, RSS and page faults summed over several processes (a supervisor and its serving processes under
  * --processes): the price of the group, not of one member. Undefined when any is unreadable.
  */
 export function readProcAll(pids: readonly number[]): ProcSample | undefined {
   let cpuMs = 0;
   let rssBytes = 0;
+  let minorFaults = 0;
   for (const pid of pids) {
     const one = readProc(pid);
     if (one === undefined) return undefined;
     cpuMs += one.cpuMs;
     rssBytes += one.rssBytes;
+    minorFaults += one.minorFaults;
   }
-  return { cpuMs, rssBytes };
+  return { cpuMs, rssBytes, minorFaults };
 }
 
 /** Samples RSS (summed over the processes given) every `intervalMs` until stopped and keeps the peak. */

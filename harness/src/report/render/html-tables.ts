@@ -123,7 +123,7 @@ export function threadsDetails(report: Report, scenario: ScenarioName): string {
   });
   if (rows.length === 0) return '';
   const head = ['runtime', 'mode', ...THREAD_HEAD].map((h) => `<th>${escapeHtml(h)}</th>`).join('');
-  return `<details class="threads"><summary>Server threads: which did the work, and how long the loop thread waited for a CPU</summary><div class="table-wrap"><table class="cells"><thead><tr>${head}</tr></thead><tbody>\n${rows.join('\n')}\n</tbody></table></div></details>`;
+  return `<details class="threads"><summary>Server threads and page faults: which threads did the work, how long the loop thread waited for a CPU, how many pages each request faulted in</summary><div class="table-wrap"><table class="cells"><thead><tr>${head}</tr></thead><tbody>\n${rows.join('\n')}\n</tbody></table></div></details>`;
 }
 
 function keyValueTable(caption: string, rows: readonly [string, string][]): string {
