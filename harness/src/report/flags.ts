@@ -5,6 +5,7 @@
 import type { CellResult, CellStatus, Flag, Overload, RunResult } from './report-types.ts';
 import { latencyCensoredReason } from './littles-law.ts';
 import { cv, median } from './stats.ts';
+import { formatRps } from './render/format.ts';
 
 /**
  * Client CPU (100 = one full core) at or above which the load generator, not the server,
@@ -155,8 +156,18 @@ export function flagLabel(flag: Flag, cell: Pick<CellResult, 'requestsPerSec' | 
 /** Below this Jain index a cell's connections were served unevenly enough to say so. */
 export const UNFAIR_JAIN = 0.9;
 
-export function cellRemarks(cell: Pick<CellResult, 'restarts' | 'lagMissing' | 'shortRuns' | 'fairness'>): string[] {
+/**
+ * A cell whose page faults took at least this share of the server's CPU per request says so: its
+ * figure then measures the host's memory handling as much as the endpoint (on a VM, 14-17 µs a
+ * fresh page; docs/methodology.md), and --keep-freed-memory shows the endpoint without it.
+ */
+export const PAGE_FAULT_SHARE = 0.2;
+
+export function cellRemarks(cell: Pick<CellResult, 'restarts' | 'lagMissing' | 'shortRuns' | 'fairness' | 'pageFaultShare' | 'pageFaultsPerRequest'>): string[] {
   const remarks: string[] = [];
+  if (cell.pageFaultShare !== undefined && cell.pageFaultShare >= PAGE_FAULT_SHARE) {
+    remarks.push(`⚠ page faults ≈ ${percent(cell.pageFaultShare)} of the server's CPU (${formatRps(cell.pageFaultsPerRequest ?? 0)} a request)`);
+  }
   if (cell.fairness !== undefined && cell.fairness.jain < UNFAIR_JAIN) {
     remarks.push(`⚖ connections served unevenly (Jain ${cell.fairness.jain.toFixed(2)}, max/min ${cell.fairness.maxOverMin.toFixed(1)}x)`);
   }

@@ -39,6 +39,8 @@ export interface Parameters {
    * before and after (undefined where fincore cannot tell), and how long the read took.
    */
   filesPrimed?: { residentBefore?: number; residentAfter?: number; sec: number };
+  /** added (issue 22), --keep-freed-memory: the allocator settings added to every server's environment (system/allocator.ts). */
+  serverEnv?: Record<string, string>;
   /**
    * added: how runs of one cell on different runtimes are ordered. "interleaved": A B C A B C,
    * so a slow minute on the machine is shared by all runtimes; "sequential": all of A, then B.
@@ -425,6 +427,11 @@ export interface CellResult {
   threads?: ThreadUse;
   /** added (issue 22): the median over runs of the server's minor page faults per request (RunResult.pageFaultsPerRequest). */
   pageFaultsPerRequest?: number;
+  /**
+   * added (issue 22): the share of the server's CPU per request its page faults took (faults a
+   * request x environment.memoryFirstTouch.usPerPage over CPU time a request), median over runs.
+   */
+  pageFaultShare?: number;
   /** added: runs that ended with fewer completed requests than --min-requests, and that minimum. */
   shortRuns?: { runs: number; minRequests: number; capped: boolean };
   /** added (issue 22): medians of the runs' Little's-law figures (report/littles-law.ts). */

@@ -5,6 +5,7 @@ import type { Manifest } from '@bench/app';
 import { DEFAULT_DATA_DIR, ensureDataFiles, primeFiles } from '../system/data-files.ts';
 import { coldCacheSupport, residentFraction, type ColdCacheSupport } from '../system/page-cache.ts';
 import { pinSelf, planPinning, tasksetAvailable } from '../system/pinning.ts';
+import { KEEP_FREED_MEMORY_ENV } from '../system/allocator.ts';
 import { findWrk, missingWrkReason } from './wrk.ts';
 import { environment } from '../system/environment.ts';
 import { Interrupted } from './measure.ts';
@@ -119,6 +120,8 @@ export async function runBench(plan: Plan, options: BenchOptions): Promise<Bench
     evict: cold?.ok === true ? evictPaths : undefined,
     signal,
     serverArgs: serverArgs(plan, dataDir),
+    ...(plan.keepFreedMemory ? { serverEnv: KEEP_FREED_MEMORY_ENV } : {}),
+    ...(meta.environment.memoryFirstTouch === undefined || host !== undefined ? {} : { faultUsPerPage: meta.environment.memoryFirstTouch.usPerPage }),
     ...('server' in pinning ? { serverCpus: pinning.server } : {}),
     ...('server' in pinning && (pinning.autocannonWorkers ?? 0) > 0 ? { loadWorkers: pinning.autocannonWorkers } : {}),
     ...(wrk === undefined ? {} : { wrk }),
@@ -312,6 +315,7 @@ function parameters(plan: Plan, cold: ColdCacheSupport | undefined, wrk: string 
     ...(plan.targetPrecision === undefined ? {} : { targetPrecision: plan.targetPrecision, maxRuns: plan.maxRuns }),
     ...(plan.budgetSec === undefined ? {} : { budgetSec: plan.budgetSec }),
     ...(plan.baseline === undefined ? {} : { versionBaseline: plan.baseline.label }),
+    ...(plan.keepFreedMemory ? { serverEnv: { ...KEEP_FREED_MEMORY_ENV } } : {}),
   };
 }
 

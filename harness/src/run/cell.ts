@@ -33,6 +33,8 @@ export interface CellOptions {
    * servers answer just /hello and /health and so have no /stats to count with.
    */
   countsAvailable?: boolean;
+  /** What a fresh page cost on this host, in µs (environment.memoryFirstTouch): sets pageFaultShare. */
+  faultUsPerPage?: number;
 }
 
 /** Rounded median across runs of one per-run figure. */
@@ -118,6 +120,7 @@ export function summarizeCell(meta: CellMeta, runs: readonly RunResult[], opts: 
         }),
     ...(threads === undefined ? {} : { threads }),
     ...(faults.length === 0 ? {} : { pageFaultsPerRequest: roundFigure(median(faults)) }),
+    ...pageFaultShare(runs, opts.faultUsPerPage),
     ...(short.length === 0 ? {} : { shortRuns: { runs: short.length, minRequests, capped: short.some((r) => r.lengthCapped === true) } }),
     ...little,
   };
@@ -135,6 +138,22 @@ function littlesLawFigures(runs: readonly RunResult[]): Pick<CellResult, 'little
     ...(latencyWithUnansweredMs === undefined ? {} : { latencyWithUnansweredMs }),
     ...(latencyCensored === undefined ? {} : { latencyCensored }),
   };
+}
+
+/**
+ * How much of the server's CPU per request its page faults took, as a median over the runs with
+ * a /proc CPU figure: faults a request x what a fresh page costs here, over the server's CPU time
+ * a request (its CPU share / requests/s). An estimate (a fault that maps a page already there is
+ * cheaper), capped at 1.
+ */
+export function pageFaultShare(runs: readonly RunResult[], usPerPage: number | undefined): Pick<CellResult, 'pageFaultShare'> {
+  if (usPerPage === undefined) return {};
+  const shares = runs.flatMap((r) => {
+    if (r.pageFaultsPerRequest === undefined || r.serverSources?.cpu !== 'proc' || r.server.cpuPercent <= 0 || r.requestsPerSec <= 0) return [];
+    const cpuUsPerRequest = ((r.server.cpuPercent / 100) * 1e6) / r.requestsPerSec;
+    return [Math.min(1, (r.pageFaultsPerRequest * usPerPage) / cpuUsPerRequest)];
+  });
+  return shares.length === 0 ? {} : { pageFaultShare: roundFigure(median(shares)) };
 }
 
 /**

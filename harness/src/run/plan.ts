@@ -56,6 +56,8 @@ export interface Plan {
   budgetSec?: number;
   /** Evict the file scenario's files from the page cache before each run. */
   cold: boolean;
+  /** --keep-freed-memory: the servers' allocators keep freed memory (system/allocator.ts). */
+  keepFreedMemory: boolean;
   /** Scenarios whose cells are re-measured with wrk after their runs (when wrk is installed). */
   crossCheck: ScenarioName[];
   /**
@@ -162,7 +164,7 @@ function connectionsSweep(raw: string | undefined): number[] | undefined {
 }
 
 export function parsePlan(argv: string[]): Plan {
-  const values = parseFlags(argv, PLAN_FLAGS, ['quick', 'strict', 'cold']);
+  const values = parseFlags(argv, PLAN_FLAGS, ['quick', 'strict', 'cold', 'keep-freed-memory']);
   const str = (k: string) => values[k] as string | undefined;
   const quick = values.quick === true;
   const base = quick ? QUICK : FULL;
@@ -195,6 +197,7 @@ export function parsePlan(argv: string[]): Plan {
     targetCv: numberFlag('target-cv', str('target-cv'), 0.001, 1, false),
     maxRuns: 0,
     cold: values.cold === true,
+    keepFreedMemory: values['keep-freed-memory'] === true,
     crossCheck: crossCheckList(str('cross-check'), base.crossCheck),
     drainCapSec: numberFlag('drain-cap', str('drain-cap'), 1, 600, false) ?? DEFAULT_DRAIN_CAP_SEC,
     minRequests: numberFlag('min-requests', str('min-requests'), 0, 1_000_000, true) ?? base.minRequests,
@@ -210,6 +213,7 @@ export function parsePlan(argv: string[]): Plan {
   plan.warmupMaxSec = numberFlag('warmup-max', str('warmup-max'), plan.warmupSec, 600, false) ?? defaultWarmupMax;
   const remote = remoteTarget(str, REPO_ROOT);
   if (remote !== undefined) plan.remote = remote;
+  if (remote !== undefined && plan.keepFreedMemory) throw new PlanError('--keep-freed-memory sets the environment of servers started here: not with --server-host');
   plan.maxRuns = numberFlag('max-runs', str('max-runs'), plan.runs, 1000, true) ?? Math.max(plan.runs, quick ? 10 : PRECISION.maxRuns);
   // Precision target: on by default in the full plan; --runs given by hand means that many runs
   // (as a --warmup given by hand is taken as it is), unless a target is asked for too; 0 turns it off.

@@ -37,6 +37,10 @@ export interface ScheduleContext {
   serverArgs: string[];
   /** CPUs for the servers when pinned. */
   serverCpus?: string;
+  /** Added to every local server's environment (--keep-freed-memory). */
+  serverEnv?: Readonly<Record<string, string>>;
+  /** What a fresh page cost on this host (environment.memoryFirstTouch), to tell a cell how much of its CPU went to page faults. */
+  faultUsPerPage?: number;
   /** autocannon worker threads (pinned with more than one client CPU); absent = in-process. */
   loadWorkers?: number;
   /** --server-host: the servers are started there, through what the entry point built (run/server-host.ts). */
@@ -119,7 +123,7 @@ export async function benchGroup(
     if (error instanceof Interrupted) {
       const partial = states
         .filter((state) => state.result !== undefined || state.runs.length > 0)
-        .map((state) => withInstallation({ ...(state.result ?? settle(state, ctx.plan)), reason: `interrupted after ${state.runs.length} run(s)` }, state.lane));
+        .map((state) => withInstallation({ ...(state.result ?? settle(state, ctx)), reason: `interrupted after ${state.runs.length} run(s)` }, state.lane));
       if (partial.length > 0) onInterrupted?.(partial);
     }
     throw error;
@@ -127,7 +131,7 @@ export async function benchGroup(
   if (ctx.wrk !== undefined) {
     for (const state of states) if (state.result === undefined && ctx.plan.crossCheck.includes(state.cell.scenario)) await crossCheck(state, state.cell, ctx, ctx.wrk);
   }
-  return states.map((state) => withInstallation(state.result ?? settle(state, ctx.plan), state.lane));
+  return states.map((state) => withInstallation(state.result ?? settle(state, ctx), state.lane));
 }
 
 /** One cell on every lane (a group of one). */
@@ -215,9 +219,10 @@ export function markSlowRuns(runs: RunResult[]): void {
   });
 }
 
-function settle(state: LaneCell, plan: Plan): CellResult {
+function settle(state: LaneCell, ctx: ScheduleContext): CellResult {
+  const plan = ctx.plan;
   const kept = keptRuns(state.runs);
-  const summary = summarizeCell(state.meta, kept, { connections: plan.connections, timeoutSec: plan.timeoutSec, minRequests: plan.minRequests });
+  const summary = summarizeCell(state.meta, kept, { connections: plan.connections, timeoutSec: plan.timeoutSec, minRequests: plan.minRequests, faultUsPerPage: ctx.faultUsPerPage });
   // Every run stays in runDetails; the figures come from those not taken on a slow machine.
   const excluded = state.runs.length - kept.length;
   const result = withCrossCheck({ ...summary, runDetails: [...state.runs], ...(excluded === 0 ? {} : { slowRunsExcluded: excluded }) }, state.wrk);
@@ -342,6 +347,7 @@ async function serverFor(lane: Lane, kind: ServerKind, ctx: ScheduleContext): Pr
             serverArgs: [...ctx.serverArgs, ...(lane.processes === undefined ? [] : ['--processes', String(lane.processes)])],
             ...(lane.processes === undefined ? {} : { processes: lane.processes }),
             ...(ctx.serverCpus === undefined ? {} : { cpus: ctx.serverCpus }),
+            ...(ctx.serverEnv === undefined ? {} : { env: ctx.serverEnv }),
           });
     lane.servers.set(kind, server);
     // The pools this server runs with, as it named them: on the runtime's entry (first lane) and its cells.

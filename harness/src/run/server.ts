@@ -14,6 +14,8 @@ export interface StartOptions {
   cpus?: string;
   /** Serving processes expected (--processes N given to the server); undefined = whatever it says. */
   processes?: number;
+  /** Environment variables added to the server's (e.g. --keep-freed-memory's allocator settings). */
+  env?: Readonly<Record<string, string>>;
 }
 
 export interface Exit {
@@ -68,7 +70,7 @@ export async function startServer(spec: RuntimeSpec, options: StartOptions): Pro
   const child = spawn(binary, argv, {
     detached: true,
     stdio: ['ignore', 'pipe', 'pipe'],
-    env: { ...process.env, NO_COLOR: '1' },
+    env: { ...process.env, NO_COLOR: '1', ...options.env },
   });
   const kind: ServerKind = options.raw ? 'raw' : 'hono';
   let stdout = '';

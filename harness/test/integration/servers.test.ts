@@ -1,6 +1,6 @@
 // Every runtime's real entrypoint, Hono and raw: started as the harness starts it, asked every
 // route once, stopped, and checked gone.
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -8,6 +8,7 @@ import { generateDataFiles, type Manifest } from '@bench/app';
 import { probeRuntime, RUNTIME_NAMES, runtimeSpec } from '../../src/run/runtimes.ts';
 import { groupAlive, startServer, stopAllServers, type RunningServer } from '../../src/run/server.ts';
 import { checkAnswer } from '../../src/run/validate.ts';
+import { KEEP_FREED_MEMORY_ENV } from '../../src/system/allocator.ts';
 
 const LOAD_ROUTES = [
   '/hello',
@@ -109,6 +110,19 @@ describe.each(RUNTIME_NAMES)('%s', (name) => {
     expect(await checkAnswer('/hello', await fetch(`${server.url}/hello`))).toBeUndefined();
     expect((await fetch(`${server.url}/hash/sync`)).status).toBe(404);
     expect(await server.stop()).toEqual({ code: 0, signal: null });
+    expect(groupAlive(server.pid)).toBe(false);
+  });
+
+  it('--keep-freed-memory: the allocator settings reach the server process itself, and no other setting changes', async () => {
+    const server = await startServer(spec, { raw: true, serverArgs: serverArgs(), env: KEEP_FREED_MEMORY_ENV });
+    try {
+      const environ = new Set(readFileSync(`/proc/${server.pid}/environ`, 'utf8').split('\0'));
+      for (const [key, value] of Object.entries(KEEP_FREED_MEMORY_ENV)) expect(environ.has(`${key}=${value}`)).toBe(true);
+      expect(environ.has('NO_COLOR=1')).toBe(true);
+      expect(await checkAnswer('/hello', await fetch(`${server.url}/hello`))).toBeUndefined();
+    } finally {
+      await server.stop();
+    }
     expect(groupAlive(server.pid)).toBe(false);
   });
 });

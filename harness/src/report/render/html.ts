@@ -4,7 +4,7 @@
  * Pure: it formats, never measures, and takes the chart libraries as text so it reads no files.
  * The charts are drawn in the page from the embedded report JSON (see html-chart-script.ts).
  */
-import { CLIENT_BOUND_CPU_PERCENT, UNSTABLE_CV } from '../flags.ts';
+import { CLIENT_BOUND_CPU_PERCENT, PAGE_FAULT_SHARE, UNSTABLE_CV } from '../flags.ts';
 import type { ReportSection } from '../section.ts';
 import type { ChartAssets } from './html-assets.ts';
 import { chartScript } from './html-chart-script.ts';
@@ -93,6 +93,7 @@ function howToRead(): string {
 <li>⚠ count-mismatch: the server counted more or fewer requests than the client sent.</li>
 <li>⚠ latency censored: the latency figures cannot be told: the answered requests' mean is under a quarter of the time in the system Little's law gives (connections ÷ req/s: the runs held under half a turn of the queue), or more requests were left unanswered at the runs' end than answered, or those (counted at their age, a lower bound) lift the p99 1.5x; a p99 that is such a lower bound reads "≥ …".</li>
 <li>✗ invalid: errors, timeouts, non-2xx answers or a failed answer check; ✗ failed: the server died (no figures).</li>
+<li>⚠ page faults ≈ x %: the server's page faults a request, at what a fresh page costs on this host (environment: fresh memory), took at least ${PAGE_FAULT_SHARE * 100} % of its CPU a request: the figure measures the host's memory handling as much as the endpoint (<code>--keep-freed-memory</code> keeps the allocators from returning freed memory).</li>
 </ul>`;
 }
 
