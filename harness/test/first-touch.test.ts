@@ -18,9 +18,11 @@ describe('first touch of fresh memory', () => {
     const t = measureFirstTouch(4, 3);
     expect(t).toBeDefined();
     if (t === undefined) return;
-    expect(t).toMatchObject({ rounds: 3, mb: 4 });
-    // Every 4 KB page was new: one fault each, or fewer where the kernel maps larger folios, never none.
-    expect(t.faultsPerPage).toBeGreaterThan(0);
+    expect(t.mb).toBe(4);
+    expect(t.rounds).toBeGreaterThanOrEqual(1);
+    expect(t.rounds).toBeLessThanOrEqual(3);
+    // Every 4 KB page counted was new: one fault each, or fewer where the kernel maps larger folios (at least half).
+    expect(t.faultsPerPage).toBeGreaterThanOrEqual(0.5);
     expect(t.faultsPerPage).toBeLessThanOrEqual(1.05);
     expect(t.usPerPage).toBeGreaterThan(0);
     // The rate is the per-page time restated: 4096 bytes per usPerPage microseconds.

@@ -297,6 +297,7 @@ export interface FirstTouch {
   gbPerSec: number;
   /** Median share of pages that faulted (1 = a fault a page; below when the kernel maps larger folios). */
   faultsPerPage: number;
+  /** Rounds of `mb` MB that got fresh pages (a fault for at least half of them); others are left out. */
   rounds: number;
   mb: number;
 }

@@ -1,4 +1,5 @@
 import type { FirstTouch } from '../report/report-types.ts';
+import { median } from '../report/stats.ts';
 
 const PAGE = 4096;
 
@@ -9,7 +10,8 @@ const PAGE = 4096;
  * memory (a balloon, free-page reporting) pays the host's fault too, and this VM measured
  * 14-17 µs on 2026-11-25. `/file/*` reads each 5 MB file into a new buffer, so its cells move with
  * this cost from one boot to the next while compute cells do not (docs/methodology.md).
- * Measured in this process; undefined where the runtime cannot count page faults.
+ * Measured in this process; undefined where the runtime cannot count page faults, or where no
+ * round got fresh pages (a page fault for at least half of them).
  */
 export function measureFirstTouch(mb = 8, rounds = 3): FirstTouch | undefined {
   if (typeof process.resourceUsage !== 'function') return undefined;
@@ -23,16 +25,19 @@ export function measureFirstTouch(mb = 8, rounds = 3): FirstTouch | undefined {
     const started = performance.now();
     for (let i = 0; i < bytes.length; i += PAGE) bytes[i] = 1;
     const ms = performance.now() - started;
+    const share = (process.resourceUsage().minorPageFault - faultsBefore) / pages;
+    // A round the allocator served from memory it already had mapped touched no fresh page: left out.
+    if (share < 0.5) continue;
     perPage.push((ms * 1000) / pages);
-    faultShare.push((process.resourceUsage().minorPageFault - faultsBefore) / pages);
+    faultShare.push(share);
   }
-  const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] ?? 0;
+  if (perPage.length === 0) return undefined;
   const us = median(perPage);
   return {
     usPerPage: Math.round(us * 100) / 100,
     gbPerSec: Math.round((PAGE / (us * 1e-6) / 1e9) * 100) / 100,
     faultsPerPage: Math.round(median(faultShare) * 100) / 100,
-    rounds,
+    rounds: perPage.length,
     mb,
   };
 }
