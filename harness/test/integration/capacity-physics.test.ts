@@ -29,6 +29,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { generateDataFiles, type RuntimeName } from '@bench/app';
 import { arrivalOffsets } from '../../src/curve/arrivals.ts';
 import { Generator, type StepOptions } from '../../src/curve/generator.ts';
+import { generatorBound } from '../../src/curve/step.ts';
 import type { StepDecisionOptions } from '../../src/curve/generator-types.ts';
 import { decide, type DecisionRule } from '../../src/curve/step-decision.ts';
 import { md1CapacityPerSec, lindleyLatenciesMs } from '../../src/curve/ladder.ts';
@@ -126,7 +127,15 @@ describe.each(['node', 'bun', 'deno'] as RuntimeName[])('M/D/1 capacity of /slee
         // Decided as the search decides a step; minSec = the whole schedule, so a step stops
         // early only on a fail (a pass needs more requests than the schedule has).
         const decision: StepDecisionOptions = { targetMs: TARGET_MS, ...RULE, minSec: durationSec, checkEveryMs: 100 };
-        const m = await step(rate, durationSec, seed, { decide: decision });
+        // A step the generator itself fell behind on (a stall of the VM: lateness p99 of 97 ms once
+        // in CI, 2026-11-25, 7 of 241 over at 0.85x on Deno) says nothing about the server, as the
+        // search says of such a fail ("capacity may be higher"): run again, at most twice.
+        const asExpected = (outcome: string | undefined) => (within ? outcome !== 'fail' : outcome === 'fail');
+        let m = await step(rate, durationSec, seed, { decide: decision });
+        for (let retry = 0; retry < 2 && !asExpected(m.verdict?.outcome) && generatorBound(m); retry++) {
+          console.log(`${runtime}: ${factor} x was generator-bound (lateness p99 ${m.latenessMs.p99} ms, ${m.verdict?.overTarget} of ${m.verdict?.requests} over): run again`);
+          m = await step(rate, durationSec, seed, { decide: decision });
+        }
         rows.push({ factor, within, schedule, m });
         const v = m.verdict;
         console.log(`${runtime}: service ${serviceMs.toFixed(2)} ms saturated (route ${routeMs} ms, ${service.outsideMs.toFixed(1)} ms outside the queue), M/D/1 capacity at p99 ≤ ${TARGET_MS} ms ${predicted.toFixed(1)} req/s; ${factor} x = ${rate.toFixed(1)} req/s: ${v?.outcome} (${v?.overTarget} of ${v?.requests} over ${TARGET_MS} ms, share in [${((v?.lowerBound ?? 0) * 100).toFixed(2)}, ${((v?.upperBound ?? 0) * 100).toFixed(2)}] %), measured p99 ${m.latencyMs.p99} ms (Lindley on this schedule, seed ${seed}: ${schedule.toFixed(1)} ms), lateness p99 ${m.latenessMs.p99} ms`);
