@@ -149,9 +149,9 @@ function littlesLawFigures(runs: readonly RunResult[]): Pick<CellResult, 'little
 export function pageFaultShare(runs: readonly RunResult[], usPerPage: number | undefined): Pick<CellResult, 'pageFaultShare'> {
   if (usPerPage === undefined) return {};
   const shares = runs.flatMap((r) => {
-    if (r.pageFaultsPerRequest === undefined || r.serverSources?.cpu !== 'proc' || r.server.cpuPercent <= 0 || r.requestsPerSec <= 0) return [];
-    const cpuUsPerRequest = ((r.server.cpuPercent / 100) * 1e6) / r.requestsPerSec;
-    return [Math.min(1, (r.pageFaultsPerRequest * usPerPage) / cpuUsPerRequest)];
+    if (r.pageFaultsPerRequest === undefined || r.serverSources?.cpu !== 'proc' || !(r.server.cpuPercent > 0) || !(r.requestsPerSec > 0)) return [];
+    // Microseconds of faults a request over microseconds of server CPU a request.
+    return [Math.min(1, (r.pageFaultsPerRequest * usPerPage * requestsPerCpuSec(r)) / 1e6)];
   });
   return shares.length === 0 ? {} : { pageFaultShare: roundFigure(median(shares)) };
 }
@@ -201,5 +201,10 @@ function serverSourcesOf(runs: readonly RunResult[]): Pick<CellResult, 'serverSo
  */
 function perServerCpu(runs: readonly RunResult[]): Pick<CellResult, 'requestsPerServerCpuSec'> {
   if (runs.length === 0 || runs.some((r) => !(r.server.cpuPercent > 0))) return {};
-  return { requestsPerServerCpuSec: summarize(runs.map((r) => r.requestsPerSec / (r.server.cpuPercent / 100))) };
+  return { requestsPerServerCpuSec: summarize(runs.map(requestsPerCpuSec)) };
+}
+
+/** A run's requests per second of server CPU (its requests/s over its CPU share); a positive CPU figure assumed. */
+function requestsPerCpuSec(r: RunResult): number {
+  return r.requestsPerSec / (r.server.cpuPercent / 100);
 }

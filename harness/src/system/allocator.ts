@@ -15,10 +15,3 @@ export const KEEP_FREED_MEMORY_ENV: Readonly<Record<string, string>> = {
   MIMALLOC_ALLOW_DECOMMIT: '0',
   MIMALLOC_PAGE_RESET: '0',
 };
-
-/** "MALLOC_MMAP_THRESHOLD_=67108864 ...": the settings as one would type them. */
-export function envText(env: Readonly<Record<string, string>>): string {
-  return Object.entries(env)
-    .map(([k, v]) => `${k}=${v}`)
-    .join(' ');
-}

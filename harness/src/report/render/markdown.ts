@@ -13,7 +13,6 @@ import { laneOf, MODE_ORDER } from '../merge.ts';
 import type { CellResult, Comparison, NetworkPath, Parameters, Ratios, Report, RoundTrip, ScenarioName, Timing } from '../report-types.ts';
 import { poolsSection, processesSection, runtimeLabel } from './processes.ts';
 import type { ReportSection } from '../section.ts';
-import { envText } from '../../system/allocator.ts';
 import { firstTouchText, machineSpeedRow, pairedRatioText, precisionLegend, precisionNotes, precisionText, runsText } from './precision.ts';
 
 const DASH = '—';
@@ -337,7 +336,7 @@ export function parameterRows(p: Parameters, timing?: Timing): [string, string][
         ? 'cold: files evicted from the page cache before each run (verified); later reads in a run hit the cache again'
         : `warm (reads hit the page cache)${p.coldUnavailable === undefined ? '' : `: --cold was asked for but ${p.coldUnavailable}`}${primed(p.filesPrimed)}`,
     ],
-    ['server allocators', p.serverEnv === undefined ? 'as the runtimes ship' : `keep freed memory (--keep-freed-memory): ${envText(p.serverEnv)}`],
+    ['server allocators', p.serverEnv === undefined ? 'as the runtimes ship' : `keep freed memory (--keep-freed-memory): ${Object.entries(p.serverEnv).map(([k, v]) => `${k}=${v}`).join(' ')}`],
   ];
 }
 
