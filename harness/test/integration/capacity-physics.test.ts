@@ -35,7 +35,7 @@ import { decide, type DecisionRule } from '../../src/curve/step-decision.ts';
 import { md1CapacityPerSec, lindleyLatenciesMs } from '../../src/curve/ladder.ts';
 import { probeRuntime, runtimeSpec } from '../../src/run/runtimes.ts';
 import { startServer, stopAllServers } from '../../src/run/server.ts';
-import { saturatedServiceMs } from './helpers.ts';
+import { queueService } from './helpers.ts';
 
 const TARGET_MS = 100;
 const REQUESTS = 250;
@@ -103,18 +103,14 @@ describe.each(['node', 'bun', 'deno'] as RuntimeName[])('M/D/1 capacity of /slee
       const step = (ratePerSec: number, durationSec: number, seed: number, extra: Partial<StepOptions> = {}) =>
         generator.runStep({ url, ratePerSec, durationSec, arrivals: 'poisson', seed, maxInFlight: 512, timeoutMs: 5000, ...extra });
       // Warm, then the route's time as the server measured it (how long its handler held the
-      // loop), the service time from a saturating step (constant arrivals at 1.3 x what the
-      // route's time allows), and what a response costs outside the queue (at 10 req/s nothing waits).
+      // loop), the service time from a saturating step, and what a response costs outside the
+      // queue (queueService in helpers.ts).
       await step(10, 0.5, 1);
-      await fetch(`${server.url}/reset`, { method: 'POST' });
-      const idle = await step(10, 1.5, 1);
-      const stats = (await (await fetch(`${server.url}/stats`)).json()) as { routes: Record<string, { avgMs: number }> };
-      const routeMs = stats.routes['/sleep/sync']?.avgMs ?? 0;
+      const { routeMs, serviceMs, outsideMs } = await queueService(server.url, '/sleep/sync', (rate, sec) => step(rate, sec, 1, { arrivals: 'constant' }), 1.5);
       expect(routeMs).toBeGreaterThanOrEqual(20);
-      const serviceMs = await saturatedServiceMs((rate, sec) => step(rate, sec, 1, { arrivals: 'constant' }), (1.3 * 1000) / routeMs, 3);
       // Physics: one request at a time cannot be served faster than the handler runs.
       expect(serviceMs).toBeGreaterThanOrEqual(routeMs * 0.99);
-      const service: Service = { serviceMs, outsideMs: Math.max(0, idle.latencyMs.mean - serviceMs) };
+      const service: Service = { serviceMs, outsideMs };
       // The p99 target of the whole response is the queue's target less what does not queue.
       const predicted = md1CapacityPerSec(serviceMs, TARGET_MS - service.outsideMs, 99);
       const seed = discriminatingSeed(predicted, service);

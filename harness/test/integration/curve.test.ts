@@ -18,7 +18,7 @@ import { lindleyMeanMs, md1MeanMs } from '../../src/curve/ladder.ts';
 import { generatorBound, toStep } from '../../src/curve/step.ts';
 import { runtimeSpec } from '../../src/run/runtimes.ts';
 import { startServer, stopAllServers, type RunningServer } from '../../src/run/server.ts';
-import { isAlive, processesMentioning, saturatedServiceMs } from './helpers.ts';
+import { isAlive, processesMentioning, queueService } from './helpers.ts';
 
 const HARNESS = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 let dataDir: string;
@@ -57,18 +57,13 @@ describe('the generator against queueing theory (node)', () => {
   it('one request at a time for 20 ms, Poisson at 35 req/s: mean response within 15 % of the exact queue for these arrivals (Lindley), at the service time the server showed when saturated', async () => {
     // The route's own time as the server measured it (how long the handler held the loop), then
     // the service time the queue is about: how long each request holds the server, HTTP handling
-    // included, from its throughput when it is never idle (constant arrivals at 60 req/s).
-    await fetch(`${server.url}/reset`, { method: 'POST' });
-    const idle = await step('/sleep/sync?ms=20', 10, 2);
-    const stats = (await (await fetch(`${server.url}/stats`)).json()) as { routes: Record<string, { avgMs: number }> };
-    const routeMs = stats.routes['/sleep/sync']?.avgMs ?? 20;
+    // included, from its throughput when it is never idle; and what a response costs outside the
+    // queue (the client's sending and reading, the loopback): at 10 req/s nothing waits
+    // (queueService in helpers.ts).
+    const { routeMs, serviceMs, outsideMs } = await queueService(server.url, '/sleep/sync', (rate, sec) => step('/sleep/sync?ms=20', rate, sec), 2);
     expect(routeMs).toBeGreaterThanOrEqual(20);
-    const serviceMs = await saturatedServiceMs((rate, sec) => step('/sleep/sync?ms=20', rate, sec), 60, 3);
     // Physics: a server that handles one request at a time cannot serve faster than its handler runs.
     expect(serviceMs).toBeGreaterThanOrEqual(routeMs * 0.99);
-    // What a response costs outside the server's queue (the client's sending and reading, the
-    // loopback): at 10 req/s nothing waits, so it is the mean response less the service time.
-    const outsideMs = Math.max(0, idle.latencyMs.mean - serviceMs);
     const offsets = arrivalOffsets(35, 8, 'poisson', 1);
     // The schedule is a fair Poisson draw: at exactly 20 ms its queue is M/D/1's (43.3 ms).
     expect(md1MeanMs(35, 20)).toBeCloseTo(43.33, 2);

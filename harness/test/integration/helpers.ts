@@ -55,19 +55,30 @@ export function isAlive(pid: number): boolean {
 }
 
 /**
- * How long one request holds a server that serves one at a time, as its throughput shows when it
- * is never idle: constant arrivals at `overloadPerSec`, past what it serves, for `durationSec`, and
- * 1000 / the rate its answers came back at. That is the service time of M/D/1: the route's own
- * time (its /stats avgMs) plus the HTTP handling around it, which avgMs leaves out and which grows
- * when the machine is busy (about a millisecond a request on a loaded 2-core VM, enough to move
- * the M/D/1 mean at 80 % load by a third).
+ * A server that serves one request at a time, as a queue sees it (M/D/1), measured on `route`
+ * after a POST /reset:
+ * - routeMs: the handler's own time (/stats avgMs) over an idle step of 10 req/s for `idleSec`
+ *   (constant arrivals: nothing waits);
+ * - serviceMs: how long a request holds the server, from its throughput when it is never idle
+ *   (constant arrivals at 1.3x what routeMs allows, 3 s: 1000 / the rate answers came back at):
+ *   routeMs plus the HTTP handling around it, which avgMs leaves out and which grows when the
+ *   machine is busy (about a millisecond a request on a loaded 2-core VM, enough to move the
+ *   M/D/1 mean at 80 % load by a third);
+ * - outsideMs: what a response costs outside the queue (the idle step's mean less serviceMs).
  */
-export async function saturatedServiceMs(
-  runStep: (ratePerSec: number, durationSec: number) => Promise<{ achievedPerSec: number; completed: number }>,
-  overloadPerSec: number,
-  durationSec: number,
-): Promise<number> {
-  const m = await runStep(overloadPerSec, durationSec);
-  if (m.completed < 10 || m.achievedPerSec <= 0) throw new Error(`a saturating step of ${overloadPerSec} req/s for ${durationSec} s got ${m.completed} answers: no service time`);
-  return 1000 / m.achievedPerSec;
+export async function queueService(
+  serverUrl: string,
+  route: string,
+  runStep: (ratePerSec: number, durationSec: number) => Promise<{ achievedPerSec: number; completed: number; latencyMs: { mean: number } }>,
+  idleSec: number,
+): Promise<{ routeMs: number; serviceMs: number; outsideMs: number }> {
+  await fetch(`${serverUrl}/reset`, { method: 'POST' });
+  const idle = await runStep(10, idleSec);
+  const stats = (await (await fetch(`${serverUrl}/stats`)).json()) as { routes: Record<string, { avgMs: number }> };
+  const routeMs = stats.routes[route]?.avgMs ?? 0;
+  const overloadPerSec = (1.3 * 1000) / Math.max(routeMs, 1);
+  const saturated = await runStep(overloadPerSec, 3);
+  if (saturated.completed < 10 || saturated.achievedPerSec <= 0) throw new Error(`a saturating step of ${overloadPerSec} req/s for 3 s got ${saturated.completed} answers: no service time`);
+  const serviceMs = 1000 / saturated.achievedPerSec;
+  return { routeMs, serviceMs, outsideMs: Math.max(0, idle.latencyMs.mean - serviceMs) };
 }
