@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { arrivalOffsets, seededRandom, stepSeed } from '../src/curve/arrivals.ts';
 import { CURVE_FULL, CURVE_QUICK, parseCurvePlan } from '../src/curve/curve-plan.ts';
-import { clearlyPast, ladderRates, lindleyLatenciesMs, lindleyMeanMs, md1CapacityPerSec, md1MeanMs, shouldStop, summarizeCurve } from '../src/curve/ladder.ts';
+import { clearlyPast, lindleyLatenciesMs, lindleyMeanMs, md1CapacityPerSec, md1MeanMs, shouldStop, summarizeCurve } from '../src/curve/ladder.ts';
 import { renderCurveHtml } from '../src/curve/render-html.ts';
 import { capacitySentences, conditionsLabel, formatCapacity, renderCurveConsole, renderCurveMarkdown } from '../src/curve/render-text.ts';
 import { generatorBound, toStep } from '../src/curve/step.ts';
@@ -62,15 +62,6 @@ describe('arrivals', () => {
 });
 
 describe('ladder', () => {
-  it('is geometric from 10 % to 150 % of the closed-loop throughput, two significant digits', () => {
-    expect(ladderRates(400, 5)).toEqual([40, 79, 150, 300, 600]);
-    expect(ladderRates(50, 7)[0]).toBe(5);
-    expect(ladderRates(50, 7).at(-1)).toBe(75);
-    expect(ladderRates(0, 7)).toEqual([]);
-    // Rates never go below 1 req/s, and repeats are dropped.
-    expect(ladderRates(2, 5)).toEqual([1, 1.5, 3]);
-  });
-
   it('stops after two steps clearly past saturation (achieved < 0.8 x offered, or p99 > 10 x target)', () => {
     const ok = { offeredPerSec: 40, achievedPerSec: 40, p99Ms: 30 };
     const slow = { offeredPerSec: 60, achievedPerSec: 50, p99Ms: 2000 };

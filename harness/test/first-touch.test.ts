@@ -2,7 +2,9 @@
 // reads each 5 MB file into a new buffer, so its cells move with this cost between VM boots.
 import { describe, expect, it } from 'vitest';
 import type { ThreadUse, Report } from '../src/report/report-types.ts';
-import { environmentRows, threadFigures } from '../src/report/render/markdown.ts';
+import { environmentRows, renderMarkdown, threadFigures } from '../src/report/render/markdown.ts';
+import { renderHtml } from '../src/report/render/html.ts';
+import { htmlFixtureReport } from './fixtures/html-report.ts';
 import { firstTouchText } from '../src/report/render/precision.ts';
 import { pageFaultShare, summarizeCell } from '../src/run/cell.ts';
 import { parsePlan } from '../src/run/plan.ts';
@@ -97,5 +99,17 @@ describe('the share of server CPU that went to page faults, and --keep-freed-mem
     expect(parsePlan(['--keep-freed-memory']).keepFreedMemory).toBe(true);
     expect(KEEP_FREED_MEMORY_ENV).toMatchObject({ MALLOC_MMAP_THRESHOLD_: '67108864', MALLOC_TRIM_THRESHOLD_: '1073741824', MIMALLOC_PURGE_DELAY: '-1' });
     expect(() => parsePlan(['--keep-freed-memory', '--server-host', 'example'])).toThrow(/--keep-freed-memory .*not with --server-host/);
+  });
+
+  it('the legend of both renderers points to --keep-freed-memory only on a report made without it', () => {
+    const shipped = htmlFixtureReport();
+    const kept: Report = { ...shipped, parameters: { ...shipped.parameters, serverEnv: { ...KEEP_FREED_MEMORY_ENV } } };
+    const assets = { chartJs: '', errorBarsJs: '' };
+    const legendLine = (page: string) => page.split('\n').find((line) => line.includes('⚠ page faults ≈ x %')) ?? '';
+    for (const render of [(r: Report) => renderMarkdown(r), (r: Report) => renderHtml(r, assets)]) {
+      expect(legendLine(render(shipped))).toContain('--keep-freed-memory');
+      expect(legendLine(render(kept))).toContain('page faults');
+      expect(legendLine(render(kept))).not.toContain('--keep-freed-memory');
+    }
   });
 });

@@ -1,5 +1,5 @@
 /**
- * The pure side of a load curve: which rates to offer, when a step is past saturation, and what
+ * The pure side of a load curve: when a step keeps up, meets its target or is past saturation, and what
  * a finished curve says (the knee; M/D/1 predictions for the tests). Tested on fixed inputs.
  */
 import { arrivalOffsets } from './arrivals.ts';
@@ -14,23 +14,6 @@ export const PAST_SLO_FACTOR = 10;
 export const STOP_AFTER_PAST = 2;
 /** The knee: the last step whose p99 is at most this many times the lowest step's p99. */
 export const KNEE_FACTOR = 2;
-
-/**
- * Rates from `lowShare` to `highShare` of the closed-loop throughput, geometric, `steps` of
- * them, rounded to 2 significant digits (at least 1 req/s), repeats dropped.
- */
-export function ladderRates(closedLoopPerSec: number, steps: number, lowShare = 0.1, highShare = 1.5): number[] {
-  if (!(closedLoopPerSec > 0) || steps < 1) return [];
-  const low = closedLoopPerSec * lowShare;
-  const ratio = steps === 1 ? 1 : (highShare / lowShare) ** (1 / (steps - 1));
-  const rates = Array.from({ length: steps }, (_, i) => roundRate(low * ratio ** i));
-  return [...new Set(rates)];
-}
-
-export function roundRate(rate: number): number {
-  if (rate <= 1) return 1;
-  return Number(rate.toPrecision(2));
-}
 
 export interface StepFigures {
   offeredPerSec: number;

@@ -84,7 +84,7 @@ function summary(report: Report): string {
   ].join('\n');
 }
 
-function howToRead(): string {
+function howToRead(report: Report): string {
   return `<ul class="legend">
 <li>Requests/s bars show the median of the runs; the error bar is the 95 % confidence interval. Hatched bars carry a mark: ⚠ flagged, ✗ invalid or failed.</li>
 <li>Latency is what the load generator saw; the probe is a separate light client beside it (what one more caller waits); loop lag is how late the server's event loop ran. Both are on log scales.</li>
@@ -93,7 +93,7 @@ function howToRead(): string {
 <li>⚠ count-mismatch: the server counted more or fewer requests than the client sent.</li>
 <li>⚠ latency censored: the latency figures cannot be told: the answered requests' mean is under a quarter of the time in the system Little's law gives (connections ÷ req/s: the runs held under half a turn of the queue), or more requests were left unanswered at the runs' end than answered, or those (counted at their age, a lower bound) lift the p99 1.5x; a p99 that is such a lower bound reads "≥ …".</li>
 <li>✗ invalid: errors, timeouts, non-2xx answers or a failed answer check; ✗ failed: the server died (no figures).</li>
-<li>⚠ page faults ≈ x %: the server's page faults a request, at what a fresh page costs on this host (environment: fresh memory), took at least ${PAGE_FAULT_SHARE * 100} % of its CPU a request: the figure measures the host's memory handling as much as the endpoint (<code>--keep-freed-memory</code> keeps the allocators from returning freed memory).</li>
+<li>⚠ page faults ≈ x %: the server's page faults a request, at what a fresh page costs on this host (environment: fresh memory), took at least ${PAGE_FAULT_SHARE * 100} % of its CPU a request: the figure measures the host's memory handling as much as the endpoint${report.parameters.serverEnv === undefined ? ' (<code>--keep-freed-memory</code> measures it with the allocators keeping freed memory)' : ''}.</li>
 </ul>`;
 }
 
@@ -152,7 +152,7 @@ function body(report: Report, extra: readonly ReportSection[]): string {
     ...extra.map((s) => s.html()),
     `<div class="side-by-side" id="setup">${environmentTable(report)}${parametersTable(report)}</div>`,
     '<h2>How to read the charts</h2>',
-    howToRead(),
+    howToRead(report),
     scenarios.length === 0 ? '<p>No cell was measured.</p>' : scenarioNav(scenarios),
     ...scenarios.map((s) => scenarioSection(report, s)),
     concurrencyHtml(report),
