@@ -2,6 +2,13 @@ import { describe, expect, it } from 'vitest';
 import { coresWorthSpan, fastestUnit, runSpeed, slowRuns, tickSums, type SpeedSample } from '../src/system/speed-math.ts';
 import { scenarioGroups, weightedPace } from '../src/run/budget.ts';
 import { cellsFor } from '../src/run/scenarios.ts';
+import { movingMachineText } from '../src/report/render/precision.ts';
+import { renderMarkdown } from '../src/report/render/markdown.ts';
+import { renderHtml } from '../src/report/render/html.ts';
+import { renderConsoleSummary } from '../src/report/render/console.ts';
+import type { Environment, Report } from '../src/report/report-types.ts';
+import { environment } from './fixtures.ts';
+import { htmlFixtureReport } from './fixtures/html-report.ts';
 
 const sample = (cpu: number, at: number, cpuMs: number): SpeedSample => ({ cpu, at, cpuMs });
 
@@ -56,5 +63,29 @@ describe('time budget and groups', () => {
   it('groups the modes of each scenario together', () => {
     const groups = scenarioGroups(cellsFor(['hello', 'fib'], { fibN: 27, sleepMs: 20 }));
     expect(groups.map((g) => g.map((c) => c.mode).join(' '))).toEqual(['baseline raw', 'sync async worker']);
+  });
+});
+
+describe('a report read on a machine whose speed moved', () => {
+  const speedOf = (min: number, max: number) => ({ ...environment, machineSpeed: { vcpus: 2, pinned: true, intervalMs: 250, coresWorth: { min, max }, overheadPercent: 0.8, samples: 900 } });
+  const moving = speedOf(0.84, 1.68);
+  const steady = speedOf(1.85, 1.98);
+
+  it('says so at the top of every renderer when the runs saw 1.25x or more between slowest and fastest', () => {
+    expect(movingMachineText(moving)).toBe(
+      "⚠ The machine's speed moved during this run: 0.84 to 1.68 cores' worth from run to run (2.0x). Each interval holds the spread of this run's own runs; a run minutes later on this machine may land outside it (`pnpm bench:compare` counts the cells that reproduce).",
+    );
+    expect(movingMachineText(speedOf(1.0, 1.24))).toBeUndefined();
+    expect(movingMachineText(steady)).toBeUndefined();
+    expect(movingMachineText(environment)).toBeUndefined();
+    const report = (env: Environment): Report => ({ ...htmlFixtureReport(), environment: env });
+    const markdownHead = (env: Environment) => renderMarkdown(report(env)).split('\n## ')[0] ?? '';
+    expect(markdownHead(moving)).toContain("⚠ The machine's speed moved during this run: 0.84 to 1.68");
+    expect(markdownHead(steady)).not.toContain('speed moved');
+    const htmlHead = (env: Environment) => renderHtml(report(env), { chartJs: '', errorBarsJs: '' }).split('<h2')[0] ?? '';
+    expect(htmlHead(moving)).toContain('data-machine-speed="moving"');
+    expect(htmlHead(steady)).not.toContain('data-machine-speed');
+    expect(renderConsoleSummary(report(moving)).split('\n').slice(0, 3).join('\n')).toContain('speed moved during this run');
+    expect(renderConsoleSummary(report(steady))).not.toContain('speed moved');
   });
 });

@@ -7,6 +7,7 @@ import type { CellResult, Report } from '../report-types.ts';
 import { cellNotes, comparisonLines, formatDate, formatMs, formatRps, modeLabel, timingText } from './markdown.ts';
 import { runtimeLabel } from './processes.ts';
 import { shownP99 } from '../littles-law.ts';
+import { movingMachineText } from './precision.ts';
 
 const DASH = '-';
 
@@ -41,8 +42,10 @@ export function renderConsoleSummary(report: Report): string {
     .filter((r) => r.status !== 'ok')
     .map((r) => `${r.name} ${r.status}${r.reason === undefined ? '' : `: ${r.reason}`}`);
   const lines = report.comparisons.flatMap((c) => comparisonLines(report, c).map((line) => `[${c.scenario}] ${line}`));
+  const moving = movingMachineText(report.environment);
   const parts = [
     header,
+    ...(moving === undefined ? [] : [moving]),
     ...(skipped.length === 0 ? [] : [`Not measured: ${skipped.join('; ')}`]),
     report.results.length === 0 ? 'No cell was measured.' : resultsTable(report),
     ...(lines.length === 0 ? [] : [lines.join('\n')]),

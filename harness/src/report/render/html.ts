@@ -16,6 +16,7 @@ import { processesHtml } from './processes.ts';
 import { entryLane, laneOf, SCENARIO_ORDER } from '../merge.ts';
 import { comparisonLines, formatBytes, formatDate } from './markdown.ts';
 import type { Parameters, Report, RuntimeEntry, ScenarioName } from '../report-types.ts';
+import { movingMachineText } from './precision.ts';
 
 /** Scenarios present in the report, in the report's scenario order. */
 function scenariosOf(report: Report): ScenarioName[] {
@@ -33,11 +34,13 @@ function statusBanner(report: Report): string {
 
 function header(report: Report): string {
   const p = report.parameters;
+  const moving = movingMachineText(report.environment);
   const subtitle = `${p.runs} runs × ${p.durationSec} s per cell after ${p.warmupSec} s warm-up, ${p.connections} connections, on ${report.environment.cpu.model} × ${report.environment.cpu.count}`;
   return [
     `<h1>Sync vs async HTTP benchmark, ${escapeHtml(formatDate(report.createdAt))}</h1>`,
     `<p class="subtitle">${escapeHtml(subtitle)}</p>`,
     statusBanner(report),
+    ...(moving === undefined ? [] : [`<p class="banner warn" data-machine-speed="moving">${escapeHtml(moving)}</p>`]),
   ].join('\n');
 }
 

@@ -13,7 +13,7 @@ import { laneOf, MODE_ORDER } from '../merge.ts';
 import type { CellResult, Comparison, NetworkPath, Parameters, Ratios, Report, RoundTrip, ScenarioName, Timing } from '../report-types.ts';
 import { poolsSection, processesSection, runtimeLabel } from './processes.ts';
 import type { ReportSection } from '../section.ts';
-import { firstTouchText, machineSpeedRow, pairedRatioText, precisionLegend, precisionNotes, precisionText, runsText } from './precision.ts';
+import { firstTouchText, machineSpeedRow, movingMachineText, pairedRatioText, precisionLegend, precisionNotes, precisionText, runsText } from './precision.ts';
 
 const DASH = '—';
 
@@ -217,7 +217,8 @@ function titleSection(report: Report): string {
     report.status === 'interrupted'
       ? '**⚠ Interrupted:** the run stopped before finishing its plan; only the cells below were measured.'
       : 'Status: complete, every planned cell was attempted.';
-  return `${title}\n\n${status}`;
+  const moving = movingMachineText(report.environment);
+  return `${title}\n\n${status}${moving === undefined ? '' : `\n\n${moving}`}`;
 }
 
 function howToRead(report: Report): string {

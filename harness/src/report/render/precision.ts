@@ -58,6 +58,24 @@ export function machineSpeedRow(env: Environment): [string, string] | undefined 
   return ['machine speed', `${speed.vcpus} vCPUs, ${span} (sampler${speed.pinned ? ' pinned per CPU' : ''}, every ${speed.intervalMs} ms, ${speed.overheadPercent.toFixed(2)} % of a CPU)`];
 }
 
+/**
+ * The per-run cores' worth moved by this factor or more within one run: more than any precision
+ * target here (±5 %, hello ±10 %), so the intervals cannot be expected to hold a later run.
+ */
+export const MOVING_MACHINE_RATIO = 1.25;
+
+/**
+ * What a reader must know before trusting an interval to predict the next run, when the machine's
+ * speed moved within this one (issue 22: on a 2-vCPU VM, 0.6 to 1.9 cores' worth from minute to
+ * minute, and back-to-back default runs reproduced 17 to 24 of 33 cells; docs/methodology.md).
+ * Undefined when no sampler ran or the speed held within MOVING_MACHINE_RATIO.
+ */
+export function movingMachineText(env: Environment): string | undefined {
+  const span = env.machineSpeed?.coresWorth;
+  if (span === undefined || !(span.min > 0) || span.max / span.min < MOVING_MACHINE_RATIO) return undefined;
+  return `⚠ The machine's speed moved during this run: ${span.min.toFixed(2)} to ${span.max.toFixed(2)} cores' worth from run to run (${(span.max / span.min).toFixed(1)}x). Each interval holds the spread of this run's own runs; a run minutes later on this machine may land outside it (\`pnpm bench:compare\` counts the cells that reproduce).`;
+}
+
 /** A cell's notes on its precision: runs left out for a slow machine, a target not reached. */
 export function precisionNotes(cell: CellResult): string[] {
   const notes: string[] = [];
