@@ -67,7 +67,7 @@ export const MOVING_MACHINE_RATIO = 1.25;
 /**
  * What a reader must know before trusting an interval to predict the next run, when the machine's
  * speed moved within this one (issue 22: on a 2-vCPU VM, 0.6 to 1.9 cores' worth from minute to
- * minute, and back-to-back default runs reproduced 17 to 24 of 33 cells; docs/methodology.md).
+ * minute, and back-to-back default runs reproduced 12 to 26 of 33 cells in six pairs; docs/methodology.md).
  * Undefined when no sampler ran or the speed held within MOVING_MACHINE_RATIO.
  */
 export function movingMachineText(env: Environment): string | undefined {
