@@ -72,8 +72,10 @@ export const MOVING_MACHINE_RATIO = 1.25;
  */
 export function movingMachineText(env: Environment): string | undefined {
   const span = env.machineSpeed?.coresWorth;
-  if (span === undefined || !(span.min > 0) || span.max / span.min < MOVING_MACHINE_RATIO) return undefined;
-  return `⚠ The machine's speed moved during this run: ${span.min.toFixed(2)} to ${span.max.toFixed(2)} cores' worth from run to run (${(span.max / span.min).toFixed(1)}x). Each interval holds the spread of this run's own runs; a run minutes later on this machine may land outside it (\`pnpm bench:compare\` counts the cells that reproduce).`;
+  if (span === undefined || !(span.min > 0)) return undefined;
+  const ratio = span.max / span.min;
+  if (ratio < MOVING_MACHINE_RATIO) return undefined;
+  return `⚠ The machine's speed moved during this run: ${span.min.toFixed(2)} to ${span.max.toFixed(2)} cores' worth from run to run (${ratio.toFixed(1)}x). Each interval holds the spread of this run's own runs; a run minutes later on this machine may land outside it (\`pnpm bench:compare\` counts the cells that reproduce).`;
 }
 
 /** A cell's notes on its precision: runs left out for a slow machine, a target not reached. */
