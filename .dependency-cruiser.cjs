@@ -3,11 +3,14 @@
  * harness/test/dependencies.test.ts (so `pnpm test` and CI fail on a new circle or an upward
  * import, naming the path). Layers, top to bottom:
  *   entry points (harness/src/*-cli.ts and the composers beside them)
- *   -> features (curve, seeds, browser, calibrate, versions, remote, compare)
- *   -> run -> report / system;   packages/ below all of harness/ and runtimes/.
+ *   -> features (bench, curve, seeds, browser, calibrate, versions, remote, compare, docs)
+ *   -> servers, load (start/check/keep servers; generate load)
+ *   -> report (merge, sections, site, renderers)
+ *   -> system, model, stats (the floor);   packages/ below all of harness/ and runtimes/.
  */
-const FEATURES = '(curve|seeds|browser|calibrate|versions|remote|compare)';
+const FEATURES = '(bench|curve|seeds|browser|calibrate|versions|remote|compare|docs)';
 const SRC = '^harness/src/';
+const ENTRY = `${SRC}[^/]+\\.ts$`;
 
 module.exports = {
   forbidden: [
@@ -19,34 +22,41 @@ module.exports = {
       to: { circular: true },
     },
     {
-      name: 'report-is-the-floor',
+      name: 'floor-is-the-floor',
+      comment: 'model/ (the report types), stats/ (intervals, ratios, tests) and system/ (the OS) know nothing above them.',
+      severity: 'error',
+      from: { path: `${SRC}(model|stats|system)/` },
+      to: { path: `${SRC}`, pathNot: `${SRC}(model|stats|system)/` },
+    },
+    {
+      name: 'report-below-servers-and-load',
       comment: 'report/ knows no feature, no stage above it and no entry point: features hand it sections (report/section.ts).',
       severity: 'error',
       from: { path: `${SRC}report/` },
-      to: { path: [`${SRC}${FEATURES}/`, `${SRC}run/`, `${SRC}[^/]+\\.ts$`] },
+      to: { path: [`${SRC}${FEATURES}/`, `${SRC}(servers|load)/`, ENTRY] },
     },
     {
-      name: 'system-is-the-floor',
-      comment: 'system/ (proc, pinning, paths, environment) imports nothing above the floor.',
-      severity: 'error',
-      from: { path: `${SRC}system/` },
-      to: { path: [`${SRC}${FEATURES}/`, `${SRC}run/`, `${SRC}[^/]+\\.ts$`] },
-    },
-    {
-      name: 'run-below-features',
+      name: 'servers-and-load-below-features',
       comment:
-        'run/ is below the features: another host reaches it as a ServerHost (run/server-host.ts) that ' +
-        'the entry point builds from remote/, and named versions are resolved in run/ itself.',
+        'servers/ and load/ are below the features: another host reaches them as a ServerHost (servers/server-host.ts) ' +
+        'that the entry point builds from remote/, and named versions are resolved in servers/ itself.',
       severity: 'error',
-      from: { path: `${SRC}run/` },
-      to: { path: `${SRC}${FEATURES}/` },
+      from: { path: `${SRC}(servers|load)/` },
+      to: { path: [`${SRC}${FEATURES}/`, ENTRY] },
     },
     {
       name: 'nothing-imports-entry-points',
-      comment: 'Entry points (*-cli.ts, site-kinds.ts) compose features; nothing below them imports them (cli-flags.ts is the shared flag parser).',
+      comment: 'Entry points (*-cli.ts, site-kinds.ts) compose features; nothing below them imports them.',
       severity: 'error',
-      from: { path: `${SRC}(run|report|system|${FEATURES.slice(1, -1)})/` },
-      to: { path: `${SRC}[^/]+\\.ts$`, pathNot: `${SRC}cli-flags\\.ts$` },
+      from: { path: `${SRC}[^/]+/` },
+      to: { path: ENTRY },
+    },
+    {
+      name: 'cli-on-the-floor',
+      comment: 'cli/ (flag parsing, the command skeleton) is used at every level, so it imports only the floor.',
+      severity: 'error',
+      from: { path: `${SRC}cli/` },
+      to: { path: `${SRC}`, pathNot: `${SRC}(cli|model|stats|system)/` },
     },
     {
       name: 'packages-below-harness-and-runtimes',

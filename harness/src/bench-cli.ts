@@ -1,12 +1,12 @@
 // `pnpm bench:all|bench:node|bench:bun|bench:deno [flags]`: the plan, the run, the report.
 import { resolve } from 'node:path';
-import { MIN_RUNS_FOR_INTERVAL } from './report/stats.ts';
-import { exitCode, planSpecs, runBench } from './run/bench.ts';
-import type { RuntimeSpec } from './run/runtimes.ts';
-import { abortOnSignals, FlagError, runMain, typedPath, writableDir } from './cli-flags.ts';
+import { MIN_RUNS_FOR_INTERVAL } from './stats/stats.ts';
+import { exitCode, planSpecs, runBench } from './bench/bench.ts';
+import type { RuntimeSpec } from './servers/runtimes.ts';
+import { abortOnSignals, FlagError, runMain, typedPath, writableDir } from './cli/flags.ts';
 import { fdWarning } from './system/fd-limit.ts';
-import { parsePlan, type Plan } from './run/plan.ts';
-import { createProgress } from './run/progress.ts';
+import { parsePlan, type Plan } from './bench/plan.ts';
+import { createProgress } from './bench/progress.ts';
 import { renderConsoleSummary } from './report/render/console.ts';
 import { movePath, preflight, PreflightError, processRefusal, type RemoteSetup } from './remote/preflight.ts';
 import { resolveRemoteVersions } from './remote/remote-versions.ts';

@@ -5,7 +5,7 @@
  */
 import { parseArgs } from 'node:util';
 import { join } from 'node:path';
-import { typedPath } from './cli-flags.ts';
+import { typedPath } from './cli/flags.ts';
 import { FIB_VARIANTS, type FibVariant } from '../../packages/app/src/workloads/fib.ts';
 import { BROWSERS, type BrowserName, killAll } from './browser/driver.ts';
 import { BROWSER_MODES, type BrowserMode } from './browser/page/shared.ts';

@@ -4,21 +4,21 @@
 // how close autocannon gets to wrk on this machine, and how fast bench:curve's open-loop generator
 // sends on schedule, as a table and calibration.json.
 import { join, resolve } from 'node:path';
-import { abortOnSignals, FlagError, nameList, numberFlag, parseFlags, runMain, typedPath, writableDir } from './cli-flags.ts';
+import { abortOnSignals, FlagError, nameList, numberFlag, parseFlags, runMain, typedPath, writableDir } from './cli/flags.ts';
 import type { RuntimeName, ServerKind } from '@bench/app';
 import { calibrate, type CalibrateOptions } from './calibrate/calibrate.ts';
 import type { CalibrationResult } from './calibrate/calibration-math.ts';
 import { OPEN_LOOP_MAX_IN_FLIGHT, type OpenLoopStep } from './calibrate/open-loop-ceiling.ts';
-import { Generator } from './curve/generator.ts';
+import { Generator } from './load/generator.ts';
 import { renderClosest, renderHeader, renderOpenLoop, renderSettings, renderSummary } from './calibrate/render-calibration.ts';
 import { environment } from './system/environment.ts';
 import { makeRunDir, writeJsonAtomic } from './report/output.ts';
 import { siteLines } from './site-kinds.ts';
-import { RUNTIME_NAMES } from './run/runtimes.ts';
+import { RUNTIME_NAMES } from './servers/runtimes.ts';
 import { REPO_ROOT } from './system/paths.ts';
-import { stopAllServers } from './run/server.ts';
+import { stopAllServers } from './servers/server.ts';
 import { preflight, PreflightError, type RemoteSetup } from './remote/preflight.ts';
-import { REMOTE_FLAGS, remoteTarget, type RemoteTarget } from './run/server-host.ts';
+import { REMOTE_FLAGS, remoteTarget, type RemoteTarget } from './servers/server-host.ts';
 
 const SERVER_KINDS = ['raw', 'hono'] as const satisfies readonly ServerKind[];
 const FULL = { durationSec: 2, runs: 3 } as const;

@@ -3,11 +3,11 @@
 // threshold; 2: the comparison could not be made (usage, unreadable or invalid report).
 import { existsSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { typedPath } from './cli-flags.ts';
+import { typedPath } from './cli/flags.ts';
 import { parseArgs } from 'node:util';
 import { checkSchemaVersions, compareReports, CompareError, DEFAULT_ALPHA, DEFAULT_THRESHOLD } from './compare/compare.ts';
 import { renderComparisonMarkdown } from './compare/render-compare.ts';
-import type { Report } from './report/report-types.ts';
+import type { Report } from './model/report-types.ts';
 import { compareCurves, renderCurveComparison } from './curve/compare-curves.ts';
 import type { CurveReport } from './curve/curve-types.ts';
 

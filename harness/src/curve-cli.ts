@@ -5,19 +5,19 @@
 import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { loadManifest } from '@bench/app';
-import { abortOnSignals, FlagError, runMain, typedPath, writableDir } from './cli-flags.ts';
+import { abortOnSignals, FlagError, runMain, typedPath, writableDir } from './cli/flags.ts';
 import { curveParameters, parseCurvePlan, type CurvePlan } from './curve/curve-plan.ts';
 import type { Curve, CurveReport } from './curve/curve-types.ts';
-import { Generator } from './curve/generator.ts';
+import { Generator } from './load/generator.ts';
 import { renderCurveHtml } from './curve/render-html.ts';
 import { renderCurveConsole, renderCurveMarkdown } from './curve/render-text.ts';
 import { sweepRuntime } from './curve/sweep.ts';
 import { makeRunDir, writeFileAtomic, writeJsonAtomic } from './report/output.ts';
 import { siteLines } from './site-kinds.ts';
 import { loadChartAssets } from './report/render/html-assets.ts';
-import { Interrupted } from './run/measure.ts';
-import { cellsFor } from './run/scenarios.ts';
-import { stopAllServers } from './run/server.ts';
+import { Interrupted } from './cli/interrupt.ts';
+import { cellsFor } from './servers/scenarios.ts';
+import { stopAllServers } from './servers/server.ts';
 import { DEFAULT_DATA_DIR, ensureDataFiles } from './system/data-files.ts';
 import { DATA_DEFAULTS } from '@bench/app';
 import { environment } from './system/environment.ts';
@@ -29,7 +29,7 @@ import { movePath, preflight, PreflightError, type RemoteSetup } from './remote/
 import { startRemoteServer } from './remote/remote-server.ts';
 import { measureNetwork, networkLine } from './remote/rtt.ts';
 import type { ServerSide } from './curve/server-side.ts';
-import type { RuntimeSpec } from './run/runtimes.ts';
+import type { RuntimeSpec } from './servers/runtimes.ts';
 
 async function main(): Promise<number> {
   let plan: CurvePlan;

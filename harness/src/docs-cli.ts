@@ -5,7 +5,7 @@
 // `--pictures` also redraws the docs' pictures from those samples in headless Chromium.
 import { existsSync } from 'node:fs';
 import { relative } from 'node:path';
-import { typedPath } from './cli-flags.ts';
+import { typedPath } from './cli/flags.ts';
 import { REPO_ROOT } from './system/paths.ts';
 import { refreshDocs, takeSample } from './docs/refresh.ts';
 import { drawPictures } from './docs/pictures.ts';

@@ -5,7 +5,7 @@
 // design effect (`bench:curve --design-effect`) and as independent (the default); and the same on
 // misses that are independent (the binomial's own assumption). Prints, per rate as a multiple of the
 // M/D/1 capacity, how often a step passes, fails or stays undecided. Simulation only: no server.
-import { FlagError, numberFlag, parseFlags, runMain } from './cli-flags.ts';
+import { FlagError, numberFlag, parseFlags, runMain } from './cli/flags.ts';
 import { md1CapacityPerSec } from './curve/ladder.ts';
 import { independentModel, queueModel, ruleOutcomes, type OutcomeShares, type StepRule } from './curve/rule-check.ts';
 

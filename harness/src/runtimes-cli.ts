@@ -1,10 +1,10 @@
 // `pnpm bench:runtimes [--fetch node@22,bun@1.3]`: the runtime installations here (the pinned
 // ones and those cached in data/runtimes) and the versions that can be asked for with
 // `--runtimes name@version`; --fetch installs versions into the cache ahead of a run.
-import { FlagError, parseFlags } from './cli-flags.ts';
-import { probeRuntime, RUNTIME_NAMES, runtimeSpec } from './run/runtimes.ts';
-import { CACHE_DIR, cachedVersions, platformPackage, registryVersions, resolveRequest } from './run/runtime-install.ts';
-import { compareVersions, latestPerLine, parseRuntimeList } from './run/runtime-request.ts';
+import { FlagError, parseFlags } from './cli/flags.ts';
+import { probeRuntime, RUNTIME_NAMES, runtimeSpec } from './servers/runtimes.ts';
+import { CACHE_DIR, cachedVersions, platformPackage, registryVersions, resolveRequest } from './servers/runtime-install.ts';
+import { compareVersions, latestPerLine, parseRuntimeList } from './servers/runtime-request.ts';
 
 function list(): void {
   for (const name of RUNTIME_NAMES) {

@@ -2,8 +2,8 @@
 // against known values, the step's running tally, and the bracket-then-bisection search.
 import { describe, expect, it } from 'vitest';
 import { nextRate, searchBounds, type SearchOptions, type SearchStep } from '../src/curve/capacity-search.ts';
-import { seededRandom } from '../src/curve/arrivals.ts';
-import { clopperPearson, confidenceWithin, decide, designEffect, requestsToPass, shouldStopStep, StepTally } from '../src/curve/step-decision.ts';
+import { seededRandom } from '../src/load/arrivals.ts';
+import { clopperPearson, confidenceWithin, decide, designEffect, requestsToPass, shouldStopStep, StepTally } from '../src/stats/step-decision.ts';
 
 describe('Clopper-Pearson bounds', () => {
   it('0 over of 299: upper bound just under 1 % at 95 % (DESIGN.md: 299 with none over, 473 with one)', () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { type CellMeta, failedCell, summarizeCell } from '../src/run/cell.ts';
+import { type CellMeta, failedCell, summarizeCell } from '../src/bench/cell.ts';
 import { makeRun } from './fixtures.ts';
 
 const meta: CellMeta = { runtime: 'node', scenario: 'hash', mode: 'sync', path: '/hash/sync' };

@@ -3,7 +3,7 @@ import { mergeReport, type MergeInput } from '../src/report/merge.ts';
 import { withFeatures } from '../src/report/section.ts';
 import { versionFeatures } from '../src/versions/versions-section.ts';
 import { renderMarkdown } from '../src/report/render/markdown.ts';
-import type { CellResult, RuntimeEntry } from '../src/report/report-types.ts';
+import type { CellResult, RuntimeEntry } from '../src/model/report-types.ts';
 import { compareInstallations, versionBaselines } from '../src/versions/compare-versions.ts';
 import { environment, makeCell, makeRun, parameters } from './fixtures.ts';
 

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { compareReports, CompareError } from '../src/compare/compare.ts';
 import type { CellComparison, ComparedCell, ReportComparison } from '../src/compare/compare.ts';
-import type { Report } from '../src/report/report-types.ts';
-import { welchTTest } from '../src/report/t-distribution.ts';
+import type { Report } from '../src/model/report-types.ts';
+import { welchTTest } from '../src/stats/t-distribution.ts';
 import { environment, parameters, runtimes } from './fixtures.ts';
 import { cellOf, FIB_WORKER, HASH_ASYNC, HASH_SYNC, HELLO_RAW, reportOf } from './fixtures/compare/reports.ts';
 

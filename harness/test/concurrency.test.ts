@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { mergeReport } from '../src/report/merge.ts';
 import { renderHtml } from '../src/report/render/html.ts';
 import { renderMarkdown } from '../src/report/render/markdown.ts';
-import { parsePlan } from '../src/run/plan.ts';
+import { parsePlan } from '../src/bench/plan.ts';
 import { environment, makeCell, parameters, runtimes } from './fixtures.ts';
 
 describe('--connections as a list (closed-loop concurrency sweep)', () => {

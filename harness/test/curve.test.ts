@@ -1,13 +1,13 @@
 import { describe, expect, it } from 'vitest';
-import { arrivalOffsets, seededRandom, stepSeed } from '../src/curve/arrivals.ts';
+import { arrivalOffsets, seededRandom, stepSeed } from '../src/load/arrivals.ts';
 import { CURVE_FULL, CURVE_QUICK, parseCurvePlan } from '../src/curve/curve-plan.ts';
 import { clearlyPast, lindleyLatenciesMs, lindleyMeanMs, md1CapacityPerSec, md1MeanMs, shouldStop, summarizeCurve } from '../src/curve/ladder.ts';
 import { renderCurveHtml } from '../src/curve/render-html.ts';
 import { capacitySentences, conditionsLabel, formatCapacity, renderCurveConsole, renderCurveMarkdown } from '../src/curve/render-text.ts';
 import { generatorBound, toStep } from '../src/curve/step.ts';
-import { decide } from '../src/curve/step-decision.ts';
+import { decide } from '../src/stats/step-decision.ts';
 import { decisionOptions, stepCapSec } from '../src/curve/cell-search.ts';
-import { FlagError } from '../src/cli-flags.ts';
+import { FlagError } from '../src/cli/flags.ts';
 import { compareCurves, renderCurveComparison } from '../src/curve/compare-curves.ts';
 import { CURVE_REPORT } from './fixtures/curve-report.ts';
 

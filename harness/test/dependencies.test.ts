@@ -51,22 +51,25 @@ describe('import rules', () => {
     expect(code, output).toBe(0);
   }, 120_000);
 
-  it('fail on a circle, upward imports from report/ and run/ and an app import of the harness, naming the files', async () => {
+  it('fail on a circle, upward imports from the floor, report/ and servers/ and an app import of the harness, naming the files', async () => {
     const root = fixture({
-      'harness/src/report/model.ts': "import { curve } from '../curve/curve.ts';\nexport const model = curve;\n",
+      'harness/src/report/merge.ts': "import { curve } from '../curve/curve.ts';\nexport const merge = curve;\n",
       'harness/src/curve/curve.ts': "export const curve = 1;\n",
-      'harness/src/run/a.ts': "import { b } from './b.ts';\nexport const a = b;\n",
-      'harness/src/run/b.ts': "import { a } from './a.ts';\nexport const b = () => a;\n",
-      // run/ reaching into a feature: another host must come down as a ServerHost instead.
-      'harness/src/run/schedule.ts': "import { start } from '../remote/remote-server.ts';\nexport const s = start;\n",
+      'harness/src/load/a.ts': "import { b } from './b.ts';\nexport const a = b;\n",
+      'harness/src/load/b.ts': "import { a } from './a.ts';\nexport const b = () => a;\n",
+      // servers/ reaching into a feature: another host must come down as a ServerHost instead.
+      'harness/src/servers/server.ts': "import { start } from '../remote/remote-server.ts';\nexport const s = start;\n",
       'harness/src/remote/remote-server.ts': "export const start = 1;\n",
-      'packages/app/src/app.ts': "import { model } from '../../../harness/src/report/model.ts';\nexport const app = model;\n",
+      // the model knowing a renderer: the floor must know nothing above it.
+      'harness/src/model/report.ts': "import { merge } from '../report/merge.ts';\nexport const report = merge;\n",
+      'packages/app/src/app.ts': "import { merge } from '../../../harness/src/report/merge.ts';\nexport const app = merge;\n",
     });
     const { code, output } = await cruise(root, ['harness/src', 'packages']);
     expect(code).toBeGreaterThan(0);
-    expect(output).toMatch(/no-circular: harness\/src\/run\/(a|b)\.ts/);
-    expect(output).toContain('report-is-the-floor: harness/src/report/model.ts → harness/src/curve/curve.ts');
-    expect(output).toContain('run-below-features: harness/src/run/schedule.ts → harness/src/remote/remote-server.ts');
-    expect(output).toContain('packages-below-harness-and-runtimes: packages/app/src/app.ts → harness/src/report/model.ts');
+    expect(output).toMatch(/no-circular: harness\/src\/load\/(a|b)\.ts/);
+    expect(output).toContain('report-below-servers-and-load: harness/src/report/merge.ts → harness/src/curve/curve.ts');
+    expect(output).toContain('servers-and-load-below-features: harness/src/servers/server.ts → harness/src/remote/remote-server.ts');
+    expect(output).toContain('floor-is-the-floor: harness/src/model/report.ts → harness/src/report/merge.ts');
+    expect(output).toContain('packages-below-harness-and-runtimes: packages/app/src/app.ts → harness/src/report/merge.ts');
   }, 60_000);
 });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { fairness } from '../src/report/fairness.ts';
+import { fairness } from '../src/stats/fairness.ts';
 
 describe('fairness', () => {
   it('is 1 when every connection was served alike', () => {

@@ -1,13 +1,13 @@
 // What fresh memory costs on this host, in the environment of every report (issue 22): /file/*
 // reads each 5 MB file into a new buffer, so its cells move with this cost between VM boots.
 import { describe, expect, it } from 'vitest';
-import type { ThreadUse, Report } from '../src/report/report-types.ts';
+import type { ThreadUse, Report } from '../src/model/report-types.ts';
 import { environmentRows, renderMarkdown, threadFigures } from '../src/report/render/markdown.ts';
 import { renderHtml } from '../src/report/render/html.ts';
 import { htmlFixtureReport } from './fixtures/html-report.ts';
 import { firstTouchText } from '../src/report/render/precision.ts';
-import { pageFaultShare, summarizeCell } from '../src/run/cell.ts';
-import { parsePlan } from '../src/run/plan.ts';
+import { pageFaultShare, summarizeCell } from '../src/bench/cell.ts';
+import { parsePlan } from '../src/bench/plan.ts';
 import { cellRemarks } from '../src/report/flags.ts';
 import { KEEP_FREED_MEMORY_ENV } from '../src/system/allocator.ts';
 import { environment } from '../src/system/environment.ts';

@@ -1,5 +1,5 @@
 /** Builders of fixed inputs for the pure-module tests: sane defaults, override what the test is about. */
-import type { CellResult, Environment, Parameters, RunResult, RuntimeEntry } from '../src/report/report-types.ts';
+import type { CellResult, Environment, Parameters, RunResult, RuntimeEntry } from '../src/model/report-types.ts';
 
 export function makeRun(overrides: Partial<RunResult> = {}): RunResult {
   return {

@@ -4,8 +4,8 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { execFileSync } from 'node:child_process';
-import { Generator, REALTIME_BELOW_PER_SEC } from '../src/curve/generator.ts';
-import { preopenCount } from '../src/curve/http-pool.ts';
+import { Generator, REALTIME_BELOW_PER_SEC } from '../src/load/generator.ts';
+import { preopenCount } from '../src/load/http-pool.ts';
 
 let server: Server;
 let url: string;

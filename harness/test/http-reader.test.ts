@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { HttpParseError, ResponseReader } from '../src/curve/http-reader.ts';
+import { HttpParseError, ResponseReader } from '../src/load/http-reader.ts';
 
 /** Feeds `pieces` one read at a time; returns every response the reader ended, in order. */
 function read(pieces: (string | Buffer)[], reader = new ResponseReader()): { status: number; keepAlive: boolean }[] {

@@ -11,10 +11,10 @@ import {
   nearestRank,
   runLatencyCheck,
   shownP99,
-} from '../src/report/littles-law.ts';
-import { unansweredAt } from '../src/run/load.ts';
-import { summarizeCell } from '../src/run/cell.ts';
-import type { RunResult } from '../src/report/report-types.ts';
+} from '../src/stats/littles-law.ts';
+import { unansweredAt } from '../src/load/autocannon.ts';
+import { summarizeCell } from '../src/bench/cell.ts';
+import type { RunResult } from '../src/model/report-types.ts';
 import { mergeReport } from '../src/report/merge.ts';
 import { loadChartAssets } from '../src/report/render/html-assets.ts';
 import { renderHtml } from '../src/report/render/html.ts';
@@ -27,7 +27,7 @@ const fmt = (ms: number) => ms.toFixed(0);
 /**
  * A FIFO closed loop of `connections` on a serial server of `serviceMs`, started empty and run for
  * `runMs`: the first cycle's requests wait 1..N service times, later ones N. The run's figures as
- * run/measure.ts would record them.
+ * bench/measure.ts would record them.
  */
 function closedLoopRun(connections: number, serviceMs: number, runMs: number): RunResult {
   const answeredMs: number[] = [];

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { drainDeadlineMs, progressVerdict, type ProgressSample } from '../src/run/liveness.ts';
+import { drainDeadlineMs, progressVerdict, type ProgressSample } from '../src/servers/liveness.ts';
 
 const at = (atMs: number, runNs: number, slices: number, state = 'S'): ProgressSample => ({ atMs, progress: { runNs, slices, state } });
 

@@ -3,7 +3,7 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runLoad } from '../src/run/load.ts';
+import { runLoad } from '../src/load/autocannon.ts';
 
 let server: Server;
 let url: string;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { halfWidthShare, holdsOne, pairedRatioInterval, roundRatios } from '../src/report/paired.ts';
+import { halfWidthShare, holdsOne, pairedRatioInterval, roundRatios } from '../src/stats/paired.ts';
 import { makeRun } from './fixtures.ts';
 
 describe('pairedRatioInterval', () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { createPhaseClock, phaseKind } from '../src/run/phase-clock.ts';
+import { createPhaseClock, phaseKind } from '../src/bench/phase-clock.ts';
 import { timingText } from '../src/report/render/markdown.ts';
 
 describe('phase clock', () => {

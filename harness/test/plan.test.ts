@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { FULL, parsePlan, PlanError, QUICK } from '../src/run/plan.ts';
+import { FULL, parsePlan, PlanError, QUICK } from '../src/bench/plan.ts';
 
 describe('parsePlan', () => {
   it('defaults to every runtime and scenario with the full plan', () => {

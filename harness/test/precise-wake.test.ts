@@ -1,5 +1,5 @@
 import { afterAll, describe, expect, it } from 'vitest';
-import { PreciseWake } from '../src/curve/precise-wake.ts';
+import { PreciseWake } from '../src/load/precise-wake.ts';
 
 const wakes: number[] = [];
 const wake = new PreciseWake(() => wakes.push(performance.now()));

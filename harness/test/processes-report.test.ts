@@ -3,7 +3,7 @@ import { processComparisons } from '../src/report/compare-processes.ts';
 import { mergeReport } from '../src/report/merge.ts';
 import { renderMarkdown } from '../src/report/render/markdown.ts';
 import { renderHtml } from '../src/report/render/html.ts';
-import { parsePlan, processList } from '../src/run/plan.ts';
+import { parsePlan, processList } from '../src/bench/plan.ts';
 import { environment, makeCell, parameters, runtimes } from './fixtures.ts';
 
 const sleep = (mode: 'sync' | 'async', processes: number, rps: number, rssMB: number, probeP99 = 2) =>

@@ -1,16 +1,16 @@
 import { execFileSync } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
-import { FlagError } from '../src/cli-flags.ts';
-import { parsePlan } from '../src/run/plan.ts';
+import { FlagError } from '../src/cli/flags.ts';
+import { parsePlan } from '../src/bench/plan.ts';
 import { PreflightError, processRefusal, remoteSpec } from '../src/remote/preflight.ts';
 import { parseRemoteVersions } from '../src/remote/remote-versions.ts';
 import { curveParameters, parseCurvePlan } from '../src/curve/curve-plan.ts';
 import { describeSshFailure, hostOf, shellQuote, sshArgv } from '../src/remote/ssh.ts';
-import { remoteTarget } from '../src/run/server-host.ts';
-import { runtimeSpec } from '../src/run/runtimes.ts';
+import { remoteTarget } from '../src/servers/server-host.ts';
+import { runtimeSpec } from '../src/servers/runtimes.ts';
 import { REPO_ROOT } from '../src/system/paths.ts';
 import { environmentRows } from '../src/report/render/markdown.ts';
-import type { Report } from '../src/report/report-types.ts';
+import type { Report } from '../src/model/report-types.ts';
 
 describe('remote flags', () => {
   it('default: no remote; --server-host alone takes this checkout path and no bind (decided over ssh)', () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { isSteady, runCapSec, warmupSliceSec } from '../src/run/run-length.ts';
+import { isSteady, runCapSec, warmupSliceSec } from '../src/bench/run-length.ts';
 
 describe('runCapSec', () => {
   it('lets a run stretch to 4x --duration, and at least 3 s', () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { probeRuntime, resolved } from '../src/run/runtimes.ts';
+import { probeRuntime, resolved } from '../src/servers/runtimes.ts';
 
 describe('a runtime whose package is missing', () => {
   it('is a spec that says why, not an exception, and probes as not runnable with that reason', () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { keptRuns, markSlowRuns, pairedOrder, precisionTarget, wantsMoreRuns, withCrossCheck } from '../src/run/schedule.ts';
+import { keptRuns, markSlowRuns, pairedOrder, precisionTarget, wantsMoreRuns, withCrossCheck } from '../src/bench/schedule.ts';
 import { makeCell, makeRun } from './fixtures.ts';
 
 describe('withCrossCheck', () => {

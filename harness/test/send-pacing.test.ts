@@ -3,7 +3,7 @@
 // ones, event-loop turns for short ones - unless the generator has hardly slept of late, when
 // short gaps are napped too (a real-time process on the CPU 95 % of a second is stopped).
 import { describe, expect, it } from 'vitest';
-import { AsleepShare, MIN_ASLEEP_SHARE, MIN_NAP_MS, NAP_MS, pace, SPIN_GAP_MS, WAKE_EARLY_MS, WAKE_GAP_MS } from '../src/curve/send-pacing.ts';
+import { AsleepShare, MIN_ASLEEP_SHARE, MIN_NAP_MS, NAP_MS, pace, SPIN_GAP_MS, WAKE_EARLY_MS, WAKE_GAP_MS } from '../src/load/send-pacing.ts';
 
 describe('pace', () => {
   it('hands gaps over WAKE_GAP_MS to the worker, woken WAKE_EARLY_MS before the due time', () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ci95, cv, mean, median, roundFigure, sampleStdDev, summarize, tCritical95 } from '../src/report/stats.ts';
+import { ci95, cv, mean, median, roundFigure, sampleStdDev, summarize, tCritical95 } from '../src/stats/stats.ts';
 
 describe('median and mean', () => {
   it('takes the middle of an odd count, the mean of the two middles of an even count', () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { regularizedIncompleteBeta, studentTCdf, studentTTwoSidedP } from '../src/report/t-distribution.ts';
+import { regularizedIncompleteBeta, studentTCdf, studentTTwoSidedP } from '../src/stats/t-distribution.ts';
 
 // Reference values from scipy 1.17 (scipy.stats.t.sf, scipy.special.betainc).
 describe('studentTTwoSidedP', () => {

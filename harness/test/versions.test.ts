@@ -2,14 +2,14 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { FlagError } from '../src/cli-flags.ts';
-import { parsePlan } from '../src/run/plan.ts';
-import { RUNTIME_NAMES, probeRuntime, runtimeSpec } from '../src/run/runtimes.ts';
-import { cachedBinary, cachedVersions, platformPackage, resolveRequest, type PlatformPackage } from '../src/run/runtime-install.ts';
+import { FlagError } from '../src/cli/flags.ts';
+import { parsePlan } from '../src/bench/plan.ts';
+import { RUNTIME_NAMES, probeRuntime, runtimeSpec } from '../src/servers/runtimes.ts';
+import { cachedBinary, cachedVersions, platformPackage, resolveRequest, type PlatformPackage } from '../src/servers/runtime-install.ts';
 import { mergeReport } from '../src/report/merge.ts';
-import { withInstallation } from '../src/run/schedule.ts';
+import { withInstallation } from '../src/bench/schedule.ts';
 import { environment, makeCell, parameters } from './fixtures.ts';
-import { compareVersions, latestPerLine, matches, parseRuntimeList, pickVersion } from '../src/run/runtime-request.ts';
+import { compareVersions, latestPerLine, matches, parseRuntimeList, pickVersion } from '../src/servers/runtime-request.ts';
 
 const NODE_VERSIONS = ['0.10.48', '4.1.0-pkg1', '20.20.2', '22.0.0-rc.1', '22.9.0', '22.23.3', '22.3.0', '24.21.0', '25.9.0', '26.10.0'];
 

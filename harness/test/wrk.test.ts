@@ -6,7 +6,7 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { findWrk, missingWrkReason, parseWrkOutput, parseWrkTimeMs, runWrk, wrkArgs, wrkDurationSec } from '../src/run/wrk.ts';
+import { findWrk, missingWrkReason, parseWrkOutput, parseWrkTimeMs, runWrk, wrkArgs, wrkDurationSec } from '../src/load/wrk.ts';
 import { processesMentioning } from './integration/helpers.ts';
 
 const fixture = (name: string) => readFileSync(join(import.meta.dirname, 'fixtures/wrk', name), 'utf8');

@@ -21,17 +21,17 @@ import {
 } from './calibration-math.ts';
 import { CEILING_OK_RATIO } from '../report/flags.ts';
 import { autocannonVersion } from '../system/environment.ts';
-import { runLoad } from '../run/load.ts';
+import { runLoad } from '../load/autocannon.ts';
 import { readProc } from '../system/proc.ts';
 import { formatRps } from '../report/render/markdown.ts';
-import { probeRuntime, runtimeSpec } from '../run/runtimes.ts';
-import { startServer, type RunningServer } from '../run/server.ts';
+import { probeRuntime, runtimeSpec } from '../servers/runtimes.ts';
+import { startServer, type RunningServer } from '../servers/server.ts';
 import type { RemoteSetup } from '../remote/preflight.ts';
 import { startRemoteServer } from '../remote/remote-server.ts';
-import { median } from '../report/stats.ts';
-import { checkAnswer } from '../run/validate.ts';
+import { median } from '../stats/stats.ts';
+import { checkAnswer } from '../servers/validate.ts';
 import { openLoopCeiling, type OpenLoopStep } from './open-loop-ceiling.ts';
-import { findWrk, missingWrkReason, runWrk, wrkDurationSec, wrkVersion } from '../run/wrk.ts';
+import { findWrk, missingWrkReason, runWrk, wrkDurationSec, wrkVersion } from '../load/wrk.ts';
 
 export interface CalibrateOptions {
   runtimes: RuntimeName[];

@@ -4,7 +4,7 @@
  * the shape of calibration.json; no I/O.
  */
 import type { RuntimeName, ServerKind } from '@bench/app';
-import { cv, median } from '../report/stats.ts';
+import { cv, median } from '../stats/stats.ts';
 import { CEILING_OK_RATIO, UNSTABLE_CV } from '../report/flags.ts';
 import type { OpenLoopCeiling } from './open-loop-ceiling.ts';
 

@@ -13,11 +13,11 @@
  * regresses only when both agree: bad direction, beyond the threshold, and significant.
  */
 import type { RuntimeName } from '@bench/app';
-import { median } from '../report/stats.ts';
-import { welchTTest } from '../report/t-distribution.ts';
-import type { WelchTest } from '../report/t-distribution.ts';
-import type { MetricChange, Verdict } from '../report/change-types.ts';
-import type { CellResult, CellStatus, Flag, Mode, Report, ScenarioName } from '../report/report-types.ts';
+import { median } from '../stats/stats.ts';
+import { welchTTest } from '../stats/t-distribution.ts';
+import type { WelchTest } from '../stats/t-distribution.ts';
+import type { MetricChange, Verdict } from '../model/change.ts';
+import type { CellResult, CellStatus, Flag, Mode, Report, ScenarioName } from '../model/report-types.ts';
 import { reproducibility, type Reproducibility } from './reproduced.ts';
 
 export type { WelchTest };

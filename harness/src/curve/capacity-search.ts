@@ -14,7 +14,7 @@
  * (SearchStep.generatorBound) ends the search unless it passed: the generator's own ceiling, not
  * the server, stopped it there.
  */
-import type { StepOutcome } from './step-decision.ts';
+import type { StepOutcome } from '../stats/step-decision.ts';
 
 export interface SearchStep {
   offeredPerSec: number;

@@ -8,10 +8,10 @@ import { nextRate, searchBounds, type SearchEnd, type SearchStep } from './capac
 import type { CurvePlan } from './curve-plan.ts';
 import { MAX_SEARCH_STEPS, START_SHARE } from './curve-plan.ts';
 import type { CapacityBracket, CurveStep } from './curve-types.ts';
-import type { StepDecisionOptions } from './generator-types.ts';
+import type { StepDecisionOptions } from '../load/generator-types.ts';
 import { shouldStop } from './ladder.ts';
 import { GENERATOR_BUSY_PERCENT } from './step.ts';
-import { requestsToPass } from './step-decision.ts';
+import { requestsToPass } from '../stats/step-decision.ts';
 
 export type MeasureRate = (rate: number, options: { durationSec: number; decide: StepDecisionOptions; phase: NonNullable<CurveStep['phase']> }) => Promise<CurveStep>;
 

@@ -1,12 +1,12 @@
 import { BOUNDS, DEFAULTS, type RuntimeName } from '@bench/app';
-import { choice, FlagError, nameList, numberFlag, parseFlags } from '../cli-flags.ts';
-import { MODES } from '../run/plan.ts';
-import { RUNTIME_NAMES } from '../run/runtimes.ts';
-import { cellsFor, SCENARIO_NAMES } from '../run/scenarios.ts';
-import { REMOTE_FLAGS, remoteTarget, type RemoteTarget } from '../run/server-host.ts';
+import { choice, FlagError, nameList, numberFlag, parseFlags } from '../cli/flags.ts';
+import { MODES } from '../model/names.ts';
+import { RUNTIME_NAMES } from '../servers/runtimes.ts';
+import { cellsFor, SCENARIO_NAMES } from '../servers/scenarios.ts';
+import { REMOTE_FLAGS, remoteTarget, type RemoteTarget } from '../servers/server-host.ts';
 import { REPO_ROOT } from '../system/paths.ts';
-import type { Mode, ScenarioName } from '../report/report-types.ts';
-import type { Arrivals } from './arrivals.ts';
+import type { Mode, ScenarioName } from '../model/report-types.ts';
+import type { Arrivals } from '../load/arrivals.ts';
 import type { CurveParameters } from './curve-types.ts';
 
 /** Everything one `bench:curve` run will do, decided before anything starts. */

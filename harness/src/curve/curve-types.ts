@@ -3,11 +3,11 @@
  * runtimes as in the bench's report.json, and a `curves` section, one curve per cell.
  */
 import type { RuntimeName } from '@bench/app';
-import type { Environment, Mode, RuntimeEntry, RunSpeed, ScenarioName } from '../report/report-types.ts';
-import type { Arrivals } from './arrivals.ts';
+import type { Environment, Mode, RuntimeEntry, RunSpeed, ScenarioName } from '../model/report-types.ts';
+import type { Arrivals } from '../load/arrivals.ts';
 import type { SearchEnd } from './capacity-search.ts';
-import type { StepMeasurement } from './generator-types.ts';
-import type { StepVerdict } from './step-decision.ts';
+import type { StepMeasurement } from '../load/generator-types.ts';
+import type { StepVerdict } from '../stats/step-decision.ts';
 
 export type StepFlag = 'generator-bound' | 'saturated' | 'past-saturation' | 'errors';
 

@@ -2,7 +2,7 @@
  * The pure side of a load curve: when a step keeps up, meets its target or is past saturation, and what
  * a finished curve says (the knee; M/D/1 predictions for the tests). Tested on fixed inputs.
  */
-import { arrivalOffsets } from './arrivals.ts';
+import { arrivalOffsets } from '../load/arrivals.ts';
 
 /** A step delivered less than this share of what was offered: the server did not keep up. */
 export const KEEPS_UP_RATIO = 0.95;

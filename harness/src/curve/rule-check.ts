@@ -7,9 +7,9 @@
  * a model whose truth is known: M/D/1 by Lindley's recursion, and independent misses as the
  * rule's own assumption. Pure: no I/O, no clock.
  */
-import { arrivalOffsets, seededRandom } from './arrivals.ts';
+import { arrivalOffsets, seededRandom } from '../load/arrivals.ts';
 import { lindleyLatenciesMs } from './ladder.ts';
-import { shouldStopStep, StepTally, type DecisionRule, type StepOutcome } from './step-decision.ts';
+import { shouldStopStep, StepTally, type DecisionRule, type StepOutcome } from '../stats/step-decision.ts';
 
 /** Latency (ms) of each request of a schedule, given its due times (ms from the step's start). */
 export type LatencyModel = (dueMs: readonly number[], trial: number) => number[];

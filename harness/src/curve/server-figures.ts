@@ -5,8 +5,8 @@
  * CPU time, summed over its group), read before and after the step.
  */
 import { readProc } from '../system/proc.ts';
-import type { RunningServer } from '../run/server.ts';
-import { HUNG_AFTER_SEC_BETWEEN_LOADS, waitQuiet as waitQuietOnServer } from '../run/server-control.ts';
+import type { RunningServer } from '../servers/server.ts';
+import { HUNG_AFTER_SEC_BETWEEN_LOADS, waitQuiet as waitQuietOnServer } from '../servers/server-control.ts';
 
 interface Stats {
   inFlight: number;
@@ -22,7 +22,7 @@ async function getStats(server: RunningServer, timeoutMs: number): Promise<Stats
 }
 
 /**
- * Before and after a step: the bench's quiet-wait (run/server-control.ts), so requests the
+ * Before and after a step: the bench's quiet-wait (servers/server-control.ts), so requests the
  * generator abandoned after its timeout finish before the next step, and a server that dies or
  * hangs meanwhile fails the cell at once. Throws ServerBusy when the server is still working
  * after `deadlineMs`. A raw server has no /stats to wait on.

@@ -5,8 +5,8 @@
  * always runs on this host.
  */
 import type { RuntimeName, ServerKind } from '@bench/app';
-import { probeRuntime, runtimeSpec, type RuntimeSpec } from '../run/runtimes.ts';
-import { startServer, type RunningServer } from '../run/server.ts';
+import { probeRuntime, runtimeSpec, type RuntimeSpec } from '../servers/runtimes.ts';
+import { startServer, type RunningServer } from '../servers/server.ts';
 
 export interface ServerSide {
   /** The installation that serves `runtime`, and its exact version there or why it cannot run. */

@@ -1,7 +1,7 @@
 /** One measured step: the generator's figures joined with the server's, and its flags. */
 import { clearlyPast, keptUp, meetsTarget } from './ladder.ts';
 import type { CurveStep, StepFlag } from './curve-types.ts';
-import type { StepMeasurement } from './generator-types.ts';
+import type { StepMeasurement } from '../load/generator-types.ts';
 
 /**
  * The generator is behind its schedule when its lateness p99 passes 1 ms and is a real part

@@ -5,17 +5,17 @@
  * /reset. This file owns the servers; the search knows only "measure this rate".
  */
 import type { Manifest, RuntimeName, ServerKind } from '@bench/app';
-import { runLoad } from '../run/load.ts';
-import { Interrupted } from '../run/measure.ts';
-import type { RuntimeSpec } from '../run/runtimes.ts';
-import type { CellSpec } from '../run/scenarios.ts';
-import type { RunningServer } from '../run/server.ts';
-import { checkAnswer } from '../run/validate.ts';
-import type { RuntimeEntry } from '../report/report-types.ts';
+import { runLoad } from '../load/autocannon.ts';
+import { Interrupted } from '../cli/interrupt.ts';
+import type { RuntimeSpec } from '../servers/runtimes.ts';
+import type { CellSpec } from '../servers/scenarios.ts';
+import type { RunningServer } from '../servers/server.ts';
+import { checkAnswer } from '../servers/validate.ts';
+import type { RuntimeEntry } from '../model/report-types.ts';
 import type { CurvePlan } from './curve-plan.ts';
 import type { Curve, CurveStep } from './curve-types.ts';
-import type { Generator, StepOptions } from './generator.ts';
-import { stepSeed } from './arrivals.ts';
+import type { Generator, StepOptions } from '../load/generator.ts';
+import { stepSeed } from '../load/arrivals.ts';
 import { searchCell, type CellSearch, type MeasureRate } from './cell-search.ts';
 import { summarizeCurve } from './ladder.ts';
 import { openWindow, waitQuiet } from './server-figures.ts';

@@ -19,7 +19,7 @@ import type { BrowserSection } from '../browser/study.ts';
 import { formatDate, formatMs, formatRatio, formatRps } from '../report/render/format.ts';
 import { renderMarkdown } from '../report/render/markdown.ts';
 import { runtimeLabel } from '../report/render/processes.ts';
-import type { CellResult, Environment, Mode, Ratios, Report } from '../report/report-types.ts';
+import type { CellResult, Environment, Mode, Ratios, Report } from '../model/report-types.ts';
 import { renderSeedsMarkdown, type SeedsReport } from '../seeds/render.ts';
 import { versionFeatures } from '../versions/versions-section.ts';
 import type { ResultBlock } from './result-blocks.ts';

@@ -8,11 +8,11 @@ import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { pathToFileURL } from 'node:url';
 import type { Manifest, RuntimeName } from '@bench/app';
-import type { NetworkPath, ServerHostEnvironment } from '../report/report-types.ts';
-import { runtimeSpec, type RuntimeSpec } from '../run/runtimes.ts';
+import type { NetworkPath, ServerHostEnvironment } from '../model/report-types.ts';
+import { runtimeSpec, type RuntimeSpec } from '../servers/runtimes.ts';
 import { REPO_ROOT } from '../system/paths.ts';
 import { describeSshFailure, hostOf, missingSshReason, sshRun } from './ssh.ts';
-import type { HostInstallation, RemoteTarget } from '../run/server-host.ts';
+import type { HostInstallation, RemoteTarget } from '../servers/server-host.ts';
 
 export class PreflightError extends Error {}
 

@@ -7,7 +7,7 @@
  */
 import type { ColdCacheSupport } from '../system/page-cache.ts';
 import { sshRun } from './ssh.ts';
-import type { RemoteTarget } from '../run/server-host.ts';
+import type { RemoteTarget } from '../servers/server-host.ts';
 
 const MAX_RESIDENT = 0.05;
 

@@ -1,10 +1,10 @@
 /**
- * The server host of a --server-host run as run/ sees it (run/server-host.ts): servers started
+ * The server host of a --server-host run as servers/ sees it (servers/server-host.ts): servers started
  * over ssh, files evicted there, round trips measured between the two hosts. Built by the entry
- * point from what the preflight found, so run/ never reaches into remote/ itself.
+ * point from what the preflight found, so servers/ never reaches into remote/ itself.
  */
-import type { RuntimeSpec } from '../run/runtimes.ts';
-import type { ServerHost } from '../run/server-host.ts';
+import type { RuntimeSpec } from '../servers/runtimes.ts';
+import type { ServerHost } from '../servers/server-host.ts';
 import { movePath, type RemoteSetup } from './preflight.ts';
 import { remoteColdSupport, remoteEvictAndVerify } from './remote-cold.ts';
 import { startRemoteServer } from './remote-server.ts';

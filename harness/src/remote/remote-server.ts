@@ -12,10 +12,10 @@
  */
 import { spawn } from 'node:child_process';
 import type { Health, ServerKind } from '@bench/app';
-import type { RuntimeSpec } from '../run/runtimes.ts';
-import { fetchHealth, formatExit, groupComplete, trackServer, waitFor, type Exit, type RunningServer } from '../run/server.ts';
+import type { RuntimeSpec } from '../servers/runtimes.ts';
+import { fetchHealth, formatExit, groupComplete, trackServer, waitFor, type Exit, type RunningServer } from '../servers/server.ts';
 import { hostOf, sshArgv } from './ssh.ts';
-import type { RemoteTarget } from '../run/server-host.ts';
+import type { RemoteTarget } from '../servers/server-host.ts';
 import type { ThreadProgress } from '../system/proc.ts';
 
 /** Seconds without a heartbeat byte after which the remote wrapper kills the server. */

@@ -7,11 +7,11 @@
  * naming the host and the reason.
  */
 import type { RuntimeName } from '@bench/app';
-import { bunSpecFor, denoSpecFor, nodeSpecFor, runtimeSpec, type RuntimeSpec } from '../run/runtimes.ts';
-import type { RuntimeRequest } from '../run/runtime-request.ts';
+import { bunSpecFor, denoSpecFor, nodeSpecFor, runtimeSpec, type RuntimeSpec } from '../servers/runtimes.ts';
+import type { RuntimeRequest } from '../servers/runtime-request.ts';
 import { PreflightError, remoteSpec, type RemoteRuntime } from './preflight.ts';
 import { hostOf, sshRun } from './ssh.ts';
-import type { RemoteTarget } from '../run/server-host.ts';
+import type { RemoteTarget } from '../servers/server-host.ts';
 
 /** `label: version from source (binary)` or `label: unavailable: reason`, as runtimes-cli prints them. */
 const FOUND = /^(\S+): (\S+) from (.*) \((\/.*)\)$/;

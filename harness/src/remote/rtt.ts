@@ -11,13 +11,13 @@
  * neither and crosses the same path.
  */
 import { connect, createServer, type AddressInfo } from 'node:net';
-import type { NetworkPath, RoundTrip } from '../report/report-types.ts';
-import { runtimeSpec, type RuntimeSpec } from '../run/runtimes.ts';
-import { median, roundFigure } from '../report/stats.ts';
+import type { NetworkPath, RoundTrip } from '../model/report-types.ts';
+import { runtimeSpec, type RuntimeSpec } from '../servers/runtimes.ts';
+import { median, roundFigure } from '../stats/stats.ts';
 import { remoteSpec } from './preflight.ts';
 import { startRemoteServer } from './remote-server.ts';
 import { sshRun } from './ssh.ts';
-import type { RemoteTarget } from '../run/server-host.ts';
+import type { RemoteTarget } from '../servers/server-host.ts';
 
 export const RTT_SAMPLES = 20;
 const RTT_WARMUP = 10;

@@ -5,7 +5,7 @@
  * and -T (no terminal). No key material ever appears in our flags, logs or reports.
  */
 import { execFile, execFileSync } from 'node:child_process';
-import type { RemoteTarget } from '../run/server-host.ts';
+import type { RemoteTarget } from '../servers/server-host.ts';
 
 /** The host part of `[user@]host`, for reports: the user name is not recorded. */
 export function hostOf(destination: string): string {

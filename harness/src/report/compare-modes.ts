@@ -2,8 +2,8 @@
  * Ratios between cells of one runtime and scenario (what async or a worker buys over sync, what
  * Hono costs over a raw server) and between runtimes (ratio to the fastest). Pure functions.
  */
-import type { CellResult, Comparison, Mode, Ratios, ScenarioName } from './report-types.ts';
-import { pairedRatioInterval, roundRatios } from './paired.ts';
+import type { CellResult, Comparison, Mode, Ratios, ScenarioName } from '../model/report-types.ts';
+import { pairedRatioInterval, roundRatios } from '../stats/paired.ts';
 
 /**
  * Ratios are rounded to 4 significant digits rather than fixed decimals: a probe p99 ratio can

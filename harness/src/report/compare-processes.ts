@@ -5,7 +5,7 @@
  * p99 and probe p99. Pure functions.
  */
 import { cellRatios, roundRatio } from './compare-modes.ts';
-import type { CellResult, Mode, ProcessComparison, ProcessRatios } from './report-types.ts';
+import type { CellResult, Mode, ProcessComparison, ProcessRatios } from '../model/report-types.ts';
 
 function find(cells: readonly CellResult[], mode: Mode, processes: number): CellResult | undefined {
   return cells.find((c) => c.mode === mode && c.processes === processes);

@@ -2,9 +2,9 @@
  * The rules that decide a cell's flags and status. Pure functions over the runs of one cell.
  * Flags say "read this figure with care"; status `invalid` says "do not read it at all".
  */
-import type { CellResult, CellStatus, Flag, Overload, RunResult } from './report-types.ts';
-import { latencyCensoredReason } from './littles-law.ts';
-import { cv, median } from './stats.ts';
+import type { CellResult, CellStatus, Flag, Overload, RunResult } from '../model/report-types.ts';
+import { latencyCensoredReason } from '../stats/littles-law.ts';
+import { cv, median } from '../stats/stats.ts';
 import { formatRps } from './render/format.ts';
 
 /**

@@ -3,7 +3,7 @@
  * measurable difference" (shared/DESIGN.md section 3), whatever its median says.
  */
 import { formatRatio } from './render/format.ts';
-import { holdsOne, pairedRatioInterval as byRound } from './paired.ts';
+import { holdsOne, pairedRatioInterval as byRound } from '../stats/paired.ts';
 
 export type Interval = readonly [number, number];
 
@@ -17,7 +17,7 @@ export function ratioConfidence(ci: Interval): string {
 
 /**
  * 95 % interval of the ratio over / base from per-run figures taken in order, run i with run i
- * (report/paired.ts's log-ratio interval). For reports older than paired rounds; where a report
+ * (stats/paired.ts's log-ratio interval). For reports older than paired rounds; where a report
  * carries its own paired interval (comparisons[].*.throughputCi95), quote that instead.
  */
 export function pairedRatioInterval(over: readonly number[], base: readonly number[]): Interval | undefined {

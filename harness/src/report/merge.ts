@@ -3,7 +3,7 @@
  */
 import { comparisons, dimensionKey, withRatioToFastest } from './compare-modes.ts';
 import { processComparisons } from './compare-processes.ts';
-import type { CellResult, Environment, Mode, Parameters, Report, RuntimeEntry, ScenarioName, Timing } from './report-types.ts';
+import type { CellResult, Environment, Mode, Parameters, Report, RuntimeEntry, ScenarioName, Timing } from '../model/report-types.ts';
 
 /** Scenario order of the report: cheapest first, then the blocking workloads. */
 export const SCENARIO_ORDER: readonly ScenarioName[] = ['hello', 'hash', 'file', 'fib', 'sleep'];

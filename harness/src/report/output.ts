@@ -1,7 +1,7 @@
 import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { basename, dirname, join, relative } from 'node:path';
 import { laneOf } from './merge.ts';
-import type { CellResult, Environment, Parameters, Report, RuntimeEntry } from './report-types.ts';
+import type { CellResult, Environment, Parameters, Report, RuntimeEntry } from '../model/report-types.ts';
 
 /** What a run knows before and while it measures: written first, updated as runtimes finish. */
 export interface RunMeta {

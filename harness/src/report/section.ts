@@ -4,8 +4,8 @@
  * feature. A section renders itself (Markdown, HTML, optionally the console) and names the
  * headline questions it answers, so the results site's front page can quote them and link back.
  */
-import type { Report } from './report-types.ts';
-import type { VersionComparison } from './change-types.ts';
+import type { Report } from '../model/report-types.ts';
+import type { VersionComparison } from '../model/change.ts';
 
 export type SectionKind = 'bench' | 'curve' | 'seeds' | 'browser' | 'versions' | 'calibrate';
 
@@ -36,7 +36,7 @@ export interface ReportSection {
 
 /**
  * What a feature adds to a bench report, given by the entry point (bench-cli, report-cli) so
- * run/ and report/ stay below the features: derived fields (the versions comparison) and
+ * servers/, load/ and report/ stay below the features: derived fields (the versions comparison) and
  * extra sections for the renderers.
  */
 export interface ReportFeatures {

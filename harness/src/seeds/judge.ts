@@ -1,6 +1,6 @@
 // From what a replay measured to a claims-table row: ratio with its interval, verdict, and one
 // sentence of why drawn from the measurements themselves. Pure.
-import { median } from '../report/stats.ts';
+import { median } from '../stats/stats.ts';
 import { CLAIMS, type Claim, type ClaimId } from './claims.ts';
 import type { Measured } from './replay.ts';
 import { pairedRatios, summarizeRatio, verdict, type RatioSummary, type Verdict } from './verdict.ts';

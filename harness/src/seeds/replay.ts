@@ -4,12 +4,12 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Manifest, RuntimeName } from '@bench/app';
-import { median } from '../report/stats.ts';
-import { runLoad } from '../run/load.ts';
-import { probeRuntime, runtimeSpec, type RuntimeSpec } from '../run/runtimes.ts';
-import { startServer, type RunningServer } from '../run/server.ts';
-import { HUNG_AFTER_SEC_BETWEEN_LOADS, waitQuiet } from '../run/server-control.ts';
-import { checkAnswer } from '../run/validate.ts';
+import { median } from '../stats/stats.ts';
+import { runLoad } from '../load/autocannon.ts';
+import { probeRuntime, runtimeSpec, type RuntimeSpec } from '../servers/runtimes.ts';
+import { startServer, type RunningServer } from '../servers/server.ts';
+import { HUNG_AFTER_SEC_BETWEEN_LOADS, waitQuiet } from '../servers/server-control.ts';
+import { checkAnswer } from '../servers/validate.ts';
 import { evictAndVerify } from '../system/page-cache.ts';
 import { runAb } from './ab.ts';
 import type { ClaimId } from './claims.ts';
@@ -78,7 +78,7 @@ export const FIB_PATHS = {
 type Json = Record<string, unknown>;
 
 /**
- * The bench's quiet-wait (run/server-control.ts) before each load, so work left over from one
+ * The bench's quiet-wait (servers/server-control.ts) before each load, so work left over from one
  * load (queued hashes, unread requests of closed connections) never lands in the next; a server
  * that dies or hangs meanwhile ends the replay at once instead of a deadline later.
  */

@@ -1,5 +1,5 @@
 // The verdict rule (docs/seeds.md), as pure functions over paired runs.
-import { ci95, median } from '../report/stats.ts';
+import { ci95, median } from '../stats/stats.ts';
 
 export type Verdict = 'holds' | 'partly' | 'does not hold' | 'not measured';
 

@@ -1,5 +1,5 @@
-import type { FirstTouch } from '../report/report-types.ts';
-import { median } from '../report/stats.ts';
+import type { FirstTouch } from '../model/report-types.ts';
+import { median } from '../stats/stats.ts';
 
 const PAGE = 4096;
 

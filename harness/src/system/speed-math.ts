@@ -9,8 +9,8 @@
  * A CPU's speed is its fastest unit seen in the session over this unit (1 = full speed);
  * the machine's "cores' worth" at an instant is the sum of its CPUs' speeds at that tick.
  */
-import { median } from '../report/stats.ts';
-import type { RunSpeed } from '../report/report-types.ts';
+import { median } from '../stats/stats.ts';
+import type { RunSpeed } from '../model/report-types.ts';
 
 export type { RunSpeed };
 

@@ -5,7 +5,7 @@
 import { markdownTable } from 'markdown-table';
 import { formatChange, formatP } from '../compare/render-compare.ts';
 import type { MetricChange } from '../compare/compare.ts';
-import type { Report } from '../report/report-types.ts';
+import type { Report } from '../model/report-types.ts';
 import { escapeHtml } from '../report/render/html-escape.ts';
 import { escapeCell, formatMs, formatRps } from '../report/render/markdown.ts';
 import type { VersionChange, VersionComparison } from './compare-versions.ts';

@@ -3,9 +3,9 @@
  * report with several installations of a runtime, and its section (table and headlines).
  */
 import { formatChange, formatP } from '../compare/render-compare.ts';
-import type { Report } from '../report/report-types.ts';
+import type { Report } from '../model/report-types.ts';
 import type { Headline, ReportFeatures, ReportSection } from '../report/section.ts';
-import type { VersionChange } from '../report/change-types.ts';
+import type { VersionChange } from '../model/change.ts';
 import { compareInstallations } from './compare-versions.ts';
 import { versionsHtml, versionsMarkdown } from './render-versions.ts';
 

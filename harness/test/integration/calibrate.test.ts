@@ -3,8 +3,8 @@
 // and without wrk the autocannon figures stand alone with the reason.
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { calibrate, type CalibrateOptions } from '../../src/calibrate/calibrate.ts';
-import { stopAllServers } from '../../src/run/server.ts';
-import { findWrk, missingWrkReason } from '../../src/run/wrk.ts';
+import { stopAllServers } from '../../src/servers/server.ts';
+import { findWrk, missingWrkReason } from '../../src/load/wrk.ts';
 import { isAlive, processTree } from './helpers.ts';
 
 const SHORT: CalibrateOptions = {

@@ -11,13 +11,13 @@ import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { generateDataFiles } from '@bench/app';
-import { arrivalOffsets } from '../../src/curve/arrivals.ts';
+import { arrivalOffsets } from '../../src/load/arrivals.ts';
 import type { CurveReport } from '../../src/curve/curve-types.ts';
-import { Generator, type StepOptions } from '../../src/curve/generator.ts';
+import { Generator, type StepOptions } from '../../src/load/generator.ts';
 import { lindleyMeanMs, md1MeanMs } from '../../src/curve/ladder.ts';
 import { generatorBound, toStep } from '../../src/curve/step.ts';
-import { runtimeSpec } from '../../src/run/runtimes.ts';
-import { startServer, stopAllServers, type RunningServer } from '../../src/run/server.ts';
+import { runtimeSpec } from '../../src/servers/runtimes.ts';
+import { startServer, stopAllServers, type RunningServer } from '../../src/servers/server.ts';
 import { isAlive, processesMentioning, queueService } from './helpers.ts';
 
 const HARNESS = resolve(dirname(fileURLToPath(import.meta.url)), '../..');

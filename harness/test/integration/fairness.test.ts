@@ -5,10 +5,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { generateDataFiles } from '@bench/app';
-import { runLoad } from '../../src/run/load.ts';
-import { RUNTIME_NAMES, runtimeSpec } from '../../src/run/runtimes.ts';
-import { startServer, stopAllServers } from '../../src/run/server.ts';
-import { fairness } from '../../src/report/fairness.ts';
+import { runLoad } from '../../src/load/autocannon.ts';
+import { RUNTIME_NAMES, runtimeSpec } from '../../src/servers/runtimes.ts';
+import { startServer, stopAllServers } from '../../src/servers/server.ts';
+import { fairness } from '../../src/stats/fairness.ts';
 
 let dataDir: string;
 

@@ -5,11 +5,11 @@ import { chmodSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'nod
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { exitCode, runBench } from '../../src/run/bench.ts';
-import { parsePlan } from '../../src/run/plan.ts';
-import type { Report } from '../../src/report/report-types.ts';
-import { runtimeSpec } from '../../src/run/runtimes.ts';
-import { stopAllServers } from '../../src/run/server.ts';
+import { exitCode, runBench } from '../../src/bench/bench.ts';
+import { parsePlan } from '../../src/bench/plan.ts';
+import type { Report } from '../../src/model/report-types.ts';
+import { runtimeSpec } from '../../src/servers/runtimes.ts';
+import { stopAllServers } from '../../src/servers/server.ts';
 import { isAlive, processesMentioning, processTree, recordingProgress } from './helpers.ts';
 
 let tmp: string;

@@ -2,10 +2,10 @@
 // arrivals in a second, every one sent (none dropped), answered and counted once. No timing is
 // asserted: the CI machine's speed is not the generator's (docs/load-generator.md for ceilings).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { arrivalOffsets } from '../../src/curve/arrivals.ts';
-import { Generator } from '../../src/curve/generator.ts';
-import { runtimeSpec } from '../../src/run/runtimes.ts';
-import { startServer, stopAllServers, type RunningServer } from '../../src/run/server.ts';
+import { arrivalOffsets } from '../../src/load/arrivals.ts';
+import { Generator } from '../../src/load/generator.ts';
+import { runtimeSpec } from '../../src/servers/runtimes.ts';
+import { startServer, stopAllServers, type RunningServer } from '../../src/servers/server.ts';
 import { isAlive } from './helpers.ts';
 
 let server: RunningServer;

@@ -1,5 +1,5 @@
 import { readdirSync, readFileSync } from 'node:fs';
-import type { Progress } from '../../src/run/progress.ts';
+import type { Progress } from '../../src/bench/progress.ts';
 
 /** A Progress that keeps the plain lines, for assertions. */
 export function recordingProgress(): Progress & { lines: string[] } {

@@ -5,10 +5,10 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { runBench } from '../../src/run/bench.ts';
-import { parsePlan } from '../../src/run/plan.ts';
-import type { CellResult, Report } from '../../src/report/report-types.ts';
-import { stopAllServers } from '../../src/run/server.ts';
+import { runBench } from '../../src/bench/bench.ts';
+import { parsePlan } from '../../src/bench/plan.ts';
+import type { CellResult, Report } from '../../src/model/report-types.ts';
+import { stopAllServers } from '../../src/servers/server.ts';
 import { isAlive, processesMentioning, recordingProgress } from './helpers.ts';
 
 const RUNTIMES = ['node', 'bun', 'deno'] as const;

@@ -6,8 +6,8 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { RuntimeSpec } from '../../src/run/runtimes.ts';
-import { startServer, stopAllServers } from '../../src/run/server.ts';
+import type { RuntimeSpec } from '../../src/servers/runtimes.ts';
+import { startServer, stopAllServers } from '../../src/servers/server.ts';
 import { processesMentioning } from './helpers.ts';
 
 let dir: string;

@@ -8,10 +8,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { generateDataFiles } from '@bench/app';
-import { runBench } from '../../src/run/bench.ts';
-import { parsePlan } from '../../src/run/plan.ts';
-import { RUNTIME_NAMES, runtimeSpec } from '../../src/run/runtimes.ts';
-import { groupAlive, startServer, stopAllServers } from '../../src/run/server.ts';
+import { runBench } from '../../src/bench/bench.ts';
+import { parsePlan } from '../../src/bench/plan.ts';
+import { RUNTIME_NAMES, runtimeSpec } from '../../src/servers/runtimes.ts';
+import { groupAlive, startServer, stopAllServers } from '../../src/servers/server.ts';
 import { isAlive, processesMentioning, recordingProgress } from './helpers.ts';
 
 let tmp: string;

@@ -1,5 +1,5 @@
 /**
- * The one quiet-wait (run/server-control.ts waitQuiet) as the curve and the seeds call it: a
+ * The one quiet-wait (servers/server-control.ts waitQuiet) as the curve and the seeds call it: a
  * server that hangs while they wait is reported hung within the hang deadline, not after the
  * wait's own deadline (20 s for the curve, a minute for the seeds), and a busy one is busy.
  * The server is a stand-in: a tiny node process answering /stats, stopped with SIGSTOP.
@@ -8,8 +8,8 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
 import { afterEach, describe, expect, it } from 'vitest';
 import { waitQuiet as curveWaitQuiet } from '../../src/curve/server-figures.ts';
-import { ServerBusy, ServerLost } from '../../src/run/liveness.ts';
-import type { Exit, RunningServer } from '../../src/run/server.ts';
+import { ServerBusy, ServerLost } from '../../src/servers/liveness.ts';
+import type { Exit, RunningServer } from '../../src/servers/server.ts';
 import { quiesce as seedsQuiesce } from '../../src/seeds/replay.ts';
 
 // Answers /stats with a request always in hand (a server that never gets quiet), on a free port.

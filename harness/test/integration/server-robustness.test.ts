@@ -8,12 +8,12 @@ import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { generateDataFiles, type Manifest } from '@bench/app';
 import { denoArgs, denoBinary } from '@bench/runtime-deno/command';
-import { runBench } from '../../src/run/bench.ts';
-import { runLoad } from '../../src/run/load.ts';
-import { parsePlan } from '../../src/run/plan.ts';
-import { RUNTIME_NAMES, runtimeSpec } from '../../src/run/runtimes.ts';
-import { startServer, stopAllServers, type RunningServer } from '../../src/run/server.ts';
-import { checkAnswer } from '../../src/run/validate.ts';
+import { runBench } from '../../src/bench/bench.ts';
+import { runLoad } from '../../src/load/autocannon.ts';
+import { parsePlan } from '../../src/bench/plan.ts';
+import { RUNTIME_NAMES, runtimeSpec } from '../../src/servers/runtimes.ts';
+import { startServer, stopAllServers, type RunningServer } from '../../src/servers/server.ts';
+import { checkAnswer } from '../../src/servers/validate.ts';
 import { recordingProgress } from './helpers.ts';
 
 let dataDir: string;

@@ -5,9 +5,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { generateDataFiles, type Manifest } from '@bench/app';
-import { probeRuntime, RUNTIME_NAMES, runtimeSpec } from '../../src/run/runtimes.ts';
-import { groupAlive, startServer, stopAllServers, type RunningServer } from '../../src/run/server.ts';
-import { checkAnswer } from '../../src/run/validate.ts';
+import { probeRuntime, RUNTIME_NAMES, runtimeSpec } from '../../src/servers/runtimes.ts';
+import { groupAlive, startServer, stopAllServers, type RunningServer } from '../../src/servers/server.ts';
+import { checkAnswer } from '../../src/servers/validate.ts';
 import { KEEP_FREED_MEMORY_ENV } from '../../src/system/allocator.ts';
 
 const LOAD_ROUTES = [

@@ -7,9 +7,9 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { generateDataFiles } from '@bench/app';
-import { probeRuntime, runtimeSpec, type RuntimeSpec } from '../../src/run/runtimes.ts';
-import { startServer, stopAllServers } from '../../src/run/server.ts';
-import { platformPackage, registryVersions, resolveRequest } from '../../src/run/runtime-install.ts';
+import { probeRuntime, runtimeSpec, type RuntimeSpec } from '../../src/servers/runtimes.ts';
+import { startServer, stopAllServers } from '../../src/servers/server.ts';
+import { platformPackage, registryVersions, resolveRequest } from '../../src/servers/runtime-install.ts';
 import { isAlive, processesMentioning, processTree } from './helpers.ts';
 
 const HARNESS = resolve(import.meta.dirname, '../..');

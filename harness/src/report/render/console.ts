@@ -3,10 +3,10 @@
  * The full picture is in the Markdown; this is what to glance at before opening it.
  */
 import Table from 'cli-table3';
-import type { CellResult, Report } from '../report-types.ts';
+import type { CellResult, Report } from '../../model/report-types.ts';
 import { cellNotes, comparisonLines, formatDate, formatMs, formatRps, modeLabel, timingText } from './markdown.ts';
 import { runtimeLabel } from './processes.ts';
-import { shownP99 } from '../littles-law.ts';
+import { shownP99 } from '../../stats/littles-law.ts';
 import { movingMachineText } from './precision.ts';
 
 const DASH = '-';

@@ -4,11 +4,11 @@
  */
 import { escapeHtml } from './html-escape.ts';
 import { cellRemarks, flagLabel } from '../flags.ts';
-import { shownP99 } from '../littles-law.ts';
+import { shownP99 } from '../../stats/littles-law.ts';
 import { entryLane, laneOf, MODE_ORDER } from '../merge.ts';
 import { precisionText } from './precision.ts';
 import { environmentRows, formatMs, formatRatio, formatRps, modeLabel, parameterRows, THREAD_HEAD, threadFigures } from './markdown.ts';
-import type { CellResult, Flag, Report, ScenarioName } from '../report-types.ts';
+import type { CellResult, Flag, Report, ScenarioName } from '../../model/report-types.ts';
 import { runtimeLabel } from './processes.ts';
 
 const DASH = '—';

@@ -15,7 +15,7 @@ import { cellTable, environmentTable, parametersTable, threadsDetails } from './
 import { processesHtml } from './processes.ts';
 import { entryLane, laneOf, SCENARIO_ORDER } from '../merge.ts';
 import { comparisonLines, formatBytes, formatDate } from './markdown.ts';
-import type { Parameters, Report, RuntimeEntry, ScenarioName } from '../report-types.ts';
+import type { Parameters, Report, RuntimeEntry, ScenarioName } from '../../model/report-types.ts';
 import { movingMachineText } from './precision.ts';
 
 /** Scenarios present in the report, in the report's scenario order. */

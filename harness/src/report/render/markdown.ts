@@ -8,9 +8,9 @@ import { escapeCell, formatBytes, formatDate, formatMs, formatRatio, formatRps }
 
 export { escapeCell, formatBytes, formatDate, formatMs, formatRatio, formatRps } from './format.ts';
 import { cellRemarks, CLIENT_BOUND_CPU_PERCENT, flagLabel, PAGE_FAULT_SHARE, percent, UNSTABLE_CV } from '../flags.ts';
-import { shownP99 } from '../littles-law.ts';
+import { shownP99 } from '../../stats/littles-law.ts';
 import { laneOf, MODE_ORDER } from '../merge.ts';
-import type { CellResult, Comparison, NetworkPath, Parameters, Ratios, Report, RoundTrip, ScenarioName, Timing } from '../report-types.ts';
+import type { CellResult, Comparison, NetworkPath, Parameters, Ratios, Report, RoundTrip, ScenarioName, Timing } from '../../model/report-types.ts';
 import { poolsSection, processesSection, runtimeLabel } from './processes.ts';
 import type { ReportSection } from '../section.ts';
 import { firstTouchText, machineSpeedRow, movingMachineText, pairedRatioText, precisionLegend, precisionNotes, precisionText, runsText } from './precision.ts';

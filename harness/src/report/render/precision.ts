@@ -4,10 +4,10 @@
  * ("±3.1 %"), and the machine's speed over the run ("2 vCPUs, 1.1 to 1.9 cores' worth").
  * Pure: formats what the report holds.
  */
-import { holdsOne } from '../paired.ts';
-import type { CellResult, Environment, FirstTouch, Parameters, Ratios, Summary } from '../report-types.ts';
+import { holdsOne } from '../../stats/paired.ts';
+import type { CellResult, Environment, FirstTouch, Parameters, Ratios, Summary } from '../../model/report-types.ts';
 import { formatRatio } from './format.ts';
-import { MIN_RUNS_FOR_INTERVAL } from '../stats.ts';
+import { MIN_RUNS_FOR_INTERVAL } from '../../stats/stats.ts';
 
 /**
  * The throughput ratio from paired runs and its interval, as two pieces of a sentence ("1.05x",

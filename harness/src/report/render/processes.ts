@@ -4,7 +4,7 @@
  */
 import { markdownTable } from 'markdown-table';
 import type { PoolSize } from '@bench/app';
-import type { CellResult, ProcessRatios, Report } from '../report-types.ts';
+import type { CellResult, ProcessRatios, Report } from '../../model/report-types.ts';
 
 const DASH = '—';
 

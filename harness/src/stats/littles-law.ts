@@ -10,7 +10,7 @@
  * at their age (a censored value: their latency is at least that), as the open-loop curves count
  * timeouts.
  */
-import type { CellResult, CensoredLatency, LittlesLaw, RunResult, Unanswered } from './report-types.ts';
+import type { CellResult, CensoredLatency, LittlesLaw, RunResult, Unanswered } from '../model/report-types.ts';
 import { median, roundFigure } from './stats.ts';
 
 /**
@@ -85,7 +85,7 @@ export function unansweredOf(count: number, agesMs: readonly number[] | undefine
   return { count, agesKnown: true, medianAgeMs: roundFigure(nearestRank(sorted, 0.5)), oldestMs: roundFigure(sorted.at(-1) ?? 0) };
 }
 
-/** What one run's load left to judge its latency by (run/load.ts's LoadResult fits this). */
+/** What one run's load left to judge its latency by (load/autocannon.ts's LoadResult fits this). */
 export interface RunLatencyInput {
   requestsPerSec: number;
   meanLatencyMs?: number;

@@ -10,7 +10,7 @@
  */
 import { gammaln } from 'simple-statistics';
 import { mean, sampleStdDev } from './stats.ts';
-import type { WelchTest } from './change-types.ts';
+import type { WelchTest } from '../model/change.ts';
 
 /** Relative accuracy the continued fraction stops at: near double precision. */
 const EPSILON = 1e-15;

@@ -1,24 +1,25 @@
+import { Interrupted } from '../cli/interrupt.ts';
 import type { Manifest } from '@bench/app';
-import { runLoad, type LoadResult } from './load.ts';
+import { runLoad, type LoadResult } from '../load/autocannon.ts';
 import type { Plan } from './plan.ts';
-import type { Probe, ProbeReport } from './probe.ts';
+import type { Probe, ProbeReport } from '../load/probe.ts';
 import { evictAndVerify } from '../system/page-cache.ts';
-import type { ServerHost } from './server-host.ts';
-import { runWrk, type WrkResult } from './wrk.ts';
+import type { ServerHost } from '../servers/server-host.ts';
+import { runWrk, type WrkResult } from '../load/wrk.ts';
 import { readProcAll, watchPeakRss } from '../system/proc.ts';
-import { roundFigure } from '../report/stats.ts';
+import { roundFigure } from '../stats/stats.ts';
 import { snapshotThreads, threadUse } from '../system/threads.ts';
-import type { RunResult, ServerSources, Warmup } from '../report/report-types.ts';
+import type { RunResult, ServerSources, Warmup } from '../model/report-types.ts';
 import { isSteady, runCapSec, warmupSliceSec } from './run-length.ts';
-import { fairness } from '../report/fairness.ts';
-import { runLatencyCheck } from '../report/littles-law.ts';
-import type { CellSpec } from './scenarios.ts';
-import { formatExit, type RunningServer } from './server.ts';
-import { checkAnswer } from './validate.ts';
-import { ServerBusy, ServerLost, tailOf, whileAlive } from './liveness.ts';
-import { drain, getStats, hungAfterMs, lostIfDead, post, rememberLeftovers, statsAfterLoad, totalCpu } from './server-control.ts';
+import { fairness } from '../stats/fairness.ts';
+import { runLatencyCheck } from '../stats/littles-law.ts';
+import type { CellSpec } from '../servers/scenarios.ts';
+import { formatExit, type RunningServer } from '../servers/server.ts';
+import { checkAnswer } from '../servers/validate.ts';
+import { ServerBusy, ServerLost, tailOf, whileAlive } from '../servers/liveness.ts';
+import { drain, getStats, hungAfterMs, lostIfDead, post, rememberLeftovers, statsAfterLoad, totalCpu } from '../servers/server-control.ts';
 
-export { ServerBusy, ServerLost } from './liveness.ts';
+export { ServerBusy, ServerLost } from '../servers/liveness.ts';
 
 export interface CellContext {
   server: RunningServer;
@@ -42,10 +43,6 @@ export interface CellContext {
   restart?: (reason: string) => Promise<RunningServer>;
 }
 
-/** The run was interrupted; the cell in progress is dropped, the finished ones kept. */
-export class Interrupted extends Error {}
-
-
 
 
 /**
@@ -53,7 +50,6 @@ export class Interrupted extends Error {}
  * thousand of them queued at once, which would only leave a backlog to drain before run 1.
  */
 export const WARMUP_MAX_CONNECTIONS = 10;
-
 
 /**
  * Before any run of a cell on one server: quiet again after the previous cell, its answer checked
@@ -272,7 +268,6 @@ export async function measureRun(spec: CellSpec, ctx: CellContext): Promise<RunR
 }
 
 
-
 /**
  * Gets the server quiet before a run, or replaces it: a drain with the deadline its backlog
  * calls for (capped), and when the server is still working after that, a restart (recorded).
@@ -311,8 +306,6 @@ async function evictForRun(paths: string[], host: ServerHost | undefined): Promi
   if (host !== undefined) return (await host.evictAndVerify(paths)) ? 'cold' : 'warm';
   return (await evictAndVerify(paths)).ok ? 'cold' : 'warm';
 }
-
-
 
 
 

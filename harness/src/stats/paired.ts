@@ -1,12 +1,12 @@
 /**
  * Paired ratios (issue 22): the runs of two compared cells alternate (report round by round,
- * run/schedule.ts), so each round gives one ratio of neighbours in time, and a drift of the
+ * bench/schedule.ts), so each round gives one ratio of neighbours in time, and a drift of the
  * machine's speed cancels inside the pair instead of landing on one cell. The interval is a
  * Student's t interval on the log ratios, back-transformed: a geometric mean ratio with its
  * 95 % interval, symmetric in over/base (1/x of the pairs gives 1/x of the interval). Pure.
  */
 import { mean, sampleStdDev, tCritical95 } from './stats.ts';
-import type { RunResult, Summary } from './report-types.ts';
+import type { RunResult, Summary } from '../model/report-types.ts';
 
 export interface PairedRatio {
   /** Geometric mean of the per-round ratios. */

@@ -7,7 +7,7 @@ import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, renameSync, rmSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import type { RuntimeName } from '@bench/app';
-import { FlagError } from '../cli-flags.ts';
+import { FlagError } from '../cli/flags.ts';
 import { bunSpecFor, denoSpecFor, nodeSpecFor, probeRuntime, runtimeSpec, type RuntimeSpec } from './runtimes.ts';
 import { REPO_ROOT } from '../system/paths.ts';
 import { latestPerLine, pickVersion, type RuntimeRequest } from './runtime-request.ts';

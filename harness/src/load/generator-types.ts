@@ -1,5 +1,5 @@
 import type { Arrivals } from './arrivals.ts';
-import type { DecisionRule, StepVerdict } from './step-decision.ts';
+import type { DecisionRule, StepVerdict } from '../stats/step-decision.ts';
 
 /**
  * A step that stops once its counts decide (step-decision.ts): durationSec is then its time cap.

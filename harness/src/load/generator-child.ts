@@ -9,7 +9,7 @@ import { arrivalOffsets } from './arrivals.ts';
 import { ConnectionPool, preopenCount, type PoolHandlers } from './http-pool.ts';
 import { PreciseWake } from './precise-wake.ts';
 import { AsleepShare, pace, WAKE_EARLY_MS } from './send-pacing.ts';
-import { shouldStopStep, StepTally } from './step-decision.ts';
+import { shouldStopStep, StepTally } from '../stats/step-decision.ts';
 import type { GeneratorCommand, GeneratorMessage, Percentiles, StepMeasurement, StepOptions } from './generator-types.ts';
 
 const histogram = (): Histogram =>

@@ -2,7 +2,7 @@ import { spawnSync, type ChildProcess } from 'node:child_process';
 import { setPriority as osSetPriority } from 'node:os';
 import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { forkTs, nextMessage } from '../run/ipc-child.ts';
+import { forkTs, nextMessage } from './ipc-child.ts';
 import type { GeneratorCommand, GeneratorMessage, StepMeasurement, StepOptions } from './generator-types.ts';
 
 export type { StepMeasurement, StepOptions } from './generator-types.ts';

@@ -1,8 +1,8 @@
 /**
  * The run's time budget and its grouping into paired cell groups (issue 22). Pure.
  */
-import type { CellSpec } from './scenarios.ts';
-import { tCritical95 } from '../report/stats.ts';
+import type { CellSpec } from '../servers/scenarios.ts';
+import { tCritical95 } from '../stats/stats.ts';
 
 /**
  * A cell's need for more runs, the weight of its claim on the budget: how many times its

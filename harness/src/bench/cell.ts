@@ -3,9 +3,9 @@
  */
 import type { Pools, RuntimeName } from '@bench/app';
 import { cellFlags, cellStatus, overloadSummary } from '../report/flags.ts';
-import type { CellResult, Mode, RunResult, ScenarioName, ThreadUse } from '../report/report-types.ts';
-import { cellCensoredLatency, cellLittlesLaw, cellUnanswered, latencyCensoredReason } from '../report/littles-law.ts';
-import { median, roundFigure, summarize } from '../report/stats.ts';
+import type { CellResult, Mode, RunResult, ScenarioName, ThreadUse } from '../model/report-types.ts';
+import { cellCensoredLatency, cellLittlesLaw, cellUnanswered, latencyCensoredReason } from '../stats/littles-law.ts';
+import { median, roundFigure, summarize } from '../stats/stats.ts';
 
 export interface CellMeta {
   runtime: RuntimeName;
@@ -126,7 +126,7 @@ export function summarizeCell(meta: CellMeta, runs: readonly RunResult[], opts: 
   };
 }
 
-/** Little's law and the unanswered requests over the runs (issue 22; report/littles-law.ts). */
+/** Little's law and the unanswered requests over the runs (issue 22; stats/littles-law.ts). */
 function littlesLawFigures(runs: readonly RunResult[]): Pick<CellResult, 'littlesLaw' | 'unanswered' | 'latencyWithUnansweredMs' | 'latencyCensored'> {
   const littlesLaw = cellLittlesLaw(runs);
   const unanswered = cellUnanswered(runs);

@@ -3,7 +3,7 @@
  * `deno`), and how they match real versions. Pure functions.
  */
 import type { RuntimeName } from '@bench/app';
-import { FlagError } from '../cli-flags.ts';
+import { FlagError } from '../cli/flags.ts';
 
 export interface RuntimeRequest {
   name: RuntimeName;

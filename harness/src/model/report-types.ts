@@ -3,12 +3,12 @@
  * fixed; fields marked "added" are ours.
  */
 import type { Pools, RuntimeName } from '@bench/app';
-import type { Fairness } from './fairness.ts';
-import type { VersionComparison } from './change-types.ts';
+import type { Fairness } from '../stats/fairness.ts';
+import type { VersionComparison } from './change.ts';
 import type { Mode, ScenarioName } from './names.ts';
 
 export type { Mode, ScenarioName };
-/** added (issue 22): 'latency-censored', the latency figures cannot be told (report/littles-law.ts). */
+/** added (issue 22): 'latency-censored', the latency figures cannot be told (stats/littles-law.ts). */
 export type Flag = 'client-bound' | 'unstable' | 'count-mismatch' | 'overloaded' | 'latency-censored';
 export type CellStatus = 'ok' | 'invalid' | 'failed';
 
@@ -248,7 +248,7 @@ export interface RunResult {
   latencyWithUnansweredMs?: CensoredLatency;
 }
 
-/** added (issue 22): Little's law check (report/littles-law.ts). All in ms; ratio = measured / expected. */
+/** added (issue 22): Little's law check (stats/littles-law.ts). All in ms; ratio = measured / expected. */
 export interface LittlesLaw {
   expectedMeanMs: number;
   measuredMeanMs: number;
@@ -435,7 +435,7 @@ export interface CellResult {
   pageFaultShare?: number;
   /** added: runs that ended with fewer completed requests than --min-requests, and that minimum. */
   shortRuns?: { runs: number; minRequests: number; capped: boolean };
-  /** added (issue 22): medians of the runs' Little's-law figures (report/littles-law.ts). */
+  /** added (issue 22): medians of the runs' Little's-law figures (stats/littles-law.ts). */
   littlesLaw?: LittlesLaw;
   /** added (issue 22): unanswered requests summed over the runs, of `sent` requests, and the oldest age. */
   unanswered?: { count: number; sent: number; agesKnown: boolean; oldestMs?: number };
@@ -459,7 +459,7 @@ export interface Ratios {
   p99: number | null;
   probeP99: number | null;
   /**
-   * added (issue 22): from the runs paired by round (report/paired.ts): the geometric mean of the
+   * added (issue 22): from the runs paired by round (stats/paired.ts): the geometric mean of the
    * per-round throughput ratios, its 95 % interval, and how many pairs. An interval holding 1
    * reads "no measurable difference".
    */

@@ -1,11 +1,12 @@
-import { choice, FlagError as PlanError, nameList, numberFlag, parseFlags } from '../cli-flags.ts';
+import { choice, FlagError as PlanError, nameList, numberFlag, parseFlags } from '../cli/flags.ts';
 import { BOUNDS, DATA_DEFAULTS, DEFAULTS, type RuntimeName } from '@bench/app';
-import type { Mode, ScenarioName } from '../report/report-types.ts';
-import { RUNTIME_NAMES } from './runtimes.ts';
-import { cellsFor, SCENARIO_NAMES } from './scenarios.ts';
+import type { ScenarioName } from '../model/report-types.ts';
+import { MODES, type Mode } from '../model/names.ts';
+import { RUNTIME_NAMES } from '../servers/runtimes.ts';
+import { cellsFor, SCENARIO_NAMES } from '../servers/scenarios.ts';
 import { DEFAULT_MIN_REQUESTS, QUICK_MIN_REQUESTS } from './run-length.ts';
-import { parseRuntimeList, parseRuntimeRequest, type RuntimeRequest } from './runtime-request.ts';
-import { REMOTE_FLAGS, remoteTarget, type RemoteTarget } from './server-host.ts';
+import { parseRuntimeList, parseRuntimeRequest, type RuntimeRequest } from '../servers/runtime-request.ts';
+import { REMOTE_FLAGS, remoteTarget, type RemoteTarget } from '../servers/server-host.ts';
 import { REPO_ROOT } from '../system/paths.ts';
 
 /** Everything one bench run will do, decided before anything starts. */
@@ -137,11 +138,10 @@ export const QUICK = {
  */
 export const DEFAULT_DRAIN_CAP_SEC = 15;
 
-export const MODES: readonly Mode[] = ['baseline', 'raw', 'sync', 'async', 'worker'];
 const SCHEDULES = ['interleaved', 'sequential'] as const;
 
 /** A flag problem: one line naming it and the accepted values; the CLI exits 2. */
-export { FlagError as PlanError } from '../cli-flags.ts';
+export { FlagError as PlanError } from '../cli/flags.ts';
 
 /**
  * Default (full plan): the hello cells, where the load generator is most likely the limit.

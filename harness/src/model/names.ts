@@ -2,3 +2,4 @@
 // imports (change-types.ts) can name them without importing it back.
 export type ScenarioName = 'hello' | 'hash' | 'file' | 'fib' | 'sleep';
 export type Mode = 'baseline' | 'raw' | 'sync' | 'async' | 'worker';
+export const MODES: readonly Mode[] = ['baseline', 'raw', 'sync', 'async', 'worker'];

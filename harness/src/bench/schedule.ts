@@ -1,19 +1,20 @@
 import type { Manifest, RuntimeName, ServerKind } from '@bench/app';
 import { failedCell, summarizeCell, type CellMeta } from './cell.ts';
-import { crossCheckRun, Interrupted, measureRun, prepareCell, ServerLost, type CellContext } from './measure.ts';
+import { Interrupted } from '../cli/interrupt.ts';
+import { crossCheckRun, measureRun, prepareCell, ServerLost, type CellContext } from './measure.ts';
 import type { Plan } from './plan.ts';
-import type { Probe } from './probe.ts';
-import type { CellResult, Flag, RunResult, RuntimeEntry } from '../report/report-types.ts';
-import type { RuntimeSpec } from './runtimes.ts';
-import type { CellSpec } from './scenarios.ts';
-import { startServer, type RunningServer } from './server.ts';
-import type { ServerHost } from './server-host.ts';
-import { cv, MIN_RUNS_FOR_INTERVAL, summarize } from '../report/stats.ts';
-import { halfWidthShare } from '../report/paired.ts';
+import type { Probe } from '../load/probe.ts';
+import type { CellResult, Flag, RunResult, RuntimeEntry } from '../model/report-types.ts';
+import type { RuntimeSpec } from '../servers/runtimes.ts';
+import type { CellSpec } from '../servers/scenarios.ts';
+import { startServer, type RunningServer } from '../servers/server.ts';
+import type { ServerHost } from '../servers/server-host.ts';
+import { cv, MIN_RUNS_FOR_INTERVAL, summarize } from '../stats/stats.ts';
+import { halfWidthShare } from '../stats/paired.ts';
 import { budgetNeed } from './budget.ts';
 import { slowRuns } from '../system/speed-math.ts';
 import type { SpeedSampler } from '../system/speed-sampler.ts';
-import type { ScenarioName } from '../report/report-types.ts';
+import type { ScenarioName } from '../model/report-types.ts';
 import { CEILING_OK_RATIO } from '../report/flags.ts';
 
 /** One runtime's side of the run: its servers (started on demand) and its report entry. */
@@ -43,7 +44,7 @@ export interface ScheduleContext {
   faultUsPerPage?: number;
   /** autocannon worker threads (pinned with more than one client CPU); absent = in-process. */
   loadWorkers?: number;
-  /** --server-host: the servers are started there, through what the entry point built (run/server-host.ts). */
+  /** --server-host: the servers are started there, through what the entry point built (servers/server-host.ts). */
   host?: ServerHost;
   /** The wrk binary when cross-checks are planned and wrk is installed. */
   wrk?: string;
@@ -51,7 +52,7 @@ export interface ScheduleContext {
   speed?: Pick<SpeedSampler, 'window'>;
   /**
    * Whether the run's time budget allows runs beyond the plan's minimum now (default: yes), for
-   * a cell whose need (run/budget.ts budgetNeed: 1 = at its goal or out of reach, up to 3) weighs its claim.
+   * a cell whose need (bench/budget.ts budgetNeed: 1 = at its goal or out of reach, up to 3) weighs its claim.
    */
   mayExtend?: (need: number) => boolean;
   log(line: string): void;
@@ -79,7 +80,7 @@ interface LaneCell {
  * order reversed every other round (sync async | async sync | ...: ABBA), so the runs compared
  * in a ratio are neighbours in time and a drift of the machine lands on both sides of it
  * (issue 22). Each run carries its round, which pairs it with the other cells' runs of that
- * round (report/paired.ts). A lane gets more rounds while one of its cells is short of its
+ * round (stats/paired.ts). A lane gets more rounds while one of its cells is short of its
  * runs, its precision target, or a run replacing one taken on a slow machine, within the run's
  * time budget (ctx.mayExtend) and the plan's cap.
  */

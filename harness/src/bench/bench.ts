@@ -6,30 +6,30 @@ import { DEFAULT_DATA_DIR, ensureDataFiles, primeFiles } from '../system/data-fi
 import { coldCacheSupport, residentFraction, type ColdCacheSupport } from '../system/page-cache.ts';
 import { pinSelf, planPinning, tasksetAvailable } from '../system/pinning.ts';
 import { KEEP_FREED_MEMORY_ENV } from '../system/allocator.ts';
-import { findWrk, missingWrkReason } from './wrk.ts';
+import { findWrk, missingWrkReason } from '../load/wrk.ts';
 import { environment } from '../system/environment.ts';
-import { Interrupted } from './measure.ts';
+import { Interrupted } from '../cli/interrupt.ts';
 import { mergeReport } from '../report/merge.ts';
 import { makeRunDir, readCells, updateLatest, writeCell, writeMeta, writeReportFiles, type RunMeta } from '../report/output.ts';
 import type { Plan } from './plan.ts';
-import { Probe } from './probe.ts';
+import { Probe } from '../load/probe.ts';
 import type { Progress } from './progress.ts';
 import { loadChartAssets } from '../report/render/html-assets.ts';
 import { renderHtml } from '../report/render/html.ts';
 import { formatMs, formatRps, renderMarkdown } from '../report/render/markdown.ts';
 import { percent } from '../report/flags.ts';
-import type { CellResult, Parameters, Report, RuntimeEntry } from '../report/report-types.ts';
+import type { CellResult, Parameters, Report, RuntimeEntry } from '../model/report-types.ts';
 import { withFeatures, type ReportFeatures } from '../report/section.ts';
-import { probeRuntime, runtimeSpec, type RuntimeSpec } from './runtimes.ts';
+import { probeRuntime, runtimeSpec, type RuntimeSpec } from '../servers/runtimes.ts';
 import { REPO_ROOT } from '../system/paths.ts';
-import { resolveRequest } from './runtime-install.ts';
-import { cellsFor, type CellSpec } from './scenarios.ts';
+import { resolveRequest } from '../servers/runtime-install.ts';
+import { cellsFor, type CellSpec } from '../servers/scenarios.ts';
 import { benchGroup, stopKind, type Lane, type ScheduleContext } from './schedule.ts';
 import { startSpeedSampler, type SpeedSampler } from '../system/speed-sampler.ts';
 import { scenarioGroups, weightedPace } from './budget.ts';
-import { stopAllServers, type RunningServer } from './server.ts';
+import { stopAllServers, type RunningServer } from '../servers/server.ts';
 import { createPhaseClock, phaseKind } from './phase-clock.ts';
-import type { ServerHost } from './server-host.ts';
+import type { ServerHost } from '../servers/server-host.ts';
 
 export const DEFAULT_RESULTS_ROOT = resolve(REPO_ROOT, 'data/results');
 
@@ -44,7 +44,7 @@ export interface BenchOptions {
    * runtime's pinned installation.
    */
   specs?: RuntimeSpec[];
-  /** --server-host: the other host the servers run on, as the entry point built it (run/server-host.ts). */
+  /** --server-host: the other host the servers run on, as the entry point built it (servers/server-host.ts). */
   host?: ServerHost;
   /** Called as each measured run starts, with its server (fault-injection tests kill or stop it). */
   onRunStarted?: (server: RunningServer, cell: CellSpec) => void;

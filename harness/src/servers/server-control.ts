@@ -4,14 +4,19 @@
  * in hand finished, nothing new finishing), and the backlog each load left, which sets how long
  * that wait may take. measure.ts drives runs with these; it decides when, this file how.
  */
-import type { Plan } from './plan.ts';
 import { formatExit, type RunningServer } from './server.ts';
 import { assertWorking, drainDeadlineMs, ServerBusy, ServerLost, tailOf, whileAlive } from './liveness.ts';
 
-/** What these calls need of a cell's context: the server and the plan's deadlines. */
+/** The deadlines a quiet-wait honours: the drain's cap and the request timeout, in seconds. */
+export interface QuietDeadlines {
+  drainCapSec: number;
+  timeoutSec: number;
+}
+
+/** What these calls need of a cell's context: the server and the run's deadlines. */
 export interface ControlContext {
   server: RunningServer;
-  plan: Pick<Plan, 'drainCapSec' | 'timeoutSec'>;
+  plan: QuietDeadlines;
 }
 
 export interface ServerStats {
@@ -30,7 +35,7 @@ export interface ServerStats {
 const leftovers = new WeakMap<RunningServer, { backlog: number; servedPerSec: number }>();
 
 /** Seconds of no progress at all, with the process alive, before a server counts as hung. */
-export function hungAfterMs(plan: Pick<Plan, 'timeoutSec'>): number {
+export function hungAfterMs(plan: Pick<QuietDeadlines, 'timeoutSec'>): number {
   return Math.max(2, plan.timeoutSec) * 1000;
 }
 

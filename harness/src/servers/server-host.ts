@@ -1,13 +1,13 @@
 /**
- * Where a run's servers live. This host is the default: run/server.ts starts the servers and
+ * Where a run's servers live. This host is the default: servers/server.ts starts the servers and
  * system/page-cache.ts evicts their files. Another host is what the user names with
  * --server-host; the entry point builds a ServerHost for it (remote/ does so over ssh) and hands
- * it down, so run/ uses another host only through this interface and never imports a feature.
+ * it down, so servers/ uses another host only through this interface and never imports a feature.
  */
 import { existsSync } from 'node:fs';
 import type { Manifest } from '@bench/app';
-import { FlagError } from '../cli-flags.ts';
-import type { NetworkPath, ServerHostEnvironment } from '../report/report-types.ts';
+import { FlagError } from '../cli/flags.ts';
+import type { NetworkPath, ServerHostEnvironment } from '../model/report-types.ts';
 import type { ColdCacheSupport } from '../system/page-cache.ts';
 import type { RuntimeSpec } from './runtimes.ts';
 import type { RunningServer } from './server.ts';
@@ -65,7 +65,7 @@ export interface ServerStart {
   processes?: number;
 }
 
-/** Another host that serves a run: everything run/ does there goes through these. */
+/** Another host that serves a run: everything servers/ does there goes through these. */
 export interface ServerHost {
   /** The host as its preflight saw it (name, OS, CPUs): the report's environment.serverHost. */
   environment: ServerHostEnvironment;
