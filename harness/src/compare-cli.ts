@@ -7,8 +7,8 @@ import { typedPath } from './cli/flags.ts';
 import { parseArgs } from 'node:util';
 import { checkSchemaVersions, compareReports, CompareError, DEFAULT_ALPHA, DEFAULT_THRESHOLD } from './compare/compare.ts';
 import { renderComparisonMarkdown } from './compare/render-compare.ts';
-import type { Report } from './model/report-types.ts';
-import { compareCurves, renderCurveComparison } from './curve/compare-curves.ts';
+import type { Report } from './model/report.ts';
+import { compareCurves, renderCurveComparison } from './curve/capacity-changes.ts';
 import type { CurveReport } from './curve/curve-types.ts';
 
 const USAGE = 'usage: compare <baseline report.json> <current report.json> [--threshold 0.05] [--alpha 0.05] [--out FILE] [--json FILE]';

@@ -7,7 +7,7 @@ import { dirname, join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { FlagError, typedPath, writableDir } from './cli/flags.ts';
 import { writeFileAtomic } from './report/output.ts';
-import type { Report } from './model/report-types.ts';
+import type { Report } from './model/report.ts';
 import type { SiteKind } from './report/site-model.ts';
 import { rebuildSite, RESULTS_ROOT, SITE_DIR, SITE_KINDS } from './site-kinds.ts';
 

@@ -6,7 +6,7 @@
 import { relative, resolve } from 'node:path';
 import { benchSection } from './report/bench-section.ts';
 import { loadChartAssets, type ChartAssets } from './report/render/html-assets.ts';
-import type { Report } from './model/report-types.ts';
+import type { Report } from './model/report.ts';
 import { writeSite, siteMarkdownOf, type BuiltSite, type SiteMarkdown } from './report/site.ts';
 import type { SiteKind } from './report/site-model.ts';
 import { REPO_ROOT } from './system/paths.ts';

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Report } from '../src/model/report-types.ts';
+import type { Report } from '../src/model/report.ts';
 import { cellOf, HASH_ASYNC, HASH_SYNC, reportOf } from './fixtures/compare/reports.ts';
 
 const HARNESS = resolve(dirname(fileURLToPath(import.meta.url)), '..');

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { cellRatios, comparisons, roundRatio, withRatioToFastest } from '../src/report/compare-modes.ts';
+import { cellRatios, comparisons, roundRatio, withRatioToFastest } from '../src/report/mode-ratios.ts';
 import { makeCell } from './fixtures.ts';
 
 describe('cellRatios', () => {

@@ -3,8 +3,9 @@ import { mergeReport, type MergeInput } from '../src/report/merge.ts';
 import { withFeatures } from '../src/report/section.ts';
 import { versionFeatures } from '../src/versions/versions-section.ts';
 import { renderMarkdown } from '../src/report/render/markdown.ts';
-import type { CellResult, RuntimeEntry } from '../src/model/report-types.ts';
-import { compareInstallations, versionBaselines } from '../src/versions/compare-versions.ts';
+import type { CellResult } from '../src/model/cell.ts';
+import type { RuntimeEntry } from '../src/model/report.ts';
+import { compareInstallations, versionBaselines } from '../src/versions/version-changes.ts';
 import { environment, makeCell, makeRun, parameters } from './fixtures.ts';
 
 /** As bench-cli does: merge, then what the versions feature derives. */

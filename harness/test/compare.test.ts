@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { compareReports, CompareError } from '../src/compare/compare.ts';
 import type { CellComparison, ComparedCell, ReportComparison } from '../src/compare/compare.ts';
-import type { Report } from '../src/model/report-types.ts';
+import type { Report } from '../src/model/report.ts';
 import { welchTTest } from '../src/stats/t-distribution.ts';
 import { environment, parameters, runtimes } from './fixtures.ts';
 import { cellOf, FIB_WORKER, HASH_ASYNC, HASH_SYNC, HELLO_RAW, reportOf } from './fixtures/compare/reports.ts';

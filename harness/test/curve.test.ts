@@ -8,7 +8,7 @@ import { generatorBound, toStep } from '../src/curve/step.ts';
 import { decide } from '../src/stats/step-decision.ts';
 import { decisionOptions, stepCapSec } from '../src/curve/cell-search.ts';
 import { FlagError } from '../src/cli/flags.ts';
-import { compareCurves, renderCurveComparison } from '../src/curve/compare-curves.ts';
+import { compareCurves, renderCurveComparison } from '../src/curve/capacity-changes.ts';
 import { CURVE_REPORT } from './fixtures/curve-report.ts';
 
 describe('arrivals', () => {

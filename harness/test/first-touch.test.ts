@@ -1,7 +1,8 @@
 // What fresh memory costs on this host, in the environment of every report (issue 22): /file/*
 // reads each 5 MB file into a new buffer, so its cells move with this cost between VM boots.
 import { describe, expect, it } from 'vitest';
-import type { ThreadUse, Report } from '../src/model/report-types.ts';
+import type { ThreadUse } from '../src/model/cell.ts';
+import type { Report } from '../src/model/report.ts';
 import { environmentRows, renderMarkdown, threadFigures } from '../src/report/render/markdown.ts';
 import { renderHtml } from '../src/report/render/html.ts';
 import { htmlFixtureReport } from './fixtures/html-report.ts';

@@ -1,5 +1,8 @@
 /** Builders of fixed inputs for the pure-module tests: sane defaults, override what the test is about. */
-import type { CellResult, Environment, Parameters, RunResult, RuntimeEntry } from '../src/model/report-types.ts';
+import type { CellResult, RunResult } from '../src/model/cell.ts';
+import type { Environment } from '../src/model/environment.ts';
+import type { Parameters } from '../src/model/parameters.ts';
+import type { RuntimeEntry } from '../src/model/report.ts';
 
 export function makeRun(overrides: Partial<RunResult> = {}): RunResult {
   return {

@@ -14,7 +14,7 @@ import {
 } from '../src/stats/littles-law.ts';
 import { unansweredAt } from '../src/load/autocannon.ts';
 import { summarizeCell } from '../src/bench/cell.ts';
-import type { RunResult } from '../src/model/report-types.ts';
+import type { RunResult } from '../src/model/cell.ts';
 import { mergeReport } from '../src/report/merge.ts';
 import { loadChartAssets } from '../src/report/render/html-assets.ts';
 import { renderHtml } from '../src/report/render/html.ts';

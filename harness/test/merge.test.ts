@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { mergeReport } from '../src/report/merge.ts';
-import type { CellResult } from '../src/model/report-types.ts';
+import type { CellResult } from '../src/model/cell.ts';
 import { environment, makeCell, parameters, runtimes } from './fixtures.ts';
 
 const label = (c: CellResult) => `${c.runtime}/${c.scenario}/${c.mode}`;

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { FULL, parsePlan, PlanError, QUICK } from '../src/bench/plan.ts';
+import { FlagError } from '../src/cli/flags.ts';
+import { FULL, parsePlan, QUICK } from '../src/bench/plan.ts';
 
 describe('parsePlan', () => {
   it('defaults to every runtime and scenario with the full plan', () => {
@@ -63,7 +64,7 @@ describe('parsePlan', () => {
     [['--frobnicate'], /Unknown option '--frobnicate'/],
     [['stray'], /Unexpected argument 'stray'/],
   ])('%j is refused with one clear line', (argv, message) => {
-    expect(() => parsePlan(argv)).toThrow(PlanError);
+    expect(() => parsePlan(argv)).toThrow(FlagError);
     expect(() => parsePlan(argv)).toThrow(message);
   });
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { processComparisons } from '../src/report/compare-processes.ts';
+import { processComparisons } from '../src/report/process-ratios.ts';
 import { mergeReport } from '../src/report/merge.ts';
 import { renderMarkdown } from '../src/report/render/markdown.ts';
 import { renderHtml } from '../src/report/render/html.ts';

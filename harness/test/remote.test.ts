@@ -10,7 +10,7 @@ import { remoteTarget } from '../src/servers/server-host.ts';
 import { runtimeSpec } from '../src/servers/runtimes.ts';
 import { REPO_ROOT } from '../src/system/paths.ts';
 import { environmentRows } from '../src/report/render/markdown.ts';
-import type { Report } from '../src/model/report-types.ts';
+import type { Report } from '../src/model/report.ts';
 
 describe('remote flags', () => {
   it('default: no remote; --server-host alone takes this checkout path and no bind (decided over ssh)', () => {

@@ -10,7 +10,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { benchHeadlines } from '../src/report/bench-section.ts';
 import { holdsOne, pairedRatioInterval, ratioConfidence } from '../src/report/headline.ts';
 import { mergeReport } from '../src/report/merge.ts';
-import type { Report } from '../src/model/report-types.ts';
+import type { Report } from '../src/model/report.ts';
 import { curveHeadlines } from '../src/curve/curve-section.ts';
 import { seedsHeadlines } from '../src/seeds/seeds-section.ts';
 import type { SeedsReport } from '../src/seeds/render.ts';

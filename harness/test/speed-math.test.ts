@@ -6,7 +6,8 @@ import { movingMachineText } from '../src/report/render/precision.ts';
 import { renderMarkdown } from '../src/report/render/markdown.ts';
 import { renderHtml } from '../src/report/render/html.ts';
 import { renderConsoleSummary } from '../src/report/render/console.ts';
-import type { Environment, Report } from '../src/model/report-types.ts';
+import type { Environment } from '../src/model/environment.ts';
+import type { Report } from '../src/model/report.ts';
 import { environment } from './fixtures.ts';
 import { htmlFixtureReport } from './fixtures/html-report.ts';
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { parseThreadStat, snapshotThreads, threadUse, type ThreadsSnapshot } from '../src/system/threads.ts';
 import { threadSummary } from '../src/bench/cell.ts';
-import type { RunResult, ThreadUse } from '../src/model/report-types.ts';
+import type { RunResult, ThreadUse } from '../src/model/cell.ts';
 
 const snapshot = (atMs: number, main: ThreadsSnapshot['main'], threads: [number, string, number][]): ThreadsSnapshot => ({
   atMs,

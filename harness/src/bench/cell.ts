@@ -3,7 +3,8 @@
  */
 import type { Pools, RuntimeName } from '@bench/app';
 import { cellFlags, cellStatus, overloadSummary } from '../report/flags.ts';
-import type { CellResult, Mode, RunResult, ScenarioName, ThreadUse } from '../model/report-types.ts';
+import type { CellResult, RunResult, ThreadUse } from '../model/cell.ts';
+import type { Mode, ScenarioName } from '../model/names.ts';
 import { cellCensoredLatency, cellLittlesLaw, cellUnanswered, latencyCensoredReason } from '../stats/littles-law.ts';
 import { median, roundFigure, summarize } from '../stats/stats.ts';
 

@@ -9,7 +9,8 @@ import { runWrk, type WrkResult } from '../load/wrk.ts';
 import { readProcAll, watchPeakRss } from '../system/proc.ts';
 import { roundFigure } from '../stats/stats.ts';
 import { snapshotThreads, threadUse } from '../system/threads.ts';
-import type { RunResult, ServerSources, Warmup } from '../model/report-types.ts';
+import type { RunResult, Warmup } from '../model/cell.ts';
+import type { ServerSources } from '../model/environment.ts';
 import { isSteady, runCapSec, warmupSliceSec } from './run-length.ts';
 import { fairness } from '../stats/fairness.ts';
 import { runLatencyCheck } from '../stats/littles-law.ts';
@@ -57,7 +58,7 @@ export const WARMUP_MAX_CONNECTIONS = 10;
  * server dies or hangs meanwhile.
  */
 export async function prepareCell(spec: CellSpec, ctx: CellContext): Promise<string | undefined> {
-  if (ctx.server.kind === 'hono') await settle(ctx);
+  if (ctx.server.kind === 'hono') await quietOrRestart(ctx);
   ctx.onPhase('check');
   const checkError = await check(spec, ctx);
   if (checkError !== undefined) return `answer check failed: ${checkError}`;
@@ -163,7 +164,7 @@ async function load(
  * same connections, so autocannon's figure can be told apart from the server's capacity.
  */
 export async function crossCheckRun(spec: CellSpec, ctx: CellContext, wrkBinary: string): Promise<WrkResult> {
-  if (ctx.server.kind === 'hono') await settle(ctx);
+  if (ctx.server.kind === 'hono') await quietOrRestart(ctx);
   const { server, plan } = ctx;
   const threads = Math.min(2, plan.connections);
   return runWrk({
@@ -183,7 +184,7 @@ export async function measureRun(spec: CellSpec, ctx: CellContext): Promise<RunR
   const hono = ctx.server.kind === 'hono';
   let restarts: string[] = [];
   if (hono) {
-    restarts = await settle(ctx, spec);
+    restarts = await quietOrRestart(ctx, spec);
     await post(ctx, '/reset');
   }
   const server = ctx.server;
@@ -273,7 +274,7 @@ export async function measureRun(spec: CellSpec, ctx: CellContext): Promise<RunR
  * calls for (capped), and when the server is still working after that, a restart (recorded).
  * Returns the restarts' reasons. A second failure to get quiet on a fresh server is a failure.
  */
-async function settle(ctx: CellContext, spec?: CellSpec): Promise<string[]> {
+async function quietOrRestart(ctx: CellContext, spec?: CellSpec): Promise<string[]> {
   try {
     await drain(ctx);
     return [];

@@ -3,7 +3,7 @@
  * (the last one announced), so the buckets add up to the whole run. It answers "why did
  * --quick take 90 s?" with figures instead of guesses, and the report keeps them.
  */
-import type { Timing } from '../model/report-types.ts';
+import type { Timing } from '../model/report.ts';
 
 /** The phases a cell goes through, as announced to onPhase ("run 2/3" is a "run"). */
 export type PhaseKind = 'setup' | 'check' | 'warm-up' | 'run' | 'cross-check' | 'restart' | 'other';

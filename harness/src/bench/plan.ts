@@ -1,6 +1,6 @@
-import { choice, FlagError as PlanError, nameList, numberFlag, parseFlags } from '../cli/flags.ts';
+import { choice, FlagError, nameList, numberFlag, parseFlags } from '../cli/flags.ts';
 import { BOUNDS, DATA_DEFAULTS, DEFAULTS, type RuntimeName } from '@bench/app';
-import type { ScenarioName } from '../model/report-types.ts';
+import type { ScenarioName } from '../model/names.ts';
 import { MODES, type Mode } from '../model/names.ts';
 import { RUNTIME_NAMES } from '../servers/runtimes.ts';
 import { cellsFor, SCENARIO_NAMES } from '../servers/scenarios.ts';
@@ -89,7 +89,7 @@ export function processList(raw: string | undefined): ProcessCount[] | undefined
   const out: ProcessCount[] = [];
   for (const token of raw.split(',').map((t) => t.trim())) {
     const value: ProcessCount | undefined = token === 'auto' ? 'auto' : /^\d+$/.test(token) && Number(token) >= 1 && Number(token) <= 256 ? Number(token) : undefined;
-    if (value === undefined) throw new PlanError(`--processes takes "auto" or integers from 1 to 256, comma-separated; got "${token}"`);
+    if (value === undefined) throw new FlagError(`--processes takes "auto" or integers from 1 to 256, comma-separated; got "${token}"`);
     if (!out.includes(value)) out.push(value);
   }
   return out;
@@ -141,7 +141,6 @@ export const DEFAULT_DRAIN_CAP_SEC = 15;
 const SCHEDULES = ['interleaved', 'sequential'] as const;
 
 /** A flag problem: one line naming it and the accepted values; the CLI exits 2. */
-export { FlagError as PlanError } from '../cli/flags.ts';
 
 /**
  * Default (full plan): the hello cells, where the load generator is most likely the limit.
@@ -213,7 +212,7 @@ export function parsePlan(argv: string[]): Plan {
   plan.warmupMaxSec = numberFlag('warmup-max', str('warmup-max'), plan.warmupSec, 600, false) ?? defaultWarmupMax;
   const remote = remoteTarget(str, REPO_ROOT);
   if (remote !== undefined) plan.remote = remote;
-  if (remote !== undefined && plan.keepFreedMemory) throw new PlanError('--keep-freed-memory sets the environment of servers started here: not with --server-host');
+  if (remote !== undefined && plan.keepFreedMemory) throw new FlagError('--keep-freed-memory sets the environment of servers started here: not with --server-host');
   plan.maxRuns = numberFlag('max-runs', str('max-runs'), plan.runs, 1000, true) ?? Math.max(plan.runs, quick ? 10 : PRECISION.maxRuns);
   // Precision target: on by default in the full plan; --runs given by hand means that many runs
   // (as a --warmup given by hand is taken as it is), unless a target is asked for too; 0 turns it off.
@@ -225,12 +224,12 @@ export function parsePlan(argv: string[]): Plan {
   if (baseline !== undefined) {
     const wanted = parseRuntimeRequest(baseline, RUNTIME_NAMES);
     if (!versioned || !requests.some((r) => r.label === wanted.label)) {
-      throw new PlanError(`--baseline ${baseline} is not among --runtimes${versioned ? ` (${requests.map((r) => r.label).join(', ')})` : ' versions: name them, e.g. --runtimes node@22,node@24'}`);
+      throw new FlagError(`--baseline ${baseline} is not among --runtimes${versioned ? ` (${requests.map((r) => r.label).join(', ')})` : ' versions: name them, e.g. --runtimes node@22,node@24'}`);
     }
     plan.baseline = wanted;
   }
   if (modes !== undefined && !cellsFor(plan.scenarios, plan).some((c) => modes.includes(c.mode))) {
-    throw new PlanError(`--modes ${modes.join(',')} selects no cell of --scenarios ${plan.scenarios.join(',')}`);
+    throw new FlagError(`--modes ${modes.join(',')} selects no cell of --scenarios ${plan.scenarios.join(',')}`);
   }
   return plan;
 }

@@ -4,7 +4,9 @@ import { Interrupted } from '../cli/interrupt.ts';
 import { crossCheckRun, measureRun, prepareCell, ServerLost, type CellContext } from './measure.ts';
 import type { Plan } from './plan.ts';
 import type { Probe } from '../load/probe.ts';
-import type { CellResult, Flag, RunResult, RuntimeEntry } from '../model/report-types.ts';
+import type { CellResult, RunResult } from '../model/cell.ts';
+import type { Flag } from '../model/names.ts';
+import type { RuntimeEntry } from '../model/report.ts';
 import type { RuntimeSpec } from '../servers/runtimes.ts';
 import type { CellSpec } from '../servers/scenarios.ts';
 import { startServer, type RunningServer } from '../servers/server.ts';
@@ -14,7 +16,7 @@ import { halfWidthShare } from '../stats/paired.ts';
 import { budgetNeed } from './budget.ts';
 import { slowRuns } from '../system/speed-math.ts';
 import type { SpeedSampler } from '../system/speed-sampler.ts';
-import type { ScenarioName } from '../model/report-types.ts';
+import type { ScenarioName } from '../model/names.ts';
 import { CEILING_OK_RATIO } from '../report/flags.ts';
 
 /** One runtime's side of the run: its servers (started on demand) and its report entry. */
@@ -124,7 +126,7 @@ export async function benchGroup(
     if (error instanceof Interrupted) {
       const partial = states
         .filter((state) => state.result !== undefined || state.runs.length > 0)
-        .map((state) => withInstallation({ ...(state.result ?? settle(state, ctx)), reason: `interrupted after ${state.runs.length} run(s)` }, state.lane));
+        .map((state) => withInstallation({ ...(state.result ?? summarizeLane(state, ctx)), reason: `interrupted after ${state.runs.length} run(s)` }, state.lane));
       if (partial.length > 0) onInterrupted?.(partial);
     }
     throw error;
@@ -132,7 +134,7 @@ export async function benchGroup(
   if (ctx.wrk !== undefined) {
     for (const state of states) if (state.result === undefined && ctx.plan.crossCheck.includes(state.cell.scenario)) await crossCheck(state, state.cell, ctx, ctx.wrk);
   }
-  return states.map((state) => withInstallation(state.result ?? settle(state, ctx), state.lane));
+  return states.map((state) => withInstallation(state.result ?? summarizeLane(state, ctx), state.lane));
 }
 
 /** One cell on every lane (a group of one). */
@@ -220,7 +222,7 @@ export function markSlowRuns(runs: RunResult[]): void {
   });
 }
 
-function settle(state: LaneCell, ctx: ScheduleContext): CellResult {
+function summarizeLane(state: LaneCell, ctx: ScheduleContext): CellResult {
   const plan = ctx.plan;
   const kept = keptRuns(state.runs);
   const summary = summarizeCell(state.meta, kept, { connections: plan.connections, timeoutSec: plan.timeoutSec, minRequests: plan.minRequests, faultUsPerPage: ctx.faultUsPerPage });

@@ -164,7 +164,7 @@ async function calibrateServer(runtime: RuntimeName, kind: ServerKind, ctx: Cont
     };
     ctx.progress(`${runtime} ${kind}: best ${calibration.best === null ? '-' : `${settingLabel(calibration.best.setting)}: ${calibration.best.text}`}`);
     if (ctx.openLoop !== undefined && calibration.best !== null) {
-      await settle(ctx.signal);
+      await pause(ctx.signal);
       const best = calibration.best;
       const closed = { autocannonPerSec: best.autocannon.median, wrkPerSec: best.wrk?.median ?? null };
       calibration.openLoop = await openLoopCeiling(ctx.openLoop, server.url + PATH, closed, ctx.parameters.durationSec, ctx.signal);
@@ -195,12 +195,12 @@ async function measureServer(server: RunningServer, ctx: Context): Promise<Setti
     for (const [i, setting] of parameters.settings.entries()) {
       const slot = runs[i];
       if (slot === undefined) continue;
-      await settle(ctx.signal);
+      await pause(ctx.signal);
       const a = await runAutocannon(server, setting, parameters.durationSec, ctx.signal);
       slot.autocannon.push(a);
       let w: ClientRun | undefined;
       if (ctx.wrkBinary !== undefined) {
-        await settle(ctx.signal);
+        await pause(ctx.signal);
         w = await wrkRun(server, ctx);
         slot.wrk.push(w);
       }
@@ -286,7 +286,7 @@ async function withServerCpu(server: RunningServer, load: () => Promise<Omit<Cli
   return { ...run, serverCpuPercent };
 }
 
-async function settle(signal: AbortSignal): Promise<void> {
+async function pause(signal: AbortSignal): Promise<void> {
   if (signal.aborted) throw signal.reason;
   await new Promise((resolve) => setTimeout(resolve, SETTLE_MS));
   if (signal.aborted) throw signal.reason;

@@ -17,7 +17,9 @@ import { median } from '../stats/stats.ts';
 import { welchTTest } from '../stats/t-distribution.ts';
 import type { WelchTest } from '../stats/t-distribution.ts';
 import type { MetricChange, Verdict } from '../model/change.ts';
-import type { CellResult, CellStatus, Flag, Mode, Report, ScenarioName } from '../model/report-types.ts';
+import type { CellResult } from '../model/cell.ts';
+import type { CellStatus, Flag, Mode, ScenarioName } from '../model/names.ts';
+import type { Report } from '../model/report.ts';
 import { reproducibility, type Reproducibility } from './reproduced.ts';
 
 export type { WelchTest };

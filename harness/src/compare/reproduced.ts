@@ -6,7 +6,7 @@
  * with no interval on a side (too few runs) or not ok on a side cannot reproduce and say why.
  * Pure.
  */
-import type { CellResult } from '../model/report-types.ts';
+import type { CellResult } from '../model/cell.ts';
 
 /** The share of cells that must reproduce for the pair of runs to count as reproduced (issue 22). */
 export const REPRODUCED_SHARE = 0.9;

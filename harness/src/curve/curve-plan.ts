@@ -5,7 +5,7 @@ import { RUNTIME_NAMES } from '../servers/runtimes.ts';
 import { cellsFor, SCENARIO_NAMES } from '../servers/scenarios.ts';
 import { REMOTE_FLAGS, remoteTarget, type RemoteTarget } from '../servers/server-host.ts';
 import { REPO_ROOT } from '../system/paths.ts';
-import type { Mode, ScenarioName } from '../model/report-types.ts';
+import type { Mode, ScenarioName } from '../model/names.ts';
 import type { Arrivals } from '../load/arrivals.ts';
 import type { CurveParameters } from './curve-types.ts';
 

@@ -3,7 +3,10 @@
  * runtimes as in the bench's report.json, and a `curves` section, one curve per cell.
  */
 import type { RuntimeName } from '@bench/app';
-import type { Environment, Mode, RuntimeEntry, RunSpeed, ScenarioName } from '../model/report-types.ts';
+import type { RunSpeed } from '../model/cell.ts';
+import type { Environment } from '../model/environment.ts';
+import type { Mode, ScenarioName } from '../model/names.ts';
+import type { RuntimeEntry } from '../model/report.ts';
 import type { Arrivals } from '../load/arrivals.ts';
 import type { SearchEnd } from './capacity-search.ts';
 import type { StepMeasurement } from '../load/generator-types.ts';

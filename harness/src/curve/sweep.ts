@@ -11,7 +11,7 @@ import type { RuntimeSpec } from '../servers/runtimes.ts';
 import type { CellSpec } from '../servers/scenarios.ts';
 import type { RunningServer } from '../servers/server.ts';
 import { checkAnswer } from '../servers/validate.ts';
-import type { RuntimeEntry } from '../model/report-types.ts';
+import type { RuntimeEntry } from '../model/report.ts';
 import type { CurvePlan } from './curve-plan.ts';
 import type { Curve, CurveStep } from './curve-types.ts';
 import type { Generator, StepOptions } from '../load/generator.ts';

@@ -8,7 +8,7 @@ import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { pathToFileURL } from 'node:url';
 import type { Manifest, RuntimeName } from '@bench/app';
-import type { NetworkPath, ServerHostEnvironment } from '../model/report-types.ts';
+import type { NetworkPath, ServerHostEnvironment } from '../model/environment.ts';
 import { runtimeSpec, type RuntimeSpec } from '../servers/runtimes.ts';
 import { REPO_ROOT } from '../system/paths.ts';
 import { describeSshFailure, hostOf, missingSshReason, sshRun } from './ssh.ts';

@@ -11,7 +11,7 @@
  * neither and crosses the same path.
  */
 import { connect, createServer, type AddressInfo } from 'node:net';
-import type { NetworkPath, RoundTrip } from '../model/report-types.ts';
+import type { NetworkPath, RoundTrip } from '../model/environment.ts';
 import { runtimeSpec, type RuntimeSpec } from '../servers/runtimes.ts';
 import { median, roundFigure } from '../stats/stats.ts';
 import { remoteSpec } from './preflight.ts';

@@ -11,7 +11,10 @@ import type { ChartAssets } from './render/html-assets.ts';
 import { renderConsoleSummary } from './render/console.ts';
 import { renderHtml } from './render/html.ts';
 import { renderMarkdown } from './render/markdown.ts';
-import type { CellResult, Comparison, Mode, ProcessComparison, ProcessRatios, Ratios, Report } from '../model/report-types.ts';
+import type { CellResult } from '../model/cell.ts';
+import type { Comparison, ProcessComparison, ProcessRatios, Ratios } from '../model/comparison.ts';
+import type { Mode } from '../model/names.ts';
+import type { Report } from '../model/report.ts';
 import type { Headline, ReportSection } from './section.ts';
 
 /** The scenarios whose sync mode blocks the loop (hello has no sync/async pair). */

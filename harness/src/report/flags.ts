@@ -2,7 +2,8 @@
  * The rules that decide a cell's flags and status. Pure functions over the runs of one cell.
  * Flags say "read this figure with care"; status `invalid` says "do not read it at all".
  */
-import type { CellResult, CellStatus, Flag, Overload, RunResult } from '../model/report-types.ts';
+import type { CellResult, Overload, RunResult } from '../model/cell.ts';
+import type { CellStatus, Flag } from '../model/names.ts';
 import { latencyCensoredReason } from '../stats/littles-law.ts';
 import { cv, median } from '../stats/stats.ts';
 import { formatRps } from './render/format.ts';

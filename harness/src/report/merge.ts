@@ -1,9 +1,13 @@
 /**
  * Cell results (one file each on disk, possibly from several invocations) -> one Report.
  */
-import { comparisons, dimensionKey, withRatioToFastest } from './compare-modes.ts';
-import { processComparisons } from './compare-processes.ts';
-import type { CellResult, Environment, Mode, Parameters, Report, RuntimeEntry, ScenarioName, Timing } from '../model/report-types.ts';
+import { comparisons, dimensionKey, withRatioToFastest } from './mode-ratios.ts';
+import { processComparisons } from './process-ratios.ts';
+import type { CellResult } from '../model/cell.ts';
+import type { Environment } from '../model/environment.ts';
+import type { Mode, ScenarioName } from '../model/names.ts';
+import type { Parameters } from '../model/parameters.ts';
+import type { Report, RuntimeEntry, Timing } from '../model/report.ts';
 
 /** Scenario order of the report: cheapest first, then the blocking workloads. */
 export const SCENARIO_ORDER: readonly ScenarioName[] = ['hello', 'hash', 'file', 'fib', 'sleep'];

@@ -1,7 +1,10 @@
 import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { basename, dirname, join, relative } from 'node:path';
 import { laneOf } from './merge.ts';
-import type { CellResult, Environment, Parameters, Report, RuntimeEntry } from '../model/report-types.ts';
+import type { CellResult } from '../model/cell.ts';
+import type { Environment } from '../model/environment.ts';
+import type { Parameters } from '../model/parameters.ts';
+import type { Report, RuntimeEntry } from '../model/report.ts';
 
 /** What a run knows before and while it measures: written first, updated as runtimes finish. */
 export interface RunMeta {

@@ -4,7 +4,7 @@
  * feature. A section renders itself (Markdown, HTML, optionally the console) and names the
  * headline questions it answers, so the results site's front page can quote them and link back.
  */
-import type { Report } from '../model/report-types.ts';
+import type { Report } from '../model/report.ts';
 import type { VersionComparison } from '../model/change.ts';
 
 export type SectionKind = 'bench' | 'curve' | 'seeds' | 'browser' | 'versions' | 'calibrate';

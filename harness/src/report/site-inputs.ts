@@ -5,7 +5,7 @@
  */
 import { existsSync, lstatSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Environment } from '../model/report-types.ts';
+import type { Environment } from '../model/environment.ts';
 import { machineOf, type SiteInput, type SiteKind, type SiteRun, type SkippedRun } from './site-model.ts';
 
 /** Folders that are never runs: the site itself, a run's per-cell files, the `latest` link. */

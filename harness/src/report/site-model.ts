@@ -4,7 +4,7 @@
  * older ones. The kinds themselves (how to recognise a curve report, how to build its section)
  * come from the entry points (site-kinds.ts): report/ knows none of them.
  */
-import type { Environment } from '../model/report-types.ts';
+import type { Environment } from '../model/environment.ts';
 import type { ReportSection, SectionKind } from './section.ts';
 
 export interface SiteKind {

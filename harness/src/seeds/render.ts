@@ -1,7 +1,7 @@
 // The claims table as Markdown (also the console's output) and HTML. Rendering only: every
 // figure comes from the SeedsReport.
 import { markdownTable } from 'markdown-table';
-import type { Environment } from '../model/report-types.ts';
+import type { Environment } from '../model/environment.ts';
 import { escapeHtml } from '../report/render/html-escape.ts';
 import { REPORT_CSS } from '../report/render/html-style.ts';
 import { CLAIMS } from './claims.ts';

@@ -1,5 +1,5 @@
 import type { ServerKind } from '@bench/app';
-import type { Mode, ScenarioName } from '../model/report-types.ts';
+import type { Mode, ScenarioName } from '../model/names.ts';
 
 /** What the scenarios' requests ask for; the same on every runtime. */
 export interface ScenarioParams {

@@ -7,7 +7,7 @@
 import { existsSync } from 'node:fs';
 import type { Manifest } from '@bench/app';
 import { FlagError } from '../cli/flags.ts';
-import type { NetworkPath, ServerHostEnvironment } from '../model/report-types.ts';
+import type { NetworkPath, ServerHostEnvironment } from '../model/environment.ts';
 import type { ColdCacheSupport } from '../system/page-cache.ts';
 import type { RuntimeSpec } from './runtimes.ts';
 import type { RunningServer } from './server.ts';

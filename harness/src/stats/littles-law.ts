@@ -10,7 +10,7 @@
  * at their age (a censored value: their latency is at least that), as the open-loop curves count
  * timeouts.
  */
-import type { CellResult, CensoredLatency, LittlesLaw, RunResult, Unanswered } from '../model/report-types.ts';
+import type { CellResult, CensoredLatency, LittlesLaw, RunResult, Unanswered } from '../model/cell.ts';
 import { median, roundFigure } from './stats.ts';
 
 /**

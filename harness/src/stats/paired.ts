@@ -6,7 +6,7 @@
  * 95 % interval, symmetric in over/base (1/x of the pairs gives 1/x of the interval). Pure.
  */
 import { mean, sampleStdDev, tCritical95 } from './stats.ts';
-import type { RunResult, Summary } from '../model/report-types.ts';
+import type { RunResult, Summary } from '../model/cell.ts';
 
 export interface PairedRatio {
   /** Geometric mean of the per-round ratios. */

@@ -12,7 +12,7 @@ import {
   median as ssMedian,
   sampleStandardDeviation,
 } from 'simple-statistics';
-import type { Summary } from '../model/report-types.ts';
+import type { Summary } from '../model/cell.ts';
 
 export const FIGURE_DECIMALS = 3;
 

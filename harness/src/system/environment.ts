@@ -2,7 +2,7 @@ import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import os from 'node:os';
-import type { Environment } from '../model/report-types.ts';
+import type { Environment } from '../model/environment.ts';
 import { measureFirstTouch } from './first-touch.ts';
 import { REPO_ROOT } from './paths.ts';
 

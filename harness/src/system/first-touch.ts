@@ -1,4 +1,4 @@
-import type { FirstTouch } from '../model/report-types.ts';
+import type { FirstTouch } from '../model/environment.ts';
 import { median } from '../stats/stats.ts';
 
 const PAGE = 4096;

@@ -10,7 +10,7 @@
  * the machine's "cores' worth" at an instant is the sum of its CPUs' speeds at that tick.
  */
 import { median } from '../stats/stats.ts';
-import type { RunSpeed } from '../model/report-types.ts';
+import type { RunSpeed } from '../model/cell.ts';
 
 export type { RunSpeed };
 

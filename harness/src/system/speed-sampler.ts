@@ -10,7 +10,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { availableParallelism } from 'node:os';
 import { createInterface } from 'node:readline';
 import { coresWorthSpan, fastestUnit, runSpeed, type RunSpeed, type SpeedSample } from './speed-math.ts';
-import type { SpeedSummary } from '../model/report-types.ts';
+import type { SpeedSummary } from '../model/environment.ts';
 
 export const SAMPLE_INTERVAL_MS = 250;
 /** fib(20): ~0.1-0.3 ms on the 2-vCPU EPYC here; long enough to dwarf timer resolution. */

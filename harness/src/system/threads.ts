@@ -10,7 +10,7 @@
  * how wide each runtime's pool went.
  */
 import { readdirSync, readFileSync } from 'node:fs';
-import type { ThreadUse } from '../model/report-types.ts';
+import type { ThreadUse } from '../model/cell.ts';
 import { parseStat, statCpuMs } from './proc.ts';
 
 /** A thread counts as busy when it used at least this share of one core during the run. */

@@ -1,14 +1,14 @@
 /**
  * The versions section of report.md and report.html: each installation against its runtime's
- * baseline version, cell by cell. Formats only; figures come from compare-versions.ts.
+ * baseline version, cell by cell. Formats only; figures come from version-changes.ts.
  */
 import { markdownTable } from 'markdown-table';
 import { formatChange, formatP } from '../compare/render-compare.ts';
 import type { MetricChange } from '../compare/compare.ts';
-import type { Report } from '../model/report-types.ts';
+import type { Report } from '../model/report.ts';
 import { escapeHtml } from '../report/render/html-escape.ts';
 import { escapeCell, formatMs, formatRps } from '../report/render/markdown.ts';
-import type { VersionChange, VersionComparison } from './compare-versions.ts';
+import type { VersionChange, VersionComparison } from './version-changes.ts';
 
 const DASH = '—';
 const HEAD = ['runtime', 'scenario', 'mode', 'version vs baseline', 'req/s', 'change', 'p', 'p99 ms', 'change', 'p', 'probe p99 ms', 'change', 'p', 'verdict'];

@@ -3,10 +3,10 @@
  * report with several installations of a runtime, and its section (table and headlines).
  */
 import { formatChange, formatP } from '../compare/render-compare.ts';
-import type { Report } from '../model/report-types.ts';
+import type { Report } from '../model/report.ts';
 import type { Headline, ReportFeatures, ReportSection } from '../report/section.ts';
 import type { VersionChange } from '../model/change.ts';
-import { compareInstallations } from './compare-versions.ts';
+import { compareInstallations } from './version-changes.ts';
 import { versionsHtml, versionsMarkdown } from './render-versions.ts';
 
 function headline(c: VersionChange): Headline | undefined {

@@ -11,7 +11,7 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import puppeteer, { type Browser, type Page } from 'puppeteer-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { formatRatio } from '../../src/report/render/format.ts';
-import type { Report } from '../../src/model/report-types.ts';
+import type { Report } from '../../src/model/report.ts';
 import { rebuildSite } from '../../src/site-kinds.ts';
 import { CURVE_REPORT } from '../fixtures/curve-report.ts';
 import { htmlFixtureReport } from '../fixtures/html-report.ts';

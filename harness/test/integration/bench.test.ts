@@ -10,7 +10,7 @@ import { parsePlan, QUICK } from '../../src/bench/plan.ts';
 import type { Progress } from '../../src/bench/progress.ts';
 import { probeRuntime, RUNTIME_NAMES, runtimeSpec } from '../../src/servers/runtimes.ts';
 import { cellsFor } from '../../src/servers/scenarios.ts';
-import type { Report } from '../../src/model/report-types.ts';
+import type { Report } from '../../src/model/report.ts';
 import { findWrk } from '../../src/load/wrk.ts';
 
 const lines: string[] = [];

@@ -7,7 +7,7 @@ import { join, resolve } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { exitCode, runBench } from '../../src/bench/bench.ts';
 import { parsePlan } from '../../src/bench/plan.ts';
-import type { Report } from '../../src/model/report-types.ts';
+import type { Report } from '../../src/model/report.ts';
 import { runtimeSpec } from '../../src/servers/runtimes.ts';
 import { stopAllServers } from '../../src/servers/server.ts';
 import { isAlive, processesMentioning, processTree, recordingProgress } from './helpers.ts';

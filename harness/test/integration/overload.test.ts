@@ -7,7 +7,8 @@ import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { runBench } from '../../src/bench/bench.ts';
 import { parsePlan } from '../../src/bench/plan.ts';
-import type { CellResult, Report } from '../../src/model/report-types.ts';
+import type { CellResult } from '../../src/model/cell.ts';
+import type { Report } from '../../src/model/report.ts';
 import { stopAllServers } from '../../src/servers/server.ts';
 import { isAlive, processesMentioning, recordingProgress } from './helpers.ts';
 

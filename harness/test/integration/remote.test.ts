@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { generateDataFiles } from '@bench/app';
-import type { Report } from '../../src/model/report-types.ts';
+import type { Report } from '../../src/model/report.ts';
 import type { CurveReport } from '../../src/curve/curve-types.ts';
 import { probeRuntime, runtimeSpec } from '../../src/servers/runtimes.ts';
 import { processesMentioning } from './helpers.ts';

@@ -4,7 +4,8 @@
  * chart per scenario (data-chart="concurrency"). Absent when the run did not sweep.
  */
 import { markdownTable } from 'markdown-table';
-import type { CellResult, Report } from '../../model/report-types.ts';
+import type { CellResult } from '../../model/cell.ts';
+import type { Report } from '../../model/report.ts';
 import { escapeHtml } from './html-escape.ts';
 import { paletteScript } from './palette.ts';
 import { formatMs, formatRps } from './format.ts';

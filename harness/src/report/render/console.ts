@@ -3,7 +3,8 @@
  * The full picture is in the Markdown; this is what to glance at before opening it.
  */
 import Table from 'cli-table3';
-import type { CellResult, Report } from '../../model/report-types.ts';
+import type { CellResult } from '../../model/cell.ts';
+import type { Report } from '../../model/report.ts';
 import { cellNotes, comparisonLines, formatDate, formatMs, formatRps, modeLabel, timingText } from './markdown.ts';
 import { runtimeLabel } from './processes.ts';
 import { shownP99 } from '../../stats/littles-law.ts';

@@ -8,7 +8,9 @@ import { shownP99 } from '../../stats/littles-law.ts';
 import { entryLane, laneOf, MODE_ORDER } from '../merge.ts';
 import { precisionText } from './precision.ts';
 import { environmentRows, formatMs, formatRatio, formatRps, modeLabel, parameterRows, THREAD_HEAD, threadFigures } from './markdown.ts';
-import type { CellResult, Flag, Report, ScenarioName } from '../../model/report-types.ts';
+import type { CellResult } from '../../model/cell.ts';
+import type { Flag, ScenarioName } from '../../model/names.ts';
+import type { Report } from '../../model/report.ts';
 import { runtimeLabel } from './processes.ts';
 
 const DASH = '—';

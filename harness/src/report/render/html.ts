@@ -15,7 +15,9 @@ import { cellTable, environmentTable, parametersTable, threadsDetails } from './
 import { processesHtml } from './processes.ts';
 import { entryLane, laneOf, SCENARIO_ORDER } from '../merge.ts';
 import { comparisonLines, formatBytes, formatDate } from './markdown.ts';
-import type { Parameters, Report, RuntimeEntry, ScenarioName } from '../../model/report-types.ts';
+import type { ScenarioName } from '../../model/names.ts';
+import type { Parameters } from '../../model/parameters.ts';
+import type { Report, RuntimeEntry } from '../../model/report.ts';
 import { movingMachineText } from './precision.ts';
 
 /** Scenarios present in the report, in the report's scenario order. */

@@ -10,7 +10,12 @@ export { escapeCell, formatBytes, formatDate, formatMs, formatRatio, formatRps }
 import { cellRemarks, CLIENT_BOUND_CPU_PERCENT, flagLabel, PAGE_FAULT_SHARE, percent, UNSTABLE_CV } from '../flags.ts';
 import { shownP99 } from '../../stats/littles-law.ts';
 import { laneOf, MODE_ORDER } from '../merge.ts';
-import type { CellResult, Comparison, NetworkPath, Parameters, Ratios, Report, RoundTrip, ScenarioName, Timing } from '../../model/report-types.ts';
+import type { CellResult } from '../../model/cell.ts';
+import type { Comparison, Ratios } from '../../model/comparison.ts';
+import type { NetworkPath, RoundTrip } from '../../model/environment.ts';
+import type { ScenarioName } from '../../model/names.ts';
+import type { Parameters } from '../../model/parameters.ts';
+import type { Report, Timing } from '../../model/report.ts';
 import { poolsSection, processesSection, runtimeLabel } from './processes.ts';
 import type { ReportSection } from '../section.ts';
 import { firstTouchText, machineSpeedRow, movingMachineText, pairedRatioText, precisionLegend, precisionNotes, precisionText, runsText } from './precision.ts';

@@ -5,7 +5,10 @@
  * Pure: formats what the report holds.
  */
 import { holdsOne } from '../../stats/paired.ts';
-import type { CellResult, Environment, FirstTouch, Parameters, Ratios, Summary } from '../../model/report-types.ts';
+import type { CellResult, Summary } from '../../model/cell.ts';
+import type { Ratios } from '../../model/comparison.ts';
+import type { Environment, FirstTouch } from '../../model/environment.ts';
+import type { Parameters } from '../../model/parameters.ts';
 import { formatRatio } from './format.ts';
 import { MIN_RUNS_FOR_INTERVAL } from '../../stats/stats.ts';
 

@@ -4,7 +4,9 @@
  */
 import { markdownTable } from 'markdown-table';
 import type { PoolSize } from '@bench/app';
-import type { CellResult, ProcessRatios, Report } from '../../model/report-types.ts';
+import type { CellResult } from '../../model/cell.ts';
+import type { ProcessRatios } from '../../model/comparison.ts';
+import type { Report } from '../../model/report.ts';
 
 const DASH = '—';
 

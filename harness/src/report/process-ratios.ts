@@ -4,8 +4,10 @@
  * answer, so each ratio carries total RSS (all processes of the server) beside requests/s, load
  * p99 and probe p99. Pure functions.
  */
-import { cellRatios, roundRatio } from './compare-modes.ts';
-import type { CellResult, Mode, ProcessComparison, ProcessRatios } from '../model/report-types.ts';
+import { cellRatios, roundRatio } from './mode-ratios.ts';
+import type { CellResult } from '../model/cell.ts';
+import type { ProcessComparison, ProcessRatios } from '../model/comparison.ts';
+import type { Mode } from '../model/names.ts';
 
 function find(cells: readonly CellResult[], mode: Mode, processes: number): CellResult | undefined {
   return cells.find((c) => c.mode === mode && c.processes === processes);

@@ -2,7 +2,9 @@
  * Ratios between cells of one runtime and scenario (what async or a worker buys over sync, what
  * Hono costs over a raw server) and between runtimes (ratio to the fastest). Pure functions.
  */
-import type { CellResult, Comparison, Mode, Ratios, ScenarioName } from '../model/report-types.ts';
+import type { CellResult } from '../model/cell.ts';
+import type { Comparison, Ratios } from '../model/comparison.ts';
+import type { Mode, ScenarioName } from '../model/names.ts';
 import { pairedRatioInterval, roundRatios } from '../stats/paired.ts';
 
 /**

@@ -1,0 +1,110 @@
+/** report.json's environment: the machine, its speed and the path to another host. */
+
+export interface Environment {
+  os: string;
+  kernel: string;
+  /** count: the machine's online CPUs; added: available, the CPUs the harness itself may use when fingerprinted. */
+  cpu: { model: string; count: number; available?: number };
+  memoryBytes: number;
+  commit: string;
+  dirty: boolean;
+  loadGenerator: { name: 'autocannon'; version: string };
+  /** added: host Node running the harness. */
+  harnessNode: string;
+  /** added: the CPUs of load generator and servers, or why they were not pinned. */
+  /** added: clientCpus, serverCpus and autocannonWorkers (issue 12) when pinned. */
+  pinning?: { client: string; server: string; clientCpus?: number; serverCpus?: number; autocannonWorkers?: number } | { reason: string };
+  /** added, --server-host: the other host the servers ran on, and the network between. */
+  serverHost?: ServerHostEnvironment;
+  network?: NetworkPath;
+  /** added (issue 22): how fast the machine was through the run (speed sampler). */
+  machineSpeed?: SpeedSummary;
+  /** added (issue 22): what touching fresh memory cost on this host when the run began (system/first-touch.ts). */
+  memoryFirstTouch?: FirstTouch;
+}
+
+/**
+ * Where a server figure came from: "proc", this host's /proc read from outside (CPU of every
+ * thread, peak RSS sampled every 100 ms); "stats", the server's own /stats (process CPU time
+ * and RSS at the end of the run; the only source for a server on another host, and for loop
+ * lag everywhere); "none", neither could be had (e.g. a raw server, which has no /stats).
+ */
+export interface ServerSources {
+  cpu: 'proc' | 'stats' | 'none';
+  rss: 'proc' | 'stats' | 'none';
+  lag: 'stats' | 'none';
+}
+
+/** added: the server host of a run with --server-host, as seen over ssh before the run. */
+export interface ServerHostEnvironment {
+  host: string;
+  os: string;
+  kernel: string;
+  cpu: { model: string; count: number };
+  memoryBytes: number;
+  /** The checkout used there. */
+  dir: string;
+  /** The address the servers bound there, and how it was chosen. */
+  bind: string;
+  bindSource: 'flag' | 'ssh-connection';
+}
+
+/** added (issue 24): min/median/max of one kind of round trip, in ms. */
+export interface RoundTrip {
+  median: number;
+  min: number;
+  max: number;
+  samples: number;
+}
+
+/** added: the path between the load host and the server host (--server-host). */
+export interface NetworkPath {
+  /**
+   * The HTTP round trip of GET /health on a server of this run (keep-alive), before any cell:
+   * network, both hosts' TCP stacks, the HTTP client here and the app there. Named rttMs in
+   * reports before issue 24; the same figure is httpRttMs now (both written, for old readers).
+   */
+  rttMs?: RoundTrip & { runtime: string };
+  /** added (issue 24): the same HTTP round trip as rttMs, named for what it measures. */
+  httpRttMs?: RoundTrip & { runtime: string };
+  /**
+   * added (issue 24): the network's own round trip, as TCP connect time (SYN to SYN-ACK, one
+   * round trip plus the two kernels): from the load host to the server's port, and from the
+   * server host back to a listener opened on the load host for the purpose. A side that could
+   * not be measured says why.
+   */
+  tcpConnectMs?: {
+    fromLoadHost?: RoundTrip;
+    fromServerHost?: RoundTrip;
+    unavailable?: { fromLoadHost?: string; fromServerHost?: string };
+  };
+  /** Why the round trip could not be measured (its server did not start). */
+  rttUnavailable?: string;
+  /** Interface MTU on each side where it could be read. */
+  mtu: { client?: number; server?: number };
+}
+
+/** added (issue 22), environment.memoryFirstTouch: fresh memory touched a page at a time (system/first-touch.ts). */
+export interface FirstTouch {
+  /** Median over the rounds of the time per 4 KB page, in microseconds. */
+  usPerPage: number;
+  /** The same as a rate: GB of fresh memory touched per second. */
+  gbPerSec: number;
+  /** Median share of pages that faulted (1 = a fault a page; below when the kernel maps larger folios). */
+  faultsPerPage: number;
+  /** Rounds of `mb` MB that got fresh pages (a fault for at least half of them); others are left out. */
+  rounds: number;
+  mb: number;
+}
+
+/** added (issue 22), environment.machineSpeed: the speed sampler over the whole run. */
+export interface SpeedSummary {
+  vcpus: number;
+  pinned: boolean;
+  intervalMs: number;
+  /** Lowest and highest per-run cores' worth seen in this run. */
+  coresWorth?: { min: number; max: number };
+  /** The sampler's own CPU once started, per cent of one CPU, summed over its children. */
+  overheadPercent: number;
+  samples: number;
+}

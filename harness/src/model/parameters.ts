@@ -1,0 +1,63 @@
+/** report.json's parameters: what a run was asked to do (contract in shared/DESIGN.md section 2). */
+import type { ScenarioName } from './names.ts';
+
+export interface Parameters {
+  connections: number;
+  /** added (issue 9): --connections as a list; cells then carry their own `connections`. */
+  connectionsSweep?: number[];
+  durationSec: number;
+  warmupSec: number;
+  runs: number;
+  /** added: probe rate in requests/s, and per-scenario server settings. */
+  probeRatePerSec: number;
+  hashCost: number;
+  fibN: number;
+  sleepMs: number;
+  fileCount: number;
+  fileSizeBytes: number;
+  /**
+   * added: whether file reads hit the page cache ("warm") or the files were evicted before each
+   * run ("cold", --cold, where the OS allows it; the reason is given when it did not).
+   */
+  fileCache: 'warm' | 'cold';
+  coldUnavailable?: string;
+  /**
+   * added (issue 22): with warm reads, the file scenario's inputs were read through once right
+   * before its cells, so no runtime's first run pays for pages the kernel had put out meanwhile
+   * (a VM may page out file pages idle for a minute): the share of their bytes in the page cache
+   * before and after (undefined where fincore cannot tell), and how long the read took.
+   */
+  filesPrimed?: { residentBefore?: number; residentAfter?: number; sec: number };
+  /** added (issue 22), --keep-freed-memory: the allocator settings added to every server's environment (system/allocator.ts). */
+  serverEnv?: Record<string, string>;
+  /**
+   * added: how runs of one cell on different runtimes are ordered. "interleaved": A B C A B C,
+   * so a slow minute on the machine is shared by all runtimes; "sequential": all of A, then B.
+   */
+  schedule: 'interleaved' | 'sequential';
+  /** added: with --target-cv, runs are added (up to maxRuns) until each cell's CV is at most this. */
+  targetCv?: number;
+  maxRuns?: number;
+  /**
+   * added (issue 22): runs are added (up to maxRuns, within budgetSec) until each cell's 95 %
+   * interval is within this share of its median (hello: twice it).
+   */
+  targetPrecision?: number;
+  budgetSec?: number;
+  /** added: scenarios whose cells were cross-checked with wrk, or why none were. */
+  crossCheck?: ScenarioName[] | { reason: string };
+  /** added: the longest the harness waits for a working server to drain before restarting it. */
+  drainCapSec?: number;
+  /** added: runs are lengthened to hold this many completed requests; warm-up goes on until steady, up to warmupMaxSec. */
+  minRequests?: number;
+  warmupMaxSec?: number;
+  /** added: per-request timeout of the load, in seconds (requests waiting longer count as timeouts). */
+  timeoutSec?: number;
+  /** added: --baseline, the installation other versions of its runtime are compared with (default: the oldest). */
+  versionBaseline?: string;
+  /**
+   * added (issue 24), when --processes named auto: the count it stood for and whose CPUs it
+   * counted ("this host", or the server host's name with --server-host).
+   */
+  autoProcesses?: { count: number; cpusOf: string };
+}
