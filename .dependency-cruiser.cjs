@@ -72,6 +72,10 @@ module.exports = {
     // Type-only imports count: a circle through types is still a circle to a reader.
     tsPreCompilationDeps: true,
     combinedDependencies: false,
-    enhancedResolveOptions: { exportsFields: ['exports'], conditionNames: ['import', 'require', 'node', 'default'], extensions: ['.ts', '.js', '.mjs', '.cjs', '.json'] },
+    enhancedResolveOptions: {
+      exportsFields: ['exports'],
+      conditionNames: ['import', 'require', 'node', 'default'],
+      extensions: ['.ts', '.js', '.mjs', '.cjs', '.json'],
+    },
   },
 };

@@ -6,9 +6,9 @@ import { existsSync, readFileSync, readdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 
 const root = new URL('..', import.meta.url).pathname;
-const packageDirs = ['packages', 'runtimes'].flatMap((group) =>
-  readdirSync(join(root, group)).map((name) => join(root, group, name)),
-).concat(join(root, 'harness'));
+const packageDirs = ['packages', 'runtimes']
+  .flatMap((group) => readdirSync(join(root, group)).map((name) => join(root, group, name)))
+  .concat(join(root, 'harness'));
 const resultFile = (dir) => join(dir, 'test-results', 'vitest.json');
 for (const dir of packageDirs) rmSync(resultFile(dir), { force: true });
 

@@ -54,7 +54,10 @@ async function main(): Promise<number> {
     }
     const usable = plan.runtimes.filter((r) => remote?.runtimes.get(r)?.probe.ok === true);
     if (usable.length === 0) {
-      const reasons = plan.runtimes.map((r) => { const p = remote?.runtimes.get(r)?.probe; return p !== undefined && !p.ok ? p.reason : r; });
+      const reasons = plan.runtimes.map((r) => {
+        const p = remote?.runtimes.get(r)?.probe;
+        return p !== undefined && !p.ok ? p.reason : r;
+      });
       console.error(`bench: no runtime can run on ${remote.environment.host}: ${reasons.join('; ')}`);
       return 2;
     }
@@ -67,13 +70,27 @@ async function main(): Promise<number> {
     `bench: ${specs.map((s) => s.label ?? s.name).join(', ')} x ${plan.scenarios.length} scenarios, ${plan.connectionsList?.join(',') ?? plan.connections} connections, ${plan.runs} runs of ${plan.durationSec} s after ${plan.warmupSec} s warm-up${plan.targetPrecision === undefined ? '' : ` (more, up to ${plan.maxRuns}, until within ±${plan.targetPrecision * 100} %${plan.budgetSec === undefined ? '' : ` in a ${plan.budgetSec} s budget`})`}, ${plan.schedule}, modes paired`,
   );
   // --quick is a smoke run: it must say so before anyone quotes its figures (issue 22, item 8).
-  if (plan.quick && plan.runs < MIN_RUNS_FOR_INTERVAL) progress.log(`bench: --quick: ${plan.runs} runs a cell, so no 95 % interval, and figures that can move by tens of percent from run to run: a smoke test, not figures to quote (the default bench:all measures each cell to ±5 %)`);
+  if (plan.quick && plan.runs < MIN_RUNS_FOR_INTERVAL)
+    progress.log(
+      `bench: --quick: ${plan.runs} runs a cell, so no 95 % interval, and figures that can move by tens of percent from run to run: a smoke test, not figures to quote (the default bench:all measures each cell to ±5 %)`,
+    );
   const fd = fdWarning(Math.max(...(plan.connectionsList ?? [plan.connections])));
   if (fd !== undefined) progress.log(`bench: ${fd}`);
-  if (remote !== undefined) progress.log(`bench: servers on ${remote.environment.host} (${remote.environment.os}, ${remote.environment.cpu.count} CPUs), bound to ${remote.target.bind}, checkout ${remote.target.dir}`);
-  const { report, runDir } = await runBench(plan, { progress, signal: controller.signal, specs, features: versionFeatures, ...(remote === undefined ? {} : { host: serverHostOf(remote) }) });
+  if (remote !== undefined)
+    progress.log(
+      `bench: servers on ${remote.environment.host} (${remote.environment.os}, ${remote.environment.cpu.count} CPUs), bound to ${remote.target.bind}, checkout ${remote.target.dir}`,
+    );
+  const { report, runDir } = await runBench(plan, {
+    progress,
+    signal: controller.signal,
+    specs,
+    features: versionFeatures,
+    ...(remote === undefined ? {} : { host: serverHostOf(remote) }),
+  });
   console.log(renderConsoleSummary(report));
-  console.log(`\nreport: ${resolve(runDir, 'report.html')}\n        ${resolve(runDir, 'report.md')}\n        ${resolve(runDir, 'report.json')}`);
+  console.log(
+    `\nreport: ${resolve(runDir, 'report.html')}\n        ${resolve(runDir, 'report.md')}\n        ${resolve(runDir, 'report.json')}`,
+  );
   console.log(siteLines(runDir));
   return signalExit() ?? exitCode(report, plan.strict);
 }

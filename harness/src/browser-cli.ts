@@ -23,7 +23,10 @@ function fail(message: string): never {
 }
 
 function list<T extends string>(raw: string, allowed: readonly T[], what: string): T[] {
-  const items = raw.split(',').map((s) => s.trim()).filter(Boolean);
+  const items = raw
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
   for (const item of items) if (!allowed.includes(item as T)) fail(`unknown ${what} "${item}" (expected ${allowed.join(', ')})`);
   return items as T[];
 }
@@ -79,17 +82,31 @@ const write = (status: 'complete' | 'interrupted', section: Parameters<typeof re
 for (const signal of ['SIGINT', 'SIGTERM'] as const) {
   process.on(signal, () => {
     killAll();
-    write('interrupted', { driver: '', browsers: [], parameters: { ladder, busyExponent, asyncDepth: 'full', warmupMs, samples }, cases: done });
+    write('interrupted', {
+      driver: '',
+      browsers: [],
+      parameters: { ladder, busyExponent, asyncDepth: 'full', warmupMs, samples },
+      cases: done,
+    });
     console.error(`bench:browser: ${signal}, browsers killed, partial results in ${dir}`);
     process.exit(130);
   });
 }
 
 const section = await runStudy({
-  browsers, variants, modes, ladder, busyExponent, warmupMs, samples, caseTimeoutMs: 120_000,
+  browsers,
+  variants,
+  modes,
+  ladder,
+  busyExponent,
+  warmupMs,
+  samples,
+  caseTimeoutMs: 120_000,
   onCase: (c) => {
     done.push(c);
-    console.log(`${c.browser} ${c.variant} ${c.mode} n=${c.n}: ${c.status === 'ok' ? `${c.callMs?.median.toFixed(3)} ms/call, timer p99 ${c.timerLateMs?.p99.toFixed(1)} ms, ${c.cpu?.cores.toFixed(2)} cores` : `FAILED ${c.reason}`}`);
+    console.log(
+      `${c.browser} ${c.variant} ${c.mode} n=${c.n}: ${c.status === 'ok' ? `${c.callMs?.median.toFixed(3)} ms/call, timer p99 ${c.timerLateMs?.p99.toFixed(1)} ms, ${c.cpu?.cores.toFixed(2)} cores` : `FAILED ${c.reason}`}`,
+    );
   },
 });
 write('complete', section);

@@ -25,23 +25,47 @@ const FULL = { durationSec: 2, runs: 3 } as const;
 /** --quick: one short run per setting, to see the shape of things in well under a minute per server. */
 const QUICK = { durationSec: 0.5, runs: 1 } as const;
 
-type CliOptions = Omit<CalibrateOptions, 'progress' | 'signal' | 'remote' | 'openLoop'> & { outDir: string | undefined; target: RemoteTarget | undefined; openLoop: boolean };
+type CliOptions = Omit<CalibrateOptions, 'progress' | 'signal' | 'remote' | 'openLoop'> & {
+  outDir: string | undefined;
+  target: RemoteTarget | undefined;
+  openLoop: boolean;
+};
 
 function ints(flag: string, raw: string | undefined, min: number, max: number): number[] | undefined {
   if (raw === undefined) return undefined;
-  const items = raw.split(',').map((s) => s.trim()).filter((s) => s !== '');
+  const items = raw
+    .split(',')
+    .map((s) => s.trim())
+    .filter((s) => s !== '');
   if (items.length === 0) throw new FlagError(`--${flag} is empty; give integers from ${min} to ${max}, e.g. ${min},${max}`);
   return [...new Set(items.map((item) => numberFlag(flag, item, min, max, true) ?? min))];
 }
 
 function parseCalibrateArgs(argv: string[]): CliOptions {
-  const values = parseFlags(argv, ['runtimes', 'servers', 'duration', 'runs', 'warmup', 'connections', 'workers', 'wrk-threads', 'wrk-connections', 'out', ...REMOTE_FLAGS], ['quick', 'no-open-loop']);
+  const values = parseFlags(
+    argv,
+    [
+      'runtimes',
+      'servers',
+      'duration',
+      'runs',
+      'warmup',
+      'connections',
+      'workers',
+      'wrk-threads',
+      'wrk-connections',
+      'out',
+      ...REMOTE_FLAGS,
+    ],
+    ['quick', 'no-open-loop'],
+  );
   const str = (k: string) => values[k] as string | undefined;
   const opt = (k: string, min: number, max: number, integer: boolean) => numberFlag(k, str(k), min, max, integer);
   const base = values.quick === true ? QUICK : FULL;
   const wrkThreads = opt('wrk-threads', 1, 64, true) ?? 2;
   const wrkConnections = opt('wrk-connections', 1, 10_000, true) ?? 50;
-  if (wrkConnections < wrkThreads) throw new FlagError(`--wrk-connections (${wrkConnections}) must be at least --wrk-threads (${wrkThreads})`);
+  if (wrkConnections < wrkThreads)
+    throw new FlagError(`--wrk-connections (${wrkConnections}) must be at least --wrk-threads (${wrkThreads})`);
   return {
     runtimes: nameList('runtimes', str('runtimes'), RUNTIME_NAMES) ?? [...RUNTIME_NAMES],
     servers: nameList('servers', str('servers'), SERVER_KINDS) ?? [...SERVER_KINDS],
@@ -88,7 +112,16 @@ async function main(): Promise<number> {
   const openLoop: OpenLoopStep | undefined =
     generator === undefined
       ? undefined
-      : (url, ratePerSec, durationSec) => generator.runStep({ url, ratePerSec, durationSec, arrivals: 'poisson', seed: 1, maxInFlight: OPEN_LOOP_MAX_IN_FLIGHT, timeoutMs: 2_000 });
+      : (url, ratePerSec, durationSec) =>
+          generator.runStep({
+            url,
+            ratePerSec,
+            durationSec,
+            arrivals: 'poisson',
+            seed: 1,
+            maxInFlight: OPEN_LOOP_MAX_IN_FLIGHT,
+            timeoutMs: 2_000,
+          });
   let result: CalibrationResult;
   try {
     result = await calibrate({
@@ -104,8 +137,27 @@ async function main(): Promise<number> {
   await stopAllServers();
   const dir = outDir ?? makeRunDir(resolve(REPO_ROOT, 'data/results'), new Date(), 'calibration-');
   const file = join(dir, 'calibration.json');
-  writeJsonAtomic(file, { ...result, environment: { ...environment(), ...(remote === undefined ? {} : { serverHost: remote.environment, mtu: remote.mtu }) } });
-  console.log(['', renderHeader(result), '', renderSummary(result), '', renderSettings(result), '', renderOpenLoop(result), '', renderClosest(result), '', `written: ${file}`, siteLines(dir)].join('\n'));
+  writeJsonAtomic(file, {
+    ...result,
+    environment: { ...environment(), ...(remote === undefined ? {} : { serverHost: remote.environment, mtu: remote.mtu }) },
+  });
+  console.log(
+    [
+      '',
+      renderHeader(result),
+      '',
+      renderSummary(result),
+      '',
+      renderSettings(result),
+      '',
+      renderOpenLoop(result),
+      '',
+      renderClosest(result),
+      '',
+      `written: ${file}`,
+      siteLines(dir),
+    ].join('\n'),
+  );
   return signalExit() ?? (result.results.some((r) => r.status === 'ok') ? 0 : 1);
 }
 

@@ -97,7 +97,8 @@ function shapeProblem(value: Record<string, unknown>): string | undefined {
   if (!Array.isArray(value.runtimes)) return 'no runtimes array';
   if (!Array.isArray(value.results)) return 'no results array';
   const index = value.results.findIndex(
-    (cell: unknown) => !isObject(cell) || !isObject(cell.requestsPerSec) || !Array.isArray(cell.requestsPerSec.runs) || !Array.isArray(cell.runDetails),
+    (cell: unknown) =>
+      !isObject(cell) || !isObject(cell.requestsPerSec) || !Array.isArray(cell.requestsPerSec.runs) || !Array.isArray(cell.runDetails),
   );
   return index === -1 ? undefined : `results[${index}] has no requestsPerSec.runs or runDetails`;
 }
@@ -136,7 +137,8 @@ function main(argv: string[]): number {
   const currentJson = versioned(readJson(currentPath, 'current'), currentPath, 'current');
   // Two curve reports (bench:curve): capacities at the target, side by side.
   if (baselineJson.kind === 'curve' || currentJson.kind === 'curve') {
-    if (baselineJson.kind !== currentJson.kind) throw new CliError('one report is a curve report (bench:curve) and the other is not: compare like with like');
+    if (baselineJson.kind !== currentJson.kind)
+      throw new CliError('one report is a curve report (bench:curve) and the other is not: compare like with like');
     const result = compareCurves(baselineJson as unknown as CurveReport, currentJson as unknown as CurveReport, args.threshold);
     const markdown = renderCurveComparison(result, (currentJson as unknown as CurveReport).parameters.sloMs);
     process.stdout.write(markdown);

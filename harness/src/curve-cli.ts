@@ -46,7 +46,13 @@ async function main(): Promise<number> {
   let remote: RemoteSetup | undefined;
   if (plan.remote !== undefined) {
     try {
-      const data = plan.scenarios.includes('file') ? { dir: movePath(plan.dataDir ?? DEFAULT_DATA_DIR, plan.remote.dir), count: DATA_DEFAULTS.count, sizeBytes: DATA_DEFAULTS.sizeBytes } : undefined;
+      const data = plan.scenarios.includes('file')
+        ? {
+            dir: movePath(plan.dataDir ?? DEFAULT_DATA_DIR, plan.remote.dir),
+            count: DATA_DEFAULTS.count,
+            sizeBytes: DATA_DEFAULTS.sizeBytes,
+          }
+        : undefined;
       remote = await preflight(plan.remote, plan.runtimes, data && remoteDataShape(plan.dataDir, data));
     } catch (error) {
       if (!(error instanceof PreflightError)) throw error;
@@ -54,7 +60,10 @@ async function main(): Promise<number> {
       return 2;
     }
     if (!plan.runtimes.some((r) => remote?.runtimes.get(r)?.probe.ok === true)) {
-      const reasons = plan.runtimes.map((r) => { const p = remote?.runtimes.get(r)?.probe; return p !== undefined && !p.ok ? p.reason : r; });
+      const reasons = plan.runtimes.map((r) => {
+        const p = remote?.runtimes.get(r)?.probe;
+        return p !== undefined && !p.ok ? p.reason : r;
+      });
       console.error(`curve: no runtime can run on ${remote.environment.host}: ${reasons.join('; ')}`);
       return 2;
     }
@@ -66,7 +75,11 @@ async function main(): Promise<number> {
   const fd = fdWarning(plan.maxInFlight);
   if (fd !== undefined) log(`curve: ${fd}`);
   // A --data-dir with files of its own is used as it is (tests give a small one).
-  const manifest = remote?.manifest ?? (plan.dataDir !== undefined && existsSync(join(plan.dataDir, 'manifest.json')) ? loadManifest(plan.dataDir) : ensureDataFiles(plan.dataDir ?? DEFAULT_DATA_DIR, undefined, undefined, log));
+  const manifest =
+    remote?.manifest ??
+    (plan.dataDir !== undefined && existsSync(join(plan.dataDir, 'manifest.json'))
+      ? loadManifest(plan.dataDir)
+      : ensureDataFiles(plan.dataDir ?? DEFAULT_DATA_DIR, undefined, undefined, log));
   const dir = plan.outDir ?? makeRunDir(resolve(REPO_ROOT, 'data/results'), new Date(), 'curve-');
   const cells = cellsFor(plan.scenarios, plan).filter((c) => plan.modes === undefined || plan.modes.includes(c.mode));
   const report: CurveReport = {
@@ -84,21 +97,35 @@ async function main(): Promise<number> {
   // --server-host the servers' machine is not sampled, as in bench.
   const speed = remote === undefined ? startSpeedSampler({ taskset: tasksetAvailable() }) : undefined;
   const write = () => {
-    if (speed !== undefined) report.environment.machineSpeed = speed.summary(report.curves.flatMap((c) => c.steps.map((s) => s.machine?.coresWorth)));
+    if (speed !== undefined)
+      report.environment.machineSpeed = speed.summary(report.curves.flatMap((c) => c.steps.map((s) => s.machine?.coresWorth)));
     report.elapsedSec = Math.round((performance.now() - started) / 100) / 10;
     writeJsonAtomic(join(dir, 'report.json'), report);
     writeFileAtomic(join(dir, 'report.md'), renderCurveMarkdown(report));
     writeFileAtomic(join(dir, 'report.html'), renderCurveHtml(report, assets));
   };
-  log(`curve: ${plan.runtimes.join(', ')} x ${cells.length} cells, target p99 ≤ ${plan.sloMs} ms, ${plan.arrivals} arrivals, results in ${dir}`);
+  log(
+    `curve: ${plan.runtimes.join(', ')} x ${cells.length} cells, target p99 ≤ ${plan.sloMs} ms, ${plan.arrivals} arrivals, results in ${dir}`,
+  );
   const generator = new Generator();
-  const serverArgs = [...(plan.dataDir === undefined ? [] : ['--data-dir', remote === undefined ? plan.dataDir : movePath(plan.dataDir, remote.target.dir)]), '--hash-cost', String(plan.hashCost), '--fib-n', String(plan.fibN), '--sleep-ms', String(plan.sleepMs)];
+  const serverArgs = [
+    ...(plan.dataDir === undefined ? [] : ['--data-dir', remote === undefined ? plan.dataDir : movePath(plan.dataDir, remote.target.dir)]),
+    '--hash-cost',
+    String(plan.hashCost),
+    '--fib-n',
+    String(plan.fibN),
+    '--sleep-ms',
+    String(plan.sleepMs),
+  ];
   const servers = remote === undefined ? undefined : remoteServers(remote);
   try {
     if (remote !== undefined) {
       const first = plan.runtimes.map((r) => remote.runtimes.get(r)).find((r) => r?.probe.ok === true);
-      if (first !== undefined) report.environment.network = { ...(await networkFigures(remote, first.spec, serverArgs, log)), mtu: remote.mtu };
-      log(`curve: servers on ${remote.environment.host} (${remote.environment.cpu.count} CPUs), bound to ${remote.target.bind}; the generator here`);
+      if (first !== undefined)
+        report.environment.network = { ...(await networkFigures(remote, first.spec, serverArgs, log)), mtu: remote.mtu };
+      log(
+        `curve: servers on ${remote.environment.host} (${remote.environment.cpu.count} CPUs), bound to ${remote.target.bind}; the generator here`,
+      );
     }
     for (const runtime of plan.runtimes) {
       if (controller.signal.aborted) break;
@@ -106,7 +133,19 @@ async function main(): Promise<number> {
         report.curves.push(curve);
         writeJsonAtomic(join(dir, 'curves', `${curve.runtime}-${curve.scenario}-${curve.mode}.json`), curve);
       };
-      report.runtimes.push(await sweepRuntime(runtime, cells, { plan, generator, manifest, serverArgs, signal: controller.signal, log, onCurve, ...(servers === undefined ? {} : { servers }), ...(speed === undefined ? {} : { speed }) }));
+      report.runtimes.push(
+        await sweepRuntime(runtime, cells, {
+          plan,
+          generator,
+          manifest,
+          serverArgs,
+          signal: controller.signal,
+          log,
+          onCurve,
+          ...(servers === undefined ? {} : { servers }),
+          ...(speed === undefined ? {} : { speed }),
+        }),
+      );
       write();
     }
     if (!controller.signal.aborted) report.status = 'complete';

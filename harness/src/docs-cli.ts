@@ -39,7 +39,9 @@ async function main(all: readonly string[]): Promise<number> {
   const stale = states.filter((s) => s.state === 'stale');
   if (check) for (const s of stale) console.error(`docs:results: stale: ${s.where}`);
   const errors = states.filter((s) => s.state === 'error').length;
-  console.log(`docs:results: ${states.length} blocks, ${stale.length} ${check ? 'stale' : 're-rendered'}${errors > 0 ? `, ${errors} could not be rendered` : ''}`);
+  console.log(
+    `docs:results: ${states.length} blocks, ${stale.length} ${check ? 'stale' : 're-rendered'}${errors > 0 ? `, ${errors} could not be rendered` : ''}`,
+  );
   if (errors > 0) return 2;
   if (pictures && !check) {
     try {

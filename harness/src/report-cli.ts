@@ -12,7 +12,8 @@ import type { SiteKind } from './report/site-model.ts';
 import { rebuildSite, RESULTS_ROOT, SITE_DIR, SITE_KINDS } from './site-kinds.ts';
 
 const SCHEMA_VERSION: Report['schemaVersion'] = 1;
-const USAGE = 'usage: report-cli [DIR...] [--out SITE_DIR] (builds the results site) | report-cli <report.json | run folder> (re-renders that report)';
+const USAGE =
+  'usage: report-cli [DIR...] [--out SITE_DIR] (builds the results site) | report-cli <report.json | run folder> (re-renders that report)';
 
 class ReportFileError extends Error {}
 
@@ -31,20 +32,25 @@ export function readReport(path: string): { json: Record<string, unknown>; kind:
   } catch (error) {
     throw new ReportFileError(`${path} is not valid JSON: ${(error as Error).message.split('\n')[0]}`);
   }
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) throw new ReportFileError(`${path} is not a report (not a JSON object)`);
+  if (typeof value !== 'object' || value === null || Array.isArray(value))
+    throw new ReportFileError(`${path} is not a report (not a JSON object)`);
   const report = value as Record<string, unknown>;
   if (report.schemaVersion !== SCHEMA_VERSION) {
     throw new ReportFileError(`${path} has schemaVersion ${JSON.stringify(report.schemaVersion)}, this tool reads ${SCHEMA_VERSION}`);
   }
   // Enough shape to render without crashing half-way through a file.
-  if (report.kind === 'curve' && !Array.isArray(report.curves)) throw new ReportFileError(`${path} is not a curve report: "curves" is not an array`);
+  if (report.kind === 'curve' && !Array.isArray(report.curves))
+    throw new ReportFileError(`${path} is not a curve report: "curves" is not an array`);
   if (report.kind === undefined && !('wrk' in report) && !('browser' in report)) {
     for (const key of ['runtimes', 'results', 'comparisons'] as const) {
       if (!Array.isArray(report[key])) throw new ReportFileError(`${path} is not a report: "${key}" is not an array`);
     }
   }
   const kind = SITE_KINDS.find((k) => k.accepts(report));
-  if (kind === undefined) throw new ReportFileError(`${path} is not a report this tool knows${typeof report.kind === 'string' ? ` (kind "${report.kind}")` : ''}`);
+  if (kind === undefined)
+    throw new ReportFileError(
+      `${path} is not a report this tool knows${typeof report.kind === 'string' ? ` (kind "${report.kind}")` : ''}`,
+    );
   return { json: report, kind };
 }
 
@@ -77,7 +83,12 @@ function main(argv: string[]): number {
   let positionals: string[];
   // pnpm runs scripts from the package folder: paths are relative to where the user typed them.
   try {
-    ({ values, positionals } = parseArgs({ args: argv, strict: true, allowPositionals: true, options: { out: { type: 'string' }, site: { type: 'boolean' } } }));
+    ({ values, positionals } = parseArgs({
+      args: argv,
+      strict: true,
+      allowPositionals: true,
+      options: { out: { type: 'string' }, site: { type: 'boolean' } },
+    }));
   } catch (error) {
     console.error(`report: ${(error as Error).message.split('\n')[0]}; ${USAGE}`);
     return 2;
@@ -102,7 +113,9 @@ function main(argv: string[]): number {
   const site = rebuildSite(paths.length === 0 ? [RESULTS_ROOT] : paths, siteDir);
   const { runs, skipped } = site.input;
   for (const s of skipped) console.error(`report: skipped ${s.path}: ${s.reason}`);
-  console.log(`report: site from ${runs.length} run${runs.length === 1 ? '' : 's'}${skipped.length === 0 ? '' : `, ${skipped.length} skipped`}\nsite:   ${site.html}\n        ${site.markdown}`);
+  console.log(
+    `report: site from ${runs.length} run${runs.length === 1 ? '' : 's'}${skipped.length === 0 ? '' : `, ${skipped.length} skipped`}\nsite:   ${site.html}\n        ${site.markdown}`,
+  );
   return 0;
 }
 

@@ -21,7 +21,9 @@ function list(): void {
     console.log(`  cached:    ${cached.length === 0 ? 'none' : cached.join(', ')} (in ${CACHE_DIR})`);
     try {
       const lines = latestPerLine(registryVersions(platform.pkg, 15_000), platform.lineParts, 10);
-      console.log(`  available: ${lines.join(', ')} (newest of each line of ${platform.pkg} on the npm registry; any exact version works too)`);
+      console.log(
+        `  available: ${lines.join(', ')} (newest of each line of ${platform.pkg} on the npm registry; any exact version works too)`,
+      );
     } catch (error) {
       console.log(`  available: unknown: ${(error as Error).message}`);
     }
@@ -42,7 +44,9 @@ function main(): number {
       const spec = resolveRequest(request, { log: (line) => console.error(`runtimes: ${line}`) });
       const probe = probeRuntime(spec);
       if (!probe.ok) failed++;
-      console.log(`${request.label}: ${probe.ok ? `${probe.version} from ${spec.source ?? '?'} (${spec.binary})` : `unavailable: ${probe.reason}`}`);
+      console.log(
+        `${request.label}: ${probe.ok ? `${probe.version} from ${spec.source ?? '?'} (${spec.binary})` : `unavailable: ${probe.reason}`}`,
+      );
     }
     return failed === 0 ? 0 : 1;
   } catch (error) {

@@ -20,7 +20,7 @@ import { renderSeedsConsole, renderSeedsHtml, renderSeedsMarkdown, type SeedsRep
 import { FULL_SHAPE, QUICK_SHAPE, replayRuntime, type ReplayShape } from './seeds/replay.ts';
 
 const SEEDS_REMOTE_REFUSAL =
-  '--server-host is not supported by bench:seeds yet: experiments 001 (file reads, evicted from this host\'s page cache) and 003 (a static file made on this host) cannot run on another host; 000 and 002 could, but a replay judges all four claims together';
+  "--server-host is not supported by bench:seeds yet: experiments 001 (file reads, evicted from this host's page cache) and 003 (a static file made on this host) cannot run on another host; 000 and 002 could, but a replay judges all four claims together";
 
 /** Seed 003's one static file: its size is not given; a small page-sized file keeps it a "static file" test. */
 const STATIC = { dir: resolve(REPO_ROOT, 'data/seeds-static'), count: 1, sizeBytes: 16 * 1024 } as const;
@@ -99,7 +99,12 @@ async function main(): Promise<number> {
       progress,
     });
     const failed = done.rows.length > 0 && done.rows.every((r) => r.status === 'failed');
-    report.runtimes.push({ name: runtime, ...(done.version === undefined ? {} : { version: done.version }), status: done.reason !== undefined ? 'skipped' : failed ? 'failed' : 'ok', ...(done.reason === undefined ? {} : { reason: done.reason }) });
+    report.runtimes.push({
+      name: runtime,
+      ...(done.version === undefined ? {} : { version: done.version }),
+      status: done.reason !== undefined ? 'skipped' : failed ? 'failed' : 'ok',
+      ...(done.reason === undefined ? {} : { reason: done.reason }),
+    });
     report.rows.push(...done.rows.map((m) => judge(m, cores)));
     // Written after each runtime, so an interrupted run keeps what it finished.
     write();

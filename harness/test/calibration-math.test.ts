@@ -18,7 +18,14 @@ import { CEILING_OK_RATIO } from '../src/report/flags.ts';
 function setting(connections: number, workers: number, autocannonMedian: number, wrkMedian: number | null): SettingResult {
   return {
     setting: { connections, workers },
-    autocannon: { runs: [autocannonMedian], median: autocannonMedian, cv: 0, failedAnswers: 0, serverCpuPercent: 50, clientCpuPercent: 100 },
+    autocannon: {
+      runs: [autocannonMedian],
+      median: autocannonMedian,
+      cv: 0,
+      failedAnswers: 0,
+      serverCpuPercent: 50,
+      clientCpuPercent: 100,
+    },
     wrk: wrkMedian === null ? null : { runs: [wrkMedian], median: wrkMedian, cv: 0, failedAnswers: 0, serverCpuPercent: 100 },
     ratio: wrkMedian === null || wrkMedian === 0 ? null : autocannonMedian / wrkMedian,
   };
@@ -83,7 +90,11 @@ describe('verdict', () => {
   });
 
   it('says why there is no verdict', () => {
-    expect(verdict(null, 'wrk not found on PATH')).toEqual({ ceilingOk: null, unstable: false, text: 'ceiling unknown: wrk not found on PATH' });
+    expect(verdict(null, 'wrk not found on PATH')).toEqual({
+      ceilingOk: null,
+      unstable: false,
+      text: 'ceiling unknown: wrk not found on PATH',
+    });
   });
 
   it('says when the runs behind it were unstable', () => {
@@ -96,7 +107,12 @@ describe('verdict', () => {
 
   it('judgeServer joins the best setting and its verdict', () => {
     const best = setting(50, 2, 9_500, 10_000);
-    expect(judgeServer([setting(10, 0, 5_000, 10_000), best])).toEqual({ ...best, ceilingOk: true, unstable: false, text: '>= 0.9 of wrk' });
+    expect(judgeServer([setting(10, 0, 5_000, 10_000), best])).toEqual({
+      ...best,
+      ceilingOk: true,
+      unstable: false,
+      text: '>= 0.9 of wrk',
+    });
     expect(judgeServer([])).toBeNull();
   });
 

@@ -3,7 +3,15 @@
 import { describe, expect, it } from 'vitest';
 import { nextRate, searchBounds, type SearchOptions, type SearchStep } from '../src/curve/capacity-search.ts';
 import { seededRandom } from '../src/load/arrivals.ts';
-import { clopperPearson, confidenceWithin, decide, designEffect, requestsToPass, shouldStopStep, StepTally } from '../src/stats/step-decision.ts';
+import {
+  clopperPearson,
+  confidenceWithin,
+  decide,
+  designEffect,
+  requestsToPass,
+  shouldStopStep,
+  StepTally,
+} from '../src/stats/step-decision.ts';
 
 describe('Clopper-Pearson bounds', () => {
   it('0 over of 299: upper bound just under 1 % at 95 % (DESIGN.md: 299 with none over, 473 with one)', () => {
@@ -28,7 +36,13 @@ describe('Clopper-Pearson bounds', () => {
 
   it('decides pass, fail or undecided, and says what confidence the counts reached', () => {
     const rule = { percentile: 99, confidence: 0.95 };
-    expect(decide(299, 0, rule)).toMatchObject({ outcome: 'pass', requests: 299, overTarget: 0, allowedShare: 0.01, reached: { side: 'within' } });
+    expect(decide(299, 0, rule)).toMatchObject({
+      outcome: 'pass',
+      requests: 299,
+      overTarget: 0,
+      allowedShare: 0.01,
+      reached: { side: 'within' },
+    });
     expect(decide(100, 0, rule)).toMatchObject({ outcome: 'undecided', reached: { side: 'within' } });
     // 100 with none over: 1 - 0.99^100 = 63 % sure the share is within 1 %.
     expect(decide(100, 0, rule).reached.confidence).toBeCloseTo(1 - 0.99 ** 100, 6);
@@ -81,7 +95,7 @@ describe('the design effect of clustered misses', () => {
     expect(decide(50, 5, rule, 4).outcome).toBe('undecided');
   });
 
-  it('the tally keeps each counted request\'s latency, capped at twice the target (unanswered: the cap)', () => {
+  it("the tally keeps each counted request's latency, capped at twice the target (unanswered: the cap)", () => {
     const due = Array.from({ length: 400 }, (_, i) => i);
     const tally = new StepTally(due, 100, true);
     // Alternating runs of 50 fast and 50 slow answers: strongly clustered.
@@ -120,7 +134,12 @@ describe('StepTally', () => {
 
 describe('capacity search', () => {
   const options: SearchOptions = { startPerSec: 20, factor: 1.6, resolution: 0.05, maxUndecided: 2, maxSteps: 12, floorPerSec: 2 };
-  const step = (offeredPerSec: number, outcome: SearchStep['outcome'], leansWithin = outcome === 'pass', generatorBound = false): SearchStep => ({ offeredPerSec, outcome, leansWithin, generatorBound });
+  const step = (
+    offeredPerSec: number,
+    outcome: SearchStep['outcome'],
+    leansWithin = outcome === 'pass',
+    generatorBound = false,
+  ): SearchStep => ({ offeredPerSec, outcome, leansWithin, generatorBound });
 
   /** Runs the search against a server whose true capacity is `capacity`: pass below, fail above. */
   function simulate(capacity: number, opts = options): { rates: number[]; bounds: ReturnType<typeof searchBounds>; end: string } {
@@ -180,10 +199,20 @@ describe('searchCell (the driver, with a fake server)', () => {
         caps.push(durationSec);
         const [n, over] = rate <= 100 ? [400, 0] : [20, 10];
         const m = {
-          scheduled: n, sent: n, dropped: 0, completed: n, errors: 0, timeouts: 0, achievedPerSec: rate, elapsedSec: 1,
+          scheduled: n,
+          sent: n,
+          dropped: 0,
+          completed: n,
+          errors: 0,
+          timeouts: 0,
+          achievedPerSec: rate,
+          elapsedSec: 1,
           latencyMs: { p50: 10, p90: 20, p99: over > 0 ? 500 : 50, p999: 60, max: 70, mean: 12 },
-          latenessMs: { p50: 0, p99: 0.1, max: 0.2 }, cpuPercent: 5, busyPercent: 2,
-          verdict: decide(n, over, rule), stoppedAtSec: n / rate,
+          latenessMs: { p50: 0, p99: 0.1, max: 0.2 },
+          cpuPercent: 5,
+          busyPercent: 2,
+          verdict: decide(n, over, rule),
+          stoppedAtSec: n / rate,
         };
         return toStep(rate, m, { cpuPercent: 50 }, plan.sloMs, { capSec: durationSec, phase });
       },
@@ -204,9 +233,13 @@ describe('searchCell (the driver, with a fake server)', () => {
 });
 
 describe('generatorLimited', () => {
-  it('a flagged step counts as the generator\'s only when it was saturated or late by half the target', async () => {
+  it("a flagged step counts as the generator's only when it was saturated or late by half the target", async () => {
     const { generatorLimited } = await import('../src/curve/cell-search.ts');
-    const s = (p99: number, busyPercent: number, flags: ('generator-bound' | 'saturated')[] = ['generator-bound']) => ({ flags, generator: { cpuPercent: busyPercent, busyPercent }, latenessMs: { p50: 0, p99, max: p99 } });
+    const s = (p99: number, busyPercent: number, flags: ('generator-bound' | 'saturated')[] = ['generator-bound']) => ({
+      flags,
+      generator: { cpuPercent: busyPercent, busyPercent },
+      latenessMs: { p50: 0, p99, max: p99 },
+    });
     expect(generatorLimited(s(5, 10), 100)).toBe(false);
     expect(generatorLimited(s(60, 10), 100)).toBe(true);
     expect(generatorLimited(s(1, 95), 100)).toBe(true);

@@ -82,7 +82,9 @@ describe('summarizeCell', () => {
 
   it('never reports a missing loop lag as zero lag', () => {
     const missing = 'about 900 requests in hand: more than the 15 s drain cap';
-    const some = summarizeCell(meta, [makeRun({ statsMissing: missing }), makeRun({ eventLoopLagMs: { p99: 40, max: 90 } })], { connections: 10 });
+    const some = summarizeCell(meta, [makeRun({ statsMissing: missing }), makeRun({ eventLoopLagMs: { p99: 40, max: 90 } })], {
+      connections: 10,
+    });
     expect(some.eventLoopLagMs).toEqual({ p99: 40, max: 90 });
     expect(some.lagMissing).toBeUndefined();
     const none = summarizeCell(meta, [makeRun({ statsMissing: missing })], { connections: 10 });

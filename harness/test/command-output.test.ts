@@ -16,14 +16,18 @@ describe.skipIf(!existsSync(PNPM))('root bench commands print the harness output
   it.each([
     ['bench:curve', "curve: Unknown option '--nonsense'"],
     ['bench:node', "bench: Unknown option '--nonsense'"],
-  ])('pnpm %s --nonsense: exit 2, the harness line last, no prefix or banner', (script, line) => {
-    const env = { ...process.env };
-    // A new user's environment: nothing set to quiet Turbo.
-    delete env.TURBO_TELEMETRY_DISABLED;
-    const result = spawnSync(PNPM, [script, '--nonsense'], { cwd: ROOT, encoding: 'utf8', env, timeout: 60_000 });
-    const lines = `${result.stdout}\n${result.stderr}`.split('\n').filter((l) => l.trim() !== '');
-    expect(result.status).toBe(2);
-    expect(lines.at(-1)).toBe(line);
-    expect(lines.join('\n')).not.toMatch(/@bench\/harness:|turbo|ELIFECYCLE|Telemetry/i);
-  }, 60_000);
+  ])(
+    'pnpm %s --nonsense: exit 2, the harness line last, no prefix or banner',
+    (script, line) => {
+      const env = { ...process.env };
+      // A new user's environment: nothing set to quiet Turbo.
+      delete env.TURBO_TELEMETRY_DISABLED;
+      const result = spawnSync(PNPM, [script, '--nonsense'], { cwd: ROOT, encoding: 'utf8', env, timeout: 60_000 });
+      const lines = `${result.stdout}\n${result.stderr}`.split('\n').filter((l) => l.trim() !== '');
+      expect(result.status).toBe(2);
+      expect(lines.at(-1)).toBe(line);
+      expect(lines.join('\n')).not.toMatch(/@bench\/harness:|turbo|ELIFECYCLE|Telemetry/i);
+    },
+    60_000,
+  );
 });

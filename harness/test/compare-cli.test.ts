@@ -106,7 +106,11 @@ describe('compare-cli', () => {
   });
 
   it('exits 2 with one line on bad usage', () => {
-    for (const args of [[file('baseline.json')], [file('baseline.json'), file('baseline.json'), '--threshold', '5'], ['--nope', 'a', 'b']]) {
+    for (const args of [
+      [file('baseline.json')],
+      [file('baseline.json'), file('baseline.json'), '--threshold', '5'],
+      ['--nope', 'a', 'b'],
+    ]) {
       const outcome = runCli(...args);
       expect(outcome.status).toBe(2);
       expect(stderrLines(outcome)).toHaveLength(1);

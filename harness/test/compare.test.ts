@@ -15,11 +15,7 @@ function compared(cell: CellComparison | undefined): ComparedCell {
 
 /** Compares one cell measured with the given runs before and after. */
 function compareOne(before: number[], after: number[], p99s: { before?: number[]; after?: number[] } = {}): ReportComparison {
-  return compareReports(
-    reportOf([cellOf(HASH_SYNC, before, p99s.before)]),
-    reportOf([cellOf(HASH_SYNC, after, p99s.after)]),
-    OPTIONS,
-  );
+  return compareReports(reportOf([cellOf(HASH_SYNC, before, p99s.before)]), reportOf([cellOf(HASH_SYNC, after, p99s.after)]), OPTIONS);
 }
 
 describe('welchTTest', () => {
@@ -153,7 +149,9 @@ describe('compareReports: what else differs', () => {
   const cells = [cellOf(HASH_SYNC, [1000, 1000])];
 
   it('lists each differing parameter with both values, including one only one report has', () => {
-    const after = reportOf(cells, { parameters: { ...parameters, connections: 50, fileCache: 'cold', newKnob: 3 } as Report['parameters'] });
+    const after = reportOf(cells, {
+      parameters: { ...parameters, connections: 50, fileCache: 'cold', newKnob: 3 } as Report['parameters'],
+    });
     const c = compareReports(reportOf(cells), after, OPTIONS);
     expect(c.parameterDifferences).toEqual([
       { field: 'connections', baseline: 100, current: 50 },
@@ -184,8 +182,23 @@ describe('compareReports: what else differs', () => {
   });
 
   it('tells a run with the servers on another host from a local one', () => {
-    const serverHost = { host: 'bench-2', os: 'Debian 12', kernel: '6.1', cpu: { model: 'EPYC', count: 8 }, memoryBytes: 2 ** 34, dir: '/srv/bench', bind: '10.0.0.2', bindSource: 'flag' as const };
-    const remote = reportOf(cells, { environment: { ...environment, serverHost, network: { rttMs: { median: 0.2, min: 0.1, max: 0.3, samples: 20, runtime: 'node' }, mtu: {} } } });
+    const serverHost = {
+      host: 'bench-2',
+      os: 'Debian 12',
+      kernel: '6.1',
+      cpu: { model: 'EPYC', count: 8 },
+      memoryBytes: 2 ** 34,
+      dir: '/srv/bench',
+      bind: '10.0.0.2',
+      bindSource: 'flag' as const,
+    };
+    const remote = reportOf(cells, {
+      environment: {
+        ...environment,
+        serverHost,
+        network: { rttMs: { median: 0.2, min: 0.1, max: 0.3, samples: 20, runtime: 'node' }, mtu: {} },
+      },
+    });
     const c = compareReports(reportOf(cells), remote, OPTIONS);
     expect(c.environmentDifferences).toEqual([
       { field: 'server host', baseline: 'the load host', current: 'bench-2 (EPYC × 8)' },

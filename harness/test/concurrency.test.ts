@@ -13,15 +13,34 @@ describe('--connections as a list (closed-loop concurrency sweep)', () => {
   });
 
   const cells = [1, 10, 100].flatMap((connections) => [
-    { ...makeCell({ runtime: 'node', scenario: 'sleep', mode: 'sync' }), connections, requestsPerSec: { median: 45, ci95: [44, 46] as [number, number], cv: 0.01, runs: [45, 45, 45] } },
-    { ...makeCell({ runtime: 'node', scenario: 'sleep', mode: 'async' }), connections, requestsPerSec: { median: 45 * connections, ci95: [1, 2] as [number, number], cv: 0.01, runs: [1, 1, 1] } },
+    {
+      ...makeCell({ runtime: 'node', scenario: 'sleep', mode: 'sync' }),
+      connections,
+      requestsPerSec: { median: 45, ci95: [44, 46] as [number, number], cv: 0.01, runs: [45, 45, 45] },
+    },
+    {
+      ...makeCell({ runtime: 'node', scenario: 'sleep', mode: 'async' }),
+      connections,
+      requestsPerSec: { median: 45 * connections, ci95: [1, 2] as [number, number], cv: 0.01, runs: [1, 1, 1] },
+    },
   ]);
-  const report = mergeReport({ createdAt: '2026-11-23T00:00:00Z', status: 'complete', environment, parameters: { ...parameters, connectionsSweep: [1, 10, 100] }, runtimes, results: cells });
+  const report = mergeReport({
+    createdAt: '2026-11-23T00:00:00Z',
+    status: 'complete',
+    environment,
+    parameters: { ...parameters, connectionsSweep: [1, 10, 100] },
+    runtimes,
+    results: cells,
+  });
 
   it('cells at different counts stay apart, in count order, each compared with its own count', () => {
     expect(report.results).toHaveLength(6);
     expect(report.results.filter((c) => c.mode === 'async').map((c) => c.connections)).toEqual([1, 10, 100]);
-    expect(report.comparisons.map((c) => [c.connections, c.asyncOverSync?.throughput])).toEqual([[1, 1], [10, 10], [100, 100]]);
+    expect(report.comparisons.map((c) => [c.connections, c.asyncOverSync?.throughput])).toEqual([
+      [1, 1],
+      [10, 10],
+      [100, 100],
+    ]);
   });
 
   it('Markdown gets a sweep table (req/s · p99 per count) and labels modes with their count; HTML a chart per scenario', () => {

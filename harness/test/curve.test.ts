@@ -1,7 +1,15 @@
 import { describe, expect, it } from 'vitest';
 import { arrivalOffsets, seededRandom, stepSeed } from '../src/load/arrivals.ts';
 import { CURVE_FULL, CURVE_QUICK, parseCurvePlan } from '../src/curve/curve-plan.ts';
-import { clearlyPast, lindleyLatenciesMs, lindleyMeanMs, md1CapacityPerSec, md1MeanMs, shouldStop, summarizeCurve } from '../src/curve/ladder.ts';
+import {
+  clearlyPast,
+  lindleyLatenciesMs,
+  lindleyMeanMs,
+  md1CapacityPerSec,
+  md1MeanMs,
+  shouldStop,
+  summarizeCurve,
+} from '../src/curve/ladder.ts';
 import { renderCurveHtml } from '../src/curve/render-html.ts';
 import { capacitySentences, conditionsLabel, formatCapacity, renderCurveConsole, renderCurveMarkdown } from '../src/curve/render-text.ts';
 import { generatorBound, toStep } from '../src/curve/step.ts';
@@ -37,7 +45,10 @@ describe('arrivals', () => {
     expect(new Set([stepSeed(1, 26.4), stepSeed(1, 26.5), stepSeed(2, 26.4), stepSeed(1, 52.8)]).size).toBe(4);
     // The gaps in units of the mean gap: with one seed for every step they were the same draw at
     // every rate (what the old schedule did); drawn per rate they are not.
-    const shape = (rate: number, seed: number) => arrivalOffsets(rate, 20, 'poisson', seed).slice(0, 50).map((t) => Math.round((t * rate) / 10));
+    const shape = (rate: number, seed: number) =>
+      arrivalOffsets(rate, 20, 'poisson', seed)
+        .slice(0, 50)
+        .map((t) => Math.round((t * rate) / 10));
     expect(shape(20, 1)).toEqual(shape(40, 1));
     expect(shape(20, stepSeed(1, 20))).not.toEqual(shape(40, stepSeed(1, 40)));
     expect(parseCurvePlan([]).stepSeeds).toBe('per-rate');
@@ -48,7 +59,9 @@ describe('arrivals', () => {
     expect(decisionOptions(parseCurvePlan([]))).not.toHaveProperty('designEffect');
     const plan = parseCurvePlan(['--design-effect']);
     expect(decisionOptions(plan)).toMatchObject({ designEffect: true });
-    expect(conditionsLabel({ ...plan, arrivals: 'poisson' })).toBe('95 % confidence (requests counted by their design effect), poisson arrivals (seed 1)');
+    expect(conditionsLabel({ ...plan, arrivals: 'poisson' })).toBe(
+      '95 % confidence (requests counted by their design effect), poisson arrivals (seed 1)',
+    );
     expect(conditionsLabel({ ...parseCurvePlan([]) })).toBe('95 % confidence, poisson arrivals (seed 1)');
   });
 
@@ -74,19 +87,28 @@ describe('ladder', () => {
   });
 
   it('capacity is the highest rate meeting the target; a generator-bound step that met it counts', () => {
-    const step = (offeredPerSec: number, p99Ms: number, achievedPerSec = offeredPerSec, generatorBound = false) => ({ offeredPerSec, achievedPerSec, p99Ms, generatorBound });
+    const step = (offeredPerSec: number, p99Ms: number, achievedPerSec = offeredPerSec, generatorBound = false) => ({
+      offeredPerSec,
+      achievedPerSec,
+      p99Ms,
+      generatorBound,
+    });
     const steps = [step(5, 21), step(10, 22), step(20, 25), step(40, 80), step(60, 900, 50)];
     expect(summarizeCurve(steps, 100)).toEqual({ capacityPerSec: 40, capacityAtLeast: false, kneePerSec: 20 });
     // Tighter target, smaller capacity.
     expect(summarizeCurve(steps, 30).capacityPerSec).toBe(20);
     // Latency runs from the scheduled time: a late generator only made the step look worse.
-    expect(summarizeCurve([step(5, 21), step(10, 22, 10, true)], 100)).toEqual({ capacityPerSec: 10, capacityAtLeast: true, kneePerSec: 10 });
+    expect(summarizeCurve([step(5, 21), step(10, 22, 10, true)], 100)).toEqual({
+      capacityPerSec: 10,
+      capacityAtLeast: true,
+      kneePerSec: 10,
+    });
     // p99 within target but not keeping up: not capacity.
     expect(summarizeCurve([step(5, 21), step(10, 50, 9)], 100).capacityPerSec).toBe(5);
     expect(summarizeCurve([step(5, 500)], 100)).toEqual({ capacityPerSec: null, capacityAtLeast: false, kneePerSec: 5 });
   });
 
-  it('M/D/1: 20 ms service at 40 req/s waits 60 ms on average (the issue\'s figure)', () => {
+  it("M/D/1: 20 ms service at 40 req/s waits 60 ms on average (the issue's figure)", () => {
     expect(md1MeanMs(40, 20)).toBeCloseTo(60, 6);
     expect(md1MeanMs(50, 20)).toBe(Number.POSITIVE_INFINITY);
     // Lindley on a long Poisson schedule converges to the formula.
@@ -100,7 +122,7 @@ describe('ladder', () => {
 });
 
 describe('M/D/1 capacity at a percentile', () => {
-  it('20.5 ms service, p99 ≤ 100 ms: about 27 req/s (the issue\'s figure), falling with the service time', () => {
+  it("20.5 ms service, p99 ≤ 100 ms: about 27 req/s (the issue's figure), falling with the service time", () => {
     const at205 = md1CapacityPerSec(20.5, 100);
     expect(at205).toBeGreaterThan(25.5);
     expect(at205).toBeLessThan(28);
@@ -113,9 +135,18 @@ describe('M/D/1 capacity at a percentile', () => {
 
 describe('steps', () => {
   const measurement = {
-    scheduled: 80, sent: 80, dropped: 0, completed: 80, errors: 0, timeouts: 0, achievedPerSec: 40, elapsedSec: 2,
+    scheduled: 80,
+    sent: 80,
+    dropped: 0,
+    completed: 80,
+    errors: 0,
+    timeouts: 0,
+    achievedPerSec: 40,
+    elapsedSec: 2,
     latencyMs: { p50: 21, p90: 22, p99: 30, p999: 31, max: 31, mean: 21.5 },
-    latenessMs: { p50: 0.01, p99: 0.2, max: 0.4 }, cpuPercent: 8, busyPercent: 4,
+    latenessMs: { p50: 0.01, p99: 0.2, max: 0.4 },
+    cpuPercent: 8,
+    busyPercent: 4,
   };
   it('flags generator-bound on lateness p99 past 1 ms and a tenth of the p50 latency, or a busy core', () => {
     expect(generatorBound(measurement)).toBe(false);
@@ -123,12 +154,19 @@ describe('steps', () => {
     // 1.5 ms late against a 21 ms median: under a tenth of it, the latency is still the server's.
     expect(generatorBound({ ...measurement, latenessMs: { p50: 0, p99: 1.5, max: 3 } })).toBe(false);
     // Against a 1 ms answer, 1.5 ms late is most of it.
-    expect(generatorBound({ ...measurement, latenessMs: { p50: 0, p99: 1.5, max: 3 }, latencyMs: { ...measurement.latencyMs, p50: 1 } })).toBe(true);
+    expect(
+      generatorBound({ ...measurement, latenessMs: { p50: 0, p99: 1.5, max: 3 }, latencyMs: { ...measurement.latencyMs, p50: 1 } }),
+    ).toBe(true);
     expect(generatorBound({ ...measurement, busyPercent: 95 })).toBe(true);
   });
   it('flags saturation, errors, and whether the step meets the target', () => {
     expect(toStep(40, measurement, { cpuPercent: 5 }, 100)).toMatchObject({ flags: [], meetsTarget: true });
-    const behind = toStep(60, { ...measurement, achievedPerSec: 50, latencyMs: { ...measurement.latencyMs, p99: 400 }, timeouts: 1 }, { cpuPercent: 5 }, 100);
+    const behind = toStep(
+      60,
+      { ...measurement, achievedPerSec: 50, latencyMs: { ...measurement.latencyMs, p99: 400 }, timeouts: 1 },
+      { cpuPercent: 5 },
+      100,
+    );
     expect(behind).toMatchObject({ flags: ['saturated', 'errors'], meetsTarget: false });
     expect(toStep(100, { ...measurement, achievedPerSec: 50 }, { cpuPercent: 5 }, 100).flags).toEqual(['saturated', 'past-saturation']);
   });
@@ -149,11 +187,21 @@ describe('steps', () => {
   });
   it('keeping up is held against the rate the schedule actually offered (Poisson steps hold more or fewer)', () => {
     // 40 req/s for 1.5 s scheduled only 54 (36 req/s); 35 answered per second keeps up with that.
-    const m = { ...measurement, scheduled: 54, achievedPerSec: 35, stoppedAtSec: 1.5, verdict: decide(54, 0, { percentile: 99, confidence: 0.95 }) };
+    const m = {
+      ...measurement,
+      scheduled: 54,
+      achievedPerSec: 35,
+      stoppedAtSec: 1.5,
+      verdict: decide(54, 0, { percentile: 99, confidence: 0.95 }),
+    };
     expect(toStep(40, m, { cpuPercent: 5 }, 100).flags).not.toContain('saturated');
     expect(toStep(40, { ...m, achievedPerSec: 30 }, { cpuPercent: 5 }, 100).flags).toContain('saturated');
     // The decision carried into the step; undecided is never a pass.
-    expect(toStep(40, m, { cpuPercent: 5 }, 100, { capSec: 2, phase: 'bracket' })).toMatchObject({ meetsTarget: false, phase: 'bracket', decision: { outcome: 'undecided', requests: 54, capSec: 2, stoppedAtSec: 1.5 } });
+    expect(toStep(40, m, { cpuPercent: 5 }, 100, { capSec: 2, phase: 'bracket' })).toMatchObject({
+      meetsTarget: false,
+      phase: 'bracket',
+      decision: { outcome: 'undecided', requests: 54, capSec: 2, stoppedAtSec: 1.5 },
+    });
     const passed = { ...m, verdict: decide(400, 0, { percentile: 99, confidence: 0.95 }) };
     expect(toStep(40, passed, { cpuPercent: 5 }, 100).meetsTarget).toBe(true);
   });
@@ -162,19 +210,45 @@ describe('steps', () => {
 describe('parseCurvePlan', () => {
   it('defaults: every runtime, the heavy scenarios, p99 ≤ 100 ms at 95 %, Poisson arrivals, 5 % resolution', () => {
     const plan = parseCurvePlan([]);
-    expect(plan).toMatchObject({ runtimes: ['node', 'bun', 'deno'], scenarios: ['hello', 'hash', 'file', 'fib', 'sleep'], sloMs: 100, percentile: 99, arrivals: 'poisson', seed: 1, ...CURVE_FULL });
+    expect(plan).toMatchObject({
+      runtimes: ['node', 'bun', 'deno'],
+      scenarios: ['hello', 'hash', 'file', 'fib', 'sleep'],
+      sloMs: 100,
+      percentile: 99,
+      arrivals: 'poisson',
+      seed: 1,
+      ...CURVE_FULL,
+    });
     expect(plan).toMatchObject({ confidence: 0.95, resolution: 0.05 });
     expect(parseCurvePlan(['--arrivals', 'constant']).arrivals).toBe('constant');
     expect(parseCurvePlan(['--quick'])).toMatchObject({ quick: true, ...CURVE_QUICK });
   });
   it('reads rates, arrivals, seed and target; rejects bad input with one line', () => {
-    expect(parseCurvePlan(['--rates', '40,10,20,10', '--arrivals', 'poisson', '--seed', '9', '--slo-ms', '50'])).toMatchObject({ rates: [10, 20, 40], arrivals: 'poisson', seed: 9, sloMs: 50 });
+    expect(parseCurvePlan(['--rates', '40,10,20,10', '--arrivals', 'poisson', '--seed', '9', '--slo-ms', '50'])).toMatchObject({
+      rates: [10, 20, 40],
+      arrivals: 'poisson',
+      seed: 9,
+      sloMs: 50,
+    });
     expect(() => parseCurvePlan(['--rates', '10,x'])).toThrow(FlagError);
     expect(() => parseCurvePlan(['--arrivals', 'bursty'])).toThrow(/--arrivals: unknown "bursty"/);
     expect(() => parseCurvePlan(['--slo-ms', '0'])).toThrow(/--slo-ms/);
     expect(() => parseCurvePlan(['--scenarios', 'hello', '--modes', 'sync'])).toThrow(/selects no cell/);
-    expect(parseCurvePlan(['--confidence', '0.99', '--percentile', '99.9', '--resolution', '0.1', '--max-step-sec', '30'])).toMatchObject({ confidence: 0.99, percentile: 99.9, resolution: 0.1, maxStepSec: 30 });
-    for (const [flag, value] of [['resolution', '0'], ['resolution', '1'], ['confidence', '0.5'], ['confidence', '1'], ['percentile', '50'], ['percentile', '100'], ['percentile', 'x']]) {
+    expect(parseCurvePlan(['--confidence', '0.99', '--percentile', '99.9', '--resolution', '0.1', '--max-step-sec', '30'])).toMatchObject({
+      confidence: 0.99,
+      percentile: 99.9,
+      resolution: 0.1,
+      maxStepSec: 30,
+    });
+    for (const [flag, value] of [
+      ['resolution', '0'],
+      ['resolution', '1'],
+      ['confidence', '0.5'],
+      ['confidence', '1'],
+      ['percentile', '50'],
+      ['percentile', '100'],
+      ['percentile', 'x'],
+    ]) {
       expect(() => parseCurvePlan([`--${flag}`, value as string])).toThrow(new RegExp(`^--${flag} must be a number between`));
     }
   });
@@ -185,7 +259,9 @@ describe('curve rendering', () => {
     expect(CURVE_REPORT.curves.map(formatCapacity)).toEqual(['≥ 420', '40.0', '-']);
   });
   it('says what async bought in capacity, per scenario and runtime', () => {
-    expect(capacitySentences(CURVE_REPORT)).toEqual(['sleep on node: sync 40.0 req/s, async ≥ 420 req/s at p99 ≤ 100 ms, constant arrivals (async 10.5x sync)']);
+    expect(capacitySentences(CURVE_REPORT)).toEqual([
+      'sleep on node: sync 40.0 req/s, async ≥ 420 req/s at p99 ≤ 100 ms, constant arrivals (async 10.5x sync)',
+    ]);
   });
   it('Markdown and console carry the capacity table; HTML one curve chart per scenario with the report embedded', () => {
     const md = renderCurveMarkdown(CURVE_REPORT);
@@ -204,20 +280,65 @@ describe('curve rendering', () => {
 /** A curve report with brackets (Poisson, decided steps): node sleep sync 23.5–37 and async ≥ 705 (generator-bound). */
 function bracketReport(syncBracket: [number | null, number | null] = [23.5, 37]) {
   const report = structuredClone(CURVE_REPORT);
-  report.parameters = { ...report.parameters, arrivals: 'poisson', percentile: 99, confidence: 0.95, resolution: 0.05, maxUndecided: 2, startShare: 0.5 };
-  const verdict = (rate: number, requests: number, over: number) => ({ ...decide(requests, over, { percentile: 99, confidence: 0.95 }), stoppedAtSec: requests / rate, capSec: 20 });
+  report.parameters = {
+    ...report.parameters,
+    arrivals: 'poisson',
+    percentile: 99,
+    confidence: 0.95,
+    resolution: 0.05,
+    maxUndecided: 2,
+    startShare: 0.5,
+  };
+  const verdict = (rate: number, requests: number, over: number) => ({
+    ...decide(requests, over, { percentile: 99, confidence: 0.95 }),
+    stoppedAtSec: requests / rate,
+    capSec: 20,
+  });
   const [sync, async] = [report.curves.find((c) => c.mode === 'sync'), report.curves.find((c) => c.mode === 'async')];
   if (sync === undefined || async === undefined) throw new Error('fixture');
   sync.steps = [
-    { ...sync.steps[0], offeredPerSec: 23.5, decision: verdict(23.5, 310, 0), phase: 'bracket', meetsTarget: true } as (typeof sync.steps)[0],
+    {
+      ...sync.steps[0],
+      offeredPerSec: 23.5,
+      decision: verdict(23.5, 310, 0),
+      phase: 'bracket',
+      meetsTarget: true,
+    } as (typeof sync.steps)[0],
     { ...sync.steps[1], offeredPerSec: 37, decision: verdict(37, 40, 9), phase: 'bracket', meetsTarget: false } as (typeof sync.steps)[0],
-    { ...sync.steps[1], offeredPerSec: 29.5, decision: verdict(29.5, 590, 8), phase: 'bisect', meetsTarget: false } as (typeof sync.steps)[0],
+    {
+      ...sync.steps[1],
+      offeredPerSec: 29.5,
+      decision: verdict(29.5, 590, 8),
+      phase: 'bisect',
+      meetsTarget: false,
+    } as (typeof sync.steps)[0],
   ];
-  sync.capacity = { passPerSec: syncBracket[0], failPerSec: syncBracket[1], passStep: syncBracket[0] === null ? null : 0, failStep: syncBracket[1] === null ? null : 1, percentile: 99, confidence: 0.95, end: 'undecided-limit', searchedBetween: [23.5, 29.5] };
+  sync.capacity = {
+    passPerSec: syncBracket[0],
+    failPerSec: syncBracket[1],
+    passStep: syncBracket[0] === null ? null : 0,
+    failStep: syncBracket[1] === null ? null : 1,
+    percentile: 99,
+    confidence: 0.95,
+    end: 'undecided-limit',
+    searchedBetween: [23.5, 29.5],
+  };
   sync.capacityPerSec = syncBracket[0];
-  async.capacity = { passPerSec: 705, failPerSec: null, passStep: 1, failStep: null, percentile: 99, confidence: 0.95, end: 'generator-bound', searchedBetween: [705, null] };
+  async.capacity = {
+    passPerSec: 705,
+    failPerSec: null,
+    passStep: 1,
+    failStep: null,
+    percentile: 99,
+    confidence: 0.95,
+    end: 'generator-bound',
+    searchedBetween: [705, null],
+  };
   async.capacityPerSec = 705;
-  async.steps = [async.steps[0] as (typeof async.steps)[0], { ...(async.steps[1] as (typeof async.steps)[0]), offeredPerSec: 705, decision: verdict(705, 700, 0) }];
+  async.steps = [
+    async.steps[0] as (typeof async.steps)[0],
+    { ...(async.steps[1] as (typeof async.steps)[0]), offeredPerSec: 705, decision: verdict(705, 700, 0) },
+  ];
   return report;
 }
 
@@ -232,7 +353,9 @@ describe('capacity brackets in the renderers', () => {
     expect(md).toMatch(/undecided at 29\.5 \(590 req, 8 over: \d\d(\.\d)? % sure over\)/);
     expect(md).toContain("search stopped by the generator's ceiling");
     expect(md).toContain('## Steps (poisson arrivals, in the order run)');
-    expect(capacitySentences(report)).toEqual(['sleep on node: sync 23.5–37.0 req/s, async ≥ 705 (generator-bound) req/s at p99 ≤ 100 ms, 95 % confidence, poisson arrivals (seed 1) (async ≥ 19.1x sync)']);
+    expect(capacitySentences(report)).toEqual([
+      'sleep on node: sync 23.5–37.0 req/s, async ≥ 705 (generator-bound) req/s at p99 ≤ 100 ms, 95 % confidence, poisson arrivals (seed 1) (async ≥ 19.1x sync)',
+    ]);
     expect(renderCurveConsole(report)).toContain('(poisson arrivals)');
     const html = renderCurveHtml(report, { chartJs: '' });
     expect(html).toContain('<title>Load curves, poisson arrivals');
@@ -246,7 +369,12 @@ describe('a bracket end failed for not keeping up', () => {
     const sync = report.curves.find((c) => c.mode === 'sync');
     const failed = sync?.steps[1];
     if (sync === undefined || failed === undefined) throw new Error('fixture');
-    sync.steps[1] = { ...failed, achievedPerSec: 33, meetsTarget: false, decision: { ...decide(400, 0, { percentile: 99, confidence: 0.95 }), stoppedAtSec: 10.8, capSec: 20 } };
+    sync.steps[1] = {
+      ...failed,
+      achievedPerSec: 33,
+      meetsTarget: false,
+      decision: { ...decide(400, 0, { percentile: 99, confidence: 0.95 }), stoppedAtSec: 10.8, capSec: 20 },
+    };
     const md = renderCurveMarkdown(report);
     expect(md).toContain('fail 37.0: not kept up (answered 33.0 req/s), 400 req, 0 over');
     expect(md).not.toContain('0 over (share ≥');
@@ -270,9 +398,14 @@ describe('compareCurves with brackets', () => {
     const lower = compareCurves(base, bracketReport([14, 22]), 0.05);
     expect(lower.changes.find((c) => c.cell === 'node sleep/sync')).toMatchObject({ verdict: 'lower', regressed: true });
     expect(lower.hasRegression).toBe(true);
-    expect(compareCurves(base, bracketReport([40, 60]), 0.05).changes.find((c) => c.cell === 'node sleep/sync')).toMatchObject({ verdict: 'higher', regressed: false });
+    expect(compareCurves(base, bracketReport([40, 60]), 0.05).changes.find((c) => c.cell === 'node sleep/sync')).toMatchObject({
+      verdict: 'higher',
+      regressed: false,
+    });
     // "< 37" against "23.5–37": [0, 37] overlaps.
-    expect(compareCurves(base, bracketReport([null, 37]), 0.05).changes.find((c) => c.cell === 'node sleep/sync')?.verdict).toBe('no measurable difference');
+    expect(compareCurves(base, bracketReport([null, 37]), 0.05).changes.find((c) => c.cell === 'node sleep/sync')?.verdict).toBe(
+      'no measurable difference',
+    );
     expect(renderCurveComparison(lower, 100)).toContain('| lower');
   });
 });
@@ -294,12 +427,17 @@ describe('compareCurves', () => {
 describe('curve report: machine speed', () => {
   const report = {
     ...CURVE_REPORT,
-    environment: { ...CURVE_REPORT.environment, machineSpeed: { vcpus: 2, pinned: true, intervalMs: 250, coresWorth: { min: 1.23, max: 1.94 }, overheadPercent: 0.12, samples: 40 } },
+    environment: {
+      ...CURVE_REPORT.environment,
+      machineSpeed: { vcpus: 2, pinned: true, intervalMs: 250, coresWorth: { min: 1.23, max: 1.94 }, overheadPercent: 0.12, samples: 40 },
+    },
   };
 
   it("says how many cores' worth the machine gave during the run, as bench does", () => {
     expect(renderCurveMarkdown(report)).toContain("machine speed: 2 vCPUs, 1.2 to 1.9 cores' worth during this run");
-    expect(renderCurveHtml(report, { chartJs: '' })).toMatch(/data-machine-speed>machine speed: 2 vCPUs, 1\.2 to 1\.9 cores&#39; worth during this run|data-machine-speed>machine speed: 2 vCPUs, 1\.2 to 1\.9 cores' worth during this run/);
+    expect(renderCurveHtml(report, { chartJs: '' })).toMatch(
+      /data-machine-speed>machine speed: 2 vCPUs, 1\.2 to 1\.9 cores&#39; worth during this run|data-machine-speed>machine speed: 2 vCPUs, 1\.2 to 1\.9 cores' worth during this run/,
+    );
   });
 
   it('says nothing about speed when no sampler ran', () => {

@@ -54,12 +54,12 @@ describe('import rules', () => {
   it('fail on a circle, upward imports from the floor, report/ and servers/ and an app import of the harness, naming the files', async () => {
     const root = fixture({
       'harness/src/report/merge.ts': "import { curve } from '../curve/curve.ts';\nexport const merge = curve;\n",
-      'harness/src/curve/curve.ts': "export const curve = 1;\n",
+      'harness/src/curve/curve.ts': 'export const curve = 1;\n',
       'harness/src/load/a.ts': "import { b } from './b.ts';\nexport const a = b;\n",
       'harness/src/load/b.ts': "import { a } from './a.ts';\nexport const b = () => a;\n",
       // servers/ reaching into a feature: another host must come down as a ServerHost instead.
       'harness/src/servers/server.ts': "import { start } from '../remote/remote-server.ts';\nexport const s = start;\n",
-      'harness/src/remote/remote-server.ts': "export const start = 1;\n",
+      'harness/src/remote/remote-server.ts': 'export const start = 1;\n',
       // the model knowing a renderer: the floor must know nothing above it.
       'harness/src/model/report.ts': "import { merge } from '../report/merge.ts';\nexport const report = merge;\n",
       'packages/app/src/app.ts': "import { merge } from '../../../harness/src/report/merge.ts';\nexport const app = merge;\n",

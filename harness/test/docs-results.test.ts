@@ -33,15 +33,31 @@ describe('result blocks', () => {
   it('reports a block whose report renders to something else as stale, and re-renders it', () => {
     const root = mkdtempSync(join(tmpdir(), 'docs-blocks-'));
     mkdirSync(join(root, 'docs'));
-    const results = [makeCell({ runtime: 'node', scenario: 'sleep', mode: 'sync' }), makeCell({ runtime: 'node', scenario: 'sleep', mode: 'async' })];
-    const sample = { schemaVersion: 1, createdAt: '2026-11-23T16:40:00.000Z', status: 'complete', environment, parameters, runtimes, results, comparisons: [] };
+    const results = [
+      makeCell({ runtime: 'node', scenario: 'sleep', mode: 'sync' }),
+      makeCell({ runtime: 'node', scenario: 'sleep', mode: 'async' }),
+    ];
+    const sample = {
+      schemaVersion: 1,
+      createdAt: '2026-11-23T16:40:00.000Z',
+      status: 'complete',
+      environment,
+      parameters,
+      runtimes,
+      results,
+      comparisons: [],
+    };
     writeFileSync(join(root, 'r.json'), JSON.stringify(sample));
     writeFileSync(join(root, 'README.md'), page);
     writeFileSync(join(root, 'docs', 'a.md'), '<!-- results:nonsense source=r.json -->\n<!-- /results -->\n');
     const states = refreshDocs(root, { write: false });
     expect(states).toEqual([
       { where: 'README.md:3: <!-- results:run-line source=r.json -->', state: 'stale' },
-      { where: 'docs/a.md:1: <!-- results:nonsense source=r.json -->', state: 'error', reason: expect.stringMatching(/unknown kind "nonsense"/) },
+      {
+        where: 'docs/a.md:1: <!-- results:nonsense source=r.json -->',
+        state: 'error',
+        reason: expect.stringMatching(/unknown kind "nonsense"/),
+      },
     ]);
     refreshDocs(root, { write: true });
     const body = findBlocks(readFileSync(join(root, 'README.md'), 'utf8'))[0]?.body;
@@ -57,7 +73,16 @@ describe('result blocks', () => {
       makeCell({ runtime: 'node', scenario: 'sleep', mode: 'async', flags: ['unstable'] }, { rps: 487, probeP99: 5.24 }),
     ];
     const comparisons = [{ runtime: 'node', scenario: 'sleep', asyncOverSync: { throughput: 9.939, p99: 0.02, probeP99: 0.0026 } }];
-    const run = { schemaVersion: 1, createdAt: '2026-11-23T16:40:00.000Z', status: 'complete', environment, parameters, runtimes, results, comparisons };
+    const run = {
+      schemaVersion: 1,
+      createdAt: '2026-11-23T16:40:00.000Z',
+      status: 'complete',
+      environment,
+      parameters,
+      runtimes,
+      results,
+      comparisons,
+    };
     writeFileSync(join(root, 'run.json'), JSON.stringify(run));
     const sample = takeSample(join(root, 'run.json'), join(root, 'docs', 'results', 'bench'), root, 'load 9');
     const kept = JSON.parse(readFileSync(sample, 'utf8'));
@@ -76,7 +101,16 @@ describe('result blocks', () => {
       { name: 'deno', binary: `${root}/data/runtimes/@deno+linux-x64-glibc@2.8.3/deno` },
       { name: 'bun', binary: 'bun' },
     ];
-    const run = { schemaVersion: 1, createdAt: '2026-11-23T16:40:00.000Z', status: 'complete', environment, parameters, runtimes: binaries, results: [], comparisons: [] };
+    const run = {
+      schemaVersion: 1,
+      createdAt: '2026-11-23T16:40:00.000Z',
+      status: 'complete',
+      environment,
+      parameters,
+      runtimes: binaries,
+      results: [],
+      comparisons: [],
+    };
     writeFileSync(join(elsewhere, 'report.json'), JSON.stringify(run));
     const kept = JSON.parse(readFileSync(takeSample(join(elsewhere, 'report.json'), join(root, 'docs', 'results', 'x'), root), 'utf8'));
     expect(kept.runtimes.map((r: { binary: string }) => r.binary)).toEqual([
@@ -96,7 +130,9 @@ describe('README.md and docs/*.md', () => {
   it('every result block matches what its committed report renders to (else run `pnpm docs:results`)', () => {
     const states = refreshDocs(REPO_ROOT, { write: false });
     expect(states.length).toBeGreaterThan(0);
-    expect(states.filter((s) => s.state !== 'current').map((s) => `${s.state}: ${s.where}${s.reason === undefined ? '' : `: ${s.reason}`}`)).toEqual([]);
+    expect(
+      states.filter((s) => s.state !== 'current').map((s) => `${s.state}: ${s.where}${s.reason === undefined ? '' : `: ${s.reason}`}`),
+    ).toEqual([]);
   });
 
   it('the README stays a front page', () => {
@@ -104,7 +140,12 @@ describe('README.md and docs/*.md', () => {
   });
 
   // GitHub's heading anchors: lower case, punctuation dropped, spaces to hyphens.
-  const slug = (heading: string) => heading.trim().toLowerCase().replace(/[^\p{L}\p{N}\s_-]/gu, '').replace(/ /g, '-');
+  const slug = (heading: string) =>
+    heading
+      .trim()
+      .toLowerCase()
+      .replace(/[^\p{L}\p{N}\s_-]/gu, '')
+      .replace(/ /g, '-');
   const anchors = (markdown: string) => new Set([...markdown.matchAll(/^#{1,6} (.+)$/gm)].map((m) => slug(m[1] ?? '')));
   const withoutCode = (markdown: string) => markdown.replace(/^```[\s\S]*?^```/gm, '').replace(/`[^`\n]*`/g, '');
 
@@ -124,7 +165,8 @@ describe('README.md and docs/*.md', () => {
         const where = `${file.slice(REPO_ROOT.length + 1)}: (${link})`;
         if (!existsSync(target) && ELSEWHERE.has(target.slice(REPO_ROOT.length + 1))) continue;
         if (!existsSync(target)) broken.push(`${where}: no such file`);
-        else if (anchor !== undefined && target.endsWith('.md') && !anchors(readFileSync(target, 'utf8')).has(anchor)) broken.push(`${where}: no such heading`);
+        else if (anchor !== undefined && target.endsWith('.md') && !anchors(readFileSync(target, 'utf8')).has(anchor))
+          broken.push(`${where}: no such heading`);
       }
     }
     expect(broken).toEqual([]);

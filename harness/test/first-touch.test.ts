@@ -47,7 +47,7 @@ describe('first touch of fresh memory', () => {
 });
 
 describe('page faults per request', () => {
-  it('/proc counts a process\'s minor faults: 4 MB of fresh memory touched adds about 1,024, summed over a group', () => {
+  it("/proc counts a process's minor faults: 4 MB of fresh memory touched adds about 1,024, summed over a group", () => {
     const before = readProc(process.pid)!;
     const bytes = new Uint8Array(new ArrayBuffer(4 << 20));
     for (let i = 0; i < bytes.length; i += 4096) bytes[i] = 1;
@@ -60,13 +60,22 @@ describe('page faults per request', () => {
   });
 
   it('a cell reports the median over its runs, and the server-threads table shows it', () => {
-    const threads: ThreadUse = { mainCpuPercent: 95, mainWaitMsPerSec: 120, mainWaitPerSliceMs: 0.4, busyThreads: 1, othersCpuPercent: 12, busiest: [] };
+    const threads: ThreadUse = {
+      mainCpuPercent: 95,
+      mainWaitMsPerSec: 120,
+      mainWaitPerSliceMs: 0.4,
+      busyThreads: 1,
+      othersCpuPercent: 12,
+      busiest: [],
+    };
     const runs = [1280, 2, 640].map((pageFaultsPerRequest) => makeRun({ pageFaultsPerRequest, threads }));
     const cell = summarizeCell({ runtime: 'bun', scenario: 'file', mode: 'sync', path: '/file/sync' }, runs, { connections: 10 });
     expect(cell.pageFaultsPerRequest).toBe(640);
     expect(threadFigures(cell)?.at(-1)).toBe('640');
     // Runs without the figure (a remote server, an older report) leave it out, not zero.
-    const without = summarizeCell({ runtime: 'bun', scenario: 'file', mode: 'sync', path: '/file/sync' }, [makeRun({ threads })], { connections: 10 });
+    const without = summarizeCell({ runtime: 'bun', scenario: 'file', mode: 'sync', path: '/file/sync' }, [makeRun({ threads })], {
+      connections: 10,
+    });
     expect(without.pageFaultsPerRequest).toBeUndefined();
     expect(threadFigures(without)?.at(-1)).toBe('—');
   });
@@ -75,9 +84,14 @@ describe('page faults per request', () => {
 describe('the share of server CPU that went to page faults, and --keep-freed-memory', () => {
   // 100 req/s at 100 % of a core: 10 ms of CPU a request; 250 faults at 16 µs = 4 ms of it.
   const run = (pageFaultsPerRequest: number, requestsPerSec = 100) =>
-    makeRun({ requestsPerSec, pageFaultsPerRequest, server: { cpuPercent: 100, rssMB: 50 }, serverSources: { cpu: 'proc', rss: 'proc', lag: 'stats' } });
+    makeRun({
+      requestsPerSec,
+      pageFaultsPerRequest,
+      server: { cpuPercent: 100, rssMB: 50 },
+      serverSources: { cpu: 'proc', rss: 'proc', lag: 'stats' },
+    });
 
-  it('is faults a request x a fresh page\'s cost over the CPU time a request, a median over runs, capped at 1', () => {
+  it("is faults a request x a fresh page's cost over the CPU time a request, a median over runs, capped at 1", () => {
     expect(pageFaultShare([run(250)], 16)).toEqual({ pageFaultShare: 0.4 });
     expect(pageFaultShare([run(250), run(0), run(2000)], 16)).toEqual({ pageFaultShare: 0.4 });
     expect(pageFaultShare([run(2000)], 16)).toEqual({ pageFaultShare: 1 });
@@ -87,10 +101,16 @@ describe('the share of server CPU that went to page faults, and --keep-freed-mem
   });
 
   it('a cell at or over a fifth says so in its notes; under it, nothing', () => {
-    const cell = summarizeCell({ runtime: 'node', scenario: 'file', mode: 'sync', path: '/file/sync' }, [run(250), run(260)], { connections: 10, faultUsPerPage: 16 });
+    const cell = summarizeCell({ runtime: 'node', scenario: 'file', mode: 'sync', path: '/file/sync' }, [run(250), run(260)], {
+      connections: 10,
+      faultUsPerPage: 16,
+    });
     expect(cell.pageFaultShare).toBeCloseTo(0.408, 3);
     expect(cellRemarks(cell)).toContain("⚠ page faults ≈ 41 % of the server's CPU (255 a request)");
-    const light = summarizeCell({ runtime: 'node', scenario: 'file', mode: 'sync', path: '/file/sync' }, [run(100)], { connections: 10, faultUsPerPage: 16 });
+    const light = summarizeCell({ runtime: 'node', scenario: 'file', mode: 'sync', path: '/file/sync' }, [run(100)], {
+      connections: 10,
+      faultUsPerPage: 16,
+    });
     expect(light.pageFaultShare).toBe(0.16);
     expect(cellRemarks(light).some((r) => r.includes('page faults'))).toBe(false);
   });
@@ -98,7 +118,11 @@ describe('the share of server CPU that went to page faults, and --keep-freed-mem
   it('--keep-freed-memory: off by default, the allocator settings for glibc and mimalloc when on, refused with --server-host', () => {
     expect(parsePlan([]).keepFreedMemory).toBe(false);
     expect(parsePlan(['--keep-freed-memory']).keepFreedMemory).toBe(true);
-    expect(KEEP_FREED_MEMORY_ENV).toMatchObject({ MALLOC_MMAP_THRESHOLD_: '67108864', MALLOC_TRIM_THRESHOLD_: '1073741824', MIMALLOC_PURGE_DELAY: '-1' });
+    expect(KEEP_FREED_MEMORY_ENV).toMatchObject({
+      MALLOC_MMAP_THRESHOLD_: '67108864',
+      MALLOC_TRIM_THRESHOLD_: '1073741824',
+      MIMALLOC_PURGE_DELAY: '-1',
+    });
     expect(() => parsePlan(['--keep-freed-memory', '--server-host', 'example'])).toThrow(/--keep-freed-memory .*not with --server-host/);
   });
 

@@ -135,7 +135,10 @@ describe('overload as a reader sees it', () => {
   });
 
   it('labels the overloaded flag with the share that timed out and the timeout', () => {
-    const cell = { requestsPerSec: { median: 31, ci95: [31, 31] as [number, number], cv: 0, runs: [31] }, overload: { sent: 1000, timeouts: 961, errors: 0, timeoutShare: 0.961, errorShare: 0, timeoutSec: 10 } };
+    const cell = {
+      requestsPerSec: { median: 31, ci95: [31, 31] as [number, number], cv: 0, runs: [31] },
+      overload: { sent: 1000, timeouts: 961, errors: 0, timeoutShare: 0.961, errorShare: 0, timeoutSec: 10 },
+    };
     expect(flagLabel('overloaded', cell)).toBe('⚠ overloaded: 96 % of requests timed out after 10 s');
   });
 });

@@ -33,7 +33,16 @@ afterAll(async () => {
 });
 
 const run = (path: string, rate: number, durationSec: number, extra = {}) =>
-  generator.runStep({ url: url + path, ratePerSec: rate, durationSec, arrivals: 'constant', seed: 1, maxInFlight: 100, timeoutMs: 1000, ...extra });
+  generator.runStep({
+    url: url + path,
+    ratePerSec: rate,
+    durationSec,
+    arrivals: 'constant',
+    seed: 1,
+    maxInFlight: 100,
+    timeoutMs: 1000,
+    ...extra,
+  });
 
 describe('generator', () => {
   it('sends every scheduled request and times each from its schedule', async () => {
@@ -134,10 +143,26 @@ describe('generator on raw sockets: framing and broken answers', () => {
   });
 
   it('ends a chunked answer at its last chunk, and counts an answer cut off mid-body as an error', async () => {
-    const chunked = await generator.runStep({ url: `${oddUrl}/chunked`, ratePerSec: 50, durationSec: 0.4, arrivals: 'constant', seed: 1, maxInFlight: 100, timeoutMs: 1000 });
+    const chunked = await generator.runStep({
+      url: `${oddUrl}/chunked`,
+      ratePerSec: 50,
+      durationSec: 0.4,
+      arrivals: 'constant',
+      seed: 1,
+      maxInFlight: 100,
+      timeoutMs: 1000,
+    });
     expect(chunked).toMatchObject({ scheduled: 20, completed: 20, errors: 0, timeouts: 0 });
     expect(chunked.latencyMs.p50).toBeGreaterThanOrEqual(20);
-    const cut = await generator.runStep({ url: `${oddUrl}/close`, ratePerSec: 50, durationSec: 0.2, arrivals: 'constant', seed: 1, maxInFlight: 100, timeoutMs: 1000 });
+    const cut = await generator.runStep({
+      url: `${oddUrl}/close`,
+      ratePerSec: 50,
+      durationSec: 0.2,
+      arrivals: 'constant',
+      seed: 1,
+      maxInFlight: 100,
+      timeoutMs: 1000,
+    });
     expect(cut).toMatchObject({ scheduled: 10, sent: 10, completed: 0, errors: 10, timeouts: 0 });
   });
 });

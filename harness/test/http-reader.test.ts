@@ -4,7 +4,8 @@ import { HttpParseError, ResponseReader } from '../src/load/http-reader.ts';
 /** Feeds `pieces` one read at a time; returns every response the reader ended, in order. */
 function read(pieces: (string | Buffer)[], reader = new ResponseReader()): { status: number; keepAlive: boolean }[] {
   const out: { status: number; keepAlive: boolean }[] = [];
-  for (const piece of pieces) reader.push(Buffer.isBuffer(piece) ? piece : Buffer.from(piece, 'latin1'), (status, keepAlive) => out.push({ status, keepAlive }));
+  for (const piece of pieces)
+    reader.push(Buffer.isBuffer(piece) ? piece : Buffer.from(piece, 'latin1'), (status, keepAlive) => out.push({ status, keepAlive }));
   return out;
 }
 
@@ -59,7 +60,9 @@ describe('ResponseReader', () => {
 
   it('skips an interim 100 Continue and ends bodiless 204 and 304 answers at their head', () => {
     expect(read(['HTTP/1.1 100 Continue\r\n\r\n' + hello]).map((r) => r.status)).toEqual([200]);
-    expect(read(['HTTP/1.1 204 No Content\r\n\r\nHTTP/1.1 304 Not Modified\r\nContent-Length: 10\r\n\r\n']).map((r) => r.status)).toEqual([204, 304]);
+    expect(read(['HTTP/1.1 204 No Content\r\n\r\nHTTP/1.1 304 Not Modified\r\nContent-Length: 10\r\n\r\n']).map((r) => r.status)).toEqual([
+      204, 304,
+    ]);
   });
 
   it('marks a connection the server closes as not reusable', () => {

@@ -55,7 +55,13 @@ function closedLoopRun(connections: number, serviceMs: number, runMs: number): R
     requestsPerSec,
     requests: answeredMs.length,
     sent: answeredMs.length + connections,
-    latencyMs: { p50: nearestRank(sorted, 0.5), p90: nearestRank(sorted, 0.9), p99: nearestRank(sorted, 0.99), p999: nearestRank(sorted, 0.999), max: sorted.at(-1)! },
+    latencyMs: {
+      p50: nearestRank(sorted, 0.5),
+      p90: nearestRank(sorted, 0.9),
+      p99: nearestRank(sorted, 0.99),
+      p999: nearestRank(sorted, 0.999),
+      max: sorted.at(-1)!,
+    },
     ...check,
   });
 }
@@ -142,8 +148,17 @@ describe('the latency-censored flag', () => {
   it('flags a run whose unanswered requests lift its p99 by more than half', () => {
     // 100 answered at 10 ms, 5 left in flight for 100 ms (a stalled connection each).
     const answeredMs = new Array<number>(100).fill(10);
-    const check = runLatencyCheck({ requestsPerSec: 1000, meanLatencyMs: 10, answeredMs, unanswered: { count: 5, agesMs: [100, 100, 100, 100, 100] } }, 10);
-    const run = makeRun({ requests: 100, sent: 105, requestsPerSec: 1000, latencyMs: { p50: 10, p90: 10, p99: 10, p999: 10, max: 10 }, ...check });
+    const check = runLatencyCheck(
+      { requestsPerSec: 1000, meanLatencyMs: 10, answeredMs, unanswered: { count: 5, agesMs: [100, 100, 100, 100, 100] } },
+      10,
+    );
+    const run = makeRun({
+      requests: 100,
+      sent: 105,
+      requestsPerSec: 1000,
+      latencyMs: { p50: 10, p90: 10, p99: 10, p999: 10, max: 10 },
+      ...check,
+    });
     expect(latencyCensoredReason([run])).toContain('they set the p99');
     expect(cellCensoredLatency([run])!.p99).toBe(100);
     expect(cellUnanswered([run])!.oldestMs).toBe(100);
@@ -162,7 +177,14 @@ describe('rendering', () => {
     const runs = [closedLoopRun(1000, 20, 2200)];
     const censored = summarizeCell({ runtime: 'node', scenario: 'sleep', mode: 'sync', path: '/sleep/sync' }, runs, { connections: 1000 });
     const fine = makeCell({ runtime: 'node', scenario: 'sleep', mode: 'async' }, { rps: 400, p99: 25 });
-    const report = mergeReport({ createdAt: '2026-11-23T19:00:00.000Z', status: 'complete', environment, parameters, runtimes, results: [censored, fine] });
+    const report = mergeReport({
+      createdAt: '2026-11-23T19:00:00.000Z',
+      status: 'complete',
+      environment,
+      parameters,
+      runtimes,
+      results: [censored, fine],
+    });
     const label = `⚠ latency censored: ${censored.latencyCensored!}`;
     for (const [name, text] of [
       ['markdown', renderMarkdown(report)],

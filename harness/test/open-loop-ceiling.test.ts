@@ -2,10 +2,12 @@ import { describe, expect, it } from 'vitest';
 import { openLoopCeiling, openLoopRates, rungHeld, type OpenLoopFigures } from '../src/calibrate/open-loop-ceiling.ts';
 
 /** A generator that keeps its schedule up to `limit` req/s and falls behind above it. */
-const fake = (limit: number, calls: number[] = []) => async (_url: string, rate: number): Promise<OpenLoopFigures> => {
-  calls.push(rate);
-  return { achievedPerSec: rate, dropped: 0, errors: 0, timeouts: 0, latenessMs: { p99: rate <= limit ? 0.2 : 3 }, busyPercent: 50 };
-};
+const fake =
+  (limit: number, calls: number[] = []) =>
+  async (_url: string, rate: number): Promise<OpenLoopFigures> => {
+    calls.push(rate);
+    return { achievedPerSec: rate, dropped: 0, errors: 0, timeouts: 0, latenessMs: { p99: rate <= limit ? 0.2 : 3 }, busyPercent: 50 };
+  };
 const signal = new AbortController().signal;
 
 describe('open-loop ceiling', () => {

@@ -8,7 +8,9 @@ import { RUNTIME_COLORS } from '../src/report/render/palette.ts';
 import { CURVE_REPORT } from './fixtures/curve-report.ts';
 
 function sourceFiles(dir: string): string[] {
-  return readdirSync(dir, { withFileTypes: true }).flatMap((e) => (e.isDirectory() ? sourceFiles(join(dir, e.name)) : e.name.endsWith('.ts') ? [join(dir, e.name)] : []));
+  return readdirSync(dir, { withFileTypes: true }).flatMap((e) =>
+    e.isDirectory() ? sourceFiles(join(dir, e.name)) : e.name.endsWith('.ts') ? [join(dir, e.name)] : [],
+  );
 }
 
 describe('one palette', () => {
@@ -21,7 +23,9 @@ describe('one palette', () => {
 
   it('no other source file spells a runtime colour', () => {
     const src = join(import.meta.dirname, '..', 'src');
-    const spelled = sourceFiles(src).filter((f) => !f.endsWith('palette.ts') && Object.values(RUNTIME_COLORS).some((c) => readFileSync(f, 'utf8').includes(c)));
+    const spelled = sourceFiles(src).filter(
+      (f) => !f.endsWith('palette.ts') && Object.values(RUNTIME_COLORS).some((c) => readFileSync(f, 'utf8').includes(c)),
+    );
     expect(spelled).toEqual([]);
   });
 });

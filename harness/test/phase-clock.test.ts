@@ -27,6 +27,8 @@ describe('phase clock', () => {
   it('names the phases by their first word and reads them as a line', () => {
     expect(phaseKind('restart')).toBe('restart');
     expect(phaseKind('something new')).toBe('other');
-    expect(timingText({ wallSec: 58.26, phasesSec: { run: 30.1, 'warm-up': 12, setup: 4 } })).toBe('58.3 s: runs 30.1 s, warm-ups 12.0 s, setup 4.0 s');
+    expect(timingText({ wallSec: 58.26, phasesSec: { run: 30.1, 'warm-up': 12, setup: 4 } })).toBe(
+      '58.3 s: runs 30.1 s, warm-ups 12.0 s, setup 4.0 s',
+    );
   });
 });

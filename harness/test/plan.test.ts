@@ -12,7 +12,11 @@ describe('parsePlan', () => {
 
   it('--quick shortens the runs; explicit flags still win', () => {
     expect(parsePlan(['--quick'])).toMatchObject({ ...QUICK, quick: true });
-    expect(parsePlan(['--quick', '--runs', '5', '--duration', '1.5'])).toMatchObject({ runs: 5, durationSec: 1.5, warmupSec: QUICK.warmupSec });
+    expect(parsePlan(['--quick', '--runs', '5', '--duration', '1.5'])).toMatchObject({
+      runs: 5,
+      durationSec: 1.5,
+      warmupSec: QUICK.warmupSec,
+    });
   });
 
   it('cross-checks the hello cells with wrk by default; all, a list or none on request', () => {

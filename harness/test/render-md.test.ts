@@ -76,12 +76,15 @@ describe('renderMarkdown', () => {
 
   it('groups rows by mode with the runtimes next to each other', () => {
     const rows = tableOf(markdown, 'hash').slice(2);
-    expect(rows.map((row) => row.split('|').slice(1, 3).map((s) => s.trim()).join(' '))).toEqual([
-      'sync node',
-      'sync bun',
-      'async node',
-      'async bun',
-    ]);
+    expect(
+      rows.map((row) =>
+        row
+          .split('|')
+          .slice(1, 3)
+          .map((s) => s.trim())
+          .join(' '),
+      ),
+    ).toEqual(['sync node', 'sync bun', 'async node', 'async bun']);
   });
 
   it('puts the flags and statuses in the flagged cell', () => {
@@ -138,7 +141,16 @@ describe('findings only from cells that can carry them', () => {
     const md = renderMarkdown(
       report([
         makeCell({ runtime: 'deno', scenario: 'hash', mode: 'sync' }, { rps: 16 }),
-        makeCell({ runtime: 'deno', scenario: 'hash', mode: 'async', status: 'invalid', reason: '2 runs completed no request: lengthen --duration' }, { rps: 1 }),
+        makeCell(
+          {
+            runtime: 'deno',
+            scenario: 'hash',
+            mode: 'async',
+            status: 'invalid',
+            reason: '2 runs completed no request: lengthen --duration',
+          },
+          { rps: 1 },
+        ),
       ]),
     );
     expect(md).toContain('deno: async vs sync not comparable (async invalid)');
@@ -154,12 +166,23 @@ describe('findings only from cells that can carry them', () => {
       ]),
     );
     expect(md).toContain('⚠ overloaded: 96 % of requests timed out after 10 s');
-    expect(md).toContain('node at 100 connections, sync: 96 % of requests timed out after 10 s (served 31.0 req/s); async: none timed out, served 4,700 req/s');
+    expect(md).toContain(
+      'node at 100 connections, sync: 96 % of requests timed out after 10 s (served 31.0 req/s); async: none timed out, served 4,700 req/s',
+    );
   });
 
   it('prints no interval from two runs, and lag as n/a when the server could not report it', () => {
-    const cell = makeCell({ runtime: 'bun', scenario: 'sleep', mode: 'sync', lagMissing: 'about 1000 requests in hand: more than the 15 s drain cap' }, { rps: 49 });
-    cell.requestsPerSec = { median: 49, ci95: [49, 49], cv: 0.01, runs: [48.8, 49.2], intervalNote: '2 runs: too few for an interval (3 or more)' };
+    const cell = makeCell(
+      { runtime: 'bun', scenario: 'sleep', mode: 'sync', lagMissing: 'about 1000 requests in hand: more than the 15 s drain cap' },
+      { rps: 49 },
+    );
+    cell.requestsPerSec = {
+      median: 49,
+      ci95: [49, 49],
+      cv: 0.01,
+      runs: [48.8, 49.2],
+      intervalNote: '2 runs: too few for an interval (3 or more)',
+    };
     const md = renderMarkdown(report([cell]));
     expect(md).toContain('49.0 (2 runs, no interval)');
     expect(md).toMatch(/\|\s+n\/a \|/);

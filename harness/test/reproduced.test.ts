@@ -8,7 +8,7 @@ import { cellOf, FIB_WORKER, HASH_ASYNC, HASH_SYNC, HELLO_RAW, reportOf } from '
 const STEADY = [98, 100, 102];
 
 describe('whyNotReproduced', () => {
-  it('passes a cell whose medians sit inside each other\'s intervals', () => {
+  it("passes a cell whose medians sit inside each other's intervals", () => {
     expect(whyNotReproduced(cellOf(HASH_SYNC, STEADY), cellOf(HASH_SYNC, [101, 103, 105]))).toBeUndefined();
   });
 
@@ -26,14 +26,19 @@ describe('whyNotReproduced', () => {
   });
 
   it('says why there is nothing to test: a failed side, or too few runs for an interval', () => {
-    expect(whyNotReproduced(cellOf(HASH_SYNC, STEADY), cellOf(HASH_SYNC, STEADY, undefined, { status: 'failed' }))).toBe('not ok (current failed)');
+    expect(whyNotReproduced(cellOf(HASH_SYNC, STEADY), cellOf(HASH_SYNC, STEADY, undefined, { status: 'failed' }))).toBe(
+      'not ok (current failed)',
+    );
     expect(whyNotReproduced(cellOf(HASH_SYNC, [100, 101]), cellOf(HASH_SYNC, STEADY))).toMatch(/^no interval/);
   });
 });
 
 describe('reproducibility', () => {
   it('counts the cells that reproduce and lists the others; 9 of 10 is the 90 % asked', () => {
-    const pairs = Array.from({ length: 10 }, (_, i) => [cellOf(HASH_SYNC, STEADY), cellOf(HASH_SYNC, i === 0 ? [200, 201, 202] : STEADY)] as const);
+    const pairs = Array.from(
+      { length: 10 },
+      (_, i) => [cellOf(HASH_SYNC, STEADY), cellOf(HASH_SYNC, i === 0 ? [200, 201, 202] : STEADY)] as const,
+    );
     const r = reproducibility(pairs);
     expect(r).toMatchObject({ reproduced: 9, of: 10, holds: true });
     expect(r.notReproduced).toHaveLength(1);

@@ -10,10 +10,28 @@ const STEP: StepRule = { targetMs: 100, rule: { percentile: 99, confidence: 0.95
 describe('the step rule replayed over simulated schedules', () => {
   it('one step as the generator runs it: none over passes once enough are counted, many over fails at the first look', () => {
     const due = Array.from({ length: 400 }, (_, i) => i * 10);
-    expect(simulateStep(due, due.map(() => 5), STEP)).toBe('pass');
-    expect(simulateStep(due, due.map((_, i) => (i % 5 === 0 ? 300 : 5)), STEP)).toBe('fail');
+    expect(
+      simulateStep(
+        due,
+        due.map(() => 5),
+        STEP,
+      ),
+    ).toBe('pass');
+    expect(
+      simulateStep(
+        due,
+        due.map((_, i) => (i % 5 === 0 ? 300 : 5)),
+        STEP,
+      ),
+    ).toBe('fail');
     // 40 requests over 4 s: too few to show p99 at 95 % either way.
-    expect(simulateStep(due.slice(0, 40).map((d) => d * 10), due.slice(0, 40).map(() => 5), STEP)).toBe('undecided');
+    expect(
+      simulateStep(
+        due.slice(0, 40).map((d) => d * 10),
+        due.slice(0, 40).map(() => 5),
+        STEP,
+      ),
+    ).toBe('undecided');
   });
 
   it('independent misses: a share 1.5x the allowed one passes at most about 1 - confidence of the time, a clean server nearly always', () => {

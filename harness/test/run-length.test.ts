@@ -24,7 +24,7 @@ describe('warm-up slices', () => {
   });
 });
 
-describe('isSteady with the slices\' lengths (counting error)', () => {
+describe("isSteady with the slices' lengths (counting error)", () => {
   it('takes one request a slice as counting error, not as a JIT still settling', () => {
     // A bcrypt cell: 6 then 7 requests in 1 s slices differ by 14 %, one request.
     expect(isSteady([6, 7])).toBe(false);

@@ -11,7 +11,13 @@ describe('a runtime whose package is missing', () => {
   });
 
   it('leaves an installed runtime as built', () => {
-    const spec = resolved('node', () => ({ name: 'node', binary: process.execPath, args: () => [], versionArgs: ['--version'], parseVersion: (o) => o.trim().replace(/^v/, '') }));
+    const spec = resolved('node', () => ({
+      name: 'node',
+      binary: process.execPath,
+      args: () => [],
+      versionArgs: ['--version'],
+      parseVersion: (o) => o.trim().replace(/^v/, ''),
+    }));
     expect(spec.unavailable).toBeUndefined();
     expect(probeRuntime(spec)).toEqual({ ok: true, version: process.versions.node });
   });

@@ -67,7 +67,9 @@ describe('paired schedule (issue 22)', () => {
 
   it('marks runs taken on a markedly slow machine, keeps them out of the summary while three others remain, and asks for a replacement', () => {
     const speeds = [1.9, 1.95, 1.0, 1.92];
-    const measured = speeds.map((coresWorth, i) => makeRun({ requestsPerSec: i === 2 ? 60 : 100, machine: { coresWorth, min: coresWorth, max: coresWorth, ticks: 4 } }));
+    const measured = speeds.map((coresWorth, i) =>
+      makeRun({ requestsPerSec: i === 2 ? 60 : 100, machine: { coresWorth, min: coresWorth, max: coresWorth, ticks: 4 } }),
+    );
     markSlowRuns(measured);
     expect(measured.map((r) => r.slowMachine === true)).toEqual([false, false, true, false]);
     expect(keptRuns(measured).map((r) => r.requestsPerSec)).toEqual([100, 100, 100]);

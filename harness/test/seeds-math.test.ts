@@ -76,7 +76,16 @@ describe('verdict rule', () => {
 describe('parseAb', () => {
   it('reads a keep-alive bcrypt run (the 000 shape)', () => {
     const r = parseAb(fixture('hash-async-k-c20.txt'));
-    expect(r).toMatchObject({ concurrency: 20, complete: 60, failed: 0, keepAliveRequests: 60, non2xx: 0, requestsPerSec: 6.49, timePerRequestMs: 3083.976, timeTakenSec: 9.252 });
+    expect(r).toMatchObject({
+      concurrency: 20,
+      complete: 60,
+      failed: 0,
+      keepAliveRequests: 60,
+      non2xx: 0,
+      requestsPerSec: 6.49,
+      timePerRequestMs: 3083.976,
+      timeTakenSec: 9.252,
+    });
     expect(r.connectMeanMs).toBe(0);
     expect(r.totalMeanMs).toBe(2687);
     expect(r.percentilesMs).toMatchObject({ '50': 2892, '99': 3669, '100': 3669 });
@@ -86,7 +95,15 @@ describe('parseAb', () => {
 
   it('reads a 1,000-connection run without keep-alive (the 003 shape)', () => {
     const r = parseAb(fixture('file-sync-bytes-c1000.txt'));
-    expect(r).toMatchObject({ concurrency: 1000, complete: 1000, failed: 0, keepAliveRequests: 0, requestsPerSec: 1834.09, connectMeanMs: 23, processingMeanMs: 211 });
+    expect(r).toMatchObject({
+      concurrency: 1000,
+      complete: 1000,
+      failed: 0,
+      keepAliveRequests: 0,
+      requestsPerSec: 1834.09,
+      connectMeanMs: 23,
+      processingMeanMs: 211,
+    });
     expect(r.percentilesMs['50']).toBe(248);
     expect(r.requestsPerSec).toBeCloseTo(r.complete / r.timeTakenSec, -1);
   });
@@ -95,12 +112,24 @@ describe('parseAb', () => {
     expect(parseAb(fixture('fib-400.txt'))).toMatchObject({ complete: 5, non2xx: 5, failed: 0 });
   });
 
-  it('throws with ab\'s last words when there is no report', () => {
-    expect(() => parseAb('ab: invalid URL\nUsage: ab [options] [http[s]://]hostname[:port]/path')).toThrow(/ab printed no report: ab: invalid URL/);
+  it("throws with ab's last words when there is no report", () => {
+    expect(() => parseAb('ab: invalid URL\nUsage: ab [options] [http[s]://]hostname[:port]/path')).toThrow(
+      /ab printed no report: ab: invalid URL/,
+    );
   });
 
-  it('builds the seeds\' command lines', () => {
-    expect(abArgs({ url: 'http://h/x', requests: 250, concurrency: 20, keepAlive: true, timeoutSec: 30 })).toEqual(['-k', '-c', '20', '-n', '250', '-s', '30', '-r', 'http://h/x']);
+  it("builds the seeds' command lines", () => {
+    expect(abArgs({ url: 'http://h/x', requests: 250, concurrency: 20, keepAlive: true, timeoutSec: 30 })).toEqual([
+      '-k',
+      '-c',
+      '20',
+      '-n',
+      '250',
+      '-s',
+      '30',
+      '-r',
+      'http://h/x',
+    ]);
     expect(abArgs({ url: 'http://h/x', requests: 1000, concurrency: 1000, keepAlive: false, timeoutSec: 30 })).not.toContain('-k');
   });
 });

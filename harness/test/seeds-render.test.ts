@@ -24,7 +24,16 @@ const report = (rows: SeedsReport['rows']): SeedsReport => ({
   schemaVersion: 1,
   createdAt: '2026-11-22T17:00:00.000Z',
   status: 'complete',
-  environment: { os: 'Debian', kernel: '6', cpu: { model: 'EPYC', count: 2 }, memoryBytes: 2 ** 34, commit: 'abcdef1234567', dirty: false, loadGenerator: { name: 'autocannon', version: '8.0.0' }, harnessNode: '20.20.2' },
+  environment: {
+    os: 'Debian',
+    kernel: '6',
+    cpu: { model: 'EPYC', count: 2 },
+    memoryBytes: 2 ** 34,
+    commit: 'abcdef1234567',
+    dirty: false,
+    loadGenerator: { name: 'autocannon', version: '8.0.0' },
+    harnessNode: '20.20.2',
+  },
   parameters: { ...QUICK_SHAPE, quick: true },
   clients: { ab: { version: '2.3' }, autocannon: '8.0.0' },
   runtimes: [{ name: 'node', version: '20.20.2', status: 'ok' }],
@@ -42,7 +51,15 @@ describe('judge', () => {
   });
 
   it('says so when the runs disagree too much for the verdict to mean anything', () => {
-    const row = judge(measured({ claim: '003-static', over: [10, 40], base: [20, 20], detail: { syncConnectMs: 1, asyncConnectMs: 1, syncTotalMs: 5, asyncTotalMs: 5 } }), 2);
+    const row = judge(
+      measured({
+        claim: '003-static',
+        over: [10, 40],
+        base: [20, 20],
+        detail: { syncConnectMs: 1, asyncConnectMs: 1, syncTotalMs: 5, asyncTotalMs: 5 },
+      }),
+      2,
+    );
     expect(row.verdict).toBe('holds');
     expect(row.why).toMatch(/the runs disagree \(interval .* to .*\), too wide to confirm or refute/);
     expect(judge(measured({}), 2).why).not.toMatch(/disagree/);
@@ -61,7 +78,11 @@ describe('renderers', () => {
     expect(md).toMatch(/^# Claims checked/);
     expect(md).toMatch(/000-bcrypt: async bcrypt serves 2\.29x.*node 20\.20\.2.*2\.00x \[2\.00, 2\.00\] vs 2\.29x claimed.*partly/);
     expect(md).toMatch(/002-busy-fib.*1\.02x \[0\.95, 1\.08\] vs 1\.00x claimed.*holds/);
-    expect(renderSeedsConsole(report(rows)).split('\n').filter((l) => l.startsWith('| 00'))).toHaveLength(2);
+    expect(
+      renderSeedsConsole(report(rows))
+        .split('\n')
+        .filter((l) => l.startsWith('| 00')),
+    ).toHaveLength(2);
   });
 
   it('HTML escapes what it did not write', () => {

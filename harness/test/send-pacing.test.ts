@@ -3,7 +3,16 @@
 // ones, event-loop turns for short ones - unless the generator has hardly slept of late, when
 // short gaps are napped too (a real-time process on the CPU 95 % of a second is stopped).
 import { describe, expect, it } from 'vitest';
-import { AsleepShare, MIN_ASLEEP_SHARE, MIN_NAP_MS, NAP_MS, pace, SPIN_GAP_MS, WAKE_EARLY_MS, WAKE_GAP_MS } from '../src/load/send-pacing.ts';
+import {
+  AsleepShare,
+  MIN_ASLEEP_SHARE,
+  MIN_NAP_MS,
+  NAP_MS,
+  pace,
+  SPIN_GAP_MS,
+  WAKE_EARLY_MS,
+  WAKE_GAP_MS,
+} from '../src/load/send-pacing.ts';
 
 describe('pace', () => {
   it('hands gaps over WAKE_GAP_MS to the worker, woken WAKE_EARLY_MS before the due time', () => {
@@ -43,7 +52,7 @@ describe('pace', () => {
 });
 
 describe('AsleepShare', () => {
-  it('is 1 until a window has passed, then the last full window\'s share of time asleep', () => {
+  it("is 1 until a window has passed, then the last full window's share of time asleep", () => {
     const a = new AsleepShare(20);
     a.tick(0);
     a.slept(2, 10);

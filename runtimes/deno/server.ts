@@ -47,7 +47,11 @@ await serveInRole(options, {
   supervise: options.processes > 1,
   start,
   // The command line this process was started with (permissions included).
-  workerCommand: () => ({ execPath: Deno.execPath(), args: ['run', ...denoFlags, fileURLToPath(import.meta.url), ...serverArgs], env: Deno.env.toObject() }),
+  workerCommand: () => ({
+    execPath: Deno.execPath(),
+    args: ['run', ...denoFlags, fileURLToPath(import.meta.url), ...serverArgs],
+    env: Deno.env.toObject(),
+  }),
   stdin: () => stdin,
   onSignal: (signal, handler) => Deno.addSignalListener(signal, handler),
   exit: (code) => Deno.exit(code),

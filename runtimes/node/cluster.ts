@@ -8,7 +8,10 @@ import { parsePeersLine, parseWorkerReady, peersLine, workerReadyLine, type List
  * the primary its control URL over the cluster's IPC channel; once all have, the primary sends
  * every worker the whole list (cluster.ts in the app). Any worker ending ends the group.
  */
-export async function runPrimary(processes: number, onLost: (reason: string) => void): Promise<{ url: string; peers: ProcessPeer[]; stop(): Promise<void> }> {
+export async function runPrimary(
+  processes: number,
+  onLost: (reason: string) => void,
+): Promise<{ url: string; peers: ProcessPeer[]; stop(): Promise<void> }> {
   let stopping = false;
   const workers: Worker[] = [];
   const ready = new Map<number, ProcessPeer & { url: string }>();
@@ -40,7 +43,10 @@ export async function runPrimary(processes: number, onLost: (reason: string) => 
     }
   });
   try {
-    await Promise.race([all, new Promise((_, reject) => setTimeout(() => reject(new Error('serving processes not ready within 30 s')), 30_000).unref())]);
+    await Promise.race([
+      all,
+      new Promise((_, reject) => setTimeout(() => reject(new Error('serving processes not ready within 30 s')), 30_000).unref()),
+    ]);
   } catch (error) {
     await stop();
     throw error;

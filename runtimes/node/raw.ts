@@ -8,7 +8,12 @@ import { applyTimeouts, closeServer, listening } from './listen.ts';
 export async function start(options: ServerOptions, role: ListenRole = ALONE): Promise<Listening> {
   const { cluster, pools, pid } = options.app;
   const identity = () =>
-    JSON.stringify(health('node', options.app.version, pid, 'raw', { ...(cluster === undefined ? {} : { cluster }), ...(pools === undefined ? {} : { pools }) }));
+    JSON.stringify(
+      health('node', options.app.version, pid, 'raw', {
+        ...(cluster === undefined ? {} : { cluster }),
+        ...(pools === undefined ? {} : { pools }),
+      }),
+    );
   const handler: RequestListener = (req, res) => {
     const path = (req.url ?? '/').split('?', 1)[0];
     if (path === '/hello') {

@@ -26,7 +26,8 @@ try {
   process.exit(2);
 }
 
-const poolSource = (process.env.BENCH_THREADPOOL_SOURCE ?? (process.env.UV_THREADPOOL_SIZE === undefined ? 'default' : 'env')) as PoolSource;
+const poolSource = (process.env.BENCH_THREADPOOL_SOURCE ??
+  (process.env.UV_THREADPOOL_SIZE === undefined ? 'default' : 'env')) as PoolSource;
 options.app.pools = pools(options, {
   size: Number(process.env.UV_THREADPOOL_SIZE ?? 4),
   source: poolSource,

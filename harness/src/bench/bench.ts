@@ -82,9 +82,16 @@ export async function runBench(plan: Plan, options: BenchOptions): Promise<Bench
   const filePaths = manifest.files.map((f) => join(dataDir ?? DEFAULT_DATA_DIR, f.name));
   // On another host the files are that host's copies: same names, under its checkout.
   const evictPaths = host === undefined ? filePaths : filePaths.map((p) => host.movePath(p));
-  const cold = plan.cold ? (host === undefined ? await coldCache(dataDir ?? DEFAULT_DATA_DIR, progress) : await remoteCold(host, evictPaths, progress)) : undefined;
+  const cold = plan.cold
+    ? host === undefined
+      ? await coldCache(dataDir ?? DEFAULT_DATA_DIR, progress)
+      : await remoteCold(host, evictPaths, progress)
+    : undefined;
   // Servers on another host: this one is the load generator's alone, nothing to pin apart.
-  const pinning = host === undefined ? planPinning(availableParallelism(), tasksetAvailable(), plan.clientCpus) : { reason: 'servers on another host (--server-host)' };
+  const pinning =
+    host === undefined
+      ? planPinning(availableParallelism(), tasksetAvailable(), plan.clientCpus)
+      : { reason: 'servers on another host (--server-host)' };
   if ('client' in pinning) pinSelf(pinning.client);
   const wrk = plan.crossCheck.length > 0 ? findWrk() : undefined;
   if (plan.crossCheck.length > 0 && wrk === undefined) progress.log(`bench: no cross-check with wrk: ${missingWrkReason()}`);
@@ -100,10 +107,16 @@ export async function runBench(plan: Plan, options: BenchOptions): Promise<Bench
   const sweep = plan.connectionsList;
   // --processes: one lane per runtime and process count; auto = the CPUs the servers may use
   // (on another host, that host's CPUs as its preflight counted them).
-  const serverCpuCount = host !== undefined ? host.environment.cpu.count : 'serverCpus' in pinning && pinning.serverCpus !== undefined ? pinning.serverCpus : availableParallelism();
+  const serverCpuCount =
+    host !== undefined
+      ? host.environment.cpu.count
+      : 'serverCpus' in pinning && pinning.serverCpus !== undefined
+        ? pinning.serverCpus
+        : availableParallelism();
   const counts = plan.processes?.map((p) => (p === 'auto' ? serverCpuCount : p));
   const processCounts = counts === undefined ? [undefined] : [...new Set(counts)];
-  if (plan.processes?.includes('auto') === true) meta.parameters.autoProcesses = { count: serverCpuCount, cpusOf: host?.environment.host ?? 'this host' };
+  if (plan.processes?.includes('auto') === true)
+    meta.parameters.autoProcesses = { count: serverCpuCount, cpusOf: host?.environment.host ?? 'this host' };
   const specs = options.specs ?? planSpecs(plan, (line) => progress.log(line));
   const total = cells.length * specs.length * processCounts.length * (sweep?.length ?? 1);
   const perUnitSec = plan.warmupSec + plan.runs * (plan.durationSec + 0.4) + 0.3;
@@ -123,7 +136,9 @@ export async function runBench(plan: Plan, options: BenchOptions): Promise<Bench
     signal,
     serverArgs: serverArgs(plan, dataDir),
     ...(plan.keepFreedMemory ? { serverEnv: KEEP_FREED_MEMORY_ENV } : {}),
-    ...(meta.environment.memoryFirstTouch === undefined || host !== undefined ? {} : { faultUsPerPage: meta.environment.memoryFirstTouch.usPerPage }),
+    ...(meta.environment.memoryFirstTouch === undefined || host !== undefined
+      ? {}
+      : { faultUsPerPage: meta.environment.memoryFirstTouch.usPerPage }),
     ...('server' in pinning ? { serverCpus: pinning.server } : {}),
     ...('server' in pinning && (pinning.autocannonWorkers ?? 0) > 0 ? { loadWorkers: pinning.autocannonWorkers } : {}),
     ...(wrk === undefined ? {} : { wrk }),
@@ -134,7 +149,15 @@ export async function runBench(plan: Plan, options: BenchOptions): Promise<Bench
     onRunStarted: options.onRunStarted,
     onPhase: (runtime, cell, phase) => {
       clock.enter(phaseKind(phase));
-      progress.update({ cell: done + 1, cells: total, runtime, scenario: cell.scenario, mode: cell.mode, phase, etaSec: (total - done) * perUnitSec });
+      progress.update({
+        cell: done + 1,
+        cells: total,
+        runtime,
+        scenario: cell.scenario,
+        mode: cell.mode,
+        phase,
+        etaSec: (total - done) * perUnitSec,
+      });
     },
   };
   try {
@@ -175,8 +198,10 @@ export async function runBench(plan: Plan, options: BenchOptions): Promise<Bench
           if (signal.aborted) throw new Interrupted('interrupted');
           groupUnits = group2.length * group.length;
           // Warm reads mean warm: the inputs are read through right before the file cells.
-          if (host === undefined && cold?.ok !== true && group2.some((c) => c.scenario === 'file')) meta.parameters.filesPrimed = await primeInputs(filePaths, progress);
-          if (plan.budgetSec !== undefined && pace === undefined) pace = weightedPace(Math.max(0, plan.budgetSec - (Date.now() - startedAt) / 1000), total, Date.now(), perUnitSec);
+          if (host === undefined && cold?.ok !== true && group2.some((c) => c.scenario === 'file'))
+            meta.parameters.filesPrimed = await primeInputs(filePaths, progress);
+          if (plan.budgetSec !== undefined && pace === undefined)
+            pace = weightedPace(Math.max(0, plan.budgetSec - (Date.now() - startedAt) / 1000), total, Date.now(), perUnitSec);
           const tagged = (measured: CellResult): CellResult => ({
             ...measured,
             ...(sweep === undefined ? {} : { connections }),
@@ -239,8 +264,14 @@ async function primeInputs(paths: string[], progress: Progress): Promise<NonNull
   const sec = Math.round(performance.now() - started) / 1000;
   const after = await resident();
   const share = (f: number | undefined) => (f === undefined ? '?' : `${Math.round(f * 100)} %`);
-  progress.log(`bench: file inputs read into the page cache in ${sec.toFixed(1)} s (resident before ${share(before)}, after ${share(after)})`);
-  return { ...(before === undefined ? {} : { residentBefore: Math.round(before * 1000) / 1000 }), ...(after === undefined ? {} : { residentAfter: Math.round(after * 1000) / 1000 }), sec };
+  progress.log(
+    `bench: file inputs read into the page cache in ${sec.toFixed(1)} s (resident before ${share(before)}, after ${share(after)})`,
+  );
+  return {
+    ...(before === undefined ? {} : { residentBefore: Math.round(before * 1000) / 1000 }),
+    ...(after === undefined ? {} : { residentAfter: Math.round(after * 1000) / 1000 }),
+    sec,
+  };
 }
 
 /** Whether --cold can be honoured here; when not, the run says why and reads stay warm. */
@@ -252,13 +283,16 @@ async function coldCache(dir: string, progress: Progress): Promise<ColdCacheSupp
 
 /** One spec per lane: each named version's installation (fetched if needed), or each runtime's pinned one. */
 export function planSpecs(plan: Plan, log: (line: string) => void): RuntimeSpec[] {
-  return plan.versions === undefined ? plan.runtimes.map((name) => runtimeSpec(name)) : plan.versions.map((request) => resolveRequest(request, { log }));
+  return plan.versions === undefined
+    ? plan.runtimes.map((name) => runtimeSpec(name))
+    : plan.versions.map((request) => resolveRequest(request, { log }));
 }
 
 /** --cold on another host: one verified eviction there first, or the reason reads stay warm. */
 async function remoteCold(host: ServerHost, paths: string[], progress: Progress): Promise<ColdCacheSupport> {
   const support = await host.coldSupport(paths);
-  if (!support.ok) progress.log(`bench: --cold: cannot evict files on ${host.environment.host} (${support.reason}); file reads will be warm`);
+  if (!support.ok)
+    progress.log(`bench: --cold: cannot evict files on ${host.environment.host} (${support.reason}); file reads will be warm`);
   return support;
 }
 
@@ -338,7 +372,10 @@ export function cellLine(cell: CellResult): string {
   if (cell.status === 'failed') return `${name}: FAILED: ${cell.reason ?? ''}`;
   const rps = cell.requestsPerSec;
   const figures = `${formatRps(rps.median)} req/s (CV ${(rps.cv * 100).toFixed(1)}%), p99 ${formatMs(cell.latencyMs.p99)} ms, probe p99 ${formatMs(cell.probeLatencyMs.p99)} ms`;
-  const overload = cell.overload === undefined ? [] : [`${cell.overload.timeouts} of ${cell.overload.sent} requests timed out (${percent(cell.overload.timeoutShare)})`];
+  const overload =
+    cell.overload === undefined
+      ? []
+      : [`${cell.overload.timeouts} of ${cell.overload.sent} requests timed out (${percent(cell.overload.timeoutShare)})`];
   const restarts = cell.restarts === undefined ? [] : [`${cell.restarts.length} restart${cell.restarts.length === 1 ? '' : 's'}`];
   const notes = [...(cell.status === 'invalid' ? [`INVALID: ${cell.reason ?? ''}`] : []), ...cell.flags, ...overload, ...restarts];
   return `${name}: ${figures}${notes.length > 0 ? ` [${notes.join('; ')}]` : ''}`;

@@ -128,7 +128,9 @@ export function summarizeCell(meta: CellMeta, runs: readonly RunResult[], opts: 
 }
 
 /** Little's law and the unanswered requests over the runs (issue 22; stats/littles-law.ts). */
-function littlesLawFigures(runs: readonly RunResult[]): Pick<CellResult, 'littlesLaw' | 'unanswered' | 'latencyWithUnansweredMs' | 'latencyCensored'> {
+function littlesLawFigures(
+  runs: readonly RunResult[],
+): Pick<CellResult, 'littlesLaw' | 'unanswered' | 'latencyWithUnansweredMs' | 'latencyCensored'> {
   const littlesLaw = cellLittlesLaw(runs);
   const unanswered = cellUnanswered(runs);
   const latencyWithUnansweredMs = cellCensoredLatency(runs);
@@ -150,7 +152,8 @@ function littlesLawFigures(runs: readonly RunResult[]): Pick<CellResult, 'little
 export function pageFaultShare(runs: readonly RunResult[], usPerPage: number | undefined): Pick<CellResult, 'pageFaultShare'> {
   if (usPerPage === undefined) return {};
   const shares = runs.flatMap((r) => {
-    if (r.pageFaultsPerRequest === undefined || r.serverSources?.cpu !== 'proc' || !(r.server.cpuPercent > 0) || !(r.requestsPerSec > 0)) return [];
+    if (r.pageFaultsPerRequest === undefined || r.serverSources?.cpu !== 'proc' || !(r.server.cpuPercent > 0) || !(r.requestsPerSec > 0))
+      return [];
     // Microseconds of faults a request over microseconds of server CPU a request.
     return [Math.min(1, (r.pageFaultsPerRequest * usPerPage * requestsPerCpuSec(r)) / 1e6)];
   });
@@ -191,7 +194,8 @@ function serverSourcesOf(runs: readonly RunResult[]): Pick<CellResult, 'serverSo
   const all = runs.flatMap((r) => (r.serverSources === undefined ? [] : [r.serverSources]));
   const first = all[0];
   if (first === undefined) return {};
-  const one = <K extends keyof NonNullable<RunResult['serverSources']>>(k: K) => (all.every((s) => s[k] === first[k]) ? first[k] : ('mixed' as const));
+  const one = <K extends keyof NonNullable<RunResult['serverSources']>>(k: K) =>
+    all.every((s) => s[k] === first[k]) ? first[k] : ('mixed' as const);
   return { serverSources: { cpu: one('cpu'), rss: one('rss'), lag: one('lag') } };
 }
 

@@ -44,8 +44,6 @@ export interface CellContext {
   restart?: (reason: string) => Promise<RunningServer>;
 }
 
-
-
 /**
  * Warm-up connections: warming the JIT and caches needs a steady stream of requests, not a
  * thousand of them queued at once, which would only leave a backlog to drain before run 1.
@@ -214,7 +212,8 @@ export async function measureRun(spec: CellSpec, ctx: CellContext): Promise<RunR
   }
   const after = local ? readProcAll(group) : undefined;
   const threadsAfter = threadsBefore === undefined ? undefined : snapshotThreads(server.pid);
-  const threads = threadsBefore !== undefined && threadsAfter !== undefined ? threadUse(threadsBefore, threadsAfter, server.pid) : undefined;
+  const threads =
+    threadsBefore !== undefined && threadsAfter !== undefined ? threadUse(threadsBefore, threadsAfter, server.pid) : undefined;
   const wallMs = performance.now() - wallStart;
   const peakRss = rss?.stop();
   const stats = hono ? await statsAfterLoad(ctx) : undefined;
@@ -261,13 +260,14 @@ export async function measureRun(spec: CellSpec, ctx: CellContext): Promise<RunR
     durationSec: Math.round(result.elapsedSec * 100) / 100,
     ...(served === undefined ? {} : { fairness: served }),
     ...(threads === undefined ? {} : { threads }),
-    ...(before !== undefined && after !== undefined && result.completed > 0 ? { pageFaultsPerRequest: roundFigure((after.minorFaults - before.minorFaults) / result.completed) } : {}),
+    ...(before !== undefined && after !== undefined && result.completed > 0
+      ? { pageFaultsPerRequest: roundFigure((after.minorFaults - before.minorFaults) / result.completed) }
+      : {}),
     ...(result.completed < plan.minRequests && result.elapsedSec >= capSec - 0.05 ? { lengthCapped: true } : {}),
     ...(warmup === undefined ? {} : { warmup }),
     ...runLatencyCheck(result, plan.connections),
   };
 }
-
 
 /**
  * Gets the server quiet before a run, or replaces it: a drain with the deadline its backlog
@@ -307,10 +307,6 @@ async function evictForRun(paths: string[], host: ServerHost | undefined): Promi
   if (host !== undefined) return (await host.evictAndVerify(paths)) ? 'cold' : 'warm';
   return (await evictAndVerify(paths)).ok ? 'cold' : 'warm';
 }
-
-
-
-
 
 function throwIfInterrupted(signal: AbortSignal): void {
   if (signal.aborted) throw new Interrupted('interrupted');

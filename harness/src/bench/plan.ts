@@ -88,7 +88,8 @@ export function processList(raw: string | undefined): ProcessCount[] | undefined
   if (raw === undefined) return undefined;
   const out: ProcessCount[] = [];
   for (const token of raw.split(',').map((t) => t.trim())) {
-    const value: ProcessCount | undefined = token === 'auto' ? 'auto' : /^\d+$/.test(token) && Number(token) >= 1 && Number(token) <= 256 ? Number(token) : undefined;
+    const value: ProcessCount | undefined =
+      token === 'auto' ? 'auto' : /^\d+$/.test(token) && Number(token) >= 1 && Number(token) <= 256 ? Number(token) : undefined;
     if (value === undefined) throw new FlagError(`--processes takes "auto" or integers from 1 to 256, comma-separated; got "${token}"`);
     if (!out.includes(value)) out.push(value);
   }
@@ -153,12 +154,45 @@ function crossCheckList(raw: string | undefined, fallback: readonly ScenarioName
   return nameList('cross-check', raw, SCENARIO_NAMES) ?? [];
 }
 
-const PLAN_FLAGS = ['runtimes', 'scenarios', 'modes', 'connections', 'duration', 'warmup', 'runs', 'probe-rate', 'timeout', 'hash-cost', 'fib-n', 'sleep-ms', 'file-count', 'file-size', 'data-dir', 'out', 'schedule', 'target-cv', 'max-runs', 'target-precision', 'budget', 'cross-check', 'drain-cap', 'min-requests', 'warmup-max', 'processes', 'client-cpus', 'baseline', ...REMOTE_FLAGS] as const;
+const PLAN_FLAGS = [
+  'runtimes',
+  'scenarios',
+  'modes',
+  'connections',
+  'duration',
+  'warmup',
+  'runs',
+  'probe-rate',
+  'timeout',
+  'hash-cost',
+  'fib-n',
+  'sleep-ms',
+  'file-count',
+  'file-size',
+  'data-dir',
+  'out',
+  'schedule',
+  'target-cv',
+  'max-runs',
+  'target-precision',
+  'budget',
+  'cross-check',
+  'drain-cap',
+  'min-requests',
+  'warmup-max',
+  'processes',
+  'client-cpus',
+  'baseline',
+  ...REMOTE_FLAGS,
+] as const;
 
 /** "1,10,100": a sweep of connection counts (repeats dropped, order kept); undefined for one number. */
 function connectionsSweep(raw: string | undefined): number[] | undefined {
   if (raw === undefined || !raw.includes(',')) return undefined;
-  const items = raw.split(',').map((s) => s.trim()).filter((s) => s !== '');
+  const items = raw
+    .split(',')
+    .map((s) => s.trim())
+    .filter((s) => s !== '');
   return [...new Set(items.map((item) => numberFlag('connections', item, 1, 10_000, true) ?? 0))];
 }
 
@@ -212,11 +246,14 @@ export function parsePlan(argv: string[]): Plan {
   plan.warmupMaxSec = numberFlag('warmup-max', str('warmup-max'), plan.warmupSec, 600, false) ?? defaultWarmupMax;
   const remote = remoteTarget(str, REPO_ROOT);
   if (remote !== undefined) plan.remote = remote;
-  if (remote !== undefined && plan.keepFreedMemory) throw new FlagError('--keep-freed-memory sets the environment of servers started here: not with --server-host');
+  if (remote !== undefined && plan.keepFreedMemory)
+    throw new FlagError('--keep-freed-memory sets the environment of servers started here: not with --server-host');
   plan.maxRuns = numberFlag('max-runs', str('max-runs'), plan.runs, 1000, true) ?? Math.max(plan.runs, quick ? 10 : PRECISION.maxRuns);
   // Precision target: on by default in the full plan; --runs given by hand means that many runs
   // (as a --warmup given by hand is taken as it is), unless a target is asked for too; 0 turns it off.
-  const precision = numberFlag('target-precision', str('target-precision'), 0, 1, false) ?? (quick || str('runs') !== undefined ? undefined : PRECISION.targetPrecision);
+  const precision =
+    numberFlag('target-precision', str('target-precision'), 0, 1, false) ??
+    (quick || str('runs') !== undefined ? undefined : PRECISION.targetPrecision);
   if (precision !== undefined && precision > 0) plan.targetPrecision = precision;
   const budget = numberFlag('budget', str('budget'), 1, 86_400, false) ?? (quick ? undefined : PRECISION.budgetSec);
   if (budget !== undefined) plan.budgetSec = budget;
@@ -224,7 +261,9 @@ export function parsePlan(argv: string[]): Plan {
   if (baseline !== undefined) {
     const wanted = parseRuntimeRequest(baseline, RUNTIME_NAMES);
     if (!versioned || !requests.some((r) => r.label === wanted.label)) {
-      throw new FlagError(`--baseline ${baseline} is not among --runtimes${versioned ? ` (${requests.map((r) => r.label).join(', ')})` : ' versions: name them, e.g. --runtimes node@22,node@24'}`);
+      throw new FlagError(
+        `--baseline ${baseline} is not among --runtimes${versioned ? ` (${requests.map((r) => r.label).join(', ')})` : ' versions: name them, e.g. --runtimes node@22,node@24'}`,
+      );
     }
     plan.baseline = wanted;
   }
@@ -233,4 +272,3 @@ export function parsePlan(argv: string[]): Plan {
   }
   return plan;
 }
-

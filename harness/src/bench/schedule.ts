@@ -101,7 +101,13 @@ export async function benchGroup(
       (cell): LaneCell => ({
         lane,
         cell,
-        meta: { runtime: lane.spec.name, scenario: cell.scenario, mode: cell.mode, path: cell.path, ...(lane.processes === undefined ? {} : { processes: lane.processes }) },
+        meta: {
+          runtime: lane.spec.name,
+          scenario: cell.scenario,
+          mode: cell.mode,
+          path: cell.path,
+          ...(lane.processes === undefined ? {} : { processes: lane.processes }),
+        },
         runs: [],
         restarts: [],
       }),
@@ -126,13 +132,20 @@ export async function benchGroup(
     if (error instanceof Interrupted) {
       const partial = states
         .filter((state) => state.result !== undefined || state.runs.length > 0)
-        .map((state) => withInstallation({ ...(state.result ?? summarizeLane(state, ctx)), reason: `interrupted after ${state.runs.length} run(s)` }, state.lane));
+        .map((state) =>
+          withInstallation(
+            { ...(state.result ?? summarizeLane(state, ctx)), reason: `interrupted after ${state.runs.length} run(s)` },
+            state.lane,
+          ),
+        );
       if (partial.length > 0) onInterrupted?.(partial);
     }
     throw error;
   }
   if (ctx.wrk !== undefined) {
-    for (const state of states) if (state.result === undefined && ctx.plan.crossCheck.includes(state.cell.scenario)) await crossCheck(state, state.cell, ctx, ctx.wrk);
+    for (const state of states)
+      if (state.result === undefined && ctx.plan.crossCheck.includes(state.cell.scenario))
+        await crossCheck(state, state.cell, ctx, ctx.wrk);
   }
   return states.map((state) => withInstallation(state.result ?? summarizeLane(state, ctx), state.lane));
 }
@@ -225,10 +238,18 @@ export function markSlowRuns(runs: RunResult[]): void {
 function summarizeLane(state: LaneCell, ctx: ScheduleContext): CellResult {
   const plan = ctx.plan;
   const kept = keptRuns(state.runs);
-  const summary = summarizeCell(state.meta, kept, { connections: plan.connections, timeoutSec: plan.timeoutSec, minRequests: plan.minRequests, faultUsPerPage: ctx.faultUsPerPage });
+  const summary = summarizeCell(state.meta, kept, {
+    connections: plan.connections,
+    timeoutSec: plan.timeoutSec,
+    minRequests: plan.minRequests,
+    faultUsPerPage: ctx.faultUsPerPage,
+  });
   // Every run stays in runDetails; the figures come from those not taken on a slow machine.
   const excluded = state.runs.length - kept.length;
-  const result = withCrossCheck({ ...summary, runDetails: [...state.runs], ...(excluded === 0 ? {} : { slowRunsExcluded: excluded }) }, state.wrk);
+  const result = withCrossCheck(
+    { ...summary, runDetails: [...state.runs], ...(excluded === 0 ? {} : { slowRunsExcluded: excluded }) },
+    state.wrk,
+  );
   const caches = state.runs.map((r) => r.fileCache).filter((c) => c !== undefined);
   const restarts = [...state.restarts, ...(result.restarts ?? [])];
   return {
@@ -258,7 +279,11 @@ async function prepare(state: LaneCell, cell: CellSpec, ctx: ScheduleContext): P
     const checkError = await prepareCell(cell, context);
     state.preparedOn = context.server.pid;
     if (checkError !== undefined) {
-      state.result = summarizeCell(state.meta, [], { connections: ctx.plan.connections, timeoutSec: ctx.plan.timeoutSec, validationError: checkError });
+      state.result = summarizeCell(state.meta, [], {
+        connections: ctx.plan.connections,
+        timeoutSec: ctx.plan.timeoutSec,
+        validationError: checkError,
+      });
     }
   });
 }
@@ -344,7 +369,11 @@ async function serverFor(lane: Lane, kind: ServerKind, ctx: ScheduleContext): Pr
   try {
     const server =
       ctx.host !== undefined
-        ? await ctx.host.startServer(lane.spec, { raw: kind === 'raw', serverArgs: ctx.serverArgs, ...(lane.processes === undefined ? {} : { processes: lane.processes }) })
+        ? await ctx.host.startServer(lane.spec, {
+            raw: kind === 'raw',
+            serverArgs: ctx.serverArgs,
+            ...(lane.processes === undefined ? {} : { processes: lane.processes }),
+          })
         : await startServer(lane.spec, {
             raw: kind === 'raw',
             serverArgs: [...ctx.serverArgs, ...(lane.processes === undefined ? [] : ['--processes', String(lane.processes)])],

@@ -27,7 +27,10 @@ export function browserHeadlines(study: BrowserSection): Headline[] {
 }
 
 export function isBrowserReport(json: Record<string, unknown>): boolean {
-  return json.kind === 'browser' || (typeof json.browser === 'object' && json.browser !== null && Array.isArray((json.browser as { cases?: unknown }).cases));
+  return (
+    json.kind === 'browser' ||
+    (typeof json.browser === 'object' && json.browser !== null && Array.isArray((json.browser as { cases?: unknown }).cases))
+  );
 }
 
 export function browserSection(report: BrowserReport): ReportSection {

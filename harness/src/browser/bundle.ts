@@ -11,7 +11,14 @@ import { build } from 'esbuild';
 const PAGE_DIR = join(dirname(fileURLToPath(import.meta.url)), 'page');
 
 async function bundle(entry: string): Promise<string> {
-  const out = await build({ entryPoints: [join(PAGE_DIR, entry)], bundle: true, write: false, format: 'iife', target: 'es2022', platform: 'browser' });
+  const out = await build({
+    entryPoints: [join(PAGE_DIR, entry)],
+    bundle: true,
+    write: false,
+    format: 'iife',
+    target: 'es2022',
+    platform: 'browser',
+  });
   const file = out.outputFiles[0];
   if (file === undefined) throw new Error(`esbuild produced nothing for ${entry}`);
   return file.text;

@@ -11,7 +11,8 @@ export interface BrowserClaim {
 }
 
 type Key = Pick<BrowserCaseResult, 'browser' | 'variant' | 'mode' | 'n'>;
-const find = (s: BrowserSection, k: Key) => s.cases.find((c) => c.status === 'ok' && c.browser === k.browser && c.variant === k.variant && c.mode === k.mode && c.n === k.n);
+const find = (s: BrowserSection, k: Key) =>
+  s.cases.find((c) => c.status === 'ok' && c.browser === k.browser && c.variant === k.variant && c.mode === k.mode && c.n === k.n);
 const ms = (c: BrowserCaseResult | undefined) => c?.callMs?.median;
 const fmt = (x: number) => (x >= 10 ? x.toFixed(0) : x.toFixed(2));
 
@@ -56,7 +57,9 @@ export function checkClaims(s: BrowserSection): BrowserClaim[] {
     evidence: `Firefox/Chromium time: ${cross.map((r) => `n=${r.n}: ${fmt(r.ratio)}x`).join(', ')}`,
   });
   // The source saw Chromium spread asyncFib over all 12 cores; CPU of the whole browser tree says.
-  const spread = s.cases.filter((x) => x.status === 'ok' && x.browser === 'chromium' && x.variant === 'plain' && x.mode === 'async' && x.cpu !== undefined);
+  const spread = s.cases.filter(
+    (x) => x.status === 'ok' && x.browser === 'chromium' && x.variant === 'plain' && x.mode === 'async' && x.cpu !== undefined,
+  );
   const most = Math.max(0, ...spread.map((x) => x.cpu?.cores ?? 0));
   claims.push({
     claim: 'Chromium runs asyncFib on several cores at once (> 1.5 cores)',

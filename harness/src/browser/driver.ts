@@ -20,10 +20,20 @@ export function executable(name: BrowserName): string {
 
 export function missingReason(name: BrowserName): string | undefined {
   const path = executable(name);
-  return existsSync(path) ? undefined : `${path} not found (install the Debian package ${name === 'chromium' ? 'chromium' : 'firefox-esr'})`;
+  return existsSync(path)
+    ? undefined
+    : `${path} not found (install the Debian package ${name === 'chromium' ? 'chromium' : 'firefox-esr'})`;
 }
 
-const CHROMIUM_ARGS = ['--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--disable-quic'];
+const CHROMIUM_ARGS = [
+  '--no-sandbox',
+  '--disable-gpu',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+  '--disable-quic',
+];
 
 export function driverVersion(): string {
   const require = createRequire(import.meta.url);

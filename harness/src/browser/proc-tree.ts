@@ -87,6 +87,9 @@ export function cpuBetween(before: Map<string, ThreadStat>, after: Map<string, T
     const name = `${thread.processComm}:${thread.comm}`;
     byName.set(name, (byName.get(name) ?? 0) + spent);
   }
-  const top = [...byName].map(([thread, cpuMs]) => ({ thread, cpuMs })).sort((a, b) => b.cpuMs - a.cpuMs).slice(0, 5);
+  const top = [...byName]
+    .map(([thread, cpuMs]) => ({ thread, cpuMs }))
+    .sort((a, b) => b.cpuMs - a.cpuMs)
+    .slice(0, 5);
   return { cpuMs: total, top };
 }

@@ -21,15 +21,43 @@ export function renderBrowserHtml(section: BrowserSection): string {
     const ns = [...new Set(cases.map((c) => c.n))].sort((a, b) => a - b);
     const modes = [...new Set(cases.map((c) => c.mode))];
     const series = (pick: (c: (typeof cases)[number]) => number | undefined) =>
-      modes.map((mode) => ({ label: mode, backgroundColor: COLORS[mode], data: ns.map((n) => { const c = cases.find((x) => x.mode === mode && x.n === n && x.status === 'ok'); return c ? (pick(c) ?? null) : null; }) }));
-    charts.push({ id: `t-${charts.length}`, title: `${browser} ${variant}: ms per call`, config: { type: 'bar', data: { labels: ns.map((n) => `n=${n}`), datasets: series((c) => c.callMs?.median) }, options: { animation: false, scales: { y: { type: 'logarithmic', title: { display: true, text: 'ms per call (log)' } } } } } });
-    charts.push({ id: `l-${charts.length}`, title: `${browser} ${variant}: 10 ms timer lateness p99`, config: { type: 'bar', data: { labels: ns.map((n) => `n=${n}`), datasets: series((c) => c.timerLateMs?.p99) }, options: { animation: false, scales: { y: { title: { display: true, text: 'ms late (p99)' } } } } } });
+      modes.map((mode) => ({
+        label: mode,
+        backgroundColor: COLORS[mode],
+        data: ns.map((n) => {
+          const c = cases.find((x) => x.mode === mode && x.n === n && x.status === 'ok');
+          return c ? (pick(c) ?? null) : null;
+        }),
+      }));
+    charts.push({
+      id: `t-${charts.length}`,
+      title: `${browser} ${variant}: ms per call`,
+      config: {
+        type: 'bar',
+        data: { labels: ns.map((n) => `n=${n}`), datasets: series((c) => c.callMs?.median) },
+        options: { animation: false, scales: { y: { type: 'logarithmic', title: { display: true, text: 'ms per call (log)' } } } },
+      },
+    });
+    charts.push({
+      id: `l-${charts.length}`,
+      title: `${browser} ${variant}: 10 ms timer lateness p99`,
+      config: {
+        type: 'bar',
+        data: { labels: ns.map((n) => `n=${n}`), datasets: series((c) => c.timerLateMs?.p99) },
+        options: { animation: false, scales: { y: { title: { display: true, text: 'ms late (p99)' } } } },
+      },
+    });
   }
   const claims = checkClaims(section)
     .map((c) => `<tr><td>${escapeHtml(c.claim)}</td><td><b>${c.verdict}</b></td><td>${escapeHtml(c.evidence)}</td></tr>`)
     .join('');
-  const versions = section.browsers.map((b) => `${escapeHtml(b.name)}: ${escapeHtml(b.version ?? `${b.status} ${b.reason ?? ''}`)}`).join('; ');
-  const failed = section.cases.filter((c) => c.status !== 'ok').map((c) => `<li>${escapeHtml(`${c.browser} ${c.variant} ${c.mode} n=${c.n}: ${c.reason ?? ''}`)}</li>`).join('');
+  const versions = section.browsers
+    .map((b) => `${escapeHtml(b.name)}: ${escapeHtml(b.version ?? `${b.status} ${b.reason ?? ''}`)}`)
+    .join('; ');
+  const failed = section.cases
+    .filter((c) => c.status !== 'ok')
+    .map((c) => `<li>${escapeHtml(`${c.browser} ${c.variant} ${c.mode} n=${c.n}: ${c.reason ?? ''}`)}</li>`)
+    .join('');
   return `<!doctype html><html><head><meta charset="utf-8"><title>Browser Fibonacci study</title>
 <style>body{font-family:sans-serif;margin:1.5em}.grid{display:grid;grid-template-columns:repeat(2,minmax(0,1fr));gap:1em}figure{margin:0}table{border-collapse:collapse}td,th{border:1px solid #ccc;padding:.3em}</style>
 <script>${inlineScript(assets.chartJs)}</script></head><body>

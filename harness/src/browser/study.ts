@@ -68,7 +68,13 @@ export async function runStudy(options: StudyOptions): Promise<BrowserSection> {
   const section: BrowserSection = {
     driver: driverVersion(),
     browsers: [],
-    parameters: { ladder: options.ladder, busyExponent: options.busyExponent, asyncDepth: 'full', warmupMs: options.warmupMs, samples: options.samples },
+    parameters: {
+      ladder: options.ladder,
+      busyExponent: options.busyExponent,
+      asyncDepth: 'full',
+      warmupMs: options.warmupMs,
+      samples: options.samples,
+    },
     cases: [],
   };
   const server = await servePage();
@@ -91,7 +97,21 @@ export async function runStudy(options: StudyOptions): Promise<BrowserSection> {
         for (const variant of options.variants)
           for (const mode of options.modes)
             for (const n of options.ladder[variant]) {
-              const result = await runCase(launched, server.url, { variant, mode, n, busyExponent: options.busyExponent, asyncDepth: Number.POSITIVE_INFINITY, warmupMs: options.warmupMs, samples: options.samples }, name, options.caseTimeoutMs);
+              const result = await runCase(
+                launched,
+                server.url,
+                {
+                  variant,
+                  mode,
+                  n,
+                  busyExponent: options.busyExponent,
+                  asyncDepth: Number.POSITIVE_INFINITY,
+                  warmupMs: options.warmupMs,
+                  samples: options.samples,
+                },
+                name,
+                options.caseTimeoutMs,
+              );
               section.cases.push(result);
               options.onCase?.(result);
               if (!launched.browser.connected) throw new Error(`${name} disconnected: ${result.reason ?? ''}`);
@@ -109,7 +129,13 @@ export async function runStudy(options: StudyOptions): Promise<BrowserSection> {
   return section;
 }
 
-async function runCase(launched: Awaited<ReturnType<typeof launch>>, url: string, spec: PageCase, browser: BrowserName, caseTimeoutMs: number): Promise<BrowserCaseResult> {
+async function runCase(
+  launched: Awaited<ReturnType<typeof launch>>,
+  url: string,
+  spec: PageCase,
+  browser: BrowserName,
+  caseTimeoutMs: number,
+): Promise<BrowserCaseResult> {
   const base = { browser, variant: spec.variant, mode: spec.mode, n: spec.n, expected: fibIterative(spec.n) };
   let page;
   try {
@@ -122,7 +148,10 @@ async function runCase(launched: Awaited<ReturnType<typeof launch>>, url: string
     const t0 = performance.now();
     // Infinity does not survive JSON, so the page is told "full" as a huge depth instead.
     const sent = { ...spec, asyncDepth: Number.MAX_SAFE_INTEGER };
-    const result = (await Promise.race([page.evaluate((s) => (globalThis as unknown as { runCase(s: PageCase): Promise<PageResult> }).runCase(s), sent), timeout(caseTimeoutMs, 'case')])) as PageResult;
+    const result = (await Promise.race([
+      page.evaluate((s) => (globalThis as unknown as { runCase(s: PageCase): Promise<PageResult> }).runCase(s), sent),
+      timeout(caseTimeoutMs, 'case'),
+    ])) as PageResult;
     const wallMs = performance.now() - t0;
     const use = cpuBetween(before, snapshot(launched.pid));
     if (pageError !== undefined) throw pageError;
@@ -132,7 +161,13 @@ async function runCase(launched: Awaited<ReturnType<typeof launch>>, url: string
       status: ok ? 'ok' : 'failed',
       ...(ok ? {} : { reason: `page computed fib(${spec.n}) = ${result.value}, expected ${base.expected}` }),
       value: result.value,
-      callMs: { median: median(result.perCallMs), min: Math.min(...result.perCallMs), max: Math.max(...result.perCallMs), samples: result.perCallMs, callsPerSample: result.callsPerSample },
+      callMs: {
+        median: median(result.perCallMs),
+        min: Math.min(...result.perCallMs),
+        max: Math.max(...result.perCallMs),
+        samples: result.perCallMs,
+        callsPerSample: result.callsPerSample,
+      },
       timerLateMs: result.timerLateMs,
       raf: result.raf,
       cpu: { cpuMs: use.cpuMs, wallMs, cores: use.cpuMs / wallMs, top: use.top },

@@ -32,7 +32,21 @@ export function isCalibration(json: Record<string, unknown>): boolean {
 }
 
 function text(result: CalibrationResult): string {
-  return [renderHeader(result), '', renderSummary(result), '', renderClosest(result), '', '### Every setting', '', renderSettings(result), '', '### The open-loop generator', '', renderOpenLoop(result)].join('\n');
+  return [
+    renderHeader(result),
+    '',
+    renderSummary(result),
+    '',
+    renderClosest(result),
+    '',
+    '### Every setting',
+    '',
+    renderSettings(result),
+    '',
+    '### The open-loop generator',
+    '',
+    renderOpenLoop(result),
+  ].join('\n');
 }
 
 export function calibrateSection(result: CalibrationResult): ReportSection {

@@ -83,7 +83,8 @@ export async function calibrate(options: CalibrateOptions): Promise<CalibrationR
   const wrkBinary = findWrk();
   const signal = options.signal ?? new AbortController().signal;
   const parameters = calibrationParameters(options, wrkBinary !== undefined);
-  if (parameters.settings.length === 0 || !(parameters.runs >= 1)) throw new RangeError('calibrate needs at least one connections x workers setting and one run');
+  if (parameters.settings.length === 0 || !(parameters.runs >= 1))
+    throw new RangeError('calibrate needs at least one connections x workers setting and one run');
   const ctx: Context = {
     parameters,
     wrkBinary,
@@ -162,7 +163,9 @@ async function calibrateServer(runtime: RuntimeName, kind: ServerKind, ctx: Cont
       best: judgeServer(settings, ctx.noWrkReason),
       ...(ctx.noWrkReason === undefined ? {} : { reason: ctx.noWrkReason }),
     };
-    ctx.progress(`${runtime} ${kind}: best ${calibration.best === null ? '-' : `${settingLabel(calibration.best.setting)}: ${calibration.best.text}`}`);
+    ctx.progress(
+      `${runtime} ${kind}: best ${calibration.best === null ? '-' : `${settingLabel(calibration.best.setting)}: ${calibration.best.text}`}`,
+    );
     if (ctx.openLoop !== undefined && calibration.best !== null) {
       await pause(ctx.signal);
       const best = calibration.best;
@@ -207,7 +210,9 @@ async function measureServer(server: RunningServer, ctx: Context): Promise<Setti
       ctx.progress(runLine(server, setting, round, parameters.runs, a, w));
     }
   }
-  return parameters.settings.map((setting, i) => settingResult(setting, runs[i]?.autocannon ?? [], runs[i]?.wrk ?? [], ctx.wrkBinary !== undefined));
+  return parameters.settings.map((setting, i) =>
+    settingResult(setting, runs[i]?.autocannon ?? [], runs[i]?.wrk ?? [], ctx.wrkBinary !== undefined),
+  );
 }
 
 function settingResult(setting: AutocannonSetting, a: ClientRun[], w: ClientRun[], withWrk: boolean): SettingResult {
@@ -252,10 +257,21 @@ async function wrkRun(server: RunningServer, ctx: Context): Promise<ClientRun> {
 }
 
 /** One autocannon run as the bench makes it (load.ts), with this setting's worker threads. */
-async function runAutocannon(server: RunningServer, setting: AutocannonSetting, durationSec: number, signal: AbortSignal): Promise<ClientRun> {
+async function runAutocannon(
+  server: RunningServer,
+  setting: AutocannonSetting,
+  durationSec: number,
+  signal: AbortSignal,
+): Promise<ClientRun> {
   return withServerCpu(server, async () => {
     if (signal.aborted) throw signal.reason;
-    const run = runLoad({ url: server.url + PATH, connections: setting.connections, durationSec, timeoutSec: TIMEOUT_SEC, workers: setting.workers });
+    const run = runLoad({
+      url: server.url + PATH,
+      connections: setting.connections,
+      durationSec,
+      timeoutSec: TIMEOUT_SEC,
+      workers: setting.workers,
+    });
     const onAbort = () => run.stop();
     signal.addEventListener('abort', onAbort, { once: true });
     try {
@@ -292,14 +308,29 @@ async function pause(signal: AbortSignal): Promise<void> {
   if (signal.aborted) throw signal.reason;
 }
 
-function runLine(server: RunningServer, setting: AutocannonSetting, round: number, runs: number, a: ClientRun, w: ClientRun | undefined): string {
-  const wrk = w === undefined ? '' : `, wrk ${formatRps(w.requestsPerSec)} req/s (ratio ${(a.requestsPerSec / Math.max(w.requestsPerSec, 1e-9)).toFixed(2)})`;
+function runLine(
+  server: RunningServer,
+  setting: AutocannonSetting,
+  round: number,
+  runs: number,
+  a: ClientRun,
+  w: ClientRun | undefined,
+): string {
+  const wrk =
+    w === undefined
+      ? ''
+      : `, wrk ${formatRps(w.requestsPerSec)} req/s (ratio ${(a.requestsPerSec / Math.max(w.requestsPerSec, 1e-9)).toFixed(2)})`;
   return `${server.runtime} ${server.kind} ${settingLabel(setting)} run ${round}/${runs}: autocannon ${formatRps(a.requestsPerSec)} req/s at ${Math.round(a.clientCpuPercent ?? 0)}% CPU${wrk}`;
 }
 
 /** "open-loop generator: 20,500 req/s on schedule (0.95x autocannon, 0.21x wrk)". */
 export function openLoopLine(o: NonNullable<ServerCalibration['openLoop']>): string {
-  const vs = [o.overAutocannon === null ? '' : `${o.overAutocannon.toFixed(2)}x autocannon`, o.overWrk === null ? '' : `${o.overWrk.toFixed(2)}x wrk`].filter(Boolean).join(', ');
+  const vs = [
+    o.overAutocannon === null ? '' : `${o.overAutocannon.toFixed(2)}x autocannon`,
+    o.overWrk === null ? '' : `${o.overWrk.toFixed(2)}x wrk`,
+  ]
+    .filter(Boolean)
+    .join(', ');
   return `open-loop generator: ${o.atLeast ? '>= ' : ''}${formatRps(o.ceilingPerSec)} req/s on schedule (lateness p99 < 1 ms${vs === '' ? '' : `; ${vs}`})`;
 }
 

@@ -117,7 +117,11 @@ export function bestSetting(settings: readonly SettingResult[]): SettingResult |
   const score = (s: SettingResult) => (byRatio ? (s.ratio ?? 0) : s.autocannon.median);
   let best: SettingResult | undefined;
   for (const candidate of settings) {
-    if (best === undefined || score(candidate) > score(best) || (score(candidate) === score(best) && simpler(candidate.setting, best.setting))) {
+    if (
+      best === undefined ||
+      score(candidate) > score(best) ||
+      (score(candidate) === score(best) && simpler(candidate.setting, best.setting))
+    ) {
       best = candidate;
     }
   }

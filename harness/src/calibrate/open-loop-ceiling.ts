@@ -61,7 +61,8 @@ export function rungHeld(ratePerSec: number, f: OpenLoopFigures): boolean {
 export function openLoopRates(closedLoopPerSec: number): number[] {
   const { fromShare, factor, toShare } = OPEN_LOOP_LADDER;
   const rates: number[] = [];
-  for (let r = closedLoopPerSec * fromShare; r <= closedLoopPerSec * toShare * 1.0001; r *= factor) rates.push(Math.max(10, Math.round(r / 10) * 10));
+  for (let r = closedLoopPerSec * fromShare; r <= closedLoopPerSec * toShare * 1.0001; r *= factor)
+    rates.push(Math.max(10, Math.round(r / 10) * 10));
   return [...new Set(rates)];
 }
 
@@ -103,5 +104,11 @@ export async function openLoopCeiling(
     ceiling = rate;
   }
   const ratio = (x: number | null) => (x !== null && x > 0 ? Math.round((ceiling / x) * 100) / 100 : null);
-  return { ceilingPerSec: ceiling, atLeast: atLeast && rates.length > 0, overAutocannon: ratio(closed.autocannonPerSec), overWrk: ratio(closed.wrkPerSec), steps };
+  return {
+    ceilingPerSec: ceiling,
+    atLeast: atLeast && rates.length > 0,
+    overAutocannon: ratio(closed.autocannonPerSec),
+    overWrk: ratio(closed.wrkPerSec),
+    steps,
+  };
 }

@@ -27,13 +27,36 @@ function summaryRow(r: ServerCalibration): string[] {
 }
 
 export function renderSummary(result: CalibrationResult): string {
-  const head = ['runtime', 'server', 'autocannon req/s', 'best setting', 'client CPU', 'wrk req/s', 'ratio', 'open-loop req/s', 'open-loop / autocannon', 'verdict'];
+  const head = [
+    'runtime',
+    'server',
+    'autocannon req/s',
+    'best setting',
+    'client CPU',
+    'wrk req/s',
+    'ratio',
+    'open-loop req/s',
+    'open-loop / autocannon',
+    'verdict',
+  ];
   return markdownTable([head, ...result.results.map(summaryRow)], { align: ['l', 'l', 'r', 'l', 'r', 'r', 'r', 'r', 'r', 'l'] });
 }
 
 /** Every setting on every server: the evidence behind "best". */
 export function renderSettings(result: CalibrationResult): string {
-  const head = ['runtime', 'server', 'setting', 'autocannon req/s', 'cv', 'client CPU', 'server CPU (ac)', 'wrk req/s', 'cv', 'server CPU (wrk)', 'ratio'];
+  const head = [
+    'runtime',
+    'server',
+    'setting',
+    'autocannon req/s',
+    'cv',
+    'client CPU',
+    'server CPU (ac)',
+    'wrk req/s',
+    'cv',
+    'server CPU (wrk)',
+    'ratio',
+  ];
   const rows = result.results.flatMap((r) =>
     r.settings.map((s) => [
       r.runtime,
@@ -54,7 +77,9 @@ export function renderSettings(result: CalibrationResult): string {
 
 export function renderHeader(result: CalibrationResult): string {
   const p = result.parameters;
-  const wrk = result.wrk.available ? `wrk ${result.wrk.version ?? '?'} (${p.wrkThreads} threads, ${p.wrkConnections} connections)` : `no wrk: ${result.wrk.reason ?? ''}`;
+  const wrk = result.wrk.available
+    ? `wrk ${result.wrk.version ?? '?'} (${p.wrkThreads} threads, ${p.wrkConnections} connections)`
+    : `no wrk: ${result.wrk.reason ?? ''}`;
   const rounded = p.durationSec !== p.requestedDurationSec ? ` (asked ${p.requestedDurationSec} s; wrk runs whole seconds)` : '';
   const status = result.status === 'interrupted' ? ' INTERRUPTED (partial results)' : '';
   const load = (xs: number[]) => xs.map((x) => x.toFixed(2)).join(' ');
@@ -70,7 +95,10 @@ export function renderOpenLoop(result: CalibrationResult): string {
   if (measured.length === 0) return 'open-loop generator: not measured (--no-open-loop)';
   const lines = measured.map((r) => {
     const o = r.openLoop as NonNullable<ServerCalibration['openLoop']>;
-    const rungs = o.steps.map((s) => `${formatRps(s.ratePerSec)} ${s.held ? 'held' : 'not held'} (lateness p99 ${s.latenessP99Ms.toFixed(2)} ms, achieved ${formatRps(s.achievedPerSec)}, dropped ${s.dropped}, busy ${Math.round(s.busyPercent)}%)`);
+    const rungs = o.steps.map(
+      (s) =>
+        `${formatRps(s.ratePerSec)} ${s.held ? 'held' : 'not held'} (lateness p99 ${s.latenessP99Ms.toFixed(2)} ms, achieved ${formatRps(s.achievedPerSec)}, dropped ${s.dropped}, busy ${Math.round(s.busyPercent)}%)`,
+    );
     return `${r.runtime} ${r.server}: ${openLoopLine(o)}\n  ${rungs.join('\n  ')}`;
   });
   return lines.join('\n');
@@ -80,4 +108,3 @@ export function renderClosest(result: CalibrationResult): string {
   if (result.closest === null) return 'closest setting: n/a (no ratio measured)';
   return `closest setting to wrk overall: ${settingLabel(result.closest.setting)} (median ratio ${result.closest.medianRatio.toFixed(2)} over the servers measured)`;
 }
-

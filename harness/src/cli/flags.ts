@@ -10,7 +10,11 @@ export class FlagError extends Error {}
  * Strict parsing with node:util: the given string and boolean flags, no positionals. Unknown
  * flags and stray arguments become one-line FlagErrors.
  */
-export function parseFlags(argv: string[], strings: readonly string[], booleans: readonly string[] = []): Record<string, string | boolean | undefined> {
+export function parseFlags(
+  argv: string[],
+  strings: readonly string[],
+  booleans: readonly string[] = [],
+): Record<string, string | boolean | undefined> {
   const options = Object.fromEntries([
     ...strings.map((name) => [name, { type: 'string' as const }]),
     ...booleans.map((name) => [name, { type: 'boolean' as const }]),
@@ -26,7 +30,14 @@ export function parseFlags(argv: string[], strings: readonly string[], booleans:
 /** A comma-separated list of known names, repeats dropped, order kept. */
 export function nameList<T extends string>(flag: string, raw: string | undefined, allowed: readonly T[]): T[] | undefined {
   if (raw === undefined) return undefined;
-  const items = [...new Set(raw.split(',').map((s) => s.trim()).filter((s) => s !== ''))];
+  const items = [
+    ...new Set(
+      raw
+        .split(',')
+        .map((s) => s.trim())
+        .filter((s) => s !== ''),
+    ),
+  ];
   if (items.length === 0) throw new FlagError(`--${flag} is empty; accepted: ${allowed.join(', ')}`);
   const unknown = items.find((item) => !allowed.includes(item as T));
   if (unknown !== undefined) throw new FlagError(`--${flag}: unknown "${unknown}"; accepted: ${allowed.join(', ')}`);

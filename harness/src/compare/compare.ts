@@ -156,7 +156,12 @@ function judge(metric: Omit<MetricChange, 'verdict'>, rules: JudgeRules): Verdic
   return wentUp === (rules.worse === 'higher') ? 'regressed' : 'improved';
 }
 
-export function compareMetric(baseline: readonly number[], current: readonly number[], fallback: [number, number], rules: JudgeRules): MetricChange {
+export function compareMetric(
+  baseline: readonly number[],
+  current: readonly number[],
+  fallback: [number, number],
+  rules: JudgeRules,
+): MetricChange {
   // A cell without per-run figures still has its summary median to show.
   const b = baseline.length > 0 ? median(baseline) : fallback[0];
   const c = current.length > 0 ? median(current) : fallback[1];
@@ -175,7 +180,12 @@ function p99Runs(cell: CellResult): number[] {
 }
 
 function keyOf(cell: CellKey): CellKey {
-  return { runtime: cell.runtime, ...(cell.runtimeLabel === undefined ? {} : { runtimeLabel: cell.runtimeLabel }), scenario: cell.scenario, mode: cell.mode };
+  return {
+    runtime: cell.runtime,
+    ...(cell.runtimeLabel === undefined ? {} : { runtimeLabel: cell.runtimeLabel }),
+    scenario: cell.scenario,
+    mode: cell.mode,
+  };
 }
 
 function sideStatus(cell: CellResult): SideStatus {
@@ -259,7 +269,12 @@ export function environmentDifferences(baseline: Report, current: Report): Field
     ['load generator', `${r.environment.loadGenerator.name} ${r.environment.loadGenerator.version}`],
     ['harness node', r.environment.harnessNode],
     // --server-host: a remote report against a local one (or another server host) is a different set-up.
-    ['server host', r.environment.serverHost === undefined ? 'the load host' : `${r.environment.serverHost.host} (${r.environment.serverHost.cpu.model} × ${r.environment.serverHost.cpu.count})`],
+    [
+      'server host',
+      r.environment.serverHost === undefined
+        ? 'the load host'
+        : `${r.environment.serverHost.host} (${r.environment.serverHost.cpu.model} × ${r.environment.serverHost.cpu.count})`,
+    ],
     ['HTTP round trip ms', r.environment.network?.httpRttMs?.median ?? r.environment.network?.rttMs?.median],
     ['TCP connect ms', r.environment.network?.tcpConnectMs?.fromLoadHost?.median],
   ];

@@ -69,7 +69,10 @@ function differenceText(d: FieldDifference): string {
 }
 
 function interruptedWarnings(c: ReportComparison): string[] {
-  const sides: [string, ReportSide][] = [['baseline', c.baseline], ['current', c.current]];
+  const sides: [string, ReportSide][] = [
+    ['baseline', c.baseline],
+    ['current', c.current],
+  ];
   return sides
     .filter(([, side]) => side.status !== 'complete')
     .map(([name]) => `The ${name} report is interrupted: some of its planned cells were never measured.`);
@@ -95,7 +98,11 @@ export function warnings(c: ReportComparison): string[] {
 
 function metricCells(metric: MetricChange, figure: (x: number) => string): string[] {
   const emphasise = (text: string): string => (metric.verdict === 'regressed' ? `**${text}**` : text);
-  return [`${figure(metric.baseline)} → ${figure(metric.current)}`, emphasise(formatChange(metric.change)), formatP(metric.test?.p ?? null)];
+  return [
+    `${figure(metric.baseline)} → ${figure(metric.current)}`,
+    emphasise(formatChange(metric.change)),
+    formatP(metric.test?.p ?? null),
+  ];
 }
 
 function which(cell: ComparedCell, verdict: MetricChange['verdict']): string {
@@ -131,7 +138,10 @@ function statusText(name: string, side: SideStatus): string {
 }
 
 function notComparedText(cell: NotComparedCell): string {
-  const sides: [string, SideStatus][] = [['baseline', cell.baseline], ['current', cell.current]];
+  const sides: [string, SideStatus][] = [
+    ['baseline', cell.baseline],
+    ['current', cell.current],
+  ];
   const problems = sides.filter(([, side]) => side.status !== 'ok').map(([name, side]) => statusText(name, side));
   return `${DASH} not compared: ${problems.join('; ')}`;
 }
@@ -155,7 +165,10 @@ function keyText(cell: CellKey): string {
 
 /** One line per side: a bench on a new runtime can add dozens of cells. */
 function oneSidedSection(c: ReportComparison): string | undefined {
-  const sides: [string, CellKey[]][] = [['baseline', c.removed], ['current', c.added]];
+  const sides: [string, CellKey[]][] = [
+    ['baseline', c.removed],
+    ['current', c.added],
+  ];
   const lines = sides
     .filter(([, cells]) => cells.length > 0)
     .map(([name, cells]) => `- only in ${name} (${cells.length}): ${cells.map(keyText).join(', ')}`);
@@ -166,7 +179,7 @@ function howToRead(c: ReportComparison): string {
   return [
     '## How to read',
     [
-      'Figures are medians across runs (req/s: requests per second; p99: the median of each run\'s p99 latency), shown as baseline → current.',
+      "Figures are medians across runs (req/s: requests per second; p99: the median of each run's p99 latency), shown as baseline → current.",
       "p is the two-sided p-value of Welch's t-test over the per-run figures. Welch, because a cell has only a few runs and",
       'their spread differs between runtimes and versions (a pooled-variance test would be wrong exactly when something changed);',
       'means of a few runs, each itself an average over many requests, are close enough to normal for a t-test. A rank test',
@@ -198,5 +211,9 @@ export function reproducibilitySection(c: ReportComparison): string | undefined 
   const r = c.reproducibility;
   if (r === undefined) return undefined;
   const lines = r.notReproduced.map((cell) => `- ${cell.cell}: ${cell.reason}`);
-  return [`## Reproducibility`, `${r.holds ? '✓' : '✗'} ${reproducedLine(r)}.`, ...(lines.length === 0 ? [] : [`Not reproduced:\n\n${lines.join('\n')}`])].join('\n\n');
+  return [
+    `## Reproducibility`,
+    `${r.holds ? '✓' : '✗'} ${reproducedLine(r)}.`,
+    ...(lines.length === 0 ? [] : [`Not reproduced:\n\n${lines.join('\n')}`]),
+  ].join('\n\n');
 }

@@ -48,7 +48,10 @@ function name(cell: CellResult): string {
 /** Why a pair of cells does not reproduce; undefined when it does. */
 export function whyNotReproduced(baseline: CellResult, current: CellResult): string | undefined {
   if (baseline.status !== 'ok' || current.status !== 'ok') {
-    const sides = [baseline.status !== 'ok' ? `baseline ${baseline.status}` : '', current.status !== 'ok' ? `current ${current.status}` : ''].filter((s) => s !== '');
+    const sides = [
+      baseline.status !== 'ok' ? `baseline ${baseline.status}` : '',
+      current.status !== 'ok' ? `current ${current.status}` : '',
+    ].filter((s) => s !== '');
     return `not ok (${sides.join(', ')})`;
   }
   const note = baseline.requestsPerSec.intervalNote ?? current.requestsPerSec.intervalNote;

@@ -38,7 +38,11 @@ function midpoint([lo, hi]: [number, number]): number | null {
   return Number.isFinite(hi) ? hi : null;
 }
 
-function bracketChange(b: [number, number], c: [number, number], threshold: number): Pick<CapacityChange, 'ratio' | 'verdict' | 'regressed'> {
+function bracketChange(
+  b: [number, number],
+  c: [number, number],
+  threshold: number,
+): Pick<CapacityChange, 'ratio' | 'verdict' | 'regressed'> {
   const mb = midpoint(b);
   const mc = midpoint(c);
   const ratio = mb !== null && mc !== null && mb > 0 ? Math.round((mc / mb) * 1000) / 1000 : null;
@@ -57,7 +61,11 @@ function stepBelow(curve: Curve): number | undefined {
   return rates.length === 0 ? undefined : Math.max(...rates);
 }
 
-export function compareCurves(baseline: CurveReport, current: CurveReport, threshold: number): { changes: CapacityChange[]; hasRegression: boolean; notes: string[] } {
+export function compareCurves(
+  baseline: CurveReport,
+  current: CurveReport,
+  threshold: number,
+): { changes: CapacityChange[]; hasRegression: boolean; notes: string[] } {
   const before = new Map(baseline.curves.map((c) => [key(c), c]));
   const after = new Map(current.curves.map((c) => [key(c), c]));
   const cells = [...new Set([...sortedCurves(baseline.curves).map(key), ...sortedCurves(current.curves).map(key)])];
@@ -72,14 +80,28 @@ export function compareCurves(baseline: CurveReport, current: CurveReport, thres
     const ratio = bc !== null && cc !== null && bc > 0 ? Math.round((cc / bc) * 1000) / 1000 : null;
     const below = b === undefined ? undefined : stepBelow(b);
     const regressed = ratio !== null && ratio < 1 - threshold && (below === undefined || (cc ?? 0) <= below);
-    return { cell, baseline: b, current: c, ratio, verdict: ratio === null ? null : regressed ? 'lower' : 'no measurable difference', regressed };
+    return {
+      cell,
+      baseline: b,
+      current: c,
+      ratio,
+      verdict: ratio === null ? null : regressed ? 'lower' : 'no measurable difference',
+      regressed,
+    };
   });
   const notes: string[] = [];
-  if (baseline.parameters.sloMs !== current.parameters.sloMs) notes.push(`different targets: p99 ≤ ${baseline.parameters.sloMs} ms vs ${current.parameters.sloMs} ms`);
-  if (baseline.parameters.arrivals !== current.parameters.arrivals) notes.push(`different arrivals: ${baseline.parameters.arrivals} vs ${current.parameters.arrivals}`);
-  if ((baseline.parameters.percentile ?? 99) !== (current.parameters.percentile ?? 99)) notes.push(`different percentiles: p${baseline.parameters.percentile ?? 99} vs p${current.parameters.percentile ?? 99}`);
-  if (baseline.parameters.confidence !== current.parameters.confidence) notes.push(`different confidence: ${baseline.parameters.confidence ?? 'none stated'} vs ${current.parameters.confidence ?? 'none stated'}`);
-  if (baseline.environment.cpu.model !== current.environment.cpu.model) notes.push(`different machines: ${baseline.environment.cpu.model} vs ${current.environment.cpu.model}`);
+  if (baseline.parameters.sloMs !== current.parameters.sloMs)
+    notes.push(`different targets: p99 ≤ ${baseline.parameters.sloMs} ms vs ${current.parameters.sloMs} ms`);
+  if (baseline.parameters.arrivals !== current.parameters.arrivals)
+    notes.push(`different arrivals: ${baseline.parameters.arrivals} vs ${current.parameters.arrivals}`);
+  if ((baseline.parameters.percentile ?? 99) !== (current.parameters.percentile ?? 99))
+    notes.push(`different percentiles: p${baseline.parameters.percentile ?? 99} vs p${current.parameters.percentile ?? 99}`);
+  if (baseline.parameters.confidence !== current.parameters.confidence)
+    notes.push(
+      `different confidence: ${baseline.parameters.confidence ?? 'none stated'} vs ${current.parameters.confidence ?? 'none stated'}`,
+    );
+  if (baseline.environment.cpu.model !== current.environment.cpu.model)
+    notes.push(`different machines: ${baseline.environment.cpu.model} vs ${current.environment.cpu.model}`);
   return { changes, hasRegression: changes.some((c) => c.regressed), notes };
 }
 
@@ -97,7 +119,7 @@ export function renderCurveComparison(result: ReturnType<typeof compareCurves>, 
     '',
     markdownTable([['cell', 'baseline req/s', 'current req/s', 'change (midpoints)', 'brackets', ''], ...rows]),
     '',
-    'A capacity is a bracket [highest rate shown to pass, lowest shown to fail]: overlapping brackets are no measurable difference; a drop is a regression when the brackets are apart and the midpoints differ by more than the threshold. (Reports without brackets: a drop past the threshold and at or below the baseline ladder\'s next lower rate.)',
+    "A capacity is a bracket [highest rate shown to pass, lowest shown to fail]: overlapping brackets are no measurable difference; a drop is a regression when the brackets are apart and the midpoints differ by more than the threshold. (Reports without brackets: a drop past the threshold and at or below the baseline ladder's next lower rate.)",
     ...result.notes.map((n) => `- ${n}`),
     '',
   ].join('\n');

@@ -57,18 +57,34 @@ export function searchBounds(steps: readonly SearchStep[]): { pass?: number; fai
   const fail = fails.length === 0 ? undefined : Math.min(...fails);
   const passes = steps.filter((s) => s.outcome === 'pass' && (fail === undefined || s.offeredPerSec < fail)).map((s) => s.offeredPerSec);
   const pass = passes.length === 0 ? undefined : Math.max(...passes);
-  const leanLow = steps.filter((s) => s.outcome === 'undecided' && s.leansWithin && (fail === undefined || s.offeredPerSec < fail)).map((s) => s.offeredPerSec);
-  const lo = [pass, ...leanLow].reduce<number | undefined>((m, r) => (r === undefined ? m : m === undefined ? r : Math.max(m, r)), undefined);
-  const leanHigh = steps.filter((s) => s.outcome === 'undecided' && !s.leansWithin && (lo === undefined || s.offeredPerSec > lo)).map((s) => s.offeredPerSec);
-  const hi = [fail, ...leanHigh].reduce<number | undefined>((m, r) => (r === undefined ? m : m === undefined ? r : Math.min(m, r)), undefined);
-  return { ...(pass === undefined ? {} : { pass }), ...(fail === undefined ? {} : { fail }), ...(lo === undefined ? {} : { lo }), ...(hi === undefined ? {} : { hi }) };
+  const leanLow = steps
+    .filter((s) => s.outcome === 'undecided' && s.leansWithin && (fail === undefined || s.offeredPerSec < fail))
+    .map((s) => s.offeredPerSec);
+  const lo = [pass, ...leanLow].reduce<number | undefined>(
+    (m, r) => (r === undefined ? m : m === undefined ? r : Math.max(m, r)),
+    undefined,
+  );
+  const leanHigh = steps
+    .filter((s) => s.outcome === 'undecided' && !s.leansWithin && (lo === undefined || s.offeredPerSec > lo))
+    .map((s) => s.offeredPerSec);
+  const hi = [fail, ...leanHigh].reduce<number | undefined>(
+    (m, r) => (r === undefined ? m : m === undefined ? r : Math.min(m, r)),
+    undefined,
+  );
+  return {
+    ...(pass === undefined ? {} : { pass }),
+    ...(fail === undefined ? {} : { fail }),
+    ...(lo === undefined ? {} : { lo }),
+    ...(hi === undefined ? {} : { hi }),
+  };
 }
 
 export function nextRate(steps: readonly SearchStep[], options: SearchOptions): SearchNext {
   if (steps.length === 0) return { rate: searchRate(options.startPerSec) };
   const { lo, hi } = searchBounds(steps);
   // The generator fell behind at a rate that did not pass: it cannot vouch for anything above.
-  if (steps.some((s) => s.generatorBound && s.outcome !== 'pass' && (lo === undefined || s.offeredPerSec > lo))) return { done: 'generator-bound' };
+  if (steps.some((s) => s.generatorBound && s.outcome !== 'pass' && (lo === undefined || s.offeredPerSec > lo)))
+    return { done: 'generator-bound' };
   if (steps.length >= options.maxSteps) return { done: 'step-limit' };
   if (steps.filter((s) => s.outcome === 'undecided').length >= options.maxUndecided) return { done: 'undecided-limit' };
   let rate: number;

@@ -13,7 +13,10 @@ import { shouldStop } from './ladder.ts';
 import { GENERATOR_BUSY_PERCENT } from './step.ts';
 import { requestsToPass } from '../stats/step-decision.ts';
 
-export type MeasureRate = (rate: number, options: { durationSec: number; decide: StepDecisionOptions; phase: NonNullable<CurveStep['phase']> }) => Promise<CurveStep>;
+export type MeasureRate = (
+  rate: number,
+  options: { durationSec: number; decide: StepDecisionOptions; phase: NonNullable<CurveStep['phase']> },
+) => Promise<CurveStep>;
 
 /**
  * Looks at the counts this often: few looks (each one a chance of a wrong early stop), yet a
@@ -36,7 +39,10 @@ export function rungFactor(plan: Pick<CurvePlan, 'ladderSteps' | 'ladderShares'>
  * A step's time cap: long enough for twice the requests a pass needs with none over (so a rate
  * well inside the capacity can pass), at least stepSec, at most maxStepSec.
  */
-export function stepCapSec(plan: Pick<CurvePlan, 'stepSec' | 'maxStepSec' | 'percentile' | 'confidence' | 'designEffect'>, rate: number): number {
+export function stepCapSec(
+  plan: Pick<CurvePlan, 'stepSec' | 'maxStepSec' | 'percentile' | 'confidence' | 'designEffect'>,
+  rate: number,
+): number {
   // Counted by their design effect, a pass needs that many times the requests, unknown before
   // the step: it may run to maxStepSec (it still stops at its first decisive look).
   if (plan.designEffect === true) return Math.max(plan.stepSec, plan.maxStepSec);
@@ -45,16 +51,37 @@ export function stepCapSec(plan: Pick<CurvePlan, 'stepSec' | 'maxStepSec' | 'per
 }
 
 export function decisionOptions(plan: CurvePlan): StepDecisionOptions {
-  return { targetMs: plan.sloMs, percentile: planPercentile(plan), confidence: planConfidence(plan), minSec: plan.stepSec, checkEveryMs: checkEveryMs(plan), ...(plan.designEffect === true ? { designEffect: true } : {}) };
+  return {
+    targetMs: plan.sloMs,
+    percentile: planPercentile(plan),
+    confidence: planConfidence(plan),
+    minSec: plan.stepSec,
+    checkEveryMs: checkEveryMs(plan),
+    ...(plan.designEffect === true ? { designEffect: true } : {}),
+  };
 }
 
-const toSearchStep = (sloMs: number) => (s: CurveStep): SearchStep => ({
-  offeredPerSec: s.offeredPerSec,
-  // A step the server did not keep up with fails, whatever its percentile said.
-  outcome: s.decision === undefined ? (s.meetsTarget ? 'pass' : 'fail') : s.meetsTarget ? 'pass' : s.decision.outcome === 'pass' ? 'fail' : s.decision.outcome,
-  leansWithin: s.decision === undefined ? s.meetsTarget : s.decision.requests > 0 && s.decision.overTarget / s.decision.requests <= s.decision.allowedShare,
-  generatorBound: generatorLimited(s, sloMs),
-});
+const toSearchStep =
+  (sloMs: number) =>
+  (s: CurveStep): SearchStep => ({
+    offeredPerSec: s.offeredPerSec,
+    // A step the server did not keep up with fails, whatever its percentile said.
+    outcome:
+      s.decision === undefined
+        ? s.meetsTarget
+          ? 'pass'
+          : 'fail'
+        : s.meetsTarget
+          ? 'pass'
+          : s.decision.outcome === 'pass'
+            ? 'fail'
+            : s.decision.outcome,
+    leansWithin:
+      s.decision === undefined
+        ? s.meetsTarget
+        : s.decision.requests > 0 && s.decision.overTarget / s.decision.requests <= s.decision.allowedShare,
+    generatorBound: generatorLimited(s, sloMs),
+  });
 
 /** Lateness at or above this share of the target could by itself put requests over it. */
 export const GENERATOR_LIMIT_SHARE = 0.5;
@@ -69,7 +96,8 @@ export function generatorLimited(s: Pick<CurveStep, 'flags' | 'generator' | 'lat
 export function capacityBracket(steps: readonly CurveStep[], plan: CurvePlan, end: CapacityBracket['end']): CapacityBracket {
   const search = steps.map(toSearchStep(plan.sloMs));
   const { pass, fail, lo, hi } = searchBounds(search);
-  const index = (rate: number | undefined, outcome: string) => (rate === undefined ? null : search.findIndex((s) => s.offeredPerSec === rate && s.outcome === outcome));
+  const index = (rate: number | undefined, outcome: string) =>
+    rate === undefined ? null : search.findIndex((s) => s.offeredPerSec === rate && s.outcome === outcome);
   return {
     passPerSec: pass ?? null,
     failPerSec: fail ?? null,
@@ -104,7 +132,13 @@ export async function searchCell(
       const step = await measure(rate, { durationSec: stepCapSec(plan, rate), decide, phase: 'rates' });
       steps.push(step);
       onStep(step, '');
-      if (shouldStop(steps.map((s) => ({ offeredPerSec: s.offeredPerSec, achievedPerSec: s.achievedPerSec, p99Ms: s.latencyMs.p99 })), plan.sloMs)) break;
+      if (
+        shouldStop(
+          steps.map((s) => ({ offeredPerSec: s.offeredPerSec, achievedPerSec: s.achievedPerSec, p99Ms: s.latencyMs.p99 })),
+          plan.sloMs,
+        )
+      )
+        break;
     }
     return { steps, capacity: capacityBracket(steps, plan, 'rates'), stoppedEarly: steps.length < plan.rates.length };
   }

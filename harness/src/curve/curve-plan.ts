@@ -38,8 +38,32 @@ export const CURVE_DEFAULT_SCENARIOS: ScenarioName[] = ['hello', 'hash', 'file',
  * warm-up: under 2 minutes (docs: 104 and 106 s measured 2026-11-25, 200 s before).
  * minSamples only sizes a --rates step without a decision rule.
  */
-export const CURVE_FULL = { ladderSteps: 7, stepSec: 1, minSamples: 15, maxStepSec: 15, closedLoopSec: 1, closedLoopWarmupSec: 0.5, closedLoopMinAnswers: 10, confidence: 0.95, resolution: 0.05, maxUndecided: 2, startShare: 0.5 } as const;
-export const CURVE_QUICK = { ladderSteps: 4, stepSec: 0.5, minSamples: 5, maxStepSec: 1, closedLoopSec: 0.3, closedLoopWarmupSec: 0, closedLoopMinAnswers: 5, confidence: 0.8, resolution: 0.4, maxUndecided: 1, startShare: 1 } as const;
+export const CURVE_FULL = {
+  ladderSteps: 7,
+  stepSec: 1,
+  minSamples: 15,
+  maxStepSec: 15,
+  closedLoopSec: 1,
+  closedLoopWarmupSec: 0.5,
+  closedLoopMinAnswers: 10,
+  confidence: 0.95,
+  resolution: 0.05,
+  maxUndecided: 2,
+  startShare: 0.5,
+} as const;
+export const CURVE_QUICK = {
+  ladderSteps: 4,
+  stepSec: 0.5,
+  minSamples: 5,
+  maxStepSec: 1,
+  closedLoopSec: 0.3,
+  closedLoopWarmupSec: 0,
+  closedLoopMinAnswers: 5,
+  confidence: 0.8,
+  resolution: 0.4,
+  maxUndecided: 1,
+  startShare: 1,
+} as const;
 /**
  * The coarse bracket starts at this share of the closed-loop throughput (open loop with random
  * arrivals holds less); --quick starts at the closed-loop figure itself (CURVE_QUICK.startShare),
@@ -54,20 +78,47 @@ export const MAX_SEARCH_STEPS = 12;
 function openInterval(flag: string, raw: string | undefined, lo: number, hi: number): number | undefined {
   if (raw === undefined) return undefined;
   const value = Number(raw);
-  if (raw.trim() === '' || !Number.isFinite(value) || value <= lo || value >= hi) throw new FlagError(`--${flag} must be a number between ${lo} and ${hi} (both excluded), got "${raw}"`);
+  if (raw.trim() === '' || !Number.isFinite(value) || value <= lo || value >= hi)
+    throw new FlagError(`--${flag} must be a number between ${lo} and ${hi} (both excluded), got "${raw}"`);
   return value;
 }
 
 const ARRIVALS = ['constant', 'poisson'] as const satisfies readonly Arrivals[];
-const STRINGS = ['runtimes', 'scenarios', 'modes', 'out', 'slo-ms', 'rates', 'arrivals', 'seed', 'steps', 'step-sec', 'max-step-sec', 'confidence', 'percentile', 'resolution', 'max-in-flight', 'timeout-ms', 'hash-cost', 'fib-n', 'sleep-ms', 'data-dir', ...REMOTE_FLAGS] as const;
+const STRINGS = [
+  'runtimes',
+  'scenarios',
+  'modes',
+  'out',
+  'slo-ms',
+  'rates',
+  'arrivals',
+  'seed',
+  'steps',
+  'step-sec',
+  'max-step-sec',
+  'confidence',
+  'percentile',
+  'resolution',
+  'max-in-flight',
+  'timeout-ms',
+  'hash-cost',
+  'fib-n',
+  'sleep-ms',
+  'data-dir',
+  ...REMOTE_FLAGS,
+] as const;
 
 function rateList(raw: string | undefined): number[] | undefined {
   if (raw === undefined) return undefined;
-  const items = raw.split(',').map((s) => s.trim()).filter((s) => s !== '');
+  const items = raw
+    .split(',')
+    .map((s) => s.trim())
+    .filter((s) => s !== '');
   if (items.length === 0) throw new FlagError('--rates is empty; give requests/s, e.g. --rates 10,20,40');
   const rates = items.map((item) => {
     const value = Number(item);
-    if (!Number.isFinite(value) || value <= 0 || value > 1_000_000) throw new FlagError(`--rates: "${item}" is not a rate from 0 to 1000000 req/s`);
+    if (!Number.isFinite(value) || value <= 0 || value > 1_000_000)
+      throw new FlagError(`--rates: "${item}" is not a rate from 0 to 1000000 req/s`);
     return value;
   });
   return [...new Set(rates)].sort((a, b) => a - b);

@@ -15,10 +15,13 @@ function confidence(curve: Curve): string {
   if (c === undefined) {
     // Reports before the capacity search: a ladder rung, not a bracket.
     if (curve.capacityPerSec === null) return 'not even the lowest step met the target';
-    return curve.capacityAtLeast ? 'a lower bound: the top step still met the target' : 'highest step of the ladder that met the target (no bracket)';
+    return curve.capacityAtLeast
+      ? 'a lower bound: the top step still met the target'
+      : 'highest step of the ladder that met the target (no bracket)';
   }
   const at = `${Math.round(c.confidence * 100)} % confidence per step`;
-  const width = c.passPerSec !== null && c.failPerSec !== null ? `, bracket ${Math.round((c.failPerSec / c.passPerSec - 1) * 100)} % wide` : '';
+  const width =
+    c.passPerSec !== null && c.failPerSec !== null ? `, bracket ${Math.round((c.failPerSec / c.passPerSec - 1) * 100)} % wide` : '';
   const why: Record<CapacityBracket['end'], string> = {
     resolved: 'searched to the resolution',
     'generator-bound': "a lower bound: the generator's own ceiling stopped the search",

@@ -19,7 +19,10 @@ export type StepFlag = 'generator-bound' | 'saturated' | 'past-saturation' | 'er
  * ms) and lateness as it measured them (StepMeasurement), with the step's own figures.
  */
 export interface CurveStep
-  extends Pick<StepMeasurement, 'achievedPerSec' | 'scheduled' | 'sent' | 'dropped' | 'completed' | 'errors' | 'timeouts' | 'latencyMs' | 'latenessMs'> {
+  extends Pick<
+    StepMeasurement,
+    'achievedPerSec' | 'scheduled' | 'sent' | 'dropped' | 'completed' | 'errors' | 'timeouts' | 'latencyMs' | 'latenessMs'
+  > {
   offeredPerSec: number;
   durationSec: number;
   generator: { cpuPercent: number; busyPercent: number };

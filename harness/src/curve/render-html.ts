@@ -11,7 +11,15 @@ import { paletteScript } from '../report/render/palette.ts';
 import { machineSpeedRow } from '../report/render/precision.ts';
 import { formatDate } from '../report/render/markdown.ts';
 import type { CurveReport } from './curve-types.ts';
-import { capacityHead, capacityRows, capacitySentences, conditionsLabel, renderCurveMarkdown, sortedCurves, targetLabel } from './render-text.ts';
+import {
+  capacityHead,
+  capacityRows,
+  capacitySentences,
+  conditionsLabel,
+  renderCurveMarkdown,
+  sortedCurves,
+  targetLabel,
+} from './render-text.ts';
 
 const CHART_SCRIPT = String.raw`
   'use strict';
@@ -99,7 +107,9 @@ ${speedLine(report)}
 ${report.status === 'interrupted' ? '<p class="banner warn" role="alert" data-report-status="interrupted">⚠ Interrupted: only the curves shown were measured.</p>' : '<p class="banner" data-report-status="complete">Complete.</p>'}
 <h2 id="capacity">Capacity at ${escapeHtml(targetLabel(p))}, ${escapeHtml(conditionsLabel(p))}</h2>
 ${table(head, capacityRows(report))}
-<ul>${capacitySentences(report).map((l) => `<li>${escapeHtml(l)}</li>`).join('')}</ul>
+<ul>${capacitySentences(report)
+    .map((l) => `<li>${escapeHtml(l)}</li>`)
+    .join('')}</ul>
 ${sections.join('\n')}
 <h2>Every step</h2>
 <pre>${escapeHtml(markdown)}</pre>

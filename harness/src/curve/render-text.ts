@@ -13,7 +13,10 @@ const MODE_RANK: readonly string[] = MODE_ORDER;
 export function sortedCurves(curves: readonly Curve[]): Curve[] {
   const scenarioRank = (s: string) => (SCENARIO_ORDER.indexOf(s as never) + 100) % 100;
   return [...curves].sort(
-    (a, b) => scenarioRank(a.scenario) - scenarioRank(b.scenario) || a.runtime.localeCompare(b.runtime) || MODE_RANK.indexOf(a.mode) - MODE_RANK.indexOf(b.mode),
+    (a, b) =>
+      scenarioRank(a.scenario) - scenarioRank(b.scenario) ||
+      a.runtime.localeCompare(b.runtime) ||
+      MODE_RANK.indexOf(a.mode) - MODE_RANK.indexOf(b.mode),
   );
 }
 
@@ -54,7 +57,8 @@ function endStep(curve: Curve, index: number | null, label: string): string | un
   const step = curve.steps[index ?? 0];
   const rate = `${label} ${formatRps(step?.offeredPerSec ?? 0)}`;
   // A fail whose percentile passed: the server answered under 95 % of the rate its schedule offered.
-  if (label === 'fail' && d.outcome === 'pass') return `${rate}: not kept up (answered ${formatRps(step?.achievedPerSec ?? 0)} req/s), ${d.requests} req, ${d.overTarget} over`;
+  if (label === 'fail' && d.outcome === 'pass')
+    return `${rate}: not kept up (answered ${formatRps(step?.achievedPerSec ?? 0)} req/s), ${d.requests} req, ${d.overTarget} over`;
   const bound = label === 'pass' ? `share ≤ ${formatPercent(d.upperBound)}` : `share ≥ ${formatPercent(d.lowerBound)}`;
   return `${rate}: ${d.requests} req${clusterNote(d)}, ${d.overTarget} over (${bound})`;
 }
@@ -92,7 +96,9 @@ function curveNotes(curve: Curve): string {
   if (curve.status !== 'ok') return `${curve.status}: ${curve.reason ?? ''}`;
   const bound = curve.steps.filter((s) => s.flags.includes('generator-bound')).length;
   // The first miss above the capacity, when the generator was behind there: it cannot vouch for it.
-  const miss = curve.steps.filter((s) => !s.meetsTarget && s.offeredPerSec > (curve.capacityPerSec ?? 0)).sort((a, b) => a.offeredPerSec - b.offeredPerSec)[0];
+  const miss = curve.steps
+    .filter((s) => !s.meetsTarget && s.offeredPerSec > (curve.capacityPerSec ?? 0))
+    .sort((a, b) => a.offeredPerSec - b.offeredPerSec)[0];
   const dropped = curve.steps.reduce((sum, s) => sum + s.dropped, 0);
   const failed = curve.steps.reduce((sum, s) => sum + s.errors + s.timeouts, 0);
   return [
@@ -126,12 +132,22 @@ export function targetLabel(p: CurveReport['parameters']): string {
 /** "95 % confidence, poisson arrivals (seed 1)": the conditions every capacity figure holds under. */
 export function conditionsLabel(p: CurveReport['parameters']): string {
   // Reports from before the decided steps state no confidence: only their arrivals are named.
-  const confidence = p.confidence === undefined ? '' : `${Math.round(p.confidence * 1000) / 10} % confidence${p.designEffect === true ? ' (requests counted by their design effect)' : ''}, `;
+  const confidence =
+    p.confidence === undefined
+      ? ''
+      : `${Math.round(p.confidence * 1000) / 10} % confidence${p.designEffect === true ? ' (requests counted by their design effect)' : ''}, `;
   return `${confidence}${p.arrivals} arrivals${p.arrivals === 'poisson' ? ` (seed ${p.seed})` : ''}`;
 }
 
 export const capacityHead = (p: CurveReport['parameters']) => [
-  'scenario', 'runtime', 'mode', 'closed loop req/s', `capacity req/s at ${targetLabel(p)} (${conditionsLabel(p)})`, 'deciding steps', 'knee req/s', 'notes',
+  'scenario',
+  'runtime',
+  'mode',
+  'closed loop req/s',
+  `capacity req/s at ${targetLabel(p)} (${conditionsLabel(p)})`,
+  'deciding steps',
+  'knee req/s',
+  'notes',
 ];
 
 /** "sleep on node: sync 45 req/s, async 470 req/s at p99 ≤ 100 ms (async 10x sync)". */
@@ -147,8 +163,13 @@ export function capacitySentences(report: CurveReport): string[] {
     if (ok.length === 0) continue;
     const parts = ok.map((c) => `${c.mode} ${formatCapacity(c)} req/s`);
     const sync = ok.find((c) => c.mode === 'sync');
-    const ratios = ok.filter((c) => sync !== undefined && c !== sync).map((c) => modeRatio(c, sync as Curve)).filter((r) => r !== undefined);
-    lines.push(`${key}: ${parts.join(', ')} at ${targetLabel(report.parameters)}, ${conditionsLabel(report.parameters)}${ratios.length > 0 ? ` (${ratios.join(', ')})` : ''}`);
+    const ratios = ok
+      .filter((c) => sync !== undefined && c !== sync)
+      .map((c) => modeRatio(c, sync as Curve))
+      .filter((r) => r !== undefined);
+    lines.push(
+      `${key}: ${parts.join(', ')} at ${targetLabel(report.parameters)}, ${conditionsLabel(report.parameters)}${ratios.length > 0 ? ` (${ratios.join(', ')})` : ''}`,
+    );
   }
   return lines;
 }
@@ -228,7 +249,8 @@ function serverHostSentence(report: CurveReport): string {
   const s = report.environment.serverHost;
   if (s === undefined) return '';
   const n = report.environment.network;
-  const figure = (r: { median: number; min: number; max: number } | undefined) => (r === undefined ? 'not measured' : `${r.median} ms median (min ${r.min}, max ${r.max})`);
+  const figure = (r: { median: number; min: number; max: number } | undefined) =>
+    r === undefined ? 'not measured' : `${r.median} ms median (min ${r.min}, max ${r.max})`;
   return (
     ` Servers on ${s.host} (${s.cpu.model} × ${s.cpu.count}), the generator on the machine above; network round trip (TCP connect) ${figure(n?.tcpConnectMs?.fromLoadHost)}` +
     `, HTTP round trip (GET /health) ${figure(n?.httpRttMs ?? n?.rttMs)}; server CPU from each server's /stats.`
@@ -260,7 +282,22 @@ export function renderCurveMarkdown(report: CurveReport): string {
     if (c.steps.length > 0) {
       out.push(
         markdownTable([
-          ['offered', 'achieved', 'p50', 'p90', 'p99', 'p99.9', 'max', 'err/timeout/dropped', 'server CPU %', 'lag p99', 'gen. late p99', 'phase', 'decision', 'flags'],
+          [
+            'offered',
+            'achieved',
+            'p50',
+            'p90',
+            'p99',
+            'p99.9',
+            'max',
+            'err/timeout/dropped',
+            'server CPU %',
+            'lag p99',
+            'gen. late p99',
+            'phase',
+            'decision',
+            'flags',
+          ],
           ...c.steps.map(stepRow),
         ]),
       );
@@ -273,6 +310,12 @@ export function renderCurveConsole(report: CurveReport): string {
   const table = new Table({ head: capacityHead(report.parameters), style: { head: [], border: [], compact: true } });
   for (const row of capacityRows(report)) table.push(row);
   const header = `Load curves ${formatDate(report.createdAt)} (${report.parameters.arrivals} arrivals): ${report.status === 'interrupted' ? 'INTERRUPTED (partial results)' : 'complete'}`;
-  const skipped = report.runtimes.filter((r) => r.status !== 'ok').map((r) => `${r.name} ${r.status}${r.reason === undefined ? '' : `: ${r.reason}`}`);
-  return [header, ...(skipped.length > 0 ? [`Not measured: ${skipped.join('; ')}`] : []), table.toString(), ...capacitySentences(report)].join('\n') + '\n';
+  const skipped = report.runtimes
+    .filter((r) => r.status !== 'ok')
+    .map((r) => `${r.name} ${r.status}${r.reason === undefined ? '' : `: ${r.reason}`}`);
+  return (
+    [header, ...(skipped.length > 0 ? [`Not measured: ${skipped.join('; ')}`] : []), table.toString(), ...capacitySentences(report)].join(
+      '\n',
+    ) + '\n'
+  );
 }

@@ -15,13 +15,18 @@ import { shouldStopStep, StepTally, type DecisionRule, type StepOutcome } from '
 export type LatencyModel = (dueMs: readonly number[], trial: number) => number[];
 
 /** One server, one request at a time, a fixed service time: M/D/1 by Lindley's recursion, from an empty queue as a step starts. */
-export const queueModel = (serviceMs: number): LatencyModel => (dueMs) => lindleyLatenciesMs(dueMs, serviceMs);
+export const queueModel =
+  (serviceMs: number): LatencyModel =>
+  (dueMs) =>
+    lindleyLatenciesMs(dueMs, serviceMs);
 
 /** Each request over the target with probability `shareOver`, independently of the others: the binomial's own assumption. */
-export const independentModel = (shareOver: number, targetMs: number): LatencyModel => (dueMs, trial) => {
-  const random = seededRandom(0x9e3779b9 ^ trial);
-  return dueMs.map(() => (random() < shareOver ? 2 * targetMs : targetMs / 2));
-};
+export const independentModel =
+  (shareOver: number, targetMs: number): LatencyModel =>
+  (dueMs, trial) => {
+    const random = seededRandom(0x9e3779b9 ^ trial);
+    return dueMs.map(() => (random() < shareOver ? 2 * targetMs : targetMs / 2));
+  };
 
 export interface StepRule {
   targetMs: number;
@@ -77,5 +82,10 @@ export function ruleOutcomes(model: LatencyModel, ratePerSec: number, step: Step
   const variance = overs.reduce((a, b) => a + (b - mean) ** 2, 0) / Math.max(1, trials - 1);
   const share = mean / n;
   const binomial = n * share * (1 - share);
-  return { pass: counts.pass / trials, fail: counts.fail / trials, undecided: counts.undecided / trials, overDispersion: binomial > 0 ? variance / binomial : 1 };
+  return {
+    pass: counts.pass / trials,
+    fail: counts.fail / trials,
+    undecided: counts.undecided / trials,
+    overDispersion: binomial > 0 ? variance / binomial : 1,
+  };
 }

@@ -38,7 +38,12 @@ export function toStep(
   extra: { capSec?: number; phase?: CurveStep['phase'] } = {},
 ): CurveStep {
   const keepUpRate = scheduledPerSec(offeredPerSec, m);
-  const figures = { offeredPerSec: keepUpRate, achievedPerSec: m.achievedPerSec, p99Ms: m.latencyMs.p99, generatorBound: generatorBound(m) };
+  const figures = {
+    offeredPerSec: keepUpRate,
+    achievedPerSec: m.achievedPerSec,
+    p99Ms: m.latencyMs.p99,
+    generatorBound: generatorBound(m),
+  };
   const flags: StepFlag[] = [
     ...(figures.generatorBound ? (['generator-bound'] as const) : []),
     ...(!keptUp(figures) ? (['saturated'] as const) : []),
@@ -63,7 +68,9 @@ export function toStep(
     flags,
     // With a decision, passing is the decision's (and keeping up); without one, the old p99 test.
     meetsTarget: m.verdict === undefined ? meetsTarget(figures, sloMs) : m.verdict.outcome === 'pass' && keptUp(figures),
-    ...(m.verdict === undefined ? {} : { decision: { ...m.verdict, stoppedAtSec: m.stoppedAtSec ?? m.elapsedSec, capSec: extra.capSec ?? m.elapsedSec } }),
+    ...(m.verdict === undefined
+      ? {}
+      : { decision: { ...m.verdict, stoppedAtSec: m.stoppedAtSec ?? m.elapsedSec, capSec: extra.capSec ?? m.elapsedSec } }),
     ...(extra.phase === undefined ? {} : { phase: extra.phase }),
   };
 }

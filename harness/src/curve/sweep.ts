@@ -53,7 +53,13 @@ export async function sweepRuntime(runtime: RuntimeName, cells: readonly CellSpe
     ctx.log(`${runtime}: skipped: ${probed.reason}`);
     return { name: runtime, version: '', status: 'skipped', reason: probed.reason };
   }
-  const entry: RuntimeEntry = { name: runtime, version: probed.version, status: 'ok', ...(spec.source === undefined ? {} : { source: spec.source }), binary: spec.binary };
+  const entry: RuntimeEntry = {
+    name: runtime,
+    version: probed.version,
+    status: 'ok',
+    ...(spec.source === undefined ? {} : { source: spec.source }),
+    binary: spec.binary,
+  };
   const servers = new Map<ServerKind, RunningServer | string>();
   try {
     for (const [index, cell] of cells.entries()) {
@@ -63,7 +69,8 @@ export async function sweepRuntime(runtime: RuntimeName, cells: readonly CellSpe
         server = await start(spec, cell.server, ctx);
         servers.set(cell.server, server);
       }
-      const curve = typeof server === 'string' ? failed(runtime, cell, `server did not start: ${server}`) : await cellCurve(runtime, cell, server, ctx);
+      const curve =
+        typeof server === 'string' ? failed(runtime, cell, `server did not start: ${server}`) : await cellCurve(runtime, cell, server, ctx);
       if (typeof server === 'string') {
         entry.status = 'failed';
         entry.reason = server;
@@ -91,7 +98,14 @@ async function start(spec: RuntimeSpec, kind: ServerKind, ctx: SweepContext): Pr
   }
 }
 
-function failed(runtime: RuntimeName, cell: CellSpec, reason: string, steps: CurveStep[] = [], closedLoopPerSec = 0, status: Curve['status'] = 'failed'): Curve {
+function failed(
+  runtime: RuntimeName,
+  cell: CellSpec,
+  reason: string,
+  steps: CurveStep[] = [],
+  closedLoopPerSec = 0,
+  status: Curve['status'] = 'failed',
+): Curve {
   return {
     runtime,
     scenario: cell.scenario,
@@ -128,8 +142,11 @@ async function cellCurve(runtime: RuntimeName, cell: CellSpec, server: RunningSe
     const warmupSec = plan.closedLoopWarmupSec ?? plan.closedLoopSec / 2;
     if (warmupSec > 0) await closedLoop(server, cell, warmupSec, plan, 0);
     closedLoopPerSec = Math.round((await closedLoop(server, cell, plan.closedLoopSec, plan, plan.closedLoopMinAnswers ?? 10)) * 10) / 10;
-    if (plan.rates === undefined && !(closedLoopPerSec > 0)) return failed(runtime, cell, 'the closed-loop run served nothing: no rate to start from', [], closedLoopPerSec);
-    ctx.log(`${name}: closed loop ${closedLoopPerSec} req/s; ${plan.rates === undefined ? 'searching' : `offering ${plan.rates.join(', ')} req/s`} (${plan.arrivals} arrivals)`);
+    if (plan.rates === undefined && !(closedLoopPerSec > 0))
+      return failed(runtime, cell, 'the closed-loop run served nothing: no rate to start from', [], closedLoopPerSec);
+    ctx.log(
+      `${name}: closed loop ${closedLoopPerSec} req/s; ${plan.rates === undefined ? 'searching' : `offering ${plan.rates.join(', ')} req/s`} (${plan.arrivals} arrivals)`,
+    );
     // A discarded step first, against a server the generator has not yet loaded: its code warmed
     // and its first connections open. Later cells of the same server need none (the generator
     // process is warm, each step opens its connections before sending, the closed-loop run warmed
@@ -160,18 +177,35 @@ async function cellCurve(runtime: RuntimeName, cell: CellSpec, server: RunningSe
       steps.push(step);
       return step;
     };
-    search = await searchCell(plan, closedLoopPerSec, measure, (step, where) => ctx.log(`${name} @ ${stepLine(step)}${where === '' ? '' : `; ${where}`}`), () => ctx.signal.aborted);
+    search = await searchCell(
+      plan,
+      closedLoopPerSec,
+      measure,
+      (step, where) => ctx.log(`${name} @ ${stepLine(step)}${where === '' ? '' : `; ${where}`}`),
+      () => ctx.signal.aborted,
+    );
   } catch (error) {
     if (error instanceof Interrupted || ctx.signal.aborted) throw new Interrupted('interrupted');
     return failed(runtime, cell, (error as Error).message, steps, closedLoopPerSec);
   }
   const summary = summarizeCurve(
-    steps.map((s) => ({ offeredPerSec: s.offeredPerSec, achievedPerSec: s.achievedPerSec, p99Ms: s.latencyMs.p99, generatorBound: s.flags.includes('generator-bound') })),
+    steps.map((s) => ({
+      offeredPerSec: s.offeredPerSec,
+      achievedPerSec: s.achievedPerSec,
+      p99Ms: s.latencyMs.p99,
+      generatorBound: s.flags.includes('generator-bound'),
+    })),
     plan.sloMs,
   );
   const { capacity } = search;
   return {
-    runtime, scenario: cell.scenario, mode: cell.mode, path: cell.path, status: 'ok', closedLoopPerSec, steps,
+    runtime,
+    scenario: cell.scenario,
+    mode: cell.mode,
+    path: cell.path,
+    status: 'ok',
+    closedLoopPerSec,
+    steps,
     capacityPerSec: capacity.passPerSec,
     capacityAtLeast: capacity.passPerSec !== null && capacity.failPerSec === null,
     capacity,
@@ -186,7 +220,12 @@ class ServerDied extends Error {}
 /** "46 req/s: pass (312 requests, 0 over, share ≤ 0.96 %) p99 62 ms [flags]" for the progress line. */
 function stepLine(step: CurveStep): string {
   const d = step.decision;
-  const verdict = d === undefined ? (step.meetsTarget ? 'meets target' : 'misses target') : `${step.meetsTarget ? 'pass' : d.outcome === 'pass' ? 'fail (did not keep up)' : d.outcome} after ${d.stoppedAtSec} s (${d.requests} requests${d.designEffect === undefined ? '' : ` (design effect ${d.designEffect})`}, ${d.overTarget} over, share in [${(d.lowerBound * 100).toFixed(2)}, ${(d.upperBound * 100).toFixed(2)}] %)`;
+  const verdict =
+    d === undefined
+      ? step.meetsTarget
+        ? 'meets target'
+        : 'misses target'
+      : `${step.meetsTarget ? 'pass' : d.outcome === 'pass' ? 'fail (did not keep up)' : d.outcome} after ${d.stoppedAtSec} s (${d.requests} requests${d.designEffect === undefined ? '' : ` (design effect ${d.designEffect})`}, ${d.overTarget} over, share in [${(d.lowerBound * 100).toFixed(2)}, ${(d.upperBound * 100).toFixed(2)}] %)`;
   return `${step.offeredPerSec} req/s: ${verdict}, achieved ${step.achievedPerSec}, p99 ${step.latencyMs.p99} ms${step.flags.length > 0 ? ` [${step.flags.join(', ')}]` : ''}`;
 }
 
@@ -207,11 +246,22 @@ function stepOptions(server: RunningServer, cell: CellSpec, plan: CurvePlan, rat
  * pool) may finish next to nothing in a short run: the run is doubled, twice at most, until it
  * holds `minRequests` answers (the warm-up before it asks none: it is not counted).
  */
-async function closedLoop(server: RunningServer, cell: CellSpec, durationSec: number, plan: CurvePlan, minRequests: number): Promise<number> {
+async function closedLoop(
+  server: RunningServer,
+  cell: CellSpec,
+  durationSec: number,
+  plan: CurvePlan,
+  minRequests: number,
+): Promise<number> {
   let rate = 0;
   for (let attempt = 0, sec = durationSec; attempt < 3; attempt++, sec *= 2) {
     await waitQuiet(server, QUIET_DEADLINE_MS);
-    const result = await runLoad({ url: server.url + cell.path, connections: CLOSED_LOOP_CONNECTIONS, durationSec: sec, timeoutSec: Math.ceil(plan.timeoutMs / 1000) }).done;
+    const result = await runLoad({
+      url: server.url + cell.path,
+      connections: CLOSED_LOOP_CONNECTIONS,
+      durationSec: sec,
+      timeoutSec: Math.ceil(plan.timeoutMs / 1000),
+    }).done;
     rate = result.requestsPerSec;
     if (result.completed >= minRequests) break;
   }

@@ -44,11 +44,16 @@ function depthOf(params: Record<string, string>, fallback: number): number {
 }
 
 /** "2026-11-23 16:40 UTC, AMD EPYC x 2, 23.5 GiB, Debian 12, commit abc1234; node 24.21.0, ..." */
-function runLine(createdAt: string, env: Environment, runtimes: readonly { name: string; label?: string; version?: string; status: string }[]): string {
+function runLine(
+  createdAt: string,
+  env: Environment,
+  runtimes: readonly { name: string; label?: string; version?: string; status: string }[],
+): string {
   const machine = `${env.cpu.model} × ${env.cpu.count}, ${(env.memoryBytes / 2 ** 30).toFixed(1)} GiB, ${env.os}`;
   const lanes = runtimes.map((r) => `${r.label ?? r.name} ${r.status === 'ok' ? (r.version ?? '') : r.status}`.trim()).join(', ');
   // What fresh memory cost here: /file/* cells move with it from one VM boot to the next.
-  const touch = env.memoryFirstTouch === undefined ? '' : ` Fresh memory cost ${env.memoryFirstTouch.usPerPage} µs a 4 KB page on first touch.`;
+  const touch =
+    env.memoryFirstTouch === undefined ? '' : ` Fresh memory cost ${env.memoryFirstTouch.usPerPage} µs a 4 KB page on first touch.`;
   return `Measured ${formatDate(createdAt)} on ${machine}; commit ${env.commit.slice(0, 7)}${env.dirty ? ' (uncommitted changes)' : ''}${lanes === '' ? '' : `; ${lanes}`}.${touch}`;
 }
 
@@ -62,7 +67,10 @@ function benchRunLine(report: Report): string {
   const wall = report.timing === undefined ? '' : ` Wall time ${Math.round(report.timing.wallSec)} s.`;
   // The machine's speed through the run, as the speed sampler measured it: on a VM it is part of the result.
   const speed = report.environment.machineSpeed;
-  const worth = speed?.coresWorth === undefined ? '' : ` Its ${speed.vcpus} vCPUs gave ${speed.coresWorth.min} to ${speed.coresWorth.max} cores' worth during the run (speed sampler).`;
+  const worth =
+    speed?.coresWorth === undefined
+      ? ''
+      : ` Its ${speed.vcpus} vCPUs gave ${speed.coresWorth.min} to ${speed.coresWorth.max} cores' worth during the run (speed sampler).`;
   return `${runLine(report.createdAt, report.environment, report.runtimes)}${wall}${worth}${sampleNote(report)}`;
 }
 
@@ -102,7 +110,9 @@ function benchSummary(report: Report): string {
         if (ratio === null || ratio === undefined) return '';
         const ci = r?.throughputCi95;
         if (ci === undefined) return ` (${formatRatio(ratio)})`;
-        return ci[0] <= 1 && ci[1] >= 1 ? ` (${formatRatio(ratio)}: no measurable difference)` : ` (${formatRatio(ratio)}, ${formatRatio(ci[0])}–${formatRatio(ci[1])})`;
+        return ci[0] <= 1 && ci[1] >= 1
+          ? ` (${formatRatio(ratio)}: no measurable difference)`
+          : ` (${formatRatio(ratio)}, ${formatRatio(ci[0])}–${formatRatio(ci[1])})`;
       };
       const withRatio = (cell: CellResult | undefined, r: Ratios | undefined) => (cell === undefined ? '—' : `${rps(cell)}${ratioText(r)}`);
       rows.push([
@@ -111,15 +121,27 @@ function benchSummary(report: Report): string {
         sync === undefined ? '—' : rps(sync),
         withRatio(async, comparison?.asyncOverSync),
         withRatio(worker, comparison?.workerOverSync),
-        [sync, async, worker].filter((c) => c !== undefined).map(probe).join(' → '),
+        [sync, async, worker]
+          .filter((c) => c !== undefined)
+          .map(probe)
+          .join(' → '),
       ]);
     }
   }
-  const table = markdownTable([['scenario', 'runtime', 'sync req/s', 'async req/s (× sync)', 'worker req/s (× sync)', 'probe p99 ms: sync → async → worker'], ...rows], {
-    align: ['l', 'l', 'r', 'r', 'r', 'r'],
-  });
+  const table = markdownTable(
+    [
+      ['scenario', 'runtime', 'sync req/s', 'async req/s (× sync)', 'worker req/s (× sync)', 'probe p99 ms: sync → async → worker'],
+      ...rows,
+    ],
+    {
+      align: ['l', 'l', 'r', 'r', 'r', 'r'],
+    },
+  );
   const p = report.parameters;
-  const runs = p.targetPrecision === undefined ? `${p.runs} runs` : `${p.runs} to ${p.maxRuns ?? p.runs} runs (more while a cell's interval was wider than ±${Math.round(p.targetPrecision * 100)} % of its median, within the time budget)`;
+  const runs =
+    p.targetPrecision === undefined
+      ? `${p.runs} runs`
+      : `${p.runs} to ${p.maxRuns ?? p.runs} runs (more while a cell's interval was wider than ±${Math.round(p.targetPrecision * 100)} % of its median, within the time budget)`;
   const ratios = report.comparisons.some((c) => c.asyncOverSync?.throughputCi95 !== undefined)
     ? ' Ratios: the geometric mean of the per-round ratios of runs taken alternating (sync, async, async, sync, …), with their 95 % interval.'
     : '';
@@ -134,7 +156,9 @@ const slug = (heading: string) => heading.trim().toLowerCase().replace(/\s+/g, '
 function benchReport(report: Report, params: Record<string, string>): string {
   const depth = depthOf(params, 3);
   // A report with several versions of a runtime carries its "Versions compared" section as well.
-  const sections = renderMarkdown(report, versionFeatures.sections?.(report) ?? []).split(/^(?=## )/m).slice(1);
+  const sections = renderMarkdown(report, versionFeatures.sections?.(report) ?? [])
+    .split(/^(?=## )/m)
+    .slice(1);
   const name = (section: string) => slug(section.slice(3, section.indexOf('\n')));
   const wanted = params.sections?.split(',');
   const missing = (wanted ?? []).filter((w) => !sections.some((s) => name(s) === w));
@@ -152,7 +176,11 @@ function seeds(report: unknown): string {
 
 function browser(report: unknown, params: Record<string, string>): string {
   const r = report as { createdAt: string; environment: Environment; browser: BrowserSection };
-  const line = `${runLine(r.createdAt, r.environment, r.browser.browsers.map((b) => ({ name: b.name, version: b.version, status: b.status })))}${sampleNote(r)}`;
+  const line = `${runLine(
+    r.createdAt,
+    r.environment,
+    r.browser.browsers.map((b) => ({ name: b.name, version: b.version, status: b.status })),
+  )}${sampleNote(r)}`;
   return [line, '', demote(renderBrowserMarkdown(r.browser).replace(/^## [^\n]*\n\n/, ''), depthOf(params, 3) - 2)].join('\n');
 }
 
@@ -164,7 +192,11 @@ function curve(report: unknown, params: Record<string, string>): string {
     .find((section) => section.startsWith('## Capacity at'));
   if (capacity === undefined) throw new BlockError('the curve report has no "## Capacity at" section');
   const wall = r.elapsedSec === undefined ? '' : ` Wall time ${Math.round(r.elapsedSec)} s.`;
-  return [`${runLine(r.createdAt, r.environment, r.runtimes)}${wall}${sampleNote(r)}`, '', demote(capacity.trim(), depthOf(params, 3) - 1)].join('\n');
+  return [
+    `${runLine(r.createdAt, r.environment, r.runtimes)}${wall}${sampleNote(r)}`,
+    '',
+    demote(capacity.trim(), depthOf(params, 3) - 1),
+  ].join('\n');
 }
 
 const KINDS: Record<string, Renderer> = {

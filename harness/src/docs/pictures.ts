@@ -54,7 +54,11 @@ function boxOf(selector: string, children: number): { x: number; y: number; widt
  * page (the entry point passes the results site's renderers). Returns the files written; throws
  * with the reason when Chromium is missing or a page does not draw.
  */
-export async function drawPictures(root: string, pageOf: (json: Record<string, unknown>, dir: string) => string, pictures: readonly Picture[] = PICTURES): Promise<string[]> {
+export async function drawPictures(
+  root: string,
+  pageOf: (json: Record<string, unknown>, dir: string) => string,
+  pictures: readonly Picture[] = PICTURES,
+): Promise<string[]> {
   const missing = missingReason('chromium');
   if (missing !== undefined) throw new Error(`cannot draw the pictures: ${missing}`);
   const work = mkdtempSync(join(tmpdir(), 'docs-pictures-'));
@@ -77,7 +81,9 @@ export async function drawPictures(root: string, pageOf: (json: Record<string, u
       await page.emulateMediaFeatures([{ name: 'prefers-reduced-motion', value: 'reduce' }]);
       await page.goto(pathToFileURL(htmlFile).href, { waitUntil: 'load' });
       await page.waitForFunction(CHARTS_DRAWN, { timeout: 15_000 });
-      await page.evaluate('Chart.helpers && Object.values(Chart.instances).forEach((c) => { c.options.animation = false; c.update("none"); })');
+      await page.evaluate(
+        'Chart.helpers && Object.values(Chart.instances).forEach((c) => { c.options.animation = false; c.update("none"); })',
+      );
       if (errors.length > 0) throw new Error(`${picture.sample}: the page reported errors: ${errors.join('; ')}`);
       const box = await page.evaluate(boxOf, picture.selector, picture.firstChildren ?? 0);
       if (box === undefined) throw new Error(`${picture.sample}: no ${picture.selector} on its page`);

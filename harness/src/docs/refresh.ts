@@ -10,7 +10,10 @@ import { BlockSyntaxError, findBlocks, replaceBlocks } from './result-blocks.ts'
 /** README.md and every Markdown page directly under docs/ (not the committed reports' folders). */
 export function docFiles(root: string): string[] {
   const docs = join(root, 'docs');
-  const pages = readdirSync(docs).filter((name) => name.endsWith('.md')).sort().map((name) => join(docs, name));
+  const pages = readdirSync(docs)
+    .filter((name) => name.endsWith('.md'))
+    .sort()
+    .map((name) => join(docs, name));
   return [join(root, 'README.md'), ...pages];
 }
 

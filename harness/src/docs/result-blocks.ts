@@ -29,7 +29,10 @@ export class BlockSyntaxError extends Error {}
 
 function parseParams(text: string): Record<string, string> {
   const params: Record<string, string> = {};
-  for (const pair of text.trim().split(/\s+/).filter((p) => p !== '')) {
+  for (const pair of text
+    .trim()
+    .split(/\s+/)
+    .filter((p) => p !== '')) {
     const eq = pair.indexOf('=');
     params[pair.slice(0, eq)] = pair.slice(eq + 1);
   }
@@ -46,10 +49,19 @@ export function findBlocks(text: string): ResultBlock[] {
     const close = text.indexOf(CLOSE, markerEnd);
     const nextOpen = text.indexOf('<!-- results:', markerEnd);
     const line = lineOf(text, match.index ?? 0);
-    if (close === -1 || (nextOpen !== -1 && nextOpen < close)) throw new BlockSyntaxError(`line ${line}: ${match[0]} has no ${CLOSE} before the next block`);
+    if (close === -1 || (nextOpen !== -1 && nextOpen < close))
+      throw new BlockSyntaxError(`line ${line}: ${match[0]} has no ${CLOSE} before the next block`);
     // The body sits on lines of its own between the markers; it keeps its last newline.
     const start = text[markerEnd] === '\n' ? markerEnd + 1 : markerEnd;
-    blocks.push({ kind: match[1] ?? '', params: parseParams(match[2] ?? ''), marker: match[0], line, body: text.slice(start, close).replace(/\n$/, ''), start, end: close });
+    blocks.push({
+      kind: match[1] ?? '',
+      params: parseParams(match[2] ?? ''),
+      marker: match[0],
+      line,
+      body: text.slice(start, close).replace(/\n$/, ''),
+      start,
+      end: close,
+    });
   }
   return blocks;
 }

@@ -156,7 +156,10 @@ export function runLoad(options: LoadOptions): LoadRun {
           clientCpuPercent: ((cpu.user + cpu.system) / 1000 / wallMs) * 100,
           ...(workers > 0
             ? // Worker threads: the count only, from what was written and what came of it.
-              { meanLatencyMs: latency.mean ?? 0, unanswered: { count: Math.max(0, result.requests.sent - result.requests.total - result.errors) } }
+              {
+                meanLatencyMs: latency.mean ?? 0,
+                unanswered: { count: Math.max(0, result.requests.sent - result.requests.total - result.errors) },
+              }
             : {
                 meanLatencyMs: answeredMs.length === 0 ? 0 : answeredMs.reduce((a, b) => a + b, 0) / answeredMs.length,
                 answeredMs,

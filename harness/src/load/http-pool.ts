@@ -119,10 +119,12 @@ export class ConnectionPool {
       for (let i = 0; i < batch; i++) {
         const conn = this.open();
         this.idle.push(conn);
-        pending.push(new Promise<void>((resolve) => {
-          conn.socket.once('connect', () => resolve());
-          conn.socket.once('close', () => resolve());
-        }));
+        pending.push(
+          new Promise<void>((resolve) => {
+            conn.socket.once('connect', () => resolve());
+            conn.socket.once('close', () => resolve());
+          }),
+        );
       }
       let timer: ReturnType<typeof setTimeout> | undefined;
       const late = new Promise<void>((resolve) => (timer = setTimeout(resolve, PREOPEN_WAIT_MS)));
@@ -199,7 +201,11 @@ export class ConnectionPool {
     };
     // Bun's node:net has no onread: there, reads come as 'data' events.
     const socket = ON_READ
-      ? connect({ host: this.host, port: this.port, onread: { buffer: READ_BUFFER, callback: (bytes: number, buffer: Uint8Array) => (onBytes(buffer, bytes), true) } })
+      ? connect({
+          host: this.host,
+          port: this.port,
+          onread: { buffer: READ_BUFFER, callback: (bytes: number, buffer: Uint8Array) => (onBytes(buffer, bytes), true) },
+        })
       : connect({ host: this.host, port: this.port }).on('data', (chunk: Buffer) => onBytes(chunk, chunk.length));
     socket.setNoDelay(true);
     conn = new Connection(socket);

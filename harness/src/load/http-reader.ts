@@ -145,7 +145,10 @@ export class ResponseReader {
         if (colon > line && colon < lineEnd) {
           const name = buf.toString('latin1', line, colon).toLowerCase();
           if (name === 'content-length' || name === 'connection' || name === 'transfer-encoding') {
-            const value = buf.toString('latin1', colon + 1, lineEnd).trim().toLowerCase();
+            const value = buf
+              .toString('latin1', colon + 1, lineEnd)
+              .trim()
+              .toLowerCase();
             if (name === 'content-length') {
               length = Number(value);
               if (!Number.isInteger(length) || length < 0) throw new HttpParseError(`bad content-length "${value}"`);

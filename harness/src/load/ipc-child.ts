@@ -17,7 +17,11 @@ export function forkTs(modulePath: string): ChildProcess {
  * The next message from `child` that `accept` takes; rejects with `exitError(code)` when the
  * child exits first.
  */
-export function nextMessage<M>(child: ChildProcess, accept: (message: M) => boolean, exitError: (code: number | null) => string): Promise<M> {
+export function nextMessage<M>(
+  child: ChildProcess,
+  accept: (message: M) => boolean,
+  exitError: (code: number | null) => string,
+): Promise<M> {
   return new Promise((resolve, reject) => {
     const onMessage = (message: M) => {
       if (!accept(message)) return;

@@ -53,10 +53,13 @@ function start(url: string, ratePerSec: number, timeoutMs: number) {
   // Each tick fires every request that has come due, timed from its due time, so a late tick
   // (this process is idle, but the machine may not be) does not shorten the measured waits.
   let next = 0;
-  const timer = setInterval(() => {
-    const now = performance.now();
-    while (t0 + next * periodMs <= now) fire(t0 + next++ * periodMs);
-  }, Math.max(1, Math.floor(periodMs / 4)));
+  const timer = setInterval(
+    () => {
+      const now = performance.now();
+      while (t0 + next * periodMs <= now) fire(t0 + next++ * periodMs);
+    },
+    Math.max(1, Math.floor(periodMs / 4)),
+  );
 
   return {
     async stop(): Promise<ProbeReport> {

@@ -57,6 +57,10 @@ export class Probe {
   }
 
   private next(type: ProbeMessage['type']): Promise<ProbeMessage> {
-    return nextMessage<ProbeMessage>(this.child, (message) => message.type === type, (code) => `probe process exited (${code}) while waiting for "${type}"`);
+    return nextMessage<ProbeMessage>(
+      this.child,
+      (message) => message.type === type,
+      (code) => `probe process exited (${code}) while waiting for "${type}"`,
+    );
   }
 }

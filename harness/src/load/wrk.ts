@@ -99,7 +99,8 @@ export function wrkDurationSec(durationSec: number): number {
 }
 
 export function wrkArgs(options: Omit<WrkOptions, 'signal' | 'binary'>): string[] {
-  if (!Number.isInteger(options.threads) || options.threads < 1) throw new RangeError(`wrk threads must be a positive integer, got ${options.threads}`);
+  if (!Number.isInteger(options.threads) || options.threads < 1)
+    throw new RangeError(`wrk threads must be a positive integer, got ${options.threads}`);
   // wrk refuses fewer connections than threads ("number of connections must be >= threads").
   if (!Number.isInteger(options.connections) || options.connections < options.threads) {
     throw new RangeError(`wrk connections must be an integer >= threads (${options.threads}), got ${options.connections}`);
@@ -184,7 +185,10 @@ export function runWrk(options: WrkOptions): Promise<WrkResult> {
     const onAbort = () => kill(signal?.reason);
     signal?.addEventListener('abort', onAbort, { once: true });
     const expectedMs = (wrkDurationSec(options.durationSec) + wrkDurationSec(options.timeoutSec ?? 2)) * 1_000;
-    const watchdog = setTimeout(() => kill(new Error(`wrk ran ${expectedMs + OVERRUN_GRACE_MS} ms without finishing: killed`)), expectedMs + OVERRUN_GRACE_MS);
+    const watchdog = setTimeout(
+      () => kill(new Error(`wrk ran ${expectedMs + OVERRUN_GRACE_MS} ms without finishing: killed`)),
+      expectedMs + OVERRUN_GRACE_MS,
+    );
     const settle = () => {
       clearTimeout(watchdog);
       signal?.removeEventListener('abort', onAbort);

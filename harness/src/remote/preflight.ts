@@ -96,17 +96,29 @@ export async function preflight(target: RemoteTarget, names: readonly RuntimeNam
   const specs = names.map((name) => remoteSpec(runtimeSpec(name), target.dir));
   const triples = specs.flatMap((s) => (s.unavailable === undefined ? [s.name, s.binary, neededFile(s)] : []));
   const out = await sshRun(target, ['sh', '-c', PREFLIGHT, 'bench-preflight', target.dir, target.bind ?? '', data?.dir ?? '', ...triples]);
-  if (out.code === 255 || out.code === null) throw new PreflightError(describeSshFailure(target.destination, out.stderr || 'ssh timed out'));
-  const kv = new Map(out.stdout.split('\n').flatMap((line) => {
-    const at = line.indexOf('=');
-    return at > 0 ? [[line.slice(0, at), line.slice(at + 1).trim()] as const] : [];
-  }));
-  if (!kv.has('conn')) throw new PreflightError(`ssh to ${target.destination}: the remote shell ran nothing (exit ${out.code}): ${out.stderr.trim().split('\n').at(-1) ?? ''}`);
-  if (kv.get('checkout') !== 'ok') throw new PreflightError(`no checkout of this repository at ${target.dir} on ${target.destination}; clone it there and run the install step, or give --server-dir`);
+  if (out.code === 255 || out.code === null)
+    throw new PreflightError(describeSshFailure(target.destination, out.stderr || 'ssh timed out'));
+  const kv = new Map(
+    out.stdout.split('\n').flatMap((line) => {
+      const at = line.indexOf('=');
+      return at > 0 ? [[line.slice(0, at), line.slice(at + 1).trim()] as const] : [];
+    }),
+  );
+  if (!kv.has('conn'))
+    throw new PreflightError(
+      `ssh to ${target.destination}: the remote shell ran nothing (exit ${out.code}): ${out.stderr.trim().split('\n').at(-1) ?? ''}`,
+    );
+  if (kv.get('checkout') !== 'ok')
+    throw new PreflightError(
+      `no checkout of this repository at ${target.dir} on ${target.destination}; clone it there and run the install step, or give --server-dir`,
+    );
   const address = kv.get('conn')?.split(' ')[2] ?? '';
   const loadAddress = kv.get('conn')?.split(' ')[0] ?? '';
   const bind = target.bind ?? address;
-  if (bind === '') throw new PreflightError(`ssh to ${target.destination}: $SSH_CONNECTION is empty there, so the bind address is unknown; give --server-bind`);
+  if (bind === '')
+    throw new PreflightError(
+      `ssh to ${target.destination}: $SSH_CONNECTION is empty there, so the bind address is unknown; give --server-bind`,
+    );
   const runtimes = new Map<RuntimeName, RemoteRuntime>();
   for (const spec of specs) runtimes.set(spec.name, { spec, probe: probeOf(spec, kv.get(`rt.${spec.name}`), target.destination) });
   const host = hostOf(target.destination);
@@ -140,7 +152,8 @@ export async function preflight(target: RemoteTarget, names: readonly RuntimeNam
  */
 function remoteManifest(line: string | undefined, data: RemoteData, host: string): Manifest {
   const make = `run "pnpm data --count ${data.count} --size-bytes ${data.sizeBytes} --dir ${data.dir}" there`;
-  if (line === undefined || line === 'missing') throw new PreflightError(`no data files for the file scenario on ${host} (${data.dir}/manifest.json missing): ${make}`);
+  if (line === undefined || line === 'missing')
+    throw new PreflightError(`no data files for the file scenario on ${host} (${data.dir}/manifest.json missing): ${make}`);
   let manifest: Manifest;
   try {
     manifest = JSON.parse(line) as Manifest;
@@ -148,7 +161,9 @@ function remoteManifest(line: string | undefined, data: RemoteData, host: string
     throw new PreflightError(`${data.dir}/manifest.json on ${host} is not JSON: ${make}`);
   }
   if (manifest.count !== data.count || manifest.sizeBytes !== data.sizeBytes || manifest.files?.length !== data.count) {
-    throw new PreflightError(`the data files on ${host} are ${manifest.count} of ${manifest.sizeBytes} bytes, not ${data.count} of ${data.sizeBytes}: ${make}`);
+    throw new PreflightError(
+      `the data files on ${host} are ${manifest.count} of ${manifest.sizeBytes} bytes, not ${data.count} of ${data.sizeBytes}: ${make}`,
+    );
   }
   return manifest;
 }
@@ -160,7 +175,8 @@ function probeOf(spec: RuntimeSpec, line: string | undefined, destination: strin
   const [status, ...rest] = line.split(' ');
   const text = rest.join(' ').trim();
   if (status === 'ok') return { ok: true, version: spec.parseVersion(text.replace(/ (v8|typescript) .*$/, '')) };
-  if (status === 'missing') return { ok: false, reason: `${spec.name} is not installed ${where} (${text} missing): run the install step there` };
+  if (status === 'missing')
+    return { ok: false, reason: `${spec.name} is not installed ${where} (${text} missing): run the install step there` };
   return { ok: false, reason: `${spec.name} --version failed ${where}: ${text}` };
 }
 
@@ -180,9 +196,15 @@ function localMtu(address: string): number | undefined {
  * A process count the server host cannot provide, in one line naming the host, or undefined:
  * auto where its CPUs could not be counted, or more processes than its per-user limit leaves room for.
  */
-export function processRefusal(plan: { processes?: readonly (number | 'auto')[] }, cpus: number, maxUserProcesses: number | undefined, host: string): string | undefined {
+export function processRefusal(
+  plan: { processes?: readonly (number | 'auto')[] },
+  cpus: number,
+  maxUserProcesses: number | undefined,
+  host: string,
+): string | undefined {
   if (plan.processes === undefined) return undefined;
-  if (plan.processes.includes('auto') && cpus <= 0) return `--processes auto: the CPUs of ${host} could not be counted there (getconf _NPROCESSORS_ONLN); give a number`;
+  if (plan.processes.includes('auto') && cpus <= 0)
+    return `--processes auto: the CPUs of ${host} could not be counted there (getconf _NPROCESSORS_ONLN); give a number`;
   const counts = plan.processes.map((p) => (p === 'auto' ? cpus : p));
   const most = Math.max(...counts);
   // Each serving process is one process plus its supervisor and a few helpers (tsx's esbuild).

@@ -34,20 +34,30 @@ export interface RemoteEviction {
 
 export async function remoteEvictAndVerify(target: RemoteTarget, paths: string[]): Promise<RemoteEviction> {
   const out = await sshRun(target, ['sh', '-c', EVICT, 'bench-evict', ...paths], 60_000);
-  if (out.code !== 0) return { ok: false, reason: `eviction over ssh failed (exit ${out.code}): ${out.stderr.trim().split('\n').at(-1) ?? ''}` };
+  if (out.code !== 0)
+    return { ok: false, reason: `eviction over ssh failed (exit ${out.code}): ${out.stderr.trim().split('\n').at(-1) ?? ''}` };
   const kv = new Map(out.stdout.split('\n').map((l) => [l.slice(0, l.indexOf('=')), l.slice(l.indexOf('=') + 1).trim()] as const));
   const reason = kv.get('reason');
   if (reason !== undefined) return { ok: false, reason };
   const method = kv.get('method');
   const after = Number(kv.get('after'));
-  if (method !== 'fadvise' && method !== 'drop_caches') return { ok: false, reason: 'neither fadvise nor drop_caches worked on the server host' };
+  if (method !== 'fadvise' && method !== 'drop_caches')
+    return { ok: false, reason: 'neither fadvise nor drop_caches worked on the server host' };
   if (!Number.isFinite(after)) return { ok: false, method, reason: 'eviction not verified: fincore gave no figure on the server host' };
-  if (after > MAX_RESIDENT) return { ok: false, method, residentAfter: after, reason: `${Math.round(after * 100)} % of the bytes still cached on the server host after ${method}` };
+  if (after > MAX_RESIDENT)
+    return {
+      ok: false,
+      method,
+      residentAfter: after,
+      reason: `${Math.round(after * 100)} % of the bytes still cached on the server host after ${method}`,
+    };
   return { ok: true, method, residentAfter: after };
 }
 
 /** Whether --cold can be honoured on the server host: one verified eviction of the run's files. */
 export async function remoteColdSupport(target: RemoteTarget, paths: string[]): Promise<ColdCacheSupport> {
   const result = await remoteEvictAndVerify(target, paths);
-  return result.ok && result.method !== undefined ? { ok: true, method: result.method } : { ok: false, reason: result.reason ?? 'eviction failed on the server host' };
+  return result.ok && result.method !== undefined
+    ? { ok: true, method: result.method }
+    : { ok: false, reason: result.reason ?? 'eviction failed on the server host' };
 }

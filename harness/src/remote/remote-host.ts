@@ -18,7 +18,8 @@ export function serverHostOf(setup: RemoteSetup): ServerHost {
     mtu: setup.mtu,
     movePath: (path) => movePath(path, target.dir),
     // A named version (label) was resolved on the server host itself (remote-versions.ts).
-    installation: (local: RuntimeSpec) => (local.label === undefined ? undefined : setup.versions?.get(local.label)) ?? setup.runtimes.get(local.name),
+    installation: (local: RuntimeSpec) =>
+      (local.label === undefined ? undefined : setup.versions?.get(local.label)) ?? setup.runtimes.get(local.name),
     startServer: (spec, options) => startRemoteServer(spec, target, options),
     coldSupport: (paths) => remoteColdSupport(target, paths),
     evictAndVerify: async (paths) => (await remoteEvictAndVerify(target, paths)).ok,

@@ -93,7 +93,15 @@ export async function startRemoteServer(spec: RuntimeSpec, target: RemoteTarget,
   const kind: ServerKind = options.raw ? 'raw' : 'hono';
   const describe = `${spec.name} ${kind} server on ${hostOf(target.destination)}`;
   const processArgs = options.processes === undefined ? [] : ['--processes', String(options.processes)];
-  const serverArgv = remoteServerArgv(spec, ['--port', '0', '--host', bind, ...(options.raw ? ['--raw'] : []), ...options.serverArgs, ...processArgs]);
+  const serverArgv = remoteServerArgv(spec, [
+    '--port',
+    '0',
+    '--host',
+    bind,
+    ...(options.raw ? ['--raw'] : []),
+    ...options.serverArgs,
+    ...processArgs,
+  ]);
   const child = spawn('ssh', sshArgv(target, ['sh', '-c', WRAPPER, 'bench-remote', target.dir, ...serverArgv]), {
     detached: true,
     stdio: ['pipe', 'pipe', 'pipe'],
@@ -109,8 +117,21 @@ export async function startRemoteServer(spec: RuntimeSpec, target: RemoteTarget,
     for (const line of lines) {
       const sample = PROGRESS_LINE.exec(line);
       const members = sample === null ? GROUP_LINE.exec(line) : null;
-      if (sample !== null) progress.set(Number(sample[1]), { sample: { runNs: Number(sample[2]), slices: Number(sample[3]), state: sample[4] ?? '?' }, atMs: performance.now() });
-      else if (members !== null) group = { pids: new Set((members[1] ?? '').split(' ').filter((p) => p !== '').map(Number)), atMs: performance.now() };
+      if (sample !== null)
+        progress.set(Number(sample[1]), {
+          sample: { runNs: Number(sample[2]), slices: Number(sample[3]), state: sample[4] ?? '?' },
+          atMs: performance.now(),
+        });
+      else if (members !== null)
+        group = {
+          pids: new Set(
+            (members[1] ?? '')
+              .split(' ')
+              .filter((p) => p !== '')
+              .map(Number),
+          ),
+          atMs: performance.now(),
+        };
       else if (stdout.length < 64_000) stdout += `${line}\n`;
     }
   });
@@ -160,24 +181,33 @@ export async function startRemoteServer(spec: RuntimeSpec, target: RemoteTarget,
   const deadline = Date.now() + (options.readyTimeoutMs ?? 30_000);
   try {
     if (sshPid === undefined) throw new Error(`${describe}: ssh could not be spawned`);
-    const ready = await waitFor(async () => {
-      if (!alive) {
-        const exit = await exited;
-        throw new Error(`${describe} exited before ready (${formatExit(exit)})${stderrTail() ? `: ${stderrTail(3)}` : ''}`);
-      }
-      const match = READY_LINE.exec(stdout);
-      return match === null ? undefined : { url: match[1] ?? '', pid: Number(match[4]) };
-    }, deadline, `${describe} printed no readiness line`);
+    const ready = await waitFor(
+      async () => {
+        if (!alive) {
+          const exit = await exited;
+          throw new Error(`${describe} exited before ready (${formatExit(exit)})${stderrTail() ? `: ${stderrTail(3)}` : ''}`);
+        }
+        const match = READY_LINE.exec(stdout);
+        return match === null ? undefined : { url: match[1] ?? '', pid: Number(match[4]) };
+      },
+      deadline,
+      `${describe} printed no readiness line`,
+    );
     const started = Number(WRAPPER_LINE.exec(stdout)?.[1]);
     const url = reachableUrl(ready.url, target);
     let last: Health | undefined;
-    const health = await waitFor(async () => {
-      if (!alive) throw new Error(`${describe} exited during start-up: ${stderrTail(3)}`);
-      last = await fetchHealth(url);
-      // With --processes, every serving process must have reported before it is measured.
-      return last !== undefined && groupComplete(last) ? last : undefined;
-    }, deadline, `${describe} never answered /health at ${url}`).catch((error: Error) => {
-      if (last !== undefined && !groupComplete(last)) throw new Error(`${describe}: only ${last.pids?.length ?? 0} of ${last.processes} processes answer: refusing to measure it`);
+    const health = await waitFor(
+      async () => {
+        if (!alive) throw new Error(`${describe} exited during start-up: ${stderrTail(3)}`);
+        last = await fetchHealth(url);
+        // With --processes, every serving process must have reported before it is measured.
+        return last !== undefined && groupComplete(last) ? last : undefined;
+      },
+      deadline,
+      `${describe} never answered /health at ${url}`,
+    ).catch((error: Error) => {
+      if (last !== undefined && !groupComplete(last))
+        throw new Error(`${describe}: only ${last.pids?.length ?? 0} of ${last.processes} processes answer: refusing to measure it`);
       throw error;
     });
     if (health.runtime !== spec.name || health.server !== kind || health.pid !== ready.pid || ready.pid !== started) {
@@ -186,19 +216,27 @@ export async function startRemoteServer(spec: RuntimeSpec, target: RemoteTarget,
       );
     }
     if (options.processes !== undefined && (health.processes ?? 1) !== options.processes) {
-      throw new Error(`${describe}: ${health.processes ?? 1} processes answer where ${options.processes} were asked for: refusing to measure it`);
+      throw new Error(
+        `${describe}: ${health.processes ?? 1} processes answer where ${options.processes} were asked for: refusing to measure it`,
+      );
     }
     const servingPids = health.pids ?? [ready.pid];
     // Every serving pid /health names must be a member of the group started there, as ps on that
     // host lists it in the wrapper's next sample (taken after /health answered).
     const asked = performance.now();
-    const members = await waitFor(async () => {
-      if (!alive) throw new Error(`${describe} exited during start-up: ${stderrTail(3)}`);
-      return group !== undefined && group.atMs > asked ? group.pids : undefined;
-    }, deadline, `${describe}: no list of its process group came from ${hostOf(target.destination)}`);
+    const members = await waitFor(
+      async () => {
+        if (!alive) throw new Error(`${describe} exited during start-up: ${stderrTail(3)}`);
+        return group !== undefined && group.atMs > asked ? group.pids : undefined;
+      },
+      deadline,
+      `${describe}: no list of its process group came from ${hostOf(target.destination)}`,
+    );
     const strangers = servingPids.filter((p) => !members.has(p));
     if (strangers.length > 0) {
-      throw new Error(`${describe}: processes ${strangers.join(', ')} named by /health are not in the group started there: refusing to measure them`);
+      throw new Error(
+        `${describe}: processes ${strangers.join(', ')} named by /health are not in the group started there: refusing to measure them`,
+      );
     }
     return {
       runtime: spec.name,

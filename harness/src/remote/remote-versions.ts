@@ -31,7 +31,12 @@ export function remoteVersionSpec(name: RuntimeName, binary: string, source: str
 }
 
 /** Parses runtimes-cli's answer; throws a PreflightError for anything that host cannot provide. */
-export function parseRemoteVersions(requests: readonly RuntimeRequest[], stdout: string, dir: string, host: string): Map<string, RemoteRuntime> {
+export function parseRemoteVersions(
+  requests: readonly RuntimeRequest[],
+  stdout: string,
+  dir: string,
+  host: string,
+): Map<string, RemoteRuntime> {
   const lines = stdout.split('\n').map((l) => l.trim());
   const out = new Map<string, RemoteRuntime>();
   for (const request of requests) {
@@ -46,13 +51,23 @@ export function parseRemoteVersions(requests: readonly RuntimeRequest[], stdout:
   return out;
 }
 
-export async function resolveRemoteVersions(target: RemoteTarget, requests: readonly RuntimeRequest[], log: (line: string) => void): Promise<Map<string, RemoteRuntime>> {
+export async function resolveRemoteVersions(
+  target: RemoteTarget,
+  requests: readonly RuntimeRequest[],
+  log: (line: string) => void,
+): Promise<Map<string, RemoteRuntime>> {
   const host = hostOf(target.destination);
   log(`resolving ${requests.map((r) => r.label).join(', ')} on ${host} (fetched there from the npm registry when not installed; once)`);
   const out = await sshRun(target, remoteFetchArgv(target.dir, requests), 900_000);
-  const last = (text: string) => text.trim().split('\n').filter((l) => l.trim() !== '').at(-1) ?? '';
+  const last = (text: string) =>
+    text
+      .trim()
+      .split('\n')
+      .filter((l) => l.trim() !== '')
+      .at(-1) ?? '';
   // 2: runtimes-cli refused a version (none such on the registry): its own line says which.
   if (out.code === 2) throw new PreflightError(`--runtimes on ${host}: ${last(out.stderr).replace(/^runtimes: (--runtimes: )?/, '')}`);
-  if (out.code !== 0 && out.code !== 1) throw new PreflightError(`cannot resolve --runtimes on ${host} (exit ${out.code}): ${last(out.stderr) || 'no message'}`);
+  if (out.code !== 0 && out.code !== 1)
+    throw new PreflightError(`cannot resolve --runtimes on ${host} (exit ${out.code}): ${last(out.stderr) || 'no message'}`);
   return parseRemoteVersions(requests, out.stdout, target.dir, host);
 }

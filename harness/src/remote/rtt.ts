@@ -75,14 +75,21 @@ const once = () => new Promise((resolve, reject) => {
 export async function tcpConnectFromServerHost(target: RemoteTarget, loadAddress: string): Promise<number[]> {
   const listener = createServer((socket) => socket.destroy());
   await new Promise<void>((resolve, reject) => {
-    listener.once('error', (error) => reject(new Error(`cannot listen on ${loadAddress} here for the server host's connects: ${error.message}`)));
+    listener.once('error', (error) =>
+      reject(new Error(`cannot listen on ${loadAddress} here for the server host's connects: ${error.message}`)),
+    );
     listener.listen(0, loadAddress, () => resolve());
   });
   try {
     const port = (listener.address() as AddressInfo).port;
     const node = remoteSpec(runtimeSpec('node'), target.dir).binary;
-    const out = await sshRun(target, [node, '-e', CONNECT_SCRIPT, loadAddress, String(port), String(CONNECT_SAMPLES), String(CONNECT_WARMUP)], 30_000);
-    if (out.code !== 0) throw new Error(`TCP connects from the server host failed (exit ${out.code}): ${out.stderr.trim().split('\n').at(-1) ?? ''}`);
+    const out = await sshRun(
+      target,
+      [node, '-e', CONNECT_SCRIPT, loadAddress, String(port), String(CONNECT_SAMPLES), String(CONNECT_WARMUP)],
+      30_000,
+    );
+    if (out.code !== 0)
+      throw new Error(`TCP connects from the server host failed (exit ${out.code}): ${out.stderr.trim().split('\n').at(-1) ?? ''}`);
     return JSON.parse(out.stdout.trim().split('\n').at(-1) ?? '[]') as number[];
   } finally {
     listener.close();
@@ -93,7 +100,12 @@ export async function tcpConnectFromServerHost(target: RemoteTarget, loadAddress
  * Both round trips, with one server started there for the purpose. Throws only when that server
  * does not start (the caller records rttUnavailable); a TCP side that fails says why instead.
  */
-export async function measureNetwork(spec: RuntimeSpec, target: RemoteTarget, serverArgs: string[], loadAddress: string | undefined): Promise<Omit<NetworkPath, 'mtu'>> {
+export async function measureNetwork(
+  spec: RuntimeSpec,
+  target: RemoteTarget,
+  serverArgs: string[],
+  loadAddress: string | undefined,
+): Promise<Omit<NetworkPath, 'mtu'>> {
   const server = await startRemoteServer(spec, target, { raw: false, serverArgs });
   try {
     const times: number[] = [];
@@ -138,7 +150,8 @@ export async function measureNetwork(spec: RuntimeSpec, target: RemoteTarget, se
 
 /** One log line: the network's round trip beside the HTTP one. */
 export function networkLine(network: Omit<NetworkPath, 'mtu'>): string {
-  const f = (r: RoundTrip | undefined, why: string | undefined) => (r === undefined ? `not measured (${why ?? '?'})` : `${r.median} ms median (min ${r.min}, max ${r.max})`);
+  const f = (r: RoundTrip | undefined, why: string | undefined) =>
+    r === undefined ? `not measured (${why ?? '?'})` : `${r.median} ms median (min ${r.min}, max ${r.max})`;
   const tcp = network.tcpConnectMs;
   return `network round trip (TCP connect): from here ${f(tcp?.fromLoadHost, tcp?.unavailable?.fromLoadHost)}, from the server host ${f(tcp?.fromServerHost, tcp?.unavailable?.fromServerHost)}; HTTP round trip (GET /health): ${f(network.httpRttMs, undefined)}`;
 }

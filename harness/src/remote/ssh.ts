@@ -25,9 +25,12 @@ export function shellQuote(word: string): string {
 export function sshArgv(target: Pick<RemoteTarget, 'destination' | 'sshConfig'>, remoteArgv: string[], extra: string[] = []): string[] {
   return [
     ...(target.sshConfig === undefined ? [] : ['-F', target.sshConfig]),
-    '-o', 'BatchMode=yes',
-    '-o', 'ServerAliveInterval=5',
-    '-o', 'ServerAliveCountMax=3',
+    '-o',
+    'BatchMode=yes',
+    '-o',
+    'ServerAliveInterval=5',
+    '-o',
+    'ServerAliveCountMax=3',
     ...extra,
     '-T',
     target.destination,
@@ -43,7 +46,9 @@ export function missingSshReason(): string | undefined {
     return undefined;
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
-    return code === 'ENOENT' ? 'the ssh client is not installed (apt-get install openssh-client)' : `ssh -V failed: ${(error as Error).message.split('\n')[0]}`;
+    return code === 'ENOENT'
+      ? 'the ssh client is not installed (apt-get install openssh-client)'
+      : `ssh -V failed: ${(error as Error).message.split('\n')[0]}`;
   }
 }
 
@@ -54,11 +59,15 @@ export interface SshOutcome {
 }
 
 /** Runs one short remote command and collects its output. */
-export function sshRun(target: Pick<RemoteTarget, 'destination' | 'sshConfig'>, remoteArgv: string[], timeoutMs = 30_000): Promise<SshOutcome> {
+export function sshRun(
+  target: Pick<RemoteTarget, 'destination' | 'sshConfig'>,
+  remoteArgv: string[],
+  timeoutMs = 30_000,
+): Promise<SshOutcome> {
   return new Promise((resolve) => {
     const argv = sshArgv(target, remoteArgv, ['-o', `ConnectTimeout=${Math.max(1, Math.round(timeoutMs / 3000))}`]);
     const child = execFile('ssh', argv, { encoding: 'utf8', timeout: timeoutMs, maxBuffer: 4 * 1024 * 1024 }, (error, stdout, stderr) => {
-      const code = error === null ? 0 : typeof (error as { code?: unknown }).code === 'number' ? ((error as { code: number }).code) : null;
+      const code = error === null ? 0 : typeof (error as { code?: unknown }).code === 'number' ? (error as { code: number }).code : null;
       resolve({ code, stdout, stderr });
     });
     child.stdin?.end();
@@ -70,14 +79,24 @@ export function sshRun(target: Pick<RemoteTarget, 'destination' | 'sshConfig'>, 
  * authentication, unknown host key, or ssh's own last line.
  */
 export function describeSshFailure(destination: string, stderr: string): string {
-  const last = stderr.trim().split('\n').filter((l) => l.trim() !== '').at(-1)?.trim() ?? 'no message';
+  const last =
+    stderr
+      .trim()
+      .split('\n')
+      .filter((l) => l.trim() !== '')
+      .at(-1)
+      ?.trim() ?? 'no message';
   if (/Permission denied|Too many authentication failures|no more authentication methods/i.test(stderr)) {
     return `ssh to ${destination}: authentication refused (${last}); the harness uses key authentication with BatchMode, set the key in your ssh config (--ssh-config)`;
   }
   if (/Host key verification failed|REMOTE HOST IDENTIFICATION HAS CHANGED/i.test(stderr)) {
     return `ssh to ${destination}: host key not verified (${last}); add the host key to known_hosts or your ssh config`;
   }
-  if (/Could not resolve hostname|Connection refused|timed out|No route to host|Network is unreachable|Connection closed|Connection reset/i.test(stderr)) {
+  if (
+    /Could not resolve hostname|Connection refused|timed out|No route to host|Network is unreachable|Connection closed|Connection reset/i.test(
+      stderr,
+    )
+  ) {
     return `ssh to ${destination}: host unreachable (${last})`;
   }
   return `ssh to ${destination} failed: ${last}`;

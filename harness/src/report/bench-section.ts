@@ -22,12 +22,21 @@ const BLOCKING = new Set(['hash', 'file', 'fib', 'sleep']);
 
 function cellOf(report: Report, c: Comparison, mode: Mode): CellResult | undefined {
   return report.results.find(
-    (r) => laneOf(r) === laneOf(c) && r.scenario === c.scenario && r.mode === mode && r.connections === c.connections && r.processes === c.processes && r.status === 'ok',
+    (r) =>
+      laneOf(r) === laneOf(c) &&
+      r.scenario === c.scenario &&
+      r.mode === mode &&
+      r.connections === c.connections &&
+      r.processes === c.processes &&
+      r.status === 'ok',
   );
 }
 
 function where(c: Pick<Comparison, 'runtime' | 'runtimeLabel' | 'scenario' | 'connections' | 'processes'>): string {
-  const extra = [c.connections === undefined ? '' : `${c.connections} connections`, c.processes === undefined ? '' : `${c.processes} process${c.processes === 1 ? '' : 'es'}`].filter((x) => x !== '');
+  const extra = [
+    c.connections === undefined ? '' : `${c.connections} connections`,
+    c.processes === undefined ? '' : `${c.processes} process${c.processes === 1 ? '' : 'es'}`,
+  ].filter((x) => x !== '');
   return `${c.runtimeLabel ?? c.runtime}, ${c.scenario}${extra.length === 0 ? '' : ` (${extra.join(', ')})`}`;
 }
 

@@ -164,10 +164,14 @@ export const UNFAIR_JAIN = 0.9;
  */
 export const PAGE_FAULT_SHARE = 0.2;
 
-export function cellRemarks(cell: Pick<CellResult, 'restarts' | 'lagMissing' | 'shortRuns' | 'fairness' | 'pageFaultShare' | 'pageFaultsPerRequest'>): string[] {
+export function cellRemarks(
+  cell: Pick<CellResult, 'restarts' | 'lagMissing' | 'shortRuns' | 'fairness' | 'pageFaultShare' | 'pageFaultsPerRequest'>,
+): string[] {
   const remarks: string[] = [];
   if (cell.pageFaultShare !== undefined && cell.pageFaultShare >= PAGE_FAULT_SHARE) {
-    remarks.push(`⚠ page faults ≈ ${percent(cell.pageFaultShare)} of the server's CPU (${formatRps(cell.pageFaultsPerRequest ?? 0)} a request)`);
+    remarks.push(
+      `⚠ page faults ≈ ${percent(cell.pageFaultShare)} of the server's CPU (${formatRps(cell.pageFaultsPerRequest ?? 0)} a request)`,
+    );
   }
   if (cell.fairness !== undefined && cell.fairness.jain < UNFAIR_JAIN) {
     remarks.push(`⚖ connections served unevenly (Jain ${cell.fairness.jain.toFixed(2)}, max/min ${cell.fairness.maxOverMin.toFixed(1)}x)`);

@@ -20,7 +20,12 @@ export interface RunMeta {
  */
 export function makeRunDir(root: string, now: Date = new Date(), prefix = ''): string {
   mkdirSync(root, { recursive: true });
-  const stamp = prefix + now.toISOString().replace(/\.\d+Z$/, 'Z').replace(/:/g, '-');
+  const stamp =
+    prefix +
+    now
+      .toISOString()
+      .replace(/\.\d+Z$/, 'Z')
+      .replace(/:/g, '-');
   for (let i = 1; ; i++) {
     const dir = join(root, i === 1 ? stamp : `${stamp}-${i}`);
     try {
@@ -56,7 +61,9 @@ export function writeCell(runDir: string, cell: CellResult): string {
 export function readCells(runDir: string): CellResult[] {
   let names: string[];
   try {
-    names = readdirSync(join(runDir, CELLS)).filter((n) => n.endsWith('.json')).sort();
+    names = readdirSync(join(runDir, CELLS))
+      .filter((n) => n.endsWith('.json'))
+      .sort();
   } catch {
     return [];
   }

@@ -32,7 +32,14 @@ function runFolders(root: string, files: readonly string[], depth = DEPTH): stri
 
 function readRun(dir: string, kinds: readonly SiteKind[]): SiteRun | SkippedRun {
   const file = [...new Set(kinds.map((k) => k.file))].map((f) => join(dir, f)).find((p) => existsSync(p));
-  if (file === undefined) return { path: dir, reason: `partial run: no ${kinds.map((k) => k.file).filter((f, i, all) => all.indexOf(f) === i).join(' or ')}` };
+  if (file === undefined)
+    return {
+      path: dir,
+      reason: `partial run: no ${kinds
+        .map((k) => k.file)
+        .filter((f, i, all) => all.indexOf(f) === i)
+        .join(' or ')}`,
+    };
   let json: unknown;
   try {
     json = JSON.parse(readFileSync(file, 'utf8'));
@@ -42,7 +49,8 @@ function readRun(dir: string, kinds: readonly SiteKind[]): SiteRun | SkippedRun 
   if (typeof json !== 'object' || json === null || Array.isArray(json)) return { path: file, reason: 'not a report (not a JSON object)' };
   const record = json as Record<string, unknown>;
   const kind = kinds.find((k) => file.endsWith(k.file) && k.accepts(record));
-  if (kind === undefined) return { path: file, reason: `not a report this site knows${typeof record.kind === 'string' ? ` (kind "${record.kind}")` : ''}` };
+  if (kind === undefined)
+    return { path: file, reason: `not a report this site knows${typeof record.kind === 'string' ? ` (kind "${record.kind}")` : ''}` };
   if (record.schemaVersion !== 1) return { path: file, reason: `schemaVersion ${JSON.stringify(record.schemaVersion)}, this site reads 1` };
   try {
     const section = kind.section(record, dir);

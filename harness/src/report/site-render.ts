@@ -19,7 +19,8 @@ export function linkFrom(siteDir: string, path: string, anchor?: string): string
 }
 
 const runName = (run: SiteRun) => run.dir.split(sep).pop() ?? run.dir;
-const commitOf = (run: SiteRun) => (run.commit === undefined ? 'unknown' : `${run.commit.slice(0, 7)}${run.dirty === true ? ' (dirty)' : ''}`);
+const commitOf = (run: SiteRun) =>
+  run.commit === undefined ? 'unknown' : `${run.commit.slice(0, 7)}${run.dirty === true ? ' (dirty)' : ''}`;
 const source = (run: SiteRun) => `run of ${formatDate(run.createdAt)}`;
 
 interface Row {
@@ -39,15 +40,31 @@ function frontRows(input: SiteInput, kinds: readonly SiteKind[]): Row[] {
 /** The front page in Markdown (for pull requests and the docs): one table per kind. */
 export function frontPageMarkdown(input: SiteInput, kinds: readonly SiteKind[], siteDir: string): string {
   const rows = frontRows(input, kinds);
-  const out = ['# Results', '', 'Each line: the question, the answer with its figure, how sure (95 % interval or test), and the run and section it comes from. Newest run of each kind.'];
+  const out = [
+    '# Results',
+    '',
+    'Each line: the question, the answer with its figure, how sure (95 % interval or test), and the run and section it comes from. Newest run of each kind.',
+  ];
   for (const kind of kinds) {
     const mine = rows.filter((r) => r.kind.kind === kind.kind);
     const run = mine[0]?.run;
     if (run === undefined) continue;
-    const table = mine.map(({ headline: h }) => [h.question, h.answer, h.confidence ?? '—', `[${escapeCell(source(run))}](${linkFrom(siteDir, run.page, h.anchor)})`].map((c, i) => (i === 3 ? c : escapeCell(c))));
-    out.push('', `## ${kind.title}`, '', `From ${source(run)} (${run.status}), commit ${commitOf(run)}, ${run.machine}.`, '', markdownTable([['question', 'answer', 'how sure', 'from'], ...table]));
+    const table = mine.map(({ headline: h }) =>
+      [h.question, h.answer, h.confidence ?? '—', `[${escapeCell(source(run))}](${linkFrom(siteDir, run.page, h.anchor)})`].map((c, i) =>
+        i === 3 ? c : escapeCell(c),
+      ),
+    );
+    out.push(
+      '',
+      `## ${kind.title}`,
+      '',
+      `From ${source(run)} (${run.status}), commit ${commitOf(run)}, ${run.machine}.`,
+      '',
+      markdownTable([['question', 'answer', 'how sure', 'from'], ...table]),
+    );
   }
-  if (rows.length === 0) out.push('', 'No run found: run `pnpm bench:all` (or bench:curve, bench:seeds, bench:browser), then `pnpm bench:report`.');
+  if (rows.length === 0)
+    out.push('', 'No run found: run `pnpm bench:all` (or bench:curve, bench:seeds, bench:browser), then `pnpm bench:report`.');
   if (input.skipped.length > 0) out.push('', '## Skipped', '', ...input.skipped.map((s) => `- ${linkFrom(siteDir, s.path)}: ${s.reason}`));
   return `${out.join('\n')}\n`;
 }
@@ -83,8 +100,16 @@ function headlineTable(rows: readonly Row[], siteDir: string): string {
   const body = rows.flatMap(({ kind, run, headline: h }, i) => {
     const conf = h.confidence ?? '—';
     // One heading row per kind, linking to its tab.
-    const group = rows[i - 1]?.kind === kind ? [] : [`<tr class="group"><th colspan="4"><a href="#${escapeHtml(kind.kind)}">${escapeHtml(kind.title)}</a> <span class="muted">${escapeHtml(`${run.machine}, commit ${commitOf(run)}`)}</span></th></tr>`];
-    return [...group, `<tr data-kind="${escapeHtml(kind.kind)}" data-figure="${escapeHtml(h.figure)}"><td>${escapeHtml(h.question)}</td><td>${escapeHtml(h.answer)}</td><td>${escapeHtml(conf)}</td><td><a class="source" href="${escapeHtml(linkFrom(siteDir, run.page, h.anchor))}">${escapeHtml(source(run))}</a></td></tr>`];
+    const group =
+      rows[i - 1]?.kind === kind
+        ? []
+        : [
+            `<tr class="group"><th colspan="4"><a href="#${escapeHtml(kind.kind)}">${escapeHtml(kind.title)}</a> <span class="muted">${escapeHtml(`${run.machine}, commit ${commitOf(run)}`)}</span></th></tr>`,
+          ];
+    return [
+      ...group,
+      `<tr data-kind="${escapeHtml(kind.kind)}" data-figure="${escapeHtml(h.figure)}"><td>${escapeHtml(h.question)}</td><td>${escapeHtml(h.answer)}</td><td>${escapeHtml(conf)}</td><td><a class="source" href="${escapeHtml(linkFrom(siteDir, run.page, h.anchor))}">${escapeHtml(source(run))}</a></td></tr>`,
+    ];
   });
   return `<div class="table-wrap"><table class="headlines"><thead><tr><th>question</th><th>answer</th><th>how sure</th><th>from</th></tr></thead><tbody>${body.join('\n')}</tbody></table></div>`;
 }
@@ -115,7 +140,9 @@ function kindTab(kind: SiteKind, runs: readonly SiteRun[], siteDir: string): str
 export function siteHtml(input: SiteInput, kinds: readonly SiteKind[], siteDir: string, builtAt: string): string {
   const grouped = runsByKind(input.runs, kinds);
   const present = kinds.filter((k) => grouped.has(k.kind));
-  const nav = [`<a href="#front">Answers</a>`, ...present.map((k) => `<a href="#${escapeHtml(k.kind)}">${escapeHtml(k.title)}</a>`)].join('');
+  const nav = [`<a href="#front">Answers</a>`, ...present.map((k) => `<a href="#${escapeHtml(k.kind)}">${escapeHtml(k.title)}</a>`)].join(
+    '',
+  );
   const rows = frontRows(input, kinds);
   const skipped =
     input.skipped.length === 0
@@ -125,7 +152,9 @@ export function siteHtml(input: SiteInput, kinds: readonly SiteKind[], siteDir: 
     '<section class="site-tab" id="front">',
     '<h2>Answers</h2>',
     '<p class="muted">Each line: the question, the answer with its figure, how sure (95 % interval or test; an interval holding 1 is "no measurable difference"), and the run and section it comes from. Newest run of each kind; older runs are listed in each tab.</p>',
-    rows.length === 0 ? '<p>No run found: run <code>pnpm bench:all</code> (or bench:curve, bench:seeds, bench:browser), then <code>pnpm bench:report</code>.</p>' : headlineTable(rows, siteDir),
+    rows.length === 0
+      ? '<p>No run found: run <code>pnpm bench:all</code> (or bench:curve, bench:seeds, bench:browser), then <code>pnpm bench:report</code>.</p>'
+      : headlineTable(rows, siteDir),
     skipped,
     '</section>',
   ].join('\n');

@@ -97,7 +97,8 @@ export function runAb(options: AbOptions): Promise<AbResult> {
 /** ab's version, or why it cannot run here (then the ab claims are skipped with that reason). */
 export function probeAb(binary = 'ab'): { ok: true; version: string } | { ok: false; reason: string } {
   const out = spawnSync(binary, ['-V'], { encoding: 'utf8', timeout: 5_000 });
-  if (out.error !== undefined) return { ok: false, reason: `ab not found (${(out.error as NodeJS.ErrnoException).code ?? out.error.message}); install apache2-utils` };
+  if (out.error !== undefined)
+    return { ok: false, reason: `ab not found (${(out.error as NodeJS.ErrnoException).code ?? out.error.message}); install apache2-utils` };
   const version = /Version (\S+)/.exec(out.stdout)?.[1];
   return version === undefined ? { ok: false, reason: `ab -V printed no version: ${out.stdout.slice(0, 80)}` } : { ok: true, version };
 }

@@ -45,7 +45,8 @@ export function stats001(sync: { count: number; avgMs: number }, async: { count:
 const FILE_001 = {
   source: '001 (Bun file reads)',
   claim: 'async reads serve 759.63 % more requests than sync (218 vs 1,875 in 10 s), at the same ~52 ms per request',
-  sourceSetup: 'Bun, 100 unique 5 MB files read at random, autocannon defaults (10 connections, 10 s) per endpoint, counts from the server\'s /stats',
+  sourceSetup:
+    "Bun, 100 unique 5 MB files read at random, autocannon defaults (10 connections, 10 s) per endpoint, counts from the server's /stats",
   ratioOf: 'async / sync requests counted by the server',
   claimed: 1875 / 218,
   claimedFrom: '1,875 / 218 (the printed +759.63 % is 1,874 / 218: see docs/seeds.md)',
@@ -98,7 +99,8 @@ export const CLAIMS: readonly Claim[] = [
   {
     id: '002-memo-fib',
     source: '002 (browser Fibonacci)',
-    claim: 'memoised async Fibonacci takes the same time as un-memoised async ("exactly the same in Chromium"), while memoised sync is O(n)',
+    claim:
+      'memoised async Fibonacci takes the same time as un-memoised async ("exactly the same in Chromium"), while memoised sync is O(n)',
     sourceSetup: 'browsers, asyncMemoFib (memo[n] set after the await) vs asyncFib at the same n',
     ratioOf: 'async memo / async plain handler time',
     claimed: 1,

@@ -51,7 +51,9 @@ function explain(claim: Claim, m: Measured, r: RatioSummary, cores: number): str
 export const WIDE_INTERVAL = 4;
 
 function wideNote(r: RatioSummary): string {
-  return r.ci95[1] / r.ci95[0] > WIDE_INTERVAL ? `; the runs disagree (interval ${f(r.ci95[0])} to ${f(r.ci95[1])}), too wide to confirm or refute the claim` : '';
+  return r.ci95[1] / r.ci95[0] > WIDE_INTERVAL
+    ? `; the runs disagree (interval ${f(r.ci95[0])} to ${f(r.ci95[1])}), too wide to confirm or refute the claim`
+    : '';
 }
 
 export function judge(m: Measured, cores: number): ClaimRow {
@@ -67,6 +69,11 @@ export function judge(m: Measured, cores: number): ClaimRow {
     ratio,
     ofClaim: ratio === undefined ? undefined : ratio.median / claim.claimed,
     verdict: v,
-    why: m.status !== 'ok' ? `${m.status}: ${m.reason ?? ''}` : ratio === undefined ? 'no run could carry a ratio' : explain(claim, m, ratio, cores) + wideNote(ratio),
+    why:
+      m.status !== 'ok'
+        ? `${m.status}: ${m.reason ?? ''}`
+        : ratio === undefined
+          ? 'no run could carry a ratio'
+          : explain(claim, m, ratio, cores) + wideNote(ratio),
   };
 }

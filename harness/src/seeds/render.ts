@@ -20,7 +20,8 @@ export interface SeedsReport {
   rows: ClaimRow[];
 }
 
-const fig = (x: number | undefined) => (x === undefined || !Number.isFinite(x) ? '-' : x >= 100 ? x.toFixed(0) : x >= 1 ? x.toFixed(2) : x.toPrecision(2));
+const fig = (x: number | undefined) =>
+  x === undefined || !Number.isFinite(x) ? '-' : x >= 100 ? x.toFixed(0) : x >= 1 ? x.toFixed(2) : x.toPrecision(2);
 const ratio = (x: number) => (x >= 100 ? x.toFixed(0) : x.toFixed(2));
 
 function spread(xs: number[]): string {
@@ -36,7 +37,8 @@ export function rowCells(row: ClaimRow, runtimeVersion: string | undefined): str
       ? `${row.baseLabel} ${fig(row.baseMedian)} (${spread(row.base)}) -> ${row.overLabel} ${fig(row.overMedian)} (${spread(row.over)}) ${row.unit}`
       : row.status;
   const r = row.ratio;
-  const against = r === undefined ? '-' : `${ratio(r.median)}x [${ratio(r.ci95[0])}, ${ratio(r.ci95[1])}] vs ${ratio(row.claimed)}x claimed`;
+  const against =
+    r === undefined ? '-' : `${ratio(r.median)}x [${ratio(r.ci95[0])}, ${ratio(r.ci95[1])}] vs ${ratio(row.claimed)}x claimed`;
   return [
     `${row.claim}: ${claim?.claim ?? ''}`,
     claim?.sourceSetup ?? '',
@@ -49,7 +51,16 @@ export function rowCells(row: ClaimRow, runtimeVersion: string | undefined): str
   ];
 }
 
-const HEAD = ['claim', 'source set-up', 'replayed set-up', 'runtime', 'measured: median (min-max over runs)', 'ratio [95 % CI] vs claim', 'verdict', 'why'];
+const HEAD = [
+  'claim',
+  'source set-up',
+  'replayed set-up',
+  'runtime',
+  'measured: median (min-max over runs)',
+  'ratio [95 % CI] vs claim',
+  'verdict',
+  'why',
+];
 
 function versionOf(report: SeedsReport, runtime: string): string | undefined {
   return report.runtimes.find((r) => r.name === runtime)?.version;
@@ -58,7 +69,10 @@ function versionOf(report: SeedsReport, runtime: string): string | undefined {
 function header(report: SeedsReport): string[] {
   const e = report.environment;
   const p = report.parameters;
-  const ab = report.clients.ab.version !== undefined ? `ab ${report.clients.ab.version}` : `ab missing (${report.clients.ab.reason ?? ''}): its claims skipped`;
+  const ab =
+    report.clients.ab.version !== undefined
+      ? `ab ${report.clients.ab.version}`
+      : `ab missing (${report.clients.ab.reason ?? ''}): its claims skipped`;
   return [
     `Seeds replayed${report.status === 'interrupted' ? ' (INTERRUPTED: partial results)' : ''}: ${report.createdAt}, ${e.cpu.model} x${e.cpu.count}, ${(e.memoryBytes / 2 ** 30).toFixed(1)} GiB, ${e.os}, commit ${e.commit.slice(0, 10)}${e.dirty ? ' (dirty)' : ''}`,
     `${p.quick ? '--quick, ' : ''}${p.runs} runs per claim; ${ab}; autocannon ${report.clients.autocannon}`,
@@ -76,7 +90,7 @@ export function renderSeedsConsole(report: SeedsReport): string {
   const pick = [0, 3, 4, 5, 6];
   const rows = report.rows.map((row) => {
     const cells = rowCells(row, versionOf(report, row.runtime));
-    return [...pick.map((i) => cells[i] ?? ''), ].map((c, i) => (i === 0 ? c.split(':')[0] ?? c : c));
+    return [...pick.map((i) => cells[i] ?? '')].map((c, i) => (i === 0 ? (c.split(':')[0] ?? c) : c));
   });
   return [...header(report), '', markdownTable([pick.map((i) => HEAD[i] ?? ''), ...rows])].join('\n');
 }
@@ -86,7 +100,9 @@ export function renderSeedsHtml(report: SeedsReport): string {
   const body = report.rows
     .map((row) => {
       const cls = row.verdict === 'holds' ? 'ok' : row.verdict === 'partly' ? 'warn' : 'bad';
-      return `<tr class="${cls}">${rowCells(row, versionOf(report, row.runtime)).map((c) => `<td>${escapeHtml(c)}</td>`).join('')}</tr>`;
+      return `<tr class="${cls}">${rowCells(row, versionOf(report, row.runtime))
+        .map((c) => `<td>${escapeHtml(c)}</td>`)
+        .join('')}</tr>`;
     })
     .join('\n');
   return `<!doctype html>
@@ -95,7 +111,9 @@ export function renderSeedsHtml(report: SeedsReport): string {
 tr.ok td:nth-child(7){color:#1a7f37;font-weight:600} tr.warn td:nth-child(7){color:#9a6700;font-weight:600} tr.bad td:nth-child(7){color:#cf222e;font-weight:600}
 td{vertical-align:top;font-size:0.9em}</style></head>
 <body><h1>Claims checked</h1>
-${header(report).map((l) => `<p>${escapeHtml(l)}</p>`).join('\n')}
+${header(report)
+  .map((l) => `<p>${escapeHtml(l)}</p>`)
+  .join('\n')}
 <table><thead><tr>${head}</tr></thead><tbody>
 ${body}
 </tbody></table></body></html>

@@ -27,9 +27,23 @@ export interface ReplayShape {
   timeoutSec: number;
 }
 
-export const FULL_SHAPE: ReplayShape = { runs: 3, hashRequests: 250, fileDurationSec: 10, staticRequests: 1000, fibRequests: 10, timeoutSec: 60 };
+export const FULL_SHAPE: ReplayShape = {
+  runs: 3,
+  hashRequests: 250,
+  fileDurationSec: 10,
+  staticRequests: 1000,
+  fibRequests: 10,
+  timeoutSec: 60,
+};
 /** --quick: every claim, fewer requests; 003 keeps its 1,000 connections, it is fast. */
-export const QUICK_SHAPE: ReplayShape = { runs: 2, hashRequests: 20, fileDurationSec: 0.5, staticRequests: 1000, fibRequests: 3, timeoutSec: 30 };
+export const QUICK_SHAPE: ReplayShape = {
+  runs: 2,
+  hashRequests: 20,
+  fileDurationSec: 0.5,
+  staticRequests: 1000,
+  fibRequests: 3,
+  timeoutSec: 30,
+};
 
 /** What one claim's replay measured on one runtime: a figure per run for each side. */
 export interface Measured {
@@ -104,7 +118,8 @@ async function checked(server: RunningServer, path: string, ctx: ReplayContext, 
   if (path.includes('body=bytes')) {
     const data = new Uint8Array(await res.arrayBuffer());
     const file = manifest.files.find((f) => f.name === res.headers.get('x-file'));
-    if (res.status !== 200 || file === undefined || data.byteLength !== file.bytes) throw new Error(`${path}: answered ${res.status}, ${data.byteLength} bytes`);
+    if (res.status !== 200 || file === undefined || data.byteLength !== file.bytes)
+      throw new Error(`${path}: answered ${res.status}, ${data.byteLength} bytes`);
     return;
   }
   const why = await checkAnswer(path, res, { manifest, hashCost: 10 });
@@ -124,13 +139,29 @@ async function replay000(server: RunningServer, ctx: ReplayContext): Promise<Par
     for (const mode of ['sync', 'async'] as const) {
       throwIfAborted(ctx.signal);
       await quiesce(server, shape.timeoutSec);
-      const r = await runAb({ url: `${server.url}/hash/${mode}`, requests: shape.hashRequests, concurrency: 20, keepAlive: true, timeoutSec: shape.timeoutSec, signal: ctx.signal, binary: ctx.abBinary });
+      const r = await runAb({
+        url: `${server.url}/hash/${mode}`,
+        requests: shape.hashRequests,
+        concurrency: 20,
+        keepAlive: true,
+        timeoutSec: shape.timeoutSec,
+        signal: ctx.signal,
+        binary: ctx.abBinary,
+      });
       if (r.failed > 0 || r.non2xx > 0) throw new Error(`ab on /hash/${mode}: ${r.failed} failed, ${r.non2xx} non-2xx of ${r.complete}`);
       (mode === 'async' ? over : base).push(r.requestsPerSec);
       detail[`${mode}TimePerRequestMs`] = r.timePerRequestMs;
     }
   }
-  return { over, base, unit: 'req/s', overLabel: 'async', baseLabel: 'sync', detail, replayedSetup: `ab -k -c 20 -n ${shape.hashRequests}, bcrypt cost 10, ${shape.runs} runs` };
+  return {
+    over,
+    base,
+    unit: 'req/s',
+    overLabel: 'async',
+    baseLabel: 'sync',
+    detail,
+    replayedSetup: `ab -k -c 20 -n ${shape.hashRequests}, bcrypt cost 10, ${shape.runs} runs`,
+  };
 }
 
 async function replay001(server: RunningServer, ctx: ReplayContext, cold: boolean): Promise<Partial<Measured>> {
@@ -152,14 +183,21 @@ async function replay001(server: RunningServer, ctx: ReplayContext, cold: boolea
         detail.evictedWith = evicted.method ?? '';
       }
       // autocannon's defaults, as the source ran it: 10 connections, no pipelining.
-      const load = runLoad({ url: `${server.url}/file/${mode}`, connections: 10, durationSec: shape.fileDurationSec, timeoutSec: shape.timeoutSec });
+      const load = runLoad({
+        url: `${server.url}/file/${mode}`,
+        connections: 10,
+        durationSec: shape.fileDurationSec,
+        timeoutSec: shape.timeoutSec,
+      });
       const stop = () => load.stop();
       ctx.signal.addEventListener('abort', stop, { once: true });
-      const result = await Promise.race([load.done, server.exited.then(() => (stop(), Promise.reject(new Error(`server died during /file/${mode}`))))]).finally(() =>
-        ctx.signal.removeEventListener('abort', stop),
-      );
+      const result = await Promise.race([
+        load.done,
+        server.exited.then(() => (stop(), Promise.reject(new Error(`server died during /file/${mode}`)))),
+      ]).finally(() => ctx.signal.removeEventListener('abort', stop));
       throwIfAborted(ctx.signal);
-      if (result.errors > 0 || result.non2xx > 0) throw new Error(`autocannon on /file/${mode}: ${result.errors} errors, ${result.non2xx} non-2xx`);
+      if (result.errors > 0 || result.non2xx > 0)
+        throw new Error(`autocannon on /file/${mode}: ${result.errors} errors, ${result.non2xx} non-2xx`);
       await quiesce(server, shape.timeoutSec);
     }
     const stats = await getJson(server, '/stats', shape.timeoutSec);
@@ -192,8 +230,17 @@ async function replay003(server: RunningServer, ctx: ReplayContext): Promise<Par
     for (const mode of ['sync', 'async'] as const) {
       throwIfAborted(ctx.signal);
       await quiesce(server, shape.timeoutSec);
-      const r = await runAb({ url: `${server.url}/file/${mode}?body=bytes`, requests: n, concurrency: n, keepAlive: false, timeoutSec: shape.timeoutSec, signal: ctx.signal, binary: ctx.abBinary });
-      if (r.failed > 0 || r.non2xx > 0) throw new Error(`ab on /file/${mode}?body=bytes: ${r.failed} failed, ${r.non2xx} non-2xx of ${r.complete}`);
+      const r = await runAb({
+        url: `${server.url}/file/${mode}?body=bytes`,
+        requests: n,
+        concurrency: n,
+        keepAlive: false,
+        timeoutSec: shape.timeoutSec,
+        signal: ctx.signal,
+        binary: ctx.abBinary,
+      });
+      if (r.failed > 0 || r.non2xx > 0)
+        throw new Error(`ab on /file/${mode}?body=bytes: ${r.failed} failed, ${r.non2xx} non-2xx of ${r.complete}`);
       (mode === 'async' ? over : base).push(r.requestsPerSec);
       detail[`${mode}ConnectMs`] = r.connectMeanMs;
       detail[`${mode}TotalMs`] = r.totalMeanMs;
@@ -202,7 +249,15 @@ async function replay003(server: RunningServer, ctx: ReplayContext): Promise<Par
     }
   }
   const kib = ctx.staticManifest.sizeBytes / 1024;
-  return { over, base, unit: 'req/s', overLabel: 'async', baseLabel: 'sync', detail, replayedSetup: `ab -n ${n} -c ${n} (no keep-alive), one ${kib} KiB file read and sent per request (/file/*?body=bytes), ${shape.runs} runs` };
+  return {
+    over,
+    base,
+    unit: 'req/s',
+    overLabel: 'async',
+    baseLabel: 'sync',
+    detail,
+    replayedSetup: `ab -n ${n} -c ${n} (no keep-alive), one ${kib} KiB file read and sent per request (/file/*?body=bytes), ${shape.runs} runs`,
+  };
 }
 
 /** Handler time per request from the server's own /stats, requests one after another. */
@@ -218,7 +273,14 @@ async function handlerMs(server: RunningServer, path: string, ctx: ReplayContext
   return routeStats(await getJson(server, '/stats', shape.timeoutSec), route).avgMs;
 }
 
-async function replay002(server: RunningServer, ctx: ReplayContext, overPath: string, basePath: string, labels: [string, string], setup: string): Promise<Partial<Measured>> {
+async function replay002(
+  server: RunningServer,
+  ctx: ReplayContext,
+  overPath: string,
+  basePath: string,
+  labels: [string, string],
+  setup: string,
+): Promise<Partial<Measured>> {
   const [over, base]: [number[], number[]] = [[], []];
   for (const p of [overPath, basePath]) await checked(server, p, ctx, ctx.manifest);
   for (let run = 0; run < ctx.shape.runs; run++) {
@@ -226,29 +288,102 @@ async function replay002(server: RunningServer, ctx: ReplayContext, overPath: st
     over.push(await handlerMs(server, overPath, ctx));
   }
   const memo = labels[0] === 'async memo';
-  const detail: Record<string, number> = memo ? { memoSyncMs: await handlerMs(server, FIB_PATHS.memoSync, ctx), promiseMemoMs: await handlerMs(server, FIB_PATHS.memoAsync, ctx) } : {};
-  return { over, base, unit: 'ms per request (handler, /stats)', overLabel: labels[0], baseLabel: labels[1], detail, replayedSetup: `${setup}, ${ctx.shape.fibRequests} requests one after another, ${ctx.shape.runs} runs` };
+  const detail: Record<string, number> = memo
+    ? { memoSyncMs: await handlerMs(server, FIB_PATHS.memoSync, ctx), promiseMemoMs: await handlerMs(server, FIB_PATHS.memoAsync, ctx) }
+    : {};
+  return {
+    over,
+    base,
+    unit: 'ms per request (handler, /stats)',
+    overLabel: labels[0],
+    baseLabel: labels[1],
+    detail,
+    replayedSetup: `${setup}, ${ctx.shape.fibRequests} requests one after another, ${ctx.shape.runs} runs`,
+  };
 }
 
-type Step = { claim: ClaimId; needsAb: boolean; server: 'main' | 'static'; run(server: RunningServer, ctx: ReplayContext): Promise<Partial<Measured>> };
+type Step = {
+  claim: ClaimId;
+  needsAb: boolean;
+  server: 'main' | 'static';
+  run(server: RunningServer, ctx: ReplayContext): Promise<Partial<Measured>>;
+};
 
 const STEPS: Step[] = [
   { claim: '000-bcrypt', needsAb: true, server: 'main', run: replay000 },
   { claim: '001-file-warm', needsAb: false, server: 'main', run: (s, c) => replay001(s, c, false) },
   { claim: '001-file-cold', needsAb: false, server: 'main', run: (s, c) => replay001(s, c, true) },
-  { claim: '002-async-fib', needsAb: false, server: 'main', run: (s, c) => replay002(s, c, FIB_PATHS.plainAsync, FIB_PATHS.plainSync, ['async', 'sync'], `fib(${FIB.plainN}), async all the way down (depth ${FIB.allTheWay}) vs sync`) },
-  { claim: '002-busy-fib', needsAb: false, server: 'main', run: (s, c) => replay002(s, c, FIB_PATHS.busyAsync, FIB_PATHS.busySync, ['async', 'sync'], `busy fib(${FIB.busyN}) with a ${FIB.busyN} ** ${FIB.busyExp} loop, async all the way down vs sync`) },
-  { claim: '002-memo-fib', needsAb: false, server: 'main', run: (s, c) => replay002(s, c, FIB_PATHS.memoLateAsync, FIB_PATHS.plainAsync, ['async memo', 'async plain'], `fib(${FIB.plainN}) async memoised as the source wrote it (variant memo-late) vs async all the way down`) },
+  {
+    claim: '002-async-fib',
+    needsAb: false,
+    server: 'main',
+    run: (s, c) =>
+      replay002(
+        s,
+        c,
+        FIB_PATHS.plainAsync,
+        FIB_PATHS.plainSync,
+        ['async', 'sync'],
+        `fib(${FIB.plainN}), async all the way down (depth ${FIB.allTheWay}) vs sync`,
+      ),
+  },
+  {
+    claim: '002-busy-fib',
+    needsAb: false,
+    server: 'main',
+    run: (s, c) =>
+      replay002(
+        s,
+        c,
+        FIB_PATHS.busyAsync,
+        FIB_PATHS.busySync,
+        ['async', 'sync'],
+        `busy fib(${FIB.busyN}) with a ${FIB.busyN} ** ${FIB.busyExp} loop, async all the way down vs sync`,
+      ),
+  },
+  {
+    claim: '002-memo-fib',
+    needsAb: false,
+    server: 'main',
+    run: (s, c) =>
+      replay002(
+        s,
+        c,
+        FIB_PATHS.memoLateAsync,
+        FIB_PATHS.plainAsync,
+        ['async memo', 'async plain'],
+        `fib(${FIB.plainN}) async memoised as the source wrote it (variant memo-late) vs async all the way down`,
+      ),
+  },
   { claim: '003-static', needsAb: true, server: 'static', run: replay003 },
 ];
 
-const base = (claim: ClaimId, runtime: RuntimeName): Measured => ({ claim, runtime, status: 'ok', replayedSetup: '', unit: '', over: [], base: [], overLabel: 'async', baseLabel: 'sync', detail: {} });
+const base = (claim: ClaimId, runtime: RuntimeName): Measured => ({
+  claim,
+  runtime,
+  status: 'ok',
+  replayedSetup: '',
+  unit: '',
+  over: [],
+  base: [],
+  overLabel: 'async',
+  baseLabel: 'sync',
+  detail: {},
+});
 
 /** Every claim on one runtime; a claim that fails is recorded as failed and the next one runs. */
-export async function replayRuntime(runtime: RuntimeName, ctx: ReplayContext): Promise<{ version: string | undefined; rows: Measured[]; reason?: string }> {
+export async function replayRuntime(
+  runtime: RuntimeName,
+  ctx: ReplayContext,
+): Promise<{ version: string | undefined; rows: Measured[]; reason?: string }> {
   const spec: RuntimeSpec = runtimeSpec(runtime);
   const probed = probeRuntime(spec);
-  if (!probed.ok) return { version: undefined, reason: probed.reason, rows: STEPS.map((s) => ({ ...base(s.claim, runtime), status: 'skipped', reason: probed.reason })) };
+  if (!probed.ok)
+    return {
+      version: undefined,
+      reason: probed.reason,
+      rows: STEPS.map((s) => ({ ...base(s.claim, runtime), status: 'skipped', reason: probed.reason })),
+    };
   const servers: Partial<Record<'main' | 'static', RunningServer>> = {};
   const rows: Measured[] = [];
   try {

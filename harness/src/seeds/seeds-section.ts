@@ -13,7 +13,8 @@ function headline(row: ClaimRow): Headline {
   const claim = CLAIMS.find((c) => c.id === row.claim);
   const r = row.ratio;
   const figure = r === undefined ? '—' : formatRatio(r.median);
-  const measured = r === undefined ? row.status : holdsOne(r.ci95) && row.claimed !== 1 ? `no measurable difference (${figure})` : `${figure} measured`;
+  const measured =
+    r === undefined ? row.status : holdsOne(r.ci95) && row.claimed !== 1 ? `no measurable difference (${figure})` : `${figure} measured`;
   return {
     question: `Seed claim ${row.claim} on ${row.runtime}: ${claim?.claim ?? row.claim}`,
     answer: `${row.verdict}: ${measured} against ${formatRatio(row.claimed)} claimed`,

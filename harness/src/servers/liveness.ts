@@ -90,7 +90,10 @@ export async function whileAlive<T>(server: RunningServer, work: Promise<T>, opt
         // Remote: the samples its wrapper sends from that host's /proc; none fresh is "unknown".
         const progress = server.remote === undefined ? readMainThreadProgress(pid) : server.remote.progress?.(pid);
         const previous = samples.at(-1)?.progress;
-        if (progress === undefined || (previous !== undefined && (progress.runNs !== previous.runNs || progress.slices !== previous.slices))) {
+        if (
+          progress === undefined ||
+          (previous !== undefined && (progress.runNs !== previous.runNs || progress.slices !== previous.slices))
+        ) {
           movedSinceStart = true;
         }
         samples.push({ atMs: now, progress });
@@ -100,11 +103,19 @@ export async function whileAlive<T>(server: RunningServer, work: Promise<T>, opt
         if (verdict.state === 'hung') {
           const how = verdict.stopped ? 'stopped (process state T)' : 'its main thread neither ran nor woke';
           const who = watched.length > 1 ? ` (serving process ${pid})` : '';
-          return reject(new ServerLost(`server hung${who}: ${how} for ${(verdict.idleMs / 1000).toFixed(1)} s while waiting for ${options.what}${tailOf(server)}`));
+          return reject(
+            new ServerLost(
+              `server hung${who}: ${how} for ${(verdict.idleMs / 1000).toFixed(1)} s while waiting for ${options.what}${tailOf(server)}`,
+            ),
+          );
         }
       }
       if (now - start > options.deadlineMs && movedSinceStart) {
-        return reject(new ServerBusy(`server still working on its backlog ${(options.deadlineMs / 1000).toFixed(1)} s into waiting for ${options.what}`));
+        return reject(
+          new ServerBusy(
+            `server still working on its backlog ${(options.deadlineMs / 1000).toFixed(1)} s into waiting for ${options.what}`,
+          ),
+        );
       }
       timer = setTimeout(tick, every);
     };

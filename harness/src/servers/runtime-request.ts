@@ -20,14 +20,25 @@ export function parseRuntimeRequest(text: string, names: readonly RuntimeName[])
   const name = (at === -1 ? text : text.slice(0, at)).trim();
   if (!names.includes(name as RuntimeName)) throw new FlagError(`--runtimes: unknown "${name}"; accepted: ${names.join(', ')}`);
   if (at === -1) return { name: name as RuntimeName, label: name };
-  const version = text.slice(at + 1).trim().replace(/^v/, '');
-  if (!VERSION.test(version)) throw new FlagError(`--runtimes: "${text}": a version is a release line or an exact version, e.g. ${name}@22 or ${name}@22.23.3`);
+  const version = text
+    .slice(at + 1)
+    .trim()
+    .replace(/^v/, '');
+  if (!VERSION.test(version))
+    throw new FlagError(`--runtimes: "${text}": a version is a release line or an exact version, e.g. ${name}@22 or ${name}@22.23.3`);
   return { name: name as RuntimeName, version, label: `${name}@${version}` };
 }
 
 /** A comma-separated list of runtimes, each optionally with @version; repeats dropped, order kept. */
 export function parseRuntimeList(raw: string, names: readonly RuntimeName[]): RuntimeRequest[] {
-  const items = [...new Set(raw.split(',').map((s) => s.trim()).filter((s) => s !== ''))];
+  const items = [
+    ...new Set(
+      raw
+        .split(',')
+        .map((s) => s.trim())
+        .filter((s) => s !== ''),
+    ),
+  ];
   if (items.length === 0) throw new FlagError(`--runtimes is empty; accepted: ${names.join(', ')}`);
   const requests = items.map((item) => parseRuntimeRequest(item, names));
   const labels = requests.map((r) => r.label);
@@ -60,7 +71,10 @@ export function matches(version: string, wanted: string): boolean {
 
 /** The newest stable version in `versions` matching `wanted`. */
 export function pickVersion(versions: readonly string[], wanted: string): string | undefined {
-  return versions.filter((v) => isStable(v) && matches(v, wanted)).sort(compareVersions).at(-1);
+  return versions
+    .filter((v) => isStable(v) && matches(v, wanted))
+    .sort(compareVersions)
+    .at(-1);
 }
 
 /**

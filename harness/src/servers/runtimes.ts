@@ -67,7 +67,14 @@ export function nodeSpecFor(binary: string, source: string): RuntimeSpec {
     name: 'node',
     binary,
     // The preload sizes libuv's thread pool before Node starts it (runtimes/node/threadpool.cjs).
-    args: (serverArgs) => ['--require', resolve(RUNTIMES_DIR, 'node/threadpool.cjs'), '--import', loader, resolve(RUNTIMES_DIR, 'node/server.ts'), ...serverArgs],
+    args: (serverArgs) => [
+      '--require',
+      resolve(RUNTIMES_DIR, 'node/threadpool.cjs'),
+      '--import',
+      loader,
+      resolve(RUNTIMES_DIR, 'node/server.ts'),
+      ...serverArgs,
+    ],
     versionArgs: ['--version'],
     parseVersion: (out) => out.trim().replace(/^v/, ''),
     source,
@@ -135,7 +142,9 @@ export function binaryOverride(name: RuntimeName, env: NodeJS.ProcessEnv = proce
 export function runtimeSpec(name: RuntimeName): RuntimeSpec {
   const spec = resolved(name, name === 'node' ? nodeSpec : name === 'bun' ? bunSpec : denoSpec);
   const binary = binaryOverride(name);
-  return binary === undefined || spec.unavailable !== undefined ? spec : { ...spec, binary, source: `BENCH_${name.toUpperCase()}_BIN=${binary}` };
+  return binary === undefined || spec.unavailable !== undefined
+    ? spec
+    : { ...spec, binary, source: `BENCH_${name.toUpperCase()}_BIN=${binary}` };
 }
 
 /** The runtime's exact version, or why it cannot run here (binary missing or broken). */

@@ -91,7 +91,11 @@ export async function drain(ctx: ControlContext): Promise<void> {
   }
   // With little or nothing left over, the server still gets up to --timeout to finish it.
   const untilMs = Math.max(deadlineMs, Math.min(capMs, ctx.plan.timeoutSec * 1000));
-  await waitQuiet(ctx, untilMs, `server still busy ${(deadlineMs / 1000).toFixed(1)} s after the load stopped (drain deadline from ${left.backlog} requests in hand)`);
+  await waitQuiet(
+    ctx,
+    untilMs,
+    `server still busy ${(deadlineMs / 1000).toFixed(1)} s after the load stopped (drain deadline from ${left.backlog} requests in hand)`,
+  );
   leftovers.delete(ctx.server);
 }
 

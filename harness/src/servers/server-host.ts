@@ -45,7 +45,8 @@ export function remoteTarget(get: (flag: string) => string | undefined, defaultD
     throw new FlagError(`--server-host must be [user@]host (a name from your ssh config, a host name or an address), got "${destination}"`);
   }
   const bind = get('server-bind');
-  if (bind !== undefined && !/^[A-Za-z0-9.:_-]+$/.test(bind)) throw new FlagError(`--server-bind must be an address of the server host, got "${bind}"`);
+  if (bind !== undefined && !/^[A-Za-z0-9.:_-]+$/.test(bind))
+    throw new FlagError(`--server-bind must be an address of the server host, got "${bind}"`);
   const dir = get('server-dir') ?? defaultDir;
   if (!dir.startsWith('/')) throw new FlagError(`--server-dir must be an absolute path on the server host, got "${dir}"`);
   const sshConfig = get('ssh-config');

@@ -104,21 +104,29 @@ export async function startServer(spec: RuntimeSpec, options: StartOptions): Pro
   const deadline = Date.now() + (options.readyTimeoutMs ?? 30_000);
   try {
     if (child.pid === undefined) throw new Error(`${describe} could not be spawned (${spec.binary})`);
-    const url = await waitFor(async () => {
-      if (!alive) {
-        const exit = await exited;
-        throw new Error(`${describe} exited before ready (${formatExit(exit)})${stderrTail() ? `: ${stderrTail(3)}` : ''}`);
-      }
-      const match = READY_LINE.exec(stdout);
-      return match?.[1];
-    }, deadline, `${describe} printed no readiness line`);
+    const url = await waitFor(
+      async () => {
+        if (!alive) {
+          const exit = await exited;
+          throw new Error(`${describe} exited before ready (${formatExit(exit)})${stderrTail() ? `: ${stderrTail(3)}` : ''}`);
+        }
+        const match = READY_LINE.exec(stdout);
+        return match?.[1];
+      },
+      deadline,
+      `${describe} printed no readiness line`,
+    );
     let last: Health | undefined;
-    const health = await waitFor(async () => {
-      if (!alive) throw new Error(`${describe} exited during start-up: ${stderrTail(3)}`);
-      last = await fetchHealth(url);
-      // With --processes, every serving process must have reported before it is measured.
-      return last !== undefined && groupComplete(last) ? last : undefined;
-    }, deadline, `${describe} never answered /health at ${url}`).catch((error: Error) => {
+    const health = await waitFor(
+      async () => {
+        if (!alive) throw new Error(`${describe} exited during start-up: ${stderrTail(3)}`);
+        last = await fetchHealth(url);
+        // With --processes, every serving process must have reported before it is measured.
+        return last !== undefined && groupComplete(last) ? last : undefined;
+      },
+      deadline,
+      `${describe} never answered /health at ${url}`,
+    ).catch((error: Error) => {
       if (last !== undefined && !groupComplete(last)) {
         throw new Error(`${describe}: only ${last.pids?.length ?? 0} of ${last.processes} processes answer: refusing to measure it`);
       }
@@ -136,7 +144,9 @@ export async function startServer(spec: RuntimeSpec, options: StartOptions): Pro
     const servingPids = health.pids ?? [child.pid];
     const strangers = existsSync('/proc/self') ? servingPids.filter((p) => processGroupOf(p) !== child.pid) : [];
     if (strangers.length > 0) {
-      throw new Error(`${describe}: processes ${strangers.join(', ')} named by /health are not in the group started: refusing to measure them`);
+      throw new Error(
+        `${describe}: processes ${strangers.join(', ')} named by /health are not in the group started: refusing to measure them`,
+      );
     }
     const server: RunningServer = {
       runtime: spec.name,

@@ -22,5 +22,9 @@ export function fairness(counts: readonly number[]): Fairness | undefined {
   const sum = served.reduce((a, b) => a + b, 0);
   const sumSquares = served.reduce((a, b) => a + b * b, 0);
   const round = (x: number) => Math.round(x * 1000) / 1000;
-  return { connections: served.length, jain: round((sum * sum) / (served.length * sumSquares)), maxOverMin: round(Math.max(...served) / Math.min(...served)) };
+  return {
+    connections: served.length,
+    jain: round((sum * sum) / (served.length * sumSquares)),
+    maxOverMin: round(Math.max(...served) / Math.min(...served)),
+  };
 }

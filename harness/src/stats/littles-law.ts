@@ -94,7 +94,10 @@ export interface RunLatencyInput {
 }
 
 /** The run's Little's-law check, its unanswered requests, and its percentiles with them in. */
-export function runLatencyCheck(load: RunLatencyInput, connections: number): Pick<RunResult, 'littlesLaw' | 'unanswered' | 'latencyWithUnansweredMs'> {
+export function runLatencyCheck(
+  load: RunLatencyInput,
+  connections: number,
+): Pick<RunResult, 'littlesLaw' | 'unanswered' | 'latencyWithUnansweredMs'> {
   const little = load.meanLatencyMs === undefined ? undefined : littlesLaw(connections, load.requestsPerSec, load.meanLatencyMs);
   const ages = load.unanswered.agesMs;
   return {
@@ -158,16 +161,25 @@ export function latencyCensoredReason(runs: readonly RunResult[]): string | unde
   const answered = runs.reduce((s, r) => s + r.requests, 0);
   const shifted = runs.filter((r) => {
     const c = r.latencyWithUnansweredMs;
-    return c !== undefined && canSetP99(r.unanswered?.count ?? 0, r.sent ?? 0) && c.lowerBound.includes('p99') && c.p99 > r.latencyMs.p99 * CENSORED_DOMINATES;
+    return (
+      c !== undefined &&
+      canSetP99(r.unanswered?.count ?? 0, r.sent ?? 0) &&
+      c.lowerBound.includes('p99') &&
+      c.p99 > r.latencyMs.p99 * CENSORED_DOMINATES
+    );
   });
   const reasons: string[] = [];
   if (little !== undefined && little.ratio < LITTLE_RATIO_MIN) {
-    reasons.push(`answered mean ${ms(little.measuredMeanMs)} vs ${ms(little.expectedMeanMs)} by Little's law (${little.ratio.toFixed(2)}x)`);
+    reasons.push(
+      `answered mean ${ms(little.measuredMeanMs)} vs ${ms(little.expectedMeanMs)} by Little's law (${little.ratio.toFixed(2)}x)`,
+    );
   }
   if (unanswered !== undefined && (unanswered.count > answered || shifted.length * 2 > runs.length)) {
     const oldest = unanswered.oldestMs === undefined ? '' : `, oldest ${ms(unanswered.oldestMs)}`;
     const why = unanswered.count > answered ? 'more than answered' : 'they set the p99';
-    reasons.push(`${unanswered.count.toLocaleString('en-US')} of ${unanswered.sent.toLocaleString('en-US')} requests unanswered at the runs' end (${why}${oldest})`);
+    reasons.push(
+      `${unanswered.count.toLocaleString('en-US')} of ${unanswered.sent.toLocaleString('en-US')} requests unanswered at the runs' end (${why}${oldest})`,
+    );
   }
   return reasons.length === 0 ? undefined : reasons.join('; ');
 }
@@ -193,7 +205,10 @@ function ms(value: number): string {
  * "≥ 404", when that is a lower bound above it by more than CENSORED_SHIFT, or the cell is
  * flagged latency-censored.
  */
-export function shownP99(cell: Pick<CellResult, 'latencyMs' | 'flags' | 'latencyWithUnansweredMs' | 'unanswered'>, format: (ms: number) => string): string {
+export function shownP99(
+  cell: Pick<CellResult, 'latencyMs' | 'flags' | 'latencyWithUnansweredMs' | 'unanswered'>,
+  format: (ms: number) => string,
+): string {
   const censored = cell.latencyWithUnansweredMs;
   const unanswered = cell.unanswered;
   if (censored === undefined || unanswered === undefined || !censored.lowerBound.includes('p99')) return format(cell.latencyMs.p99);

@@ -6,12 +6,7 @@
  * a thousandth of a request/s for throughput, and 0.1 % for a CV - far below the run-to-run
  * noise of any of them, while keeping report.json free of 17-digit floats.
  */
-import {
-  coefficientOfVariation,
-  mean as ssMean,
-  median as ssMedian,
-  sampleStandardDeviation,
-} from 'simple-statistics';
+import { coefficientOfVariation, mean as ssMean, median as ssMedian, sampleStandardDeviation } from 'simple-statistics';
 import type { Summary } from '../model/cell.ts';
 
 export const FIGURE_DECIMALS = 3;
@@ -21,8 +16,8 @@ export const FIGURE_DECIMALS = 3;
  * Beyond 30 the normal approximation (1.96) is close enough for our handful of runs.
  */
 const T_CRITICAL_95 = [
-  12.706, 4.303, 3.182, 2.776, 2.571, 2.447, 2.365, 2.306, 2.262, 2.228, 2.201, 2.179, 2.16, 2.145, 2.131,
-  2.12, 2.11, 2.101, 2.093, 2.086, 2.08, 2.074, 2.069, 2.064, 2.06, 2.056, 2.052, 2.048, 2.045, 2.042,
+  12.706, 4.303, 3.182, 2.776, 2.571, 2.447, 2.365, 2.306, 2.262, 2.228, 2.201, 2.179, 2.16, 2.145, 2.131, 2.12, 2.11, 2.101, 2.093, 2.086,
+  2.08, 2.074, 2.069, 2.064, 2.06, 2.056, 2.052, 2.048, 2.045, 2.042,
 ] as const;
 const Z_95 = 1.96;
 
@@ -82,7 +77,10 @@ export function summarize(xs: readonly number[]): Summary {
   const m = roundFigure(median(xs));
   const base = { median: m, cv: roundFigure(cv(xs)), runs: xs.map((x) => roundFigure(x)) };
   if (xs.length < MIN_RUNS_FOR_INTERVAL) {
-    const note = xs.length === 0 ? 'no runs' : `${xs.length} run${xs.length === 1 ? '' : 's'}: too few for an interval (${MIN_RUNS_FOR_INTERVAL} or more)`;
+    const note =
+      xs.length === 0
+        ? 'no runs'
+        : `${xs.length} run${xs.length === 1 ? '' : 's'}: too few for an interval (${MIN_RUNS_FOR_INTERVAL} or more)`;
     return { median: m, ci95: [m, m], cv: base.cv, runs: base.runs, intervalNote: note };
   }
   const [low, high] = ci95(xs);

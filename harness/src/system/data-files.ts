@@ -17,7 +17,9 @@ export function ensureDataFiles(
   const manifest = generateDataFiles(dir, count, sizeBytes);
   const started = performance.now();
   settleFiles(manifest.files.map((f) => join(dir, f.name)));
-  log(`input files written out to disk in ${((performance.now() - started) / 1000).toFixed(1)} s (fsync), so their writeback does not run during the first cells`);
+  log(
+    `input files written out to disk in ${((performance.now() - started) / 1000).toFixed(1)} s (fsync), so their writeback does not run during the first cells`,
+  );
   return manifest;
 }
 

@@ -18,7 +18,9 @@ export function openFilesLimit(limits: string | undefined = readLimits()): { sof
 export function fdWarning(connections: number, limit = openFilesLimit()): string | undefined {
   if (limit === undefined || connections + HEADROOM <= limit.soft) return undefined;
   const raise =
-    limit.hard > limit.soft ? `raise it with \`ulimit -n ${limit.hard}\`` : `the hard limit is ${limit.hard}: raise it as root (ulimit -Hn, limits.conf)`;
+    limit.hard > limit.soft
+      ? `raise it with \`ulimit -n ${limit.hard}\``
+      : `the hard limit is ${limit.hard}: raise it as root (ulimit -Hn, limits.conf)`;
   return `${connections} connections need about ${connections + HEADROOM} open files, but the limit is ${limit.soft}; ${raise}, or expect connection errors`;
 }
 

@@ -22,7 +22,6 @@ export interface SpeedSample {
   cpuMs: number;
 }
 
-
 /** Samples closer than this to each other (ms) on different CPUs belong to the same tick. */
 export const TICK_MATCH_MS = 60;
 /**
@@ -80,7 +79,12 @@ function nearest(samples: readonly SpeedSample[], cpu: number, at: number): Spee
 }
 
 /** The run's cores' worth, or undefined when no complete tick fell inside it. */
-export function runSpeed(samples: readonly SpeedSample[], reference: ReadonlyMap<number, number>, from: number, to: number): RunSpeed | undefined {
+export function runSpeed(
+  samples: readonly SpeedSample[],
+  reference: ReadonlyMap<number, number>,
+  from: number,
+  to: number,
+): RunSpeed | undefined {
   const sums = tickSums(samples, reference, from, to);
   if (sums.length === 0) return undefined;
   const round = (x: number) => Math.round(x * 100) / 100;

@@ -55,9 +55,8 @@ export interface SpeedSampler {
   stop(): void;
 }
 
-
 /** Starts one sampler child per CPU; pinned when taskset works, else left to the scheduler. */
-export function startSpeedSampler(opts: { taskset: boolean; cpus?: number; intervalMs?: number; node?: string } ): SpeedSampler {
+export function startSpeedSampler(opts: { taskset: boolean; cpus?: number; intervalMs?: number; node?: string }): SpeedSampler {
   const cpus = opts.cpus ?? availableParallelism();
   const every = opts.intervalMs ?? SAMPLE_INTERVAL_MS;
   const node = opts.node ?? process.execPath;
@@ -68,7 +67,9 @@ export function startSpeedSampler(opts: { taskset: boolean; cpus?: number; inter
   const children: ChildProcess[] = [];
   for (let cpu = 0; cpu < cpus; cpu++) {
     const args = ['-e', CHILD, String(UNIT_FIB_N), String(every), String(cpu)];
-    const child = opts.taskset ? spawn('taskset', ['-c', String(cpu), node, ...args], { stdio: ['pipe', 'pipe', 'ignore'] }) : spawn(node, args, { stdio: ['pipe', 'pipe', 'ignore'] });
+    const child = opts.taskset
+      ? spawn('taskset', ['-c', String(cpu), node, ...args], { stdio: ['pipe', 'pipe', 'ignore'] })
+      : spawn(node, args, { stdio: ['pipe', 'pipe', 'ignore'] });
     child.on('error', () => undefined);
     children.push(child);
     if (child.stdout === null) continue;

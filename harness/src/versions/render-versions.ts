@@ -11,7 +11,22 @@ import { escapeCell, formatMs, formatRps } from '../report/render/markdown.ts';
 import type { VersionChange, VersionComparison } from './version-changes.ts';
 
 const DASH = '—';
-const HEAD = ['runtime', 'scenario', 'mode', 'version vs baseline', 'req/s', 'change', 'p', 'p99 ms', 'change', 'p', 'probe p99 ms', 'change', 'p', 'verdict'];
+const HEAD = [
+  'runtime',
+  'scenario',
+  'mode',
+  'version vs baseline',
+  'req/s',
+  'change',
+  'p',
+  'p99 ms',
+  'change',
+  'p',
+  'probe p99 ms',
+  'change',
+  'p',
+  'verdict',
+];
 
 const VERDICT: Record<string, string> = {
   regressed: '✗ worse',
@@ -36,12 +51,14 @@ function row(c: VersionChange): string[] {
     ...metric(c.throughput, rps),
     ...metric(c.p99, formatMs),
     ...metric(c.probeP99, formatMs),
-    c.reason !== undefined ? `not compared: ${c.reason}` : VERDICT[c.verdict ?? 'unchanged'] ?? '',
+    c.reason !== undefined ? `not compared: ${c.reason}` : (VERDICT[c.verdict ?? 'unchanged'] ?? ''),
   ];
 }
 
 function explanation(v: VersionComparison): string {
-  const bases = Object.entries(v.baselines).map(([runtime, label]) => `${runtime}: ${label}`).join(', ');
+  const bases = Object.entries(v.baselines)
+    .map(([runtime, label]) => `${runtime}: ${label}`)
+    .join(', ');
   return (
     `Each version against its runtime's baseline (${bases}; --baseline picks another, default the oldest), cell by cell, ` +
     `from the runs of this one interleaved run. Medians across runs, baseline → this version; p is Welch's t-test over the per-run figures, ` +
@@ -53,7 +70,9 @@ function explanation(v: VersionComparison): string {
 export function versionsMarkdown(report: Report): string | undefined {
   const v = report.versions;
   if (v === undefined || v.changes.length === 0) return undefined;
-  const table = markdownTable([HEAD, ...v.changes.map((c) => row(c).map(escapeCell))], { align: ['l', 'l', 'l', 'l', 'r', 'r', 'r', 'r', 'r', 'r', 'r', 'r', 'r', 'l'] });
+  const table = markdownTable([HEAD, ...v.changes.map((c) => row(c).map(escapeCell))], {
+    align: ['l', 'l', 'l', 'l', 'r', 'r', 'r', 'r', 'r', 'r', 'r', 'r', 'r', 'l'],
+  });
   return ['## Versions compared', explanation(v), table].join('\n\n');
 }
 
@@ -61,7 +80,14 @@ export function versionsHtml(report: Report): string {
   const v = report.versions;
   if (v === undefined || v.changes.length === 0) return '';
   const head = `<tr>${HEAD.map((h) => `<th>${escapeHtml(h)}</th>`).join('')}</tr>`;
-  const rows = v.changes.map((c) => `<tr data-runtime="${escapeHtml(c.runtime)}" data-label="${escapeHtml(c.current.label)}" data-verdict="${escapeHtml(c.verdict ?? 'not-compared')}">${row(c).map((x) => `<td>${escapeHtml(x)}</td>`).join('')}</tr>`);
+  const rows = v.changes.map(
+    (c) =>
+      `<tr data-runtime="${escapeHtml(c.runtime)}" data-label="${escapeHtml(c.current.label)}" data-verdict="${escapeHtml(c.verdict ?? 'not-compared')}">${row(
+        c,
+      )
+        .map((x) => `<td>${escapeHtml(x)}</td>`)
+        .join('')}</tr>`,
+  );
   return [
     '<h2 id="versions">Versions compared</h2>',
     `<p class="muted">${escapeHtml(explanation(v))} Each scenario's requests/s chart below shows every version as its own bar.</p>`,

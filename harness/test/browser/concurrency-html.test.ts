@@ -14,7 +14,15 @@ import { renderHtml } from '../../src/report/render/html.ts';
 import { environment, makeCell, parameters, runtimes } from '../fixtures.ts';
 
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-const ARGS = ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run', '--disable-quic'];
+const ARGS = [
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+  '--no-first-run',
+  '--disable-quic',
+];
 const installed = existsSync(CHROMIUM);
 const required = (process.env.CI ?? '') !== '' && process.env.CI !== 'false';
 
@@ -32,9 +40,19 @@ describe.skipIf(!installed && !required)('concurrency sweep in report.html (head
   beforeAll(async () => {
     if (!installed) throw new Error(`${CHROMIUM} not found (CI is set, so this is not skipped)`);
     const cells = [1, 10, 100].flatMap((connections) =>
-      (['sync', 'async'] as const).map((mode) => ({ ...makeCell({ runtime: 'node', scenario: 'sleep', mode }, { rps: mode === 'sync' ? 45 : 45 * connections }), connections })),
+      (['sync', 'async'] as const).map((mode) => ({
+        ...makeCell({ runtime: 'node', scenario: 'sleep', mode }, { rps: mode === 'sync' ? 45 : 45 * connections }),
+        connections,
+      })),
     );
-    const report = mergeReport({ createdAt: '2026-11-23T00:00:00Z', status: 'complete', environment, parameters: { ...parameters, connectionsSweep: [1, 10, 100] }, runtimes, results: cells });
+    const report = mergeReport({
+      createdAt: '2026-11-23T00:00:00Z',
+      status: 'complete',
+      environment,
+      parameters: { ...parameters, connectionsSweep: [1, 10, 100] },
+      runtimes,
+      results: cells,
+    });
     dir = mkdtempSync(join(tmpdir(), 'concurrency-html-'));
     const file = join(dir, 'report.html');
     writeFileSync(file, renderHtml(report, loadChartAssets()));

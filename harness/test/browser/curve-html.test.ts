@@ -13,7 +13,15 @@ import { loadChartAssets } from '../../src/report/render/html-assets.ts';
 import { CURVE_REPORT } from '../fixtures/curve-report.ts';
 
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-const ARGS = ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run', '--disable-quic'];
+const ARGS = [
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+  '--no-first-run',
+  '--disable-quic',
+];
 const installed = existsSync(CHROMIUM);
 const required = (process.env.CI ?? '') !== '' && process.env.CI !== 'false';
 if (!installed && !required) console.warn(`curve browser test SKIPPED: ${CHROMIUM} not found`);

@@ -31,7 +31,7 @@ function pngSize(file: string): { width: number; height: number } {
 }
 
 describe.skipIf(missing !== undefined && !required)('docs pictures', () => {
-  it('draws the bench sample\'s sleep charts from its report.json', async () => {
+  it("draws the bench sample's sleep charts from its report.json", async () => {
     const bench = PICTURES.find((p) => p.file === 'docs/bench-report.png');
     expect(bench).toBeDefined();
     if (bench === undefined) return;

@@ -15,7 +15,15 @@ import { EXPECTED_RUNTIMES, EXPECTED_SCENARIOS, htmlFixtureReport } from '../fix
 
 /** CHROMIUM_PATH only to point at another build (or at nothing, to try the skip and CI paths). */
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-const ARGS = ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run', '--disable-quic'];
+const ARGS = [
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+  '--no-first-run',
+  '--disable-quic',
+];
 const HARNESS = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 const SCREENSHOT = join(HARNESS, 'test-results/report-html.png');
 
@@ -123,7 +131,8 @@ describe.skipIf(!installed && !required)('report.html in headless Chromium', () 
   });
 
   it('marks flagged, invalid and failed cells in the charts themselves', () => {
-    const chart = (scenario: string, kind: string): ChartInfo | undefined => charts.find((c) => c.scenario === scenario && c.chart === kind);
+    const chart = (scenario: string, kind: string): ChartInfo | undefined =>
+      charts.find((c) => c.scenario === scenario && c.chart === kind);
     const bun = EXPECTED_RUNTIMES.indexOf('bun');
     expect(chart('hello', 'rps')?.datasets[bun]?.marks).toEqual(['⚠', '']);
     expect(chart('hash', 'rps')?.datasets[bun]?.marks).toEqual(['✗', '']);
@@ -142,12 +151,16 @@ describe.skipIf(!installed && !required)('report.html in headless Chromium', () 
     expect(text).toContain('⚠ client-bound');
     expect(await innerText('section[data-scenario="fib"] tr[data-runtime="node"][data-mode="async"]')).toContain('⚠ unstable (CV 28 %)');
     expect(await innerText('section[data-scenario="sleep"] tr[data-runtime="node"][data-mode="sync"]')).toContain('⚠ count-mismatch');
-    expect(await innerText('section[data-scenario="fib"] tr[data-runtime="bun"][data-mode="worker"]')).toContain('✗ failed: server exited with code 1');
+    expect(await innerText('section[data-scenario="fib"] tr[data-runtime="bun"][data-mode="worker"]')).toContain(
+      '✗ failed: server exited with code 1',
+    );
     expect(await innerText('section[data-scenario="hash"] tr[data-runtime="deno"]')).toContain('skipped: deno not installed');
   });
 
   it('shows a reason containing markup as text, never running it', async () => {
     expect(await page.evaluate('window.pwned')).toBeUndefined();
-    expect(await innerText('section[data-scenario="hash"] tr[data-runtime="bun"][data-mode="sync"]')).toContain('</script><script>window.pwned = 1</script>');
+    expect(await innerText('section[data-scenario="hash"] tr[data-runtime="bun"][data-mode="sync"]')).toContain(
+      '</script><script>window.pwned = 1</script>',
+    );
   });
 });

@@ -17,7 +17,15 @@ import { CURVE_REPORT } from '../fixtures/curve-report.ts';
 import { htmlFixtureReport } from '../fixtures/html-report.ts';
 
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-const ARGS = ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run', '--disable-quic'];
+const ARGS = [
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+  '--no-first-run',
+  '--disable-quic',
+];
 const HARNESS = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 const SCREENSHOT = join(HARNESS, 'test-results/site-html.png');
 const installed = existsSync(CHROMIUM);
@@ -101,7 +109,7 @@ describe.skipIf(!installed && !required)('the results site in headless Chromium'
     await page.screenshot({ path: SCREENSHOT, fullPage: true });
   });
 
-  it('draws each kind\'s charts with data inside the site', async () => {
+  it("draws each kind's charts with data inside the site", async () => {
     const drawn: Record<string, number> = {};
     for (const frame of page.frames().filter((f) => f !== page.mainFrame())) {
       await frame.waitForFunction(() => document.readyState === 'complete');
@@ -126,7 +134,12 @@ describe.skipIf(!installed && !required)('the results site in headless Chromium'
   it('quotes on its front page the figures of the reports it links to', async () => {
     await page.click('nav.tabs a[href="#front"]');
     const rows = (await page.$$eval('table.headlines tbody tr', (trs) =>
-      (trs as HTMLTableRowElement[]).map((tr) => ({ kind: tr.getAttribute('data-kind') ?? '', figure: tr.getAttribute('data-figure') ?? '', question: tr.cells[0]?.textContent ?? '', href: tr.querySelector('a.source')?.getAttribute('href') ?? '' })),
+      (trs as HTMLTableRowElement[]).map((tr) => ({
+        kind: tr.getAttribute('data-kind') ?? '',
+        figure: tr.getAttribute('data-figure') ?? '',
+        question: tr.cells[0]?.textContent ?? '',
+        href: tr.querySelector('a.source')?.getAttribute('href') ?? '',
+      })),
     )) as Row[];
     const bench = rows.filter((r) => r.kind === 'bench');
     expect(bench.length).toBeGreaterThan(0);

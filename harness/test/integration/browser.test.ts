@@ -54,8 +54,14 @@ for (const name of BROWSERS) {
   describe.skipIf(!installed && !required)(`${name} headless`, () => {
     it('computes fib(20) in every mode, the worker keeps the timer on time, nothing is left behind', async () => {
       const section = await runStudy({
-        browsers: [name], variants: ['plain'], modes: ['sync', 'async', 'worker'], ladder: { plain: [20], busy: [], memo: [], 'memo-late': [] },
-        busyExponent: 4, warmupMs: 100, samples: 3, caseTimeoutMs: 30_000,
+        browsers: [name],
+        variants: ['plain'],
+        modes: ['sync', 'async', 'worker'],
+        ladder: { plain: [20], busy: [], memo: [], 'memo-late': [] },
+        busyExponent: 4,
+        warmupMs: 100,
+        samples: 3,
+        caseTimeoutMs: 30_000,
       });
       expect(section.browsers[0]).toMatchObject({ name, status: 'ok' });
       expect(section.browsers[0]?.version).toMatch(/\d+\.\d+/);
@@ -75,9 +81,33 @@ describe.skipIf(!existsSync(executable('chromium')) && !required)('interrupted C
   it('SIGINT kills the browser, keeps partial results and exits 130', async () => {
     const tag = `${TAG}-cli`;
     const out = mkdtempSync(join(tmpdir(), 'bench-browser-'));
-    const child = spawn(process.execPath, ['--import', 'tsx', 'src/browser-cli.ts', '--browsers', 'chromium', '--variants', 'busy', '--modes', 'sync', '--n', '10,22', '--samples', '50', '--busy-exponent', '6', '--out', out], {
-      cwd: HARNESS, env: { ...process.env, BENCH_BROWSER_TAG: tag }, stdio: ['ignore', 'pipe', 'pipe'],
-    });
+    const child = spawn(
+      process.execPath,
+      [
+        '--import',
+        'tsx',
+        'src/browser-cli.ts',
+        '--browsers',
+        'chromium',
+        '--variants',
+        'busy',
+        '--modes',
+        'sync',
+        '--n',
+        '10,22',
+        '--samples',
+        '50',
+        '--busy-exponent',
+        '6',
+        '--out',
+        out,
+      ],
+      {
+        cwd: HARNESS,
+        env: { ...process.env, BENCH_BROWSER_TAG: tag },
+        stdio: ['ignore', 'pipe', 'pipe'],
+      },
+    );
     let stdout = '';
     child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
     const exited = new Promise<number | null>((r) => child.on('exit', (code) => r(code)));

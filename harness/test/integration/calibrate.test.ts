@@ -37,7 +37,7 @@ afterAll(async () => {
 });
 
 describe.skipIf(skipWrk)('with wrk', () => {
-  it('records both clients\' requests/s and their ratio, and stops the server', async () => {
+  it("records both clients' requests/s and their ratio, and stops the server", async () => {
     requireWrk();
     const lines: string[] = [];
     const result = await calibrate({ ...SHORT, progress: (line) => lines.push(line) });

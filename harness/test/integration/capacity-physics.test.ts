@@ -90,7 +90,9 @@ function discriminatingSeed(predicted: number, service: Service): number {
     const over = scheduleLatencies(predicted * 1.15, seed, service).filter((ms) => ms > (1 + MARGIN) * TARGET_MS).length;
     if (decide(REQUESTS, over, RULE).outcome === 'fail') return seed;
   }
-  throw new Error(`no seed of ${SEEDS_TRIED} gives a schedule ${MARGIN * 100} % clear of ${TARGET_MS} ms on both sides at ${service.serviceMs} ms of service`);
+  throw new Error(
+    `no seed of ${SEEDS_TRIED} gives a schedule ${MARGIN * 100} % clear of ${TARGET_MS} ms on both sides at ${service.serviceMs} ms of service`,
+  );
 }
 
 describe.each(['node', 'bun', 'deno'] as RuntimeName[])('M/D/1 capacity of /sleep/sync?ms=20 on %s', (runtime) => {
@@ -106,7 +108,12 @@ describe.each(['node', 'bun', 'deno'] as RuntimeName[])('M/D/1 capacity of /slee
       // loop), the service time from a saturating step, and what a response costs outside the
       // queue (queueService in helpers.ts).
       await step(10, 0.5, 1);
-      const { routeMs, serviceMs, outsideMs } = await queueService(server.url, '/sleep/sync', (rate, sec) => step(rate, sec, 1, { arrivals: 'constant' }), 1.5);
+      const { routeMs, serviceMs, outsideMs } = await queueService(
+        server.url,
+        '/sleep/sync',
+        (rate, sec) => step(rate, sec, 1, { arrivals: 'constant' }),
+        1.5,
+      );
       expect(routeMs).toBeGreaterThanOrEqual(20);
       // Physics: one request at a time cannot be served faster than the handler runs.
       expect(serviceMs).toBeGreaterThanOrEqual(routeMs * 0.99);
@@ -115,7 +122,10 @@ describe.each(['node', 'bun', 'deno'] as RuntimeName[])('M/D/1 capacity of /slee
       const predicted = md1CapacityPerSec(serviceMs, TARGET_MS - service.outsideMs, 99);
       const seed = discriminatingSeed(predicted, service);
       const rows: { factor: number; within: boolean; schedule: number; m: Awaited<ReturnType<typeof step>> }[] = [];
-      for (const [factor, within] of [[0.85, true], [1.15, false]] as const) {
+      for (const [factor, within] of [
+        [0.85, true],
+        [1.15, false],
+      ] as const) {
         const rate = predicted * factor;
         // The same schedule at every rate: REQUESTS Poisson arrivals, in units of 1 / rate.
         const durationSec = REQUESTS / rate;
@@ -129,12 +139,16 @@ describe.each(['node', 'bun', 'deno'] as RuntimeName[])('M/D/1 capacity of /slee
         const asExpected = (outcome: string | undefined) => (within ? outcome !== 'fail' : outcome === 'fail');
         let m = await step(rate, durationSec, seed, { decide: decision });
         for (let retry = 0; retry < 2 && !asExpected(m.verdict?.outcome) && generatorBound(m); retry++) {
-          console.log(`${runtime}: ${factor} x was generator-bound (lateness p99 ${m.latenessMs.p99} ms, ${m.verdict?.overTarget} of ${m.verdict?.requests} over): run again`);
+          console.log(
+            `${runtime}: ${factor} x was generator-bound (lateness p99 ${m.latenessMs.p99} ms, ${m.verdict?.overTarget} of ${m.verdict?.requests} over): run again`,
+          );
           m = await step(rate, durationSec, seed, { decide: decision });
         }
         rows.push({ factor, within, schedule, m });
         const v = m.verdict;
-        console.log(`${runtime}: service ${serviceMs.toFixed(2)} ms saturated (route ${routeMs} ms, ${service.outsideMs.toFixed(1)} ms outside the queue), M/D/1 capacity at p99 ≤ ${TARGET_MS} ms ${predicted.toFixed(1)} req/s; ${factor} x = ${rate.toFixed(1)} req/s: ${v?.outcome} (${v?.overTarget} of ${v?.requests} over ${TARGET_MS} ms, share in [${((v?.lowerBound ?? 0) * 100).toFixed(2)}, ${((v?.upperBound ?? 0) * 100).toFixed(2)}] %), measured p99 ${m.latencyMs.p99} ms (Lindley on this schedule, seed ${seed}: ${schedule.toFixed(1)} ms), lateness p99 ${m.latenessMs.p99} ms`);
+        console.log(
+          `${runtime}: service ${serviceMs.toFixed(2)} ms saturated (route ${routeMs} ms, ${service.outsideMs.toFixed(1)} ms outside the queue), M/D/1 capacity at p99 ≤ ${TARGET_MS} ms ${predicted.toFixed(1)} req/s; ${factor} x = ${rate.toFixed(1)} req/s: ${v?.outcome} (${v?.overTarget} of ${v?.requests} over ${TARGET_MS} ms, share in [${((v?.lowerBound ?? 0) * 100).toFixed(2)}, ${((v?.upperBound ?? 0) * 100).toFixed(2)}] %), measured p99 ${m.latencyMs.p99} ms (Lindley on this schedule, seed ${seed}: ${schedule.toFixed(1)} ms), lateness p99 ${m.latenessMs.p99} ms`,
+        );
       }
       for (const { within, schedule, m } of rows) {
         // The schedule itself must discriminate, or the test would prove nothing.

@@ -42,7 +42,16 @@ afterAll(async () => {
 });
 
 const step = (path: string, ratePerSec: number, durationSec: number, extra: Partial<StepOptions> = {}) =>
-  generator.runStep({ url: server.url + path, ratePerSec, durationSec, arrivals: 'constant', seed: 1, maxInFlight: 512, timeoutMs: 5000, ...extra });
+  generator.runStep({
+    url: server.url + path,
+    ratePerSec,
+    durationSec,
+    arrivals: 'constant',
+    seed: 1,
+    maxInFlight: 512,
+    timeoutMs: 5000,
+    ...extra,
+  });
 
 describe('the generator against queueing theory (node)', () => {
   it('a 20 ms timer at 20 req/s: p50 a few ms above 20, achieved = offered within 1 %', async () => {
@@ -60,7 +69,12 @@ describe('the generator against queueing theory (node)', () => {
     // included, from its throughput when it is never idle; and what a response costs outside the
     // queue (the client's sending and reading, the loopback): at 10 req/s nothing waits
     // (queueService in helpers.ts).
-    const { routeMs, serviceMs, outsideMs } = await queueService(server.url, '/sleep/sync', (rate, sec) => step('/sleep/sync?ms=20', rate, sec), 2);
+    const { routeMs, serviceMs, outsideMs } = await queueService(
+      server.url,
+      '/sleep/sync',
+      (rate, sec) => step('/sleep/sync?ms=20', rate, sec),
+      2,
+    );
     expect(routeMs).toBeGreaterThanOrEqual(20);
     // Physics: a server that handles one request at a time cannot serve faster than its handler runs.
     expect(serviceMs).toBeGreaterThanOrEqual(routeMs * 0.99);
@@ -73,7 +87,9 @@ describe('the generator against queueing theory (node)', () => {
     // recursion), plus what does not queue. At 75 % load the wait is steep in the service time
     // (20 ms gives 43 ms, 21.5 ms 54 ms): the route's avgMs alone left the mean 15-35 % short.
     const exact = lindleyMeanMs(offsets, serviceMs) + outsideMs;
-    console.log(`M/D/1 35 req/s: measured mean ${m.latencyMs.mean} ms; Lindley for this schedule ${exact.toFixed(1)} ms (service ${serviceMs.toFixed(2)} ms saturated, route ${routeMs} ms; ${outsideMs.toFixed(1)} ms outside the queue); M/D/1 at that service ${md1MeanMs(35, serviceMs).toFixed(1)} ms; lateness p99 ${m.latenessMs.p99} ms`);
+    console.log(
+      `M/D/1 35 req/s: measured mean ${m.latencyMs.mean} ms; Lindley for this schedule ${exact.toFixed(1)} ms (service ${serviceMs.toFixed(2)} ms saturated, route ${routeMs} ms; ${outsideMs.toFixed(1)} ms outside the queue); M/D/1 at that service ${md1MeanMs(35, serviceMs).toFixed(1)} ms; lateness p99 ${m.latenessMs.p99} ms`,
+    );
     expect(m.completed).toBe(m.scheduled);
     expect(Math.abs(m.latencyMs.mean / exact - 1)).toBeLessThan(0.15);
   });
@@ -109,12 +125,34 @@ describe('bench:curve end to end', () => {
     try {
       const { stdout } = await promisify(execFile)(
         process.execPath,
-        ['--import', 'tsx', 'src/curve-cli.ts', '--quick', '--scenarios', 'sleep', '--rates', '20,40', '--max-step-sec', '1', '--out', out, '--data-dir', dataDir],
+        [
+          '--import',
+          'tsx',
+          'src/curve-cli.ts',
+          '--quick',
+          '--scenarios',
+          'sleep',
+          '--rates',
+          '20,40',
+          '--max-step-sec',
+          '1',
+          '--out',
+          out,
+          '--data-dir',
+          dataDir,
+        ],
         { cwd: HARNESS, timeout: 90_000 },
       );
       const report = JSON.parse(readFileSync(join(out, 'report.json'), 'utf8')) as CurveReport;
       expect(report).toMatchObject({ kind: 'curve', status: 'complete', parameters: { arrivals: 'poisson', confidence: 0.8 } });
-      expect(report.curves.map((c) => `${c.runtime} ${c.mode} ${c.status}`)).toEqual(['node sync ok', 'node async ok', 'bun sync ok', 'bun async ok', 'deno sync ok', 'deno async ok']);
+      expect(report.curves.map((c) => `${c.runtime} ${c.mode} ${c.status}`)).toEqual([
+        'node sync ok',
+        'node async ok',
+        'bun sync ok',
+        'bun async ok',
+        'deno sync ok',
+        'deno async ok',
+      ]);
       // Each runtime's server: a discarded step before its first cell (at the first rate), none before the second.
       expect(report.curves.map((c) => c.warmupStep?.offeredPerSec ?? null)).toEqual([20, null, 20, null, 20, null]);
       for (const curve of report.curves.filter((c) => c.warmupStep !== undefined)) expect(curve.warmupStep?.sent).toBeGreaterThan(0);

@@ -29,7 +29,9 @@ describe.each(RUNTIME_NAMES)('%s counts answers per connection', (runtime) => {
       const load = await runLoad({ url: `${server.url}/sleep/async?ms=5`, connections: 6, durationSec: 0.6, timeoutSec: 5 }).done;
       // Let the requests still in flight when the load stopped finish, then read the counts.
       await new Promise((resolve) => setTimeout(resolve, 200));
-      const stats = (await (await fetch(`${server.url}/stats`)).json()) as { routes: Record<string, { count: number; perConnection?: Record<string, number> }> };
+      const stats = (await (await fetch(`${server.url}/stats`)).json()) as {
+        routes: Record<string, { count: number; perConnection?: Record<string, number> }>;
+      };
       const route = stats.routes['/sleep/async']!;
       const counts = Object.values(route.perConnection ?? {});
       expect(counts.reduce((a, b) => a + b, 0)).toBe(route.count);

@@ -47,7 +47,18 @@ const cellOf = (report: Report, runtime: string, scenario: string, mode: string)
 describe('a runtime missing or broken', () => {
   it('a missing binary is skipped with the reason; the others run; exit 0 unless --strict', async () => {
     process.env.BENCH_BUN_BIN = join(tmp, 'no-such-bun');
-    const plan = parsePlan(['--runtimes', 'bun,node', '--scenarios', 'sleep', '--modes', 'async', ...short, ...dataFlags(), '--out', out()]);
+    const plan = parsePlan([
+      '--runtimes',
+      'bun,node',
+      '--scenarios',
+      'sleep',
+      '--modes',
+      'async',
+      ...short,
+      ...dataFlags(),
+      '--out',
+      out(),
+    ]);
     const { report } = await runBench(plan, { progress: recordingProgress() });
     expect(report.runtimes[0]).toMatchObject({ name: 'bun', status: 'skipped', reason: expect.stringContaining('no-such-bun') });
     expect(report.runtimes[1]).toMatchObject({ name: 'node', status: 'ok' });
@@ -57,7 +68,10 @@ describe('a runtime missing or broken', () => {
   });
 
   it('a server that exits before ready fails its runtime with the first lines of its stderr; nothing ran: exit 1', async () => {
-    process.env.BENCH_BUN_BIN = fakeBinary('broken-bun', 'if [ "$1" = --version ]; then echo 9.9.9; exit 0; fi\necho "boom: cannot start" >&2\nexit 3');
+    process.env.BENCH_BUN_BIN = fakeBinary(
+      'broken-bun',
+      'if [ "$1" = --version ]; then echo 9.9.9; exit 0; fi\necho "boom: cannot start" >&2\nexit 3',
+    );
     const plan = parsePlan(['--runtimes', 'bun', '--scenarios', 'sleep', ...short, ...dataFlags(), '--out', out()]);
     const { report } = await runBench(plan, { progress: recordingProgress() });
     expect(report.runtimes[0]).toMatchObject({ name: 'bun', version: '9.9.9', status: 'failed' });
@@ -85,7 +99,21 @@ describe('never a server it did not start', () => {
 describe('a server that dies or hangs mid-run', () => {
   it('a killed server fails its cell with the signal; the next cell gets a new server; the report is written', async () => {
     const pids: number[] = [];
-    const plan = parsePlan(['--runtimes', 'bun', '--scenarios', 'sleep', '--runs', '2', '--duration', '1', '--warmup', '0', ...dataFlags(), '--out', out()]);
+    const plan = parsePlan([
+      '--runtimes',
+      'bun',
+      '--scenarios',
+      'sleep',
+      '--runs',
+      '2',
+      '--duration',
+      '1',
+      '--warmup',
+      '0',
+      ...dataFlags(),
+      '--out',
+      out(),
+    ]);
     const { report, runDir } = await runBench(plan, {
       progress: recordingProgress(),
       onRunStarted: (server, cell) => {
@@ -127,38 +155,46 @@ describe('Ctrl-C or SIGTERM on the harness', () => {
   it.each([
     ['SIGINT', 130],
     ['SIGTERM', 143],
-  ] as const)('%s stops everything, writes an interrupted report with the finished cells, exits %i', async (signal, code) => {
-    const dir = out();
-    const cli = resolve(HARNESS, 'src/bench-cli.ts');
-    const child = spawn(process.execPath, ['--import', 'tsx', cli, '--quick', '--scenarios', 'hello,sleep', ...dataFlags(), '--out', dir], {
-      cwd: HARNESS,
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let stderr = '';
-    const exited = new Promise<number | null>((r) => child.on('exit', (c) => r(c)));
-    await new Promise<void>((resolveCell, reject) => {
-      child.stderr.setEncoding('utf8').on('data', (chunk: string) => {
-        stderr += chunk;
-        if (/^node hello\/baseline: /m.test(stderr)) resolveCell();
+  ] as const)(
+    '%s stops everything, writes an interrupted report with the finished cells, exits %i',
+    async (signal, code) => {
+      const dir = out();
+      const cli = resolve(HARNESS, 'src/bench-cli.ts');
+      const child = spawn(
+        process.execPath,
+        ['--import', 'tsx', cli, '--quick', '--scenarios', 'hello,sleep', ...dataFlags(), '--out', dir],
+        {
+          cwd: HARNESS,
+          stdio: ['ignore', 'pipe', 'pipe'],
+        },
+      );
+      let stderr = '';
+      const exited = new Promise<number | null>((r) => child.on('exit', (c) => r(c)));
+      await new Promise<void>((resolveCell, reject) => {
+        child.stderr.setEncoding('utf8').on('data', (chunk: string) => {
+          stderr += chunk;
+          if (/^node hello\/baseline: /m.test(stderr)) resolveCell();
+        });
+        child.on('exit', () => reject(new Error(`bench exited early: ${stderr}`)));
       });
-      child.on('exit', () => reject(new Error(`bench exited early: ${stderr}`)));
-    });
-    const tree = processTree(child.pid!);
-    expect(tree.length).toBeGreaterThan(2); // the harness, its probe, a server at least
-    child.kill(signal);
-    expect(await exited).toBe(code);
-    const report = JSON.parse(readFileSync(join(dir, 'report.json'), 'utf8')) as Report;
-    expect(report.status).toBe('interrupted');
-    expect(report.results.length).toBeGreaterThanOrEqual(1);
-    expect(report.results.length).toBeLessThan(12);
-    expect(cellOf(report, 'node', 'hello', 'baseline')!.status).toBe('ok');
-    expect(readFileSync(join(dir, 'report.md'), 'utf8')).toMatch(/interrupted/i);
-    // Nothing the run started is alive afterwards (tsx's esbuild helper may take a moment to
-    // notice its parent is gone).
-    await waitUntil(() => tree.filter(isAlive).length === 0, 3_000);
-    expect(tree.filter(isAlive)).toEqual([]);
-    expect(processesMentioning(join(tmp, 'data'))).toEqual([]);
-  }, 60_000);
+      const tree = processTree(child.pid!);
+      expect(tree.length).toBeGreaterThan(2); // the harness, its probe, a server at least
+      child.kill(signal);
+      expect(await exited).toBe(code);
+      const report = JSON.parse(readFileSync(join(dir, 'report.json'), 'utf8')) as Report;
+      expect(report.status).toBe('interrupted');
+      expect(report.results.length).toBeGreaterThanOrEqual(1);
+      expect(report.results.length).toBeLessThan(12);
+      expect(cellOf(report, 'node', 'hello', 'baseline')!.status).toBe('ok');
+      expect(readFileSync(join(dir, 'report.md'), 'utf8')).toMatch(/interrupted/i);
+      // Nothing the run started is alive afterwards (tsx's esbuild helper may take a moment to
+      // notice its parent is gone).
+      await waitUntil(() => tree.filter(isAlive).length === 0, 3_000);
+      expect(tree.filter(isAlive)).toEqual([]);
+      expect(processesMentioning(join(tmp, 'data'))).toEqual([]);
+    },
+    60_000,
+  );
 });
 
 describe('invalid flags', () => {

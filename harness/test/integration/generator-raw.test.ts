@@ -25,7 +25,15 @@ afterAll(async () => {
 
 describe('generator against a raw server', () => {
   it('sends 2,000 req/s of Poisson arrivals for 1 s with nothing dropped, and the counts add up', async () => {
-    const options = { url: `${server.url}/hello`, ratePerSec: 2_000, durationSec: 1, arrivals: 'poisson' as const, seed: 7, maxInFlight: 512, timeoutMs: 5_000 };
+    const options = {
+      url: `${server.url}/hello`,
+      ratePerSec: 2_000,
+      durationSec: 1,
+      arrivals: 'poisson' as const,
+      seed: 7,
+      maxInFlight: 512,
+      timeoutMs: 5_000,
+    };
     await generator.runStep({ ...options, durationSec: 0.2 });
     const m = await generator.runStep(options);
     expect(m.scheduled).toBe(arrivalOffsets(2_000, 1, 'poisson', 7).length);

@@ -78,7 +78,8 @@ export async function queueService(
   const routeMs = stats.routes[route]?.avgMs ?? 0;
   const overloadPerSec = (1.3 * 1000) / Math.max(routeMs, 1);
   const saturated = await runStep(overloadPerSec, 3);
-  if (saturated.completed < 10 || saturated.achievedPerSec <= 0) throw new Error(`a saturating step of ${overloadPerSec} req/s for 3 s got ${saturated.completed} answers: no service time`);
+  if (saturated.completed < 10 || saturated.achievedPerSec <= 0)
+    throw new Error(`a saturating step of ${overloadPerSec} req/s for 3 s got ${saturated.completed} answers: no service time`);
   const serviceMs = 1000 / saturated.achievedPerSec;
   return { routeMs, serviceMs, outsideMs: Math.max(0, idle.latencyMs.mean - serviceMs) };
 }

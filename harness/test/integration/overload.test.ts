@@ -49,7 +49,9 @@ describe('1,000 connections on blocking handlers', () => {
   };
 
   // Runs longer than the timeout, so queued requests can time out inside the run.
-  it('sleep: sync is overloaded with its timeouts counted, fails nowhere, and the cell after it measures normally', { timeout: 120_000 }, async () => {
+  it('sleep: sync is overloaded with its timeouts counted, fails nowhere, and the cell after it measures normally', {
+    timeout: 120_000,
+  }, async () => {
     const { report } = await runBench(thousand('sleep', 'sync,async', 'out-sleep'), { progress: recordingProgress() });
     expect(failures(report)).toEqual([]);
     for (const runtime of RUNTIMES) {
@@ -71,7 +73,9 @@ describe('1,000 connections on blocking handlers', () => {
     expect(processesMentioning(tmp).filter(isAlive)).toEqual([]);
   });
 
-  it('hash: sync is overloaded with its timeouts counted; server figures past the drain cap are marked missing, not waited for', { timeout: 120_000 }, async () => {
+  it('hash: sync is overloaded with its timeouts counted; server figures past the drain cap are marked missing, not waited for', {
+    timeout: 120_000,
+  }, async () => {
     // bcrypt at cost 8, about 16 ms a hash: a thousand queued hashes are 16 s of work.
     const { report } = await runBench(thousand('hash', 'sync', 'out-hash'), { progress: recordingProgress() });
     expect(failures(report)).toEqual([]);

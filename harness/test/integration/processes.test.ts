@@ -31,7 +31,10 @@ function getFresh(url: string): Promise<{ status: number; body: string }> {
   return new Promise((resolve, reject) => {
     const req = request(url, { agent: false, headers: { connection: 'close' } }, (res) => {
       let body = '';
-      res.setEncoding('utf8').on('data', (c: string) => (body += c)).on('end', () => resolve({ status: res.statusCode ?? 0, body }));
+      res
+        .setEncoding('utf8')
+        .on('data', (c: string) => (body += c))
+        .on('end', () => resolve({ status: res.statusCode ?? 0, body }));
     });
     req.on('error', reject).end();
   });
@@ -78,9 +81,30 @@ describe.each(RUNTIME_NAMES)('%s --processes 2', (name) => {
   it('sleep/sync: 2 processes serve about twice the requests/s of one; killing a serving process fails its cell and leaves nothing', async () => {
     const out = join(tmp, `out-${name}`);
     const plan = parsePlan([
-      '--runtimes', name, '--scenarios', 'sleep', '--processes', '1,2', '--sleep-ms', '20',
-      '--runs', '1', '--duration', '1', '--warmup', '0.2', '--warmup-max', '0.2', '--min-requests', '0', '--cross-check', 'none',
-      '--data-dir', dataDir, '--out', out,
+      '--runtimes',
+      name,
+      '--scenarios',
+      'sleep',
+      '--processes',
+      '1,2',
+      '--sleep-ms',
+      '20',
+      '--runs',
+      '1',
+      '--duration',
+      '1',
+      '--warmup',
+      '0.2',
+      '--warmup-max',
+      '0.2',
+      '--min-requests',
+      '0',
+      '--cross-check',
+      'none',
+      '--data-dir',
+      dataDir,
+      '--out',
+      out,
     ]);
     let killed: number | undefined;
     const { report } = await runBench(plan, {

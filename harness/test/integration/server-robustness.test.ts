@@ -29,17 +29,21 @@ afterAll(async () => {
 
 /** Small workloads: these tests are about the servers' behaviour, not the work's cost. */
 const serverArgs = () => ['--data-dir', dataDir, '--hash-cost', '4', '--fib-n', '15', '--sleep-ms', '5'];
-const start = (runtime: (typeof RUNTIME_NAMES)[number], raw = false) => startServer(runtimeSpec(runtime), { raw, serverArgs: serverArgs() });
+const start = (runtime: (typeof RUNTIME_NAMES)[number], raw = false) =>
+  startServer(runtimeSpec(runtime), { raw, serverArgs: serverArgs() });
 
 /** One request on its own connection, with full control of method, path and headers. */
 function raw(server: RunningServer, method: string, path: string, headers: Record<string, string> = {}) {
   const { hostname, port } = new URL(server.url);
   return new Promise<{ status: number; headers: IncomingHttpHeaders; body: string }>((resolvePromise, reject) => {
-    const req = httpRequest({ hostname, port, method, path, agent: false, headers: { connection: 'close', ...headers }, timeout: 30_000 }, (res) => {
-      let body = '';
-      res.setEncoding('utf8').on('data', (c: string) => (body += c));
-      res.on('end', () => resolvePromise({ status: res.statusCode ?? 0, headers: res.headers, body }));
-    });
+    const req = httpRequest(
+      { hostname, port, method, path, agent: false, headers: { connection: 'close', ...headers }, timeout: 30_000 },
+      (res) => {
+        let body = '';
+        res.setEncoding('utf8').on('data', (c: string) => (body += c));
+        res.on('end', () => resolvePromise({ status: res.statusCode ?? 0, headers: res.headers, body }));
+      },
+    );
     req.on('timeout', () => req.destroy(new Error(`${method} ${path}: no answer in 30 s`)));
     req.on('error', reject);
     req.end();
@@ -111,13 +115,31 @@ describe.each(RUNTIME_NAMES)('%s', (runtime) => {
 
   it('survives 1000 concurrent connections on every endpoint, overload showing as latency or errors', async () => {
     const server = await start(runtime);
-    const paths = ['/hello', '/health', '/stats', '/hash/sync', '/hash/async', '/file/sync', '/file/async', '/fib/sync', '/fib/async', '/fib/worker', '/sleep/sync', '/sleep/async'];
+    const paths = [
+      '/hello',
+      '/health',
+      '/stats',
+      '/hash/sync',
+      '/hash/async',
+      '/file/sync',
+      '/file/async',
+      '/fib/sync',
+      '/fib/async',
+      '/fib/worker',
+      '/sleep/sync',
+      '/sleep/async',
+    ];
     for (const path of paths) {
       const result = await runLoad({ url: server.url + path, connections: 1000, durationSec: 0.5, timeoutSec: 20 }).done;
       expect(result.sent, `${runtime} ${path}: no load was applied`).toBeGreaterThanOrEqual(1000);
       expect(server.alive, `${runtime} ${path}: server died`).toBe(true);
-      const after = await fetch(server.url + (path === '/health' || path === '/stats' ? '/hello' : path), { signal: AbortSignal.timeout(60_000) });
-      expect(await checkAnswer(path === '/health' || path === '/stats' ? '/hello' : path, after, { manifest, hashCost: 4 }), `${runtime} ${path} after`).toBeUndefined();
+      const after = await fetch(server.url + (path === '/health' || path === '/stats' ? '/hello' : path), {
+        signal: AbortSignal.timeout(60_000),
+      });
+      expect(
+        await checkAnswer(path === '/health' || path === '/stats' ? '/hello' : path, after, { manifest, hashCost: 4 }),
+        `${runtime} ${path} after`,
+      ).toBeUndefined();
     }
     await server.stop();
   }, 180_000);
@@ -172,7 +194,12 @@ describe('deno permissions', () => {
     expect(args).not.toContain('--allow-all');
     const res = spawnSync(denoBinary(), args, { encoding: 'utf8', env: { ...process.env, NO_COLOR: '1' }, timeout: 30_000 });
     expect(res.stderr).toBe('');
-    const verdicts = Object.fromEntries(res.stdout.trim().split('\n').map((line) => line.split(': ') as [string, string]));
+    const verdicts = Object.fromEntries(
+      res.stdout
+        .trim()
+        .split('\n')
+        .map((line) => line.split(': ') as [string, string]),
+    );
     expect(verdicts).toEqual({
       'read data dir': 'allowed',
       'read /etc/passwd': 'denied',

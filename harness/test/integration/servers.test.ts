@@ -40,7 +40,6 @@ afterAll(async () => {
   rmSync(dataDir, { recursive: true, force: true });
 });
 
-
 async function getJson(server: RunningServer, path: string, init?: RequestInit) {
   const res = await fetch(server.url + path, init);
   return { status: res.status, body: (await res.json()) as Record<string, unknown> };
@@ -66,7 +65,9 @@ describe.each(RUNTIME_NAMES)('%s', (name) => {
       const clone = res.clone();
       expect(await checkAnswer(path, res, { manifest, hashCost: 4 }), path).toBeUndefined();
       if (path !== '/hello') {
-        const keys = Object.keys((await clone.json()) as object).sort().join(',');
+        const keys = Object.keys((await clone.json()) as object)
+          .sort()
+          .join(',');
         const route = path.split('?')[0]!;
         if (!shapes.has(route)) shapes.set(route, new Map());
         shapes.get(route)!.set(name, keys);

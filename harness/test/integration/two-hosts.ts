@@ -38,7 +38,8 @@ function run(cmd: string, args: string[]): string {
 /** Why the two-host set-up cannot be built here, or undefined when it can. */
 export function twoHostsUnavailable(): string | undefined {
   if (process.getuid?.() !== 0) return 'needs root (network namespaces)';
-  for (const bin of ['/usr/sbin/sshd', '/usr/bin/ssh', '/usr/bin/ssh-keygen']) if (!existsSync(bin)) return `${bin} is not installed (openssh-server / openssh-client)`;
+  for (const bin of ['/usr/sbin/sshd', '/usr/bin/ssh', '/usr/bin/ssh-keygen'])
+    if (!existsSync(bin)) return `${bin} is not installed (openssh-server / openssh-client)`;
   try {
     run('ip', ['netns', 'list']);
   } catch (error) {
@@ -86,14 +87,21 @@ export async function makeTwoHosts(): Promise<TwoHosts> {
     run('ip', ['netns', 'add', loadNs]);
     run('ip', ['netns', 'add', serverNs]);
     run('ip', ['link', 'add', loadDev, 'netns', loadNs, 'type', 'veth', 'peer', 'name', serverDev, 'netns', serverNs]);
-    for (const [ns, dev, addr] of [[loadNs, loadDev, LOAD_ADDR], [serverNs, serverDev, SERVER_ADDR]] as const) {
+    for (const [ns, dev, addr] of [
+      [loadNs, loadDev, LOAD_ADDR],
+      [serverNs, serverDev, SERVER_ADDR],
+    ] as const) {
       run('ip', ['-n', ns, 'addr', 'add', `${addr}/24`, 'dev', dev]);
       run('ip', ['-n', ns, 'link', 'set', dev, 'up']);
       run('ip', ['-n', ns, 'link', 'set', 'lo', 'up']);
     }
-    for (const key of ['host_key', 'user_key', 'other_key']) run('ssh-keygen', ['-q', '-t', 'ed25519', '-N', '', '-C', 'bench-test', '-f', join(dir, key)]);
+    for (const key of ['host_key', 'user_key', 'other_key'])
+      run('ssh-keygen', ['-q', '-t', 'ed25519', '-N', '', '-C', 'bench-test', '-f', join(dir, key)]);
     writeFileSync(join(dir, 'authorized_keys'), readFileSync(join(dir, 'user_key.pub')));
-    writeFileSync(join(dir, 'known_hosts'), `${SERVER_ADDR} ${readFileSync(join(dir, 'host_key.pub'), 'utf8').split(' ').slice(0, 2).join(' ')}\n`);
+    writeFileSync(
+      join(dir, 'known_hosts'),
+      `${SERVER_ADDR} ${readFileSync(join(dir, 'host_key.pub'), 'utf8').split(' ').slice(0, 2).join(' ')}\n`,
+    );
     writeFileSync(
       join(dir, 'sshd_config'),
       [
@@ -130,7 +138,9 @@ export async function makeTwoHosts(): Promise<TwoHosts> {
     );
     writeFileSync(join(dir, 'ssh_config_wrong_key'), readFileSync(join(dir, 'ssh_config'), 'utf8').replace('user_key', 'other_key'));
     mkdirSync('/run/sshd', { recursive: true });
-    sshd = spawn('ip', ['netns', 'exec', serverNs, '/usr/sbin/sshd', '-D', '-e', '-f', join(dir, 'sshd_config')], { stdio: ['ignore', 'ignore', 'pipe'] });
+    sshd = spawn('ip', ['netns', 'exec', serverNs, '/usr/sbin/sshd', '-D', '-e', '-f', join(dir, 'sshd_config')], {
+      stdio: ['ignore', 'ignore', 'pipe'],
+    });
     let sshdErr = '';
     sshd.stderr?.setEncoding('utf8').on('data', (c: string) => (sshdErr += c));
     // ip netns exec execs sshd: the pid is the listener's.
@@ -159,7 +169,10 @@ export async function makeTwoHosts(): Promise<TwoHosts> {
 
 function nsPids(ns: string): number[] {
   try {
-    return run('ip', ['netns', 'pids', ns]).split('\n').filter((l) => l.trim() !== '').map(Number);
+    return run('ip', ['netns', 'pids', ns])
+      .split('\n')
+      .filter((l) => l.trim() !== '')
+      .map(Number);
   } catch {
     return [];
   }

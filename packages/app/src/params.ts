@@ -23,12 +23,7 @@ export function intParam(values: string[] | undefined, name: string, fallback: n
   return value;
 }
 
-export function choiceParam<T extends string>(
-  values: string[] | undefined,
-  name: string,
-  fallback: T,
-  choices: readonly T[],
-): T {
+export function choiceParam<T extends string>(values: string[] | undefined, name: string, fallback: T, choices: readonly T[]): T {
   if (values === undefined || values.length === 0) return fallback;
   if (values.length > 1) throw new BadRequest(`${name} given ${values.length} times; give it once`);
   const raw = values[0] ?? '';

@@ -92,7 +92,12 @@ export async function superviseReusePort(options: SuperviseOptions): Promise<Sup
 
   const timeoutMs = options.readyTimeoutMs ?? 30_000;
   const withTimeout = <T>(p: Promise<T>) =>
-    Promise.race([p, new Promise<never>((_, reject) => setTimeout(() => reject(new Error(`serving processes not ready within ${timeoutMs / 1000} s`)), timeoutMs).unref?.())]);
+    Promise.race([
+      p,
+      new Promise<never>((_, reject) =>
+        setTimeout(() => reject(new Error(`serving processes not ready within ${timeoutMs / 1000} s`)), timeoutMs).unref?.(),
+      ),
+    ]);
   try {
     // The first picks the port (when 0); the others bind the same one with reusePort.
     const first = startOne(options.port);

@@ -3,7 +3,16 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import bcrypt from 'bcrypt';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { checksum32, createApp, generateDataFiles, HASH_SECRET, HELLO_TEXT, type AppConfig, type BenchApp, type Manifest } from '../src/index.ts';
+import {
+  checksum32,
+  createApp,
+  generateDataFiles,
+  HASH_SECRET,
+  HELLO_TEXT,
+  type AppConfig,
+  type BenchApp,
+  type Manifest,
+} from '../src/index.ts';
 
 const TSX_WORKER = new URL('./fib-worker-tsx.mjs', import.meta.url);
 let dataDir: string;
@@ -153,10 +162,13 @@ describe('seed replay options', () => {
     expect(checksum32(data)).toBe(entry.checksum);
   });
 
-  it.each(['sync', 'async', 'worker'])('GET /fib/%s?variant=memo-late (seed 002\'s memo as written) computes fib(n), bounded like plain', async (mode) => {
-    for (const n of [0, 1, 2, 15, 20]) expect((await json(`/fib/${mode}?n=${n}&variant=memo-late`)).body.value).toBe(FIB[n]);
-    expect((await json(`/fib/${mode}?n=33&variant=memo-late`)).status).toBe(400);
-  });
+  it.each(['sync', 'async', 'worker'])(
+    "GET /fib/%s?variant=memo-late (seed 002's memo as written) computes fib(n), bounded like plain",
+    async (mode) => {
+      for (const n of [0, 1, 2, 15, 20]) expect((await json(`/fib/${mode}?n=${n}&variant=memo-late`)).body.value).toBe(FIB[n]);
+      expect((await json(`/fib/${mode}?n=33&variant=memo-late`)).status).toBe(400);
+    },
+  );
 
   it('GET /fib/async?depth=&exp= takes both per request and echoes them', async () => {
     const { status, body } = await json('/fib/async?n=12&variant=busy&depth=32&exp=3');

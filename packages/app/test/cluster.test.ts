@@ -24,7 +24,10 @@ describe('mergeStats', () => {
     expect(merged.inFlight).toBe(3);
     expect(merged.cpuMs).toEqual({ user: 200, system: 20 });
     expect(merged.rssBytes).toBe(100_000_000);
-    expect(merged.processes.map((p) => [p.pid, p.requests])).toEqual([[11, 30], [12, 10]]);
+    expect(merged.processes.map((p) => [p.pid, p.requests])).toEqual([
+      [11, 30],
+      [12, 10],
+    ]);
   });
 
   it('reports the worst process loop lag (percentiles cannot be added) and keeps each one', () => {
@@ -41,8 +44,14 @@ describe('mergeStats', () => {
 
 describe('supervisor protocol lines', () => {
   it('round-trip, and anything else is not taken for them', () => {
-    expect(parseWorkerReady(workerReadyLine(5, 'http://127.0.0.1:1', 'http://127.0.0.1:2'))).toEqual({ pid: 5, url: 'http://127.0.0.1:1', controlUrl: 'http://127.0.0.1:2' });
-    expect(parsePeersLine(peersLine([{ pid: 5, controlUrl: 'http://127.0.0.1:2' }]))).toEqual([{ pid: 5, controlUrl: 'http://127.0.0.1:2' }]);
+    expect(parseWorkerReady(workerReadyLine(5, 'http://127.0.0.1:1', 'http://127.0.0.1:2'))).toEqual({
+      pid: 5,
+      url: 'http://127.0.0.1:1',
+      controlUrl: 'http://127.0.0.1:2',
+    });
+    expect(parsePeersLine(peersLine([{ pid: 5, controlUrl: 'http://127.0.0.1:2' }]))).toEqual([
+      { pid: 5, controlUrl: 'http://127.0.0.1:2' },
+    ]);
     expect(parseWorkerReady('ready http://x runtime=bun')).toBeUndefined();
     expect(parsePeersLine('peers {oops')).toBeUndefined();
   });

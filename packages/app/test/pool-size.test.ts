@@ -57,13 +57,19 @@ describe("Node's thread pool (libuv) size", () => {
   it('the Node preload (plain CommonJS) computes the same sizes, and says where they came from', () => {
     for (const cpus of [2, 4, 16, 64]) {
       for (const processes of [1, 2, cpus]) {
-        expect(threadpoolFor(['--processes', String(processes)], {}, cpus)).toEqual({ size: threadpoolSizeFor(cpus, processes), source: 'default' });
+        expect(threadpoolFor(['--processes', String(processes)], {}, cpus)).toEqual({
+          size: threadpoolSizeFor(cpus, processes),
+          source: 'default',
+        });
       }
       expect(threadpoolFor(['--processes', 'auto'], {}, cpus).size).toBe(threadpoolSizeFor(cpus, cpus));
     }
     expect(threadpoolFor(['--threadpool', '7'], { UV_THREADPOOL_SIZE: '9' }, 16)).toEqual({ size: 7, source: 'flag' });
     expect(threadpoolFor([], { UV_THREADPOOL_SIZE: '9' }, 16)).toEqual({ size: 9, source: 'env' });
     // A cluster worker inherits the primary's decision, source included.
-    expect(threadpoolFor([], { UV_THREADPOOL_SIZE: '16', BENCH_THREADPOOL_SOURCE: 'default' }, 16)).toEqual({ size: 16, source: 'default' });
+    expect(threadpoolFor([], { UV_THREADPOOL_SIZE: '16', BENCH_THREADPOOL_SOURCE: 'default' }, 16)).toEqual({
+      size: 16,
+      source: 'default',
+    });
   });
 });

@@ -6,7 +6,8 @@ import type { ListenRole } from '../src/cluster.ts';
 import { serveInRole, type ProcessHooks } from '../src/process-roles.ts';
 import { parseServerArgs } from '../src/server-args.ts';
 
-const options = () => parseServerArgs(['--port', '0'], { runtime: 'bun', version: '1.0.0', pid: 42, defaultDataDir: '/nonexistent', cpus: 2 });
+const options = () =>
+  parseServerArgs(['--port', '0'], { runtime: 'bun', version: '1.0.0', pid: 42, defaultDataDir: '/nonexistent', cpus: 2 });
 
 function hooks(over: Partial<ProcessHooks> = {}) {
   const signals = new Map<string, () => void>();

@@ -48,7 +48,11 @@ export function concurrencyRows(report: Report): { head: string[]; rows: string[
 export function concurrencyMarkdown(report: Report): string | undefined {
   const table = concurrencyRows(report);
   if (table === undefined) return undefined;
-  return ['## Concurrency sweep (closed loop)', 'Median requests/s · p99 latency (ms) at each connection count; ⚠ flagged, ✗ invalid.', markdownTable([table.head, ...table.rows])].join('\n\n');
+  return [
+    '## Concurrency sweep (closed loop)',
+    'Median requests/s · p99 latency (ms) at each connection count; ⚠ flagged, ✗ invalid.',
+    markdownTable([table.head, ...table.rows]),
+  ].join('\n\n');
 }
 
 export function concurrencyHtml(report: Report): string {

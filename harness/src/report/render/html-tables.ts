@@ -38,7 +38,9 @@ function notes(cell: CellResult): string {
   const status =
     cell.status === 'ok'
       ? []
-      : [`<span class="badge bad" data-flag="${cell.status}">✗ ${cell.status}${cell.reason === undefined ? '' : `: ${escapeHtml(cell.reason)}`}</span>`];
+      : [
+          `<span class="badge bad" data-flag="${cell.status}">✗ ${cell.status}${cell.reason === undefined ? '' : `: ${escapeHtml(cell.reason)}`}</span>`,
+        ];
   const remarks = cellRemarks(cell).map((text) => `<span class="badge">${escapeHtml(text)}</span>`);
   return [...status, ...cell.flags.map((flag) => flagBadge(flag, cell)), ...remarks].join('');
 }
@@ -62,8 +64,14 @@ function cellFigures(cell: CellResult): string[] {
   // A failed cell holds only zeros; printing them would read as a measurement.
   if (cell.status === 'failed') return Array<string>(FIGURE_COLUMNS).fill(DASH);
   const ms = [
-    cell.latencyMs.p50, cell.latencyMs.p90, cell.latencyMs.p99, cell.latencyMs.p999, cell.latencyMs.max,
-    cell.probeLatencyMs.p50, cell.probeLatencyMs.p99, cell.probeLatencyMs.max,
+    cell.latencyMs.p50,
+    cell.latencyMs.p90,
+    cell.latencyMs.p99,
+    cell.latencyMs.p999,
+    cell.latencyMs.max,
+    cell.probeLatencyMs.p50,
+    cell.probeLatencyMs.p99,
+    cell.probeLatencyMs.max,
   ]
     .map(formatMs)
     // A latency-censored cell's p99 with the unanswered requests in ("≥ 2.2 s"-style lower bound).

@@ -73,7 +73,8 @@ function runtimeCard(report: Report, entry: RuntimeEntry): string {
     return `<div class="card bad" data-runtime="${escapeHtml(entry.name)}" data-status="${escapeHtml(entry.status)}">${title}<p>✗ ${escapeHtml(why)}</p></div>`;
   }
   const sentences = runtimeSentences(report, entryLane(entry));
-  const body = sentences.length === 0 ? '<p class="muted">Nothing to compare.</p>' : `<ul>${sentences.map((s) => `<li>${s}</li>`).join('')}</ul>`;
+  const body =
+    sentences.length === 0 ? '<p class="muted">Nothing to compare.</p>' : `<ul>${sentences.map((s) => `<li>${s}</li>`).join('')}</ul>`;
   return `<div class="card" data-runtime="${escapeHtml(entry.name)}" data-status="ok">${title}${body}</div>`;
 }
 
@@ -81,7 +82,17 @@ function summary(report: Report): string {
   const known = new Set(report.runtimes.map(entryLane));
   // Cells of a runtime the run never finished (interrupted) still have comparisons to show.
   const extra = report.comparisons.filter((c, i, all) => !known.has(laneOf(c)) && all.findIndex((o) => laneOf(o) === laneOf(c)) === i);
-  const entries = [...report.runtimes, ...extra.map((c): RuntimeEntry => ({ name: c.runtime, version: '', status: 'ok', ...(c.runtimeLabel === undefined ? {} : { label: c.runtimeLabel }) }))];
+  const entries = [
+    ...report.runtimes,
+    ...extra.map(
+      (c): RuntimeEntry => ({
+        name: c.runtime,
+        version: '',
+        status: 'ok',
+        ...(c.runtimeLabel === undefined ? {} : { label: c.runtimeLabel }),
+      }),
+    ),
+  ];
   return [
     '<h2 id="summary">What async and worker bought over sync</h2>',
     '<p class="muted">Ratios of medians: above 1x is more requests/s; below 1x is lower latency (p99 of the load, p99 of the probe, a light client beside it). &ldquo;Read with care&rdquo; names a flagged or invalid cell behind the ratio: see its scenario&rsquo;s table.</p>',

@@ -18,11 +18,18 @@ import type { Parameters } from '../../model/parameters.ts';
 import type { Report, Timing } from '../../model/report.ts';
 import { poolsSection, processesSection, runtimeLabel } from './processes.ts';
 import type { ReportSection } from '../section.ts';
-import { firstTouchText, machineSpeedRow, movingMachineText, pairedRatioText, precisionLegend, precisionNotes, precisionText, runsText } from './precision.ts';
+import {
+  firstTouchText,
+  machineSpeedRow,
+  movingMachineText,
+  pairedRatioText,
+  precisionLegend,
+  precisionNotes,
+  precisionText,
+  runsText,
+} from './precision.ts';
 
 const DASH = '—';
-
-
 
 /** What a reader must know before trusting the row: status first, then flags. */
 export function cellNotes(cell: CellResult): string {
@@ -32,7 +39,8 @@ export function cellNotes(cell: CellResult): string {
   notes.push(...cellRemarks(cell));
   if (cell.fileCache === 'cold') notes.push('❄ cold cache');
   notes.push(...precisionNotes(cell));
-  if (cell.crossCheck !== undefined) notes.push(`wrk ${formatRps(cell.crossCheck.requestsPerSec)} req/s (autocannon at ${formatRatio(cell.crossCheck.ratio)})`);
+  if (cell.crossCheck !== undefined)
+    notes.push(`wrk ${formatRps(cell.crossCheck.requestsPerSec)} req/s (autocannon at ${formatRatio(cell.crossCheck.ratio)})`);
   if (cell.precision !== undefined && !cell.precision.met) {
     notes.push(`⚠ CV target ${(cell.precision.targetCv * 100).toFixed(1)} % not met in ${cell.requestsPerSec.runs.length} runs`);
   }
@@ -44,7 +52,8 @@ function rpsWithSpread(cell: CellResult): string {
   const { median, runs, intervalNote } = cell.requestsPerSec;
   if (intervalNote !== undefined) return `${formatRps(median)} (${runs.length} run${runs.length === 1 ? '' : 's'}, no interval)`;
   // The interval is clamped at zero, so it need not be symmetric: show its ends when it is not.
-  if (Math.abs(median - (low + high) / 2) > (high - low) / 2 || low === 0) return `${formatRps(median)} (${formatRps(low, median)}–${formatRps(high, median)})`;
+  if (Math.abs(median - (low + high) / 2) > (high - low) / 2 || low === 0)
+    return `${formatRps(median)} (${formatRps(low, median)}–${formatRps(high, median)})`;
   const share = precisionText(cell.requestsPerSec);
   return `${formatRps(median)} ± ${formatRps((high - low) / 2, median)}${share === undefined ? '' : ` (${share})`}`;
 }
@@ -116,7 +125,10 @@ function ratioSentence(
   ratios: Ratios,
 ): string {
   if (ratios.throughput === null) {
-    return `${runtime}: ${over} vs ${base} not comparable (${whyNotComparable([[over, overCell], [base, baseCell]])})`;
+    return `${runtime}: ${over} vs ${base} not comparable (${whyNotComparable([
+      [over, overCell],
+      [base, baseCell],
+    ])})`;
   }
   const paired = pairedRatioText(ratios);
   const note = caveat([overCell, baseCell], paired !== undefined);
@@ -149,7 +161,11 @@ export function comparisonLines(report: Report, comparison: Comparison): string[
   if (comparison.workerOverSync !== undefined) {
     lines.push(ratioSentence(runtime, ['worker', cell('worker')], ['sync', cell('sync')], comparison.workerOverSync));
   }
-  const overload = overloadSentence(comparison.runtime, (['sync', 'async', 'worker'] as const).map(cell), comparison.connections ?? report.parameters.connections);
+  const overload = overloadSentence(
+    comparison.runtime,
+    (['sync', 'async', 'worker'] as const).map(cell),
+    comparison.connections ?? report.parameters.connections,
+  );
   if (overload !== undefined) lines.push(overload);
   return lines;
 }
@@ -179,7 +195,10 @@ function scenariosOf(report: Report): ScenarioName[] {
 export function threadFigures(cell: CellResult): string[] | undefined {
   const t = cell.threads;
   if (t === undefined || cell.status === 'failed') return undefined;
-  const busiest = t.busiest.filter((b) => b.cpuPercent >= 1).map((b) => `${b.name} ${b.cpuPercent.toFixed(0)} %`).join(', ');
+  const busiest = t.busiest
+    .filter((b) => b.cpuPercent >= 1)
+    .map((b) => `${b.name} ${b.cpuPercent.toFixed(0)} %`)
+    .join(', ');
   return [
     t.mainCpuPercent.toFixed(0),
     formatMs(t.mainWaitMsPerSec),
@@ -191,17 +210,27 @@ export function threadFigures(cell: CellResult): string[] | undefined {
   ];
 }
 
-export const THREAD_HEAD = ['loop thread CPU %', 'loop thread waited for a CPU, ms/s', 'ms per wake', 'other busy threads', 'their CPU %', 'busiest', 'page faults / request'];
+export const THREAD_HEAD = [
+  'loop thread CPU %',
+  'loop thread waited for a CPU, ms/s',
+  'ms per wake',
+  'other busy threads',
+  'their CPU %',
+  'busiest',
+  'page faults / request',
+];
 
 /**
  * Which threads did the work and how long the loop thread waited for a CPU (run-queue wait):
  * on a machine with few cores, work moved off the loop still competes with it for the cores.
  */
 function threadsTable(cells: readonly CellResult[]): string | undefined {
-  const rows = [...cells].sort((a, b) => modeRank(a) - modeRank(b)).flatMap((cell) => {
-    const figures = threadFigures(cell);
-    return figures === undefined ? [] : [[modeLabel(cell), cell.runtime, ...figures.map(escapeCell)]];
-  });
+  const rows = [...cells]
+    .sort((a, b) => modeRank(a) - modeRank(b))
+    .flatMap((cell) => {
+      const figures = threadFigures(cell);
+      return figures === undefined ? [] : [[modeLabel(cell), cell.runtime, ...figures.map(escapeCell)]];
+    });
   if (rows.length === 0) return undefined;
   const table = markdownTable([['mode', 'runtime', ...THREAD_HEAD], ...rows], { align: ['l', 'l', 'r', 'r', 'r', 'r', 'r', 'l', 'r'] });
   // A fault hands the server a fresh page: on a VM that can cost 14-17 µs (environment's "fresh memory").
@@ -213,7 +242,9 @@ function scenarioSection(report: Report, scenario: ScenarioName): string {
   const lines = report.comparisons.filter((c) => c.scenario === scenario).flatMap((c) => comparisonLines(report, c));
   const bullets = lines.map((line) => `- ${line}`).join('\n');
   const threads = threadsTable(cells);
-  return [`## ${scenario}`, scenarioTable(cells), ...(bullets === '' ? [] : [bullets]), ...(threads === undefined ? [] : [threads])].join('\n\n');
+  return [`## ${scenario}`, scenarioTable(cells), ...(bullets === '' ? [] : [bullets]), ...(threads === undefined ? [] : [threads])].join(
+    '\n\n',
+  );
 }
 
 function titleSection(report: Report): string {
@@ -238,7 +269,7 @@ function howToRead(report: Report): string {
     `- ⚠ client-bound: the load generator used ≥ ${CLIENT_BOUND_CPU_PERCENT} % of a core, so the server may be faster than shown`,
     `- ⚠ unstable: requests/s varied by more than ${UNSTABLE_CV * 100} % (CV) between runs`,
     '- ⚠ count-mismatch: the server counted more or fewer requests than the client sent',
-    '- ⚠ latency censored: the latency figures cannot be told: the answered requests\' mean is under a quarter of the time in the system Little\'s law gives (connections ÷ req/s: the runs held under half a turn of the queue), or more requests were left unanswered at the runs\' end than answered, or those (counted at their age, a lower bound) lift the p99 1.5x; a p99 that is such a lower bound reads "≥ …"',
+    "- ⚠ latency censored: the latency figures cannot be told: the answered requests' mean is under a quarter of the time in the system Little's law gives (connections ÷ req/s: the runs held under half a turn of the queue), or more requests were left unanswered at the runs' end than answered, or those (counted at their age, a lower bound) lift the p99 1.5x; a p99 that is such a lower bound reads \"≥ …\"",
     '- ⚠ overloaded: requests waited past the timeout and the client gave up on them; the figures are of the answered ones, and the share that timed out is given',
     '- ✗ invalid: errors (without overload), non-2xx answers or a failed answer check; ✗ failed: the server died or hung (alive but doing no work at all)',
     `- ⚠ page faults ≈ x %: the server's page faults a request, at what a fresh page costs on this host ("fresh memory" below), took at least ${PAGE_FAULT_SHARE * 100} % of its CPU a request: the figure measures the host's memory handling as much as the endpoint${report.parameters.serverEnv === undefined ? '; `--keep-freed-memory` measures it with the allocators keeping freed memory' : ''} (docs/methodology.md)`,
@@ -268,7 +299,14 @@ export function environmentRows(report: Report): [string, string][] {
     ['harness Node', env.harnessNode],
     ...(env.pinning === undefined
       ? []
-      : [['CPU pinning', 'reason' in env.pinning ? `none: ${env.pinning.reason}` : `load generator on CPU ${env.pinning.client}${env.pinning.autocannonWorkers ? ` (${env.pinning.autocannonWorkers} autocannon workers)` : ''}, servers on ${env.pinning.server}`] as [string, string]]),
+      : [
+          [
+            'CPU pinning',
+            'reason' in env.pinning
+              ? `none: ${env.pinning.reason}`
+              : `load generator on CPU ${env.pinning.client}${env.pinning.autocannonWorkers ? ` (${env.pinning.autocannonWorkers} autocannon workers)` : ''}, servers on ${env.pinning.server}`,
+          ] as [string, string],
+        ]),
     ...serverHostRows(env),
     ...report.runtimes.map((r): [string, string] => [
       r.label ?? r.name,
@@ -289,7 +327,9 @@ const PHASE_LABELS: [keyof Timing['phasesSec'], string][] = [
 
 /** "58.3 s: runs 30.1 s, warm-ups 12.0 s, …" (phases that took no time are left out). */
 export function timingText(timing: Timing): string {
-  const parts = PHASE_LABELS.filter(([kind]) => (timing.phasesSec[kind] ?? 0) > 0).map(([kind, label]) => `${label} ${(timing.phasesSec[kind] ?? 0).toFixed(1)} s`);
+  const parts = PHASE_LABELS.filter(([kind]) => (timing.phasesSec[kind] ?? 0) > 0).map(
+    ([kind, label]) => `${label} ${(timing.phasesSec[kind] ?? 0).toFixed(1)} s`,
+  );
   return `${timing.wallSec.toFixed(1)} s${parts.length === 0 ? '' : `: ${parts.join(', ')}`}`;
 }
 
@@ -300,11 +340,24 @@ function serverHostRows(env: Report['environment']): [string, string][] {
   const rtt = env.network?.rttMs;
   const mtu = env.network?.mtu;
   return [
-    ['servers on', `${s.host}: ${s.os}, kernel ${s.kernel}, ${s.cpu.model} × ${s.cpu.count}, ${formatBytes(s.memoryBytes)}; bound to ${s.bind}; checkout ${s.dir}`],
+    [
+      'servers on',
+      `${s.host}: ${s.os}, kernel ${s.kernel}, ${s.cpu.model} × ${s.cpu.count}, ${formatBytes(s.memoryBytes)}; bound to ${s.bind}; checkout ${s.dir}`,
+    ],
     ...tcpRows(env.network),
-    ['HTTP round trip', rtt === undefined ? `not measured: ${env.network?.rttUnavailable ?? 'unknown'}` : `${rtt.median} ms median of ${rtt.samples} GET /health on one keep-alive connection (min ${rtt.min}, max ${rtt.max}): network, both TCP stacks, client and app`],
-    ...(mtu === undefined || (mtu.client === undefined && mtu.server === undefined) ? [] : [['MTU', `load host ${mtu.client ?? '?'}, server host ${mtu.server ?? '?'}`] as [string, string]]),
-    ['server figures', 'CPU, RSS and loop lag from each server\'s own /stats (no /proc across hosts); RSS at the end of each run, not its peak'],
+    [
+      'HTTP round trip',
+      rtt === undefined
+        ? `not measured: ${env.network?.rttUnavailable ?? 'unknown'}`
+        : `${rtt.median} ms median of ${rtt.samples} GET /health on one keep-alive connection (min ${rtt.min}, max ${rtt.max}): network, both TCP stacks, client and app`,
+    ],
+    ...(mtu === undefined || (mtu.client === undefined && mtu.server === undefined)
+      ? []
+      : [['MTU', `load host ${mtu.client ?? '?'}, server host ${mtu.server ?? '?'}`] as [string, string]]),
+    [
+      'server figures',
+      "CPU, RSS and loop lag from each server's own /stats (no /proc across hosts); RSS at the end of each run, not its peak",
+    ],
   ];
 }
 
@@ -314,9 +367,14 @@ function tcpRows(network: NetworkPath | undefined): [string, string][] {
   if (tcp === undefined) return [];
   const side = (label: string, figure: RoundTrip | undefined, why: string | undefined): [string, string] => [
     `network round trip (TCP connect, ${label})`,
-    figure === undefined ? `not measured: ${why ?? 'unknown'}` : `${figure.median} ms median of ${figure.samples} (min ${figure.min}, max ${figure.max})`,
+    figure === undefined
+      ? `not measured: ${why ?? 'unknown'}`
+      : `${figure.median} ms median of ${figure.samples} (min ${figure.min}, max ${figure.max})`,
   ];
-  return [side('from the load host', tcp.fromLoadHost, tcp.unavailable?.fromLoadHost), side('from the server host', tcp.fromServerHost, tcp.unavailable?.fromServerHost)];
+  return [
+    side('from the load host', tcp.fromLoadHost, tcp.unavailable?.fromLoadHost),
+    side('from the server host', tcp.fromServerHost, tcp.unavailable?.fromServerHost),
+  ];
 }
 
 /** The parameters as label/value rows, shared by the Markdown and HTML reports. */
@@ -326,12 +384,25 @@ export function parameterRows(p: Parameters, timing?: Timing): [string, string][
     ['connections', String(p.connections)],
     ['duration', `${p.durationSec} s`],
     ['warm-up', `${p.warmupSec} s`],
-    ['runs per cell', p.targetCv === undefined ? String(p.runs) : `${p.runs}, more up to ${p.maxRuns} until CV ≤ ${(p.targetCv * 100).toFixed(1)} %`],
-    ['schedule', p.schedule === 'interleaved' ? 'interleaved (runs alternate between runtimes: A B C A B C)' : 'sequential (one runtime after another)'],
+    [
+      'runs per cell',
+      p.targetCv === undefined ? String(p.runs) : `${p.runs}, more up to ${p.maxRuns} until CV ≤ ${(p.targetCv * 100).toFixed(1)} %`,
+    ],
+    [
+      'schedule',
+      p.schedule === 'interleaved'
+        ? 'interleaved (runs alternate between runtimes: A B C A B C)'
+        : 'sequential (one runtime after another)',
+    ],
     ['probe rate', `${p.probeRatePerSec} req/s`],
     ...(p.crossCheck === undefined
       ? []
-      : [['cross-check', Array.isArray(p.crossCheck) ? `wrk on ${p.crossCheck.join(', ')} cells` : `none: ${p.crossCheck.reason}`] as [string, string]]),
+      : [
+          ['cross-check', Array.isArray(p.crossCheck) ? `wrk on ${p.crossCheck.join(', ')} cells` : `none: ${p.crossCheck.reason}`] as [
+            string,
+            string,
+          ],
+        ]),
     ['hash cost (bcrypt)', String(p.hashCost)],
     ['fib n', String(p.fibN)],
     ['sleep', `${p.sleepMs} ms`],
@@ -342,7 +413,14 @@ export function parameterRows(p: Parameters, timing?: Timing): [string, string][
         ? 'cold: files evicted from the page cache before each run (verified); later reads in a run hit the cache again'
         : `warm (reads hit the page cache)${p.coldUnavailable === undefined ? '' : `: --cold was asked for but ${p.coldUnavailable}`}${primed(p.filesPrimed)}`,
     ],
-    ['server allocators', p.serverEnv === undefined ? 'as the runtimes ship' : `keep freed memory (--keep-freed-memory): ${Object.entries(p.serverEnv).map(([k, v]) => `${k}=${v}`).join(' ')}`],
+    [
+      'server allocators',
+      p.serverEnv === undefined
+        ? 'as the runtimes ship'
+        : `keep freed memory (--keep-freed-memory): ${Object.entries(p.serverEnv)
+            .map(([k, v]) => `${k}=${v}`)
+            .join(' ')}`,
+    ],
   ];
 }
 

@@ -25,20 +25,24 @@ export function pairedRatioText(ratios: Ratios): { ratio: string; interval: stri
 
 /** "4 runs", or "4 to 12 runs" when runs were added until a precision target was met. */
 export function runsText(p: Parameters): string {
-  return p.targetPrecision === undefined || p.maxRuns === undefined || p.maxRuns <= p.runs ? `${p.runs} runs` : `${p.runs} to ${p.maxRuns} runs`;
+  return p.targetPrecision === undefined || p.maxRuns === undefined || p.maxRuns <= p.runs
+    ? `${p.runs} runs`
+    : `${p.runs} to ${p.maxRuns} runs`;
 }
 
 /** The legend line for the precision target and the paired ratios, when the run had them. */
 export function precisionLegend(p: Parameters): string[] {
   // --quick (2 runs): say that its figures have no interval rather than let them pass as measured.
   if (p.targetPrecision === undefined && p.runs < MIN_RUNS_FOR_INTERVAL && p.targetCv === undefined) {
-    return [`${p.runs} run${p.runs === 1 ? '' : 's'} a cell: no 95 % interval, and the figures move widely from run to run (a smoke run such as --quick); the default bench:all measures each cell to ±5 %.`];
+    return [
+      `${p.runs} run${p.runs === 1 ? '' : 's'} a cell: no 95 % interval, and the figures move widely from run to run (a smoke run such as --quick); the default bench:all measures each cell to ±5 %.`,
+    ];
   }
   if (p.targetPrecision === undefined) return [];
   const goal = `${(p.targetPrecision * 100).toFixed(0)} %`;
   return [
     `Runs were added until each cell's interval was within ±${goal} of its median (hello ±${(p.targetPrecision * 200).toFixed(0)} %)${p.budgetSec === undefined ? '' : ` while within a ${p.budgetSec} s budget`}; (±x %) is the precision reached.`,
-    'Modes were measured in alternating rounds: a ratio is the geometric mean of the rounds\' ratios, with its 95 % interval.',
+    "Modes were measured in alternating rounds: a ratio is the geometric mean of the rounds' ratios, with its 95 % interval.",
   ];
 }
 
@@ -57,8 +61,14 @@ export function firstTouchText(t: FirstTouch): string {
 export function machineSpeedRow(env: Environment): [string, string] | undefined {
   const speed = env.machineSpeed;
   if (speed === undefined) return undefined;
-  const span = speed.coresWorth === undefined ? 'not measured' : `${speed.coresWorth.min.toFixed(1)} to ${speed.coresWorth.max.toFixed(1)} cores' worth during this run`;
-  return ['machine speed', `${speed.vcpus} vCPUs, ${span} (sampler${speed.pinned ? ' pinned per CPU' : ''}, every ${speed.intervalMs} ms, ${speed.overheadPercent.toFixed(2)} % of a CPU)`];
+  const span =
+    speed.coresWorth === undefined
+      ? 'not measured'
+      : `${speed.coresWorth.min.toFixed(1)} to ${speed.coresWorth.max.toFixed(1)} cores' worth during this run`;
+  return [
+    'machine speed',
+    `${speed.vcpus} vCPUs, ${span} (sampler${speed.pinned ? ' pinned per CPU' : ''}, every ${speed.intervalMs} ms, ${speed.overheadPercent.toFixed(2)} % of a CPU)`,
+  ];
 }
 
 /**
@@ -86,6 +96,7 @@ export function precisionNotes(cell: CellResult): string[] {
   const notes: string[] = [];
   const slow = cell.slowRunsExcluded ?? 0;
   if (slow > 0) notes.push(`🐢 ${slow} run${slow === 1 ? '' : 's'} on a slow machine left out`);
-  if (cell.precisionGoal !== undefined && !cell.precisionGoal.met && cell.status === 'ok') notes.push(`± target ${(cell.precisionGoal.halfWidthShare * 100).toFixed(0)} % not reached in ${cell.requestsPerSec.runs.length} runs`);
+  if (cell.precisionGoal !== undefined && !cell.precisionGoal.met && cell.status === 'ok')
+    notes.push(`± target ${(cell.precisionGoal.halfWidthShare * 100).toFixed(0)} % not reached in ${cell.requestsPerSec.runs.length} runs`);
   return notes;
 }

@@ -21,7 +21,15 @@ export function runtimeLabel(cell: Pick<CellResult, 'runtime' | 'runtimeLabel' |
 
 function row(runtime: string, scenario: string, what: string, r: ProcessRatios | undefined): string[] | undefined {
   if (r === undefined) return undefined;
-  return [runtime, scenario, what, fmtRatio(r.throughput), fmtRatio(r.p99), fmtRatio(r.probeP99), `${fmtMB(r.overRssMB)} / ${fmtMB(r.baseRssMB)} (${fmtRatio(r.rss)})`];
+  return [
+    runtime,
+    scenario,
+    what,
+    fmtRatio(r.throughput),
+    fmtRatio(r.p99),
+    fmtRatio(r.probeP99),
+    `${fmtMB(r.overRssMB)} / ${fmtMB(r.baseRssMB)} (${fmtRatio(r.rss)})`,
+  ];
 }
 
 const PROCESS_HEAD = ['runtime', 'scenario', 'comparison', 'req/s', 'p99', 'probe p99', 'RSS MB, all processes (ratio)'];
@@ -43,7 +51,9 @@ export function processRows(report: Report): string[][] {
 export function processesSection(report: Report): string | undefined {
   const rows = processRows(report);
   if (rows.length === 0) return undefined;
-  return ['## Processes', PROCESS_NOTE, markdownTable([PROCESS_HEAD, ...rows], { align: ['l', 'l', 'l', 'r', 'r', 'r', 'r'] })].join('\n\n');
+  return ['## Processes', PROCESS_NOTE, markdownTable([PROCESS_HEAD, ...rows], { align: ['l', 'l', 'l', 'r', 'r', 'r', 'r'] })].join(
+    '\n\n',
+  );
 }
 
 function pool(p: PoolSize | undefined): string {
@@ -64,7 +74,12 @@ export function poolRows(report: Report): string[][] {
     const key = runtimeLabel(cell);
     if (!seen.has(key)) seen.set(key, cell);
   }
-  return [...seen.entries()].map(([label, cell]) => [label, pool(cell.pools?.threadpool), pool(cell.pools?.workers), cell.pools?.threadpool.what ?? DASH]);
+  return [...seen.entries()].map(([label, cell]) => [
+    label,
+    pool(cell.pools?.threadpool),
+    pool(cell.pools?.workers),
+    cell.pools?.threadpool.what ?? DASH,
+  ]);
 }
 
 export function poolsSection(report: Report): string | undefined {
@@ -82,7 +97,16 @@ export function processesHtml(report: Report, escape: (text: string) => string):
   const processes = processRows(report);
   const pools = poolRows(report);
   return [
-    ...(processes.length === 0 ? [] : ['<section id="processes"><h2>Processes</h2>', `<p class="muted">${escape(PROCESS_NOTE)}</p>`, table(PROCESS_HEAD, processes), '</section>']),
-    ...(pools.length === 0 ? [] : ['<section id="pools"><h2>Pools</h2>', `<p class="muted">${escape(POOLS_NOTE)}</p>`, table(POOLS_HEAD, pools), '</section>']),
+    ...(processes.length === 0
+      ? []
+      : [
+          '<section id="processes"><h2>Processes</h2>',
+          `<p class="muted">${escape(PROCESS_NOTE)}</p>`,
+          table(PROCESS_HEAD, processes),
+          '</section>',
+        ]),
+    ...(pools.length === 0
+      ? []
+      : ['<section id="pools"><h2>Pools</h2>', `<p class="muted">${escape(POOLS_NOTE)}</p>`, table(POOLS_HEAD, pools), '</section>']),
   ].join('\n');
 }

@@ -31,7 +31,13 @@ export const statsRoutes: RouteGroup = (app, { config, stats, lag }) => {
    * One process's answer, or the group's: the others asked over their control ports and
    * combined with this one's; a group with a silent member answers its error, never a part.
    */
-  const forGroup = async <T extends object>(scope: string | undefined, mine: T, path: string, method: 'GET' | 'POST', combine: (others: T[], group: ClusterInfo) => object) => {
+  const forGroup = async <T extends object>(
+    scope: string | undefined,
+    mine: T,
+    path: string,
+    method: 'GET' | 'POST',
+    combine: (others: T[], group: ClusterInfo) => object,
+  ) => {
     if (cluster === undefined || scope === 'process') return { body: mine, status: 200 as const };
     try {
       return { body: combine(await askPeers<T>(cluster, config.pid, path, method), cluster), status: 200 as const };
@@ -43,12 +49,18 @@ export const statsRoutes: RouteGroup = (app, { config, stats, lag }) => {
 
   app.get('/stats', async (c) => {
     const mine = own();
-    const answer = await forGroup(c.req.query('scope'), mine, '/stats', 'GET', (others, group) => mergeStats(group.leaderPid, [mine, ...others]));
+    const answer = await forGroup(c.req.query('scope'), mine, '/stats', 'GET', (others, group) =>
+      mergeStats(group.leaderPid, [mine, ...others]),
+    );
     return c.json(answer.body, answer.status);
   });
   app.post('/reset', async (c) => {
     const mine = resetOwn();
-    const answer = await forGroup(c.req.query('scope'), mine, '/reset', 'POST', (others) => ({ ok: true, since: mine.since, processes: 1 + others.length }));
+    const answer = await forGroup(c.req.query('scope'), mine, '/reset', 'POST', (others) => ({
+      ok: true,
+      since: mine.since,
+      processes: 1 + others.length,
+    }));
     return c.json(answer.body, answer.status);
   });
 };
