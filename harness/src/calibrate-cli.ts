@@ -5,7 +5,7 @@
 // sends on schedule, as a table and calibration.json.
 import { join, resolve } from 'node:path';
 import { abortOnSignals, FlagError, nameList, numberFlag, parseFlags, runMain, typedPath, writableDir } from './cli/flags.ts';
-import type { RuntimeName, ServerKind } from '@bench/app';
+import type { ServerKind } from '@bench/app';
 import { calibrate, type CalibrateOptions } from './calibrate/calibrate.ts';
 import type { CalibrationResult } from './calibrate/calibration-math.ts';
 import { OPEN_LOOP_MAX_IN_FLIGHT, type OpenLoopStep } from './calibrate/open-loop-ceiling.ts';

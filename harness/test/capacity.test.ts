@@ -76,7 +76,7 @@ describe('the design effect of clustered misses', () => {
     // AR(1) with φ = 0.8: integrated autocorrelation time 9.
     const noise = normals(10_000, 5);
     const ar: number[] = [];
-    noise.forEach((e, i) => ar.push(0.8 * (ar[i - 1] ?? 0) + e));
+    for (const [i, e] of noise.entries()) ar.push(0.8 * (ar[i - 1] ?? 0) + e);
     const d = designEffect(ar, ar.length);
     expect(d).toBeGreaterThan(6);
     expect(d).toBeLessThan(12);
@@ -99,14 +99,14 @@ describe('the design effect of clustered misses', () => {
     const due = Array.from({ length: 400 }, (_, i) => i);
     const tally = new StepTally(due, 100, true);
     // Alternating runs of 50 fast and 50 slow answers: strongly clustered.
-    due.forEach((_, i) => tally.settle(i, Math.floor(i / 50) % 2 === 0, Math.floor(i / 50) % 2 === 0 ? 5 : 500));
+    for (let i = 0; i < due.length; i++) tally.settle(i, Math.floor(i / 50) % 2 === 0, Math.floor(i / 50) % 2 === 0 ? 5 : 500);
     tally.advance(1000, 400);
     expect([tally.requests, tally.over]).toEqual([400, 200]);
     expect(tally.designEffect()).toBeGreaterThan(10);
     expect(tally.verdict({ percentile: 99, confidence: 0.95 }).designEffect).toBeGreaterThan(10);
     // A tally taken as independent keeps no latencies and counts every request as one.
     const plain = new StepTally(due, 100);
-    due.forEach((_, i) => plain.settle(i, Math.floor(i / 50) % 2 === 0, Math.floor(i / 50) % 2 === 0 ? 5 : 500));
+    for (let i = 0; i < due.length; i++) plain.settle(i, Math.floor(i / 50) % 2 === 0, Math.floor(i / 50) % 2 === 0 ? 5 : 500);
     plain.advance(1000, 400);
     expect(plain.designEffect()).toBe(1);
     expect(plain.verdict({ percentile: 99, confidence: 0.95 })).not.toHaveProperty('designEffect');

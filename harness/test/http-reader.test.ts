@@ -27,7 +27,7 @@ describe('ResponseReader', () => {
   });
 
   it('reads several responses in one piece, and one split across two reads after them', () => {
-    const three = hello + 'HTTP/1.1 404 Not Found\r\ncontent-length: 0\r\n\r\n' + hello;
+    const three = `${hello}HTTP/1.1 404 Not Found\r\ncontent-length: 0\r\n\r\n${hello}`;
     const split = hello.length - 3;
     expect(read([three + hello.slice(0, split), hello.slice(split)]).map((r) => r.status)).toEqual([200, 404, 200, 200]);
   });
@@ -59,7 +59,7 @@ describe('ResponseReader', () => {
   });
 
   it('skips an interim 100 Continue and ends bodiless 204 and 304 answers at their head', () => {
-    expect(read(['HTTP/1.1 100 Continue\r\n\r\n' + hello]).map((r) => r.status)).toEqual([200]);
+    expect(read([`HTTP/1.1 100 Continue\r\n\r\n${hello}`]).map((r) => r.status)).toEqual([200]);
     expect(read(['HTTP/1.1 204 No Content\r\n\r\nHTTP/1.1 304 Not Modified\r\nContent-Length: 10\r\n\r\n']).map((r) => r.status)).toEqual([
       204, 304,
     ]);

@@ -6,7 +6,6 @@ import { PreflightError, processRefusal, remoteSpec } from '../src/remote/prefli
 import { parseRemoteVersions } from '../src/remote/remote-versions.ts';
 import { curveParameters, parseCurvePlan } from '../src/curve/curve-plan.ts';
 import { describeSshFailure, hostOf, shellQuote, sshArgv } from '../src/remote/ssh.ts';
-import { remoteTarget } from '../src/servers/server-host.ts';
 import { runtimeSpec } from '../src/servers/runtimes.ts';
 import { REPO_ROOT } from '../src/system/paths.ts';
 import { environmentRows } from '../src/report/render/markdown.ts';

@@ -36,10 +36,10 @@ function bcryptDir(): string {
  * (DENO_FLAGS_ARG), which cannot read its own command line, to start its serving processes alike.
  */
 export function denoArgs(serverArgs: string[]): string[] {
-  const host = valueOf(serverArgs, '--host') ?? '127.0.0.1';
-  const dataDir = resolve(valueOf(serverArgs, '--data-dir') ?? DEFAULT_DATA_DIR);
+  const host = flagValue(serverArgs, '--host') ?? '127.0.0.1';
+  const dataDir = resolve(flagValue(serverArgs, '--data-dir') ?? DEFAULT_DATA_DIR);
   const addon = bcryptDir();
-  const processes = valueOf(serverArgs, '--processes');
+  const processes = flagValue(serverArgs, '--processes');
   const several = processes !== undefined && processes !== '1';
   const netHosts = [host.replace(/^\[|\]$/g, ''), ...(several ? ['127.0.0.1'] : [])];
   const flags = [
@@ -58,7 +58,7 @@ export function denoArgs(serverArgs: string[]): string[] {
 /** The server argument carrying deno's own flags (see denoArgs); the server strips it. */
 export const DENO_FLAGS_ARG = '--deno-flags';
 
-function valueOf(args: string[], flag: string): string | undefined {
+function flagValue(args: string[], flag: string): string | undefined {
   for (let i = 0; i < args.length; i++) {
     const arg = args[i] ?? '';
     if (arg === flag) return args[i + 1];

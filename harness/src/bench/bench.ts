@@ -1,7 +1,6 @@
 import { mkdirSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { join, resolve } from 'node:path';
-import type { Manifest } from '@bench/app';
 import { DEFAULT_DATA_DIR, ensureDataFiles, primeFiles } from '../system/data-files.ts';
 import { coldCacheSupport, residentFraction, type ColdCacheSupport } from '../system/page-cache.ts';
 import { pinSelf, planPinning, tasksetAvailable } from '../system/pinning.ts';

@@ -1,4 +1,4 @@
-import type { Manifest, RuntimeName, ServerKind } from '@bench/app';
+import type { Manifest, ServerKind } from '@bench/app';
 import { failedCell, summarizeCell, type CellMeta } from './cell.ts';
 import { Interrupted } from '../cli/interrupt.ts';
 import { crossCheckRun, measureRun, prepareCell, ServerLost, type CellContext } from './measure.ts';

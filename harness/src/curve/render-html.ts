@@ -21,7 +21,7 @@ import {
   targetLabel,
 } from './render-text.ts';
 
-const CHART_SCRIPT = String.raw`
+const CHART_SCRIPT = `
   'use strict';
   const report = JSON.parse(document.getElementById('report-data').textContent);
   Chart.defaults.animation = false;

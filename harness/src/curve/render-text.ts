@@ -313,9 +313,10 @@ export function renderCurveConsole(report: CurveReport): string {
   const skipped = report.runtimes
     .filter((r) => r.status !== 'ok')
     .map((r) => `${r.name} ${r.status}${r.reason === undefined ? '' : `: ${r.reason}`}`);
-  return (
-    [header, ...(skipped.length > 0 ? [`Not measured: ${skipped.join('; ')}`] : []), table.toString(), ...capacitySentences(report)].join(
-      '\n',
-    ) + '\n'
-  );
+  return `${[
+    header,
+    ...(skipped.length > 0 ? [`Not measured: ${skipped.join('; ')}`] : []),
+    table.toString(),
+    ...capacitySentences(report),
+  ].join('\n')}\n`;
 }

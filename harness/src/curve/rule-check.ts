@@ -42,7 +42,7 @@ export interface StepRule {
 /** One step as the generator runs it: looks every checkEveryMs, stops at a decisive look, the verdict over everything sent. */
 export function simulateStep(dueMs: readonly number[], latenciesMs: readonly number[], step: StepRule): StepOutcome {
   const tally = new StepTally(dueMs, step.targetMs, step.designEffect === true);
-  latenciesMs.forEach((latency, index) => tally.settle(index, latency <= step.targetMs, latency));
+  for (const [index, latency] of latenciesMs.entries()) tally.settle(index, latency <= step.targetMs, latency);
   let issued = dueMs.length;
   for (let t = step.checkEveryMs; t < step.capSec * 1000; t += step.checkEveryMs) {
     const sent = dueMs.findIndex((due) => due > t);

@@ -72,7 +72,7 @@ export function replaceBlocks(text: string, render: (block: ResultBlock) => stri
   let at = 0;
   for (const block of findBlocks(text)) {
     const head = text.slice(at, block.start);
-    out += (head.endsWith('\n') ? head : `${head}\n`) + `${render(block).replace(/\n+$/, '')}\n`;
+    out += `${head.endsWith('\n') ? head : `${head}\n`}${render(block).replace(/\n+$/, '')}\n`;
     at = block.end;
   }
   return out + text.slice(at);

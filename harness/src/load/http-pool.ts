@@ -90,7 +90,7 @@ export class ConnectionPool {
   send(dueAt: number, deadline: number, index = -1): boolean {
     if (this.busyCount >= this.maxInFlight) return false;
     let conn = this.idle.pop();
-    while (conn !== undefined && conn.dead) conn = this.idle.pop();
+    while (conn?.dead) conn = this.idle.pop();
     conn ??= this.open();
     conn.busy = true;
     conn.dueAt = dueAt;
@@ -204,7 +204,13 @@ export class ConnectionPool {
       ? connect({
           host: this.host,
           port: this.port,
-          onread: { buffer: READ_BUFFER, callback: (bytes: number, buffer: Uint8Array) => (onBytes(buffer, bytes), true) },
+          onread: {
+            buffer: READ_BUFFER,
+            callback: (bytes: number, buffer: Uint8Array) => {
+              onBytes(buffer, bytes);
+              return true;
+            },
+          },
         })
       : connect({ host: this.host, port: this.port }).on('data', (chunk: Buffer) => onBytes(chunk, chunk.length));
     socket.setNoDelay(true);

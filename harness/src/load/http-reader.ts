@@ -52,7 +52,10 @@ export class ResponseReader {
       switch (this.state) {
         case 'head': {
           const headEnd = indexOfHeadEnd(buf, at, stop);
-          if (headEnd < 0) return this.keep(buf, at, stop);
+          if (headEnd < 0) {
+            this.keep(buf, at, stop);
+            return;
+          }
           this.parseHead(buf, at, headEnd);
           at = headEnd + 4;
           if (this.status < 200) break; // 1xx: an interim answer; the real one follows.
@@ -68,7 +71,10 @@ export class ResponseReader {
         }
         case 'chunk-size': {
           const lineEnd = indexOfLineEnd(buf, at, stop);
-          if (lineEnd < 0) return this.keep(buf, at, stop);
+          if (lineEnd < 0) {
+            this.keep(buf, at, stop);
+            return;
+          }
           const size = parseChunkSize(buf, at, lineEnd);
           at = lineEnd + 2;
           this.remaining = size;
@@ -94,7 +100,10 @@ export class ResponseReader {
         }
         case 'trailers': {
           const lineEnd = indexOfLineEnd(buf, at, stop);
-          if (lineEnd < 0) return this.keep(buf, at, stop);
+          if (lineEnd < 0) {
+            this.keep(buf, at, stop);
+            return;
+          }
           // Trailer lines are skipped; the empty line ends the response.
           const empty = lineEnd === at;
           at = lineEnd + 2;

@@ -193,7 +193,10 @@ async function replay001(server: RunningServer, ctx: ReplayContext, cold: boolea
       ctx.signal.addEventListener('abort', stop, { once: true });
       const result = await Promise.race([
         load.done,
-        server.exited.then(() => (stop(), Promise.reject(new Error(`server died during /file/${mode}`)))),
+        server.exited.then(() => {
+          stop();
+          return Promise.reject(new Error(`server died during /file/${mode}`));
+        }),
       ]).finally(() => ctx.signal.removeEventListener('abort', stop));
       throwIfAborted(ctx.signal);
       if (result.errors > 0 || result.non2xx > 0)

@@ -7,7 +7,6 @@ import type { RuntimeName } from '@bench/app';
 import { compareCell, compareMetric, DEFAULT_ALPHA, DEFAULT_THRESHOLD, LATENCY_RESOLUTION_MS, type Verdict } from '../compare/compare.ts';
 import type { VersionChange, VersionComparison } from '../model/change.ts';
 import type { CellResult } from '../model/cell.ts';
-import type { Mode, ScenarioName } from '../model/names.ts';
 import type { RuntimeEntry } from '../model/report.ts';
 import { compareVersions } from '../servers/runtime-request.ts';
 

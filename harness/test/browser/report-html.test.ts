@@ -87,7 +87,7 @@ describe.skipIf(!installed && !required)('report.html in headless Chromium', () 
   });
 
   /** The text a reader sees in the first element `selector` matches. */
-  const innerText = (selector: string) => page.$eval(selector, (el) => (el as HTMLElement).innerText);
+  const innerText = (selector: string) => page.$eval(selector, (el) => (el as HTMLElement).textContent);
 
   afterAll(async () => {
     await browser?.close();

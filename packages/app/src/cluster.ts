@@ -75,7 +75,8 @@ export function mergeStats(leaderPid: number, parts: readonly ProcessStats[]): M
       entry.count += counter.count;
       entry.totalMs += counter.avgMs * counter.count;
       if (counter.perConnection !== undefined) {
-        const peers = (entry.peers ??= {});
+        entry.peers ??= {};
+        const peers = entry.peers;
         for (const [port, n] of Object.entries(counter.perConnection)) peers[port] = (peers[port] ?? 0) + n;
       }
       totals.set(route, entry);

@@ -8,7 +8,7 @@
 import type { RuntimeName } from './config.ts';
 import { workerReadyLine, type ListenRole, type Listening, type ProcessPeer } from './cluster.ts';
 import { describeStartError, readinessLine, type ServerOptions } from './server-args.ts';
-import { LEADER_ENV, receivePeers, superviseReusePort, type Supervised, type WorkerCommand } from './supervisor.ts';
+import { receivePeers, superviseReusePort, type Supervised, type WorkerCommand } from './supervisor.ts';
 
 export interface ProcessHooks {
   runtime: RuntimeName;

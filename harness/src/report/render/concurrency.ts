@@ -69,7 +69,7 @@ export function concurrencyHtml(report: Report): string {
 }
 
 /** Browser script: draws the concurrency charts from the embedded report. */
-export const CONCURRENCY_SCRIPT = String.raw`
+export const CONCURRENCY_SCRIPT = `
   'use strict';
   (function () {
     const report = JSON.parse(document.getElementById('report-data').textContent);

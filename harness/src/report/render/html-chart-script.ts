@@ -12,7 +12,7 @@
 import { MODE_ORDER } from '../merge.ts';
 import { paletteScript } from './palette.ts';
 
-const BODY = String.raw`
+const BODY = `
   'use strict';
   const report = JSON.parse(document.getElementById('report-data').textContent);
   const style = getComputedStyle(document.documentElement);

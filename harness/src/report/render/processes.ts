@@ -89,10 +89,10 @@ export function poolsSection(report: Report): string | undefined {
 }
 
 /** Both sections as HTML (the text is escaped by the caller's escape function). */
-export function processesHtml(report: Report, escape: (text: string) => string): string {
+export function processesHtml(report: Report, esc: (text: string) => string): string {
   const table = (head: string[], rows: string[][]) =>
-    `<table><thead><tr>${head.map((h) => `<th>${escape(h)}</th>`).join('')}</tr></thead><tbody>${rows
-      .map((r) => `<tr>${r.map((v) => `<td>${escape(v)}</td>`).join('')}</tr>`)
+    `<table><thead><tr>${head.map((h) => `<th>${esc(h)}</th>`).join('')}</tr></thead><tbody>${rows
+      .map((r) => `<tr>${r.map((v) => `<td>${esc(v)}</td>`).join('')}</tr>`)
       .join('')}</tbody></table>`;
   const processes = processRows(report);
   const pools = poolRows(report);
@@ -101,12 +101,12 @@ export function processesHtml(report: Report, escape: (text: string) => string):
       ? []
       : [
           '<section id="processes"><h2>Processes</h2>',
-          `<p class="muted">${escape(PROCESS_NOTE)}</p>`,
+          `<p class="muted">${esc(PROCESS_NOTE)}</p>`,
           table(PROCESS_HEAD, processes),
           '</section>',
         ]),
     ...(pools.length === 0
       ? []
-      : ['<section id="pools"><h2>Pools</h2>', `<p class="muted">${escape(POOLS_NOTE)}</p>`, table(POOLS_HEAD, pools), '</section>']),
+      : ['<section id="pools"><h2>Pools</h2>', `<p class="muted">${esc(POOLS_NOTE)}</p>`, table(POOLS_HEAD, pools), '</section>']),
   ].join('\n');
 }
