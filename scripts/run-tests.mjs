@@ -1,4 +1,4 @@
-// `pnpm test`: typecheck every package, run every package's vitest suite one package at a time
+// `pnpm test`: format, lint and unused-code checks, typecheck every package, run every package's vitest suite one package at a time
 // (integration tests start real servers and must not fight over the cores), then print one
 // closing line summed over all packages.
 import { spawnSync } from 'node:child_process';
@@ -15,7 +15,12 @@ for (const dir of packageDirs) rmSync(resultFile(dir), { force: true });
 // Turbo's telemetry notice would greet every new user: off, as in CI.
 const env = { ...process.env, TURBO_TELEMETRY_DISABLED: '1' };
 const run = (args) => spawnSync('turbo', args, { stdio: 'inherit', cwd: root, shell: false, env }).status ?? 1;
-let status = run(['run', 'typecheck']);
+// The house rules first, in a second or two: format and lint (Biome), then unused files, exports
+// and dependencies (knip). A failure here names the file and the rule, and no suite runs.
+const tool = (bin, args) => spawnSync(join(root, 'node_modules', '.bin', bin), args, { stdio: 'inherit', cwd: root, env }).status ?? 1;
+let status = tool('biome', ['ci', '--reporter=summary', '.']);
+if (status === 0) status = tool('knip', ['--no-progress']);
+if (status === 0) status = run(['run', 'typecheck']);
 if (status === 0) status = run(['run', 'test', '--concurrency=1', '--', ...process.argv.slice(2)]);
 
 let passed = 0;

@@ -20,7 +20,7 @@ import { checkAnswer } from '../servers/validate.ts';
 import { ServerBusy, ServerLost, tailOf, whileAlive } from '../servers/liveness.ts';
 import { drain, getStats, hungAfterMs, lostIfDead, post, rememberLeftovers, statsAfterLoad, totalCpu } from '../servers/server-control.ts';
 
-export { ServerBusy, ServerLost } from '../servers/liveness.ts';
+export { ServerLost } from '../servers/liveness.ts';
 
 export interface CellContext {
   server: RunningServer;

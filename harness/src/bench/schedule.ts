@@ -150,11 +150,6 @@ export async function benchGroup(
   return states.map((state) => withInstallation(state.result ?? summarizeLane(state, ctx), state.lane));
 }
 
-/** One cell on every lane (a group of one). */
-export async function benchCell(cell: CellSpec, lanes: Lane[], ctx: ScheduleContext): Promise<CellResult[]> {
-  return benchGroup([cell], lanes, ctx);
-}
-
 /** Round r's order of a lane's cells: as given on odd rounds, reversed on even ones (ABBA). */
 export function pairedOrder<T>(items: readonly T[], round: number): T[] {
   return round % 2 === 1 ? [...items] : [...items].reverse();

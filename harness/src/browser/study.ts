@@ -6,7 +6,7 @@
 import type { FibVariant } from '../../../packages/app/src/workloads/fib.ts';
 import { BROWSERS, type BrowserName, driverVersion, launch, missingReason } from './driver.ts';
 import { servePage } from './bundle.ts';
-import { BROWSER_MODES, type BrowserMode, type PageCase, type PageResult } from './page/shared.ts';
+import type { BrowserMode, PageCase, PageResult } from './page/shared.ts';
 import { cpuBetween, snapshot } from './proc-tree.ts';
 
 export interface BrowserCaseResult {
@@ -178,5 +178,3 @@ async function runCase(
     await page?.close().catch(() => undefined);
   }
 }
-
-export { BROWSER_MODES };

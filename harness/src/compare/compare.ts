@@ -15,14 +15,11 @@
 import type { RuntimeName } from '@bench/app';
 import { median } from '../stats/stats.ts';
 import { welchTTest } from '../stats/t-distribution.ts';
-import type { WelchTest } from '../stats/t-distribution.ts';
 import type { MetricChange, Verdict } from '../model/change.ts';
 import type { CellResult } from '../model/cell.ts';
 import type { CellStatus, Flag, Mode, ScenarioName } from '../model/names.ts';
 import type { Report } from '../model/report.ts';
 import { reproducibility, type Reproducibility } from './reproduced.ts';
-
-export type { WelchTest };
 
 export const SUPPORTED_SCHEMA_VERSION = 1;
 export const DEFAULT_THRESHOLD = 0.05;
