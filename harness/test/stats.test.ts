@@ -90,7 +90,8 @@ describe('summarize', () => {
     expect(summarize([3000, 9000])).toEqual({
       median: 6000,
       ci95: [6000, 6000],
-      cv: Math.SQRT1_2,
+      // biome-ignore lint/suspicious/noApproximativeNumericConstant: the figure as rounded to three digits, not 1/√2
+      cv: 0.707,
       runs: [3000, 9000],
       intervalNote: '2 runs: too few for an interval (3 or more)',
     });
