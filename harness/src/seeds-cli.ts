@@ -17,7 +17,8 @@ import { REMOTE_FLAGS } from './servers/server-host.ts';
 import { probeAb } from './seeds/ab.ts';
 import { judge } from './seeds/judge.ts';
 import { renderSeedsConsole, renderSeedsHtml, renderSeedsMarkdown, type SeedsReport } from './seeds/render.ts';
-import { FULL_SHAPE, QUICK_SHAPE, replayRuntime, type ReplayShape } from './seeds/replay.ts';
+import { replayRuntime } from './seeds/replay.ts';
+import { FULL_SHAPE, QUICK_SHAPE, type ReplayShape } from './seeds/replay-shape.ts';
 
 const SEEDS_REMOTE_REFUSAL =
   "--server-host is not supported by bench:seeds yet: experiments 001 (file reads, evicted from this host's page cache) and 003 (a static file made on this host) cannot run on another host; 000 and 002 could, but a replay judges all four claims together";

@@ -3,7 +3,7 @@
 import { describe, expect, it } from 'vitest';
 import { judge } from '../src/seeds/judge.ts';
 import { renderSeedsConsole, renderSeedsHtml, renderSeedsMarkdown, type SeedsReport } from '../src/seeds/render.ts';
-import { QUICK_SHAPE, type Measured } from '../src/seeds/replay.ts';
+import { QUICK_SHAPE, type Measured } from '../src/seeds/replay-shape.ts';
 
 const measured = (over: Partial<Measured>): Measured => ({
   claim: '000-bcrypt',

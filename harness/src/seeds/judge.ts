@@ -2,7 +2,7 @@
 // sentence of why drawn from the measurements themselves. Pure.
 import { median } from '../stats/stats.ts';
 import { CLAIMS, type Claim, type ClaimId } from './claims.ts';
-import type { Measured } from './replay.ts';
+import type { Measured } from './replay-shape.ts';
 import { pairedRatios, summarizeRatio, verdict, type RatioSummary, type Verdict } from './verdict.ts';
 
 export interface ClaimRow extends Measured {

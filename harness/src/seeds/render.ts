@@ -6,7 +6,7 @@ import { escapeHtml } from '../report/render/html-escape.ts';
 import { REPORT_CSS } from '../report/render/html-style.ts';
 import { CLAIMS } from './claims.ts';
 import type { ClaimRow } from './judge.ts';
-import type { ReplayShape } from './replay.ts';
+import type { ReplayShape } from './replay-shape.ts';
 
 export interface SeedsReport {
   kind: 'seeds';

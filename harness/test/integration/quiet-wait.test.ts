@@ -10,7 +10,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { waitQuiet as curveWaitQuiet } from '../../src/curve/server-figures.ts';
 import { ServerBusy, ServerLost } from '../../src/servers/liveness.ts';
 import type { Exit, RunningServer } from '../../src/servers/server.ts';
-import { quiesce as seedsQuiesce } from '../../src/seeds/replay.ts';
+import { quiesce as seedsQuiesce } from '../../src/seeds/sources.ts';
 
 // Answers /stats with a request always in hand (a server that never gets quiet), on a free port.
 const FAKE = `
