@@ -12,7 +12,9 @@ import type { Summary } from '../model/cell.ts';
 export const FIGURE_DECIMALS = 3;
 
 /**
- * Two-sided 95 % critical values of Student's t for df = 1..30 (index 0 is df 1).
+ * Two-sided 95 % critical values of Student's t for df = 1..30 (index 0 is df 1), to 3 decimals
+ * as in the printed tables: every interval in the published reports used these, so they stay a
+ * table rather than the exact quantile (stats.test checks them against @stdlib's quantile).
  * Beyond 30 the normal approximation (1.96) is close enough for our handful of runs.
  */
 const T_CRITICAL_95 = [
