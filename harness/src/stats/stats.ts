@@ -89,7 +89,7 @@ export function summarize(xs: readonly number[]): Summary {
   // The figures summarised (requests/s) cannot be negative; a t-interval that dips below zero
   // only says the runs disagree wildly, which the CV already says.
   const ci: [number, number] = [roundFigure(Math.max(0, low)), roundFigure(high)];
-  // Precision stated per cell (issue 22): half the interval as a share of the median.
+  // Precision stated per cell: half the interval as a share of the median.
   const share = m === 0 ? 0 : roundFigure((ci[1] - ci[0]) / 2 / m, 4);
   return { median: m, ci95: ci, cv: base.cv, runs: base.runs, halfWidthShare: share };
 }

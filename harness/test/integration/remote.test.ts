@@ -176,7 +176,7 @@ describe.skipIf(unavailable !== undefined)('servers on another host, over ssh', 
     expect(report?.environment.serverHost).toMatchObject({ host: hosts.host, bind: SERVER_ADDR, bindSource: 'ssh-connection' });
     expect(report?.environment.network?.rttMs?.median).toBeGreaterThan(0);
     expect(report?.environment.network?.rttMs?.samples).toBe(20);
-    // Issue 24: the network's own round trip, both hosts' view, beside the HTTP one.
+    // The network's own round trip, both hosts' view, beside the HTTP one.
     const network = report?.environment.network;
     expect(network?.httpRttMs).toEqual(network?.rttMs);
     expect(network?.tcpConnectMs?.unavailable).toBeUndefined();
