@@ -69,7 +69,7 @@ async function main(): Promise<number> {
   progress.log(
     `bench: ${specs.map((s) => s.label ?? s.name).join(', ')} x ${plan.scenarios.length} scenarios, ${plan.connectionsList?.join(',') ?? plan.connections} connections, ${plan.runs} runs of ${plan.durationSec} s after ${plan.warmupSec} s warm-up${plan.targetPrecision === undefined ? '' : ` (more, up to ${plan.maxRuns}, until within ±${plan.targetPrecision * 100} %${plan.budgetSec === undefined ? '' : ` in a ${plan.budgetSec} s budget`})`}, ${plan.schedule}, modes paired`,
   );
-  // --quick is a smoke run: it must say so before anyone quotes its figures (issue 22, item 8).
+  // --quick is a smoke run: it must say so before anyone quotes its figures.
   if (plan.quick && plan.runs < MIN_RUNS_FOR_INTERVAL)
     progress.log(
       `bench: --quick: ${plan.runs} runs a cell, so no 95 % interval, and figures that can move by tens of percent from run to run: a smoke test, not figures to quote (the default bench:all measures each cell to ±5 %)`,

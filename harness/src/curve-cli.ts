@@ -93,7 +93,7 @@ async function main(): Promise<number> {
     curves: [],
   };
   const assets = loadChartAssets();
-  // How fast the machine is through every step (issue 22's sampler), on this host only: with
+  // How fast the machine is through every step (the speed sampler), on this host only: with
   // --server-host the servers' machine is not sampled, as in bench.
   const speed = remote === undefined ? startSpeedSampler({ taskset: tasksetAvailable() }) : undefined;
   const write = () => {

@@ -35,7 +35,7 @@ interface CliOptions {
 
 function parseSeedsArgs(argv: string[]): CliOptions {
   const values = parseFlags(argv, ['runtimes', 'runs', 'out', ...REMOTE_FLAGS], ['quick']);
-  // Issue 24: refused in one line rather than run half-remote (000 and 002 would carry over; 001
+  // --server-host: refused in one line rather than run half-remote (000 and 002 would carry over; 001
   // and 003 need their files made and evicted on the server host, which the replay cannot yet do).
   if (REMOTE_FLAGS.some((flag) => values[flag] !== undefined)) throw new FlagError(SEEDS_REMOTE_REFUSAL);
   const quick = values.quick === true;

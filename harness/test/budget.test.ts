@@ -13,7 +13,7 @@ describe('budgetNeed', () => {
   it('is the runs it would take to reach the goal over the runs it has, if the spread holds', () => {
     // 6 % at 4 runs: 5 runs give 6 % x (2.776/sqrt 5) / 1.591 = 4.7 %
     expect(budgetNeed(0.06, 0.05, 4, 12)).toBe(5 / 4);
-    // 9.8 % at 4 runs (Node hash/async at 17:59 UTC): 9 runs give 4.7 %
+    // 9.8 % at 4 runs (Node hash/async in a default run): 9 runs give 4.7 %
     expect(budgetNeed(0.098, 0.05, 4, 12)).toBe(9 / 4);
   });
 

@@ -28,6 +28,6 @@ describe.skipIf(!existsSync(PNPM))('root bench commands print the harness output
       expect(lines.at(-1)).toBe(line);
       expect(lines.join('\n')).not.toMatch(/@bench\/harness:|turbo|ELIFECYCLE|Telemetry/i);
     },
-    60_000,
+    70_000,
   );
 });

@@ -149,7 +149,7 @@ describe('README.md and docs/*.md', () => {
   const anchors = (markdown: string) => new Set([...markdown.matchAll(/^#{1,6} (.+)$/gm)].map((m) => slug(m[1] ?? '')));
   const withoutCode = (markdown: string) => markdown.replace(/^```[\s\S]*?^```/gm, '').replace(/`[^`\n]*`/g, '');
 
-  // Pages written on other branches of issue 23 (i21, i22, i24's own topic pages): until they are
+  // Pages written on other branches (their own topic pages): until they are
   // merged a link to one may dangle. Empty this set once they are in.
   const ELSEWHERE = new Set<string>();
 

@@ -1,4 +1,4 @@
-// What fresh memory costs on this host, in the environment of every report (issue 22): /file/*
+// What fresh memory costs on this host, in the environment of every report: /file/*
 // reads each 5 MB file into a new buffer, so its cells move with this cost between VM boots.
 import { describe, expect, it } from 'vitest';
 import type { ThreadUse } from '../src/model/cell.ts';

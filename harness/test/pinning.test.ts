@@ -8,7 +8,7 @@ describe('planPinning', () => {
     expect(planPinning(64, true)).toEqual({ client: '0-15', server: '16-63', clientCpus: 16, serverCpus: 48, autocannonWorkers: 16 });
   });
 
-  it('never leaves the load generator one CPU of sixteen (issue 12)', () => {
+  it('never leaves the load generator one CPU of sixteen', () => {
     expect(clientCpusFor(16)).toBeGreaterThan(1);
     expect([2, 4, 16, 64].map((n) => clientCpusFor(n))).toEqual([1, 1, 4, 16]);
   });

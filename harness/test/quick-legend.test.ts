@@ -4,7 +4,7 @@ import { renderMarkdown } from '../src/report/render/markdown.ts';
 import { parameters } from './fixtures.ts';
 import { reportOf } from './fixtures/compare/reports.ts';
 
-describe('a run of 2 runs a cell (--quick) says its figures have no interval (issue 22, item 8)', () => {
+describe('a run of 2 runs a cell (--quick) says its figures have no interval', () => {
   it('puts the line in the legend for 2 runs, and not for 3 or for a run with a precision target', () => {
     expect(precisionLegend({ ...parameters, runs: 2 }).join(' ')).toMatch(/^2 runs a cell: no 95 % interval/);
     expect(precisionLegend({ ...parameters, runs: 3 })).toEqual([]);

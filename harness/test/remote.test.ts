@@ -112,7 +112,7 @@ describe('report rows for a remote run', () => {
     } as unknown as Report);
     const text = new Map(rows);
     expect(text.get('servers on')).toMatch(/^bench-2: Debian 12, kernel 6.1, EPYC × 8, .*bound to 10.0.0.2; checkout \/srv\/bench$/);
-    // A report from before issue 24 (rttMs only): the figure is shown as what it is, the HTTP round trip.
+    // An older report (rttMs only): the figure is shown as what it is, the HTTP round trip.
     expect(text.get('HTTP round trip')).toMatch(/^0.21 ms median of 20 GET \/health on one keep-alive connection \(min 0.18, max 0.4\)/);
     expect([...text.keys()].some((k) => k.startsWith('network round trip'))).toBe(false);
     expect(text.get('MTU')).toBe('load host 1500, server host 9000');

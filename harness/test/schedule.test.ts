@@ -44,7 +44,7 @@ describe('wantsMoreRuns', () => {
   });
 });
 
-describe('paired schedule (issue 22)', () => {
+describe('paired schedule', () => {
   const runs = (...rps: number[]) => rps.map((r) => makeRun({ requestsPerSec: r }));
 
   it('alternates the cells of a group ABBA: as given on odd rounds, reversed on even ones', () => {

@@ -1,5 +1,5 @@
 // The seeds' arithmetic, the verdict rule and the ab parser, on fixed inputs and on ab reports
-// captured from this repository's servers (ab 2.3, Debian 12, 2026-11-22).
+// captured from this repository's servers (ab 2.3, Debian 12).
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';

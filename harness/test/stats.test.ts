@@ -1,3 +1,4 @@
+import tQuantile from '@stdlib/stats-base-dists-t-quantile';
 import { describe, expect, it } from 'vitest';
 import { ci95, cv, mean, median, roundFigure, sampleStdDev, summarize, tCritical95 } from '../src/stats/stats.ts';
 
@@ -41,6 +42,10 @@ describe('ci95', () => {
     expect(tCritical95(30)).toBe(2.042);
     expect(tCritical95(31)).toBe(1.96);
     expect(() => tCritical95(0)).toThrow(RangeError);
+  });
+
+  it("holds Student's t 0.975 quantile to 3 decimals for df 1 to 30", () => {
+    for (let df = 1; df <= 30; df++) expect(tCritical95(df)).toBe(Number(tQuantile(0.975, df).toFixed(3)));
   });
 
   it('is mean ± t * s / sqrt(n)', () => {

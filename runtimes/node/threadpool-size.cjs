@@ -1,7 +1,7 @@
 // The size of libuv's thread pool for one Node server process, from its own argv and the CPUs
 // it may use. Plain CommonJS: it runs as a --require preload, before any loader, because libuv
 // reads UV_THREADPOOL_SIZE when its pool first starts, which Node's ESM loader does before the
-// entrypoint runs (setting it from server.ts changed nothing: measured, 2026-11-22).
+// entrypoint runs (setting it from server.ts changed nothing: measured).
 // Must agree with threadpoolSizeFor() in packages/app/src/server-args.ts (a unit test checks).
 'use strict';
 

@@ -120,7 +120,7 @@ export async function runBench(plan: Plan, options: BenchOptions): Promise<Bench
   const total = cells.length * specs.length * processCounts.length * (sweep?.length ?? 1);
   const perUnitSec = plan.warmupSec + plan.runs * (plan.durationSec + 0.4) + 0.3;
   let done = 0;
-  // How fast the machine is through every run (issue 22); on this host only, where the load runs.
+  // How fast the machine is through every run; on this host only, where the load runs.
   const speed: SpeedSampler | undefined = host === undefined ? startSpeedSampler({ taskset: tasksetAvailable() }) : undefined;
   let groupUnits = 0;
   // The pace starts with the first cell: what setup took (input files, fingerprint) comes off the budget first.

@@ -1,5 +1,5 @@
 /**
- * The run's time budget and its grouping into paired cell groups (issue 22). Pure.
+ * The run's time budget and its grouping into paired cell groups. Pure.
  */
 import type { CellSpec } from '../servers/scenarios.ts';
 import { tCritical95 } from '../stats/stats.ts';
@@ -27,7 +27,7 @@ export function budgetNeed(halfWidthShare: number, goal: number, runs: number, m
  * pace through the budget. With need 1 that pace is even: the time spent must be below the
  * budget's share for the cells finished plus the group under way, so early groups cannot spend
  * what later ones need, and a run that fell behind (slow machine, a restart) adds nothing until
- * it has caught up. Weighted by spread (issue 22): a group whose widest interval
+ * it has caught up. Weighted by spread: a group whose widest interval
  * is far from its goal may spend beyond its even share, `need` times it (budgetNeed), borrowing
  * from the cells still to come - never so much that those cells' minimum runs
  * (`minUnitSec` each: warm-up and the planned runs) no longer fit in what is left. A cell at

@@ -127,7 +127,7 @@ export function summarizeCell(meta: CellMeta, runs: readonly RunResult[], opts: 
   };
 }
 
-/** Little's law and the unanswered requests over the runs (issue 22; stats/littles-law.ts). */
+/** Little's law and the unanswered requests over the runs (stats/littles-law.ts). */
 function littlesLawFigures(
   runs: readonly RunResult[],
 ): Pick<CellResult, 'littlesLaw' | 'unanswered' | 'latencyWithUnansweredMs' | 'latencyCensored'> {
@@ -200,7 +200,7 @@ function serverSourcesOf(runs: readonly RunResult[]): Pick<CellResult, 'serverSo
 }
 
 /**
- * Requests per second of server CPU, per run (issue 22): requests/s over the server's CPU share.
+ * Requests per second of server CPU, per run: requests/s over the server's CPU share.
  * For a CPU-bound cell it is the work each request costs, which the client's share of the cores
  * does not move. Only when every run has a server CPU figure (a raw server has one from /proc).
  */

@@ -50,7 +50,7 @@ export interface Plan {
   maxRuns: number;
   /**
    * Add runs (up to maxRuns) until each cell's 95 % interval on requests/s is within this share
-   * of its median (hello: twice it), while the run is within budgetSec (issue 22).
+   * of its median (hello: twice it), while the run is within budgetSec.
    */
   targetPrecision?: number;
   /** The whole run's time budget: runs beyond `runs` are added only while ahead of it. */
@@ -71,7 +71,7 @@ export interface Plan {
   /** Warm-up goes on past warmupSec, in short slices, until steady or this long in all. */
   warmupMaxSec: number;
   /**
-   * Serving processes per server, one lane each (--processes 1,auto; issue 12); auto = the CPUs
+   * Serving processes per server, one lane each (--processes 1,auto); auto = the CPUs
    * the servers may use. Undefined: one process, and cells carry no process count.
    */
   processes?: ProcessCount[];
@@ -110,7 +110,7 @@ export const FULL = {
   crossCheck: ['hello'] as readonly ScenarioName[],
 } as const;
 /**
- * The full plan's precision (issue 22): after `runs`, more rounds while a cell's 95 % interval
+ * The full plan's precision: after `runs`, more rounds while a cell's 95 % interval
  * is wider than ±5 % of its median (hello ±10 %), up to 12 runs, while the run is ahead of an
  * even pace through 270 s (docs/methodology.md, "Choosing the defaults"). --quick has none.
  */
@@ -119,7 +119,7 @@ export const PRECISION = { maxRuns: 12, targetPrecision: 0.05, budgetSec: 270 } 
  * --quick: every cell, shorter and fewer runs, under a minute for all three runtimes on 2 cores
  * (docs/methodology.md, "--quick: under a minute", has the measured wall time and where it went).
  * Runs of 0.3 s holding QUICK_MIN_REQUESTS, the warm-up stops at 0.3 s (0.4 s and 0.5 s took
- * 69.7 s from a fresh clone on 2026-11-23), and there is no wrk cross-check (the hello cells are
+ * 69.7 s from a fresh clone), and there is no wrk cross-check (the hello cells are
  * then judged client-bound by the client's CPU alone; --cross-check hello brings it back).
  */
 export const QUICK = {

@@ -45,7 +45,7 @@ export function warmupSliceSec(rate: number): number {
  * a bcrypt cell serves 5 to 7 requests a 1 s slice, so 6 against 7 (14 %) is one request, not a
  * JIT still settling, and without that allowance those cells warmed up to --warmup-max every
  * time (2.1 to 3 s for each hash and sleep/sync cell, about 25 s of the default run's 47 s of
- * warm-ups at 17:59 UTC; docs/methodology.md).
+ * warm-ups; docs/methodology.md).
  */
 export function isSteady(rates: readonly number[], slicesSec: readonly number[] = []): boolean {
   const last = rates.at(-1);

@@ -80,8 +80,8 @@ interface LaneCell {
  * The cells of one scenario (its modes) on every lane given. Checks and warm-ups first, then the
  * measured runs in rounds: in each round every lane runs each of the cells once, the cells'
  * order reversed every other round (sync async | async sync | ...: ABBA), so the runs compared
- * in a ratio are neighbours in time and a drift of the machine lands on both sides of it
- * (issue 22). Each run carries its round, which pairs it with the other cells' runs of that
+ * in a ratio are neighbours in time and a drift of the machine lands on both sides of it.
+ * Each run carries its round, which pairs it with the other cells' runs of that
  * round (stats/paired.ts). A lane gets more rounds while one of its cells is short of its
  * runs, its precision target, or a run replacing one taken on a slow machine, within the run's
  * time budget (ctx.mayExtend) and the plan's cap.

@@ -47,7 +47,7 @@ export const OPEN_LOOP_LATE_MS = 1;
  * Requests in flight at most during a rung. The ceiling is the generator's: whether it sends on
  * schedule. The curve's guard (512 by default) drops a request due while that many are out, and
  * at 33,000 req/s a server 16 ms behind fills 512: raw Bun /hello's rung failed on drops alone
- * with lateness p99 0.66 ms (22:38 UTC). This many holds a 100 ms stall at 40,000 req/s.
+ * with lateness p99 0.66 ms. This many holds a 100 ms stall at 40,000 req/s.
  */
 export const OPEN_LOOP_MAX_IN_FLIGHT = 4096;
 /** Ladder: from this share of autocannon's figure, this factor apart, up to this share. */

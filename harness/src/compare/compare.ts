@@ -126,7 +126,7 @@ export interface ReportComparison {
   counts: ComparisonCounts;
   /** True when any cell regressed significantly beyond the threshold: the CLI's exit code 1. */
   hasRegression: boolean;
-  /** added (issue 22): cells whose requests/s medians sit inside each other's 95 % intervals (compare/reproduced.ts). */
+  /** added: cells whose requests/s medians sit inside each other's 95 % intervals (compare/reproduced.ts). */
   reproducibility?: Reproducibility;
 }
 

@@ -206,7 +206,7 @@ export function renderComparisonMarkdown(c: ReportComparison): string {
   return `${sections.filter((s) => s !== undefined).join('\n\n')}\n`;
 }
 
-/** How many cells reproduced (issue 22): the line, then the cells that did not and why. */
+/** How many cells reproduced: the line, then the cells that did not and why. */
 export function reproducibilitySection(c: ReportComparison): string | undefined {
   const r = c.reproducibility;
   if (r === undefined) return undefined;

@@ -1,5 +1,5 @@
 /**
- * Reproducibility of one run by another (issue 22, item 6): the same default run twice in a
+ * Reproducibility of one run by another: the same default run twice in a
  * row should give, for at least 90 % of cells, medians inside each other's 95 % intervals on
  * requests/s. A cell reproduces when each report's median lies inside the other's interval
  * (both ways: a narrow interval on one side is not excused by a wide one on the other). Cells
@@ -8,7 +8,7 @@
  */
 import type { CellResult } from '../model/cell.ts';
 
-/** The share of cells that must reproduce for the pair of runs to count as reproduced (issue 22). */
+/** The share of cells that must reproduce for the pair of runs to count as reproduced. */
 export const REPRODUCED_SHARE = 0.9;
 
 export interface CellSpread {

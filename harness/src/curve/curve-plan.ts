@@ -31,11 +31,11 @@ export const CURVE_DEFAULT_SCENARIOS: ScenarioName[] = ['hello', 'hash', 'file',
 /**
  * Default: p99 at 95 % confidence, bracket rungs 1.57x apart from half the closed-loop figure,
  * bisection to 5 %, a step passes after 1 s at the soonest and gives up (undecided) after 15 s,
- * two undecided steps per cell at most: 14 minutes for 33 cells on 2 cores (842 s measured 2026-11-23)
+ * two undecided steps per cell at most: 14 minutes for 33 cells on 2 cores (842 s measured)
  * (docs/load-curves.md). --quick decides at 80 % confidence, to 40 %, from the closed-loop figure in
  * rungs 2.47x apart, 0.5 s to 1 s per step (a pass at 80 % needs 161 requests, so steps under
  * 161 req/s can only fail or stay undecided), one undecided step, a 0.3 s closed-loop run with no
- * warm-up: under 2 minutes (docs: 104 and 106 s measured 2026-11-25, 200 s before).
+ * warm-up: under 2 minutes (104 and 106 s measured; docs/load-curves.md).
  * minSamples only sizes a --rates step without a decision rule.
  */
 export const CURVE_FULL = {

@@ -42,7 +42,7 @@ export interface CurveStep
    */
   meetsTarget: boolean;
   /**
-   * The step's statistical decision (absent in reports before 2026-11-23): requests whose fate was
+   * The step's statistical decision (absent in older reports): requests whose fate was
    * known, how many were over the target (slower, failed, timed out, dropped), the exact one-sided
    * Clopper-Pearson bounds on that share at `confidence`, the outcome (pass | fail | undecided:
    * the step's time cap came first; never counted as a pass) and the confidence the counts reached
@@ -52,7 +52,7 @@ export interface CurveStep
   /** Why the step was run: the coarse bracket, the bisection, or a --rates list (absent in older reports). */
   phase?: 'bracket' | 'bisect' | 'rates';
   /**
-   * added (issue 21): how fast the machine was during the step (the speed sampler's cores' worth,
+   * added: how fast the machine was during the step (the speed sampler's cores' worth,
    * median and range over its ticks; 2 vCPUs at full speed = 2.0). Absent with servers on another
    * host (the sampler runs where the load runs, beside the server) or for a step shorter than a tick.
    */
@@ -94,7 +94,7 @@ export interface Curve {
   capacityPerSec: number | null;
   /** No rate was shown to fail (capacity.failPerSec null): the capacity is at least capacityPerSec. */
   capacityAtLeast: boolean;
-  /** The capacity bracket with its confidence (absent in reports before 2026-11-23). */
+  /** The capacity bracket with its confidence (absent in older reports). */
   capacity?: CapacityBracket;
   /** Last step whose p99 stayed within 2 x the lowest step's p99 while keeping up. */
   kneePerSec: number | null;
@@ -102,8 +102,8 @@ export interface Curve {
   stoppedEarly: boolean;
   /**
    * The discarded step that warmed the generator before this cell's steps (its rate and the
-   * requests it sent): the first cell of each server only; absent on the others and in reports
-   * before 2026-11-25, when every cell had one.
+   * requests it sent): the first cell of each server only; absent on the others and in older
+   * reports, from when every cell had one.
    */
   warmupStep?: { offeredPerSec: number; sent: number };
 }
@@ -120,7 +120,7 @@ export interface CurveParameters {
   maxUndecided?: number;
   /** First rate of the coarse bracket, as a share of the closed-loop throughput. */
   startShare?: number;
-  /** Poisson (the default since 2026-11-23) or constant; every table and title names it. */
+  /** Poisson (the default) or constant (the default in older reports); every table and title names it. */
   arrivals: Arrivals;
   seed: number;
   /** 'per-rate': each step's schedule drawn from seed and rate (stepSeed); absent in older reports, where every step used `seed` itself. */
@@ -132,7 +132,7 @@ export interface CurveParameters {
   /** The coarse bracket's factor between rungs: (ladderShares[1] / ladderShares[0]) ^ (1 / (ladderSteps − 1)). */
   ladderSteps: number;
   ladderShares: [number, number];
-  /** A step passes no sooner than this (seconds); before 2026-11-23 the fixed step length. */
+  /** A step passes no sooner than this (seconds); in older reports the fixed step length. */
   stepSec: number;
   minSamples: number;
   /** A step's time cap: it runs min(maxStepSec, max(stepSec, 2 x the requests a pass needs / rate)). */

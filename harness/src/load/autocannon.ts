@@ -49,7 +49,7 @@ export interface LoadResult {
 }
 
 /**
- * What one connection has in flight, from autocannon's client events (issue 22): every request
+ * What one connection has in flight, from autocannon's client events: every request
  * written emits 'request'; 'response', 'timeout' and 'connError' each settle one (autocannon
  * re-sends on a fresh socket after the last two). The newest send is the youngest request in
  * flight, so its age is a lower bound for whatever is still unanswered on that connection.

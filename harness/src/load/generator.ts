@@ -20,7 +20,7 @@ export type GeneratorPriority = 'realtime' | 'nice -10' | 'normal';
  * server whenever it (or its runtime's helper threads, which chrt -a makes real-time too) ran: on
  * raw Bun /hello at 20,000-44,000 req/s, 2 s steps, 3 of 24 held lateness p99 < 1 ms real-time
  * against 12 of 24 at nice -10, and real-time rounds overflowed the server's listen queue 34 to
- * 1,884 times where nice -10 rounds did 0 to 8 (2026-11-23 22:45-23:00 UTC). So from
+ * 1,884 times where nice -10 rounds did 0 to 8. So from
  * REALTIME_BELOW_PER_SEC on it runs at nice -10 (SCHED_OTHER: no throttling, ordinary
  * preemption). Where a setting is refused, the next one down; lateness is measured and flagged
  * whichever it got.

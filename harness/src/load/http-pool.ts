@@ -107,7 +107,7 @@ export class ConnectionPool {
    * instead of opening one on the send's own time. Not all at once: hundreds of SYNs together
    * overflowed the server's listen queue, and a connection whose handshake's last ACK was dropped
    * stalls its request for a 200 ms retransmission (nstat: 289 overflows and 552 TCP timeouts in
-   * three 2 s steps at 22:50 UTC). A batch not connected within PREOPEN_WAIT_MS (a host dropping
+   * three 2 s steps). A batch not connected within PREOPEN_WAIT_MS (a host dropping
    * SYNs) is not waited for further: the step starts, and those connections finish connecting or
    * fail like any other.
    */

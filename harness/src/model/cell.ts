@@ -48,33 +48,33 @@ export interface RunResult {
   /** added: which of the server's threads worked, and how long its loop thread waited for a CPU. */
   threads?: ThreadUse;
   /**
-   * added (issue 22): the server's minor page faults during the run per request answered (local
+   * added: the server's minor page faults during the run per request answered (local
    * servers, from /proc; the group's under --processes). Fresh memory costs a fault a page, 14-17 µs
-   * each on a VM measured on 2026-11-25 (environment.memoryFirstTouch): a /file/* request that reads
+   * each on a VM measured here (environment.memoryFirstTouch): a /file/* request that reads
    * 5 MB into a new buffer may take up to 1,280.
    */
   pageFaultsPerRequest?: number;
-  /** added (issue 22): the round of its cell group this run belongs to; runs of one round are paired. */
+  /** added: the round of its cell group this run belongs to; runs of one round are paired. */
   round?: number;
-  /** added (issue 22): how fast the machine was during the run (system/speed-sampler.ts). */
+  /** added: how fast the machine was during the run (system/speed-sampler.ts). */
   machine?: RunSpeed;
-  /** added (issue 22): taken while the machine was markedly slower than for the cell's other runs; left out of the summary when enough others remain. */
+  /** added: taken while the machine was markedly slower than for the cell's other runs; left out of the summary when enough others remain. */
   slowMachine?: true;
   /**
-   * added (issue 22): Little's law for this run: the mean time in the system its connections and
+   * added: Little's law for this run: the mean time in the system its connections and
    * requests/s imply (connections / req/s), the answered requests' mean latency, and their ratio.
    */
   littlesLaw?: LittlesLaw;
-  /** added (issue 22): requests still unanswered when the run stopped (one at most per connection). */
+  /** added: requests still unanswered when the run stopped (one at most per connection). */
   unanswered?: Unanswered;
   /**
-   * added (issue 22): latency percentiles with the unanswered requests counted at their age
+   * added: latency percentiles with the unanswered requests counted at their age
    * (censored values); those named in lowerBound are lower bounds.
    */
   latencyWithUnansweredMs?: CensoredLatency;
 }
 
-/** added (issue 22): Little's law check (stats/littles-law.ts). All in ms; ratio = measured / expected. */
+/** added: Little's law check (stats/littles-law.ts). All in ms; ratio = measured / expected. */
 export interface LittlesLaw {
   expectedMeanMs: number;
   measuredMeanMs: number;
@@ -82,7 +82,7 @@ export interface LittlesLaw {
 }
 
 /**
- * added (issue 22): requests sent but unanswered at a run's end. Ages are from each connection's
+ * added: requests sent but unanswered at a run's end. Ages are from each connection's
  * last send to the run's end (known in-process; not with autocannon worker threads).
  */
 export interface Unanswered {
@@ -92,7 +92,7 @@ export interface Unanswered {
   oldestMs?: number;
 }
 
-/** added (issue 22): percentiles over answered latencies and unanswered ages together. */
+/** added: percentiles over answered latencies and unanswered ages together. */
 export interface CensoredLatency {
   p50: number;
   p90: number;
@@ -104,7 +104,7 @@ export interface CensoredLatency {
 }
 
 /**
- * added (issue 22): the machine during one run, from the speed sampler: the sum over CPUs of each
+ * added: the machine during one run, from the speed sampler: the sum over CPUs of each
  * one's speed (a fixed unit's fastest CPU time over its CPU time now), the median over the run's
  * ticks and their range. 2 CPUs at full speed = 2.0 "cores' worth".
  */
@@ -164,7 +164,7 @@ export interface Summary {
   runs: number[];
   /** added: why there is no interval (too few runs). */
   intervalNote?: string;
-  /** added (issue 22): the interval's half-width as a share of the median (0.05 = ±5 %); absent without an interval. */
+  /** added: the interval's half-width as a share of the median (0.05 = ±5 %); absent without an interval. */
   halfWidthShare?: number;
 }
 
@@ -177,14 +177,14 @@ export interface CellResult {
   mode: Mode;
   /** added: the request path measured, e.g. "/hash/sync". */
   path: string;
-  /** added (issue 12), set when --processes was given: serving processes of this cell's server. */
+  /** added, set when --processes was given: serving processes of this cell's server. */
   processes?: number;
-  /** added (issue 12): the pools of this cell's server (per process), from its /health. */
+  /** added: the pools of this cell's server (per process), from its /health. */
   pools?: Pools;
   status: CellStatus;
   flags: Flag[];
   reason?: string;
-  /** added (issue 9): the closed-loop connection count, set only when --connections was a list (a sweep). */
+  /** added: the closed-loop connection count, set only when --connections was a list (a sweep). */
   connections?: number;
   requestsPerSec: Summary;
   /** Medians across runs of each run's figure. */
@@ -227,29 +227,29 @@ export interface CellResult {
   fairness?: Fairness;
   /** added: medians over runs of the server's thread figures (busiest: from the median run). */
   threads?: ThreadUse;
-  /** added (issue 22): the median over runs of the server's minor page faults per request (RunResult.pageFaultsPerRequest). */
+  /** added: the median over runs of the server's minor page faults per request (RunResult.pageFaultsPerRequest). */
   pageFaultsPerRequest?: number;
   /**
-   * added (issue 22): the share of the server's CPU per request its page faults took (faults a
+   * added: the share of the server's CPU per request its page faults took (faults a
    * request x environment.memoryFirstTouch.usPerPage over CPU time a request), median over runs.
    */
   pageFaultShare?: number;
   /** added: runs that ended with fewer completed requests than --min-requests, and that minimum. */
   shortRuns?: { runs: number; minRequests: number; capped: boolean };
-  /** added (issue 22): medians of the runs' Little's-law figures (stats/littles-law.ts). */
+  /** added: medians of the runs' Little's-law figures (stats/littles-law.ts). */
   littlesLaw?: LittlesLaw;
-  /** added (issue 22): unanswered requests summed over the runs, of `sent` requests, and the oldest age. */
+  /** added: unanswered requests summed over the runs, of `sent` requests, and the oldest age. */
   unanswered?: { count: number; sent: number; agesKnown: boolean; oldestMs?: number };
-  /** added (issue 22): medians of the runs' percentiles with the unanswered counted at their age. */
+  /** added: medians of the runs' percentiles with the unanswered counted at their age. */
   latencyWithUnansweredMs?: CensoredLatency;
-  /** added (issue 22): why the cell is flagged latency-censored. */
+  /** added: why the cell is flagged latency-censored. */
   latencyCensored?: string;
-  /** added (issue 22): runs left out of the figures because the machine was markedly slow during them (still in runDetails). */
+  /** added: runs left out of the figures because the machine was markedly slow during them (still in runDetails). */
   slowRunsExcluded?: number;
-  /** added (issue 22): the precision asked (half-width share of the median) and whether the interval reached it. */
+  /** added: the precision asked (half-width share of the median) and whether the interval reached it. */
   precisionGoal?: { halfWidthShare: number; met: boolean };
   /**
-   * added (issue 22): requests per second of server CPU (requests/s over the server's CPU share),
+   * added: requests per second of server CPU (requests/s over the server's CPU share),
    * per run: what the client's share of the cores does not move, for CPU-bound cells.
    */
   requestsPerServerCpuSec?: Summary;

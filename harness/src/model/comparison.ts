@@ -7,7 +7,7 @@ export interface Ratios {
   p99: number | null;
   probeP99: number | null;
   /**
-   * added (issue 22): from the runs paired by round (stats/paired.ts): the geometric mean of the
+   * added: from the runs paired by round (stats/paired.ts): the geometric mean of the
    * per-round throughput ratios, its 95 % interval, and how many pairs. An interval holding 1
    * reads "no measurable difference".
    */
@@ -16,14 +16,14 @@ export interface Ratios {
   pairs?: number;
 }
 
-/** added (issue 12): Ratios plus total RSS (every process of the server), over / base. */
+/** added: Ratios plus total RSS (every process of the server), over / base. */
 export interface ProcessRatios extends Ratios {
   rss: number | null;
   overRssMB?: number;
   baseRssMB?: number;
 }
 
-/** added (issue 12): one runtime and scenario, N processes against 1 (see report/process-ratios.ts). */
+/** added: one runtime and scenario, N processes against 1 (see report/process-ratios.ts). */
 export interface ProcessComparison {
   runtime: RuntimeName;
   scenario: ScenarioName;
@@ -40,7 +40,7 @@ export interface Comparison {
   scenario: ScenarioName;
   /** added: the connection count of the cells compared, in a --connections sweep. */
   connections?: number;
-  /** added (issue 12): the process count both sides ran with, when --processes was given. */
+  /** added: the process count both sides ran with, when --processes was given. */
   processes?: number;
   asyncOverSync?: Ratios;
   workerOverSync?: Ratios;

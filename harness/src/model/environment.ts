@@ -12,14 +12,14 @@ export interface Environment {
   /** added: host Node running the harness. */
   harnessNode: string;
   /** added: the CPUs of load generator and servers, or why they were not pinned. */
-  /** added: clientCpus, serverCpus and autocannonWorkers (issue 12) when pinned. */
+  /** added: clientCpus, serverCpus and autocannonWorkers when pinned. */
   pinning?: { client: string; server: string; clientCpus?: number; serverCpus?: number; autocannonWorkers?: number } | { reason: string };
   /** added, --server-host: the other host the servers ran on, and the network between. */
   serverHost?: ServerHostEnvironment;
   network?: NetworkPath;
-  /** added (issue 22): how fast the machine was through the run (speed sampler). */
+  /** added: how fast the machine was through the run (speed sampler). */
   machineSpeed?: SpeedSummary;
-  /** added (issue 22): what touching fresh memory cost on this host when the run began (system/first-touch.ts). */
+  /** added: what touching fresh memory cost on this host when the run began (system/first-touch.ts). */
   memoryFirstTouch?: FirstTouch;
 }
 
@@ -49,7 +49,7 @@ export interface ServerHostEnvironment {
   bindSource: 'flag' | 'ssh-connection';
 }
 
-/** added (issue 24): min/median/max of one kind of round trip, in ms. */
+/** added: min/median/max of one kind of round trip, in ms. */
 export interface RoundTrip {
   median: number;
   min: number;
@@ -61,14 +61,14 @@ export interface RoundTrip {
 export interface NetworkPath {
   /**
    * The HTTP round trip of GET /health on a server of this run (keep-alive), before any cell:
-   * network, both hosts' TCP stacks, the HTTP client here and the app there. Named rttMs in
-   * reports before issue 24; the same figure is httpRttMs now (both written, for old readers).
+   * network, both hosts' TCP stacks, the HTTP client here and the app there. Older reports have
+   * only this name; the same figure is httpRttMs now (both written, for old readers).
    */
   rttMs?: RoundTrip & { runtime: string };
-  /** added (issue 24): the same HTTP round trip as rttMs, named for what it measures. */
+  /** added: the same HTTP round trip as rttMs, named for what it measures. */
   httpRttMs?: RoundTrip & { runtime: string };
   /**
-   * added (issue 24): the network's own round trip, as TCP connect time (SYN to SYN-ACK, one
+   * added: the network's own round trip, as TCP connect time (SYN to SYN-ACK, one
    * round trip plus the two kernels): from the load host to the server's port, and from the
    * server host back to a listener opened on the load host for the purpose. A side that could
    * not be measured says why.
@@ -84,7 +84,7 @@ export interface NetworkPath {
   mtu: { client?: number; server?: number };
 }
 
-/** added (issue 22), environment.memoryFirstTouch: fresh memory touched a page at a time (system/first-touch.ts). */
+/** added, environment.memoryFirstTouch: fresh memory touched a page at a time (system/first-touch.ts). */
 export interface FirstTouch {
   /** Median over the rounds of the time per 4 KB page, in microseconds. */
   usPerPage: number;
@@ -97,7 +97,7 @@ export interface FirstTouch {
   mb: number;
 }
 
-/** added (issue 22), environment.machineSpeed: the speed sampler over the whole run. */
+/** added, environment.machineSpeed: the speed sampler over the whole run. */
 export interface SpeedSummary {
   vcpus: number;
   pinned: boolean;

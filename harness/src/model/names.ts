@@ -3,6 +3,6 @@
 export type ScenarioName = 'hello' | 'hash' | 'file' | 'fib' | 'sleep';
 export type Mode = 'baseline' | 'raw' | 'sync' | 'async' | 'worker';
 export const MODES: readonly Mode[] = ['baseline', 'raw', 'sync', 'async', 'worker'];
-/** added (issue 22): 'latency-censored', the latency figures cannot be told (stats/littles-law.ts). */
+/** added: 'latency-censored', the latency figures cannot be told (stats/littles-law.ts). */
 export type Flag = 'client-bound' | 'unstable' | 'count-mismatch' | 'overloaded' | 'latency-censored';
 export type CellStatus = 'ok' | 'invalid' | 'failed';

@@ -3,7 +3,7 @@ import type { ScenarioName } from './names.ts';
 
 export interface Parameters {
   connections: number;
-  /** added (issue 9): --connections as a list; cells then carry their own `connections`. */
+  /** added: --connections as a list; cells then carry their own `connections`. */
   connectionsSweep?: number[];
   durationSec: number;
   warmupSec: number;
@@ -22,13 +22,13 @@ export interface Parameters {
   fileCache: 'warm' | 'cold';
   coldUnavailable?: string;
   /**
-   * added (issue 22): with warm reads, the file scenario's inputs were read through once right
+   * added: with warm reads, the file scenario's inputs were read through once right
    * before its cells, so no runtime's first run pays for pages the kernel had put out meanwhile
    * (a VM may page out file pages idle for a minute): the share of their bytes in the page cache
    * before and after (undefined where fincore cannot tell), and how long the read took.
    */
   filesPrimed?: { residentBefore?: number; residentAfter?: number; sec: number };
-  /** added (issue 22), --keep-freed-memory: the allocator settings added to every server's environment (system/allocator.ts). */
+  /** added, --keep-freed-memory: the allocator settings added to every server's environment (system/allocator.ts). */
   serverEnv?: Record<string, string>;
   /**
    * added: how runs of one cell on different runtimes are ordered. "interleaved": A B C A B C,
@@ -39,7 +39,7 @@ export interface Parameters {
   targetCv?: number;
   maxRuns?: number;
   /**
-   * added (issue 22): runs are added (up to maxRuns, within budgetSec) until each cell's 95 %
+   * added: runs are added (up to maxRuns, within budgetSec) until each cell's 95 %
    * interval is within this share of its median (hello: twice it).
    */
   targetPrecision?: number;
@@ -56,7 +56,7 @@ export interface Parameters {
   /** added: --baseline, the installation other versions of its runtime are compared with (default: the oldest). */
   versionBaseline?: string;
   /**
-   * added (issue 24), when --processes named auto: the count it stood for and whose CPUs it
+   * added, when --processes named auto: the count it stood for and whose CPUs it
    * counted ("this host", or the server host's name with --server-host).
    */
   autoProcesses?: { count: number; cpusOf: string };

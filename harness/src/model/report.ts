@@ -15,7 +15,7 @@ export interface RuntimeEntry {
   status: 'ok' | 'skipped' | 'failed';
   reason?: string;
   /**
-   * added (issue 12): the pools of this runtime's first server as its /health named them: size
+   * added: the pools of this runtime's first server as its /health named them: size
    * and where it came from (default, flag, env, or "cannot be set").
    */
   pools?: Pools;
@@ -51,7 +51,7 @@ export interface Report {
   comparisons: Comparison[];
   /** added: where the run's wall time went (bench runs from this version on). */
   timing?: Timing;
-  /** added (issue 12), when cells were measured with --processes 1 and more. */
+  /** added, when cells were measured with --processes 1 and more. */
   processComparisons?: ProcessComparison[];
   /** added, when a run measured several versions of a runtime: each against its baseline version. */
   versions?: VersionComparison;

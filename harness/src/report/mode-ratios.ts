@@ -44,7 +44,7 @@ export function cellRatios(over: CellResult | undefined, base: CellResult | unde
     throughput: ratio(o?.requestsPerSec.median, b?.requestsPerSec.median),
     p99: ratio(o?.latencyMs.p99, b?.latencyMs.p99),
     probeP99: ratio(o?.probeLatencyMs.p99, b?.probeLatencyMs.p99),
-    // Runs measured in alternation (issue 22): the ratio from the pairs, with its interval.
+    // Runs measured in alternation: the ratio from the pairs, with its interval.
     ...(paired === undefined ? {} : { pairedThroughput: paired.ratio, throughputCi95: paired.ci95, pairs: paired.pairs }),
   };
 }

@@ -1,5 +1,5 @@
 /**
- * "Then run one process per core" (issue 12), as ratios: for each runtime and scenario measured
+ * "Then run one process per core", as ratios: for each runtime and scenario measured
  * with --processes, the N-process cells against the 1-process ones. Memory is the price of this
  * answer, so each ratio carries total RSS (all processes of the server) beside requests/s, load
  * p99 and probe p99. Pure functions.

@@ -1,5 +1,5 @@
 /**
- * Latency that counts every request sent (issue 22, item 7). Pure functions, no I/O.
+ * Latency that counts every request sent. Pure functions, no I/O.
  *
  * A closed loop keeps one request in flight per connection, so by Little's law (L = X W) the mean
  * time a request spends in the system is W = connections / requests-per-s. The latency autocannon

@@ -1,5 +1,5 @@
 /**
- * Paired ratios (issue 22): the runs of two compared cells alternate (report round by round,
+ * Paired ratios: the runs of two compared cells alternate (report round by round,
  * bench/schedule.ts), so each round gives one ratio of neighbours in time, and a drift of the
  * machine's speed cancels inside the pair instead of landing on one cell. The interval is a
  * Student's t interval on the log ratios, back-transformed: a geometric mean ratio with its

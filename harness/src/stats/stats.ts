@@ -12,7 +12,9 @@ import type { Summary } from '../model/cell.ts';
 export const FIGURE_DECIMALS = 3;
 
 /**
- * Two-sided 95 % critical values of Student's t for df = 1..30 (index 0 is df 1).
+ * Two-sided 95 % critical values of Student's t for df = 1..30 (index 0 is df 1), to 3 decimals
+ * as in the printed tables: every interval in the published reports used these, so they stay a
+ * table rather than the exact quantile (stats.test checks them against @stdlib's quantile).
  * Beyond 30 the normal approximation (1.96) is close enough for our handful of runs.
  */
 const T_CRITICAL_95 = [
@@ -87,7 +89,7 @@ export function summarize(xs: readonly number[]): Summary {
   // The figures summarised (requests/s) cannot be negative; a t-interval that dips below zero
   // only says the runs disagree wildly, which the CV already says.
   const ci: [number, number] = [roundFigure(Math.max(0, low)), roundFigure(high)];
-  // Precision stated per cell (issue 22): half the interval as a share of the median.
+  // Precision stated per cell: half the interval as a share of the median.
   const share = m === 0 ? 0 : roundFigure((ci[1] - ci[0]) / 2 / m, 4);
   return { median: m, ci95: ci, cv: base.cv, runs: base.runs, halfWidthShare: share };
 }

@@ -35,8 +35,8 @@ export interface StepVerdict {
   reached: { side: 'within' | 'over'; confidence: number };
   /**
    * How many requests count as one independent one (≥ 1; designEffect): both counts were divided
-   * by it before the bounds. Absent where requests were taken as independent (and in reports
-   * before 2026-11-25).
+   * by it before the bounds. Absent where requests were taken as independent (and in older
+   * reports).
    */
   designEffect?: number;
 }

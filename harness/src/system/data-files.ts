@@ -24,7 +24,7 @@ export function ensureDataFiles(
 }
 
 /**
- * Waits until freshly written files are on disk (issue 22): right after 500 MB are generated
+ * Waits until freshly written files are on disk: right after 500 MB are generated
  * the kernel still holds them as dirty pages and writes them back over the next seconds (in
  * docs/methodology.md: how many MB, how long), taking CPU and I/O from the first cells measured.
  */

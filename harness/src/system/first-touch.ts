@@ -4,11 +4,11 @@ import { median } from '../stats/stats.ts';
 const PAGE = 4096;
 
 /**
- * What touching fresh memory costs on this host (issue 22): fresh buffers of `mb` MB, one byte
+ * What touching fresh memory costs on this host: fresh buffers of `mb` MB, one byte
  * written per 4 KB page, timed, with the minor page faults the kernel counted. On bare metal a
  * first touch costs about a microsecond a page; a VM whose host takes back the guest's free
- * memory (a balloon, free-page reporting) pays the host's fault too, and this VM measured
- * 14-17 µs on 2026-11-25. `/file/*` reads each 5 MB file into a new buffer, so its cells move with
+ * memory (a balloon, free-page reporting) pays the host's fault too: this VM measured
+ * 14-17 µs. `/file/*` reads each 5 MB file into a new buffer, so its cells move with
  * this cost from one boot to the next while compute cells do not (docs/methodology.md).
  * Measured in this process; undefined where the runtime cannot count page faults, or where no
  * round got fresh pages (a page fault for at least half of them).

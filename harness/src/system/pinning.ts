@@ -12,7 +12,7 @@ export type Pinning =
  * The load generator's default share of the CPUs when pinning: a quarter (at least one). One
  * CPU of sixteen left Bun's hello cells client-bound at 0.53 to 0.61x of wrk, while calibration
  * on that machine had autocannon with 12 worker threads (sharing the CPUs) at 0.98 to 1.15x of
- * wrk (issue 12). A quarter gives 4 of 16 and 16 of 64; `--client-cpus N` sets it, and
+ * wrk. A quarter gives 4 of 16 and 16 of 64; `--client-cpus N` sets it, and
  * `pnpm bench:calibrate` shows whether the client keeps up.
  */
 export const CLIENT_SHARE = 0.25;

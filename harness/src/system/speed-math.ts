@@ -1,5 +1,5 @@
 /**
- * The machine-speed sampler's arithmetic (issue 22). Pure: samples in, figures out.
+ * The machine-speed sampler's arithmetic. Pure: samples in, figures out.
  *
  * Each CPU's sampler times one fixed unit of work (a small recursive fib) at intervals and
  * reports the CPU time it took. CPU time, not wall time: a guest scheduler that gives the CPU

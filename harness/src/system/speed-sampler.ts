@@ -1,5 +1,5 @@
 /**
- * The machine-speed sampler (issue 22): one small child process pinned to each CPU (taskset),
+ * The machine-speed sampler: one small child process pinned to each CPU (taskset),
  * timing the same unit of work every SAMPLE_INTERVAL_MS, so every run can say how fast the
  * machine was while it ran (speed-math.ts has the arithmetic and why CPU time is timed).
  *

@@ -83,7 +83,7 @@ describe('bench --quick on node, bun and deno', () => {
       const probe = probeRuntime(spec);
       expect(probe.ok).toBe(true);
       // Each server binary's version and where it came from (its npm package, never the host's Node
-      // by default), and the pools its server named (issue 12): Deno's cannot be set.
+      // by default), and the pools its server named: Deno's cannot be set.
       const pools = expect.objectContaining({
         threadpool: expect.objectContaining({ source: name === 'deno' ? 'cannot be set' : 'default' }),
       });

@@ -19,9 +19,9 @@
 // own rule), so a pass is not luck of the draw. Why not
 // "measured p99 ≤ 100 ms" on 250 requests: that is the third-slowest request, one slow request
 // away from a fail, on a rule stricter than the capacity's own. Why not the route's avgMs as the
-// service time (as until 2026-11-25): it leaves the HTTP handling out, about a millisecond a
-// request on a busy 2-core VM, and measured p99s ran up to 26 ms above Lindley's (2026-11-23; Bun
-// 92-101 ms at 0.85 x): a Bun step at 0.85 x failed in CI (2026-11-25).
+// service time (as it once was): it leaves the HTTP handling out, about a millisecond a
+// request on a busy 2-core VM, and measured p99s ran up to 26 ms above Lindley's (Bun
+// 92-101 ms at 0.85 x): a Bun step at 0.85 x failed in CI.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -81,7 +81,7 @@ const scheduleP99 = (rate: number, seed: number, service: Service) => p99(schedu
  * file). Over it, a p99 past 125 ms is not enough: that can be 3 requests of 250, and the step's
  * rule needs about 6 over the target to call a miss at 95 %. Seed 93 had a Lindley p99 of 129 ms
  * with only 6 requests over 100 ms, and a real Deno server, a little faster, gave 3 of 235: an
- * undecided step (CI, 2026-11-23 21:47 UTC). So the requests Lindley puts over 125 ms must by
+ * undecided step (in CI). So the requests Lindley puts over 125 ms must by
  * themselves be a miss by the step's own rule.
  */
 function discriminatingSeed(predicted: number, service: Service): number {
@@ -134,7 +134,7 @@ describe.each(['node', 'bun', 'deno'] as RuntimeName[])('M/D/1 capacity of /slee
         // early only on a fail (a pass needs more requests than the schedule has).
         const decision: StepDecisionOptions = { targetMs: TARGET_MS, ...RULE, minSec: durationSec, checkEveryMs: 100 };
         // A step the generator itself fell behind on (a stall of the VM: lateness p99 of 97 ms once
-        // in CI, 2026-11-25, 7 of 241 over at 0.85x on Deno) says nothing about the server, as the
+        // in CI, 7 of 241 over at 0.85x on Deno) says nothing about the server, as the
         // search says of such a fail ("capacity may be higher"): run again, at most twice.
         const asExpected = (outcome: string | undefined) => (within ? outcome !== 'fail' : outcome === 'fail');
         let m = await step(rate, durationSec, seed, { decide: decision });

@@ -173,5 +173,5 @@ describe('bench:curve end to end', () => {
     } finally {
       rmSync(out, { recursive: true, force: true });
     }
-  });
+  }, 100_000);
 });

@@ -1,4 +1,4 @@
-// Latency that counts every request sent (issue 22, item 7): a closed loop of more connections
+// Latency that counts every request sent: a closed loop of more connections
 // than a short run can answer leaves most requests queued at its end; the cell says so (flagged
 // latency-censored, with its unanswered count) instead of showing the lucky first of the queue as
 // its latency. The same scenario at 10 connections turns its queue over many times and is not

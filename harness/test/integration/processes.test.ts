@@ -1,4 +1,4 @@
-// --processes on every runtime (issue 12): N processes on one port, /stats and /reset for the
+// --processes on every runtime: N processes on one port, /stats and /reset for the
 // whole group, a lost process failing the cell with nothing left behind, and the one result
 // queueing theory fixes in advance: sleep/sync (one request at a time per process, no CPU)
 // serves N times 1/sleep requests/s.

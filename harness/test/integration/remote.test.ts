@@ -176,7 +176,7 @@ describe.skipIf(unavailable !== undefined)('servers on another host, over ssh', 
     expect(report?.environment.serverHost).toMatchObject({ host: hosts.host, bind: SERVER_ADDR, bindSource: 'ssh-connection' });
     expect(report?.environment.network?.rttMs?.median).toBeGreaterThan(0);
     expect(report?.environment.network?.rttMs?.samples).toBe(20);
-    // Issue 24: the network's own round trip, both hosts' view, beside the HTTP one.
+    // The network's own round trip, both hosts' view, beside the HTTP one.
     const network = report?.environment.network;
     expect(network?.httpRttMs).toEqual(network?.rttMs);
     expect(network?.tcpConnectMs?.unavailable).toBeUndefined();
@@ -200,7 +200,7 @@ describe.skipIf(unavailable !== undefined)('servers on another host, over ssh', 
       }
     }
     expect(await serverNsEmpty(3_000)).toEqual([]);
-  });
+  }, 130_000);
 
   it('SIGINT: the harness stops, the remote servers (a group of 2) end with it', async () => {
     const child = await startLongBench(GROUP);
@@ -245,7 +245,7 @@ describe.skipIf(unavailable !== undefined)('servers on another host, over ssh', 
     expect(noData.stderr).toMatch(
       /no data files for the file scenario on benchsrv \(\/nonexistent-data\/manifest.json missing\): run "pnpm data/,
     );
-  });
+  }, 370_000);
 
   it('a runtime missing on the server host is skipped with the reason, the others run', () => {
     const args = benchArgs(['--runtimes', 'node,bun', '--scenarios', 'hello', '--modes', 'raw', '--quick', '--runs', '1', '--warmup', '0']);
@@ -262,7 +262,7 @@ describe.skipIf(unavailable !== undefined)('servers on another host, over ssh', 
       reason: expect.stringMatching(/bun is not installed on benchsrv/),
     });
     expect(report.results.filter((c) => c.status !== 'failed').map((c) => c.runtime)).toEqual(['node']);
-  });
+  }, 130_000);
 
   it('tc netem delay 1 ms on the link: the measured round trip and /hello p50 rise by about the delay', (ctx) => {
     const netemMissing = netemUnavailable();
@@ -325,7 +325,7 @@ describe.skipIf(unavailable !== undefined)('servers on another host, over ssh', 
     const probeRise = (cell(after)?.probeLatencyMs.p50 ?? NaN) - (cell(before)?.probeLatencyMs.p50 ?? NaN);
     expect(probeRise).toBeGreaterThan(0.5);
     expect(probeRise).toBeLessThan(3);
-  });
+  }, 250_000);
 
   it('network drop: with no heartbeat through the channel, the remote side (a group of 2) ends by itself', async () => {
     const child = await startLongBench(GROUP);
@@ -344,7 +344,7 @@ describe.skipIf(unavailable !== undefined)('servers on another host, over ssh', 
       child.kill('SIGKILL');
       await exitOf(child);
     }
-  }, 60_000);
+  }, 70_000);
 
   it('--cold: the files are evicted on the server host and verified there', () => {
     const data = mkdtempSync(join(tmpdir(), 'bench-remote-data-'));
@@ -372,7 +372,7 @@ describe.skipIf(unavailable !== undefined)('servers on another host, over ssh', 
     expect(status, stderr).toBe(0);
     expect(report?.parameters.fileCache, report?.parameters.coldUnavailable).toBe('cold');
     expect(report?.results[0]).toMatchObject({ status: 'ok', fileCache: 'cold', serverHost: hosts.host });
-  });
+  }, 130_000);
 
   it('a remote server that stops is found hung from the progress samples its wrapper sends', async () => {
     const args = benchArgs([
@@ -458,7 +458,7 @@ describe.skipIf(unavailable !== undefined)('servers on another host, over ssh', 
       [...new Set([1, cpus])].map((n) => [n, 'ok', hosts.host]),
     );
     expect(stderr).toMatch(new RegExp(`resolving node@${major} on ${hosts.host}`));
-  });
+  }, 130_000);
 
   it('a killed member of a remote group of 2 fails its cell, and nothing is left on either host', async () => {
     let args: string[] = [];
@@ -520,7 +520,7 @@ describe.skipIf(unavailable !== undefined)('servers on another host, over ssh', 
       expect(step.eventLoopLagMs).toBeDefined();
     }
     expect(await serverNsEmpty(3_000)).toEqual([]);
-  });
+  }, 130_000);
 
   it('a version the server host cannot provide exits 2 naming the host, before anything starts', () => {
     const started = Date.now();
@@ -529,5 +529,5 @@ describe.skipIf(unavailable !== undefined)('servers on another host, over ssh', 
     expect(status, stderr).toBe(2);
     expect(stderr.trim().split('\n').at(-1)).toMatch(/^bench: --runtimes deno@1.0: not available on benchsrv: cannot ask the npm registry/);
     expect(oursThere()).toEqual([]);
-  });
+  }, 130_000);
 });

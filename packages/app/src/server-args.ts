@@ -54,7 +54,7 @@ export function cpusPerProcess(cpus: number | undefined, processes = 1): number 
 /**
  * Node's libuv thread pool (bcrypt's async hash, file reads) for one process: one thread per CPU
  * share, never fewer than libuv's default 4 (file reads wait rather than compute), at most 1024.
- * A fixed 4 made hash async/sync 4.0x on a 16-CPU machine: a default's answer (issue 12).
+ * A fixed 4 made hash async/sync 4.0x on a 16-CPU machine: a default's answer.
  */
 export function threadpoolSizeFor(cpus: number | undefined, processes = 1): number {
   const share = cpusPerProcess(cpus, processes);
@@ -75,7 +75,7 @@ export function parseProcesses(raw: string | undefined, cpus: number | undefined
 
 /**
  * One fib worker per CPU the server may use: a fixed pool of 2 made worker/sync 1.5 to 2.3x on a
- * 16-CPU machine, a default's answer rather than the machine's (issue 12).
+ * 16-CPU machine, a default's answer rather than the machine's.
  */
 export function workerPoolSizeFor(cpus: number | undefined): number {
   if (cpus === undefined || !Number.isFinite(cpus)) return DEFAULTS.workerPoolSize;

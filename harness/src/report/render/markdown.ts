@@ -361,7 +361,7 @@ function serverHostRows(env: Report['environment']): [string, string][] {
   ];
 }
 
-/** The network's own round trip (TCP connect), each side's view, where the report has it (issue 24). */
+/** The network's own round trip (TCP connect), each side's view, where the report has it. */
 function tcpRows(network: NetworkPath | undefined): [string, string][] {
   const tcp = network?.tcpConnectMs;
   if (tcp === undefined) return [];

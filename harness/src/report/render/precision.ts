@@ -1,5 +1,5 @@
 /**
- * How sure the figures are (issue 22), as text for every renderer: a paired ratio with its
+ * How sure the figures are, as text for every renderer: a paired ratio with its
  * interval ("1.05x (0.88 to 1.25, 6 pairs), no measurable difference"), a cell's precision
  * ("±3.1 %"), and the machine's speed over the run ("2 vCPUs, 1.1 to 1.9 cores' worth").
  * Pure: formats what the report holds.
@@ -79,7 +79,7 @@ export const MOVING_MACHINE_RATIO = 1.25;
 
 /**
  * What a reader must know before trusting an interval to predict the next run, when the machine's
- * speed moved within this one (issue 22: on a 2-vCPU VM, 0.6 to 1.9 cores' worth from minute to
+ * speed moved within this one (on a 2-vCPU VM, 0.6 to 1.9 cores' worth from minute to
  * minute, and back-to-back default runs reproduced 12 to 26 of 33 cells in six pairs; docs/methodology.md).
  * Undefined when no sampler ran or the speed held within MOVING_MACHINE_RATIO.
  */

@@ -1,5 +1,5 @@
 /**
- * The Markdown sections of issue 12: "Processes" (N processes against 1, with the memory they
+ * The Markdown sections of --processes: "Processes" (N processes against 1, with the memory they
  * cost) and "Pools" (the sizes each runtime ran with and where they came from). Pure.
  */
 import { markdownTable } from 'markdown-table';

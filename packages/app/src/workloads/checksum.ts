@@ -1,8 +1,8 @@
 /**
  * A cheap checksum for /file/*: the sum of the content's 32-bit words (platform byte order) plus
  * trailing bytes, mod 2^32, as 8 hex digits. It touches every byte, so a short read is caught,
- * yet stays far cheaper than a hash: 2.3-2.75 ms per 5 MB under Node on a 2-vCPU EPYC VM
- * (2026-11-25), where the read itself took 0.6 ms and faulting in the new buffer up to 3 ms
+ * yet stays far cheaper than a hash: 2.3-2.75 ms per 5 MB under Node on a 2-vCPU EPYC VM,
+ * where the read itself took 0.6 ms and faulting in the new buffer up to 3 ms
  * (docs/methodology.md, "File cells and the cost of a page fault").
  */
 export function checksum32(data: Uint8Array): string {
