@@ -9,13 +9,12 @@ import { findWrk, missingWrkReason } from '../load/wrk.ts';
 import { environment } from '../system/environment.ts';
 import { Interrupted } from '../cli/interrupt.ts';
 import { mergeReport } from '../report/merge.ts';
-import { makeRunDir, readCells, updateLatest, writeCell, writeMeta, writeReportFiles, type RunMeta } from '../report/output.ts';
+import { makeRunDir, readCells, updateLatest, writeCell, writeMeta, type RunMeta } from '../report/output.ts';
+import { writeBenchReport } from '../report/bench-files.ts';
 import type { Plan } from './plan.ts';
 import { Probe } from '../load/probe.ts';
 import type { Progress } from './progress.ts';
-import { loadChartAssets } from '../report/render/html-assets.ts';
-import { renderHtml } from '../report/render/html.ts';
-import { formatMs, formatRps, renderMarkdown } from '../report/render/markdown.ts';
+import { formatMs, formatRps } from '../report/render/markdown.ts';
 import { percent } from '../report/flags.ts';
 import type { CellResult } from '../model/cell.ts';
 import type { Parameters } from '../model/parameters.ts';
@@ -39,6 +38,8 @@ export interface BenchOptions {
   /** Aborting it stops the load, keeps every finished cell and writes an interrupted report. */
   signal?: AbortSignal;
   resultsRoot?: string;
+  /** The results folder, when the entry point chose it (to write what finished on a forced stop). */
+  runDir?: string;
   /**
    * The installations to run, one lane each (bench-cli resolves plan.versions before anything
    * starts, so an unknown version exits 2). Default: the plan's versions resolved here, or each
@@ -71,7 +72,7 @@ export async function runBench(plan: Plan, options: BenchOptions): Promise<Bench
   const startedAt = Date.now();
   const signal = options.signal ?? new AbortController().signal;
   const root = options.resultsRoot ?? DEFAULT_RESULTS_ROOT;
-  const runDir = plan.outDir === undefined ? makeRunDir(root) : resolve(plan.outDir);
+  const runDir = options.runDir ?? (plan.outDir === undefined ? makeRunDir(root) : resolve(plan.outDir));
   mkdirSync(runDir, { recursive: true });
 
   const dataDir = plan.dataDir === undefined ? undefined : resolve(plan.dataDir);
@@ -247,9 +248,7 @@ export async function runBench(plan: Plan, options: BenchOptions): Promise<Bench
     timing: clock.read(),
   });
   const report = withFeatures(merged, options.features);
-  const sections = options.features?.sections?.(report) ?? [];
-  const markdown = renderMarkdown(report, sections);
-  writeReportFiles(runDir, report, markdown, renderHtml(report, loadChartAssets(), sections));
+  const markdown = writeBenchReport(runDir, report, options.features);
   if (plan.outDir === undefined) updateLatest(root, runDir);
   return { report, runDir, markdown };
 }

@@ -367,6 +367,7 @@ async function serverFor(lane: Lane, kind: ServerKind, ctx: ScheduleContext): Pr
         ? await ctx.host.startServer(lane.spec, {
             raw: kind === 'raw',
             serverArgs: ctx.serverArgs,
+            signal: ctx.signal,
             ...(lane.processes === undefined ? {} : { processes: lane.processes }),
           })
         : await startServer(lane.spec, {
@@ -375,12 +376,14 @@ async function serverFor(lane: Lane, kind: ServerKind, ctx: ScheduleContext): Pr
             ...(lane.processes === undefined ? {} : { processes: lane.processes }),
             ...(ctx.serverCpus === undefined ? {} : { cpus: ctx.serverCpus }),
             ...(ctx.serverEnv === undefined ? {} : { env: ctx.serverEnv }),
+            signal: ctx.signal,
           });
     lane.servers.set(kind, server);
     // The pools this server runs with, as it named them: on the runtime's entry (first lane) and its cells.
     if (server.health.pools !== undefined && kind === 'hono') lane.entry.pools ??= server.health.pools;
     return server;
   } catch (error) {
+    if (error instanceof Interrupted) throw error;
     const reason = (error as Error).message;
     lane.startErrors.set(kind, reason);
     lane.entry.status = 'failed';

@@ -150,8 +150,8 @@ async function calibrateServer(runtime: RuntimeName, kind: ServerKind, ctx: Cont
   try {
     server =
       ctx.remote === undefined
-        ? await startServer(spec, { raw: kind === 'raw', serverArgs: [] })
-        : await startRemoteServer(spec, ctx.remote.target, { raw: kind === 'raw', serverArgs: [] });
+        ? await startServer(spec, { raw: kind === 'raw', serverArgs: [], signal: ctx.signal })
+        : await startRemoteServer(spec, ctx.remote.target, { raw: kind === 'raw', serverArgs: [], signal: ctx.signal });
     const wrong = await checkAnswer(PATH, await fetch(server.url + PATH, { signal: AbortSignal.timeout(TIMEOUT_SEC * 1000) }));
     if (wrong !== undefined) throw new Error(`answer check failed: ${wrong}`);
     const settings = await measureServer(server, ctx);
