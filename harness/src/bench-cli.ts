@@ -14,7 +14,7 @@ import { serverHostOf } from './remote/remote-host.ts';
 import { DEFAULT_DATA_DIR } from './system/data-files.ts';
 import { versionFeatures } from './versions/versions-section.ts';
 import { siteLines } from './site-kinds.ts';
-import { makeRunDir } from './report/output.ts';
+import { makeRunDir, updateLatest } from './report/output.ts';
 import { interruptedReport, writeBenchReport } from './report/bench-files.ts';
 import { stopAllServers } from './servers/server.ts';
 
@@ -75,6 +75,8 @@ async function main({ signal }: CommandContext): Promise<number> {
     features: versionFeatures,
     ...(remote === undefined ? {} : { host: serverHostOf(remote) }),
   });
+  writeBenchReport(runDir, report, versionFeatures);
+  if (plan.outDir === undefined) updateLatest(DEFAULT_RESULTS_ROOT, runDir);
   console.log(renderConsoleSummary(report));
   console.log(
     `\nreport: ${resolve(runDir, 'report.html')}\n        ${resolve(runDir, 'report.md')}\n        ${resolve(runDir, 'report.json')}`,

@@ -9,8 +9,7 @@ import { findWrk, missingWrkReason } from '../load/wrk.ts';
 import { environment } from '../system/environment.ts';
 import { Interrupted } from '../cli/interrupt.ts';
 import { mergeReport } from '../report/merge.ts';
-import { makeRunDir, readCells, updateLatest, writeCell, writeMeta, type RunMeta } from '../report/output.ts';
-import { writeBenchReport } from '../report/bench-files.ts';
+import { makeRunDir, readCells, writeCell, writeMeta, type RunMeta } from '../report/output.ts';
 import type { Plan } from './plan.ts';
 import { Probe } from '../load/probe.ts';
 import type { Progress } from './progress.ts';
@@ -55,16 +54,18 @@ export interface BenchOptions {
 }
 
 export interface BenchOutcome {
+  /** The merged report with what the features derive; rendering and writing it is the entry point's. */
   report: Report;
+  /** Where the cells (and meta.json) went, and where the report files belong. */
   runDir: string;
-  markdown: string;
 }
 
 /**
  * The whole run: for each cell, on each runtime, check and warm up, then the measured runs,
  * interleaved across runtimes (or one runtime after another with --schedule sequential). Only
  * one server is ever under load. Each finished cell goes to disk at once; at the end (or on
- * interruption) the cells on disk are merged into report.json, report.md and report.html.
+ * interruption) the cells on disk are merged into the report returned (the entry point renders
+ * and writes it: report/bench-files.ts).
  */
 export async function runBench(plan: Plan, options: BenchOptions): Promise<BenchOutcome> {
   const { progress } = options;
@@ -247,10 +248,7 @@ export async function runBench(plan: Plan, options: BenchOptions): Promise<Bench
     results: readCells(runDir),
     timing: clock.read(),
   });
-  const report = withFeatures(merged, options.features);
-  const markdown = writeBenchReport(runDir, report, options.features);
-  if (plan.outDir === undefined) updateLatest(root, runDir);
-  return { report, runDir, markdown };
+  return { report: withFeatures(merged, options.features), runDir };
 }
 
 /** Reads the file scenario's inputs into the page cache and says how much of them was there before. */
