@@ -13,7 +13,7 @@ import { makeRunDir, readCells, writeCell, writeMeta, type RunMeta } from '../re
 import type { Plan } from './plan.ts';
 import { Probe } from '../load/probe.ts';
 import type { Progress } from './progress.ts';
-import { formatMs, formatRps } from '../report/render/markdown.ts';
+import { formatMs, formatRps } from '../report/text/formats.ts';
 import { percent } from '../report/flags.ts';
 import type { CellResult } from '../model/cell.ts';
 import type { Parameters } from '../model/parameters.ts';
