@@ -2,7 +2,7 @@ import type { Manifest, ServerKind } from '@bench/app';
 import { failedCell, summarizeCell, type CellMeta } from './cell.ts';
 import { Interrupted } from '../cli/interrupt.ts';
 import { crossCheckRun, measureRun, prepareCell, ServerLost, type CellContext } from './measure.ts';
-import type { Plan } from './plan.ts';
+import type { ScheduleSettings } from './settings.ts';
 import type { Probe } from '../load/probe.ts';
 import type { CellResult, RunResult } from '../model/cell.ts';
 import type { Flag } from '../model/names.ts';
@@ -31,7 +31,8 @@ export interface Lane {
 }
 
 export interface ScheduleContext {
-  plan: Plan;
+  /** The settings of the pass under way (bench/settings.ts): its connections and run figures. */
+  plan: ScheduleSettings;
   probe: Probe;
   manifest: Manifest;
   /** Set with --cold where eviction works: the files to evict before each file run. */
@@ -193,7 +194,7 @@ export function withCrossCheck(cell: CellResult, wrk: LaneCell['wrk']): CellResu
  */
 export function wantsMoreRuns(
   runs: readonly RunResult[],
-  plan: Pick<Plan, 'runs' | 'targetCv' | 'maxRuns'> & { targetPrecision?: number },
+  plan: Pick<ScheduleSettings, 'runs' | 'targetCv' | 'maxRuns' | 'targetPrecision'>,
   scenario?: ScenarioName,
   mayExtend: (need: number) => boolean = () => true,
 ): boolean {
@@ -256,7 +257,7 @@ function summarizeLane(state: LaneCell, ctx: ScheduleContext): CellResult {
   };
 }
 
-function precisionGoal(result: CellResult, plan: Plan): Pick<CellResult, 'precisionGoal'> {
+function precisionGoal(result: CellResult, plan: ScheduleSettings): Pick<CellResult, 'precisionGoal'> {
   if (plan.targetPrecision === undefined || result.status === 'failed') return {};
   const goal = precisionTarget(plan.targetPrecision, result.scenario);
   return { precisionGoal: { halfWidthShare: goal, met: halfWidthShare(result.requestsPerSec) <= goal } };
@@ -343,11 +344,11 @@ function cellContext(state: LaneCell, server: RunningServer, cell: CellSpec, ctx
       return fresh;
     },
     plan: ctx.plan,
-    ...(ctx.loadWorkers === undefined ? {} : { loadWorkers: ctx.loadWorkers }),
+    loadWorkers: ctx.loadWorkers,
     probe: ctx.probe,
     manifest: ctx.manifest,
-    ...(ctx.evict === undefined ? {} : { evict: ctx.evict }),
-    ...(ctx.host === undefined ? {} : { host: ctx.host }),
+    evict: ctx.evict,
+    host: ctx.host,
     signal: ctx.signal,
     onPhase: (phase) => ctx.onPhase(state.lane.spec.label ?? state.lane.spec.name, cell, phase),
     onRunStarted: (running) => ctx.onRunStarted?.(running, cell),
