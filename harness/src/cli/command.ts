@@ -2,6 +2,7 @@
 // and exit 2; a crash is its stack and exit 1; the first SIGINT/SIGTERM aborts the run (which
 // then keeps what finished), a second one stops at once, leaving no process behind.
 import { killGroupsNow } from '../system/children.ts';
+import { Interrupted } from './interrupt.ts';
 
 /** A problem the user can fix (a flag, a file, a host): told in one line, exit 2. */
 export class CommandError extends Error {}
@@ -47,6 +48,12 @@ export function runCommand(name: string, main: (context: CommandContext) => Prom
     .then(
       (code) => end(caught() ?? code),
       async (error: unknown) => {
+        // Interrupted somewhere no one caught it: the run stopped as asked, it did not crash.
+        const signalCode = caught();
+        if (error instanceof Interrupted && signalCode !== undefined) {
+          await options.cleanup?.();
+          return end(signalCode);
+        }
         if (error instanceof CommandError) {
           console.error(`${name}: ${error.message}`);
           await options.cleanup?.();
