@@ -1,98 +1,91 @@
 // `pnpm bench:all|bench:node|bench:bun|bench:deno [flags]`: the plan, the run, the report.
 import { resolve } from 'node:path';
 import { MIN_RUNS_FOR_INTERVAL } from './stats/stats.ts';
-import { exitCode, planSpecs, runBench } from './bench/bench.ts';
-import type { RuntimeSpec } from './servers/runtimes.ts';
-import { abortOnSignals, FlagError, runMain, typedPath, writableDir } from './cli/flags.ts';
+import { DEFAULT_RESULTS_ROOT, exitCode, planSpecs, runBench } from './bench/bench.ts';
+import { typedPath, writableDir } from './cli/flags.ts';
+import { type CommandContext, runCommand } from './cli/command.ts';
 import { fdWarning } from './system/fd-limit.ts';
-import { parsePlan, type Plan } from './bench/plan.ts';
+import { parsePlan } from './bench/plan.ts';
+import { connectionCounts } from './bench/settings.ts';
 import { createProgress } from './bench/progress.ts';
 import { renderConsoleSummary } from './report/render/console.ts';
-import { movePath, preflight, PreflightError, processRefusal, type RemoteSetup } from './remote/preflight.ts';
+import { assertSomeRuntime, movePath, preflight, PreflightError, processRefusal, type RemoteSetup } from './remote/preflight.ts';
 import { resolveRemoteVersions } from './remote/remote-versions.ts';
 import { serverHostOf } from './remote/remote-host.ts';
 import { DEFAULT_DATA_DIR } from './system/data-files.ts';
 import { versionFeatures } from './versions/versions-section.ts';
 import { siteLines } from './site-kinds.ts';
+import { makeRunDir, updateLatest } from './report/output.ts';
+import { interruptedReport, writeBenchReport } from './report/bench-files.ts';
+import { stopAllServers } from './servers/server.ts';
 
-async function main(): Promise<number> {
-  let plan: Plan;
-  let specs: RuntimeSpec[];
-  try {
-    plan = parsePlan(process.argv.slice(2));
-    // pnpm runs scripts from the package folder: paths are relative to where the user typed them.
-    if (plan.outDir !== undefined) plan.outDir = writableDir('out', typedPath(plan.outDir));
-    if (plan.dataDir !== undefined) plan.dataDir = typedPath(plan.dataDir);
-    // Named versions are resolved (and fetched once) before anything starts: an unknown one exits 2.
-    // With --server-host they are resolved on the server host instead (below, after its preflight).
-    specs = plan.remote !== undefined && plan.versions !== undefined ? [] : planSpecs(plan, (line) => console.error(`bench: ${line}`));
-  } catch (error) {
-    if (!(error instanceof FlagError)) throw error;
-    console.error(`bench: ${error.message}`);
-    return 2;
-  }
+async function main({ signal }: CommandContext): Promise<number> {
+  const plan = parsePlan(process.argv.slice(2));
+  // pnpm runs scripts from the package folder: paths are relative to where the user typed them.
+  if (plan.outDir !== undefined) plan.outDir = writableDir('out', typedPath(plan.outDir));
+  if (plan.dataDir !== undefined) plan.dataDir = typedPath(plan.dataDir);
+  // Named versions are resolved (and fetched once) before anything starts: an unknown one exits 2.
+  // With --server-host they are resolved on the server host instead (below, after its preflight).
+  let specs = plan.remote !== undefined && plan.versions !== undefined ? [] : planSpecs(plan, (line) => console.error(`bench: ${line}`));
 
   // --server-host: reachable, key accepted, checkout and runtimes there, all before anything starts.
   let remote: RemoteSetup | undefined;
   if (plan.remote !== undefined) {
-    try {
-      const data = plan.scenarios.includes('file')
-        ? { dir: movePath(plan.dataDir ?? DEFAULT_DATA_DIR, plan.remote.dir), count: plan.fileCount, sizeBytes: plan.fileSizeBytes }
-        : undefined;
-      remote = await preflight(plan.remote, plan.runtimes, data);
-      const host = remote.environment.host;
-      if (plan.versions !== undefined) {
-        remote.versions = await resolveRemoteVersions(remote.target, plan.versions, (line) => console.error(`bench: ${line}`));
-        specs = [...remote.versions.values()].map((v) => v.spec);
-      }
-      const refused = processRefusal(plan, remote.environment.cpu.count, remote.maxUserProcesses, host);
-      if (refused !== undefined) throw new PreflightError(refused);
-    } catch (error) {
-      if (!(error instanceof PreflightError)) throw error;
-      console.error(`bench: ${error.message}`);
-      return 2;
+    const data = plan.scenarios.includes('file')
+      ? { dir: movePath(plan.dataDir ?? DEFAULT_DATA_DIR, plan.remote.dir), count: plan.fileCount, sizeBytes: plan.fileSizeBytes }
+      : undefined;
+    remote = await preflight(plan.remote, plan.runtimes, data);
+    const host = remote.environment.host;
+    if (plan.versions !== undefined) {
+      remote.versions = await resolveRemoteVersions(remote.target, plan.versions, (line) => console.error(`bench: ${line}`));
+      specs = [...remote.versions.values()].map((v) => v.spec);
     }
-    const usable = plan.runtimes.filter((r) => remote?.runtimes.get(r)?.probe.ok === true);
-    if (usable.length === 0) {
-      const reasons = plan.runtimes.map((r) => {
-        const p = remote?.runtimes.get(r)?.probe;
-        return p !== undefined && !p.ok ? p.reason : r;
-      });
-      console.error(`bench: no runtime can run on ${remote.environment.host}: ${reasons.join('; ')}`);
-      return 2;
-    }
+    const refused = processRefusal(plan, remote.environment.cpu.count, remote.maxUserProcesses, host);
+    if (refused !== undefined) throw new PreflightError(refused);
+    assertSomeRuntime(remote, plan.runtimes);
   }
 
-  const controller = new AbortController();
-  const signalExit = abortOnSignals('bench', controller);
+  // Interrupted during the preflight: nothing ran, nothing to write.
+  if (signal.aborted) return 0;
   const progress = createProgress();
   progress.log(
-    `bench: ${specs.map((s) => s.label ?? s.name).join(', ')} x ${plan.scenarios.length} scenarios, ${plan.connectionsList?.join(',') ?? plan.connections} connections, ${plan.runs} runs of ${plan.durationSec} s after ${plan.warmupSec} s warm-up${plan.targetPrecision === undefined ? '' : ` (more, up to ${plan.maxRuns}, until within ±${plan.targetPrecision * 100} %${plan.budgetSec === undefined ? '' : ` in a ${plan.budgetSec} s budget`})`}, ${plan.schedule}, modes paired`,
+    `bench: ${specs.map((s) => s.label ?? s.name).join(', ')} x ${plan.scenarios.length} scenarios, ${connectionCounts(plan).join(',')} connections, ${plan.runs} runs of ${plan.durationSec} s after ${plan.warmupSec} s warm-up${plan.targetPrecision === undefined ? '' : ` (more, up to ${plan.maxRuns}, until within ±${plan.targetPrecision * 100} %${plan.budgetSec === undefined ? '' : ` in a ${plan.budgetSec} s budget`})`}, ${plan.schedule}, modes paired`,
   );
   // --quick is a smoke run: it must say so before anyone quotes its figures.
   if (plan.quick && plan.runs < MIN_RUNS_FOR_INTERVAL)
     progress.log(
       `bench: --quick: ${plan.runs} runs a cell, so no 95 % interval, and figures that can move by tens of percent from run to run: a smoke test, not figures to quote (the default bench:all measures each cell to ±5 %)`,
     );
-  const fd = fdWarning(Math.max(...(plan.connectionsList ?? [plan.connections])));
+  const fd = fdWarning(Math.max(...connectionCounts(plan)));
   if (fd !== undefined) progress.log(`bench: ${fd}`);
   if (remote !== undefined)
     progress.log(
       `bench: servers on ${remote.environment.host} (${remote.environment.os}, ${remote.environment.cpu.count} CPUs), bound to ${remote.target.bind}, checkout ${remote.target.dir}`,
     );
-  const { report, runDir } = await runBench(plan, {
+  const runDir = plan.outDir ?? makeRunDir(DEFAULT_RESULTS_ROOT);
+  forceStop = () => {
+    // A second Ctrl-C: the cells finished so far, written before the process ends.
+    const partial = interruptedReport(runDir, versionFeatures);
+    if (partial !== undefined) writeBenchReport(runDir, partial, versionFeatures);
+  };
+  const { report } = await runBench(plan, {
     progress,
-    signal: controller.signal,
+    signal,
     specs,
+    runDir,
     features: versionFeatures,
     ...(remote === undefined ? {} : { host: serverHostOf(remote) }),
   });
+  writeBenchReport(runDir, report, versionFeatures);
+  if (plan.outDir === undefined) updateLatest(DEFAULT_RESULTS_ROOT, runDir);
   console.log(renderConsoleSummary(report));
   console.log(
     `\nreport: ${resolve(runDir, 'report.html')}\n        ${resolve(runDir, 'report.md')}\n        ${resolve(runDir, 'report.json')}`,
   );
   console.log(siteLines(runDir));
-  return signalExit() ?? exitCode(report, plan.strict);
+  return exitCode(report, plan.strict);
 }
 
-runMain('bench', main);
+let forceStop = () => {};
+
+runCommand('bench', main, { interruptible: true, cleanup: stopAllServers, onForce: () => forceStop() });

@@ -4,7 +4,8 @@
 // how close autocannon gets to wrk on this machine, and how fast bench:curve's open-loop generator
 // sends on schedule, as a table and calibration.json.
 import { join, resolve } from 'node:path';
-import { abortOnSignals, FlagError, nameList, numberFlag, parseFlags, runMain, typedPath, writableDir } from './cli/flags.ts';
+import { FlagError, nameList, numberFlag, parseFlags, typedPath, writableDir } from './cli/flags.ts';
+import { type CommandContext, runCommand } from './cli/command.ts';
 import type { ServerKind } from '@bench/app';
 import { calibrate, type CalibrateOptions } from './calibrate/calibrate.ts';
 import type { CalibrationResult } from './calibrate/calibration-math.ts';
@@ -17,7 +18,7 @@ import { siteLines } from './site-kinds.ts';
 import { RUNTIME_NAMES } from './servers/runtimes.ts';
 import { REPO_ROOT } from './system/paths.ts';
 import { stopAllServers } from './servers/server.ts';
-import { preflight, PreflightError, type RemoteSetup } from './remote/preflight.ts';
+import { preflight, type RemoteSetup } from './remote/preflight.ts';
 import { REMOTE_FLAGS, remoteTarget, type RemoteTarget } from './servers/server-host.ts';
 
 const SERVER_KINDS = ['raw', 'hono'] as const satisfies readonly ServerKind[];
@@ -83,30 +84,11 @@ function parseCalibrateArgs(argv: string[]): CliOptions {
   };
 }
 
-async function main(): Promise<number> {
-  let options: CliOptions;
-  try {
-    options = parseCalibrateArgs(process.argv.slice(2));
-    // pnpm runs scripts from the package folder: --out is relative to where the user typed it.
-    if (options.outDir !== undefined) options.outDir = writableDir('out', typedPath(options.outDir));
-  } catch (error) {
-    if (!(error instanceof FlagError)) throw error;
-    console.error(`calibrate: ${error.message}`);
-    return 2;
-  }
-  let remote: RemoteSetup | undefined;
-  if (options.target !== undefined) {
-    try {
-      remote = await preflight(options.target, options.runtimes);
-    } catch (error) {
-      if (!(error instanceof PreflightError)) throw error;
-      console.error(`calibrate: ${error.message}`);
-      return 2;
-    }
-  }
-  const controller = new AbortController();
-  // A server still starting is not yet known to calibrate(): stop every one we spawned.
-  const signalExit = abortOnSignals('calibrate', controller, () => void stopAllServers());
+async function main({ signal }: CommandContext): Promise<number> {
+  const options = parseCalibrateArgs(process.argv.slice(2));
+  // pnpm runs scripts from the package folder: --out is relative to where the user typed it.
+  if (options.outDir !== undefined) options.outDir = writableDir('out', typedPath(options.outDir));
+  const remote: RemoteSetup | undefined = options.target === undefined ? undefined : await preflight(options.target, options.runtimes);
   const { outDir, target: _target, openLoop: withOpenLoop, ...calibrateOptions } = options;
   const generator = withOpenLoop ? new Generator() : undefined;
   const openLoop: OpenLoopStep | undefined =
@@ -127,7 +109,7 @@ async function main(): Promise<number> {
     result = await calibrate({
       ...calibrateOptions,
       progress: (line) => console.error(line),
-      signal: controller.signal,
+      signal,
       ...(remote === undefined ? {} : { remote }),
       ...(openLoop === undefined ? {} : { openLoop }),
     });
@@ -158,7 +140,7 @@ async function main(): Promise<number> {
       siteLines(dir),
     ].join('\n'),
   );
-  return signalExit() ?? (result.results.some((r) => r.status === 'ok') ? 0 : 1);
+  return result.results.some((r) => r.status === 'ok') ? 0 : 1;
 }
 
-runMain('calibrate', main, stopAllServers);
+runCommand('calibrate', main, { interruptible: true, cleanup: stopAllServers });

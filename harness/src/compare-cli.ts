@@ -3,7 +3,8 @@
 // threshold; 2: the comparison could not be made (usage, unreadable or invalid report).
 import { existsSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { typedPath } from './cli/flags.ts';
+import { FlagError, typedPath } from './cli/flags.ts';
+import { CommandError, runCommand } from './cli/command.ts';
 import { parseArgs } from 'node:util';
 import { checkSchemaVersions, compareReports, CompareError, DEFAULT_ALPHA, DEFAULT_THRESHOLD } from './compare/compare.ts';
 import { renderComparisonMarkdown } from './compare/render-compare.ts';
@@ -14,9 +15,6 @@ import type { CurveReport } from './curve/curve-types.ts';
 const USAGE = 'usage: compare <baseline report.json> <current report.json> [--threshold 0.05] [--alpha 0.05] [--out FILE] [--json FILE]';
 const EXIT_REGRESSED = 1;
 const EXIT_CANNOT_COMPARE = 2;
-
-/** A problem worth one line on stderr and exit 2, as opposed to a bug (which keeps its stack). */
-class CliError extends Error {}
 
 interface CompareArgs {
   baseline: string;
@@ -34,14 +32,14 @@ function parseThreshold(text: string): number {
   const value = Number(percent ? text.trim().slice(0, -1) : text);
   const fraction = percent ? value / 100 : value;
   if (text.trim() === '' || !Number.isFinite(fraction) || fraction < 0 || (!percent && fraction >= 1)) {
-    throw new CliError(`--threshold must be a fraction such as 0.05 (or 5%), got "${text}"`);
+    throw new FlagError(`--threshold must be a fraction such as 0.05 (or 5%), got "${text}"`);
   }
   return fraction;
 }
 
 function parseAlpha(text: string): number {
   const value = Number(text);
-  if (text.trim() === '' || !(value > 0 && value < 1)) throw new CliError(`--alpha must be between 0 and 1, got "${text}"`);
+  if (text.trim() === '' || !(value > 0 && value < 1)) throw new FlagError(`--alpha must be between 0 and 1, got "${text}"`);
   return value;
 }
 
@@ -54,12 +52,12 @@ function parseCompareArgs(argv: string[]): CompareArgs {
       options: { threshold: { type: 'string' }, alpha: { type: 'string' }, out: { type: 'string' }, json: { type: 'string' } },
     });
   } catch (error) {
-    throw new CliError(`${(error as Error).message}; ${USAGE}`);
+    throw new FlagError(`${(error as Error).message}; ${USAGE}`);
   }
   const { positionals, values } = parsed;
   const [baseline, current] = positionals;
   if (positionals.length !== 2 || baseline === undefined || current === undefined) {
-    throw new CliError(`expected 2 report files, got ${positionals.length}; ${USAGE}`);
+    throw new FlagError(`expected 2 report files, got ${positionals.length}; ${USAGE}`);
   }
   return {
     baseline,
@@ -78,12 +76,12 @@ function readJson(given: string, name: string): unknown {
   try {
     text = readFileSync(path, 'utf8');
   } catch (error) {
-    throw new CliError(`cannot read the ${name} report ${path}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`);
+    throw new CommandError(`cannot read the ${name} report ${path}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`);
   }
   try {
     return JSON.parse(text) as unknown;
   } catch (error) {
-    throw new CliError(`the ${name} report ${path} is not valid JSON: ${(error as Error).message}`);
+    throw new CommandError(`the ${name} report ${path} is not valid JSON: ${(error as Error).message}`);
   }
 }
 
@@ -103,8 +101,8 @@ function shapeProblem(value: Record<string, unknown>): string | undefined {
   return index === -1 ? undefined : `results[${index}] has no requestsPerSec.runs or runDetails`;
 }
 
-function notAReport(path: string, name: string, problem: string): CliError {
-  return new CliError(`the ${name} report ${path} is not a benchmark report: ${problem}`);
+function notAReport(path: string, name: string, problem: string): CommandError {
+  return new CommandError(`the ${name} report ${path} is not a benchmark report: ${problem}`);
 }
 
 /** Before the schema check, so a stray JSON file is called that rather than "schema undefined". */
@@ -124,7 +122,7 @@ function writeOut(path: string, text: string, flag = '--out'): void {
   try {
     writeFileSync(path, text);
   } catch (error) {
-    throw new CliError(`cannot write ${flag} ${path}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`);
+    throw new CommandError(`cannot write ${flag} ${path}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`);
   }
 }
 
@@ -138,7 +136,7 @@ function main(argv: string[]): number {
   // Two curve reports (bench:curve): capacities at the target, side by side.
   if (baselineJson.kind === 'curve' || currentJson.kind === 'curve') {
     if (baselineJson.kind !== currentJson.kind)
-      throw new CliError('one report is a curve report (bench:curve) and the other is not: compare like with like');
+      throw new CommandError('one report is a curve report (bench:curve) and the other is not: compare like with like');
     const result = compareCurves(baselineJson as unknown as CurveReport, currentJson as unknown as CurveReport, args.threshold);
     const markdown = renderCurveComparison(result, (currentJson as unknown as CurveReport).parameters.sloMs);
     process.stdout.write(markdown);
@@ -157,14 +155,15 @@ function main(argv: string[]): number {
   return comparison.hasRegression ? EXIT_REGRESSED : 0;
 }
 
-try {
-  // exitCode rather than process.exit(), so a piped stdout is flushed before the process ends.
-  process.exitCode = main(process.argv.slice(2));
-} catch (error) {
-  if (error instanceof CliError || error instanceof CompareError) {
-    console.error(`compare: ${error.message}`);
-  } else {
-    console.error(`compare: ${(error as Error).stack ?? String(error)}`);
-  }
-  process.exitCode = EXIT_CANNOT_COMPARE;
-}
+runCommand(
+  'compare',
+  () => {
+    try {
+      return main(process.argv.slice(2));
+    } catch (error) {
+      throw error instanceof CompareError ? new CommandError(error.message) : error;
+    }
+  },
+  // A crash too means the comparison could not be made.
+  { crashCode: EXIT_CANNOT_COMPARE },
+);

@@ -5,8 +5,9 @@
 import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { loadManifest } from '@bench/app';
-import { abortOnSignals, FlagError, runMain, typedPath, writableDir } from './cli/flags.ts';
-import { curveParameters, parseCurvePlan, type CurvePlan } from './curve/curve-plan.ts';
+import { typedPath, writableDir } from './cli/flags.ts';
+import { type CommandContext, runCommand } from './cli/command.ts';
+import { curveParameters, parseCurvePlan } from './curve/curve-plan.ts';
 import type { Curve, CurveReport } from './curve/curve-types.ts';
 import { Generator } from './load/generator.ts';
 import { renderCurveHtml } from './curve/render-html.ts';
@@ -25,52 +26,30 @@ import { tasksetAvailable } from './system/pinning.ts';
 import { startSpeedSampler } from './system/speed-sampler.ts';
 import { fdWarning } from './system/fd-limit.ts';
 import { REPO_ROOT } from './system/paths.ts';
-import { movePath, preflight, PreflightError, type RemoteSetup } from './remote/preflight.ts';
+import { assertSomeRuntime, movePath, preflight, type RemoteSetup } from './remote/preflight.ts';
 import { startRemoteServer } from './remote/remote-server.ts';
 import { measureNetwork, networkLine } from './remote/rtt.ts';
 import type { ServerSide } from './curve/server-side.ts';
 import type { RuntimeSpec } from './servers/runtimes.ts';
 
-async function main(): Promise<number> {
-  let plan: CurvePlan;
-  try {
-    plan = parseCurvePlan(process.argv.slice(2));
-    if (plan.outDir !== undefined) plan.outDir = writableDir('out', typedPath(plan.outDir));
-    if (plan.dataDir !== undefined) plan.dataDir = typedPath(plan.dataDir);
-  } catch (error) {
-    if (!(error instanceof FlagError)) throw error;
-    console.error(`curve: ${error.message}`);
-    return 2;
-  }
+async function main({ signal }: CommandContext): Promise<number> {
+  const plan = parseCurvePlan(process.argv.slice(2));
+  if (plan.outDir !== undefined) plan.outDir = writableDir('out', typedPath(plan.outDir));
+  if (plan.dataDir !== undefined) plan.dataDir = typedPath(plan.dataDir);
   // --server-host: reachable, key accepted, checkout, runtimes and data there, before anything starts.
   let remote: RemoteSetup | undefined;
   if (plan.remote !== undefined) {
-    try {
-      const data = plan.scenarios.includes('file')
-        ? {
-            dir: movePath(plan.dataDir ?? DEFAULT_DATA_DIR, plan.remote.dir),
-            count: DATA_DEFAULTS.count,
-            sizeBytes: DATA_DEFAULTS.sizeBytes,
-          }
-        : undefined;
-      remote = await preflight(plan.remote, plan.runtimes, data && remoteDataShape(plan.dataDir, data));
-    } catch (error) {
-      if (!(error instanceof PreflightError)) throw error;
-      console.error(`curve: ${error.message}`);
-      return 2;
-    }
-    if (!plan.runtimes.some((r) => remote?.runtimes.get(r)?.probe.ok === true)) {
-      const reasons = plan.runtimes.map((r) => {
-        const p = remote?.runtimes.get(r)?.probe;
-        return p !== undefined && !p.ok ? p.reason : r;
-      });
-      console.error(`curve: no runtime can run on ${remote.environment.host}: ${reasons.join('; ')}`);
-      return 2;
-    }
+    const data = plan.scenarios.includes('file')
+      ? {
+          dir: movePath(plan.dataDir ?? DEFAULT_DATA_DIR, plan.remote.dir),
+          count: DATA_DEFAULTS.count,
+          sizeBytes: DATA_DEFAULTS.sizeBytes,
+        }
+      : undefined;
+    remote = await preflight(plan.remote, plan.runtimes, data && remoteDataShape(plan.dataDir, data));
+    assertSomeRuntime(remote, plan.runtimes);
   }
   const started = performance.now();
-  const controller = new AbortController();
-  const signalExit = abortOnSignals('curve', controller);
   const log = (line: string) => console.error(line);
   const fd = fdWarning(plan.maxInFlight);
   if (fd !== undefined) log(`curve: ${fd}`);
@@ -108,6 +87,8 @@ async function main(): Promise<number> {
     `curve: ${plan.runtimes.join(', ')} x ${cells.length} cells, target p99 ≤ ${plan.sloMs} ms, ${plan.arrivals} arrivals, results in ${dir}`,
   );
   const generator = new Generator();
+  // A step runs for seconds and the generator has no way to cut one short: ended with it.
+  signal.addEventListener('abort', () => void generator.close(), { once: true });
   const serverArgs = [
     ...(plan.dataDir === undefined ? [] : ['--data-dir', remote === undefined ? plan.dataDir : movePath(plan.dataDir, remote.target.dir)]),
     '--hash-cost',
@@ -128,7 +109,7 @@ async function main(): Promise<number> {
       );
     }
     for (const runtime of plan.runtimes) {
-      if (controller.signal.aborted) break;
+      if (signal.aborted) break;
       const onCurve = (curve: Curve) => {
         report.curves.push(curve);
         writeJsonAtomic(join(dir, 'curves', `${curve.runtime}-${curve.scenario}-${curve.mode}.json`), curve);
@@ -139,7 +120,7 @@ async function main(): Promise<number> {
           generator,
           manifest,
           serverArgs,
-          signal: controller.signal,
+          signal,
           log,
           onCurve,
           ...(servers === undefined ? {} : { servers }),
@@ -148,7 +129,7 @@ async function main(): Promise<number> {
       );
       write();
     }
-    if (!controller.signal.aborted) report.status = 'complete';
+    if (!signal.aborted) report.status = 'complete';
   } catch (error) {
     if (!(error instanceof Interrupted)) throw error;
   } finally {
@@ -160,7 +141,7 @@ async function main(): Promise<number> {
   console.log(`\n${renderCurveConsole(report)}`);
   console.log(`report: ${join(dir, 'report.html')}\n        ${join(dir, 'report.md')}\n        ${join(dir, 'report.json')}`);
   console.log(siteLines(dir));
-  return signalExit() ?? (report.curves.some((c) => c.status === 'ok') ? 0 : 1);
+  return report.curves.some((c) => c.status === 'ok') ? 0 : 1;
 }
 
 /** The server host's installations (found by the preflight) and servers started there over ssh. */
@@ -171,7 +152,8 @@ function remoteServers(remote: RemoteSetup): ServerSide {
       if (there === undefined) throw new Error(`${runtime} was not asked about on ${remote.environment.host}`);
       return { spec: there.spec, probe: there.probe };
     },
-    start: (spec, kind, serverArgs) => startRemoteServer(spec, remote.target, { raw: kind === 'raw', serverArgs }),
+    start: (spec, kind, serverArgs, signal) =>
+      startRemoteServer(spec, remote.target, { raw: kind === 'raw', serverArgs, ...(signal === undefined ? {} : { signal }) }),
   };
 }
 
@@ -197,4 +179,4 @@ function remoteDataShape(dataDir: string | undefined, data: { dir: string; count
   return { ...data, count: here.count, sizeBytes: here.sizeBytes };
 }
 
-runMain('curve', main, stopAllServers);
+runCommand('curve', main, { interruptible: true, cleanup: stopAllServers });

@@ -5,7 +5,8 @@
 // `--pictures` also redraws the docs' pictures from those samples in headless Chromium.
 import { existsSync } from 'node:fs';
 import { relative } from 'node:path';
-import { typedPath } from './cli/flags.ts';
+import { FlagError, typedPath } from './cli/flags.ts';
+import { CommandError, runCommand } from './cli/command.ts';
 import { REPO_ROOT } from './system/paths.ts';
 import { refreshDocs, takeSample } from './docs/refresh.ts';
 import { drawPictures } from './docs/pictures.ts';
@@ -13,7 +14,8 @@ import { pageOf } from './site-kinds.ts';
 
 const USAGE = 'usage: docs:results [--check] [--pictures] [--take <report.json> <docs/results/kind> [--note TEXT]]';
 
-async function main(all: readonly string[]): Promise<number> {
+async function main(): Promise<number> {
+  const all = process.argv.slice(2);
   const pictures = all.includes('--pictures');
   const args = all.filter((a) => a !== '--pictures');
   const check = args[0] === '--check' && args.length === 1;
@@ -21,18 +23,12 @@ async function main(all: readonly string[]): Promise<number> {
     // pnpm runs the script from the repository root; paths are as the user typed them.
     const [from, to] = args.slice(1, 3).map((a) => typedPath(a));
     const note = args[3] === '--note' ? args[4] : undefined;
-    if (from === undefined || to === undefined || !(args.length === 3 || (args.length === 5 && note !== undefined))) {
-      console.error(`docs:results: --take needs a report and a folder (${USAGE})`);
-      return 2;
-    }
-    if (!existsSync(from)) {
-      console.error(`docs:results: --take: no report at ${from}`);
-      return 2;
-    }
+    if (from === undefined || to === undefined || !(args.length === 3 || (args.length === 5 && note !== undefined)))
+      throw new FlagError(`--take needs a report and a folder (${USAGE})`);
+    if (!existsSync(from)) throw new FlagError(`--take: no report at ${from}`);
     console.log(`docs:results: wrote ${relative(REPO_ROOT, takeSample(from, to, REPO_ROOT, note))}`);
   } else if (args.length > 0 && !check) {
-    console.error(`docs:results: unknown arguments ${args.join(' ')} (${USAGE})`);
-    return 2;
+    throw new FlagError(`unknown arguments ${args.join(' ')} (${USAGE})`);
   }
   const states = refreshDocs(REPO_ROOT, { write: !check });
   for (const s of states.filter((s) => s.state === 'error')) console.error(`docs:results: ${s.where}: ${s.reason}`);
@@ -47,11 +43,10 @@ async function main(all: readonly string[]): Promise<number> {
     try {
       for (const file of await drawPictures(REPO_ROOT, pageOf)) console.log(`docs:results: drew ${file}`);
     } catch (error) {
-      console.error(`docs:results: ${(error as Error).message}`);
-      return 2;
+      throw new CommandError((error as Error).message);
     }
   }
   return check && stale.length > 0 ? 1 : 0;
 }
 
-process.exitCode = await main(process.argv.slice(2));
+runCommand('docs:results', main);

@@ -6,6 +6,7 @@ import { existsSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { FlagError, typedPath, writableDir } from './cli/flags.ts';
+import { CommandError, runCommand } from './cli/command.ts';
 import { writeFileAtomic } from './report/output.ts';
 import type { Report } from './model/report.ts';
 import type { SiteKind } from './report/site-model.ts';
@@ -15,7 +16,7 @@ const SCHEMA_VERSION: Report['schemaVersion'] = 1;
 const USAGE =
   'usage: report-cli [DIR...] [--out SITE_DIR] (builds the results site) | report-cli <report.json | run folder> (re-renders that report)';
 
-class ReportFileError extends Error {}
+class ReportFileError extends CommandError {}
 
 /** The report in `path` and its kind, or a ReportFileError whose message is the one line the user sees. */
 export function readReport(path: string): { json: Record<string, unknown>; kind: SiteKind } {
@@ -62,14 +63,7 @@ function reportFileOf(path: string): string | undefined {
 }
 
 function rerender(path: string): number {
-  let read: ReturnType<typeof readReport>;
-  try {
-    read = readReport(path);
-  } catch (error) {
-    if (!(error instanceof ReportFileError)) throw error;
-    console.error(`report: ${error.message}`);
-    return 2;
-  }
+  const read = readReport(path);
   const dir = dirname(path);
   const section = read.kind.section(read.json, dir);
   writeFileAtomic(join(dir, 'report.md'), section.markdown());
@@ -81,7 +75,6 @@ function rerender(path: string): number {
 function main(argv: string[]): number {
   let values: { out?: string; site?: boolean };
   let positionals: string[];
-  // pnpm runs scripts from the package folder: paths are relative to where the user typed them.
   try {
     ({ values, positionals } = parseArgs({
       args: argv,
@@ -90,26 +83,16 @@ function main(argv: string[]): number {
       options: { out: { type: 'string' }, site: { type: 'boolean' } },
     }));
   } catch (error) {
-    console.error(`report: ${(error as Error).message.split('\n')[0]}; ${USAGE}`);
-    return 2;
+    throw new FlagError(`${(error as Error).message.split('\n')[0]}; ${USAGE}`);
   }
+  // pnpm runs scripts from the package folder: paths are relative to where the user typed them.
   const paths = positionals.map((p) => typedPath(p));
   const only = paths.length === 1 && paths[0] !== undefined && values.site !== true ? reportFileOf(paths[0]) : undefined;
   if (only !== undefined) return rerender(only);
 
   const missing = paths.find((p) => !existsSync(p) || !statSync(p).isDirectory());
-  if (missing !== undefined) {
-    console.error(`report: ${missing} is not a folder; ${USAGE}`);
-    return 2;
-  }
-  let siteDir = SITE_DIR;
-  try {
-    if (typeof values.out === 'string') siteDir = writableDir('out', typedPath(values.out));
-  } catch (error) {
-    if (!(error instanceof FlagError)) throw error;
-    console.error(`report: ${error.message}`);
-    return 2;
-  }
+  if (missing !== undefined) throw new FlagError(`${missing} is not a folder; ${USAGE}`);
+  const siteDir = typeof values.out === 'string' ? writableDir('out', typedPath(values.out)) : SITE_DIR;
   const site = rebuildSite(paths.length === 0 ? [RESULTS_ROOT] : paths, siteDir);
   const { runs, skipped } = site.input;
   for (const s of skipped) console.error(`report: skipped ${s.path}: ${s.reason}`);
@@ -119,4 +102,4 @@ function main(argv: string[]): number {
   return 0;
 }
 
-process.exitCode = main(process.argv.slice(2));
+runCommand('report', () => main(process.argv.slice(2)));

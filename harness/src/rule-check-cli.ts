@@ -5,39 +5,30 @@
 // design effect (`bench:curve --design-effect`) and as independent (the default); and the same on
 // misses that are independent (the binomial's own assumption). Prints, per rate as a multiple of the
 // M/D/1 capacity, how often a step passes, fails or stays undecided. Simulation only: no server.
-import { FlagError, numberFlag, parseFlags, runMain } from './cli/flags.ts';
+import { numberFlag, parseFlags } from './cli/flags.ts';
+import { runCommand } from './cli/command.ts';
 import { md1CapacityPerSec } from './curve/ladder.ts';
 import { independentModel, queueModel, ruleOutcomes, type OutcomeShares, type StepRule } from './curve/rule-check.ts';
 
 const FACTORS = [0.6, 0.85, 1, 1.1, 1.25, 1.5];
 const FLAGS = ['service-ms', 'slo-ms', 'percentile', 'confidence', 'min-sec', 'cap-sec', 'trials', 'seed'] as const;
 
-async function main(): Promise<number> {
-  let step: StepRule;
-  let serviceMs: number;
-  let trials: number;
-  let seed: number;
-  try {
-    const values = parseFlags(process.argv.slice(2), FLAGS);
-    const str = (k: string) => values[k] as string | undefined;
-    serviceMs = numberFlag('service-ms', str('service-ms'), 0.01, 60_000, false) ?? 20.5;
-    trials = numberFlag('trials', str('trials'), 10, 100_000, true) ?? 400;
-    seed = numberFlag('seed', str('seed'), 0, 2 ** 32 - 1, true) ?? 1;
-    step = {
-      targetMs: numberFlag('slo-ms', str('slo-ms'), 0.1, 600_000, false) ?? 100,
-      rule: {
-        percentile: numberFlag('percentile', str('percentile'), 50.01, 99.99, false) ?? 99,
-        confidence: numberFlag('confidence', str('confidence'), 0.5001, 0.9999, false) ?? 0.95,
-      },
-      minSec: numberFlag('min-sec', str('min-sec'), 0.1, 600, false) ?? 1,
-      capSec: numberFlag('cap-sec', str('cap-sec'), 0.1, 3600, false) ?? 15,
-      checkEveryMs: 500,
-    };
-  } catch (error) {
-    if (!(error instanceof FlagError)) throw error;
-    console.error(`rule-check: ${error.message}`);
-    return 2;
-  }
+function main(): number {
+  const values = parseFlags(process.argv.slice(2), FLAGS);
+  const str = (k: string) => values[k] as string | undefined;
+  const serviceMs = numberFlag('service-ms', str('service-ms'), 0.01, 60_000, false) ?? 20.5;
+  const trials = numberFlag('trials', str('trials'), 10, 100_000, true) ?? 400;
+  const seed = numberFlag('seed', str('seed'), 0, 2 ** 32 - 1, true) ?? 1;
+  const step: StepRule = {
+    targetMs: numberFlag('slo-ms', str('slo-ms'), 0.1, 600_000, false) ?? 100,
+    rule: {
+      percentile: numberFlag('percentile', str('percentile'), 50.01, 99.99, false) ?? 99,
+      confidence: numberFlag('confidence', str('confidence'), 0.5001, 0.9999, false) ?? 0.95,
+    },
+    minSec: numberFlag('min-sec', str('min-sec'), 0.1, 600, false) ?? 1,
+    capSec: numberFlag('cap-sec', str('cap-sec'), 0.1, 3600, false) ?? 15,
+    checkEveryMs: 500,
+  };
   const allowed = 1 - step.rule.percentile / 100;
   const capacity = md1CapacityPerSec(serviceMs, step.targetMs, step.rule.percentile);
   const pct = (x: number) => `${(x * 100).toFixed(1)} %`;
@@ -80,4 +71,4 @@ async function main(): Promise<number> {
   return 0;
 }
 
-runMain('rule-check', main);
+runCommand('rule-check', main);

@@ -1,7 +1,8 @@
 // `pnpm bench:runtimes [--fetch node@22,bun@1.3]`: the runtime installations here (the pinned
 // ones and those cached in data/runtimes) and the versions that can be asked for with
 // `--runtimes name@version`; --fetch installs versions into the cache ahead of a run.
-import { FlagError, parseFlags } from './cli/flags.ts';
+import { parseFlags } from './cli/flags.ts';
+import { runCommand } from './cli/command.ts';
 import { probeRuntime, RUNTIME_NAMES, runtimeSpec } from './servers/runtimes.ts';
 import { CACHE_DIR, cachedVersions, platformPackage, registryVersions, resolveRequest } from './servers/runtime-install.ts';
 import { compareVersions, latestPerLine, parseRuntimeList } from './servers/runtime-request.ts';
@@ -32,28 +33,21 @@ function list(): void {
 }
 
 function main(): number {
-  let fetch: string | undefined;
-  try {
-    fetch = parseFlags(process.argv.slice(2), ['fetch']).fetch as string | undefined;
-    if (fetch === undefined) {
-      list();
-      return 0;
-    }
-    let failed = 0;
-    for (const request of parseRuntimeList(fetch, RUNTIME_NAMES)) {
-      const spec = resolveRequest(request, { log: (line) => console.error(`runtimes: ${line}`) });
-      const probe = probeRuntime(spec);
-      if (!probe.ok) failed++;
-      console.log(
-        `${request.label}: ${probe.ok ? `${probe.version} from ${spec.source ?? '?'} (${spec.binary})` : `unavailable: ${probe.reason}`}`,
-      );
-    }
-    return failed === 0 ? 0 : 1;
-  } catch (error) {
-    if (!(error instanceof FlagError)) throw error;
-    console.error(`runtimes: ${error.message}`);
-    return 2;
+  const fetch = parseFlags(process.argv.slice(2), ['fetch']).fetch as string | undefined;
+  if (fetch === undefined) {
+    list();
+    return 0;
   }
+  let failed = 0;
+  for (const request of parseRuntimeList(fetch, RUNTIME_NAMES)) {
+    const spec = resolveRequest(request, { log: (line) => console.error(`runtimes: ${line}`) });
+    const probe = probeRuntime(spec);
+    if (!probe.ok) failed++;
+    console.log(
+      `${request.label}: ${probe.ok ? `${probe.version} from ${spec.source ?? '?'} (${spec.binary})` : `unavailable: ${probe.reason}`}`,
+    );
+  }
+  return failed === 0 ? 0 : 1;
 }
 
-process.exit(main());
+runCommand('runtimes', main, { exit: true });

@@ -5,7 +5,8 @@
 import os from 'node:os';
 import { join, resolve } from 'node:path';
 import type { RuntimeName } from '@bench/app';
-import { abortOnSignals, FlagError, nameList, numberFlag, parseFlags, runMain, typedPath, writableDir } from './cli/flags.ts';
+import { FlagError, nameList, numberFlag, parseFlags, typedPath, writableDir } from './cli/flags.ts';
+import { type CommandContext, runCommand } from './cli/command.ts';
 import { makeRunDir, writeFileAtomic, writeJsonAtomic } from './report/output.ts';
 import { siteLines } from './site-kinds.ts';
 import { RUNTIME_NAMES } from './servers/runtimes.ts';
@@ -50,18 +51,9 @@ function parseSeedsArgs(argv: string[]): CliOptions {
   };
 }
 
-async function main(): Promise<number> {
-  let options: CliOptions;
-  try {
-    options = parseSeedsArgs(process.argv.slice(2));
-    if (options.outDir !== undefined) options.outDir = writableDir('out', typedPath(options.outDir));
-  } catch (error) {
-    if (!(error instanceof FlagError)) throw error;
-    console.error(`seeds: ${error.message}`);
-    return 2;
-  }
-  const controller = new AbortController();
-  const signalExit = abortOnSignals('seeds', controller, () => void stopAllServers());
+async function main({ signal }: CommandContext): Promise<number> {
+  const options = parseSeedsArgs(process.argv.slice(2));
+  if (options.outDir !== undefined) options.outDir = writableDir('out', typedPath(options.outDir));
   const progress = (line: string) => console.error(line);
   const manifest = ensureDataFiles(DEFAULT_DATA_DIR, undefined, undefined, progress);
   const staticManifest = ensureDataFiles(STATIC.dir, STATIC.count, STATIC.sizeBytes, progress);
@@ -87,7 +79,7 @@ async function main(): Promise<number> {
   };
   const cores = os.availableParallelism();
   for (const runtime of options.runtimes) {
-    if (controller.signal.aborted) break;
+    if (signal.aborted) break;
     const done = await replayRuntime(runtime, {
       shape: options.shape,
       dataDir: DEFAULT_DATA_DIR,
@@ -96,7 +88,7 @@ async function main(): Promise<number> {
       staticManifest,
       abMissing: ab.ok ? undefined : ab.reason,
       abBinary,
-      signal: controller.signal,
+      signal,
       progress,
     });
     const failed = done.rows.length > 0 && done.rows.every((r) => r.status === 'failed');
@@ -111,10 +103,10 @@ async function main(): Promise<number> {
     write();
   }
   await stopAllServers();
-  if (!controller.signal.aborted) report.status = 'complete';
+  if (!signal.aborted) report.status = 'complete';
   write();
   console.log(['', renderSeedsConsole(report), '', `written: ${join(dir, 'report.json')} (.md, .html)`, siteLines(dir)].join('\n'));
-  return signalExit() ?? (report.rows.some((r) => r.status === 'ok') ? 0 : 1);
+  return report.rows.some((r) => r.status === 'ok') ? 0 : 1;
 }
 
-runMain('seeds', main, stopAllServers);
+runCommand('seeds', main, { interruptible: true, cleanup: stopAllServers });

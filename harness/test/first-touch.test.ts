@@ -3,10 +3,11 @@
 import { describe, expect, it } from 'vitest';
 import type { ThreadUse } from '../src/model/cell.ts';
 import type { Report } from '../src/model/report.ts';
-import { environmentRows, renderMarkdown, threadFigures } from '../src/report/render/markdown.ts';
+import { environmentRows, threadFigures } from '../src/report/text/labels.ts';
+import { renderMarkdown } from '../src/report/render/markdown.ts';
 import { renderHtml } from '../src/report/render/html.ts';
 import { htmlFixtureReport } from './fixtures/html-report.ts';
-import { firstTouchText } from '../src/report/render/precision.ts';
+import { firstTouchText } from '../src/report/text/precision.ts';
 import { pageFaultShare, summarizeCell } from '../src/bench/cell.ts';
 import { parsePlan } from '../src/bench/plan.ts';
 import { cellRemarks } from '../src/report/flags.ts';

@@ -63,7 +63,7 @@ describe('holdsOne and halfWidthShare', () => {
 
 describe('pairedRatioText', () => {
   it('states the paired ratio with its interval, and "no measurable difference" when it holds 1', async () => {
-    const { pairedRatioText, precisionText } = await import('../src/report/render/precision.ts');
+    const { pairedRatioText, precisionText } = await import('../src/report/text/precision.ts');
     const base = { throughput: 1.04, p99: 1, probeP99: 1 };
     expect(pairedRatioText({ ...base, pairedThroughput: 1.05, throughputCi95: [0.88, 1.25], pairs: 6 })).toEqual({
       ratio: '1.05x',

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { createPhaseClock, phaseKind } from '../src/bench/phase-clock.ts';
-import { timingText } from '../src/report/render/markdown.ts';
+import { timingText } from '../src/report/text/labels.ts';
 
 describe('phase clock', () => {
   it('charges each moment to the phase announced last, so the buckets add up to the wall time', () => {

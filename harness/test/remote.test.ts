@@ -8,7 +8,7 @@ import { curveParameters, parseCurvePlan } from '../src/curve/curve-plan.ts';
 import { describeSshFailure, hostOf, shellQuote, sshArgv } from '../src/remote/ssh.ts';
 import { runtimeSpec } from '../src/servers/runtimes.ts';
 import { REPO_ROOT } from '../src/system/paths.ts';
-import { environmentRows } from '../src/report/render/markdown.ts';
+import { environmentRows } from '../src/report/text/labels.ts';
 import type { Report } from '../src/model/report.ts';
 
 describe('remote flags', () => {

@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { mergeReport } from '../src/report/merge.ts';
 import { renderConsoleSummary } from '../src/report/render/console.ts';
-import { formatMs, formatRatio, formatRps, renderMarkdown } from '../src/report/render/markdown.ts';
+import { formatMs, formatRatio, formatRps } from '../src/report/text/formats.ts';
+import { renderMarkdown } from '../src/report/render/markdown.ts';
 import type { Report } from '../src/model/report.ts';
 import { environment, makeCell, parameters, runtimes } from './fixtures.ts';
 

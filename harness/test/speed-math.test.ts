@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { coresWorthSpan, fastestUnit, runSpeed, slowRuns, tickSums, type SpeedSample } from '../src/system/speed-math.ts';
 import { scenarioGroups, weightedPace } from '../src/bench/budget.ts';
 import { cellsFor } from '../src/servers/scenarios.ts';
-import { movingMachineText } from '../src/report/render/precision.ts';
+import { movingMachineText } from '../src/report/text/precision.ts';
 import { renderMarkdown } from '../src/report/render/markdown.ts';
 import { renderHtml } from '../src/report/render/html.ts';
 import { renderConsoleSummary } from '../src/report/render/console.ts';

@@ -9,13 +9,12 @@ import { findWrk, missingWrkReason } from '../load/wrk.ts';
 import { environment } from '../system/environment.ts';
 import { Interrupted } from '../cli/interrupt.ts';
 import { mergeReport } from '../report/merge.ts';
-import { makeRunDir, readCells, updateLatest, writeCell, writeMeta, writeReportFiles, type RunMeta } from '../report/output.ts';
+import { makeRunDir, readCells, writeCell, writeMeta, type RunMeta } from '../report/output.ts';
 import type { Plan } from './plan.ts';
+import { connectionCounts, reportParameters, scheduleSettings } from './settings.ts';
 import { Probe } from '../load/probe.ts';
 import type { Progress } from './progress.ts';
-import { loadChartAssets } from '../report/render/html-assets.ts';
-import { renderHtml } from '../report/render/html.ts';
-import { formatMs, formatRps, renderMarkdown } from '../report/render/markdown.ts';
+import { formatMs, formatRps } from '../report/text/formats.ts';
 import { percent } from '../report/flags.ts';
 import type { CellResult } from '../model/cell.ts';
 import type { Parameters } from '../model/parameters.ts';
@@ -39,6 +38,8 @@ export interface BenchOptions {
   /** Aborting it stops the load, keeps every finished cell and writes an interrupted report. */
   signal?: AbortSignal;
   resultsRoot?: string;
+  /** The results folder, when the entry point chose it (to write what finished on a forced stop). */
+  runDir?: string;
   /**
    * The installations to run, one lane each (bench-cli resolves plan.versions before anything
    * starts, so an unknown version exits 2). Default: the plan's versions resolved here, or each
@@ -54,16 +55,18 @@ export interface BenchOptions {
 }
 
 export interface BenchOutcome {
+  /** The merged report with what the features derive; rendering and writing it is the entry point's. */
   report: Report;
+  /** Where the cells (and meta.json) went, and where the report files belong. */
   runDir: string;
-  markdown: string;
 }
 
 /**
  * The whole run: for each cell, on each runtime, check and warm up, then the measured runs,
  * interleaved across runtimes (or one runtime after another with --schedule sequential). Only
  * one server is ever under load. Each finished cell goes to disk at once; at the end (or on
- * interruption) the cells on disk are merged into report.json, report.md and report.html.
+ * interruption) the cells on disk are merged into the report returned (the entry point renders
+ * and writes it: report/bench-files.ts).
  */
 export async function runBench(plan: Plan, options: BenchOptions): Promise<BenchOutcome> {
   const { progress } = options;
@@ -71,7 +74,7 @@ export async function runBench(plan: Plan, options: BenchOptions): Promise<Bench
   const startedAt = Date.now();
   const signal = options.signal ?? new AbortController().signal;
   const root = options.resultsRoot ?? DEFAULT_RESULTS_ROOT;
-  const runDir = plan.outDir === undefined ? makeRunDir(root) : resolve(plan.outDir);
+  const runDir = options.runDir ?? (plan.outDir === undefined ? makeRunDir(root) : resolve(plan.outDir));
   mkdirSync(runDir, { recursive: true });
 
   const dataDir = plan.dataDir === undefined ? undefined : resolve(plan.dataDir);
@@ -97,13 +100,16 @@ export async function runBench(plan: Plan, options: BenchOptions): Promise<Bench
   const meta: RunMeta = {
     createdAt: new Date().toISOString(),
     environment: { ...environment(), pinning, ...(host === undefined ? {} : { serverHost: host.environment }) },
-    parameters: parameters(plan, cold, wrk),
+    parameters: reportParameters(plan, {
+      cold,
+      noWrk: plan.crossCheck.length > 0 && wrk === undefined ? missingWrkReason() : undefined,
+    }),
     runtimes: [],
   };
   writeMeta(runDir, meta);
 
   const cells = cellsFor(plan.scenarios, plan).filter((c) => plan.modes === undefined || plan.modes.includes(c.mode));
-  const sweep = plan.connectionsList;
+  const passes = connectionCounts(plan);
   // --processes: one lane per runtime and process count; auto = the CPUs the servers may use
   // (on another host, that host's CPUs as its preflight counted them).
   const serverCpuCount =
@@ -117,7 +123,7 @@ export async function runBench(plan: Plan, options: BenchOptions): Promise<Bench
   if (plan.processes?.includes('auto') === true)
     meta.parameters.autoProcesses = { count: serverCpuCount, cpusOf: host?.environment.host ?? 'this host' };
   const specs = options.specs ?? planSpecs(plan, (line) => progress.log(line));
-  const total = cells.length * specs.length * processCounts.length * (sweep?.length ?? 1);
+  const total = cells.length * specs.length * processCounts.length * passes.length;
   const perUnitSec = plan.warmupSec + plan.runs * (plan.durationSec + 0.4) + 0.3;
   let done = 0;
   // How fast the machine is through every run; on this host only, where the load runs.
@@ -128,23 +134,22 @@ export async function runBench(plan: Plan, options: BenchOptions): Promise<Bench
   const probe = new Probe();
   const lanes: Lane[] = [];
   const context: ScheduleContext = {
-    plan,
+    plan: scheduleSettings(plan, passes[0] ?? plan.connections),
     probe,
     manifest,
     evict: cold?.ok === true ? evictPaths : undefined,
     signal,
     serverArgs: serverArgs(plan, dataDir),
-    ...(plan.keepFreedMemory ? { serverEnv: KEEP_FREED_MEMORY_ENV } : {}),
-    ...(meta.environment.memoryFirstTouch === undefined || host !== undefined
-      ? {}
-      : { faultUsPerPage: meta.environment.memoryFirstTouch.usPerPage }),
-    ...('server' in pinning ? { serverCpus: pinning.server } : {}),
-    ...('server' in pinning && (pinning.autocannonWorkers ?? 0) > 0 ? { loadWorkers: pinning.autocannonWorkers } : {}),
-    ...(wrk === undefined ? {} : { wrk }),
-    ...(host === undefined ? {} : { host }),
+    serverEnv: plan.keepFreedMemory ? KEEP_FREED_MEMORY_ENV : undefined,
+    // A fresh page's cost is this host's: with the servers on another host it says nothing of theirs.
+    faultUsPerPage: host === undefined ? meta.environment.memoryFirstTouch?.usPerPage : undefined,
+    serverCpus: 'server' in pinning ? pinning.server : undefined,
+    loadWorkers: 'server' in pinning && (pinning.autocannonWorkers ?? 0) > 0 ? pinning.autocannonWorkers : undefined,
+    wrk,
+    host,
     log: (line) => progress.log(line),
-    ...(speed === undefined ? {} : { speed }),
-    ...(plan.budgetSec === undefined ? {} : { mayExtend: (need: number) => pace?.(done, groupUnits, need) ?? false }),
+    speed,
+    mayExtend: plan.budgetSec === undefined ? undefined : (need: number) => pace?.(done, groupUnits, need) ?? false,
     onRunStarted: options.onRunStarted,
     onPhase: (runtime, cell, phase) => {
       clock.enter(phaseKind(phase));
@@ -167,7 +172,7 @@ export async function runBench(plan: Plan, options: BenchOptions): Promise<Bench
         // Lanes of one installation share its report entry (one version, one status).
         const lane: Lane = { ...first, servers: new Map(), startErrors: new Map(), ...(processes === undefined ? {} : { processes }) };
         if (lane.entry.status === 'ok') lanes.push(lane);
-        else done += cells.length * (sweep?.length ?? 1);
+        else done += cells.length * passes.length;
       }
     }
     if (host !== undefined && lanes[0] !== undefined) {
@@ -187,9 +192,9 @@ export async function runBench(plan: Plan, options: BenchOptions): Promise<Bench
     // Interleaved: every runtime takes part in each cell, run by run. Sequential: one runtime
     // at a time through every cell, the other runtimes' servers not even started.
     const groups = plan.schedule === 'interleaved' ? [lanes] : lanes.map((lane) => [lane]);
-    // A --connections list: the whole plan once per count, each cell tagged with its count.
-    for (const connections of sweep ?? [plan.connections]) {
-      context.plan = { ...plan, connections };
+    // A --connections list: the whole plan once per count (a pass), each cell measured at its pass's count.
+    for (const connections of passes) {
+      context.plan = scheduleSettings(plan, connections);
       for (const group of groups) {
         // One scenario's modes at a time, their runs alternating (sync async | async sync): paired.
         const groupsOfCells = scenarioGroups(cells);
@@ -201,9 +206,10 @@ export async function runBench(plan: Plan, options: BenchOptions): Promise<Bench
             meta.parameters.filesPrimed = await primeInputs(filePaths, progress);
           if (plan.budgetSec !== undefined && pace === undefined)
             pace = weightedPace(Math.max(0, plan.budgetSec - (Date.now() - startedAt) / 1000), total, Date.now(), perUnitSec);
+          // The report names a cell's connections only in a sweep (field fixed since before sweeps).
           const tagged = (measured: CellResult): CellResult => ({
             ...measured,
-            ...(sweep === undefined ? {} : { connections }),
+            ...(plan.connectionsList === undefined ? {} : { connections }),
             ...(host === undefined ? {} : { serverHost: host.environment.host }),
           });
           const keepPartial = (partial: CellResult[]) => {
@@ -246,12 +252,7 @@ export async function runBench(plan: Plan, options: BenchOptions): Promise<Bench
     results: readCells(runDir),
     timing: clock.read(),
   });
-  const report = withFeatures(merged, options.features);
-  const sections = options.features?.sections?.(report) ?? [];
-  const markdown = renderMarkdown(report, sections);
-  writeReportFiles(runDir, report, markdown, renderHtml(report, loadChartAssets(), sections));
-  if (plan.outDir === undefined) updateLatest(root, runDir);
-  return { report, runDir, markdown };
+  return { report: withFeatures(merged, options.features), runDir };
 }
 
 /** Reads the file scenario's inputs into the page cache and says how much of them was there before. */
@@ -322,36 +323,6 @@ function serverArgs(plan: Plan, dataDir: string | undefined): string[] {
     ...(dataDir === undefined ? [] : ['--data-dir', dataDir]),
     ...['--hash-cost', String(plan.hashCost), '--fib-n', String(plan.fibN), '--sleep-ms', String(plan.sleepMs)],
   ];
-}
-
-/** Every parameter of the run as measured: the plan, and what the machine allowed of it. */
-function parameters(plan: Plan, cold: ColdCacheSupport | undefined, wrk: string | undefined): Parameters {
-  return {
-    connections: plan.connections,
-    ...(plan.connectionsList === undefined ? {} : { connectionsSweep: plan.connectionsList }),
-    durationSec: plan.durationSec,
-    warmupSec: plan.warmupSec,
-    runs: plan.runs,
-    probeRatePerSec: plan.probeRatePerSec,
-    hashCost: plan.hashCost,
-    fibN: plan.fibN,
-    sleepMs: plan.sleepMs,
-    fileCount: plan.fileCount,
-    fileSizeBytes: plan.fileSizeBytes,
-    fileCache: cold?.ok === true ? 'cold' : 'warm',
-    ...(cold?.ok === false ? { coldUnavailable: cold.reason } : {}),
-    crossCheck: wrk === undefined ? { reason: plan.crossCheck.length === 0 ? 'not asked for' : missingWrkReason() } : plan.crossCheck,
-    schedule: plan.schedule,
-    timeoutSec: plan.timeoutSec,
-    drainCapSec: plan.drainCapSec,
-    minRequests: plan.minRequests,
-    warmupMaxSec: plan.warmupMaxSec,
-    ...(plan.targetCv === undefined ? {} : { targetCv: plan.targetCv, maxRuns: plan.maxRuns }),
-    ...(plan.targetPrecision === undefined ? {} : { targetPrecision: plan.targetPrecision, maxRuns: plan.maxRuns }),
-    ...(plan.budgetSec === undefined ? {} : { budgetSec: plan.budgetSec }),
-    ...(plan.baseline === undefined ? {} : { versionBaseline: plan.baseline.label }),
-    ...(plan.keepFreedMemory ? { serverEnv: { ...KEEP_FREED_MEMORY_ENV } } : {}),
-  };
 }
 
 /**

@@ -1,7 +1,7 @@
 import { Interrupted } from '../cli/interrupt.ts';
 import type { Manifest } from '@bench/app';
 import { runLoad, type LoadResult } from '../load/autocannon.ts';
-import type { Plan } from './plan.ts';
+import type { RunSettings } from './settings.ts';
 import type { Probe, ProbeReport } from '../load/probe.ts';
 import { evictAndVerify } from '../system/page-cache.ts';
 import type { ServerHost } from '../servers/server-host.ts';
@@ -24,7 +24,8 @@ export { ServerLost } from '../servers/liveness.ts';
 
 export interface CellContext {
   server: RunningServer;
-  plan: Plan;
+  /** The pass's settings (bench/settings.ts), not the whole plan: what a measured run reads. */
+  plan: RunSettings;
   /** autocannon worker threads for the measured load (pinned, several client CPUs). */
   loadWorkers?: number;
   probe: Probe;

@@ -2,7 +2,7 @@ import type { Manifest, ServerKind } from '@bench/app';
 import { failedCell, summarizeCell, type CellMeta } from './cell.ts';
 import { Interrupted } from '../cli/interrupt.ts';
 import { crossCheckRun, measureRun, prepareCell, ServerLost, type CellContext } from './measure.ts';
-import type { Plan } from './plan.ts';
+import type { ScheduleSettings } from './settings.ts';
 import type { Probe } from '../load/probe.ts';
 import type { CellResult, RunResult } from '../model/cell.ts';
 import type { Flag } from '../model/names.ts';
@@ -31,7 +31,8 @@ export interface Lane {
 }
 
 export interface ScheduleContext {
-  plan: Plan;
+  /** The settings of the pass under way (bench/settings.ts): its connections and run figures. */
+  plan: ScheduleSettings;
   probe: Probe;
   manifest: Manifest;
   /** Set with --cold where eviction works: the files to evict before each file run. */
@@ -193,7 +194,7 @@ export function withCrossCheck(cell: CellResult, wrk: LaneCell['wrk']): CellResu
  */
 export function wantsMoreRuns(
   runs: readonly RunResult[],
-  plan: Pick<Plan, 'runs' | 'targetCv' | 'maxRuns'> & { targetPrecision?: number },
+  plan: Pick<ScheduleSettings, 'runs' | 'targetCv' | 'maxRuns' | 'targetPrecision'>,
   scenario?: ScenarioName,
   mayExtend: (need: number) => boolean = () => true,
 ): boolean {
@@ -256,7 +257,7 @@ function summarizeLane(state: LaneCell, ctx: ScheduleContext): CellResult {
   };
 }
 
-function precisionGoal(result: CellResult, plan: Plan): Pick<CellResult, 'precisionGoal'> {
+function precisionGoal(result: CellResult, plan: ScheduleSettings): Pick<CellResult, 'precisionGoal'> {
   if (plan.targetPrecision === undefined || result.status === 'failed') return {};
   const goal = precisionTarget(plan.targetPrecision, result.scenario);
   return { precisionGoal: { halfWidthShare: goal, met: halfWidthShare(result.requestsPerSec) <= goal } };
@@ -343,11 +344,11 @@ function cellContext(state: LaneCell, server: RunningServer, cell: CellSpec, ctx
       return fresh;
     },
     plan: ctx.plan,
-    ...(ctx.loadWorkers === undefined ? {} : { loadWorkers: ctx.loadWorkers }),
+    loadWorkers: ctx.loadWorkers,
     probe: ctx.probe,
     manifest: ctx.manifest,
-    ...(ctx.evict === undefined ? {} : { evict: ctx.evict }),
-    ...(ctx.host === undefined ? {} : { host: ctx.host }),
+    evict: ctx.evict,
+    host: ctx.host,
     signal: ctx.signal,
     onPhase: (phase) => ctx.onPhase(state.lane.spec.label ?? state.lane.spec.name, cell, phase),
     onRunStarted: (running) => ctx.onRunStarted?.(running, cell),
@@ -367,6 +368,7 @@ async function serverFor(lane: Lane, kind: ServerKind, ctx: ScheduleContext): Pr
         ? await ctx.host.startServer(lane.spec, {
             raw: kind === 'raw',
             serverArgs: ctx.serverArgs,
+            signal: ctx.signal,
             ...(lane.processes === undefined ? {} : { processes: lane.processes }),
           })
         : await startServer(lane.spec, {
@@ -375,12 +377,14 @@ async function serverFor(lane: Lane, kind: ServerKind, ctx: ScheduleContext): Pr
             ...(lane.processes === undefined ? {} : { processes: lane.processes }),
             ...(ctx.serverCpus === undefined ? {} : { cpus: ctx.serverCpus }),
             ...(ctx.serverEnv === undefined ? {} : { env: ctx.serverEnv }),
+            signal: ctx.signal,
           });
     lane.servers.set(kind, server);
     // The pools this server runs with, as it named them: on the runtime's entry (first lane) and its cells.
     if (server.health.pools !== undefined && kind === 'hono') lane.entry.pools ??= server.health.pools;
     return server;
   } catch (error) {
+    if (error instanceof Interrupted) throw error;
     const reason = (error as Error).message;
     lane.startErrors.set(kind, reason);
     lane.entry.status = 'failed';

@@ -8,6 +8,7 @@ import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import puppeteer, { type Browser } from 'puppeteer-core';
+import { trackGroup, untrackGroup } from '../system/children.ts';
 
 export const BROWSERS = ['chromium', 'firefox'] as const;
 export type BrowserName = (typeof BROWSERS)[number];
@@ -83,6 +84,7 @@ export async function launch(name: BrowserName): Promise<Launched> {
     throw new Error(`${name}: no browser process id`);
   }
   live.add(pid);
+  trackGroup(pid);
   const version = await browser.version();
   return {
     browser,
@@ -96,6 +98,7 @@ export async function launch(name: BrowserName): Promise<Launched> {
         // group already gone
       }
       live.delete(pid);
+      untrackGroup(pid);
       rmSync(profile, { recursive: true, force: true });
     },
   };

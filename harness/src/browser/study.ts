@@ -42,6 +42,8 @@ export interface StudyOptions {
   samples: number;
   caseTimeoutMs: number;
   onCase?: (result: BrowserCaseResult) => void;
+  /** Aborting it ends the study after the cases finished so far (the one in progress is dropped). */
+  signal?: AbortSignal;
 }
 
 // memo-late is the source's own asyncMemoFib (stored after the await, never hit): exponential like plain.
@@ -78,8 +80,10 @@ export async function runStudy(options: StudyOptions): Promise<BrowserSection> {
     cases: [],
   };
   const server = await servePage();
+  const stopped = () => options.signal?.aborted === true;
   try {
     for (const name of options.browsers.filter((b) => BROWSERS.includes(b))) {
+      if (stopped()) break;
       const missing = missingReason(name);
       if (missing !== undefined) {
         section.browsers.push({ name, status: 'skipped', reason: missing });
@@ -94,9 +98,10 @@ export async function runStudy(options: StudyOptions): Promise<BrowserSection> {
       }
       section.browsers.push({ name, version: launched.version, status: 'ok' });
       try {
-        for (const variant of options.variants)
+        cases: for (const variant of options.variants)
           for (const mode of options.modes)
             for (const n of options.ladder[variant]) {
+              if (stopped()) break cases;
               const result = await runCase(
                 launched,
                 server.url,
@@ -112,6 +117,8 @@ export async function runStudy(options: StudyOptions): Promise<BrowserSection> {
                 name,
                 options.caseTimeoutMs,
               );
+              // Interrupted meanwhile (its browser killed under it): the case is dropped.
+              if (stopped()) break cases;
               section.cases.push(result);
               options.onCase?.(result);
               if (!launched.browser.connected) throw new Error(`${name} disconnected: ${result.reason ?? ''}`);

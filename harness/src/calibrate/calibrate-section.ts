@@ -3,7 +3,7 @@
  * the load generator gets to wrk per server, the text calibrate-cli prints, as Markdown and a
  * plain page.
  */
-import { formatRps } from '../report/render/format.ts';
+import { formatRps } from '../report/text/formats.ts';
 import { escapeHtml } from '../report/render/html-escape.ts';
 import { REPORT_CSS } from '../report/render/html-style.ts';
 import type { Headline, ReportSection } from '../report/section.ts';

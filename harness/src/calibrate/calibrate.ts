@@ -23,7 +23,7 @@ import { CEILING_OK_RATIO } from '../report/flags.ts';
 import { autocannonVersion } from '../system/environment.ts';
 import { runLoad } from '../load/autocannon.ts';
 import { readProc } from '../system/proc.ts';
-import { formatRps } from '../report/render/markdown.ts';
+import { formatRps } from '../report/text/formats.ts';
 import { probeRuntime, runtimeSpec } from '../servers/runtimes.ts';
 import { startServer, type RunningServer } from '../servers/server.ts';
 import type { RemoteSetup } from '../remote/preflight.ts';
@@ -150,8 +150,8 @@ async function calibrateServer(runtime: RuntimeName, kind: ServerKind, ctx: Cont
   try {
     server =
       ctx.remote === undefined
-        ? await startServer(spec, { raw: kind === 'raw', serverArgs: [] })
-        : await startRemoteServer(spec, ctx.remote.target, { raw: kind === 'raw', serverArgs: [] });
+        ? await startServer(spec, { raw: kind === 'raw', serverArgs: [], signal: ctx.signal })
+        : await startRemoteServer(spec, ctx.remote.target, { raw: kind === 'raw', serverArgs: [], signal: ctx.signal });
     const wrong = await checkAnswer(PATH, await fetch(server.url + PATH, { signal: AbortSignal.timeout(TIMEOUT_SEC * 1000) }));
     if (wrong !== undefined) throw new Error(`answer check failed: ${wrong}`);
     const settings = await measureServer(server, ctx);

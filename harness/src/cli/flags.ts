@@ -3,8 +3,9 @@
 import { accessSync, constants, mkdirSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
+import { CommandError } from './command.ts';
 
-export class FlagError extends Error {}
+export class FlagError extends CommandError {}
 
 /**
  * Strict parsing with node:util: the given string and boolean flags, no positionals. Unknown
@@ -50,10 +51,22 @@ export function choice<T extends string>(flag: string, raw: string | undefined, 
   return raw as T;
 }
 
+const INTEGER = /^-?\d+$/;
+const DECIMAL = /^-?(\d+(\.\d*)?|\.\d+)$/;
+
+/**
+ * A number as people write one on a command line: digits, and for a non-integer a decimal
+ * point. Number() alone takes "0x3", "1e1", " 3" and "3.0" for integers, so a typo or a script's
+ * odd formatting would run a different plan than the one meant.
+ */
+export function plainNumber(raw: string, integer: boolean): number | undefined {
+  return (integer ? INTEGER : DECIMAL).test(raw) ? Number(raw) : undefined;
+}
+
 export function numberFlag(flag: string, raw: string | undefined, min: number, max: number, integer: boolean): number | undefined {
   if (raw === undefined) return undefined;
-  const value = Number(raw);
-  if (raw.trim() === '' || !Number.isFinite(value) || (integer && !Number.isInteger(value)) || value < min || value > max) {
+  const value = plainNumber(raw, integer);
+  if (value === undefined || !Number.isFinite(value) || value < min || value > max) {
     throw new FlagError(`--${flag} must be ${integer ? 'an integer' : 'a number'} from ${min} to ${max}, got "${raw}"`);
   }
   return value;
@@ -68,41 +81,6 @@ export function writableDir(flag: string, dir: string): string {
   } catch (error) {
     throw new FlagError(`--${flag} ${dir} is not a writable folder: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`);
   }
-}
-
-const EXIT_SIGNAL = { SIGINT: 130, SIGTERM: 143 } as const;
-
-/**
- * SIGINT/SIGTERM abort `controller` once (a second one is ignored while the run winds down);
- * returns the exit code the command should end with, once it has.
- */
-export function abortOnSignals(name: string, controller: AbortController, onSignal: () => void = () => {}): () => number | undefined {
-  let caught: keyof typeof EXIT_SIGNAL | undefined;
-  for (const signal of ['SIGINT', 'SIGTERM'] as const) {
-    process.on(signal, () => {
-      if (caught !== undefined) return;
-      caught = signal;
-      console.error(`\n${name}: ${signal}: stopping the load and the servers`);
-      controller.abort();
-      onSignal();
-    });
-  }
-  return () => (caught === undefined ? undefined : EXIT_SIGNAL[caught]);
-}
-
-/**
- * Runs a command's main and exits with its code. A crash is one line with its stack on stderr
- * and exit 1, after `cleanup` (e.g. stopping every server still running).
- */
-export function runMain(name: string, main: () => Promise<number>, cleanup: () => Promise<void> = async () => {}): void {
-  main().then(
-    (code) => process.exit(code),
-    async (error: unknown) => {
-      console.error(`${name}: ${(error as Error).stack ?? String(error)}`);
-      await cleanup();
-      process.exit(1);
-    },
-  );
 }
 
 /**

@@ -17,7 +17,7 @@ import type {
   SideStatus,
 } from './compare.ts';
 import { reproducedLine } from './reproduced.ts';
-import { escapeCell, formatDate, formatMs, formatRps } from '../report/render/markdown.ts';
+import { escapeCell, formatDate, formatMs, formatRps } from '../report/text/formats.ts';
 
 const DASH = '—';
 /** Fields shown in the header rather than as warnings: a new commit is the point of comparing. */

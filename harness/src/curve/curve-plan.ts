@@ -1,5 +1,5 @@
 import { BOUNDS, DEFAULTS, type RuntimeName } from '@bench/app';
-import { choice, FlagError, nameList, numberFlag, parseFlags } from '../cli/flags.ts';
+import { choice, FlagError, nameList, numberFlag, parseFlags, plainNumber } from '../cli/flags.ts';
 import { MODES } from '../model/names.ts';
 import { RUNTIME_NAMES } from '../servers/runtimes.ts';
 import { cellsFor, SCENARIO_NAMES } from '../servers/scenarios.ts';
@@ -77,8 +77,8 @@ export const MAX_SEARCH_STEPS = 12;
 /** A number strictly between lo and hi (the bounds mean nothing at their ends). */
 function openInterval(flag: string, raw: string | undefined, lo: number, hi: number): number | undefined {
   if (raw === undefined) return undefined;
-  const value = Number(raw);
-  if (raw.trim() === '' || !Number.isFinite(value) || value <= lo || value >= hi)
+  const value = plainNumber(raw, false);
+  if (value === undefined || value <= lo || value >= hi)
     throw new FlagError(`--${flag} must be a number between ${lo} and ${hi} (both excluded), got "${raw}"`);
   return value;
 }
@@ -116,8 +116,8 @@ function rateList(raw: string | undefined): number[] | undefined {
     .filter((s) => s !== '');
   if (items.length === 0) throw new FlagError('--rates is empty; give requests/s, e.g. --rates 10,20,40');
   const rates = items.map((item) => {
-    const value = Number(item);
-    if (!Number.isFinite(value) || value <= 0 || value > 1_000_000)
+    const value = plainNumber(item, false);
+    if (value === undefined || value <= 0 || value > 1_000_000)
       throw new FlagError(`--rates: "${item}" is not a rate from 0 to 1000000 req/s`);
     return value;
   });

@@ -3,7 +3,7 @@
  * headline per curve: capacity at the latency target for each runtime, scenario and mode.
  */
 import type { ChartAssets } from '../report/render/html-assets.ts';
-import { formatMs } from '../report/render/format.ts';
+import { formatMs } from '../report/text/formats.ts';
 import type { Headline, ReportSection } from '../report/section.ts';
 import type { CapacityBracket, Curve, CurveReport } from './curve-types.ts';
 import { renderCurveHtml } from './render-html.ts';

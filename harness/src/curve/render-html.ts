@@ -8,8 +8,8 @@ import type { ChartAssets } from '../report/render/html-assets.ts';
 import { escapeHtml, inlineScript, jsonForScript } from '../report/render/html-escape.ts';
 import { REPORT_CSS } from '../report/render/html-style.ts';
 import { paletteScript } from '../report/render/palette.ts';
-import { machineSpeedRow } from '../report/render/precision.ts';
-import { formatDate } from '../report/render/markdown.ts';
+import { machineSpeedRow } from '../report/text/precision.ts';
+import { formatDate } from '../report/text/formats.ts';
 import type { CurveReport } from './curve-types.ts';
 import {
   capacityHead,

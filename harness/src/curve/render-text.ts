@@ -3,9 +3,9 @@
  */
 import Table from 'cli-table3';
 import { markdownTable } from 'markdown-table';
-import { formatDate, formatMs, formatRps } from '../report/render/markdown.ts';
+import { formatDate, formatMs, formatRps } from '../report/text/formats.ts';
 import { MODE_ORDER, SCENARIO_ORDER } from '../report/merge.ts';
-import { firstTouchText, machineSpeedRow } from '../report/render/precision.ts';
+import { firstTouchText, machineSpeedRow } from '../report/text/precision.ts';
 import type { Curve, CurveReport, CurveStep } from './curve-types.ts';
 
 const MODE_RANK: readonly string[] = MODE_ORDER;

@@ -27,9 +27,13 @@ async function getStats(server: RunningServer, timeoutMs: number): Promise<Stats
  * hangs meanwhile fails the cell at once. Throws ServerBusy when the server is still working
  * after `deadlineMs`. A raw server has no /stats to wait on.
  */
-export async function waitQuiet(server: RunningServer, deadlineMs: number): Promise<void> {
+export async function waitQuiet(server: RunningServer, deadlineMs: number, signal?: AbortSignal): Promise<void> {
   if (server.kind === 'raw') return;
-  const ctx = { server, plan: { drainCapSec: deadlineMs / 1000, timeoutSec: HUNG_AFTER_SEC_BETWEEN_LOADS } };
+  const ctx = {
+    server,
+    plan: { drainCapSec: deadlineMs / 1000, timeoutSec: HUNG_AFTER_SEC_BETWEEN_LOADS },
+    ...(signal === undefined ? {} : { signal }),
+  };
   await waitQuietOnServer(ctx, deadlineMs, `server still busy ${deadlineMs / 1000} s after the step`);
 }
 

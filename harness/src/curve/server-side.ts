@@ -12,7 +12,7 @@ export interface ServerSide {
   /** The installation that serves `runtime`, and its exact version there or why it cannot run. */
   installation(runtime: RuntimeName): { spec: RuntimeSpec; probe: { ok: true; version: string } | { ok: false; reason: string } };
   /** Starts (and checks, as the bench does) one server of that installation. */
-  start(spec: RuntimeSpec, kind: ServerKind, serverArgs: string[]): Promise<RunningServer>;
+  start(spec: RuntimeSpec, kind: ServerKind, serverArgs: string[], signal?: AbortSignal): Promise<RunningServer>;
 }
 
 export const LOCAL_SERVERS: ServerSide = {
@@ -20,5 +20,6 @@ export const LOCAL_SERVERS: ServerSide = {
     const spec = runtimeSpec(runtime);
     return { spec, probe: probeRuntime(spec) };
   },
-  start: (spec, kind, serverArgs) => startServer(spec, { raw: kind === 'raw', serverArgs }),
+  start: (spec, kind, serverArgs, signal) =>
+    startServer(spec, { raw: kind === 'raw', serverArgs, ...(signal === undefined ? {} : { signal }) }),
 };

@@ -91,8 +91,9 @@ export async function sweepRuntime(runtime: RuntimeName, cells: readonly CellSpe
 
 async function start(spec: RuntimeSpec, kind: ServerKind, ctx: SweepContext): Promise<RunningServer | string> {
   try {
-    return await (ctx.servers ?? LOCAL_SERVERS).start(spec, kind, ctx.serverArgs);
+    return await (ctx.servers ?? LOCAL_SERVERS).start(spec, kind, ctx.serverArgs, ctx.signal);
   } catch (error) {
+    if (error instanceof Interrupted) throw error;
     ctx.log(`${spec.name}: ${(error as Error).message}`);
     return (error as Error).message;
   }
@@ -152,7 +153,7 @@ async function cellCurve(runtime: RuntimeName, cell: CellSpec, server: RunningSe
     // process is warm, each step opens its connections before sending, the closed-loop run warmed
     // the route): it cost 0.4 s a cell, 4.7 of the 62 s a --quick run took on Bun alone.
     if (!generatorWarmed.has(server)) {
-      await waitQuiet(server, QUIET_DEADLINE_MS);
+      await waitQuiet(server, QUIET_DEADLINE_MS, ctx.signal);
       const options = stepOptions(server, cell, plan, plan.rates?.[0] ?? Math.max(1, closedLoopPerSec * 0.1));
       warmupStep = { offeredPerSec: options.ratePerSec, sent: (await ctx.generator.runStep(options)).sent };
       generatorWarmed.add(server);
@@ -162,7 +163,7 @@ async function cellCurve(runtime: RuntimeName, cell: CellSpec, server: RunningSe
     let quiet = false;
     const measure: MeasureRate = async (rate, { durationSec, decide, phase }) => {
       if (ctx.signal.aborted) throw new Interrupted('interrupted');
-      if (!quiet) await waitQuiet(server, QUIET_DEADLINE_MS);
+      if (!quiet) await waitQuiet(server, QUIET_DEADLINE_MS, ctx.signal);
       quiet = false;
       const window = await openWindow(server, QUIET_DEADLINE_MS);
       const from = Date.now();
@@ -170,7 +171,7 @@ async function cellCurve(runtime: RuntimeName, cell: CellSpec, server: RunningSe
       const machine = ctx.speed?.window(from, Date.now());
       if (!server.alive) throw new ServerDied(`server died at ${rate} req/s${server.stderrTail(3) ? `: ${server.stderrTail(3)}` : ''}`);
       // The answers still queued on the server (timed out here) come before /stats.
-      await waitQuiet(server, QUIET_DEADLINE_MS);
+      await waitQuiet(server, QUIET_DEADLINE_MS, ctx.signal);
       quiet = true;
       const step = toStep(rate, measured, await window.stop(), plan.sloMs, { capSec: durationSec, phase });
       if (machine !== undefined) step.machine = machine;

@@ -11,10 +11,11 @@ import type { Manifest, RuntimeName } from '@bench/app';
 import type { NetworkPath, ServerHostEnvironment } from '../model/environment.ts';
 import { runtimeSpec, type RuntimeSpec } from '../servers/runtimes.ts';
 import { REPO_ROOT } from '../system/paths.ts';
+import { CommandError } from '../cli/command.ts';
 import { describeSshFailure, hostOf, missingSshReason, sshRun } from './ssh.ts';
 import type { HostInstallation, RemoteTarget } from '../servers/server-host.ts';
 
-export class PreflightError extends Error {}
+export class PreflightError extends CommandError {}
 
 /** An installation on the server host and what probing it there found. */
 export type RemoteRuntime = HostInstallation;
@@ -190,6 +191,16 @@ function localMtu(address: string): number | undefined {
   } catch {
     return undefined;
   }
+}
+
+/** Refuses a run where none of the runtimes asked for can run on the server host, with each one's reason. */
+export function assertSomeRuntime(remote: RemoteSetup, runtimes: readonly RuntimeName[]): void {
+  if (runtimes.some((r) => remote.runtimes.get(r)?.probe.ok === true)) return;
+  const reasons = runtimes.map((r) => {
+    const p = remote.runtimes.get(r)?.probe;
+    return p !== undefined && !p.ok ? p.reason : r;
+  });
+  throw new PreflightError(`no runtime can run on ${remote.environment.host}: ${reasons.join('; ')}`);
 }
 
 /**

@@ -81,6 +81,8 @@ export interface RemoteStartOptions {
   readyTimeoutMs?: number;
   /** Serving processes asked for (--processes N passed to the server); undefined = one. */
   processes?: number;
+  /** Aborting it ends the wait for readiness at once (Interrupted). */
+  signal?: AbortSignal;
 }
 
 /** The server's argv on the server host: `spec` as built for here, moved to the remote checkout. */
@@ -192,6 +194,7 @@ export async function startRemoteServer(spec: RuntimeSpec, target: RemoteTarget,
       },
       deadline,
       `${describe} printed no readiness line`,
+      options.signal,
     );
     const started = Number(WRAPPER_LINE.exec(stdout)?.[1]);
     const url = reachableUrl(ready.url, target);
@@ -199,12 +202,13 @@ export async function startRemoteServer(spec: RuntimeSpec, target: RemoteTarget,
     const health = await waitFor(
       async () => {
         if (!alive) throw new Error(`${describe} exited during start-up: ${stderrTail(3)}`);
-        last = await fetchHealth(url);
+        last = await fetchHealth(url, options.signal);
         // With --processes, every serving process must have reported before it is measured.
         return last !== undefined && groupComplete(last) ? last : undefined;
       },
       deadline,
       `${describe} never answered /health at ${url}`,
+      options.signal,
     ).catch((error: Error) => {
       if (last !== undefined && !groupComplete(last))
         throw new Error(`${describe}: only ${last.pids?.length ?? 0} of ${last.processes} processes answer: refusing to measure it`);
@@ -231,6 +235,7 @@ export async function startRemoteServer(spec: RuntimeSpec, target: RemoteTarget,
       },
       deadline,
       `${describe}: no list of its process group came from ${hostOf(target.destination)}`,
+      options.signal,
     );
     const strangers = servingPids.filter((p) => !members.has(p));
     if (strangers.length > 0) {

@@ -6,7 +6,7 @@
  */
 import { holdsOne, pairedRatioInterval, ratioConfidence } from './headline.ts';
 import { laneOf } from './merge.ts';
-import { formatRatio } from './render/format.ts';
+import { formatRatio } from './text/formats.ts';
 import type { ChartAssets } from './render/html-assets.ts';
 import { renderConsoleSummary } from './render/console.ts';
 import { renderHtml } from './render/html.ts';

@@ -6,7 +6,7 @@ import type { CellResult, Overload, RunResult } from '../model/cell.ts';
 import type { CellStatus, Flag } from '../model/names.ts';
 import { latencyCensoredReason } from '../stats/littles-law.ts';
 import { cv, median } from '../stats/stats.ts';
-import { formatRps } from './render/format.ts';
+import { formatRps } from './text/formats.ts';
 
 /**
  * Client CPU (100 = one full core) at or above which the load generator, not the server,

@@ -2,7 +2,7 @@
  * Headline figures with how sure they are. A ratio whose 95 % interval holds 1 is "no
  * measurable difference" (shared/DESIGN.md section 3), whatever its median says.
  */
-import { formatRatio } from './render/format.ts';
+import { formatRatio } from './text/formats.ts';
 import { holdsOne, pairedRatioInterval as byRound } from '../stats/paired.ts';
 
 export type Interval = readonly [number, number];

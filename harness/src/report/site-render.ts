@@ -6,7 +6,7 @@
  */
 import { relative, sep } from 'node:path';
 import { markdownTable } from 'markdown-table';
-import { escapeCell, formatDate } from './render/format.ts';
+import { escapeCell, formatDate } from './text/formats.ts';
 import { escapeHtml } from './render/html-escape.ts';
 import { REPORT_CSS } from './render/html-style.ts';
 import { newestOfKind, runsByKind, type SiteInput, type SiteKind, type SiteRun } from './site-model.ts';

@@ -103,9 +103,12 @@ export async function replayRuntime(
         servers[step.server] ??= await startServer(spec, {
           raw: false,
           serverArgs: ['--data-dir', step.server === 'main' ? ctx.dataDir : ctx.staticDir, '--hash-cost', '10'],
+          signal: ctx.signal,
         });
         rows.push({ ...row, ...(await step.run(servers[step.server] as RunningServer, ctx)) });
       } catch (error) {
+        // Interrupted: the step in progress is dropped, the finished ones kept.
+        if (ctx.signal.aborted) break;
         const server = servers[step.server];
         const died = server !== undefined && !server.alive ? ` (server died: ${server.stderrTail(2)})` : '';
         rows.push({ ...row, status: 'failed', reason: `${(error as Error).message}${died}` });

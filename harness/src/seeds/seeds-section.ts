@@ -3,7 +3,7 @@
  * headline per claim replayed: the verdict, the measured ratio and its 95 % interval.
  */
 import { holdsOne, ratioConfidence } from '../report/headline.ts';
-import { formatRatio } from '../report/render/format.ts';
+import { formatRatio } from '../report/text/formats.ts';
 import type { Headline, ReportSection } from '../report/section.ts';
 import { CLAIMS } from './claims.ts';
 import type { ClaimRow } from './judge.ts';

@@ -5,6 +5,7 @@
  * that wait may take. measure.ts drives runs with these; it decides when, this file how.
  */
 import { formatExit, type RunningServer } from './server.ts';
+import { Interrupted } from '../cli/interrupt.ts';
 import { assertWorking, drainDeadlineMs, ServerBusy, ServerLost, tailOf, whileAlive } from './liveness.ts';
 
 /** The deadlines a quiet-wait honours: the drain's cap and the request timeout, in seconds. */
@@ -13,10 +14,12 @@ export interface QuietDeadlines {
   timeoutSec: number;
 }
 
-/** What these calls need of a cell's context: the server and the run's deadlines. */
+/** What these calls need of a cell's context: the server, the run's deadlines and its abort. */
 export interface ControlContext {
   server: RunningServer;
   plan: QuietDeadlines;
+  /** Aborting it ends a quiet-wait or a control request at once (Interrupted). */
+  signal?: AbortSignal;
 }
 
 export interface ServerStats {
@@ -110,6 +113,7 @@ export async function waitQuiet(ctx: ControlContext, deadlineMs: number, busyRea
   const until = performance.now() + deadlineMs;
   let lastTotal = -1;
   for (;;) {
+    if (ctx.signal?.aborted === true) throw new Interrupted('interrupted');
     const remaining = until - performance.now();
     if (remaining <= 0) throw new ServerBusy(busyReason);
     const stats = await getStats(ctx, remaining);
@@ -141,15 +145,20 @@ export async function post(ctx: ControlContext, path: string): Promise<void> {
 export async function control(ctx: ControlContext, path: string, method: string, deadlineMs: number): Promise<Response> {
   const { server } = ctx;
   const abort = new AbortController();
+  const interrupt = () => abort.abort();
+  ctx.signal?.addEventListener('abort', interrupt, { once: true });
   let res: Response;
   try {
     const answer = fetch(server.url + path, { method, signal: abort.signal });
     res = await whileAlive(server, answer, { hungAfterMs: hungAfterMs(ctx.plan), deadlineMs, what: `${method} ${path}` });
   } catch (error) {
     abort.abort();
+    if (ctx.signal?.aborted === true) throw new Interrupted('interrupted');
     if (error instanceof ServerLost || error instanceof ServerBusy) throw error;
     await lostIfDead(server);
     throw new ServerLost(`${method} ${path} failed: ${(error as Error).message}${tailOf(server)}`);
+  } finally {
+    ctx.signal?.removeEventListener('abort', interrupt);
   }
   if (!res.ok) throw new ServerLost(`${method} ${path} answered ${res.status}`);
   return res;

@@ -64,6 +64,8 @@ export interface ServerStart {
   raw: boolean;
   serverArgs: string[];
   processes?: number;
+  /** Aborting it ends the wait for readiness at once (Interrupted). */
+  signal?: AbortSignal;
 }
 
 /** Another host that serves a run: everything servers/ does there goes through these. */

@@ -3,6 +3,8 @@ import { existsSync, readFileSync } from 'node:fs';
 import type { Health, RuntimeName, ServerKind } from '@bench/app';
 import type { RuntimeSpec } from './runtimes.ts';
 import { parseStat, type ThreadProgress } from '../system/proc.ts';
+import { trackGroup, untrackGroup } from '../system/children.ts';
+import { Interrupted } from '../cli/interrupt.ts';
 
 export interface StartOptions {
   raw: boolean;
@@ -16,6 +18,8 @@ export interface StartOptions {
   processes?: number;
   /** Environment variables added to the server's (e.g. --keep-freed-memory's allocator settings). */
   env?: Readonly<Record<string, string>>;
+  /** Aborting it ends the wait for readiness at once (Interrupted) and stops the process group. */
+  signal?: AbortSignal;
 }
 
 export interface Exit {
@@ -96,10 +100,16 @@ export async function startServer(spec: RuntimeSpec, options: StartOptions): Pro
   const describe = `${spec.name} ${kind} server`;
   const pid = child.pid;
   const stop = async () => {
-    if (pid !== undefined) liveGroups.delete(pid);
-    return stopGroup(child, exited);
+    if (pid === undefined) return exited;
+    liveGroups.delete(pid);
+    const exit = await stopGroup(child, exited);
+    untrackGroup(pid);
+    return exit;
   };
-  if (pid !== undefined) liveGroups.set(pid, stop);
+  if (pid !== undefined) {
+    liveGroups.set(pid, stop);
+    trackGroup(pid);
+  }
 
   const deadline = Date.now() + (options.readyTimeoutMs ?? 30_000);
   try {
@@ -115,17 +125,19 @@ export async function startServer(spec: RuntimeSpec, options: StartOptions): Pro
       },
       deadline,
       `${describe} printed no readiness line`,
+      options.signal,
     );
     let last: Health | undefined;
     const health = await waitFor(
       async () => {
         if (!alive) throw new Error(`${describe} exited during start-up: ${stderrTail(3)}`);
-        last = await fetchHealth(url);
+        last = await fetchHealth(url, options.signal);
         // With --processes, every serving process must have reported before it is measured.
         return last !== undefined && groupComplete(last) ? last : undefined;
       },
       deadline,
       `${describe} never answered /health at ${url}`,
+      options.signal,
     ).catch((error: Error) => {
       if (last !== undefined && !groupComplete(last)) {
         throw new Error(`${describe}: only ${last.pids?.length ?? 0} of ${last.processes} processes answer: refusing to measure it`);
@@ -222,8 +234,10 @@ function signalGroup(pid: number, signal: NodeJS.Signals): void {
  */
 export function trackServer(id: number, stop: () => Promise<Exit>): () => void {
   liveGroups.set(id, stop);
+  trackGroup(id);
   return () => {
     liveGroups.delete(id);
+    untrackGroup(id);
   };
 }
 
@@ -232,10 +246,11 @@ export async function stopAllServers(): Promise<void> {
   await Promise.all([...liveGroups.values()].map((stop) => stop()));
 }
 
-/** GET /health, or undefined while the server does not answer it (yet). */
-export async function fetchHealth(url: string): Promise<Health | undefined> {
+/** GET /health, or undefined while the server does not answer it (yet) or `signal` is aborted. */
+export async function fetchHealth(url: string, signal?: AbortSignal): Promise<Health | undefined> {
   try {
-    const res = await fetch(`${url}/health`, { signal: AbortSignal.timeout(2_000) });
+    const timeout = AbortSignal.timeout(2_000);
+    const res = await fetch(`${url}/health`, { signal: signal === undefined ? timeout : AbortSignal.any([timeout, signal]) });
     if (!res.ok) return undefined;
     return (await res.json()) as Health;
   } catch {
@@ -243,9 +258,19 @@ export async function fetchHealth(url: string): Promise<Health | undefined> {
   }
 }
 
-/** Polls `probe` every 50 ms until it gives a value, or throws `timeoutMessage` past the deadline. */
-export async function waitFor<T>(probe: () => Promise<T | undefined>, deadline: number, timeoutMessage: string): Promise<T> {
+/**
+ * Polls `probe` every 50 ms until it gives a value, or throws `timeoutMessage` past the deadline,
+ * or Interrupted as soon as `signal` is aborted: a start-up in progress must not hold an
+ * interrupted run for its whole readiness deadline.
+ */
+export async function waitFor<T>(
+  probe: () => Promise<T | undefined>,
+  deadline: number,
+  timeoutMessage: string,
+  signal?: AbortSignal,
+): Promise<T> {
   for (;;) {
+    if (signal?.aborted === true) throw new Interrupted('interrupted');
     const value = await probe();
     if (value !== undefined) return value;
     if (Date.now() > deadline) throw new Error(timeoutMessage);

@@ -7,7 +7,7 @@ import { formatChange, formatP } from '../compare/render-compare.ts';
 import type { MetricChange } from '../compare/compare.ts';
 import type { Report } from '../model/report.ts';
 import { escapeHtml } from '../report/render/html-escape.ts';
-import { escapeCell, formatMs, formatRps } from '../report/render/markdown.ts';
+import { escapeCell, formatMs, formatRps } from '../report/text/formats.ts';
 import type { VersionChange, VersionComparison } from './version-changes.ts';
 
 const DASH = '—';

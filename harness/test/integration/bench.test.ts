@@ -7,6 +7,7 @@ import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runBench, type BenchOutcome } from '../../src/bench/bench.ts';
 import { parsePlan, QUICK } from '../../src/bench/plan.ts';
+import { writeBenchReport } from '../../src/report/bench-files.ts';
 import type { Progress } from '../../src/bench/progress.ts';
 import { probeRuntime, RUNTIME_NAMES, runtimeSpec } from '../../src/servers/runtimes.ts';
 import { cellsFor } from '../../src/servers/scenarios.ts';
@@ -27,6 +28,8 @@ beforeAll(async () => {
   tmp = mkdtempSync(join(tmpdir(), 'bench-it-'));
   // --quick leaves the wrk cross-check out; asked for here, so that path is covered too.
   all = await runBench(parsePlan(['--quick', '--cross-check', 'hello', ...dataFlags(), '--out', join(tmp, 'all')]), { progress });
+  // As bench-cli does: the bench returns its report, the entry point writes the files.
+  writeBenchReport(all.runDir, all.report);
 }, 180_000);
 
 afterAll(() => rmSync(tmp, { recursive: true, force: true }));

@@ -1,15 +1,17 @@
 // What the harness does when things go wrong: every case from the "faults" issue, on real
 // processes. Each would fail if the behaviour regressed.
 import { spawn } from 'node:child_process';
-import { chmodSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { exitCode, runBench } from '../../src/bench/bench.ts';
 import { parsePlan } from '../../src/bench/plan.ts';
+import { interruptedReport } from '../../src/report/bench-files.ts';
 import type { Report } from '../../src/model/report.ts';
 import { runtimeSpec } from '../../src/servers/runtimes.ts';
-import { stopAllServers } from '../../src/servers/server.ts';
+import { groupAlive, startServer, stopAllServers } from '../../src/servers/server.ts';
+import { Interrupted } from '../../src/cli/interrupt.ts';
 import { isAlive, processesMentioning, processTree, recordingProgress } from './helpers.ts';
 
 let tmp: string;
@@ -126,7 +128,8 @@ describe('a server that dies or hangs mid-run', () => {
     expect(sync.reason).toMatch(/server died during the run \(signal SIGKILL\)/);
     expect(cellOf(report, 'bun', 'sleep', 'async')!.status).toBe('ok');
     expect(new Set(pids).size).toBe(2);
-    expect(JSON.parse(readFileSync(join(runDir, 'report.json'), 'utf8')).results).toHaveLength(2);
+    // The cells on disk, as a forced stop would merge them: the finished ones, whatever failed.
+    expect(interruptedReport(runDir)?.results).toHaveLength(2);
   });
 
   it('a server that stops answering fails its cell by the deadline; the run goes on', async () => {
@@ -195,6 +198,57 @@ describe('Ctrl-C or SIGTERM on the harness', () => {
     },
     60_000,
   );
+});
+
+describe('a second Ctrl-C', () => {
+  it('stops at once: exit 130, the finished cells written, no process left', async () => {
+    const dir = out();
+    const cli = resolve(HARNESS, 'src/bench-cli.ts');
+    const child = spawn(process.execPath, ['--import', 'tsx', cli, '--quick', '--scenarios', 'hello,sleep', ...dataFlags(), '--out', dir], {
+      cwd: HARNESS,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let stderr = '';
+    const exited = new Promise<number | null>((r) => child.on('exit', (c) => r(c)));
+    const seen = (pattern: RegExp) =>
+      new Promise<void>((resolveSeen, reject) => {
+        const look = () => pattern.test(stderr) && resolveSeen();
+        child.stderr.on('data', look);
+        child.on('exit', () => reject(new Error(`bench exited before ${pattern}: ${stderr}`)));
+        look();
+      });
+    child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
+    await seen(/^node hello\/baseline: /m);
+    const tree = processTree(child.pid!);
+    const servers = tree.filter((pid) => processesMentioning('--port').includes(pid));
+    expect(servers.length).toBeGreaterThan(0);
+    child.kill('SIGINT');
+    await seen(/SIGINT: stopping the load/);
+    child.kill('SIGINT');
+    expect(await exited).toBe(130);
+    expect(stderr).toMatch(/SIGINT again: stopping at once/);
+    const report = JSON.parse(readFileSync(join(dir, 'report.json'), 'utf8')) as Report;
+    expect(report.status).toBe('interrupted');
+    expect(cellOf(report, 'node', 'hello', 'baseline')!.status).toBe('ok');
+    for (const pid of servers) expect(isAlive(pid)).toBe(false);
+    await waitUntil(() => tree.filter(isAlive).length === 0, 3_000);
+    expect(tree.filter(isAlive)).toEqual([]);
+  }, 60_000);
+
+  it('a server start-up in progress gives up at the abort, not after its readiness deadline', async () => {
+    const pidFile = join(tmp, 'slow-start.pid');
+    const binary = fakeBinary('slow-start', `echo $$ > ${pidFile}\nsleep 60`);
+    const spec = { ...runtimeSpec('node'), binary, args: () => [] };
+    const controller = new AbortController();
+    const started = Date.now();
+    const starting = startServer(spec, { raw: false, serverArgs: [], signal: controller.signal });
+    await waitUntil(() => existsSync(pidFile), 5_000);
+    controller.abort();
+    await expect(starting).rejects.toBeInstanceOf(Interrupted);
+    // Well inside the 30 s readiness deadline it used to wait out.
+    expect(Date.now() - started).toBeLessThan(15_000);
+    expect(groupAlive(Number(readFileSync(pidFile, 'utf8')))).toBe(false);
+  });
 });
 
 describe('invalid flags', () => {

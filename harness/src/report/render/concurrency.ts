@@ -8,7 +8,7 @@ import type { CellResult } from '../../model/cell.ts';
 import type { Report } from '../../model/report.ts';
 import { escapeHtml } from './html-escape.ts';
 import { paletteScript } from './palette.ts';
-import { formatMs, formatRps } from './format.ts';
+import { formatMs, formatRps } from '../text/formats.ts';
 
 function swept(report: Report): CellResult[] {
   return report.results.filter((c) => c.connections !== undefined);

@@ -5,10 +5,11 @@
 import Table from 'cli-table3';
 import type { CellResult } from '../../model/cell.ts';
 import type { Report } from '../../model/report.ts';
-import { cellNotes, comparisonLines, formatDate, formatMs, formatRps, modeLabel, timingText } from './markdown.ts';
-import { runtimeLabel } from './processes.ts';
+import { cellNotes, comparisonLines } from '../text/sentences.ts';
+import { formatDate, formatMs, formatRps } from '../text/formats.ts';
+import { modeLabel, timingText, runtimeLabel } from '../text/labels.ts';
 import { shownP99 } from '../../stats/littles-law.ts';
-import { movingMachineText } from './precision.ts';
+import { movingMachineText } from '../text/precision.ts';
 
 const DASH = '-';
 

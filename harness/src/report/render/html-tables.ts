@@ -6,12 +6,12 @@ import { escapeHtml } from './html-escape.ts';
 import { cellRemarks, flagLabel } from '../flags.ts';
 import { shownP99 } from '../../stats/littles-law.ts';
 import { entryLane, laneOf, MODE_ORDER } from '../merge.ts';
-import { precisionText } from './precision.ts';
-import { environmentRows, formatMs, formatRatio, formatRps, modeLabel, parameterRows, THREAD_HEAD, threadFigures } from './markdown.ts';
+import { precisionText } from '../text/precision.ts';
+import { environmentRows, modeLabel, parameterRows, THREAD_HEAD, threadFigures, runtimeLabel } from '../text/labels.ts';
+import { formatMs, formatRatio, formatRps } from '../text/formats.ts';
 import type { CellResult } from '../../model/cell.ts';
 import type { Flag, ScenarioName } from '../../model/names.ts';
 import type { Report } from '../../model/report.ts';
-import { runtimeLabel } from './processes.ts';
 
 const DASH = '—';
 

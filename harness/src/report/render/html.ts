@@ -14,11 +14,12 @@ import { REPORT_CSS } from './html-style.ts';
 import { cellTable, environmentTable, parametersTable, threadsDetails } from './html-tables.ts';
 import { processesHtml } from './processes.ts';
 import { entryLane, laneOf, SCENARIO_ORDER } from '../merge.ts';
-import { comparisonLines, formatBytes, formatDate } from './markdown.ts';
+import { comparisonLines } from '../text/sentences.ts';
+import { formatBytes, formatDate } from '../text/formats.ts';
 import type { ScenarioName } from '../../model/names.ts';
 import type { Parameters } from '../../model/parameters.ts';
 import type { Report, RuntimeEntry } from '../../model/report.ts';
-import { movingMachineText } from './precision.ts';
+import { movingMachineText } from '../text/precision.ts';
 
 /** Scenarios present in the report, in the report's scenario order. */
 function scenariosOf(report: Report): ScenarioName[] {

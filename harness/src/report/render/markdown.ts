@@ -1,51 +1,22 @@
 /**
- * Report -> Markdown for a README or a pull request. Pure: formats, never measures.
- * The number formatters and the comparison sentences are shared with render-console.ts.
+ * Report -> Markdown for a README or a pull request. Pure: formats, never measures. Its
+ * formats, labels and sentences are the text layer's (report/text/), shared with the HTML and
+ * console reports.
  */
 import { concurrencyMarkdown } from './concurrency.ts';
 import { markdownTable } from 'markdown-table';
-import { escapeCell, formatBytes, formatDate, formatMs, formatRatio, formatRps } from './format.ts';
-
-export { escapeCell, formatBytes, formatDate, formatMs, formatRatio, formatRps } from './format.ts';
-import { cellRemarks, CLIENT_BOUND_CPU_PERCENT, flagLabel, PAGE_FAULT_SHARE, percent, UNSTABLE_CV } from '../flags.ts';
+import { escapeCell, formatDate, formatMs, formatRatio, formatRps } from '../text/formats.ts';
+import { CLIENT_BOUND_CPU_PERCENT, PAGE_FAULT_SHARE, UNSTABLE_CV } from '../flags.ts';
 import { shownP99 } from '../../stats/littles-law.ts';
 import { laneOf, MODE_ORDER } from '../merge.ts';
 import type { CellResult } from '../../model/cell.ts';
-import type { Comparison, Ratios } from '../../model/comparison.ts';
-import type { NetworkPath, RoundTrip } from '../../model/environment.ts';
 import type { ScenarioName } from '../../model/names.ts';
-import type { Parameters } from '../../model/parameters.ts';
-import type { Report, Timing } from '../../model/report.ts';
-import { poolsSection, processesSection, runtimeLabel } from './processes.ts';
+import type { Report } from '../../model/report.ts';
+import { poolsSection, processesSection } from './processes.ts';
 import type { ReportSection } from '../section.ts';
-import {
-  firstTouchText,
-  machineSpeedRow,
-  movingMachineText,
-  pairedRatioText,
-  precisionLegend,
-  precisionNotes,
-  precisionText,
-  runsText,
-} from './precision.ts';
-
-const DASH = '—';
-
-/** What a reader must know before trusting the row: status first, then flags. */
-export function cellNotes(cell: CellResult): string {
-  const notes: string[] = [];
-  if (cell.status !== 'ok') notes.push(`✗ ${cell.status}${cell.reason === undefined ? '' : `: ${cell.reason}`}`);
-  for (const flag of cell.flags) notes.push(flagLabel(flag, cell));
-  notes.push(...cellRemarks(cell));
-  if (cell.fileCache === 'cold') notes.push('❄ cold cache');
-  notes.push(...precisionNotes(cell));
-  if (cell.crossCheck !== undefined)
-    notes.push(`wrk ${formatRps(cell.crossCheck.requestsPerSec)} req/s (autocannon at ${formatRatio(cell.crossCheck.ratio)})`);
-  if (cell.precision !== undefined && !cell.precision.met) {
-    notes.push(`⚠ CV target ${(cell.precision.targetCv * 100).toFixed(1)} % not met in ${cell.requestsPerSec.runs.length} runs`);
-  }
-  return notes.join(', ');
-}
+import { DASH, environmentRows, modeLabel, parameterRows, runtimeLabel, THREAD_HEAD, threadFigures } from '../text/labels.ts';
+import { movingMachineText, precisionLegend, precisionText, runsText } from '../text/precision.ts';
+import { cellNotes, comparisonLines } from '../text/sentences.ts';
 
 function rpsWithSpread(cell: CellResult): string {
   const [low, high] = cell.requestsPerSec.ci95;
@@ -56,11 +27,6 @@ function rpsWithSpread(cell: CellResult): string {
     return `${formatRps(median)} (${formatRps(low, median)}–${formatRps(high, median)})`;
   const share = precisionText(cell.requestsPerSec);
   return `${formatRps(median)} ± ${formatRps((high - low) / 2, median)}${share === undefined ? '' : ` (${share})`}`;
-}
-
-/** The mode, with the connection count when the run swept them: "sync @100". */
-export function modeLabel(cell: Pick<CellResult, 'mode' | 'connections'>): string {
-  return cell.connections === undefined ? cell.mode : `${cell.mode} @${cell.connections}`;
 }
 
 function scenarioRow(cell: CellResult, withRatio: boolean): string[] {
@@ -93,132 +59,10 @@ function modeRank(cell: CellResult): number {
   return index === -1 ? MODE_ORDER.length : index;
 }
 
-function ratioDetails(ratios: Ratios): string {
-  return `(p99 ${formatRatio(ratios.p99)}, probe p99 ${formatRatio(ratios.probeP99)})`;
-}
-
-/** Cells a ratio was computed from that are not clean, so the sentence is not over-trusted. */
-function caveat(cells: readonly (CellResult | undefined)[], paired = false): string {
-  const notes = cells.flatMap((cell) => {
-    if (cell === undefined) return [];
-    if (cell.status !== 'ok') return [`${cell.mode} ${cell.status}`];
-    // A paired interval already says how sure the ratio is: "unstable" adds nothing to it.
-    return cell.flags.filter((flag) => !(paired && flag === 'unstable')).map((flag) => `${cell.mode} ${flag}`);
-  });
-  return notes.length === 0 ? '' : `, read with care: ${notes.join(', ')}`;
-}
-
-/** Why a throughput ratio could not be computed, side by side: "async not measured, sync failed". */
-function whyNotComparable(sides: readonly [string, CellResult | undefined][]): string {
-  const problems = sides.flatMap(([name, cell]) => {
-    if (cell === undefined) return [`${name} not measured`];
-    if (cell.status !== 'ok') return [`${name} ${cell.status}`];
-    return cell.requestsPerSec.median === 0 ? [`${name} measured 0 req/s`] : [];
-  });
-  return problems.join(', ');
-}
-
-function ratioSentence(
-  runtime: string,
-  [over, overCell]: [string, CellResult | undefined],
-  [base, baseCell]: [string, CellResult | undefined],
-  ratios: Ratios,
-): string {
-  if (ratios.throughput === null) {
-    return `${runtime}: ${over} vs ${base} not comparable (${whyNotComparable([
-      [over, overCell],
-      [base, baseCell],
-    ])})`;
-  }
-  const paired = pairedRatioText(ratios);
-  const note = caveat([overCell, baseCell], paired !== undefined);
-  const figure = paired === undefined ? formatRatio(ratios.throughput) : paired.ratio;
-  return `${runtime}: ${over} handles ${figure} the requests/s of ${base}${paired === undefined ? '' : ` ${paired.interval}`} ${ratioDetails(ratios)}${note}`;
-}
-
-/**
- * The sentences under a scenario, e.g.
- * "node: async handles 2.41x the requests/s of sync (p99 0.52x, probe p99 0.05x)".
- */
-export function comparisonLines(report: Report, comparison: Comparison): string[] {
-  const cell = (mode: CellResult['mode']): CellResult | undefined =>
-    report.results.find(
-      (c) =>
-        laneOf(c) === laneOf(comparison) &&
-        c.scenario === comparison.scenario &&
-        c.mode === mode &&
-        c.connections === comparison.connections &&
-        c.processes === comparison.processes,
-    );
-  const runtime = `${runtimeLabel(comparison)}${comparison.connections === undefined ? '' : ` @${comparison.connections} conns`}`;
-  const lines: string[] = [];
-  if (comparison.honoOverRaw !== undefined) {
-    lines.push(ratioSentence(runtime, ['Hono', cell('baseline')], ['the raw server', cell('raw')], comparison.honoOverRaw));
-  }
-  if (comparison.asyncOverSync !== undefined) {
-    lines.push(ratioSentence(runtime, ['async', cell('async')], ['sync', cell('sync')], comparison.asyncOverSync));
-  }
-  if (comparison.workerOverSync !== undefined) {
-    lines.push(ratioSentence(runtime, ['worker', cell('worker')], ['sync', cell('sync')], comparison.workerOverSync));
-  }
-  const overload = overloadSentence(
-    comparison.runtime,
-    (['sync', 'async', 'worker'] as const).map(cell),
-    comparison.connections ?? report.parameters.connections,
-  );
-  if (overload !== undefined) lines.push(overload);
-  return lines;
-}
-
-/**
- * Overload as a result: per mode, the share that timed out, and what was still served, e.g.
- * "node at 1000 connections: sync 96 % of requests timed out after 10 s (served 31 req/s);
- * async none timed out, served 4,700 req/s".
- */
-export function overloadSentence(runtime: string, cells: readonly (CellResult | undefined)[], connections: number): string | undefined {
-  const measured = cells.filter((c): c is CellResult => c !== undefined && c.status === 'ok');
-  if (!measured.some((c) => c.overload !== undefined)) return undefined;
-  const parts = measured.map((c) => {
-    const served = `${formatRps(c.requestsPerSec.median)} req/s`;
-    if (c.overload === undefined) return `${c.mode}: none timed out, served ${served}`;
-    return `${c.mode}: ${percent(c.overload.timeoutShare)} of requests timed out after ${c.overload.timeoutSec} s (served ${served})`;
-  });
-  return `${runtime} at ${connections} connections, ${parts.join('; ')}`;
-}
-
 /** Scenarios in the order of the (already sorted) results. */
 function scenariosOf(report: Report): ScenarioName[] {
   return [...new Set(report.results.map((c) => c.scenario))];
 }
-
-/** The server-thread figures as table cells: the loop thread's CPU and wait, the other threads. */
-export function threadFigures(cell: CellResult): string[] | undefined {
-  const t = cell.threads;
-  if (t === undefined || cell.status === 'failed') return undefined;
-  const busiest = t.busiest
-    .filter((b) => b.cpuPercent >= 1)
-    .map((b) => `${b.name} ${b.cpuPercent.toFixed(0)} %`)
-    .join(', ');
-  return [
-    t.mainCpuPercent.toFixed(0),
-    formatMs(t.mainWaitMsPerSec),
-    formatMs(t.mainWaitPerSliceMs),
-    String(t.busyThreads),
-    t.othersCpuPercent.toFixed(0),
-    busiest === '' ? DASH : busiest,
-    cell.pageFaultsPerRequest === undefined ? DASH : formatRps(cell.pageFaultsPerRequest),
-  ];
-}
-
-export const THREAD_HEAD = [
-  'loop thread CPU %',
-  'loop thread waited for a CPU, ms/s',
-  'ms per wake',
-  'other busy threads',
-  'their CPU %',
-  'busiest',
-  'page faults / request',
-];
 
 /**
  * Which threads did the work and how long the loop thread waited for a CPU (run-queue wait):
@@ -282,153 +126,6 @@ function runtimeProblems(report: Report): string | undefined {
   if (problems.length === 0) return undefined;
   const items = problems.map((r) => `- ${r.name}: ${r.status}${r.reason === undefined ? '' : ` (${r.reason})`}`);
   return ['## Runtimes not measured', items.join('\n')].join('\n\n');
-}
-
-/** The environment as label/value rows, shared by the Markdown and HTML reports. */
-export function environmentRows(report: Report): [string, string][] {
-  const env = report.environment;
-  return [
-    ['OS', env.os],
-    ['kernel', env.kernel],
-    ['CPU', `${env.cpu.model} × ${env.cpu.count}`],
-    ...(machineSpeedRow(env) === undefined ? [] : [machineSpeedRow(env) as [string, string]]),
-    ['memory', formatBytes(env.memoryBytes)],
-    ...(env.memoryFirstTouch === undefined ? [] : [['fresh memory', firstTouchText(env.memoryFirstTouch)] as [string, string]]),
-    ['commit', `${env.commit}${env.dirty ? ' (dirty: uncommitted changes)' : ''}`],
-    ['load generator', `${env.loadGenerator.name} ${env.loadGenerator.version}`],
-    ['harness Node', env.harnessNode],
-    ...(env.pinning === undefined
-      ? []
-      : [
-          [
-            'CPU pinning',
-            'reason' in env.pinning
-              ? `none: ${env.pinning.reason}`
-              : `load generator on CPU ${env.pinning.client}${env.pinning.autocannonWorkers ? ` (${env.pinning.autocannonWorkers} autocannon workers)` : ''}, servers on ${env.pinning.server}`,
-          ] as [string, string],
-        ]),
-    ...serverHostRows(env),
-    ...report.runtimes.map((r): [string, string] => [
-      r.label ?? r.name,
-      `${r.status === 'ok' ? r.version : `${r.version === '' ? '' : `${r.version} `}(${r.status})`}${r.source === undefined ? '' : ` from ${r.source}`}`,
-    ]),
-  ];
-}
-
-const PHASE_LABELS: [keyof Timing['phasesSec'], string][] = [
-  ['run', 'runs'],
-  ['warm-up', 'warm-ups'],
-  ['check', 'checks'],
-  ['cross-check', 'wrk cross-checks'],
-  ['restart', 'restarts'],
-  ['setup', 'setup'],
-  ['other', 'between cells'],
-];
-
-/** "58.3 s: runs 30.1 s, warm-ups 12.0 s, …" (phases that took no time are left out). */
-export function timingText(timing: Timing): string {
-  const parts = PHASE_LABELS.filter(([kind]) => (timing.phasesSec[kind] ?? 0) > 0).map(
-    ([kind, label]) => `${label} ${(timing.phasesSec[kind] ?? 0).toFixed(1)} s`,
-  );
-  return `${timing.wallSec.toFixed(1)} s${parts.length === 0 ? '' : `: ${parts.join(', ')}`}`;
-}
-
-/** --server-host: the other machine and the path to it; the rows above are then the load host's. */
-function serverHostRows(env: Report['environment']): [string, string][] {
-  const s = env.serverHost;
-  if (s === undefined) return [];
-  const rtt = env.network?.rttMs;
-  const mtu = env.network?.mtu;
-  return [
-    [
-      'servers on',
-      `${s.host}: ${s.os}, kernel ${s.kernel}, ${s.cpu.model} × ${s.cpu.count}, ${formatBytes(s.memoryBytes)}; bound to ${s.bind}; checkout ${s.dir}`,
-    ],
-    ...tcpRows(env.network),
-    [
-      'HTTP round trip',
-      rtt === undefined
-        ? `not measured: ${env.network?.rttUnavailable ?? 'unknown'}`
-        : `${rtt.median} ms median of ${rtt.samples} GET /health on one keep-alive connection (min ${rtt.min}, max ${rtt.max}): network, both TCP stacks, client and app`,
-    ],
-    ...(mtu === undefined || (mtu.client === undefined && mtu.server === undefined)
-      ? []
-      : [['MTU', `load host ${mtu.client ?? '?'}, server host ${mtu.server ?? '?'}`] as [string, string]]),
-    [
-      'server figures',
-      "CPU, RSS and loop lag from each server's own /stats (no /proc across hosts); RSS at the end of each run, not its peak",
-    ],
-  ];
-}
-
-/** The network's own round trip (TCP connect), each side's view, where the report has it. */
-function tcpRows(network: NetworkPath | undefined): [string, string][] {
-  const tcp = network?.tcpConnectMs;
-  if (tcp === undefined) return [];
-  const side = (label: string, figure: RoundTrip | undefined, why: string | undefined): [string, string] => [
-    `network round trip (TCP connect, ${label})`,
-    figure === undefined
-      ? `not measured: ${why ?? 'unknown'}`
-      : `${figure.median} ms median of ${figure.samples} (min ${figure.min}, max ${figure.max})`,
-  ];
-  return [
-    side('from the load host', tcp.fromLoadHost, tcp.unavailable?.fromLoadHost),
-    side('from the server host', tcp.fromServerHost, tcp.unavailable?.fromServerHost),
-  ];
-}
-
-/** The parameters as label/value rows, shared by the Markdown and HTML reports. */
-export function parameterRows(p: Parameters, timing?: Timing): [string, string][] {
-  return [
-    ...(timing === undefined ? [] : [['wall time', timingText(timing)] as [string, string]]),
-    ['connections', String(p.connections)],
-    ['duration', `${p.durationSec} s`],
-    ['warm-up', `${p.warmupSec} s`],
-    [
-      'runs per cell',
-      p.targetCv === undefined ? String(p.runs) : `${p.runs}, more up to ${p.maxRuns} until CV ≤ ${(p.targetCv * 100).toFixed(1)} %`,
-    ],
-    [
-      'schedule',
-      p.schedule === 'interleaved'
-        ? 'interleaved (runs alternate between runtimes: A B C A B C)'
-        : 'sequential (one runtime after another)',
-    ],
-    ['probe rate', `${p.probeRatePerSec} req/s`],
-    ...(p.crossCheck === undefined
-      ? []
-      : [
-          ['cross-check', Array.isArray(p.crossCheck) ? `wrk on ${p.crossCheck.join(', ')} cells` : `none: ${p.crossCheck.reason}`] as [
-            string,
-            string,
-          ],
-        ]),
-    ['hash cost (bcrypt)', String(p.hashCost)],
-    ['fib n', String(p.fibN)],
-    ['sleep', `${p.sleepMs} ms`],
-    ['files', `${p.fileCount} × ${formatBytes(p.fileSizeBytes)}`],
-    [
-      'file cache',
-      p.fileCache === 'cold'
-        ? 'cold: files evicted from the page cache before each run (verified); later reads in a run hit the cache again'
-        : `warm (reads hit the page cache)${p.coldUnavailable === undefined ? '' : `: --cold was asked for but ${p.coldUnavailable}`}${primed(p.filesPrimed)}`,
-    ],
-    [
-      'server allocators',
-      p.serverEnv === undefined
-        ? 'as the runtimes ship'
-        : `keep freed memory (--keep-freed-memory): ${Object.entries(p.serverEnv)
-            .map(([k, v]) => `${k}=${v}`)
-            .join(' ')}`,
-    ],
-  ];
-}
-
-/** "; read through before the file cells in 0.4 s (12 % → 100 % resident)". */
-function primed(f: Parameters['filesPrimed']): string {
-  if (f === undefined) return '';
-  const share = (x: number | undefined) => (x === undefined ? '?' : `${Math.round(x * 100)} %`);
-  return `; read through before the file cells in ${f.sec.toFixed(1)} s (${share(f.residentBefore)} → ${share(f.residentAfter)} resident)`;
 }
 
 function environmentSection(report: Report): string {

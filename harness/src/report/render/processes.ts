@@ -7,17 +7,12 @@ import type { PoolSize } from '@bench/app';
 import type { CellResult } from '../../model/cell.ts';
 import type { ProcessRatios } from '../../model/comparison.ts';
 import type { Report } from '../../model/report.ts';
+import { runtimeLabel } from '../text/labels.ts';
 
 const DASH = '—';
 
 const fmtRatio = (x: number | null | undefined) => (x === null || x === undefined ? DASH : `${x.toFixed(x < 10 ? 2 : 1)}×`);
 const fmtMB = (x: number | undefined) => (x === undefined ? DASH : `${Math.round(x)}`);
-
-/** "node x2": the runtime, and the process count when the cell has one. */
-export function runtimeLabel(cell: Pick<CellResult, 'runtime' | 'runtimeLabel' | 'processes'>): string {
-  const lane = cell.runtimeLabel ?? cell.runtime;
-  return cell.processes === undefined ? lane : `${lane} x${cell.processes}`;
-}
 
 function row(runtime: string, scenario: string, what: string, r: ProcessRatios | undefined): string[] | undefined {
   if (r === undefined) return undefined;

@@ -9,7 +9,7 @@ import type { CellResult, Summary } from '../../model/cell.ts';
 import type { Ratios } from '../../model/comparison.ts';
 import type { Environment, FirstTouch } from '../../model/environment.ts';
 import type { Parameters } from '../../model/parameters.ts';
-import { formatRatio } from './format.ts';
+import { formatRatio } from './formats.ts';
 import { MIN_RUNS_FOR_INTERVAL } from '../../stats/stats.ts';
 
 /**

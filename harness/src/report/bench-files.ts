@@ -1,0 +1,30 @@
+// A bench run's report files (report.json, report.md, report.html), rendered and written by the
+// entry point from the report the bench returned, or, on a forced stop, from its cells on disk.
+import { join } from 'node:path';
+import { existsSync, readFileSync } from 'node:fs';
+import type { Report } from '../model/report.ts';
+import { mergeReport } from './merge.ts';
+import { readCells, writeReportFiles, type RunMeta } from './output.ts';
+import { loadChartAssets } from './render/html-assets.ts';
+import { renderHtml } from './render/html.ts';
+import { renderMarkdown } from './render/markdown.ts';
+import { withFeatures, type ReportFeatures } from './section.ts';
+
+/** Renders the report with its features' sections and writes the three files; returns the Markdown. */
+export function writeBenchReport(runDir: string, report: Report, features?: ReportFeatures): string {
+  const sections = features?.sections?.(report) ?? [];
+  const markdown = renderMarkdown(report, sections);
+  writeReportFiles(runDir, report, markdown, renderHtml(report, loadChartAssets(), sections));
+  return markdown;
+}
+
+/**
+ * The report of the cells a run left on disk, as interrupted: what a forced stop keeps, as it
+ * cannot wait for the run to wind down. Undefined before the run wrote its meta.json.
+ */
+export function interruptedReport(runDir: string, features?: ReportFeatures): Report | undefined {
+  const path = join(runDir, 'meta.json');
+  if (!existsSync(path)) return undefined;
+  const meta = JSON.parse(readFileSync(path, 'utf8')) as RunMeta;
+  return withFeatures(mergeReport({ ...meta, status: 'interrupted', results: readCells(runDir) }), features);
+}

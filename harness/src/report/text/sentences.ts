@@ -1,0 +1,122 @@
+/**
+ * The sentences the renderers share: a cell's notes, the comparison sentences under a scenario
+ * ("node: async handles 2.41x the requests/s of sync ...") and the overload sentence. Pure text,
+ * shared by the Markdown, HTML and console reports.
+ */
+import { cellRemarks, flagLabel, percent } from '../flags.ts';
+import { laneOf } from '../merge.ts';
+import type { CellResult } from '../../model/cell.ts';
+import type { Comparison, Ratios } from '../../model/comparison.ts';
+import type { Report } from '../../model/report.ts';
+import { formatRatio, formatRps } from './formats.ts';
+import { runtimeLabel } from './labels.ts';
+import { pairedRatioText, precisionNotes } from './precision.ts';
+
+/** What a reader must know before trusting the row: status first, then flags. */
+export function cellNotes(cell: CellResult): string {
+  const notes: string[] = [];
+  if (cell.status !== 'ok') notes.push(`✗ ${cell.status}${cell.reason === undefined ? '' : `: ${cell.reason}`}`);
+  for (const flag of cell.flags) notes.push(flagLabel(flag, cell));
+  notes.push(...cellRemarks(cell));
+  if (cell.fileCache === 'cold') notes.push('❄ cold cache');
+  notes.push(...precisionNotes(cell));
+  if (cell.crossCheck !== undefined)
+    notes.push(`wrk ${formatRps(cell.crossCheck.requestsPerSec)} req/s (autocannon at ${formatRatio(cell.crossCheck.ratio)})`);
+  if (cell.precision !== undefined && !cell.precision.met) {
+    notes.push(`⚠ CV target ${(cell.precision.targetCv * 100).toFixed(1)} % not met in ${cell.requestsPerSec.runs.length} runs`);
+  }
+  return notes.join(', ');
+}
+
+function ratioDetails(ratios: Ratios): string {
+  return `(p99 ${formatRatio(ratios.p99)}, probe p99 ${formatRatio(ratios.probeP99)})`;
+}
+
+/** Cells a ratio was computed from that are not clean, so the sentence is not over-trusted. */
+function caveat(cells: readonly (CellResult | undefined)[], paired = false): string {
+  const notes = cells.flatMap((cell) => {
+    if (cell === undefined) return [];
+    if (cell.status !== 'ok') return [`${cell.mode} ${cell.status}`];
+    // A paired interval already says how sure the ratio is: "unstable" adds nothing to it.
+    return cell.flags.filter((flag) => !(paired && flag === 'unstable')).map((flag) => `${cell.mode} ${flag}`);
+  });
+  return notes.length === 0 ? '' : `, read with care: ${notes.join(', ')}`;
+}
+
+/** Why a throughput ratio could not be computed, side by side: "async not measured, sync failed". */
+function whyNotComparable(sides: readonly [string, CellResult | undefined][]): string {
+  const problems = sides.flatMap(([name, cell]) => {
+    if (cell === undefined) return [`${name} not measured`];
+    if (cell.status !== 'ok') return [`${name} ${cell.status}`];
+    return cell.requestsPerSec.median === 0 ? [`${name} measured 0 req/s`] : [];
+  });
+  return problems.join(', ');
+}
+
+function ratioSentence(
+  runtime: string,
+  [over, overCell]: [string, CellResult | undefined],
+  [base, baseCell]: [string, CellResult | undefined],
+  ratios: Ratios,
+): string {
+  if (ratios.throughput === null) {
+    return `${runtime}: ${over} vs ${base} not comparable (${whyNotComparable([
+      [over, overCell],
+      [base, baseCell],
+    ])})`;
+  }
+  const paired = pairedRatioText(ratios);
+  const note = caveat([overCell, baseCell], paired !== undefined);
+  const figure = paired === undefined ? formatRatio(ratios.throughput) : paired.ratio;
+  return `${runtime}: ${over} handles ${figure} the requests/s of ${base}${paired === undefined ? '' : ` ${paired.interval}`} ${ratioDetails(ratios)}${note}`;
+}
+
+/**
+ * The sentences under a scenario, e.g.
+ * "node: async handles 2.41x the requests/s of sync (p99 0.52x, probe p99 0.05x)".
+ */
+export function comparisonLines(report: Report, comparison: Comparison): string[] {
+  const cell = (mode: CellResult['mode']): CellResult | undefined =>
+    report.results.find(
+      (c) =>
+        laneOf(c) === laneOf(comparison) &&
+        c.scenario === comparison.scenario &&
+        c.mode === mode &&
+        c.connections === comparison.connections &&
+        c.processes === comparison.processes,
+    );
+  const runtime = `${runtimeLabel(comparison)}${comparison.connections === undefined ? '' : ` @${comparison.connections} conns`}`;
+  const lines: string[] = [];
+  if (comparison.honoOverRaw !== undefined) {
+    lines.push(ratioSentence(runtime, ['Hono', cell('baseline')], ['the raw server', cell('raw')], comparison.honoOverRaw));
+  }
+  if (comparison.asyncOverSync !== undefined) {
+    lines.push(ratioSentence(runtime, ['async', cell('async')], ['sync', cell('sync')], comparison.asyncOverSync));
+  }
+  if (comparison.workerOverSync !== undefined) {
+    lines.push(ratioSentence(runtime, ['worker', cell('worker')], ['sync', cell('sync')], comparison.workerOverSync));
+  }
+  const overload = overloadSentence(
+    comparison.runtime,
+    (['sync', 'async', 'worker'] as const).map(cell),
+    comparison.connections ?? report.parameters.connections,
+  );
+  if (overload !== undefined) lines.push(overload);
+  return lines;
+}
+
+/**
+ * Overload as a result: per mode, the share that timed out, and what was still served, e.g.
+ * "node at 1000 connections: sync 96 % of requests timed out after 10 s (served 31 req/s);
+ * async none timed out, served 4,700 req/s".
+ */
+export function overloadSentence(runtime: string, cells: readonly (CellResult | undefined)[], connections: number): string | undefined {
+  const measured = cells.filter((c): c is CellResult => c !== undefined && c.status === 'ok');
+  if (!measured.some((c) => c.overload !== undefined)) return undefined;
+  const parts = measured.map((c) => {
+    const served = `${formatRps(c.requestsPerSec.median)} req/s`;
+    if (c.overload === undefined) return `${c.mode}: none timed out, served ${served}`;
+    return `${c.mode}: ${percent(c.overload.timeoutShare)} of requests timed out after ${c.overload.timeoutSec} s (served ${served})`;
+  });
+  return `${runtime} at ${connections} connections, ${parts.join('; ')}`;
+}
