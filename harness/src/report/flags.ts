@@ -165,9 +165,12 @@ export const UNFAIR_JAIN = 0.9;
 export const PAGE_FAULT_SHARE = 0.2;
 
 export function cellRemarks(
-  cell: Pick<CellResult, 'restarts' | 'lagMissing' | 'shortRuns' | 'fairness' | 'pageFaultShare' | 'pageFaultsPerRequest'>,
+  cell: Pick<CellResult, 'restarts' | 'lagMissing' | 'shortRuns' | 'fairness' | 'pageFaultShare' | 'pageFaultsPerRequest' | 'slowFirstRun'>,
 ): string[] {
   const remarks: string[] = [];
+  if (cell.slowFirstRun !== undefined) {
+    remarks.push(`⚠ first run ${cell.slowFirstRun.ratio.toFixed(2)}x the median: ${cell.slowFirstRun.reason}`);
+  }
   if (cell.pageFaultShare !== undefined && cell.pageFaultShare >= PAGE_FAULT_SHARE) {
     remarks.push(
       `⚠ page faults ≈ ${percent(cell.pageFaultShare)} of the server's CPU (${formatRps(cell.pageFaultsPerRequest ?? 0)} a request)`,
