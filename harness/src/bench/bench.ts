@@ -4,7 +4,7 @@ import { join, resolve } from 'node:path';
 import { DEFAULT_DATA_DIR, ensureDataFiles, primeFiles } from '../system/data-files.ts';
 import { coldCacheSupport, residentFraction, type ColdCacheSupport } from '../system/page-cache.ts';
 import { pinSelf, planPinning, tasksetAvailable } from '../system/pinning.ts';
-import { KEEP_FREED_MEMORY_ENV } from '../system/allocator.ts';
+import { allocatorEnv } from '../system/allocator.ts';
 import { findWrk, missingWrkReason } from '../load/wrk.ts';
 import { environment } from '../system/environment.ts';
 import { Interrupted } from '../cli/interrupt.ts';
@@ -134,7 +134,7 @@ export async function runBench(plan: Plan, options: BenchOptions): Promise<Bench
     evict: cold?.ok === true ? evictPaths : undefined,
     signal,
     serverArgs: serverArgs(plan, dataDir),
-    ...(plan.keepFreedMemory ? { serverEnv: KEEP_FREED_MEMORY_ENV } : {}),
+    ...serverEnvOf(plan),
     ...(meta.environment.memoryFirstTouch === undefined || host !== undefined
       ? {}
       : { faultUsPerPage: meta.environment.memoryFirstTouch.usPerPage }),
@@ -350,7 +350,8 @@ function parameters(plan: Plan, cold: ColdCacheSupport | undefined, wrk: string 
     ...(plan.targetPrecision === undefined ? {} : { targetPrecision: plan.targetPrecision, maxRuns: plan.maxRuns }),
     ...(plan.budgetSec === undefined ? {} : { budgetSec: plan.budgetSec }),
     ...(plan.baseline === undefined ? {} : { versionBaseline: plan.baseline.label }),
-    ...(plan.keepFreedMemory ? { serverEnv: { ...KEEP_FREED_MEMORY_ENV } } : {}),
+    allocator: plan.allocator,
+    ...serverEnvOf(plan),
   };
 }
 
@@ -378,4 +379,10 @@ export function cellLine(cell: CellResult): string {
   const restarts = cell.restarts === undefined ? [] : [`${cell.restarts.length} restart${cell.restarts.length === 1 ? '' : 's'}`];
   const notes = [...(cell.status === 'invalid' ? [`INVALID: ${cell.reason ?? ''}`] : []), ...cell.flags, ...overload, ...restarts];
   return `${name}: ${figures}${notes.length > 0 ? ` [${notes.join('; ')}]` : ''}`;
+}
+
+/** What --allocator adds to every server's environment (none as shipped). */
+function serverEnvOf(plan: Plan): { serverEnv?: Record<string, string> } {
+  const env = allocatorEnv(plan.allocator);
+  return env === undefined ? {} : { serverEnv: { ...env } };
 }

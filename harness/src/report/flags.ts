@@ -160,7 +160,7 @@ export const UNFAIR_JAIN = 0.9;
 /**
  * A cell whose page faults took at least this share of the server's CPU per request says so: its
  * figure then measures the host's memory handling as much as the endpoint (on a VM, 14-17 µs a
- * fresh page; docs/methodology.md), and --keep-freed-memory shows the endpoint without it.
+ * fresh page; docs/methodology.md), and --allocator keep shows the endpoint without it.
  */
 export const PAGE_FAULT_SHARE = 0.2;
 
