@@ -87,7 +87,7 @@ async function warmUp(spec: CellSpec, ctx: CellContext): Promise<void> {
   while (!isSteady(rates, slices) || served < threads * WARMUP_REQUESTS_PER_THREAD) {
     const left = plan.warmupMaxSec - spent;
     // Nothing finished yet (a bcrypt cell's first 0.1 s): the rest of the budget in one slice.
-    const slice = (rates.at(-1) ?? 0) > 0 ? warmupSliceSec(rates.at(-1) ?? 0) : left;
+    const slice = (rates.at(-1) ?? 0) > 0 ? warmupSliceSec(rates.at(-1) ?? 0, connections) : left;
     if (slice <= 0.05 || spent + slice > plan.warmupMaxSec + 1e-9) break;
     const next = await load(spec, ctx, slice, connections);
     rates.push(next.requestsPerSec);
