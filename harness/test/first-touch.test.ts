@@ -11,7 +11,8 @@ import { firstTouchText } from '../src/report/text/precision.ts';
 import { pageFaultShare, summarizeCell } from '../src/bench/cell.ts';
 import { parsePlan } from '../src/bench/plan.ts';
 import { cellRemarks } from '../src/report/flags.ts';
-import { KEEP_FREED_MEMORY_ENV } from '../src/system/allocator.ts';
+import { allocatorEnv } from '../src/system/allocator.ts';
+import { allocatorOf, allocatorText } from '../src/report/text/allocator.ts';
 import { environment } from '../src/system/environment.ts';
 import { measureFirstTouch } from '../src/system/first-touch.ts';
 import { readProc, readProcAll } from '../src/system/proc.ts';
@@ -116,26 +117,42 @@ describe('the share of server CPU that went to page faults, and --keep-freed-mem
     expect(cellRemarks(light).some((r) => r.includes('page faults'))).toBe(false);
   });
 
-  it('--keep-freed-memory: off by default, the allocator settings for glibc and mimalloc when on, refused with --server-host', () => {
-    expect(parsePlan([]).keepFreedMemory).toBe(false);
-    expect(parsePlan(['--keep-freed-memory']).keepFreedMemory).toBe(true);
-    expect(KEEP_FREED_MEMORY_ENV).toMatchObject({
+  it('--allocator: fresh by default, keep with --keep-freed-memory, the settings for glibc and mimalloc, shipped only on another host', () => {
+    expect(parsePlan([]).allocator).toBe('fresh');
+    expect(parsePlan(['--keep-freed-memory']).allocator).toBe('keep');
+    expect(parsePlan(['--allocator', 'shipped']).allocator).toBe('shipped');
+    expect(allocatorEnv('fresh')).toMatchObject({ MALLOC_MMAP_THRESHOLD_: '131072', MIMALLOC_PURGE_DELAY: '0' });
+    expect(allocatorEnv('keep')).toMatchObject({
       MALLOC_MMAP_THRESHOLD_: '67108864',
       MALLOC_TRIM_THRESHOLD_: '1073741824',
       MIMALLOC_PURGE_DELAY: '-1',
     });
+    expect(allocatorEnv('shipped')).toBeUndefined();
+    expect(parsePlan(['--server-host', 'example']).allocator).toBe('shipped');
     expect(() => parsePlan(['--keep-freed-memory', '--server-host', 'example'])).toThrow(/--keep-freed-memory .*not with --server-host/);
+    expect(() => parsePlan(['--allocator', 'fresh', '--server-host', 'example'])).toThrow(/--allocator fresh .*not with --server-host/);
+    expect(() => parsePlan(['--allocator', 'fresh', '--keep-freed-memory'])).toThrow(/not with --allocator fresh/);
+    expect(() => parsePlan(['--allocator', 'tidy'])).toThrow(/--allocator: unknown "tidy"/);
   });
 
-  it('the legend of both renderers points to --keep-freed-memory only on a report made without it', () => {
+  it('names the allocator state in the parameters, reading older reports by their settings', () => {
+    expect(allocatorOf({})).toBe('shipped');
+    expect(allocatorOf({ serverEnv: { MALLOC_MMAP_THRESHOLD_: '67108864' } })).toBe('keep');
+    expect(allocatorText({ allocator: 'fresh', serverEnv: { ...allocatorEnv('fresh') } })).toMatch(
+      /^held fresh: .*--allocator fresh, the default\): MALLOC_MMAP_THRESHOLD_=131072 MIMALLOC_PURGE_DELAY=0/,
+    );
+    expect(allocatorText({})).toMatch(/^as the runtimes ship/);
+  });
+
+  it('the legend of both renderers points to --allocator keep only on a report made without it', () => {
     const shipped = htmlFixtureReport();
-    const kept: Report = { ...shipped, parameters: { ...shipped.parameters, serverEnv: { ...KEEP_FREED_MEMORY_ENV } } };
+    const kept: Report = { ...shipped, parameters: { ...shipped.parameters, allocator: 'keep', serverEnv: { ...allocatorEnv('keep') } } };
     const assets = { chartJs: '', errorBarsJs: '' };
     const legendLine = (page: string) => page.split('\n').find((line) => line.includes('⚠ page faults ≈ x %')) ?? '';
     for (const render of [(r: Report) => renderMarkdown(r), (r: Report) => renderHtml(r, assets)]) {
-      expect(legendLine(render(shipped))).toContain('--keep-freed-memory');
+      expect(legendLine(render(shipped))).toContain('--allocator keep');
       expect(legendLine(render(kept))).toContain('page faults');
-      expect(legendLine(render(kept))).not.toContain('--keep-freed-memory');
+      expect(legendLine(render(kept))).not.toContain('--allocator keep');
     }
   });
 });

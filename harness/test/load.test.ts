@@ -36,3 +36,23 @@ describe('runLoad with a minimum of requests', () => {
     expect(result.elapsedSec).toBeLessThan(1.6);
   });
 });
+
+describe('runLoad latency percentiles', () => {
+  /** True when some figure has a fraction of a millisecond: the µs were kept. */
+  const finerThanMs = (figures: number[]) => figures.some((x) => Math.round(x) !== x);
+
+  it('come from its own per-answer times, to the microsecond', async () => {
+    const result = await runLoad({ url, connections: 2, durationSec: 0.3, timeoutSec: 5 }).done;
+    // Every answer waits the server's 50 ms timer.
+    expect(result.latencyMs.p50).toBeGreaterThanOrEqual(45);
+    expect(result.latencyMs.max).toBeGreaterThanOrEqual(result.latencyMs.p99);
+    expect(finerThanMs([result.latencyMs.p50, result.latencyMs.max, result.meanLatencyMs ?? 0])).toBe(true);
+  });
+
+  it('come from every worker thread when autocannon runs in threads', async () => {
+    const result = await runLoad({ url, connections: 2, durationSec: 0.3, timeoutSec: 5, workers: 2 }).done;
+    expect(result.completed).toBeGreaterThan(0);
+    expect(result.latencyMs.p50).toBeGreaterThanOrEqual(45);
+    expect(finerThanMs([result.latencyMs.p50, result.latencyMs.max, result.meanLatencyMs ?? 0])).toBe(true);
+  });
+});

@@ -3,6 +3,7 @@ import { loadChartAssets } from '../src/report/render/html-assets.ts';
 import { renderHtml } from '../src/report/render/html.ts';
 import { mergeReport } from '../src/report/merge.ts';
 import { EXPECTED_SCENARIOS, HOSTILE_REASON, htmlFixtureReport } from './fixtures/html-report.ts';
+import { environment, makeCell, parameters, runtimes } from './fixtures.ts';
 
 const assets = loadChartAssets();
 const report = htmlFixtureReport();
@@ -52,6 +53,25 @@ describe('renderHtml', () => {
     expect(page).toContain('var a = "<\\/script><b>";');
     expect(page).toContain('/* <\\/SCRIPT> */');
     expect(page.match(/<\/script/gi)).toHaveLength(4);
+  });
+
+  it('prints a 143 µs percentile as 0.14 ms, never as 0', () => {
+    const fast = mergeReport({
+      createdAt: '2025-01-02T03:04:05.000Z',
+      status: 'complete',
+      environment,
+      parameters,
+      runtimes,
+      results: [
+        makeCell(
+          { runtime: 'node', scenario: 'hello', mode: 'baseline', latencyMs: { p50: 0.143, p90: 0.2, p99: 0.43, p999: 0.9, max: 3.2 } },
+          { rps: 20_000, probeP99: 0.312 },
+        ),
+      ],
+    });
+    const cells = [...row(renderHtml(fast, assets), 'node', 'hello', 'baseline').matchAll(/<td[^>]*>([^<]*)<\/td>/g)].map((m) => m[1]);
+    for (const figure of ['0.14', '0.20', '0.43', '0.90', '3.20', '0.31']) expect(cells).toContain(figure);
+    expect(cells).not.toContain('0');
   });
 
   it('shows each flag beside the figures of its cell', () => {

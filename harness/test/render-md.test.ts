@@ -48,11 +48,43 @@ describe('number formatting', () => {
     expect(formatMs(0)).toBe('0');
   });
 
+  it('never prints a sub-millisecond latency as 0: 143 µs reads 0.14 ms, 1 µs 0.0010 ms', () => {
+    expect(formatMs(0.143)).toBe('0.14');
+    expect(formatMs(0.001)).toBe('0.0010');
+    for (const us of [1, 9, 50, 143, 499, 999]) expect(Number(formatMs(us / 1000)), `${us} µs`).toBeGreaterThan(0);
+  });
+
   it('shows ratios with a trailing x', () => {
     expect(formatRatio(2.4137)).toBe('2.41x');
     expect(formatRatio(0.0123)).toBe('0.012x');
     expect(formatRatio(0.05)).toBe('0.05x');
     expect(formatRatio(null)).toBe('n/a');
+  });
+});
+
+describe('a hello cell answered in 143 µs', () => {
+  const fast = mergeReport({
+    createdAt: '2025-01-02T03:04:05.000Z',
+    status: 'complete',
+    environment,
+    parameters,
+    runtimes,
+    results: [
+      makeCell(
+        { runtime: 'node', scenario: 'hello', mode: 'baseline', eventLoopLagMs: { p99: 0.021, max: 0.4 } },
+        { rps: 20_000, p99: 0.143, probeP99: 0.312 },
+      ),
+    ],
+  });
+
+  it('shows its p99, probe p99 and lag in ms to two significant digits, in the table and the console', () => {
+    const row = tableOf(renderMarkdown(fast), 'hello').find((line) => line.startsWith('| baseline')) ?? '';
+    const figures = row.split('|').map((s) => s.trim());
+    expect(figures).toContain('0.14');
+    expect(figures).toContain('0.31');
+    expect(figures).toContain('0.021');
+    expect(figures).not.toContain('0');
+    expect(renderConsoleSummary(fast)).toContain('0.14');
   });
 });
 

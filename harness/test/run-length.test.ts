@@ -14,6 +14,10 @@ describe('warm-up slices', () => {
     expect(warmupSliceSec(20)).toBe(0.5);
     expect(warmupSliceSec(3)).toBe(1);
     expect(warmupSliceSec(0)).toBe(1);
+    // Ten requests on each connection: a 50 req/s cell at 10 connections gets 1 s slices, fib at 400 req/s 0.25 s.
+    expect(warmupSliceSec(50, 10)).toBe(1);
+    expect(warmupSliceSec(400, 10)).toBe(0.25);
+    expect(warmupSliceSec(40_000, 10)).toBe(0.2);
   });
 
   it('are steady when the last two rates agree within 10 %', () => {

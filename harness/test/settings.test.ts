@@ -28,6 +28,7 @@ describe("one model of a run's settings", () => {
       'warmupMaxSec',
       'targetCv',
       'maxRuns',
+      'allocator',
       'serverEnv',
     ]);
     expect(parameters).toMatchObject({

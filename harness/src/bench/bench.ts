@@ -4,7 +4,7 @@ import { join, resolve } from 'node:path';
 import { DEFAULT_DATA_DIR, ensureDataFiles, primeFiles } from '../system/data-files.ts';
 import { coldCacheSupport, residentFraction, type ColdCacheSupport } from '../system/page-cache.ts';
 import { pinSelf, planPinning, tasksetAvailable } from '../system/pinning.ts';
-import { KEEP_FREED_MEMORY_ENV } from '../system/allocator.ts';
+import { allocatorEnv } from '../system/allocator.ts';
 import { findWrk, missingWrkReason } from '../load/wrk.ts';
 import { environment } from '../system/environment.ts';
 import { Interrupted } from '../cli/interrupt.ts';
@@ -140,7 +140,7 @@ export async function runBench(plan: Plan, options: BenchOptions): Promise<Bench
     evict: cold?.ok === true ? evictPaths : undefined,
     signal,
     serverArgs: serverArgs(plan, dataDir),
-    serverEnv: plan.keepFreedMemory ? KEEP_FREED_MEMORY_ENV : undefined,
+    serverEnv: allocatorEnv(plan.allocator),
     // A fresh page's cost is this host's: with the servers on another host it says nothing of theirs.
     faultUsPerPage: host === undefined ? meta.environment.memoryFirstTouch?.usPerPage : undefined,
     serverCpus: 'server' in pinning ? pinning.server : undefined,

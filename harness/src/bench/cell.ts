@@ -1,6 +1,7 @@
 /**
  * One cell (runtime x scenario x mode): its runs folded into the figures report.json holds.
  */
+import { slowFirstRun } from './first-run.ts';
 import type { Pools, RuntimeName } from '@bench/app';
 import { cellFlags, cellStatus, overloadSummary } from '../report/flags.ts';
 import type { CellResult, RunResult, ThreadUse } from '../model/cell.ts';
@@ -67,6 +68,7 @@ export function summarizeCell(meta: CellMeta, runs: readonly RunResult[], opts: 
   const threads = threadSummary(runs);
   const faults = runs.flatMap((r) => (r.pageFaultsPerRequest === undefined ? [] : [r.pageFaultsPerRequest]));
   const little = littlesLawFigures(runs);
+  const slowFirst = slowFirstRun(runs, warmup);
   return {
     runtime: meta.runtime,
     scenario: meta.scenario,
@@ -109,6 +111,7 @@ export function summarizeCell(meta: CellMeta, runs: readonly RunResult[], opts: 
     ...(restarts.length === 0 ? {} : { restarts }),
     ...(runs.length > 0 && withStats.length === 0 ? { lagMissing: runs[0]?.statsMissing ?? '' } : {}),
     ...(warmup === undefined ? {} : { warmup }),
+    ...(slowFirst === undefined ? {} : { slowFirstRun: slowFirst }),
     ...(runSec.length === 0 ? {} : { runSec }),
     ...(fair.length === 0
       ? {}

@@ -11,7 +11,7 @@ import { roundFigure } from '../stats/stats.ts';
 import { snapshotThreads, threadUse } from '../system/threads.ts';
 import type { RunResult, Warmup } from '../model/cell.ts';
 import type { ServerSources } from '../model/environment.ts';
-import { isSteady, runCapSec, warmupSliceSec } from './run-length.ts';
+import { isSteady, runCapSec, servingThreads, WARMUP_REQUESTS_PER_THREAD, warmupSliceSec } from './run-length.ts';
 import { fairness } from '../stats/fairness.ts';
 import { runLatencyCheck } from '../stats/littles-law.ts';
 import type { CellSpec } from '../servers/scenarios.ts';
@@ -47,7 +47,8 @@ export interface CellContext {
 
 /**
  * Warm-up connections: warming the JIT and caches needs a steady stream of requests, not a
- * thousand of them queued at once, which would only leave a backlog to drain before run 1.
+ * thousand of them queued at once, which would only leave a backlog to drain before run 1. Never
+ * fewer than the threads serving the cell, or a pool's idle threads would stay cold.
  */
 export const WARMUP_MAX_CONNECTIONS = 10;
 
@@ -70,28 +71,41 @@ const warmups = new WeakMap<RunningServer, Map<string, Warmup>>();
 
 /**
  * The discarded warm-up: at least --warmup, then short slices until two in a row serve the same
- * rate within 10 % (the JIT has settled) or --warmup-max has passed.
+ * rate within 10 % (the JIT has settled) and every thread serving the cell has had its share of
+ * requests (each worker thread has a JIT of its own), or --warmup-max has passed.
  */
 async function warmUp(spec: CellSpec, ctx: CellContext): Promise<void> {
   const { plan } = ctx;
   if (plan.warmupSec <= 0) return;
   ctx.onPhase('warm-up');
-  const connections = Math.min(plan.connections, WARMUP_MAX_CONNECTIONS);
-  const rates = [(await load(spec, ctx, plan.warmupSec, connections)).requestsPerSec];
+  const threads = servingThreads(spec.mode, ctx.server.health.pools, ctx.server.servingPids.length);
+  const connections = Math.max(Math.min(plan.connections, WARMUP_MAX_CONNECTIONS), threads);
+  const first = await load(spec, ctx, plan.warmupSec, connections);
+  const rates = [first.requestsPerSec];
   const slices = [plan.warmupSec];
+  let served = first.completed;
   let spent = plan.warmupSec;
-  while (!isSteady(rates, slices)) {
+  while (!isSteady(rates, slices) || served < threads * WARMUP_REQUESTS_PER_THREAD) {
     const left = plan.warmupMaxSec - spent;
     // Nothing finished yet (a bcrypt cell's first 0.1 s): the rest of the budget in one slice.
-    const slice = (rates.at(-1) ?? 0) > 0 ? warmupSliceSec(rates.at(-1) ?? 0) : left;
+    const slice = (rates.at(-1) ?? 0) > 0 ? warmupSliceSec(rates.at(-1) ?? 0, connections) : left;
     if (slice <= 0.05 || spent + slice > plan.warmupMaxSec + 1e-9) break;
-    rates.push((await load(spec, ctx, slice, connections)).requestsPerSec);
+    const next = await load(spec, ctx, slice, connections);
+    rates.push(next.requestsPerSec);
+    served += next.completed;
     slices.push(slice);
     spent += slice;
   }
   const server = ctx.server;
   const byPath = warmups.get(server) ?? new Map<string, Warmup>();
-  byPath.set(spec.path, { sec: Math.round(spent * 100) / 100, steady: isSteady(rates, slices), requestsPerSec: rates.at(-1) ?? 0 });
+  byPath.set(spec.path, {
+    sec: Math.round(spent * 100) / 100,
+    steady: isSteady(rates, slices),
+    requestsPerSec: rates.at(-1) ?? 0,
+    connections,
+    requests: served,
+    servingThreads: threads,
+  });
   warmups.set(server, byPath);
 }
 

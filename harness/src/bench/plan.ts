@@ -1,6 +1,7 @@
 import { choice, FlagError, nameList, numberFlag, parseFlags } from '../cli/flags.ts';
 import { BOUNDS, DATA_DEFAULTS, DEFAULTS, type RuntimeName } from '@bench/app';
 import type { ScenarioName } from '../model/names.ts';
+import type { AllocatorState } from '../model/parameters.ts';
 import { MODES, type Mode } from '../model/names.ts';
 import { RUNTIME_NAMES } from '../servers/runtimes.ts';
 import { cellsFor, SCENARIO_NAMES } from '../servers/scenarios.ts';
@@ -57,8 +58,12 @@ export interface Plan {
   budgetSec?: number;
   /** Evict the file scenario's files from the page cache before each run. */
   cold: boolean;
-  /** --keep-freed-memory: the servers' allocators keep freed memory (system/allocator.ts). */
-  keepFreedMemory: boolean;
+  /**
+   * --allocator: the state the servers' allocators are held in (system/allocator.ts); "fresh" by
+   * default, "keep" with --keep-freed-memory, "shipped" on another host (its environment is not
+   * ours to set).
+   */
+  allocator: AllocatorState;
   /** Scenarios whose cells are re-measured with wrk after their runs (when wrk is installed). */
   crossCheck: ScenarioName[];
   /**
@@ -183,8 +188,24 @@ const PLAN_FLAGS = [
   'processes',
   'client-cpus',
   'baseline',
+  'allocator',
   ...REMOTE_FLAGS,
 ] as const;
+
+const ALLOCATOR_STATES = ['fresh', 'keep', 'shipped'] as const satisfies readonly AllocatorState[];
+
+/** --allocator, with --keep-freed-memory as its older name for "keep"; servers on another host run as shipped. */
+function allocatorFlag(raw: string | undefined, keepFreed: boolean, remote: boolean): AllocatorState {
+  const asked = choice('allocator', raw, ALLOCATOR_STATES);
+  if (keepFreed && asked !== undefined && asked !== 'keep')
+    throw new FlagError(`--keep-freed-memory is --allocator keep: not with --allocator ${asked}`);
+  const state = keepFreed ? 'keep' : asked;
+  if (remote && state !== undefined && state !== 'shipped')
+    throw new FlagError(
+      `--${keepFreed ? 'keep-freed-memory' : `allocator ${state}`} sets the environment of servers started here: not with --server-host`,
+    );
+  return state ?? (remote ? 'shipped' : 'fresh');
+}
 
 /** "1,10,100": a sweep of connection counts (repeats dropped, order kept); undefined for one number. */
 function connectionsSweep(raw: string | undefined): number[] | undefined {
@@ -230,7 +251,7 @@ export function parsePlan(argv: string[]): Plan {
     targetCv: numberFlag('target-cv', str('target-cv'), 0.001, 1, false),
     maxRuns: 0,
     cold: values.cold === true,
-    keepFreedMemory: values['keep-freed-memory'] === true,
+    allocator: 'fresh',
     crossCheck: crossCheckList(str('cross-check'), base.crossCheck),
     drainCapSec: numberFlag('drain-cap', str('drain-cap'), 1, 600, false) ?? DEFAULT_DRAIN_CAP_SEC,
     minRequests: numberFlag('min-requests', str('min-requests'), 0, 1_000_000, true) ?? base.minRequests,
@@ -246,8 +267,7 @@ export function parsePlan(argv: string[]): Plan {
   plan.warmupMaxSec = numberFlag('warmup-max', str('warmup-max'), plan.warmupSec, 600, false) ?? defaultWarmupMax;
   const remote = remoteTarget(str, REPO_ROOT);
   if (remote !== undefined) plan.remote = remote;
-  if (remote !== undefined && plan.keepFreedMemory)
-    throw new FlagError('--keep-freed-memory sets the environment of servers started here: not with --server-host');
+  plan.allocator = allocatorFlag(str('allocator'), values['keep-freed-memory'] === true, remote !== undefined);
   plan.maxRuns = numberFlag('max-runs', str('max-runs'), plan.runs, 1000, true) ?? Math.max(plan.runs, quick ? 10 : PRECISION.maxRuns);
   // Precision target: on by default in the full plan; --runs given by hand means that many runs
   // (as a --warmup given by hand is taken as it is), unless a target is asked for too; 0 turns it off.

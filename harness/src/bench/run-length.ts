@@ -6,6 +6,7 @@
  * path (Node's quick hello cells had CVs of 52 to 65 %). So the warm-up goes on in short slices
  * until two in a row agree, and a run goes on past --duration until it holds --min-requests.
  */
+import type { Pools } from '@bench/app';
 
 /**
  * Completed requests a run should hold. A serial server's count is off by at most one request
@@ -33,10 +34,16 @@ export function runCapSec(durationSec: number): number {
   return Math.max(durationSec * MAX_STRETCH, MIN_CAP_SEC);
 }
 
-/** A warm-up slice long enough for about ten requests at the last rate, from 0.2 to 1 s. */
-export function warmupSliceSec(rate: number): number {
+/**
+ * A warm-up slice long enough for about ten requests on each connection at the last rate, from 0.2
+ * to 1 s. Ten in all, one a connection, made a slice of a 50 req/s cell 0.2 s long, and with one
+ * request's counting error allowed per slice two such slices agreed within 20 %: Node's file cells
+ * were called steady at 50 to 65 req/s, a second into a ramp that ended near 170, and their first
+ * runs served 0.46 to 0.78x the rest.
+ */
+export function warmupSliceSec(rate: number, connections = 1): number {
   if (!(rate > 0)) return 1;
-  return Math.min(1, Math.max(0.2, 10 / rate));
+  return Math.min(1, Math.max(0.2, (10 * Math.max(1, connections)) / rate));
 }
 
 /**
@@ -54,4 +61,22 @@ export function isSteady(rates: readonly number[], slicesSec: readonly number[] 
   const shortest = Math.min(slicesSec.at(-1) ?? Infinity, slicesSec.at(-2) ?? Infinity);
   const counting = Number.isFinite(shortest) && shortest > 0 ? 1 / shortest : 0;
   return Math.abs(last - before) < STEADY_TOLERANCE * Math.max(last, before) + counting;
+}
+
+/**
+ * Requests each thread serving a cell should have run before the warm-up may end, however soon
+ * its slices agreed: each worker thread has a JIT of its own, and one fib(28) request alone calls
+ * the function some 300,000 times, so ten leave every thread's hot path compiled (a bcrypt pool,
+ * native code, needs only its threads started). Ten a thread keeps Node's hash/async warm-up (4
+ * threads at 14 to 15 hashes a second) within the 3 s cap.
+ */
+export const WARMUP_REQUESTS_PER_THREAD = 10;
+
+/**
+ * The threads that serve a cell's requests, over all serving processes: the worker pool for
+ * worker, the thread pool for async (where the runtime says its size), else each event loop.
+ */
+export function servingThreads(mode: string, pools: Pools | undefined, processes: number): number {
+  const pool = mode === 'worker' ? pools?.workers.size : mode === 'async' ? pools?.threadpool.size : undefined;
+  return Math.max(1, pool ?? 1) * Math.max(1, processes);
 }

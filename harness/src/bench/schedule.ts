@@ -41,7 +41,7 @@ export interface ScheduleContext {
   serverArgs: string[];
   /** CPUs for the servers when pinned. */
   serverCpus?: string;
-  /** Added to every local server's environment (--keep-freed-memory). */
+  /** Added to every local server's environment (--allocator). */
   serverEnv?: Readonly<Record<string, string>>;
   /** What a fresh page cost on this host (environment.memoryFirstTouch), to tell a cell how much of its CPU went to page faults. */
   faultUsPerPage?: number;

@@ -6,7 +6,7 @@
  */
 import type { Parameters } from '../model/parameters.ts';
 import type { ScenarioName } from '../model/names.ts';
-import { KEEP_FREED_MEMORY_ENV } from '../system/allocator.ts';
+import { allocatorEnv } from '../system/allocator.ts';
 import type { Plan } from './plan.ts';
 
 /**
@@ -111,6 +111,13 @@ export function reportParameters(plan: Plan, allowed: Allowed): Parameters {
     ...(plan.targetPrecision === undefined ? {} : { targetPrecision: plan.targetPrecision, maxRuns: plan.maxRuns }),
     ...(plan.budgetSec === undefined ? {} : { budgetSec: plan.budgetSec }),
     ...(plan.baseline === undefined ? {} : { versionBaseline: plan.baseline.label }),
-    ...(plan.keepFreedMemory ? { serverEnv: { ...KEEP_FREED_MEMORY_ENV } } : {}),
+    allocator: plan.allocator,
+    ...serverEnvOf(plan),
   };
+}
+
+/** What --allocator adds to every server's environment (none as shipped). */
+function serverEnvOf(plan: Plan): { serverEnv?: Record<string, string> } {
+  const env = allocatorEnv(plan.allocator);
+  return env === undefined ? {} : { serverEnv: { ...env } };
 }

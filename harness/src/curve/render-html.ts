@@ -41,7 +41,7 @@ ${paletteScript()}  const MODE_DASH = { sync: [], async: [6, 3], worker: [2, 3],
       const steps = [...c.steps].sort((a, b) => a.offeredPerSec - b.offeredPerSec);
       return {
         label: c.runtime + ' ' + c.mode + (c.status === 'ok' ? '' : ' (' + c.status + ')'),
-        data: steps.map((s) => ({ x: s.offeredPerSec, y: Math.max(s.latencyMs.p99, 0.01), flags: s.flags, outcome: s.decision ? (s.meetsTarget ? 'pass' : s.decision.outcome === 'pass' ? 'fail' : s.decision.outcome) + ' (' + s.decision.requests + ' req, ' + s.decision.overTarget + ' over)' : '' })),
+        data: steps.map((s) => ({ x: s.offeredPerSec, y: s.latencyMs.p99 > 0 ? s.latencyMs.p99 : null, flags: s.flags, outcome: s.decision ? (s.meetsTarget ? 'pass' : s.decision.outcome === 'pass' ? 'fail' : s.decision.outcome) + ' (' + s.decision.requests + ' req, ' + s.decision.overTarget + ' over)' : '' })),
         borderColor: color,
         backgroundColor: color,
         borderDash: MODE_DASH[c.mode] || [],

@@ -1,4 +1,10 @@
+import { BroadcastChannel } from 'node:worker_threads';
+import { randomUUID } from 'node:crypto';
+import { dirname, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
+import type { Histogram } from 'hdr-histogram-js';
+import { addEncoded, type LatencyPercentilesMs, latencyHistogram, percentilesMs, recordMs } from '../stats/latency-histogram.ts';
 
 export interface LoadOptions {
   url: string;
@@ -25,6 +31,10 @@ export interface LoadResult {
   completed: number;
   /** Requests written, answered or not. */
   sent: number;
+  /**
+   * The 2xx answers' latencies, ms to the µs, from this harness's own per-answer times (autocannon
+   * times each from its write with the high-resolution clock) in an HDR histogram.
+   */
   latencyMs: { p50: number; p90: number; p99: number; p999: number; max: number };
   /** Failed requests other than timeouts (connection errors and the like). */
   errors: number;
@@ -34,10 +44,7 @@ export interface LoadResult {
   elapsedSec: number;
   /** This process's CPU while the load ran, 100 = one full core. */
   clientCpuPercent: number;
-  /**
-   * Mean latency of the answered requests, ms, at full precision (autocannon's histogram keeps
-   * whole milliseconds, too coarse for a sub-millisecond hello; used only with worker threads).
-   */
+  /** Mean latency of the 2xx answers, ms, to the µs. */
   meanLatencyMs?: number;
   /** Every answered request's latency, ms (in-process only): for percentiles with the unanswered in. */
   answeredMs?: number[];
@@ -64,7 +71,7 @@ interface ClientEvents {
   on(event: string, listener: (...args: unknown[]) => void): void;
 }
 
-function trackClient(client: ClientEvents, inFlight: InFlight[], answeredMs: number[]): void {
+function trackClient(client: ClientEvents, inFlight: InFlight[], answeredMs: number[], latency: Histogram): void {
   const state: InFlight = { sent: 0, settled: 0, lastSentAt: performance.now() };
   inFlight.push(state);
   client.on('request', () => {
@@ -75,11 +82,19 @@ function trackClient(client: ClientEvents, inFlight: InFlight[], answeredMs: num
     state.settled++;
     // (statusCode, bytes, duration ms, rate): the duration is measured from the write, to the µs.
     const duration = args[2];
-    if (typeof duration === 'number') answeredMs.push(duration);
+    if (typeof duration !== 'number') return;
+    answeredMs.push(duration);
+    // Only 2xx answers in the percentiles, as autocannon's own histogram: an error page is fast.
+    if (isOk(args[0])) recordMs(latency, duration);
   });
   client.on('timeout', () => state.settled++);
   client.on('connError', () => state.settled++);
 }
+
+const isOk = (status: unknown) => {
+  const code = Number(status);
+  return code >= 200 && code < 300;
+};
 
 /** Unanswered requests at `endAt`: at most one per connection (autocannon sends one at a time). */
 export function unansweredAt(inFlight: readonly InFlight[], endAt: number): number[] {
@@ -113,6 +128,9 @@ export function runLoad(options: LoadOptions): LoadRun {
   // Connection by connection, in-process only (worker threads take setupClient as a file path).
   const inFlight: InFlight[] = [];
   const answeredMs: number[] = [];
+  const latency = latencyHistogram();
+  // With worker threads each thread keeps its own histogram and sends it here at the end.
+  const fromWorkers = workers > 0 ? collectWorkerLatency(workers) : undefined;
   const done = new Promise<LoadResult>((resolve, reject) => {
     rejectDone = reject;
     instance = autocannon(
@@ -124,11 +142,17 @@ export function runLoad(options: LoadOptions): LoadRun {
         timeout: options.timeoutSec,
         // 100 ms samples let sub-second runs end on time (the default 1 s rounds them up).
         sampleInt: 100,
-        ...(workers > 0 ? { workers } : { setupClient: (client: ClientEvents) => trackClient(client, inFlight, answeredMs) }),
+        ...(fromWorkers !== undefined
+          ? // autocannon's types know only the in-process function; its threads take a path.
+            { workers, setupClient: WORKER_LATENCY as unknown as (client: autocannon.Client) => void, title: fromWorkers.channel }
+          : { setupClient: (client: ClientEvents) => trackClient(client, inFlight, answeredMs, latency) }),
       },
-      (error, result) => {
+      async (error, result) => {
         clearTimeout(timer);
-        if (error !== null && error !== undefined) return reject(error);
+        if (error !== null && error !== undefined) {
+          fromWorkers?.close();
+          return reject(error);
+        }
         // autocannon destroys its clients just before this callback: now is the run's end.
         const endAt = performance.now();
         const unansweredAges = unansweredAt(inFlight, endAt);
@@ -136,18 +160,15 @@ export function runLoad(options: LoadOptions): LoadRun {
         const wallMs = performance.now() - wallBefore;
         // result.duration is measured to 10 ms; start/finish are whole seconds once serialized.
         const elapsedSec = result.duration > 0 ? result.duration : wallMs / 1000;
-        const latency = result.latency as unknown as Record<string, number>;
+        if (fromWorkers !== undefined) addEncoded(latency, await fromWorkers.collect());
+        // A thread whose histogram never came leaves only autocannon's whole milliseconds.
+        const figures = latency.totalCount > 0 || result.requests.total === 0 ? percentilesMs(latency) : wholeMs(result.latency);
         resolve({
           requestsPerSec: result.requests.total / elapsedSec,
           completed: result.requests.total,
           sent: result.requests.sent,
-          latencyMs: {
-            p50: latency.p50 ?? 0,
-            p90: latency.p90 ?? 0,
-            p99: latency.p99 ?? 0,
-            p999: latency.p99_9 ?? 0,
-            max: latency.max ?? 0,
-          },
+          latencyMs: { p50: figures.p50, p90: figures.p90, p99: figures.p99, p999: figures.p999, max: figures.max },
+          meanLatencyMs: figures.mean,
           // autocannon counts every timeout as an error too; here errors are the other failures.
           errors: Math.max(0, result.errors - result.timeouts),
           timeouts: result.timeouts,
@@ -156,12 +177,8 @@ export function runLoad(options: LoadOptions): LoadRun {
           clientCpuPercent: ((cpu.user + cpu.system) / 1000 / wallMs) * 100,
           ...(workers > 0
             ? // Worker threads: the count only, from what was written and what came of it.
-              {
-                meanLatencyMs: latency.mean ?? 0,
-                unanswered: { count: Math.max(0, result.requests.sent - result.requests.total - result.errors) },
-              }
+              { unanswered: { count: Math.max(0, result.requests.sent - result.requests.total - result.errors) } }
             : {
-                meanLatencyMs: answeredMs.length === 0 ? 0 : answeredMs.reduce((a, b) => a + b, 0) / answeredMs.length,
                 answeredMs,
                 unanswered: { count: unansweredAges.length, agesMs: unansweredAges },
               }),
@@ -188,7 +205,53 @@ export function runLoad(options: LoadOptions): LoadRun {
     done,
     stop: () => {
       instance?.stop();
-      if (workers > 0) rejectDone(new Error('load stopped'));
+      if (workers > 0) {
+        fromWorkers?.close();
+        rejectDone(new Error('load stopped'));
+      }
     },
   };
 }
+
+function wholeMs(histogram: autocannon.Histogram): LatencyPercentilesMs {
+  const h = histogram as unknown as Record<string, number>;
+  return { p50: h.p50 ?? 0, p90: h.p90 ?? 0, p99: h.p99 ?? 0, p999: h.p99_9 ?? 0, max: h.max ?? 0, mean: h.mean ?? 0 };
+}
+
+const WORKER_LATENCY = resolve(dirname(fileURLToPath(import.meta.url)), 'autocannon-worker-latency.cjs');
+
+/**
+ * A worker thread cannot be handed a function: autocannon-worker-latency.cjs records in each one and
+ * sends its histogram over a BroadcastChannel named for this run (autocannon passes the run's
+ * title on to its threads). Messages on that channel and autocannon's own result travel apart, so
+ * `collect` (called once autocannon has called back) waits for every thread's histogram, a few
+ * seconds at most.
+ */
+function collectWorkerLatency(workers: number): { channel: string; collect(): Promise<string[]>; close(): void } {
+  const channel = `latency-${randomUUID()}`;
+  const listener = new BroadcastChannel(channel);
+  const received: string[] = [];
+  let allIn = () => {};
+  listener.onmessage = (event: unknown) => {
+    received.push(String((event as { data: unknown }).data));
+    if (received.length === workers) allIn();
+  };
+  let timer: NodeJS.Timeout | undefined;
+  const close = () => {
+    clearTimeout(timer);
+    listener.close();
+  };
+  const collect = () =>
+    new Promise<string[]>((resolveAll) => {
+      allIn = () => {
+        close();
+        resolveAll(received);
+      };
+      if (received.length === workers) allIn();
+      else timer = setTimeout(allIn, WORKER_HISTOGRAM_WAIT_MS);
+    });
+  return { channel, collect, close };
+}
+
+/** How long the result waits for the worker threads' histograms after autocannon has called back. */
+const WORKER_HISTOGRAM_WAIT_MS = 3000;

@@ -4,16 +4,13 @@
 // and times every request from when it was DUE (so the
 // queueing a slow server causes is charged to the server: no coordinated omission). Its own
 // process keeps the harness's work (IPC, /stats, rendering) off its event loop.
-import { build, type Histogram } from 'hdr-histogram-js';
 import { arrivalOffsets } from './arrivals.ts';
 import { ConnectionPool, preopenCount, type PoolHandlers } from './http-pool.ts';
 import { PreciseWake } from './precise-wake.ts';
 import { AsleepShare, pace, WAKE_EARLY_MS } from './send-pacing.ts';
 import { shouldStopStep, StepTally } from '../stats/step-decision.ts';
-import type { GeneratorCommand, GeneratorMessage, Percentiles, StepMeasurement, StepOptions } from './generator-types.ts';
-
-const histogram = (): Histogram =>
-  build({ lowestDiscernibleValue: 1, highestTrackableValue: 3_600_000_000, numberOfSignificantValueDigits: 3 });
+import { latencyHistogram as histogram, percentileMs, percentilesMs, recordMs } from '../stats/latency-histogram.ts';
+import type { GeneratorCommand, GeneratorMessage, StepMeasurement, StepOptions } from './generator-types.ts';
 
 /**
  * The connections, kept from step to step while the URL stays the same: a curve's search and a
@@ -61,7 +58,6 @@ function runStep(options: StepOptions): Promise<StepMeasurement> {
   let lastSettled = 0;
   let spinMs = 0;
   let settledCount = 0;
-  const micros = (ms: number) => Math.max(1, Math.round(ms * 1000));
 
   return new Promise((resolveStep) => {
     // Set when sending starts, once the connections the step will need are open (below).
@@ -91,7 +87,7 @@ function runStep(options: StepOptions): Promise<StepMeasurement> {
         // (A request not settled in the tally counts as over the target: failures need no call.)
         if (status >= 200 && status < 300) {
           completed++;
-          latency.recordValue(micros(at - dueAt));
+          recordMs(latency, at - dueAt);
           if (rule !== undefined) tally?.settle(index, at - dueAt <= rule.targetMs, at - dueAt);
           if (at < firstAnswer) firstAnswer = at;
           lastAnswer = at;
@@ -110,7 +106,7 @@ function runStep(options: StepOptions): Promise<StepMeasurement> {
     const sweeper = setInterval(() => {
       for (const _ of pool.expire(performance.now())) {
         timeouts++;
-        latency.recordValue(micros(options.timeoutMs));
+        recordMs(latency, options.timeoutMs);
         settle();
       }
     }, sweepMs);
@@ -122,7 +118,7 @@ function runStep(options: StepOptions): Promise<StepMeasurement> {
         return;
       }
       sent++;
-      lateness.recordValue(micros(now - dueAt));
+      recordMs(lateness, now - dueAt);
     };
 
     const tick = () => {
@@ -208,8 +204,8 @@ function runStep(options: StepOptions): Promise<StepMeasurement> {
         timeouts,
         achievedPerSec: completed >= 2 && lastAnswer > firstAnswer ? (completed - 1) / ((lastAnswer - firstAnswer) / 1000) : 0,
         elapsedSec: Math.round(Math.max(windowMs, lastSettled - t0)) / 1000,
-        latencyMs: percentiles(latency),
-        latenessMs: { p50: ms(lateness, 50), p99: ms(lateness, 99), max: lateness.totalCount ? lateness.maxValue / 1000 : 0 },
+        latencyMs: percentilesMs(latency),
+        latenessMs: { p50: percentileMs(lateness, 50), p99: percentileMs(lateness, 99), max: percentilesMs(lateness).max },
         cpuPercent: round1((windowCpuMs / sendWindowMs) * 100),
         busyPercent: round1((Math.max(0, windowCpuMs - windowSpinMs) / sendWindowMs) * 100),
         ...verdictAtEnd(),
@@ -226,19 +222,6 @@ function runStep(options: StepOptions): Promise<StepMeasurement> {
 }
 
 const round1 = (x: number) => Math.round(x * 10) / 10;
-const ms = (h: Histogram, p: number) => (h.totalCount ? h.getValueAtPercentile(p) / 1000 : 0);
-
-function percentiles(h: Histogram): Percentiles {
-  return {
-    p50: ms(h, 50),
-    p90: ms(h, 90),
-    p99: ms(h, 99),
-    p999: ms(h, 99.9),
-    max: h.totalCount ? h.maxValue / 1000 : 0,
-    mean: h.totalCount ? Math.round(h.mean) / 1000 : 0,
-  };
-}
-
 const send = (message: GeneratorMessage) => process.send?.(message);
 
 process.on('message', (command: GeneratorCommand) => {

@@ -3,7 +3,7 @@
 // blocked event loop counts its whole wait (no coordinated omission). It runs in its own
 // process so the load generator's busy loop never delays it.
 import { Agent, request } from 'node:http';
-import { build } from 'hdr-histogram-js';
+import { latencyHistogram, percentilesMs, recordMs } from '../stats/latency-histogram.ts';
 import type { ProbeCommand, ProbeReport } from './probe.ts';
 
 let session: { stop: () => Promise<ProbeReport> } | undefined;
@@ -12,7 +12,7 @@ class ProbeTimeout extends Error {}
 
 function start(url: string, ratePerSec: number, timeoutMs: number) {
   const agent = new Agent({ keepAlive: true, maxSockets: 256 });
-  const histogram = build({ lowestDiscernibleValue: 1, highestTrackableValue: 60_000_000, numberOfSignificantValueDigits: 3 });
+  const histogram = latencyHistogram();
   let errors = 0;
   let timeouts = 0;
   let sent = 0;
@@ -26,7 +26,7 @@ function start(url: string, ratePerSec: number, timeoutMs: number) {
       const req = request(`${url}/hello`, { agent, timeout: timeoutMs }, (res) => {
         res.resume();
         res.on('end', () => {
-          if (res.statusCode === 200) histogram.recordValue(Math.max(1, Math.round((performance.now() - dueAt) * 1000)));
+          if (res.statusCode === 200) recordMs(histogram, performance.now() - dueAt);
           else errors++;
           resolve();
         });
@@ -38,7 +38,7 @@ function start(url: string, ratePerSec: number, timeoutMs: number) {
         // look good by leaving out the callers it failed.
         if (error instanceof ProbeTimeout) {
           timeouts++;
-          histogram.recordValue(Math.round(timeoutMs * 1000));
+          recordMs(histogram, timeoutMs);
         } else {
           errors++;
         }
@@ -67,17 +67,8 @@ function start(url: string, ratePerSec: number, timeoutMs: number) {
       // The requests still waiting are the ones that waited longest: let them finish.
       await Promise.all(inFlight);
       agent.destroy();
-      const ms = (us: number) => Math.round(us) / 1000;
-      const count = histogram.totalCount - timeouts;
-      return {
-        sent,
-        count,
-        errors,
-        timeouts,
-        p50: histogram.totalCount ? ms(histogram.getValueAtPercentile(50)) : 0,
-        p99: histogram.totalCount ? ms(histogram.getValueAtPercentile(99)) : 0,
-        max: histogram.totalCount ? ms(histogram.maxValue) : 0,
-      };
+      const { p50, p99, max } = percentilesMs(histogram);
+      return { sent, count: histogram.totalCount - timeouts, errors, timeouts, p50, p99, max };
     },
   };
 }

@@ -135,6 +135,24 @@ export interface Warmup {
   sec: number;
   steady: boolean;
   requestsPerSec: number;
+  /**
+   * added: the connections it ran with (at least one per serving thread), the requests it served,
+   * and the threads that serve the cell (its pool on each serving process: the worker pool for
+   * worker, the thread pool for async, else the event loop) it asked a minimum of requests for.
+   */
+  connections?: number;
+  requests?: number;
+  servingThreads?: number;
+}
+
+/**
+ * added: a cell whose first measured run served less than 0.8x its median: that run's share of the
+ * median and why, as far as the harness can tell (the machine slower in that run, a warm-up cut at
+ * its cap, or a server still speeding up after a steady warm-up).
+ */
+export interface SlowFirstRun {
+  ratio: number;
+  reason: string;
 }
 
 /**
@@ -246,6 +264,8 @@ export interface CellResult {
   latencyCensored?: string;
   /** added: runs left out of the figures because the machine was markedly slow during them (still in runDetails). */
   slowRunsExcluded?: number;
+  /** added: the first measured run was below 0.8x the cell's median (bench/first-run.ts). */
+  slowFirstRun?: SlowFirstRun;
   /** added: the precision asked (half-width share of the median) and whether the interval reached it. */
   precisionGoal?: { halfWidthShare: number; met: boolean };
   /**

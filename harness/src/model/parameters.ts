@@ -28,7 +28,14 @@ export interface Parameters {
    * before and after (undefined where fincore cannot tell), and how long the read took.
    */
   filesPrimed?: { residentBefore?: number; residentAfter?: number; sec: number };
-  /** added, --keep-freed-memory: the allocator settings added to every server's environment (system/allocator.ts). */
+  /**
+   * added: the state the servers' allocators were held in (--allocator; system/allocator.ts):
+   * "fresh" (every large buffer mapped fresh), "keep" (freed memory kept, --keep-freed-memory) or
+   * "shipped" (left to adjust itself). Absent in older reports: "keep" when serverEnv is there,
+   * else "shipped".
+   */
+  allocator?: AllocatorState;
+  /** added: the allocator settings added to every server's environment (system/allocator.ts). */
   serverEnv?: Record<string, string>;
   /**
    * added: how runs of one cell on different runtimes are ordered. "interleaved": A B C A B C,
@@ -61,3 +68,6 @@ export interface Parameters {
    */
   autoProcesses?: { count: number; cpusOf: string };
 }
+
+/** What --allocator holds the servers' allocators to (system/allocator.ts). */
+export type AllocatorState = 'fresh' | 'keep' | 'shipped';

@@ -160,14 +160,17 @@ export const UNFAIR_JAIN = 0.9;
 /**
  * A cell whose page faults took at least this share of the server's CPU per request says so: its
  * figure then measures the host's memory handling as much as the endpoint (on a VM, 14-17 µs a
- * fresh page; docs/methodology.md), and --keep-freed-memory shows the endpoint without it.
+ * fresh page; docs/methodology.md), and --allocator keep shows the endpoint without it.
  */
 export const PAGE_FAULT_SHARE = 0.2;
 
 export function cellRemarks(
-  cell: Pick<CellResult, 'restarts' | 'lagMissing' | 'shortRuns' | 'fairness' | 'pageFaultShare' | 'pageFaultsPerRequest'>,
+  cell: Pick<CellResult, 'restarts' | 'lagMissing' | 'shortRuns' | 'fairness' | 'pageFaultShare' | 'pageFaultsPerRequest' | 'slowFirstRun'>,
 ): string[] {
   const remarks: string[] = [];
+  if (cell.slowFirstRun !== undefined) {
+    remarks.push(`⚠ first run ${cell.slowFirstRun.ratio.toFixed(2)}x the median: ${cell.slowFirstRun.reason}`);
+  }
   if (cell.pageFaultShare !== undefined && cell.pageFaultShare >= PAGE_FAULT_SHARE) {
     remarks.push(
       `⚠ page faults ≈ ${percent(cell.pageFaultShare)} of the server's CPU (${formatRps(cell.pageFaultsPerRequest ?? 0)} a request)`,

@@ -33,8 +33,8 @@ export const CENSORED_DOMINATES = 1.5;
 
 /**
  * Tables show the p99 with the unanswered in, as "≥ ", when it is a lower bound more than this
- * much above the answered p99 (autocannon's p99 is in whole milliseconds: 10 % keeps a
- * sub-millisecond hello from reading "≥" on rounding alone).
+ * much above the answered p99: a shift the unanswered make, not one the two computations differ
+ * by (the answered p99 comes from a histogram of three significant digits, this one is exact).
  */
 export const CENSORED_SHIFT = 1.1;
 

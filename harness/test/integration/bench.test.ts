@@ -50,6 +50,9 @@ describe('bench --quick on node, bun and deno', () => {
       expect(c.requestsPerSec.median, `${c.runtime} ${c.scenario}/${c.mode}`).toBeGreaterThan(0);
       expect(c.requestsPerSec.runs).toHaveLength(2);
       expect(c.probeLatencyMs.p99).toBeGreaterThan(0);
+      // Percentiles to the microsecond: a hello answered well under a millisecond still reads > 0.
+      expect(c.latencyMs.p50, `${c.runtime} ${c.scenario}/${c.mode} p50`).toBeGreaterThan(0);
+      expect(c.latencyMs.p99).toBeGreaterThanOrEqual(c.latencyMs.p50);
       // Every run, the heavy ones included, was long enough to hold --min-requests.
       for (const run of c.runDetails)
         expect(run.requests, `${c.runtime} ${c.scenario}/${c.mode}`).toBeGreaterThanOrEqual(report.parameters.minRequests ?? 0);

@@ -8,7 +8,7 @@ import { generateDataFiles, type Manifest } from '@bench/app';
 import { probeRuntime, RUNTIME_NAMES, runtimeSpec } from '../../src/servers/runtimes.ts';
 import { groupAlive, startServer, stopAllServers, type RunningServer } from '../../src/servers/server.ts';
 import { checkAnswer } from '../../src/servers/validate.ts';
-import { KEEP_FREED_MEMORY_ENV } from '../../src/system/allocator.ts';
+import { allocatorEnv } from '../../src/system/allocator.ts';
 
 const LOAD_ROUTES = [
   '/hello',
@@ -114,11 +114,12 @@ describe.each(RUNTIME_NAMES)('%s', (name) => {
     expect(groupAlive(server.pid)).toBe(false);
   });
 
-  it('--keep-freed-memory: the allocator settings reach the server process itself, and no other setting changes', async () => {
-    const server = await startServer(spec, { raw: true, serverArgs: serverArgs(), env: KEEP_FREED_MEMORY_ENV });
+  it('--allocator: the allocator settings reach the server process itself, and no other setting changes', async () => {
+    const env = allocatorEnv('fresh') ?? {};
+    const server = await startServer(spec, { raw: true, serverArgs: serverArgs(), env });
     try {
       const environ = new Set(readFileSync(`/proc/${server.pid}/environ`, 'utf8').split('\0'));
-      for (const [key, value] of Object.entries(KEEP_FREED_MEMORY_ENV)) expect(environ.has(`${key}=${value}`)).toBe(true);
+      for (const [key, value] of Object.entries(env)) expect(environ.has(`${key}=${value}`)).toBe(true);
       expect(environ.has('NO_COLOR=1')).toBe(true);
       expect(await checkAnswer('/hello', await fetch(`${server.url}/hello`))).toBeUndefined();
     } finally {

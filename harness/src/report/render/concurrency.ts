@@ -81,7 +81,7 @@ ${paletteScript()}    for (const canvas of document.querySelectorAll('canvas[dat
         const color = RUNTIME_COLORS[line[0].runtime] || SPARE_COLORS[0];
         return [
           { label: key + ' req/s', data: line.map((c) => ({ x: c.connections, y: c.requestsPerSec.median })), borderColor: color, backgroundColor: color, yAxisID: 'y' },
-          { label: key + ' p99', data: line.map((c) => ({ x: c.connections, y: Math.max(c.latencyMs.p99, 0.1) })), borderColor: color, backgroundColor: color, borderDash: [5, 4], yAxisID: 'p99' },
+          { label: key + ' p99', data: line.map((c) => ({ x: c.connections, y: c.latencyMs.p99 > 0 ? c.latencyMs.p99 : null })), borderColor: color, backgroundColor: color, borderDash: [5, 4], yAxisID: 'p99' },
         ];
       });
       new Chart(canvas, {

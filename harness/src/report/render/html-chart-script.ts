@@ -164,12 +164,16 @@ ${paletteScript()}
     return new Chart(canvas, { type: 'barWithErrorBars', data: { labels: modes, datasets }, options: rpsOptions, plugins: [cellMarks] });
   }
 
-  /** One bar group per cell, one dataset per figure; flagged cells carry their mark in the label. */
+  /**
+   * One bar group per cell, one dataset per figure; flagged cells carry their mark in the label.
+   * The axis is logarithmic: a figure of 0 (an old report's whole-millisecond percentile, a loop
+   * that never lagged) has no place on it and is left out rather than drawn at a made-up floor.
+   */
   function figuresChart(canvas, cells, series, yTitle) {
     const labels = cells.map((c) => laneOf(c) + (c.processes === undefined ? '' : ' x' + c.processes) + ' ' + modeLabel(c) + (markOf(c) === '' ? '' : ' ' + markOf(c)));
     const datasets = series.map(([label, pick, color]) => ({
       label,
-      data: cells.map((c) => (measured(c) ? pick(c) : null)),
+      data: cells.map((c) => (measured(c) && pick(c) > 0 ? pick(c) : null)),
       backgroundColor: color,
       notes: cells.map(notesOf),
     }));

@@ -16,6 +16,7 @@ import { processesHtml } from './processes.ts';
 import { entryLane, laneOf, SCENARIO_ORDER } from '../merge.ts';
 import { comparisonLines } from '../text/sentences.ts';
 import { formatBytes, formatDate } from '../text/formats.ts';
+import { allocatorOf } from '../text/allocator.ts';
 import type { ScenarioName } from '../../model/names.ts';
 import type { Parameters } from '../../model/parameters.ts';
 import type { Report, RuntimeEntry } from '../../model/report.ts';
@@ -110,7 +111,7 @@ function howToRead(report: Report): string {
 <li>⚠ count-mismatch: the server counted more or fewer requests than the client sent.</li>
 <li>⚠ latency censored: the latency figures cannot be told: the answered requests' mean is under a quarter of the time in the system Little's law gives (connections ÷ req/s: the runs held under half a turn of the queue), or more requests were left unanswered at the runs' end than answered, or those (counted at their age, a lower bound) lift the p99 1.5x; a p99 that is such a lower bound reads "≥ …".</li>
 <li>✗ invalid: errors, timeouts, non-2xx answers or a failed answer check; ✗ failed: the server died (no figures).</li>
-<li>⚠ page faults ≈ x %: the server's page faults a request, at what a fresh page costs on this host (environment: fresh memory), took at least ${PAGE_FAULT_SHARE * 100} % of its CPU a request: the figure measures the host's memory handling as much as the endpoint${report.parameters.serverEnv === undefined ? ' (<code>--keep-freed-memory</code> measures it with the allocators keeping freed memory)' : ''}.</li>
+<li>⚠ page faults ≈ x %: the server's page faults a request, at what a fresh page costs on this host (environment: fresh memory), took at least ${PAGE_FAULT_SHARE * 100} % of its CPU a request: the figure measures the host's memory handling as much as the endpoint${allocatorOf(report.parameters) === 'keep' ? '' : ' (<code>--allocator keep</code> measures it with the allocators keeping freed memory)'}.</li>
 </ul>`;
 }
 

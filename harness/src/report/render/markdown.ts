@@ -3,6 +3,7 @@
  * formats, labels and sentences are the text layer's (report/text/), shared with the HTML and
  * console reports.
  */
+import { allocatorOf } from '../text/allocator.ts';
 import { concurrencyMarkdown } from './concurrency.ts';
 import { markdownTable } from 'markdown-table';
 import { escapeCell, formatDate, formatMs, formatRatio, formatRps } from '../text/formats.ts';
@@ -116,7 +117,7 @@ function howToRead(report: Report): string {
     "- ⚠ latency censored: the latency figures cannot be told: the answered requests' mean is under a quarter of the time in the system Little's law gives (connections ÷ req/s: the runs held under half a turn of the queue), or more requests were left unanswered at the runs' end than answered, or those (counted at their age, a lower bound) lift the p99 1.5x; a p99 that is such a lower bound reads \"≥ …\"",
     '- ⚠ overloaded: requests waited past the timeout and the client gave up on them; the figures are of the answered ones, and the share that timed out is given',
     '- ✗ invalid: errors (without overload), non-2xx answers or a failed answer check; ✗ failed: the server died or hung (alive but doing no work at all)',
-    `- ⚠ page faults ≈ x %: the server's page faults a request, at what a fresh page costs on this host ("fresh memory" below), took at least ${PAGE_FAULT_SHARE * 100} % of its CPU a request: the figure measures the host's memory handling as much as the endpoint${report.parameters.serverEnv === undefined ? '; `--keep-freed-memory` measures it with the allocators keeping freed memory' : ''} (docs/methodology.md)`,
+    `- ⚠ page faults ≈ x %: the server's page faults a request, at what a fresh page costs on this host ("fresh memory" below), took at least ${PAGE_FAULT_SHARE * 100} % of its CPU a request: the figure measures the host's memory handling as much as the endpoint${allocatorOf(report.parameters) === 'keep' ? '' : '; `--allocator keep` measures it with the allocators keeping freed memory'} (docs/methodology.md)`,
   ].join('\n');
   return `${figures}\n\n${legend}`;
 }

@@ -3,6 +3,7 @@
  * site and the features' sections): modes, runtimes, the environment, the parameters, the
  * server-thread figures and the wall time. Pure text: no renderer is imported here.
  */
+import { allocatorText } from './allocator.ts';
 import type { CellResult } from '../../model/cell.ts';
 import type { NetworkPath, RoundTrip } from '../../model/environment.ts';
 import type { Parameters } from '../../model/parameters.ts';
@@ -182,14 +183,7 @@ export function parameterRows(p: Parameters, timing?: Timing): [string, string][
         ? 'cold: files evicted from the page cache before each run (verified); later reads in a run hit the cache again'
         : `warm (reads hit the page cache)${p.coldUnavailable === undefined ? '' : `: --cold was asked for but ${p.coldUnavailable}`}${primed(p.filesPrimed)}`,
     ],
-    [
-      'server allocators',
-      p.serverEnv === undefined
-        ? 'as the runtimes ship'
-        : `keep freed memory (--keep-freed-memory): ${Object.entries(p.serverEnv)
-            .map(([k, v]) => `${k}=${v}`)
-            .join(' ')}`,
-    ],
+    ['server allocators', allocatorText(p)],
   ];
 }
 
