@@ -79,6 +79,12 @@ export interface Plan {
   clientCpus?: number;
   /** --server-host and friends: the servers run on another host, started over ssh. */
   remote?: RemoteTarget;
+  /**
+   * Server processes a cell's runs are split between (--server-processes; default 2 in the full
+   * plan, 1 with --quick or --runs below 4): the servers are restarted once midway through a
+   * group's rounds, so each cell's interval can hold the variance between processes.
+   */
+  serverProcesses?: number;
 }
 
 export type ProcessCount = number | 'auto';
@@ -141,6 +147,12 @@ export const DEFAULT_DRAIN_CAP_SEC = 15;
 
 const SCHEDULES = ['interleaved', 'sequential'] as const;
 
+/**
+ * Server processes per cell in the full plan: two, the fewest that show a between-process
+ * variance; each more costs every cell another server start and warm-up (docs/methodology.md).
+ */
+export const DEFAULT_SERVER_PROCESSES = 2;
+
 /** A flag problem: one line naming it and the accepted values; the CLI exits 2. */
 
 /**
@@ -183,6 +195,7 @@ const PLAN_FLAGS = [
   'processes',
   'client-cpus',
   'baseline',
+  'server-processes',
   ...REMOTE_FLAGS,
 ] as const;
 
@@ -246,6 +259,9 @@ export function parsePlan(argv: string[]): Plan {
   plan.warmupMaxSec = numberFlag('warmup-max', str('warmup-max'), plan.warmupSec, 600, false) ?? defaultWarmupMax;
   const remote = remoteTarget(str, REPO_ROOT);
   if (remote !== undefined) plan.remote = remote;
+  // Two processes need two runs each for a process's mean; fewer runs keep one process.
+  plan.serverProcesses =
+    numberFlag('server-processes', str('server-processes'), 1, 8, true) ?? (quick || plan.runs < 4 ? 1 : DEFAULT_SERVER_PROCESSES);
   if (remote !== undefined && plan.keepFreedMemory)
     throw new FlagError('--keep-freed-memory sets the environment of servers started here: not with --server-host');
   plan.maxRuns = numberFlag('max-runs', str('max-runs'), plan.runs, 1000, true) ?? Math.max(plan.runs, quick ? 10 : PRECISION.maxRuns);

@@ -19,10 +19,22 @@ import type { MetricChange, Verdict } from '../model/change.ts';
 import type { CellResult } from '../model/cell.ts';
 import type { CellStatus, Flag, Mode, ScenarioName } from '../model/names.ts';
 import type { Report } from '../model/report.ts';
-import { reproducibility, type Reproducibility } from './reproduced.ts';
+import { ratioPairs, ratioReproducibility, reproducibility, type Reproducibility } from './reproduced.ts';
+import {
+  bothAgree,
+  DEFAULT_MARGIN,
+  driftCancelledEstimate,
+  judgeChange,
+  P99_MARGIN_FACTOR,
+  rawEstimate,
+  throughputMargin,
+  withJudgement,
+  type GateFields,
+} from './gate.ts';
+import { ci95 } from '../stats/stats.ts';
 
 export const SUPPORTED_SCHEMA_VERSION = 1;
-export const DEFAULT_THRESHOLD = 0.05;
+export const DEFAULT_THRESHOLD = DEFAULT_MARGIN;
 export const DEFAULT_ALPHA = 0.05;
 /**
  * autocannon reports latencies in whole milliseconds, so a p99 moving by 1 ms (1 -> 2 ms on a
@@ -56,8 +68,10 @@ export interface CellKey {
 export interface ComparedCell extends CellKey {
   kind: 'compared';
   runs: { baseline: number; current: number };
-  throughput: MetricChange;
-  p99: MetricChange;
+  throughput: MetricChange & Partial<GateFields>;
+  /** added: the drift-cancelled throughput (requests per reference unit), when both reports carry it. */
+  driftCancelled?: MetricChange & GateFields;
+  p99: MetricChange & Partial<GateFields>;
   /** Regressed if any metric did, else improved if any did, else not testable if any was not. */
   verdict: Verdict;
   flags: { baseline: Flag[]; current: Flag[] };
@@ -126,8 +140,10 @@ export interface ReportComparison {
   counts: ComparisonCounts;
   /** True when any cell regressed significantly beyond the threshold: the CLI's exit code 1. */
   hasRegression: boolean;
-  /** added (issue 22): cells whose requests/s medians sit inside each other's 95 % intervals (compare/reproduced.ts). */
+  /** added (issue 22): cells whose requests/s agree (compare/reproduced.ts: within the combined 95 % interval or 3 %). */
   reproducibility?: Reproducibility;
+  /** added: the headline paired ratios (async/sync, worker/sync, hono/raw) that agree by the same rule. */
+  ratioReproducibility?: Reproducibility;
 }
 
 /** Which way is worse: fewer requests/s, or a longer p99. */
@@ -213,6 +229,54 @@ export function compareCell(baseline: CellResult, current: CellResult, threshold
     p99,
     verdict: cellVerdict([throughput.verdict, p99.verdict]),
     flags: { baseline: [...baseline.flags], current: [...current.flags] },
+  };
+}
+
+function medianOf(xs: readonly number[], fallback: number): number {
+  return xs.length > 0 ? median(xs) : fallback;
+}
+
+/** A p99 estimate from the runs' own p99s: their median with the 95 % interval of their mean. */
+function p99Estimate(cell: CellResult): { median: number; ci95: [number, number] } | undefined {
+  const runs = p99Runs(cell);
+  if (runs.length < 2) return undefined;
+  return { median: medianOf(runs, cell.latencyMs.p99), ci95: ci95(runs) };
+}
+
+/**
+ * The gate's view of one cell (compare/gate.ts): throughput on raw and drift-cancelled figures
+ * with intervals across processes, p99 on its runs' interval, each against its practical margin;
+ * a change must also be significant by Welch's test at `alpha` and beyond the instrument's resolution.
+ */
+export function gateCell(baseline: CellResult, current: CellResult, margin: number, alpha: number): CellComparison {
+  const welch = compareCell(baseline, current, margin, alpha);
+  if (welch.kind === 'not-compared') return welch;
+  const rule = throughputMargin(current.scenario, margin);
+  const raw = judgeChange(rawEstimate(baseline), rawEstimate(current), rule, 'lower');
+  const b = driftCancelledEstimate(baseline);
+  const c = driftCancelledEstimate(current);
+  const cancelled = b === undefined || c === undefined ? undefined : judgeChange(b, c, rule, 'lower');
+  const significant = (m: MetricChange, verdict: Verdict): Verdict =>
+    verdict === 'regressed' || verdict === 'improved' ? (m.test !== null && m.test.p < alpha ? verdict : 'unchanged') : verdict;
+  const throughput = withJudgement(welch.throughput, significant(welch.throughput, bothAgree(raw, cancelled)), raw);
+  const p99Judged = judgeChange(p99Estimate(baseline), p99Estimate(current), margin * P99_MARGIN_FACTOR, 'higher');
+  const p99Verdict =
+    Math.abs(welch.p99.current - welch.p99.baseline) <= LATENCY_RESOLUTION_MS ? 'unchanged' : significant(welch.p99, p99Judged.verdict);
+  const p99 = withJudgement(welch.p99, p99Judged.verdict === 'not-testable' ? 'not-testable' : p99Verdict, p99Judged);
+  const driftCancelled =
+    cancelled === undefined || b === undefined || c === undefined
+      ? undefined
+      : withJudgement(
+          { baseline: b.median, current: c.median, ratio: c.median / b.median, change: c.median / b.median - 1, test: null },
+          cancelled.verdict,
+          cancelled,
+        );
+  return {
+    ...welch,
+    throughput,
+    ...(driftCancelled === undefined ? {} : { driftCancelled }),
+    p99,
+    verdict: cellVerdict([throughput.verdict, p99.verdict]),
   };
 }
 
@@ -327,7 +391,7 @@ export function compareReports(baseline: Report, current: Report, options: Compa
     const before = baseCells.get(key);
     if (before === undefined) added.push(keyOf(cell));
     else {
-      cells.push(compareCell(before, cell, threshold, alpha));
+      cells.push(gateCell(before, cell, threshold, alpha));
       pairs.push([before, cell]);
     }
   }
@@ -347,5 +411,6 @@ export function compareReports(baseline: Report, current: Report, options: Compa
     counts,
     hasRegression: counts.regressed > 0,
     reproducibility: reproducibility(pairs),
+    ratioReproducibility: ratioReproducibility(ratioPairs(baseline.comparisons, current.comparisons)),
   };
 }

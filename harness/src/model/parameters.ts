@@ -60,4 +60,6 @@ export interface Parameters {
    * counted ("this host", or the server host's name with --server-host).
    */
   autoProcesses?: { count: number; cpusOf: string };
+  /** added: server processes each cell's runs were split between (the servers restarted midway through each group's rounds). */
+  serverProcesses?: number;
 }

@@ -8,7 +8,7 @@ import type { Report } from '../../model/report.ts';
 import { cellNotes, comparisonLines, formatDate, formatMs, formatRps, modeLabel, timingText } from './markdown.ts';
 import { runtimeLabel } from './processes.ts';
 import { shownP99 } from '../../stats/littles-law.ts';
-import { movingMachineText } from './precision.ts';
+import { hostCheckText, movingMachineText } from './precision.ts';
 
 const DASH = '-';
 
@@ -44,9 +44,11 @@ export function renderConsoleSummary(report: Report): string {
     .map((r) => `${r.name} ${r.status}${r.reason === undefined ? '' : `: ${r.reason}`}`);
   const lines = report.comparisons.flatMap((c) => comparisonLines(report, c).map((line) => `[${c.scenario}] ${line}`));
   const moving = movingMachineText(report.environment);
+  const check = hostCheckText(report.environment);
   const parts = [
     header,
     ...(moving === undefined ? [] : [moving]),
+    ...(check === undefined ? [] : [check]),
     ...(skipped.length === 0 ? [] : [`Not measured: ${skipped.join('; ')}`]),
     report.results.length === 0 ? 'No cell was measured.' : resultsTable(report),
     ...(lines.length === 0 ? [] : [lines.join('\n')]),
