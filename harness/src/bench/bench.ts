@@ -28,7 +28,7 @@ import { cellsFor, type CellSpec } from '../servers/scenarios.ts';
 import { benchGroup, stopKind, type Lane, type ScheduleContext } from './schedule.ts';
 import { startSpeedSampler, type SpeedSampler } from '../system/speed-sampler.ts';
 import { samplerMove } from '../system/speed-math.ts';
-import { checkBefore, checkReading, referenceLoop, roundReference, withAfter } from './reference.ts';
+import { checkBefore, checkTwice, referenceLoop, roundReference, withAfter } from './reference.ts';
 import { scenarioGroups, weightedPace } from './budget.ts';
 import { stopAllServers, type RunningServer } from '../servers/server.ts';
 import { createPhaseClock, phaseKind } from './phase-clock.ts';
@@ -236,12 +236,12 @@ export async function runBench(plan: Plan, options: BenchOptions): Promise<Bench
   } catch (error) {
     if (!(error instanceof Interrupted)) throw error;
   } finally {
-    // Not after an interruption: the user is waiting, and Ctrl-C reached the sampler's children too.
-    if (speed !== undefined && meta.environment.hostCheck !== undefined && !signal.aborted)
-      meta.environment.hostCheck = withAfter(meta.environment.hostCheck, await checkReading(speed, availableParallelism()));
-    speed?.stop();
     probe.close();
     await stopAllServers();
+    // With every server stopped; not after an interruption (the user is waiting, and Ctrl-C reached the sampler's children too).
+    if (speed !== undefined && meta.environment.hostCheck !== undefined && !signal.aborted)
+      meta.environment.hostCheck = withAfter(meta.environment.hostCheck, (await checkTwice(speed, availableParallelism()))?.reading);
+    speed?.stop();
     progress.done();
   }
 

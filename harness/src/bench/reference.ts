@@ -65,23 +65,37 @@ export async function checkReading(sampler: Sampler, cpus: number): Promise<Host
   return { at: new Date().toISOString(), alone, together: together.ms.map(round3) };
 }
 
-/** A reading's one figure: the mean over CPUs, alone and together. */
+/** A reading's one figure: the median over CPUs, alone and together (one disturbed call does not move it). */
 export function readingMs(r: HostCheckReading): number {
-  return mean([...r.alone, ...r.together]);
+  const xs = [...r.alone, ...r.together].sort((a, b) => a - b);
+  const mid = Math.floor(xs.length / 2);
+  return xs.length % 2 === 1 ? (xs[mid] ?? 0) : ((xs[mid - 1] ?? 0) + (xs[mid] ?? 0)) / 2;
+}
+
+/** Two readings as one: each figure the faster of the two (a reading disturbed by something else only reads slower). */
+function fasterOf(a: HostCheckReading, b: HostCheckReading): HostCheckReading {
+  const min = (xs: number[], ys: number[]) => xs.map((x, i) => Math.min(x, ys[i] ?? x));
+  return { at: b.at, alone: min(a.alone, b.alone), together: min(a.together, b.together) };
+}
+
+/** Two readings back to back, as one (fasterOf), and how far apart they were (the check's floor). */
+export async function checkTwice(sampler: Sampler, cpus: number): Promise<{ reading: HostCheckReading; apart: number } | undefined> {
+  const first = await checkReading(sampler, cpus);
+  const second = await checkReading(sampler, cpus);
+  if (first === undefined || second === undefined) return undefined;
+  return { reading: fasterOf(first, second), apart: round3(Math.abs(readingMs(second) / readingMs(first) - 1)) };
 }
 
 /** The check before the run: two readings back to back; their difference is the floor. */
 export async function checkBefore(sampler: Sampler, cpus: number): Promise<HostCheck | undefined> {
-  const first = await checkReading(sampler, cpus);
-  const second = await checkReading(sampler, cpus);
-  if (first === undefined || second === undefined) return undefined;
-  const floor = round3(Math.abs(readingMs(second) / readingMs(first) - 1));
+  const twice = await checkTwice(sampler, cpus);
+  if (twice === undefined) return undefined;
   return {
     n: CHECK_FIB_N,
     calls: CHECK_CALLS,
-    before: second,
-    floor,
-    threshold: Math.max(CHECK_MIN_THRESHOLD, round3(CHECK_FLOOR_FACTOR * floor)),
+    before: twice.reading,
+    floor: twice.apart,
+    threshold: Math.max(CHECK_MIN_THRESHOLD, round3(CHECK_FLOOR_FACTOR * twice.apart)),
   };
 }
 

@@ -238,7 +238,8 @@ function medianOf(xs: readonly number[], fallback: number): number {
 
 /** A p99 estimate from the runs' own p99s: their median with the 95 % interval of their mean. */
 function p99Estimate(cell: CellResult): { median: number; ci95: [number, number] } | undefined {
-  const runs = p99Runs(cell);
+  // A p99 under the instrument's resolution (0 ms) counts as the resolution: nothing finer was measured.
+  const runs = p99Runs(cell).map((x) => Math.max(x, LATENCY_RESOLUTION_MS));
   if (runs.length < 2) return undefined;
   return { median: medianOf(runs, cell.latencyMs.p99), ci95: ci95(runs) };
 }
@@ -260,9 +261,11 @@ export function gateCell(baseline: CellResult, current: CellResult, margin: numb
     verdict === 'regressed' || verdict === 'improved' ? (m.test !== null && m.test.p < alpha ? verdict : 'unchanged') : verdict;
   const throughput = withJudgement(welch.throughput, significant(welch.throughput, bothAgree(raw, cancelled)), raw);
   const p99Judged = judgeChange(p99Estimate(baseline), p99Estimate(current), margin * P99_MARGIN_FACTOR, 'higher');
-  const p99Verdict =
-    Math.abs(welch.p99.current - welch.p99.baseline) <= LATENCY_RESOLUTION_MS ? 'unchanged' : significant(welch.p99, p99Judged.verdict);
-  const p99 = withJudgement(welch.p99, p99Judged.verdict === 'not-testable' ? 'not-testable' : p99Verdict, p99Judged);
+  // Within the instrument's resolution (0 ms against 1 ms included) a p99 is unchanged, testable or not.
+  const atResolution = (x: number) => Math.max(x, LATENCY_RESOLUTION_MS);
+  const withinResolution =
+    Math.abs(atResolution(welch.p99.current) - atResolution(welch.p99.baseline)) <= LATENCY_RESOLUTION_MS && welch.p99.test !== null;
+  const p99 = withJudgement(welch.p99, withinResolution ? 'unchanged' : significant(welch.p99, p99Judged.verdict), p99Judged);
   const driftCancelled =
     cancelled === undefined || b === undefined || c === undefined
       ? undefined

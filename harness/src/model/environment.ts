@@ -131,11 +131,11 @@ export interface HostCheck {
   calls: number;
   before: HostCheckReading;
   after?: HostCheckReading;
-  /** after / before - 1 of the mean over CPUs and both ways (alone, together). */
+  /** The host's speed after over before, minus 1 (a slowdown reads negative), from each reading's median call over CPUs and ways (alone, together). */
   change?: number;
-  /** The check's own repeatability at the start, as a share: two readings back to back. */
+  /** The check's own repeatability at the start, as a share: two readings back to back (each reading kept is the faster of two). */
   floor: number;
-  /** The practical threshold used: the larger of 3 x floor and 3 %. */
+  /** The threshold used: the larger of 3 x floor and 5 %. */
   threshold: number;
   /** Whether |change| exceeds the threshold: the host's speed moved between the run's start and end. */
   moved?: boolean;

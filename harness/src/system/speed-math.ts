@@ -82,8 +82,15 @@ export function idleFloor(warmPerCpu: readonly (readonly number[])[]): number {
  */
 export const PRACTICAL_MOVE = 0.05;
 
+/**
+ * A run's floor is a 95 % bound: on a steady host one run in twenty crosses it, several in a
+ * default run's ~150. The sampler says the machine moved only when a run left its cell's median
+ * by more than this multiple of its floor.
+ */
+export const MOVE_FACTOR = 2;
+
 export interface SamplerMove {
-  /** Whether some run's reading left its cell's median by more than its floor. */
+  /** Whether some run's reading left its cell's median by more than MOVE_FACTOR times its floor. */
   beyondFloor: boolean;
   /** The run furthest beyond its floor: its cell, how far from the cell's median, and the floor it was held to (shares). */
   worst?: { cell: string; deviation: number; floor: number };
@@ -91,8 +98,8 @@ export interface SamplerMove {
 
 /**
  * Whether the sampler saw the machine move, per cell (one load): each run's reading against its
- * cell's median, held to the larger of the idle floor, twice the run's own standard error
- * (1.2533 x tick CV / sqrt(ticks): a median's), and PRACTICAL_MOVE.
+ * cell's median, its floor the larger of the idle floor, twice the run's own standard error
+ * (1.2533 x tick CV / sqrt(ticks): a median's), and PRACTICAL_MOVE; moved beyond MOVE_FACTOR x floor.
  */
 export function samplerMove(cells: readonly { cell: string; runs: readonly (RunSpeed | undefined)[] }[], floorIdle: number): SamplerMove {
   let worst: SamplerMove['worst'];
@@ -111,7 +118,7 @@ export function samplerMove(cells: readonly { cell: string; runs: readonly (RunS
       }
     }
   }
-  return { beyondFloor: worstExcess > 0, ...(worst === undefined ? {} : { worst }) };
+  return { beyondFloor: worst !== undefined && worst.deviation > MOVE_FACTOR * worst.floor, ...(worst === undefined ? {} : { worst }) };
 }
 
 /**

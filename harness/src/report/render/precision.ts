@@ -90,7 +90,7 @@ export function movingMachineText(env: Environment): string | undefined {
   if (speed?.moved !== undefined) {
     const worst = speed.moved.worst;
     if (!speed.moved.beyondFloor || worst === undefined) return undefined;
-    return `⚠ The machine's speed moved during this run: a run of ${worst.cell} read ${pct(worst.deviation)} from that cell's other runs, ${pct(worst.deviation - worst.floor)} beyond the sampler's floor of ${pct(worst.floor)}. Raw req/s may not reproduce; the paired ratios and the drift-cancelled figures (req/unit) are built to.`;
+    return `⚠ The machine's speed moved during this run: a run of ${worst.cell} read ${pct(worst.deviation)} from that cell's other runs, ${(worst.deviation / worst.floor).toFixed(1)}x the sampler's floor of ±${pct(worst.floor)}. Raw req/s may not reproduce; the paired ratios and the drift-cancelled figures (req/unit) are built to.`;
   }
   const span = speed?.coresWorth;
   if (span === undefined || !(span.min > 0)) return undefined;
