@@ -4,7 +4,7 @@
  *
  * - Per round (`roundReference`): fib(REFERENCE_FIB_N) on every CPU at once, the median call per
  *   CPU averaged over CPUs. Each run of the round carries it (RunResult.referenceMs) and the cell's
- *   drift-cancelled figure is requests/s times it: requests per reference unit. Browser A/B runs
+ *   drift-cancelled figure is requests/s times it: requests per reference unit (REFERENCE_UNIT). Browser A/B runs
  *   carry a reference build for the same reason: a host that slows down 1.5x between two reports
  *   serves a CPU-bound cell 1.5x slower and takes 1.5x longer per unit, so the product holds.
  * - Before the first cell and after the last (`hostCheck`): fib(CHECK_FIB_N) on each CPU alone,
@@ -28,7 +28,11 @@ export const CHECK_FLOOR_FACTOR = 3;
 /** ... and by more than this: a smaller change is within every cell's precision target. */
 export const CHECK_MIN_THRESHOLD = 0.05;
 
-export const REFERENCE_UNIT = `fib(${REFERENCE_FIB_N}), pinned, every CPU at once`;
+/**
+ * The unit the drift-cancelled figure counts in: a thousand calls of the round's reference (its
+ * time in seconds is the call's in ms), so a figure reads in the units req/s does (hash ~10, hello ~25,000).
+ */
+export const REFERENCE_UNIT = `1,000 calls of fib(${REFERENCE_FIB_N}), pinned, every CPU at once`;
 
 type Sampler = Pick<SpeedSampler, 'reference'>;
 
@@ -47,7 +51,7 @@ export function driftCancelled(runs: readonly RunResult[]): DriftCancelled | und
   const refs = runs.map((r) => r.referenceMs ?? 0);
   return {
     unit: REFERENCE_UNIT,
-    requestsPerUnit: summarize(runs.map((r, i) => (r.requestsPerSec * (refs[i] ?? 0)) / 1000)),
+    requestsPerUnit: summarize(runs.map((r, i) => r.requestsPerSec * (refs[i] ?? 0))),
     referenceMs: summarize(refs),
   };
 }
@@ -113,7 +117,7 @@ export function referenceLoop(cells: readonly CellResult[]): Environment['refere
   if (refs.length === 0) return undefined;
   const sorted = [...refs].sort((a, b) => a - b);
   return {
-    unit: REFERENCE_UNIT,
+    unit: `fib(${REFERENCE_FIB_N}), pinned, every CPU at once`,
     minMs: sorted[0] ?? 0,
     maxMs: sorted[sorted.length - 1] ?? 0,
     medianMs: sorted[Math.floor(sorted.length / 2)] ?? 0,

@@ -283,13 +283,14 @@ export interface AcrossProcesses {
 }
 
 /**
- * added: a cell's requests/s times the host's reference unit in seconds, run by run: requests
- * answered in the time one reference unit takes on the host at that moment. A host that slows
+ * added: a cell's requests/s times the time of the host's reference unit in seconds (1,000 calls
+ * of the round's pinned reference loop: its call in ms), run by run: requests answered in the
+ * time one reference unit takes on the host at that moment. A host that slows
  * down 1.5x serves a CPU-bound cell 1.5x slower and takes 1.5x longer per unit, so the product
  * holds. It promises nothing for a cell whose rate a timer sets (sleep).
  */
 export interface DriftCancelled {
-  /** What the reference unit is, e.g. "fib(25), pinned, every CPU at once". */
+  /** What the reference unit is, e.g. "1,000 calls of fib(25), pinned, every CPU at once". */
   unit: string;
   /** Requests per reference unit: median, interval across runs and processes, spread. */
   requestsPerUnit: Summary;

@@ -11,7 +11,7 @@ import { roundFigure } from '../stats/stats.ts';
 type Figure = (run: RunResult) => number | undefined;
 
 const rawFigure: Figure = (run) => run.requestsPerSec;
-const cancelledFigure: Figure = (run) => (run.referenceMs === undefined ? undefined : (run.requestsPerSec * run.referenceMs) / 1000);
+const cancelledFigure: Figure = (run) => (run.referenceMs === undefined ? undefined : run.requestsPerSec * run.referenceMs);
 
 /** The runs that count (not taken on a slow machine, unless too few remain: as the summary) grouped by server process. */
 function groups(cell: CellResult, figure: Figure): number[][] | undefined {

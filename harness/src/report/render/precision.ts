@@ -9,7 +9,7 @@ import type { CellResult, Summary } from '../../model/cell.ts';
 import type { Ratios } from '../../model/comparison.ts';
 import type { Environment, FirstTouch } from '../../model/environment.ts';
 import type { Parameters } from '../../model/parameters.ts';
-import { formatRatio } from './format.ts';
+import { formatRatio, formatRps } from './format.ts';
 import { MIN_RUNS_FOR_INTERVAL } from '../../stats/stats.ts';
 
 /**
@@ -113,7 +113,7 @@ export function hostCheckText(env: Environment): string | undefined {
   const rounds =
     loop === undefined
       ? ''
-      : ` The reference loop (${loop.unit}) read ${loop.minMs} to ${loop.maxMs} ms over ${loop.rounds} rounds (${(loop.maxMs / loop.minMs).toFixed(2)}x); req/unit divides it out.`;
+      : ` The reference loop (${loop.unit}) read ${loop.minMs} to ${loop.maxMs} ms a call over ${loop.rounds} rounds (${(loop.maxMs / loop.minMs).toFixed(2)}x); req/unit divides it out.`;
   if (check.after === undefined || check.change === undefined) return `Host check: ${before}; no reading after the run.${rounds}`;
   const change = `${check.change >= 0 ? '+' : ''}${pct(check.change)}`;
   const verdict = check.moved
@@ -127,7 +127,7 @@ export function driftCancelledText(cell: CellResult): string | undefined {
   const d = cell.driftCancelled?.requestsPerUnit;
   if (d === undefined || cell.status === 'failed') return undefined;
   const share = precisionText(d);
-  return `${Number(d.median.toPrecision(3))} req/unit${share === undefined ? '' : ` (${share})`}`;
+  return `${formatRps(d.median)} req/unit${share === undefined ? '' : ` (${share})`}`;
 }
 
 /** The legend line for the drift-cancelled figure, when the report has it. */
@@ -135,7 +135,7 @@ export function driftCancelledLegend(cells: readonly CellResult[]): string[] {
   const unit = cells.find((c) => c.driftCancelled !== undefined)?.driftCancelled?.unit;
   if (unit === undefined) return [];
   return [
-    `req/unit: requests answered per reference unit, req/s times the time one call of ${unit} took in the same round: it cancels the host's drift for CPU-bound cells (a host 1.5x slower serves them 1.5x slower and takes 1.5x longer per unit); it promises nothing for sleep, whose rate a timer sets. Intervals hold the variance between server processes where the runs were split between two.`,
+    `req/unit: requests answered per reference unit, req/s times the time ${unit} took in the same round (the reference loop, measured between runs): it cancels the host's drift for CPU-bound cells (a host 1.5x slower serves them 1.5x slower and takes 1.5x longer per unit); it promises nothing for sleep, whose rate a timer sets. Intervals hold the variance between server processes where the runs were split between two.`,
   ];
 }
 
