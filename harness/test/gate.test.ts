@@ -6,12 +6,13 @@ import { judgeChange } from '../src/compare/gate.ts';
 import { renderComparisonMarkdown } from '../src/compare/render-compare.ts';
 import { acrossProcessInterval, pooledBetween, processComponents } from '../src/stats/process-interval.ts';
 import { withAcrossProcesses } from '../src/report/across-processes.ts';
-import { driftCancelled } from '../src/bench/reference.ts';
+import { driftCancelled, readingMs, withAfter } from '../src/bench/reference.ts';
+import { hostCheckText, movingMachineText } from '../src/report/render/precision.ts';
 import { idleFloor, samplerMove } from '../src/system/speed-math.ts';
 import type { CellResult } from '../src/model/cell.ts';
 import type { Comparison } from '../src/model/comparison.ts';
 import { summarize } from '../src/stats/stats.ts';
-import { makeCell, makeRun } from './fixtures.ts';
+import { environment, makeCell, makeRun } from './fixtures.ts';
 import { reportOf } from './fixtures/compare/reports.ts';
 
 describe('the reproducibility rule', () => {
@@ -202,5 +203,37 @@ describe("the sampler's noise floor", () => {
     // A noisy run's own ticks raise its floor.
     const noisy = samplerMove([{ cell: 'node hash/sync', runs: [run(1.6), run(1.62), run(1.45, 0.2), run(1.61)] }], 0.02);
     expect(noisy.beyondFloor).toBe(false);
+  });
+});
+
+describe('the host check and the warnings at the top of a report', () => {
+  const before = { at: '2026-11-25T17:00:00Z', alone: [3.0, 3.02], together: [3.05, 3.04] };
+  const check = { n: 28, calls: 20, before, floor: 0.01, threshold: 0.05 };
+
+  it('says the host held when the check after is within its threshold, and moved when not', () => {
+    const held = withAfter(check, { ...before, alone: [3.03, 3.01], together: [3.06, 3.05] });
+    expect(held.moved).toBe(false);
+    expect(hostCheckText({ ...environment, hostCheck: held })).toMatch(
+      /^✓ The host's speed held between this run's start and end: -0\.\d %/,
+    );
+    const slowed = withAfter(check, { ...before, alone: [5.0, 5.1], together: [5.2, 5.1] });
+    expect(slowed).toMatchObject({ moved: true });
+    expect(slowed.change).toBeCloseTo(3.03 / 5.1 - 1, 3);
+    expect(hostCheckText({ ...environment, hostCheck: slowed })).toMatch(
+      /^⚠ The host's speed moved between this run's start and end: -40\.\d %/,
+    );
+  });
+
+  it('reads a check by its median call: one disturbed call does not move it', () => {
+    expect(readingMs({ ...before, together: [3.05, 9.9] })).toBeCloseTo(3.035, 6);
+  });
+
+  it("stays silent on the sampler's spread when no run left its cell beyond the floor, and says how far when one did", () => {
+    const speed = { vcpus: 2, pinned: true, intervalMs: 250, coresWorth: { min: 0.9, max: 1.7 }, overheadPercent: 0.3, samples: 900 };
+    expect(movingMachineText({ ...environment, machineSpeed: { ...speed, moved: { beyondFloor: false } } })).toBeUndefined();
+    const worst = { cell: 'node hash/sync', deviation: 0.3, floor: 0.05 };
+    expect(movingMachineText({ ...environment, machineSpeed: { ...speed, moved: { beyondFloor: true, worst } } })).toContain(
+      "read 30.0 % from that cell's other runs, 6.0x the sampler's floor of ±5.0 %",
+    );
   });
 });
