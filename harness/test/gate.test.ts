@@ -120,6 +120,9 @@ describe('the regression gate', () => {
     const [a, b] = aaPair(1 / 1.4, 1.4);
     const c = compareReports(reportOf(a), reportOf(b), { threshold: 0.05 });
     expect(c.counts).toMatchObject({ regressed: 0, improved: 0 });
+    // Raw req/s cannot reproduce across the drift; req/unit does.
+    expect(c.reproducibility).toMatchObject({ reproduced: 0, of: 4 });
+    expect(c.driftCancelledReproducibility).toMatchObject({ reproduced: 4, of: 4 });
   });
 
   it('flags a real 20 % drop on a host that held, and prints the margin', () => {

@@ -19,7 +19,14 @@ import type { MetricChange, Verdict } from '../model/change.ts';
 import type { CellResult } from '../model/cell.ts';
 import type { CellStatus, Flag, Mode, ScenarioName } from '../model/names.ts';
 import type { Report } from '../model/report.ts';
-import { ratioPairs, ratioReproducibility, reproducibility, type Reproducibility } from './reproduced.ts';
+import {
+  environmentDifferences,
+  parameterDifferences,
+  runtimeVersionDifferences,
+  type FieldDifference,
+  type RuntimeVersionDifference,
+} from './differences.ts';
+import { driftCancelledReproducibility, ratioPairs, ratioReproducibility, reproducibility, type Reproducibility } from './reproduced.ts';
 import {
   bothAgree,
   DEFAULT_MARGIN,
@@ -91,21 +98,6 @@ export interface NotComparedCell extends CellKey {
 
 export type CellComparison = ComparedCell | NotComparedCell;
 
-export type Plain = string | number | boolean | null;
-
-export interface FieldDifference {
-  field: string;
-  baseline: Plain;
-  current: Plain;
-}
-
-export interface RuntimeVersionDifference {
-  runtime: RuntimeName;
-  /** null when the runtime is not in that report. */
-  baseline: string | null;
-  current: string | null;
-}
-
 export interface ReportSide {
   createdAt: string;
   status: Report['status'];
@@ -144,6 +136,8 @@ export interface ReportComparison {
   reproducibility?: Reproducibility;
   /** added: the headline paired ratios (async/sync, worker/sync, hono/raw) that agree by the same rule. */
   ratioReproducibility?: Reproducibility;
+  /** added: cells whose drift-cancelled figure (req/unit) agrees by the same rule, when both reports carry it. */
+  driftCancelledReproducibility?: Reproducibility;
 }
 
 /** Which way is worse: fewer requests/s, or a longer p99. */
@@ -283,6 +277,10 @@ export function gateCell(baseline: CellResult, current: CellResult, margin: numb
   };
 }
 
+function withDefined<K extends string, V>(key: K, value: V | undefined): Partial<Record<K, V>> {
+  return value === undefined ? {} : ({ [key]: value } as Record<K, V>);
+}
+
 /** Refuses reports whose shapes may differ: field names are only fixed within a schema version. */
 export function checkSchemaVersions(baseline: unknown, current: unknown): void {
   const b = (baseline as { schemaVersion?: unknown } | null)?.schemaVersion;
@@ -298,60 +296,6 @@ export function checkSchemaVersions(baseline: unknown, current: unknown): void {
 function checkOptions(threshold: number, alpha: number): void {
   if (!Number.isFinite(threshold) || threshold < 0) throw new CompareError(`threshold must be a fraction >= 0, got ${threshold}`);
   if (!(alpha > 0 && alpha < 1)) throw new CompareError(`alpha must be between 0 and 1, got ${alpha}`);
-}
-
-/** JSON-safe primitive for display; objects (a future parameter) as their JSON text. */
-function plain(value: unknown): Plain {
-  if (value === undefined || value === null) return null;
-  if (typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean') return value;
-  return JSON.stringify(value);
-}
-
-function differences(fields: readonly [string, unknown, unknown][]): FieldDifference[] {
-  return fields
-    .filter(([, b, c]) => JSON.stringify(b) !== JSON.stringify(c))
-    .map(([field, b, c]) => ({ field, baseline: plain(b), current: plain(c) }));
-}
-
-/** Every parameter of either report (new ones are added freely), baseline's order first. */
-export function parameterDifferences(baseline: Report, current: Report): FieldDifference[] {
-  const b = baseline.parameters as unknown as Record<string, unknown>;
-  const c = current.parameters as unknown as Record<string, unknown>;
-  const names = [...new Set([...Object.keys(b), ...Object.keys(c)])];
-  return differences(names.map((name) => [name, b[name], c[name]]));
-}
-
-export function environmentDifferences(baseline: Report, current: Report): FieldDifference[] {
-  const fields = (r: Report): [string, unknown][] => [
-    ['os', r.environment.os],
-    ['kernel', r.environment.kernel],
-    ['cpu model', r.environment.cpu.model],
-    ['cpu count', r.environment.cpu.count],
-    ['memory bytes', r.environment.memoryBytes],
-    ['commit', r.environment.commit],
-    ['dirty', r.environment.dirty],
-    ['load generator', `${r.environment.loadGenerator.name} ${r.environment.loadGenerator.version}`],
-    ['harness node', r.environment.harnessNode],
-    // --server-host: a remote report against a local one (or another server host) is a different set-up.
-    [
-      'server host',
-      r.environment.serverHost === undefined
-        ? 'the load host'
-        : `${r.environment.serverHost.host} (${r.environment.serverHost.cpu.model} × ${r.environment.serverHost.cpu.count})`,
-    ],
-    ['HTTP round trip ms', r.environment.network?.httpRttMs?.median ?? r.environment.network?.rttMs?.median],
-    ['TCP connect ms', r.environment.network?.tcpConnectMs?.fromLoadHost?.median],
-  ];
-  const c = fields(current);
-  return differences(fields(baseline).map(([field, value], i) => [field, value, c[i]?.[1]]));
-}
-
-export function runtimeVersionDifferences(baseline: Report, current: Report): RuntimeVersionDifference[] {
-  const version = (r: Report, name: RuntimeName): string | null => r.runtimes.find((e) => e.name === name)?.version ?? null;
-  const names = [...new Set([...baseline.runtimes, ...current.runtimes].map((r) => r.name))];
-  return names
-    .map((runtime) => ({ runtime, baseline: version(baseline, runtime), current: version(current, runtime) }))
-    .filter((d) => d.baseline !== d.current);
 }
 
 function cellKey(cell: CellKey): string {
@@ -415,5 +359,6 @@ export function compareReports(baseline: Report, current: Report, options: Compa
     hasRegression: counts.regressed > 0,
     reproducibility: reproducibility(pairs),
     ratioReproducibility: ratioReproducibility(ratioPairs(baseline.comparisons, current.comparisons)),
+    ...withDefined('driftCancelledReproducibility', driftCancelledReproducibility(pairs)),
   };
 }

@@ -10,7 +10,6 @@ import type {
   CellKey,
   ComparedCell,
   CellComparison,
-  FieldDifference,
   MetricChange,
   NotComparedCell,
   ReportComparison,
@@ -18,6 +17,7 @@ import type {
   SideStatus,
 } from './compare.ts';
 import { reproducedLine } from './reproduced.ts';
+import type { FieldDifference } from './differences.ts';
 import { escapeCell, formatDate, formatMs, formatRps } from '../report/render/markdown.ts';
 
 const DASH = '—';
@@ -232,6 +232,7 @@ export function reproducibilitySection(c: ReportComparison): string | undefined 
   for (const [r, what] of [
     [c.ratioReproducibility, 'ratios'],
     [c.reproducibility, 'cells'],
+    [c.driftCancelledReproducibility, 'cells on req/unit'],
   ] as const) {
     if (r === undefined || (what === 'ratios' && r.of === 0)) continue;
     const lines = r.notReproduced.map((item) => `- ${item.cell}: ${item.reason}`);

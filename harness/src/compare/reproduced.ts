@@ -105,6 +105,25 @@ export function reproducibility(pairs: readonly (readonly [CellResult, CellResul
   return counted(notReproduced, pairs.length, 'requests/s');
 }
 
+/**
+ * The cells of both reports on their drift-cancelled figure (req/unit), for those that carry it
+ * on both sides with an interval (across processes where measured); undefined when none does.
+ */
+export function driftCancelledReproducibility(pairs: readonly (readonly [CellResult, CellResult])[]): Reproducibility | undefined {
+  const notReproduced: UnreproducedCell[] = [];
+  let of = 0;
+  for (const [baseline, current] of pairs) {
+    const b = baseline.driftCancelled?.requestsPerUnit;
+    const c = current.driftCancelled?.requestsPerUnit;
+    if (baseline.status !== 'ok' || current.status !== 'ok' || b === undefined || c === undefined) continue;
+    if (b.intervalNote !== undefined || c.intervalNote !== undefined) continue;
+    of++;
+    const reason = whyDisagree(b, c);
+    if (reason !== undefined) notReproduced.push({ cell: name(current), baseline: spread(b), current: spread(c), reason });
+  }
+  return of === 0 ? undefined : counted(notReproduced, of, 'req/unit (drift-cancelled)');
+}
+
 /** A comparison's paired ratio as an estimate; undefined when its runs were not paired. */
 export function pairedEstimate(ratios: Ratios | undefined): Estimate | undefined {
   if (ratios?.pairedThroughput === undefined || ratios.throughputCi95 === undefined) return undefined;
