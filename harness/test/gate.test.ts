@@ -240,3 +240,19 @@ describe('the host check and the warnings at the top of a report', () => {
     );
   });
 });
+
+describe('the two-level interval, never narrower than one level', () => {
+  it("keeps a cell's own spread when its scenario's pooled between-process variance clips to 0", () => {
+    const apart = processComponents({
+      groups: [
+        [100, 100.5],
+        [110, 110.5],
+      ],
+    });
+    expect(apart).toBeDefined();
+    if (apart === undefined) return;
+    const [lo, hi] = acrossProcessInterval(apart, { variance: 0, df: 8 });
+    // The four runs alone, as one process: mean about 105, t(3) 3.182, sd about 5.8.
+    expect(hi / lo).toBeGreaterThan(1.15);
+  });
+});

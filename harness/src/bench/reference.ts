@@ -2,9 +2,13 @@
  * The host's speed, measured apart from the load: a pinned fib loop run by the speed sampler's
  * children (one pinned to each CPU) on an otherwise idle machine, between runs.
  *
- * - Per round (`roundReference`): fib(REFERENCE_FIB_N) on every CPU at once, the median call per
- *   CPU averaged over CPUs. Each run of the round carries it (RunResult.referenceMs) and the cell's
- *   drift-cancelled figure is requests/s times it: requests per reference unit (REFERENCE_UNIT). Browser A/B runs
+ * - Per round (`roundReference`): fib(REFERENCE_FIB_N) on every CPU at once, the lower quartile of
+ *   each CPU's calls averaged over CPUs. Each run of the round carries it (RunResult.referenceMs).
+ *   The cell's drift-cancelled figure is each run's requests/s times the median of its rounds'
+ *   references: requests per reference unit (REFERENCE_UNIT). The median, not each round's own:
+ *   one round's reading moves 3 to 5 % from the next on a host that held (2026-11-25), which
+ *   would widen every cell's interval, while the drift it cancels (tens of per cent between
+ *   reports minutes apart) is slow beside a scenario's minute of rounds. Browser A/B runs
  *   carry a reference build for the same reason: a host that slows down 1.5x between two reports
  *   serves a CPU-bound cell 1.5x slower and takes 1.5x longer per unit, so the product holds.
  * - Before the first cell and after the last (`hostCheck`): fib(CHECK_FIB_N) on each CPU alone,
@@ -15,11 +19,11 @@
 import type { CellResult, RunResult, DriftCancelled } from '../model/cell.ts';
 import type { Environment, HostCheck, HostCheckReading } from '../model/environment.ts';
 import type { SpeedSampler } from '../system/speed-sampler.ts';
-import { summarize } from '../stats/stats.ts';
+import { median, summarize } from '../stats/stats.ts';
 
-/** fib(25): ~0.5 ms a call here; 30 calls, ~15 ms per CPU a round. */
+/** fib(25): ~0.55 ms a call here; 40 calls, ~22 ms per CPU a round. */
 export const REFERENCE_FIB_N = 25;
-export const REFERENCE_CALLS = 30;
+export const REFERENCE_CALLS = 40;
 /** fib(28): ~2-3 ms a call here (the issue's independent check); 20 calls per reading. */
 export const CHECK_FIB_N = 28;
 export const CHECK_CALLS = 20;
@@ -49,9 +53,10 @@ export async function roundReference(sampler: Sampler): Promise<number | undefin
 export function driftCancelled(runs: readonly RunResult[]): DriftCancelled | undefined {
   if (runs.length === 0 || runs.some((r) => r.referenceMs === undefined)) return undefined;
   const refs = runs.map((r) => r.referenceMs ?? 0);
+  const factor = median(refs);
   return {
     unit: REFERENCE_UNIT,
-    requestsPerUnit: summarize(runs.map((r, i) => r.requestsPerSec * (refs[i] ?? 0))),
+    requestsPerUnit: summarize(runs.map((r) => r.requestsPerSec * factor)),
     referenceMs: summarize(refs),
   };
 }

@@ -9,9 +9,16 @@ import { acrossProcessInterval, pooledBetween, processComponents, type ProcessCo
 import { roundFigure } from '../stats/stats.ts';
 
 type Figure = (run: RunResult) => number | undefined;
+type CellFigure = (cell: CellResult) => Figure;
 
-const rawFigure: Figure = (run) => run.requestsPerSec;
-const cancelledFigure: Figure = (run) => (run.referenceMs === undefined ? undefined : run.requestsPerSec * run.referenceMs);
+const rawFigure: CellFigure = () => (run) => run.requestsPerSec;
+/** req/unit: each run's req/s times the cell's reference (the median of its rounds', bench/reference.ts). */
+const cancelledFigure =
+  (cell: CellResult): Figure =>
+  (run) => {
+    const factor = cell.driftCancelled?.referenceMs.median;
+    return factor === undefined ? undefined : run.requestsPerSec * factor;
+  };
 
 /** The runs that count (not taken on a slow machine, unless too few remain: as the summary) grouped by server process. */
 function groups(cell: CellResult, figure: Figure): number[][] | undefined {
@@ -26,11 +33,11 @@ function groups(cell: CellResult, figure: Figure): number[][] | undefined {
   return byProcess.size < 2 ? undefined : [...byProcess.values()];
 }
 
-function componentsOf(cells: readonly CellResult[], figure: Figure): Map<CellResult, ProcessComponents> {
+function componentsOf(cells: readonly CellResult[], figure: CellFigure): Map<CellResult, ProcessComponents> {
   const out = new Map<CellResult, ProcessComponents>();
   for (const cell of cells) {
     if (cell.status !== 'ok') continue;
-    const g = groups(cell, figure);
+    const g = groups(cell, figure(cell));
     const c = g === undefined ? undefined : processComponents({ groups: g });
     if (c !== undefined) out.set(cell, c);
   }
@@ -39,7 +46,7 @@ function componentsOf(cells: readonly CellResult[], figure: Figure): Map<CellRes
 
 function intervals(
   cells: readonly CellResult[],
-  figure: Figure,
+  figure: CellFigure,
 ): Map<CellResult, { ci95: [number, number]; betweenCv: number; processes: number }> {
   const components = componentsOf(cells, figure);
   const out = new Map<CellResult, { ci95: [number, number]; betweenCv: number; processes: number }>();

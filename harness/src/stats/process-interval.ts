@@ -28,6 +28,8 @@ export interface ProcessComponents {
   processes: number;
   /** This cell's ANOVA estimate of the between-process variance of the logs (may be negative). */
   betweenEstimate: number;
+  /** The one-level variance of the logs: every run alike, as if from one process (n - 1 denominator). */
+  total: number;
 }
 
 /** A cell's variance components, or undefined with fewer than 2 processes or any figure not positive. */
@@ -45,7 +47,8 @@ export function processComponents({ groups }: ProcessGroups): ProcessComponents 
   const msb = ssb / (k - 1);
   // n0: the effective group size of an unbalanced one-way layout.
   const n0 = (n - logs.reduce((s, g) => s + g.length ** 2, 0) / n) / (k - 1);
-  return { logMean: grand, within: msw, withinDf, runs: n, processes: k, betweenEstimate: (msb - msw) / n0 };
+  const total = n > 1 ? all.reduce((sum, x) => sum + (x - grand) ** 2, 0) / (n - 1) : 0;
+  return { logMean: grand, within: msw, withinDf, runs: n, processes: k, betweenEstimate: (msb - msw) / n0, total };
 }
 
 /** The between-process variance pooled over cells (clipped at 0 after pooling), with its degrees of freedom. */
@@ -57,11 +60,16 @@ export function pooledBetween(cells: readonly ProcessComponents[]): { variance: 
 
 /**
  * The cell's 95 % interval across runs and processes: half-width on logs
- * sqrt(t_w² · MSW / n + t_b² · σ²_b / k), back-transformed around the grand geometric mean.
+ * sqrt(t_w² · MSW / n + t_b² · σ²_b / k), at least the one-level t interval of all its runs,
+ * back-transformed around the grand geometric mean.
  */
 export function acrossProcessInterval(cell: ProcessComponents, between: { variance: number; df: number }): [number, number] {
   const tw = cell.withinDf > 0 ? tCritical95(cell.withinDf) : 0;
   const tb = between.df > 0 ? tCritical95(between.df) : 0;
-  const half = Math.sqrt((tw ** 2 * cell.within) / cell.runs + (tb ** 2 * between.variance) / cell.processes);
+  const twoLevel = Math.sqrt((tw ** 2 * cell.within) / cell.runs + (tb ** 2 * between.variance) / cell.processes);
+  // Never narrower than the one-level interval of all the runs: a scenario whose pooled
+  // between-process variance clips to 0 must not make a cell whose two processes differ look surer.
+  const oneLevel = cell.runs > 1 ? tCritical95(cell.runs - 1) * Math.sqrt(cell.total / cell.runs) : 0;
+  const half = Math.max(twoLevel, oneLevel);
   return [Math.exp(cell.logMean - half), Math.exp(cell.logMean + half)];
 }
