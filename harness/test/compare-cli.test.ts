@@ -48,7 +48,7 @@ describe('compare-cli', () => {
     const outcome = runCli(file('baseline.json'), file('regressed.json'));
     expect(outcome.status).toBe(1);
     expect(outcome.stdout).toContain('**✗ 1 regression, 0 improvements, 1 unchanged**');
-    expect(outcome.stdout).toMatch(/\| node +\| hash +\| sync +\| +1,000 → 800 \| \*\*-20\.0 % \(-23\.1 % to -16\.8 %\)\*\* \| <0\.001 \|/);
+    expect(outcome.stdout).toMatch(/\| node +\| hash +\| sync +\| +1,000 → 800 \| \*\*-20\.0 % \(-28\.9 % to -10\.0 %\)\*\* \| <0\.001 \|/);
     expect(outcome.stderr).toBe('');
   });
 

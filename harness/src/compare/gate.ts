@@ -5,11 +5,12 @@
  * Pure.
  *
  * Why the whole interval: two runs of one commit differ by their intervals and by what no
- * interval of one run holds (the host's drift between them, the next server process). A gate
+ * interval of one run holds (the next server process, which the intervals across processes now
+ * hold, and the minute each scenario ran in, which SESSION_SD allows for). A gate
  * that fires on a significant change just past the margin fires on A/A pairs; shared/DESIGN.md
  * section 3: "a regression gate decides only beyond what an A/A pair differs by". The price is
  * stated: the smallest change a pair can flag is its margin plus its combined interval
- * (`detectable`), about 12 % for a heavy cell measured to ±5 % on both sides.
+ * (`detectable`), about 19 % for a heavy cell measured to ±5 % on both sides.
  *
  * Throughput is judged on two figures when both reports carry them: the raw requests/s and the
  * drift-cancelled one (requests per reference unit, bench/reference.ts). A cell regresses only
@@ -28,6 +29,16 @@ export const DEFAULT_MARGIN = 0.05;
 export const HELLO_MARGIN_FACTOR = 2;
 /** p99's margin is this multiple of the heavy throughput margin: a tail moves more than a mean between processes. */
 export const P99_MARGIN_FACTOR = 4;
+/**
+ * What no single report can measure: the variance between sessions minutes apart (Kalibera and
+ * Jones's third level, after runs and processes), as a standard deviation of a report's figure
+ * on logs. A scenario's cells run in the same minute, so an episode of the host or of its
+ * neighbours moves them together: between two default runs of one commit back to back on
+ * 2026-11-25 (host check within ±5.4 %), every fib cell moved +3 to +16 % and every sleep cell
+ * +2 to +7 %, while each cell's interval across processes was ±2 to ±8 %. 4 % a session, so two
+ * sessions differ by up to ±11 % (1.96 x 4 % x √2) beyond their intervals; docs/methodology.md.
+ */
+export const SESSION_SD = 0.04;
 
 export type Worse = 'lower' | 'higher';
 
@@ -35,7 +46,7 @@ export interface GateJudgement {
   verdict: Verdict;
   /** The margin held to, as a fraction. */
   margin: number;
-  /** The smallest change this pair could flag: the margin widened by the combined 95 % interval. */
+  /** The smallest change this pair could flag: the margin widened by the combined 95 % interval (sessions included). */
   detectable: number;
   /** The 95 % interval of current / baseline - 1. */
   changeCi95: [number, number];
@@ -47,17 +58,30 @@ export function throughputMargin(scenario: ScenarioName, margin: number = DEFAUL
 }
 
 const round4 = (x: number): number => Number(x.toFixed(4));
+const Z95 = 1.96;
+
+/** What two sessions may differ by beyond their intervals, as a fraction (about 0.117 for SESSION_SD 4 %). */
+export function sessionAllowance(sessionSd: number = SESSION_SD): number {
+  return Math.expm1(Z95 * sessionSd * Math.SQRT2);
+}
 
 /**
  * The verdict on one figure: regressed (or improved) when the whole 95 % interval of the change
  * lies beyond the margin in the bad (or good) direction; not testable without an interval on a side.
  */
-export function judgeChange(baseline: Estimate | undefined, current: Estimate | undefined, margin: number, worse: Worse): GateJudgement {
+export function judgeChange(
+  baseline: Estimate | undefined,
+  current: Estimate | undefined,
+  margin: number,
+  worse: Worse,
+  sessionSd: number = SESSION_SD,
+): GateJudgement {
   if (baseline === undefined || current === undefined || !(baseline.median > 0) || !(current.median > 0)) {
     return { verdict: 'not-testable', margin, detectable: Infinity, changeCi95: [0, 0] };
   }
   const d = Math.log(current.median / baseline.median);
-  const h = combinedLogHalfWidth(baseline, current);
+  // Both reports' intervals, and a session's effect on each side (the difference of two: √2).
+  const h = Math.hypot(combinedLogHalfWidth(baseline, current), Z95 * sessionSd * Math.SQRT2);
   const m = Math.log1p(margin);
   const changeCi95: [number, number] = [round4(Math.expm1(d - h)), round4(Math.expm1(d + h))];
   const detectable = round4(Math.expm1(m + h));

@@ -4,7 +4,7 @@
  */
 import { markdownTable } from 'markdown-table';
 import { LATENCY_RESOLUTION_MS } from './compare.ts';
-import { HELLO_MARGIN_FACTOR, P99_MARGIN_FACTOR } from './gate.ts';
+import { HELLO_MARGIN_FACTOR, P99_MARGIN_FACTOR, SESSION_SD, sessionAllowance } from './gate.ts';
 import { plural } from '../report/flags.ts';
 import type {
   CellKey,
@@ -57,7 +57,7 @@ export function verdictLine(c: ReportComparison): string {
 
 /** "margins ±5 % (hello ±10 %, p99 ±20 %) with 95 % confidence": what the gate holds each change to. */
 export function marginText(margin: number): string {
-  return `margins ±${formatPercentOf(margin)} (hello ±${formatPercentOf(margin * HELLO_MARGIN_FACTOR)}, p99 ±${formatPercentOf(margin * P99_MARGIN_FACTOR)}) with 95 % confidence`;
+  return `margins ±${formatPercentOf(margin)} (hello ±${formatPercentOf(margin * HELLO_MARGIN_FACTOR)}, p99 ±${formatPercentOf(margin * P99_MARGIN_FACTOR)}) with 95 % confidence, allowing ±${formatPercentOf(Number(sessionAllowance().toFixed(3)))} between sessions`;
 }
 
 function sideText(name: string, side: ReportSide): string {
@@ -203,7 +203,8 @@ function howToRead(c: ReportComparison): string {
       "the whole 95 % interval of the change (in brackets; both reports' intervals combined, across server processes where measured) lies beyond it,",
       `Welch's p < ${c.alpha}, and for p99 by more than ${LATENCY_RESOLUTION_MS} ms (autocannon's resolution). Two runs of one commit differ by`,
       "their intervals and by what no interval of one run holds (the host's drift, the next server process), so the gate decides only beyond that;",
-      'the smallest change a pair can flag is its margin plus its combined interval. When both reports carry the drift-cancelled figure',
+      `and what two sessions minutes apart differ by beyond any one report's intervals (${formatPercentOf(SESSION_SD)} a session, measured on A/A pairs: docs/methodology.md);`,
+      'the smallest change a pair can flag is its margin plus that combined interval. When both reports carry the drift-cancelled figure',
       '(requests per reference unit: req/s times the time of a pinned reference loop measured in the same rounds), req/s regresses only when',
       'it and the drift-cancelled figure both fell: a host that slowed down moves only the raw figure of a CPU-bound cell.',
       'Improvements are shown but never fail the comparison; cells with fewer than 2 runs on a side cannot be tested and never count as regressions.',
