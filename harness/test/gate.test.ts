@@ -7,6 +7,8 @@ import { renderComparisonMarkdown } from '../src/compare/render-compare.ts';
 import { acrossProcessInterval, pooledBetween, processComponents } from '../src/stats/process-interval.ts';
 import { withAcrossProcesses } from '../src/report/across-processes.ts';
 import { driftCancelled, readingMs, withAfter } from '../src/bench/reference.ts';
+import { restartsBefore } from '../src/bench/schedule.ts';
+import { parsePlan } from '../src/bench/plan.ts';
 import { hostCheckText, movingMachineText } from '../src/report/render/precision.ts';
 import { idleFloor, samplerMove } from '../src/system/speed-math.ts';
 import type { CellResult } from '../src/model/cell.ts';
@@ -254,5 +256,19 @@ describe('the two-level interval, never narrower than one level', () => {
     const [lo, hi] = acrossProcessInterval(apart, { variance: 0, df: 8 });
     // The four runs alone, as one process: mean about 105, t(3) 3.182, sd about 5.8.
     expect(hi / lo).toBeGreaterThan(1.15);
+  });
+});
+
+describe('two server processes per cell', () => {
+  it('splits the plan runs evenly: with 4 runs and 2 processes the servers restart before round 3 only', () => {
+    const plan = { runs: 4, serverProcesses: 2 };
+    expect([1, 2, 3, 4, 5, 6].map((round) => restartsBefore(round, plan))).toEqual([false, false, true, false, false, false]);
+    expect([1, 2, 3, 4].map((round) => restartsBefore(round, { runs: 4, serverProcesses: 1 }))).toEqual([false, false, false, false]);
+  });
+
+  it('is on by default in the full plan and off with --quick or when asked', () => {
+    expect(parsePlan([]).serverProcesses).toBe(2);
+    expect(parsePlan(['--quick']).serverProcesses).toBe(1);
+    expect(parsePlan(['--server-processes', '1']).serverProcesses).toBe(1);
   });
 });
