@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { budgetNeed, MAX_NEED, weightedPace } from '../src/bench/budget.ts';
-import { wantsMoreRuns } from '../src/bench/schedule.ts';
+import { wantsMoreRuns } from '../src/bench/run-rules.ts';
 import { makeRun } from './fixtures.ts';
 
 describe('budgetNeed', () => {

@@ -48,7 +48,7 @@ describe('compare-cli', () => {
     const outcome = runCli(file('baseline.json'), file('regressed.json'));
     expect(outcome.status).toBe(1);
     expect(outcome.stdout).toContain('**✗ 1 regression, 0 improvements, 1 unchanged**');
-    expect(outcome.stdout).toMatch(/\| node +\| hash +\| sync +\| +1,000 → 800 \| \*\*-20\.0 %\*\* \| <0\.001 \|/);
+    expect(outcome.stdout).toMatch(/\| node +\| hash +\| sync +\| +1,000 → 800 \| \*\*-20\.0 % \(-28\.9 % to -10\.0 %\)\*\* \| <0\.001 \|/);
     expect(outcome.stderr).toBe('');
   });
 
@@ -62,7 +62,7 @@ describe('compare-cli', () => {
     const out = file('comparison.md');
     const outcome = runCli(file('baseline.json'), file('regressed.json'), '--threshold', '25%', '--out', out);
     expect(outcome.status).toBe(0);
-    expect(outcome.stdout).toContain('at 25 % threshold');
+    expect(outcome.stdout).toContain('margins ±25 % (hello ±50 %, p99 ±100 %) with 95 % confidence');
     expect(readFileSync(out, 'utf8')).toBe(outcome.stdout);
   });
 

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { keptRuns, markSlowRuns, pairedOrder, precisionTarget, wantsMoreRuns, withCrossCheck } from '../src/bench/schedule.ts';
+import { pairedOrder } from '../src/bench/schedule.ts';
+import { keptRuns, markSlowRuns, precisionTarget, wantsMoreRuns, withCrossCheck } from '../src/bench/run-rules.ts';
 import { makeCell, makeRun } from './fixtures.ts';
 
 describe('withCrossCheck', () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { coresWorthSpan, fastestUnit, runSpeed, slowRuns, tickSums, type SpeedSample } from '../src/system/speed-math.ts';
+import { coresWorthSpan, medianUnit, runSpeed, slowRuns, tickSums, type SpeedSample } from '../src/system/speed-math.ts';
 import { scenarioGroups, weightedPace } from '../src/bench/budget.ts';
 import { cellsFor } from '../src/servers/scenarios.ts';
 import { movingMachineText } from '../src/report/text/precision.ts';
@@ -14,7 +14,7 @@ import { htmlFixtureReport } from './fixtures/html-report.ts';
 const sample = (cpu: number, at: number, cpuMs: number): SpeedSample => ({ cpu, at, cpuMs });
 
 describe('speed sampler arithmetic', () => {
-  // Reference: CPU 0's fastest unit 0.2 ms, CPU 1's 0.25 ms (the warm-up's, dated 0).
+  // Reference: CPU 0's warm-up median 0.2 ms, CPU 1's 0.25 ms (the warm-up's, dated 0).
   const samples = [
     sample(0, 0, 0.2),
     sample(1, 0, 0.25),
@@ -27,8 +27,8 @@ describe('speed sampler arithmetic', () => {
     sample(0, 1750, 0.2), // CPU 1 late: no tick
   ];
 
-  it('takes the fastest unit per CPU as full speed', () => {
-    expect(fastestUnit(samples)).toEqual(
+  it("takes the warm-up's median unit per CPU as full speed", () => {
+    expect(medianUnit(samples)).toEqual(
       new Map([
         [0, 0.2],
         [1, 0.25],
@@ -37,13 +37,13 @@ describe('speed sampler arithmetic', () => {
   });
 
   it('sums the CPUs speeds per tick inside the window, skipping ticks missing a CPU', () => {
-    expect(tickSums(samples, fastestUnit(samples), 900, 2000)).toEqual([2, 1, 1.5]);
-    expect(tickSums(samples, fastestUnit(samples), 1200, 1300)).toEqual([1]);
+    expect(tickSums(samples, medianUnit(samples), 900, 2000)).toEqual([2, 1, 1.5]);
+    expect(tickSums(samples, medianUnit(samples), 1200, 1300)).toEqual([1]);
   });
 
   it("gives a run's median cores' worth and range", () => {
-    expect(runSpeed(samples, fastestUnit(samples), 900, 2000)).toEqual({ coresWorth: 1.5, min: 1, max: 2, ticks: 3 });
-    expect(runSpeed(samples, fastestUnit(samples), 5000, 6000)).toBeUndefined();
+    expect(runSpeed(samples, medianUnit(samples), 900, 2000)).toEqual({ coresWorth: 1.5, min: 1, max: 2, ticks: 3, tickCv: 0.333 });
+    expect(runSpeed(samples, medianUnit(samples), 5000, 6000)).toBeUndefined();
   });
 
   it('flags a run below 0.8 of the median of its cell, never with fewer than three known', () => {

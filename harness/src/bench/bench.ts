@@ -26,6 +26,8 @@ import { resolveRequest } from '../servers/runtime-install.ts';
 import { cellsFor, type CellSpec } from '../servers/scenarios.ts';
 import { benchGroup, stopKind, type Lane, type ScheduleContext } from './schedule.ts';
 import { startSpeedSampler, type SpeedSampler } from '../system/speed-sampler.ts';
+import { samplerMove } from '../system/speed-math.ts';
+import { checkBefore, checkTwice, referenceLoop, roundReference, withAfter } from './reference.ts';
 import { scenarioGroups, weightedPace } from './budget.ts';
 import { stopAllServers, type RunningServer } from '../servers/server.ts';
 import { createPhaseClock, phaseKind } from './phase-clock.ts';
@@ -128,6 +130,14 @@ export async function runBench(plan: Plan, options: BenchOptions): Promise<Bench
   let done = 0;
   // How fast the machine is through every run; on this host only, where the load runs.
   const speed: SpeedSampler | undefined = host === undefined ? startSpeedSampler({ taskset: tasksetAvailable() }) : undefined;
+  // The independent check of the host's speed, before anything loads it (bench/reference.ts).
+  const check = speed === undefined ? undefined : await checkBefore(speed, availableParallelism());
+  if (check !== undefined) {
+    meta.environment.hostCheck = check;
+    progress.log(
+      `bench: host check: fib(${check.n}) ${check.before.alone.join('/')} ms per CPU alone, ${check.before.together.join('/')} together (floor ±${(check.floor * 100).toFixed(1)} %)`,
+    );
+  }
   let groupUnits = 0;
   // The pace starts with the first cell: what setup took (input files, fingerprint) comes off the budget first.
   let pace: ((done: number, current: number, need?: number) => boolean) | undefined;
@@ -149,6 +159,7 @@ export async function runBench(plan: Plan, options: BenchOptions): Promise<Bench
     host,
     log: (line) => progress.log(line),
     speed,
+    reference: speed === undefined ? undefined : () => roundReference(speed),
     mayExtend: plan.budgetSec === undefined ? undefined : (need: number) => pace?.(done, groupUnits, need) ?? false,
     onRunStarted: options.onRunStarted,
     onPhase: (runtime, cell, phase) => {
@@ -232,15 +243,26 @@ export async function runBench(plan: Plan, options: BenchOptions): Promise<Bench
   } catch (error) {
     if (!(error instanceof Interrupted)) throw error;
   } finally {
-    speed?.stop();
     probe.close();
     await stopAllServers();
+    // With every server stopped; not after an interruption (the user is waiting, and Ctrl-C reached the sampler's children too).
+    if (speed !== undefined && meta.environment.hostCheck !== undefined && !signal.aborted)
+      meta.environment.hostCheck = withAfter(meta.environment.hostCheck, (await checkTwice(speed, availableParallelism()))?.reading);
+    speed?.stop();
     progress.done();
   }
 
   if (speed !== undefined) {
-    const perRun = readCells(runDir).flatMap((c) => c.runDetails.map((r) => r.machine?.coresWorth));
-    meta.environment.machineSpeed = speed.summary(perRun);
+    const measured = readCells(runDir);
+    const perRun = measured.flatMap((c) => c.runDetails.map((r) => r.machine?.coresWorth));
+    const summary = speed.summary(perRun);
+    const cells = measured.map((c) => ({
+      cell: `${c.runtimeLabel ?? c.runtime} ${c.scenario}/${c.mode}`,
+      runs: c.runDetails.map((r) => r.machine),
+    }));
+    meta.environment.machineSpeed = { ...summary, moved: samplerMove(cells, summary.idleFloor ?? 0) };
+    const loop = referenceLoop(measured);
+    if (loop !== undefined) meta.environment.referenceLoop = loop;
     writeMeta(runDir, meta);
   }
   const merged = mergeReport({

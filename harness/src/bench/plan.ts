@@ -84,6 +84,12 @@ export interface Plan {
   clientCpus?: number;
   /** --server-host and friends: the servers run on another host, started over ssh. */
   remote?: RemoteTarget;
+  /**
+   * Server processes a cell's runs are split between (--server-processes; default 2 in the full
+   * plan, 1 with --quick or --runs below 4): the servers are restarted once midway through a
+   * group's rounds, so each cell's interval can hold the variance between processes.
+   */
+  serverProcesses?: number;
 }
 
 export type ProcessCount = number | 'auto';
@@ -146,6 +152,12 @@ export const DEFAULT_DRAIN_CAP_SEC = 15;
 
 const SCHEDULES = ['interleaved', 'sequential'] as const;
 
+/**
+ * Server processes per cell in the full plan: two, the fewest that show a between-process
+ * variance; each more costs every cell another server start and warm-up (docs/methodology.md).
+ */
+export const DEFAULT_SERVER_PROCESSES = 2;
+
 /** A flag problem: one line naming it and the accepted values; the CLI exits 2. */
 
 /**
@@ -189,6 +201,7 @@ const PLAN_FLAGS = [
   'client-cpus',
   'baseline',
   'allocator',
+  'server-processes',
   ...REMOTE_FLAGS,
 ] as const;
 
@@ -268,6 +281,9 @@ export function parsePlan(argv: string[]): Plan {
   const remote = remoteTarget(str, REPO_ROOT);
   if (remote !== undefined) plan.remote = remote;
   plan.allocator = allocatorFlag(str('allocator'), values['keep-freed-memory'] === true, remote !== undefined);
+  // Two processes need two runs each for a process's mean; fewer runs keep one process.
+  plan.serverProcesses =
+    numberFlag('server-processes', str('server-processes'), 1, 8, true) ?? (quick || plan.runs < 4 ? 1 : DEFAULT_SERVER_PROCESSES);
   plan.maxRuns = numberFlag('max-runs', str('max-runs'), plan.runs, 1000, true) ?? Math.max(plan.runs, quick ? 10 : PRECISION.maxRuns);
   // Precision target: on by default in the full plan; --runs given by hand means that many runs
   // (as a --warmup given by hand is taken as it is), unless a target is asked for too; 0 turns it off.

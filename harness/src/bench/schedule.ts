@@ -5,19 +5,15 @@ import { crossCheckRun, measureRun, prepareCell, ServerLost, type CellContext } 
 import type { ScheduleSettings } from './settings.ts';
 import type { Probe } from '../load/probe.ts';
 import type { CellResult, RunResult } from '../model/cell.ts';
-import type { Flag } from '../model/names.ts';
 import type { RuntimeEntry } from '../model/report.ts';
 import type { RuntimeSpec } from '../servers/runtimes.ts';
 import type { CellSpec } from '../servers/scenarios.ts';
 import { startServer, type RunningServer } from '../servers/server.ts';
 import type { ServerHost } from '../servers/server-host.ts';
-import { cv, MIN_RUNS_FOR_INTERVAL, summarize } from '../stats/stats.ts';
 import { halfWidthShare } from '../stats/paired.ts';
-import { budgetNeed } from './budget.ts';
-import { slowRuns } from '../system/speed-math.ts';
+import { keptRuns, markSlowRuns, precisionTarget, wantsMoreRuns, withCrossCheck } from './run-rules.ts';
 import type { SpeedSampler } from '../system/speed-sampler.ts';
-import type { ScenarioName } from '../model/names.ts';
-import { CEILING_OK_RATIO } from '../report/flags.ts';
+import { driftCancelled } from './reference.ts';
 
 /** One runtime's side of the run: its servers (started on demand) and its report entry. */
 export interface Lane {
@@ -53,6 +49,8 @@ export interface ScheduleContext {
   wrk?: string;
   /** The machine-speed sampler (system/speed-sampler.ts), when running. */
   speed?: Pick<SpeedSampler, 'window'>;
+  /** The pinned reference loop (bench/reference.ts), measured before each round: ms, or undefined when it could not be. */
+  reference?: () => Promise<number | undefined>;
   /**
    * Whether the run's time budget allows runs beyond the plan's minimum now (default: yes), for
    * a cell whose need (bench/budget.ts budgetNeed: 1 = at its goal or out of reach, up to 3) weighs its claim.
@@ -75,6 +73,8 @@ interface LaneCell {
   result?: CellResult;
   /** The server (pid) this cell was checked and warmed up on: a new one gets both again. */
   preparedOn?: number;
+  /** The server processes (pids) this cell's runs were measured on, in order: a run's serverProcess is its index + 1. */
+  pids: number[];
 }
 
 /**
@@ -111,6 +111,7 @@ export async function benchGroup(
         },
         runs: [],
         restarts: [],
+        pids: [],
       }),
     ),
   );
@@ -119,10 +120,13 @@ export async function benchGroup(
     for (const state of states) await prepare(state, state.cell, ctx);
     for (let round = 1; ; round++) {
       let ran = false;
+      if (restartsBefore(round, ctx.plan)) await restartServers(cells, lanes, ctx);
+      const referenceMs = await ctx.reference?.();
       for (const laneStates of byLane) {
         const open = laneStates.filter((s) => s.result === undefined);
         if (!open.some((s) => wantsMoreRuns(s.runs, ctx.plan, s.cell.scenario, ctx.mayExtend))) continue;
-        for (const state of pairedOrder(open, round)) if (state.result === undefined) await runOnce(state, state.cell, ctx, round);
+        for (const state of pairedOrder(open, round))
+          if (state.result === undefined) await runOnce(state, state.cell, ctx, round, referenceMs);
         ran = true;
       }
       if (!ran) break;
@@ -151,6 +155,24 @@ export async function benchGroup(
   return states.map((state) => withInstallation(state.result ?? summarizeLane(state, ctx), state.lane));
 }
 
+/**
+ * Whether the servers are restarted before round `round`: the plan's runs split evenly between
+ * its server processes (4 runs, 2 processes: before round 3); rounds beyond the plan's runs stay
+ * on the last process.
+ */
+export function restartsBefore(round: number, plan: Pick<ScheduleSettings, 'runs' | 'serverProcesses'>): boolean {
+  const processes = plan.serverProcesses ?? 1;
+  if (processes < 2) return false;
+  const per = Math.ceil(plan.runs / processes);
+  return round > 1 && round <= plan.runs && (round - 1) % per === 0;
+}
+
+/** Stops the group's servers on every lane: the next run of each cell starts, checks and warms up a fresh one. */
+async function restartServers(cells: readonly CellSpec[], lanes: Lane[], ctx: ScheduleContext): Promise<void> {
+  for (const kind of new Set(cells.map((c) => c.server))) await stopKind(lanes, kind);
+  ctx.log(`bench: ${cells[0]?.scenario ?? ''} servers restarted midway: the runs after this use a second server process`);
+}
+
 /** Round r's order of a lane's cells: as given on odd rounds, reversed on even ones (ABBA). */
 export function pairedOrder<T>(items: readonly T[], round: number): T[] {
   return round % 2 === 1 ? [...items] : [...items].reverse();
@@ -174,63 +196,6 @@ async function crossCheck(state: LaneCell, cell: CellSpec, ctx: ScheduleContext,
   });
 }
 
-/**
- * Records wrk's figure beside autocannon's. A measured ratio beats the CPU heuristic: below
- * CEILING_OK_RATIO of wrk the cell is client-bound; at or above it, autocannon got as far as a
- * client in C did, so a busy client core did not limit the figure and the flag goes.
- */
-export function withCrossCheck(cell: CellResult, wrk: LaneCell['wrk']): CellResult {
-  if (wrk === undefined || wrk.requestsPerSec <= 0) return cell;
-  const ratio = Math.round((cell.requestsPerSec.median / wrk.requestsPerSec) * 1000) / 1000;
-  const others = cell.flags.filter((f) => f !== 'client-bound');
-  const flags: Flag[] = ratio < CEILING_OK_RATIO ? ['client-bound', ...others] : others;
-  return { ...cell, flags, crossCheck: { tool: 'wrk', ...wrk, requestsPerSec: Math.round(wrk.requestsPerSec), ratio } };
-}
-
-/**
- * Whether a lane's cell needs another run: always up to `runs`; then, within the cap and while
- * the time budget allows (`mayExtend`), until its CV target or precision target is met and no
- * run taken on a markedly slow machine is left unreplaced.
- */
-export function wantsMoreRuns(
-  runs: readonly RunResult[],
-  plan: Pick<ScheduleSettings, 'runs' | 'targetCv' | 'maxRuns' | 'targetPrecision'>,
-  scenario?: ScenarioName,
-  mayExtend: (need: number) => boolean = () => true,
-): boolean {
-  if (runs.length < plan.runs) return true;
-  if (runs.length >= plan.maxRuns) return false;
-  const kept = keptRuns(runs);
-  const rates = kept.map((r) => r.requestsPerSec);
-  const short = kept.length < plan.runs;
-  const spread = plan.targetCv !== undefined && cv(rates) > plan.targetCv;
-  const target = plan.targetPrecision === undefined ? undefined : precisionTarget(plan.targetPrecision, scenario);
-  const width = target === undefined ? 0 : halfWidthShare(summarize(rates));
-  const wide = target !== undefined && width > target;
-  // The widest cells (relative to their goal) may borrow budget from the cells still to come.
-  return (short || spread || wide) && mayExtend(wide ? budgetNeed(width, target, kept.length, plan.maxRuns) : 1);
-}
-
-/** The precision asked of a scenario: the plan's target, twice that for hello (a lighter, noisier cell). */
-export function precisionTarget(target: number, scenario: ScenarioName | undefined): number {
-  return scenario === 'hello' ? target * 2 : target;
-}
-
-/** Runs that count in the summary: all but those taken on a markedly slow machine, unless too few remain. */
-export function keptRuns(runs: readonly RunResult[]): RunResult[] {
-  const kept = runs.filter((r) => r.slowMachine !== true);
-  return kept.length >= MIN_RUNS_FOR_INTERVAL ? kept : [...runs];
-}
-
-/** Marks (and unmarks) the runs of a cell taken while the machine was markedly slower than for its other runs. */
-export function markSlowRuns(runs: RunResult[]): void {
-  const slow = new Set(slowRuns(runs.map((r) => r.machine?.coresWorth)));
-  runs.forEach((run, i) => {
-    if (slow.has(i)) run.slowMachine = true;
-    else delete run.slowMachine;
-  });
-}
-
 function summarizeLane(state: LaneCell, ctx: ScheduleContext): CellResult {
   const plan = ctx.plan;
   const kept = keptRuns(state.runs);
@@ -242,8 +207,14 @@ function summarizeLane(state: LaneCell, ctx: ScheduleContext): CellResult {
   });
   // Every run stays in runDetails; the figures come from those not taken on a slow machine.
   const excluded = state.runs.length - kept.length;
+  const cancelled = driftCancelled(kept);
   const result = withCrossCheck(
-    { ...summary, runDetails: [...state.runs], ...(excluded === 0 ? {} : { slowRunsExcluded: excluded }) },
+    {
+      ...summary,
+      runDetails: [...state.runs],
+      ...(excluded === 0 ? {} : { slowRunsExcluded: excluded }),
+      ...(cancelled === undefined || summary.status === 'failed' ? {} : { driftCancelled: cancelled }),
+    },
     state.wrk,
   );
   const caches = state.runs.map((r) => r.fileCache).filter((c) => c !== undefined);
@@ -284,7 +255,7 @@ async function prepare(state: LaneCell, cell: CellSpec, ctx: ScheduleContext): P
   });
 }
 
-async function runOnce(state: LaneCell, cell: CellSpec, ctx: ScheduleContext, round: number): Promise<void> {
+async function runOnce(state: LaneCell, cell: CellSpec, ctx: ScheduleContext, round: number, referenceMs?: number): Promise<void> {
   const current = state.lane.servers.get(cell.server);
   // Another cell of the group lost the shared server (it failed that cell): this one gets a new
   // server, checked and warmed up again, instead of failing with it.
@@ -306,7 +277,14 @@ async function runOnce(state: LaneCell, cell: CellSpec, ctx: ScheduleContext, ro
     // A restart inside the run checked and warmed the new server for this cell.
     state.preparedOn = context.server.pid;
     const machine = ctx.speed?.window(from, Date.now());
-    state.runs.push({ ...run, round, ...(machine === undefined ? {} : { machine }) });
+    if (!state.pids.includes(context.server.pid)) state.pids.push(context.server.pid);
+    state.runs.push({
+      ...run,
+      round,
+      serverProcess: state.pids.indexOf(context.server.pid) + 1,
+      ...(machine === undefined ? {} : { machine }),
+      ...(referenceMs === undefined ? {} : { referenceMs }),
+    });
     markSlowRuns(state.runs);
   });
 }

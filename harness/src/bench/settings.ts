@@ -37,6 +37,8 @@ export interface ScheduleSettings extends RunSettings {
   targetCv: number | undefined;
   targetPrecision?: number;
   crossCheck: ScenarioName[];
+  /** Server processes a cell's runs are split between (restarted midway); undefined = one. */
+  serverProcesses?: number;
 }
 
 const RUN_FIELDS = [
@@ -61,6 +63,7 @@ export function scheduleSettings(plan: Plan, connections: number): ScheduleSetti
     targetCv: plan.targetCv,
     ...(plan.targetPrecision === undefined ? {} : { targetPrecision: plan.targetPrecision }),
     crossCheck: plan.crossCheck,
+    ...(plan.serverProcesses === undefined ? {} : { serverProcesses: plan.serverProcesses }),
   };
 }
 
@@ -112,6 +115,7 @@ export function reportParameters(plan: Plan, allowed: Allowed): Parameters {
     ...(plan.budgetSec === undefined ? {} : { budgetSec: plan.budgetSec }),
     ...(plan.baseline === undefined ? {} : { versionBaseline: plan.baseline.label }),
     allocator: plan.allocator,
+    ...(plan.serverProcesses === undefined || plan.serverProcesses < 2 ? {} : { serverProcesses: plan.serverProcesses }),
     ...serverEnvOf(plan),
   };
 }

@@ -19,10 +19,29 @@ import type { MetricChange, Verdict } from '../model/change.ts';
 import type { CellResult } from '../model/cell.ts';
 import type { CellStatus, Flag, Mode, ScenarioName } from '../model/names.ts';
 import type { Report } from '../model/report.ts';
-import { reproducibility, type Reproducibility } from './reproduced.ts';
+import {
+  environmentDifferences,
+  parameterDifferences,
+  runtimeVersionDifferences,
+  type FieldDifference,
+  type RuntimeVersionDifference,
+} from './differences.ts';
+import { driftCancelledReproducibility, ratioPairs, ratioReproducibility, reproducibility, type Reproducibility } from './reproduced.ts';
+import {
+  bothAgree,
+  DEFAULT_MARGIN,
+  driftCancelledEstimate,
+  judgeChange,
+  P99_MARGIN_FACTOR,
+  rawEstimate,
+  throughputMargin,
+  withJudgement,
+  type GateFields,
+} from './gate.ts';
+import { ci95 } from '../stats/stats.ts';
 
 export const SUPPORTED_SCHEMA_VERSION = 1;
-export const DEFAULT_THRESHOLD = 0.05;
+export const DEFAULT_THRESHOLD = DEFAULT_MARGIN;
 export const DEFAULT_ALPHA = 0.05;
 /**
  * autocannon reports latencies in whole milliseconds, so a p99 moving by 1 ms (1 -> 2 ms on a
@@ -56,8 +75,10 @@ export interface CellKey {
 export interface ComparedCell extends CellKey {
   kind: 'compared';
   runs: { baseline: number; current: number };
-  throughput: MetricChange;
-  p99: MetricChange;
+  throughput: MetricChange & Partial<GateFields>;
+  /** added: the drift-cancelled throughput (requests per reference unit), when both reports carry it. */
+  driftCancelled?: MetricChange & GateFields;
+  p99: MetricChange & Partial<GateFields>;
   /** Regressed if any metric did, else improved if any did, else not testable if any was not. */
   verdict: Verdict;
   flags: { baseline: Flag[]; current: Flag[] };
@@ -76,21 +97,6 @@ export interface NotComparedCell extends CellKey {
 }
 
 export type CellComparison = ComparedCell | NotComparedCell;
-
-export type Plain = string | number | boolean | null;
-
-export interface FieldDifference {
-  field: string;
-  baseline: Plain;
-  current: Plain;
-}
-
-export interface RuntimeVersionDifference {
-  runtime: RuntimeName;
-  /** null when the runtime is not in that report. */
-  baseline: string | null;
-  current: string | null;
-}
 
 export interface ReportSide {
   createdAt: string;
@@ -126,8 +132,12 @@ export interface ReportComparison {
   counts: ComparisonCounts;
   /** True when any cell regressed significantly beyond the threshold: the CLI's exit code 1. */
   hasRegression: boolean;
-  /** added: cells whose requests/s medians sit inside each other's 95 % intervals (compare/reproduced.ts). */
+  /** added: cells whose requests/s agree (compare/reproduced.ts: within the combined 95 % interval or 3 %). */
   reproducibility?: Reproducibility;
+  /** added: the headline paired ratios (async/sync, worker/sync, hono/raw) that agree by the same rule. */
+  ratioReproducibility?: Reproducibility;
+  /** added: cells whose drift-cancelled figure (req/unit) agrees by the same rule, when both reports carry it. */
+  driftCancelledReproducibility?: Reproducibility;
 }
 
 /** Which way is worse: fewer requests/s, or a longer p99. */
@@ -216,6 +226,61 @@ export function compareCell(baseline: CellResult, current: CellResult, threshold
   };
 }
 
+function medianOf(xs: readonly number[], fallback: number): number {
+  return xs.length > 0 ? median(xs) : fallback;
+}
+
+/** A p99 estimate from the runs' own p99s: their median with the 95 % interval of their mean. */
+function p99Estimate(cell: CellResult): { median: number; ci95: [number, number] } | undefined {
+  // A p99 under the instrument's resolution (0 ms) counts as the resolution: nothing finer was measured.
+  const runs = p99Runs(cell).map((x) => Math.max(x, LATENCY_RESOLUTION_MS));
+  if (runs.length < 2) return undefined;
+  return { median: medianOf(runs, cell.latencyMs.p99), ci95: ci95(runs) };
+}
+
+/**
+ * The gate's view of one cell (compare/gate.ts): throughput on raw and drift-cancelled figures
+ * with intervals across processes, p99 on its runs' interval, each against its practical margin;
+ * a change must also be significant by Welch's test at `alpha` and beyond the instrument's resolution.
+ */
+export function gateCell(baseline: CellResult, current: CellResult, margin: number, alpha: number): CellComparison {
+  const welch = compareCell(baseline, current, margin, alpha);
+  if (welch.kind === 'not-compared') return welch;
+  const rule = throughputMargin(current.scenario, margin);
+  const raw = judgeChange(rawEstimate(baseline), rawEstimate(current), rule, 'lower');
+  const b = driftCancelledEstimate(baseline);
+  const c = driftCancelledEstimate(current);
+  const cancelled = b === undefined || c === undefined ? undefined : judgeChange(b, c, rule, 'lower');
+  const significant = (m: MetricChange, verdict: Verdict): Verdict =>
+    verdict === 'regressed' || verdict === 'improved' ? (m.test !== null && m.test.p < alpha ? verdict : 'unchanged') : verdict;
+  const throughput = withJudgement(welch.throughput, significant(welch.throughput, bothAgree(raw, cancelled)), raw);
+  const p99Judged = judgeChange(p99Estimate(baseline), p99Estimate(current), margin * P99_MARGIN_FACTOR, 'higher');
+  // Within the instrument's resolution (0 ms against 1 ms included) a p99 is unchanged, testable or not.
+  const atResolution = (x: number) => Math.max(x, LATENCY_RESOLUTION_MS);
+  const withinResolution =
+    Math.abs(atResolution(welch.p99.current) - atResolution(welch.p99.baseline)) <= LATENCY_RESOLUTION_MS && welch.p99.test !== null;
+  const p99 = withJudgement(welch.p99, withinResolution ? 'unchanged' : significant(welch.p99, p99Judged.verdict), p99Judged);
+  const driftCancelled =
+    cancelled === undefined || b === undefined || c === undefined
+      ? undefined
+      : withJudgement(
+          { baseline: b.median, current: c.median, ratio: c.median / b.median, change: c.median / b.median - 1, test: null },
+          cancelled.verdict,
+          cancelled,
+        );
+  return {
+    ...welch,
+    throughput,
+    ...(driftCancelled === undefined ? {} : { driftCancelled }),
+    p99,
+    verdict: cellVerdict([throughput.verdict, p99.verdict]),
+  };
+}
+
+function withDefined<K extends string, V>(key: K, value: V | undefined): Partial<Record<K, V>> {
+  return value === undefined ? {} : ({ [key]: value } as Record<K, V>);
+}
+
 /** Refuses reports whose shapes may differ: field names are only fixed within a schema version. */
 export function checkSchemaVersions(baseline: unknown, current: unknown): void {
   const b = (baseline as { schemaVersion?: unknown } | null)?.schemaVersion;
@@ -231,60 +296,6 @@ export function checkSchemaVersions(baseline: unknown, current: unknown): void {
 function checkOptions(threshold: number, alpha: number): void {
   if (!Number.isFinite(threshold) || threshold < 0) throw new CompareError(`threshold must be a fraction >= 0, got ${threshold}`);
   if (!(alpha > 0 && alpha < 1)) throw new CompareError(`alpha must be between 0 and 1, got ${alpha}`);
-}
-
-/** JSON-safe primitive for display; objects (a future parameter) as their JSON text. */
-function plain(value: unknown): Plain {
-  if (value === undefined || value === null) return null;
-  if (typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean') return value;
-  return JSON.stringify(value);
-}
-
-function differences(fields: readonly [string, unknown, unknown][]): FieldDifference[] {
-  return fields
-    .filter(([, b, c]) => JSON.stringify(b) !== JSON.stringify(c))
-    .map(([field, b, c]) => ({ field, baseline: plain(b), current: plain(c) }));
-}
-
-/** Every parameter of either report (new ones are added freely), baseline's order first. */
-export function parameterDifferences(baseline: Report, current: Report): FieldDifference[] {
-  const b = baseline.parameters as unknown as Record<string, unknown>;
-  const c = current.parameters as unknown as Record<string, unknown>;
-  const names = [...new Set([...Object.keys(b), ...Object.keys(c)])];
-  return differences(names.map((name) => [name, b[name], c[name]]));
-}
-
-export function environmentDifferences(baseline: Report, current: Report): FieldDifference[] {
-  const fields = (r: Report): [string, unknown][] => [
-    ['os', r.environment.os],
-    ['kernel', r.environment.kernel],
-    ['cpu model', r.environment.cpu.model],
-    ['cpu count', r.environment.cpu.count],
-    ['memory bytes', r.environment.memoryBytes],
-    ['commit', r.environment.commit],
-    ['dirty', r.environment.dirty],
-    ['load generator', `${r.environment.loadGenerator.name} ${r.environment.loadGenerator.version}`],
-    ['harness node', r.environment.harnessNode],
-    // --server-host: a remote report against a local one (or another server host) is a different set-up.
-    [
-      'server host',
-      r.environment.serverHost === undefined
-        ? 'the load host'
-        : `${r.environment.serverHost.host} (${r.environment.serverHost.cpu.model} × ${r.environment.serverHost.cpu.count})`,
-    ],
-    ['HTTP round trip ms', r.environment.network?.httpRttMs?.median ?? r.environment.network?.rttMs?.median],
-    ['TCP connect ms', r.environment.network?.tcpConnectMs?.fromLoadHost?.median],
-  ];
-  const c = fields(current);
-  return differences(fields(baseline).map(([field, value], i) => [field, value, c[i]?.[1]]));
-}
-
-export function runtimeVersionDifferences(baseline: Report, current: Report): RuntimeVersionDifference[] {
-  const version = (r: Report, name: RuntimeName): string | null => r.runtimes.find((e) => e.name === name)?.version ?? null;
-  const names = [...new Set([...baseline.runtimes, ...current.runtimes].map((r) => r.name))];
-  return names
-    .map((runtime) => ({ runtime, baseline: version(baseline, runtime), current: version(current, runtime) }))
-    .filter((d) => d.baseline !== d.current);
 }
 
 function cellKey(cell: CellKey): string {
@@ -327,7 +338,7 @@ export function compareReports(baseline: Report, current: Report, options: Compa
     const before = baseCells.get(key);
     if (before === undefined) added.push(keyOf(cell));
     else {
-      cells.push(compareCell(before, cell, threshold, alpha));
+      cells.push(gateCell(before, cell, threshold, alpha));
       pairs.push([before, cell]);
     }
   }
@@ -347,5 +358,7 @@ export function compareReports(baseline: Report, current: Report, options: Compa
     counts,
     hasRegression: counts.regressed > 0,
     reproducibility: reproducibility(pairs),
+    ratioReproducibility: ratioReproducibility(ratioPairs(baseline.comparisons, current.comparisons)),
+    ...withDefined('driftCancelledReproducibility', driftCancelledReproducibility(pairs)),
   };
 }

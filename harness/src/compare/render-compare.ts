@@ -4,12 +4,12 @@
  */
 import { markdownTable } from 'markdown-table';
 import { LATENCY_RESOLUTION_MS } from './compare.ts';
+import { HELLO_MARGIN_FACTOR, P99_MARGIN_FACTOR, SESSION_SD, sessionAllowance } from './gate.ts';
 import { plural } from '../report/flags.ts';
 import type {
   CellKey,
   ComparedCell,
   CellComparison,
-  FieldDifference,
   MetricChange,
   NotComparedCell,
   ReportComparison,
@@ -17,6 +17,7 @@ import type {
   SideStatus,
 } from './compare.ts';
 import { reproducedLine } from './reproduced.ts';
+import type { FieldDifference } from './differences.ts';
 import { escapeCell, formatDate, formatMs, formatRps } from '../report/text/formats.ts';
 
 const DASH = '—';
@@ -51,7 +52,12 @@ export function verdictLine(c: ReportComparison): string {
   if (n.added > 0) parts.push(`${n.added} only in current`);
   if (n.removed > 0) parts.push(`${n.removed} only in baseline`);
   const symbol = c.hasRegression ? '✗' : '✓';
-  return `**${symbol} ${parts.join(', ')}**, at ${formatPercentOf(c.threshold)} threshold and p < ${c.alpha}`;
+  return `**${symbol} ${parts.join(', ')}**, ${marginText(c.threshold)}, p < ${c.alpha}`;
+}
+
+/** "margins ±5 % (hello ±10 %, p99 ±20 %) with 95 % confidence": what the gate holds each change to. */
+export function marginText(margin: number): string {
+  return `margins ±${formatPercentOf(margin)} (hello ±${formatPercentOf(margin * HELLO_MARGIN_FACTOR)}, p99 ±${formatPercentOf(margin * P99_MARGIN_FACTOR)}) with 95 % confidence, allowing ±${formatPercentOf(Number(sessionAllowance().toFixed(3)))} between sessions`;
 }
 
 function sideText(name: string, side: ReportSide): string {
@@ -96,13 +102,11 @@ export function warnings(c: ReportComparison): string[] {
   return items;
 }
 
-function metricCells(metric: MetricChange, figure: (x: number) => string): string[] {
+function metricCells(metric: MetricChange & { changeCi95?: [number, number] }, figure: (x: number) => string): string[] {
   const emphasise = (text: string): string => (metric.verdict === 'regressed' ? `**${text}**` : text);
-  return [
-    `${figure(metric.baseline)} → ${figure(metric.current)}`,
-    emphasise(formatChange(metric.change)),
-    formatP(metric.test?.p ?? null),
-  ];
+  const change =
+    metric.changeCi95 === undefined ? formatChange(metric.change) : changeWithInterval({ ...metric, changeCi95: metric.changeCi95 });
+  return [`${figure(metric.baseline)} → ${figure(metric.current)}`, emphasise(change), formatP(metric.test?.p ?? null)];
 }
 
 function which(cell: ComparedCell, verdict: MetricChange['verdict']): string {
@@ -148,14 +152,25 @@ function notComparedText(cell: NotComparedCell): string {
 
 function row(cell: CellComparison): string[] {
   const key = [cell.runtimeLabel ?? cell.runtime, cell.scenario, cell.mode];
-  if (cell.kind === 'not-compared') return [...key, DASH, DASH, DASH, DASH, DASH, DASH, escapeCell(notComparedText(cell))];
+  if (cell.kind === 'not-compared') return [...key, DASH, DASH, DASH, DASH, DASH, DASH, DASH, escapeCell(notComparedText(cell))];
   const rps = (x: number): string => formatRps(x, cell.throughput.baseline);
-  return [...key, ...metricCells(cell.throughput, rps), ...metricCells(cell.p99, formatMs), escapeCell(cellVerdictText(cell))];
+  return [
+    ...key,
+    ...metricCells(cell.throughput, rps),
+    cell.driftCancelled === undefined ? DASH : changeWithInterval(cell.driftCancelled),
+    ...metricCells(cell.p99, formatMs),
+    escapeCell(cellVerdictText(cell)),
+  ];
+}
+
+/** "-1.2 % (-6.0 to +3.9)": a change with its 95 % interval. */
+function changeWithInterval(m: { change: number | null; changeCi95: [number, number] }): string {
+  return `${formatChange(m.change)} (${formatChange(m.changeCi95[0])} to ${formatChange(m.changeCi95[1])})`;
 }
 
 export function comparisonTable(cells: readonly CellComparison[]): string {
-  const head = ['runtime', 'scenario', 'mode', 'req/s', 'change', 'p', 'p99 ms', 'change', 'p', 'verdict'];
-  const align = ['l', 'l', 'l', 'r', 'r', 'r', 'r', 'r', 'r', 'l'];
+  const head = ['runtime', 'scenario', 'mode', 'req/s', 'change', 'p', 'drift-cancelled change', 'p99 ms', 'change', 'p', 'verdict'];
+  const align = ['l', 'l', 'l', 'r', 'r', 'r', 'r', 'r', 'r', 'r', 'l'];
   return markdownTable([head, ...cells.map(row)], { align });
 }
 
@@ -184,9 +199,15 @@ function howToRead(c: ReportComparison): string {
       'their spread differs between runtimes and versions (a pooled-variance test would be wrong exactly when something changed);',
       'means of a few runs, each itself an average over many requests, are close enough to normal for a t-test. A rank test',
       '(Mann-Whitney) cannot reach p < 0.05 with 3 runs against 3: its smallest two-sided p is 0.1.',
-      `A cell regressed when req/s fell or p99 rose by more than ${formatPercentOf(c.threshold)} with p < ${c.alpha}`,
-      `(and, for p99, by more than ${LATENCY_RESOLUTION_MS} ms: autocannon's resolution). Improvements are shown but never fail the comparison;`,
-      'cells with fewer than 2 runs on a side cannot be tested and never count as regressions.',
+      `A cell regressed when its req/s fell, or its p99 rose, beyond the practical margin (${marginText(c.threshold)}):`,
+      "the whole 95 % interval of the change (in brackets; both reports' intervals combined, across server processes where measured) lies beyond it,",
+      `Welch's p < ${c.alpha}, and for p99 by more than ${LATENCY_RESOLUTION_MS} ms (autocannon's resolution). Two runs of one commit differ by`,
+      "their intervals and by what no interval of one run holds (the host's drift, the next server process), so the gate decides only beyond that;",
+      `and what two sessions minutes apart differ by beyond any one report's intervals (${formatPercentOf(SESSION_SD)} a session, measured on A/A pairs: docs/methodology.md);`,
+      'the smallest change a pair can flag is its margin plus that combined interval. When both reports carry the drift-cancelled figure',
+      '(requests per reference unit: req/s times the time of a pinned reference loop measured in the same rounds), req/s regresses only when',
+      'it and the drift-cancelled figure both fell: a host that slowed down moves only the raw figure of a CPU-bound cell.',
+      'Improvements are shown but never fail the comparison; cells with fewer than 2 runs on a side cannot be tested and never count as regressions.',
     ].join('\n'),
   ].join('\n\n');
 }
@@ -206,14 +227,21 @@ export function renderComparisonMarkdown(c: ReportComparison): string {
   return `${sections.filter((s) => s !== undefined).join('\n\n')}\n`;
 }
 
-/** How many cells reproduced: the line, then the cells that did not and why. */
+/** How many headline ratios and cells reproduced: the lines, then the ones that did not and why. */
 export function reproducibilitySection(c: ReportComparison): string | undefined {
-  const r = c.reproducibility;
-  if (r === undefined) return undefined;
-  const lines = r.notReproduced.map((cell) => `- ${cell.cell}: ${cell.reason}`);
-  return [
-    `## Reproducibility`,
-    `${r.holds ? '✓' : '✗'} ${reproducedLine(r)}.`,
-    ...(lines.length === 0 ? [] : [`Not reproduced:\n\n${lines.join('\n')}`]),
-  ].join('\n\n');
+  const parts: string[] = [];
+  for (const [r, what] of [
+    [c.ratioReproducibility, 'ratios'],
+    [c.reproducibility, 'cells'],
+    [c.driftCancelledReproducibility, 'cells on req/unit'],
+  ] as const) {
+    if (r === undefined || (what === 'ratios' && r.of === 0)) continue;
+    const lines = r.notReproduced.map((item) => `- ${item.cell}: ${item.reason}`);
+    parts.push(`${r.holds ? '✓' : '✗'} ${reproducedLine(r, what)}.`);
+    if (lines.length > 0) parts.push(`Not reproduced (${what}):\n\n${lines.join('\n')}`);
+  }
+  if (parts.length === 0) return undefined;
+  const note =
+    "The paired ratios are the product: their runs alternate, so a drift of the host cancels inside each pair. A cell's absolute requests/s reproduces only while the host holds its speed (the report's host check says whether it did).";
+  return ['## Reproducibility', ...parts, note].join('\n\n');
 }

@@ -58,6 +58,13 @@ export interface RunResult {
   round?: number;
   /** added: how fast the machine was during the run (system/speed-sampler.ts). */
   machine?: RunSpeed;
+  /**
+   * added: the host's reference unit (one pinned fib call, every CPU at once) in ms, measured
+   * right before this run's round (bench/reference.ts): what the drift-cancelled figure divides out.
+   */
+  referenceMs?: number;
+  /** added: which of the cell's server processes served this run (1, 2, ...): the server is restarted once midway through a cell's rounds. */
+  serverProcess?: number;
   /** added: taken while the machine was markedly slower than for the cell's other runs; left out of the summary when enough others remain. */
   slowMachine?: true;
   /**
@@ -113,6 +120,8 @@ export interface RunSpeed {
   min: number;
   max: number;
   ticks: number;
+  /** added: the ticks' standard deviation over their mean: the sampler's own noise under this run's load. */
+  tickCv?: number;
 }
 
 /**
@@ -273,4 +282,38 @@ export interface CellResult {
    * per run: what the client's share of the cores does not move, for CPU-bound cells.
    */
   requestsPerServerCpuSec?: Summary;
+  /**
+   * added: requests/s with a 95 % interval that holds the variance between server processes as
+   * well as between runs of one process (stats/process-interval.ts): the runs split between two
+   * server processes, the between-process variance pooled over the report's cells.
+   */
+  acrossProcesses?: AcrossProcesses;
+  /** added: throughput with the host's drift divided out (bench/reference.ts). */
+  driftCancelled?: DriftCancelled;
+}
+
+/** added: see CellResult.acrossProcesses. */
+export interface AcrossProcesses {
+  /** Server processes whose runs count. */
+  processes: number;
+  /** Interval of requests/s over runs and processes. */
+  ci95: [number, number];
+  /** The between-process standard deviation used, as a share of the median (pooled over the report's cells). */
+  betweenCv: number;
+}
+
+/**
+ * added: a cell's requests/s times the time of the host's reference unit in seconds (1,000 calls
+ * of the round's pinned reference loop: its call in ms), run by run: requests answered in the
+ * time one reference unit takes on the host at that moment. A host that slows
+ * down 1.5x serves a CPU-bound cell 1.5x slower and takes 1.5x longer per unit, so the product
+ * holds. It promises nothing for a cell whose rate a timer sets (sleep).
+ */
+export interface DriftCancelled {
+  /** What the reference unit is, e.g. "1,000 calls of fib(25), pinned, every CPU at once". */
+  unit: string;
+  /** Requests per reference unit: median, interval across runs and processes, spread. */
+  requestsPerUnit: Summary;
+  /** The reference unit over the cell's runs, ms. */
+  referenceMs: Summary;
 }

@@ -19,6 +19,10 @@ export interface Environment {
   network?: NetworkPath;
   /** added: how fast the machine was through the run (speed sampler). */
   machineSpeed?: SpeedSummary;
+  /** added: whether the host's speed held between the run's start and end (a pinned loop before and after). */
+  hostCheck?: HostCheck;
+  /** added: the pinned reference loop measured in every round (bench/reference.ts), over the run: its range and floor. */
+  referenceLoop?: { unit: string; minMs: number; maxMs: number; medianMs: number; rounds: number };
   /** added: what touching fresh memory cost on this host when the run began (system/first-touch.ts). */
   memoryFirstTouch?: FirstTouch;
 }
@@ -107,4 +111,40 @@ export interface SpeedSummary {
   /** The sampler's own CPU once started, per cent of one CPU, summed over its children. */
   overheadPercent: number;
   samples: number;
+  /** added: the unit timed, fib(n). */
+  unitFibN?: number;
+  /** added: what counts as full speed ("median of the warm-up units"; it was the fastest unit, an outlier). */
+  reference?: string;
+  /** added: the noise of a run's reading on an idle CPU, as a share (system/speed-math.ts idleFloor). */
+  idleFloor?: number;
+  /** added: whether a run's reading left its cell's other runs by more than the sampler's floor, and the worst one. */
+  moved?: { beyondFloor: boolean; worst?: { cell: string; deviation: number; floor: number } };
+}
+
+/**
+ * added: the independent check of the host's speed (bench/host-check.ts): a pinned fib loop on
+ * each CPU alone, then on every CPU together, before the first cell and after the last.
+ */
+export interface HostCheck {
+  /** The loop: fib(n), `calls` calls, the median call per CPU in ms. */
+  n: number;
+  calls: number;
+  before: HostCheckReading;
+  after?: HostCheckReading;
+  /** The host's speed after over before, minus 1 (a slowdown reads negative), from each reading's median call over CPUs and ways (alone, together). */
+  change?: number;
+  /** The check's own repeatability at the start, as a share: two readings back to back (each reading kept is the faster of two). */
+  floor: number;
+  /** The threshold used: the larger of 3 x floor and 5 %. */
+  threshold: number;
+  /** Whether |change| exceeds the threshold: the host's speed moved between the run's start and end. */
+  moved?: boolean;
+}
+
+export interface HostCheckReading {
+  at: string;
+  /** ms per call, per CPU, each CPU alone. */
+  alone: number[];
+  /** ms per call, per CPU, all CPUs at once. */
+  together: number[];
 }

@@ -67,6 +67,8 @@ export interface Parameters {
    * counted ("this host", or the server host's name with --server-host).
    */
   autoProcesses?: { count: number; cpusOf: string };
+  /** added: server processes each cell's runs were split between (the servers restarted midway through each group's rounds). */
+  serverProcesses?: number;
 }
 
 /** What --allocator holds the servers' allocators to (system/allocator.ts). */

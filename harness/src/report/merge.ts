@@ -3,6 +3,7 @@
  */
 import { comparisons, dimensionKey, withRatioToFastest } from './mode-ratios.ts';
 import { processComparisons } from './process-ratios.ts';
+import { withAcrossProcesses } from './across-processes.ts';
 import type { CellResult } from '../model/cell.ts';
 import type { Environment } from '../model/environment.ts';
 import type { Mode, ScenarioName } from '../model/names.ts';
@@ -71,7 +72,7 @@ export function sortCells(results: readonly CellResult[], runtimes: readonly Run
 }
 
 export function mergeReport(input: MergeInput): Report {
-  const results = withRatioToFastest(sortCells(dedupeCells(input.results), input.runtimes));
+  const results = withAcrossProcesses(withRatioToFastest(sortCells(dedupeCells(input.results), input.runtimes)));
   return {
     schemaVersion: 1,
     createdAt: input.createdAt,

@@ -9,7 +9,7 @@ import { cellNotes, comparisonLines } from '../text/sentences.ts';
 import { formatDate, formatMs, formatRps } from '../text/formats.ts';
 import { modeLabel, timingText, runtimeLabel } from '../text/labels.ts';
 import { shownP99 } from '../../stats/littles-law.ts';
-import { movingMachineText } from '../text/precision.ts';
+import { hostCheckText, movingMachineText } from '../text/precision.ts';
 
 const DASH = '-';
 
@@ -45,9 +45,11 @@ export function renderConsoleSummary(report: Report): string {
     .map((r) => `${r.name} ${r.status}${r.reason === undefined ? '' : `: ${r.reason}`}`);
   const lines = report.comparisons.flatMap((c) => comparisonLines(report, c).map((line) => `[${c.scenario}] ${line}`));
   const moving = movingMachineText(report.environment);
+  const check = hostCheckText(report.environment);
   const parts = [
     header,
     ...(moving === undefined ? [] : [moving]),
+    ...(check === undefined ? [] : [check]),
     ...(skipped.length === 0 ? [] : [`Not measured: ${skipped.join('; ')}`]),
     report.results.length === 0 ? 'No cell was measured.' : resultsTable(report),
     ...(lines.length === 0 ? [] : [lines.join('\n')]),

@@ -6,7 +6,7 @@ import { escapeHtml } from './html-escape.ts';
 import { cellRemarks, flagLabel } from '../flags.ts';
 import { shownP99 } from '../../stats/littles-law.ts';
 import { entryLane, laneOf, MODE_ORDER } from '../merge.ts';
-import { precisionText } from '../text/precision.ts';
+import { driftCancelledText, precisionText } from '../text/precision.ts';
 import { environmentRows, modeLabel, parameterRows, THREAD_HEAD, threadFigures, runtimeLabel } from '../text/labels.ts';
 import { formatMs, formatRatio, formatRps } from '../text/formats.ts';
 import type { CellResult } from '../../model/cell.ts';
@@ -54,7 +54,8 @@ function rpsText(cell: CellResult): string {
   const { median, ci95, intervalNote } = cell.requestsPerSec;
   if (intervalNote !== undefined) return `${formatRps(median)} <span class="muted">(${escapeHtml(intervalNote)})</span>`;
   const share = precisionText(cell.requestsPerSec);
-  return `${formatRps(median)} <span class="muted">(${formatRps(ci95[0], median)}–${formatRps(ci95[1], median)}${share === undefined ? '' : `, ${share}`})</span>`;
+  const cancelled = driftCancelledText(cell);
+  return `${formatRps(median)} <span class="muted">(${formatRps(ci95[0], median)}–${formatRps(ci95[1], median)}${share === undefined ? '' : `, ${share}`})${cancelled === undefined ? '' : `<br>${escapeHtml(cancelled)}`}</span>`;
 }
 
 /** The figure columns between "mode" and "notes". */

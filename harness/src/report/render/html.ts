@@ -20,7 +20,7 @@ import { allocatorOf } from '../text/allocator.ts';
 import type { ScenarioName } from '../../model/names.ts';
 import type { Parameters } from '../../model/parameters.ts';
 import type { Report, RuntimeEntry } from '../../model/report.ts';
-import { movingMachineText } from '../text/precision.ts';
+import { driftCancelledLegend, hostCheckText, movingMachineText } from '../text/precision.ts';
 
 /** Scenarios present in the report, in the report's scenario order. */
 function scenariosOf(report: Report): ScenarioName[] {
@@ -39,12 +39,16 @@ function statusBanner(report: Report): string {
 function header(report: Report): string {
   const p = report.parameters;
   const moving = movingMachineText(report.environment);
+  const check = hostCheckText(report.environment);
   const subtitle = `${p.runs} runs × ${p.durationSec} s per cell after ${p.warmupSec} s warm-up, ${p.connections} connections, on ${report.environment.cpu.model} × ${report.environment.cpu.count}`;
   return [
     `<h1>Sync vs async HTTP benchmark, ${escapeHtml(formatDate(report.createdAt))}</h1>`,
     `<p class="subtitle">${escapeHtml(subtitle)}</p>`,
     statusBanner(report),
     ...(moving === undefined ? [] : [`<p class="banner warn" data-machine-speed="moving">${escapeHtml(moving)}</p>`]),
+    ...(check === undefined
+      ? []
+      : [`<p class="banner${report.environment.hostCheck?.moved === true ? ' warn' : ''}" data-host-check>${escapeHtml(check)}</p>`]),
   ].join('\n');
 }
 
@@ -111,6 +115,9 @@ function howToRead(report: Report): string {
 <li>⚠ count-mismatch: the server counted more or fewer requests than the client sent.</li>
 <li>⚠ latency censored: the latency figures cannot be told: the answered requests' mean is under a quarter of the time in the system Little's law gives (connections ÷ req/s: the runs held under half a turn of the queue), or more requests were left unanswered at the runs' end than answered, or those (counted at their age, a lower bound) lift the p99 1.5x; a p99 that is such a lower bound reads "≥ …".</li>
 <li>✗ invalid: errors, timeouts, non-2xx answers or a failed answer check; ✗ failed: the server died (no figures).</li>
+${driftCancelledLegend(report.results)
+  .map((line) => `<li>${escapeHtml(line)}</li>`)
+  .join('\n')}
 <li>⚠ page faults ≈ x %: the server's page faults a request, at what a fresh page costs on this host (environment: fresh memory), took at least ${PAGE_FAULT_SHARE * 100} % of its CPU a request: the figure measures the host's memory handling as much as the endpoint${allocatorOf(report.parameters) === 'keep' ? '' : ' (<code>--allocator keep</code> measures it with the allocators keeping freed memory)'}.</li>
 </ul>`;
 }

@@ -16,7 +16,15 @@ import type { Report } from '../../model/report.ts';
 import { poolsSection, processesSection } from './processes.ts';
 import type { ReportSection } from '../section.ts';
 import { DASH, environmentRows, modeLabel, parameterRows, runtimeLabel, THREAD_HEAD, threadFigures } from '../text/labels.ts';
-import { movingMachineText, precisionLegend, precisionText, runsText } from '../text/precision.ts';
+import {
+  driftCancelledLegend,
+  driftCancelledText,
+  hostCheckText,
+  movingMachineText,
+  precisionLegend,
+  precisionText,
+  runsText,
+} from '../text/precision.ts';
 import { cellNotes, comparisonLines } from '../text/sentences.ts';
 
 function rpsWithSpread(cell: CellResult): string {
@@ -27,7 +35,8 @@ function rpsWithSpread(cell: CellResult): string {
   if (Math.abs(median - (low + high) / 2) > (high - low) / 2 || low === 0)
     return `${formatRps(median)} (${formatRps(low, median)}–${formatRps(high, median)})`;
   const share = precisionText(cell.requestsPerSec);
-  return `${formatRps(median)} ± ${formatRps((high - low) / 2, median)}${share === undefined ? '' : ` (${share})`}`;
+  const cancelled = driftCancelledText(cell);
+  return `${formatRps(median)} ± ${formatRps((high - low) / 2, median)}${share === undefined ? '' : ` (${share})`}${cancelled === undefined ? '' : `; ${cancelled}`}`;
 }
 
 function scenarioRow(cell: CellResult, withRatio: boolean): string[] {
@@ -98,8 +107,8 @@ function titleSection(report: Report): string {
     report.status === 'interrupted'
       ? '**⚠ Interrupted:** the run stopped before finishing its plan; only the cells below were measured.'
       : 'Status: complete, every planned cell was attempted.';
-  const moving = movingMachineText(report.environment);
-  return `${title}\n\n${status}${moving === undefined ? '' : `\n\n${moving}`}`;
+  const lines = [movingMachineText(report.environment), hostCheckText(report.environment)].filter((l) => l !== undefined);
+  return [title, status, ...lines].join('\n\n');
 }
 
 function howToRead(report: Report): string {
@@ -107,6 +116,7 @@ function howToRead(report: Report): string {
   const figures = [
     `Each figure is the median of ${runsText(p)} of ${p.durationSec} s (after ${p.warmupSec} s of warm-up) at ${p.connections} connections.`,
     ...precisionLegend(p),
+    ...driftCancelledLegend(report.results),
     "req/s is ± the half-width of the 95 % confidence interval of the mean; p99 is the load's latency;",
     "probe p99 is the latency of a separate light client (what one more caller waits); lag p99 is the server's event-loop lateness.",
   ].join('\n');

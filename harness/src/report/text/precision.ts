@@ -9,7 +9,7 @@ import type { CellResult, Summary } from '../../model/cell.ts';
 import type { Ratios } from '../../model/comparison.ts';
 import type { Environment, FirstTouch } from '../../model/environment.ts';
 import type { Parameters } from '../../model/parameters.ts';
-import { formatRatio } from './formats.ts';
+import { formatRatio, formatRps } from './formats.ts';
 import { MIN_RUNS_FOR_INTERVAL } from '../../stats/stats.ts';
 
 /**
@@ -72,23 +72,71 @@ export function machineSpeedRow(env: Environment): [string, string] | undefined 
 }
 
 /**
- * The per-run cores' worth moved by this factor or more within one run: more than any precision
- * target here (±5 %, hello ±10 %), so the intervals cannot be expected to hold a later run.
+ * Old reports (no noise floor recorded): the per-run cores' worth moved by this factor or more
+ * within one run. New reports warn only beyond the sampler's measured floor (SpeedSummary.moved).
  */
 export const MOVING_MACHINE_RATIO = 1.25;
 
+const pct = (x: number): string => `${(x * 100).toFixed(1)} %`;
+
 /**
- * What a reader must know before trusting an interval to predict the next run, when the machine's
- * speed moved within this one (on a 2-vCPU VM, 0.6 to 1.9 cores' worth from minute to
- * minute, and back-to-back default runs reproduced 12 to 26 of 33 cells in six pairs; docs/methodology.md).
- * Undefined when no sampler ran or the speed held within MOVING_MACHINE_RATIO.
+ * What a reader must know before trusting an interval to predict the next run, when the sampler
+ * saw the machine's speed move within this run beyond its own noise floor (the runs of one cell,
+ * same load, read apart by more than the floor); undefined otherwise. A warning that fires on a
+ * steady host is a defect (shared/DESIGN.md section 3), so the floor comes first.
  */
 export function movingMachineText(env: Environment): string | undefined {
-  const span = env.machineSpeed?.coresWorth;
+  const speed = env.machineSpeed;
+  if (speed?.moved !== undefined) {
+    const worst = speed.moved.worst;
+    if (!speed.moved.beyondFloor || worst === undefined) return undefined;
+    return `⚠ The machine's speed moved during this run: a run of ${worst.cell} read ${pct(worst.deviation)} from that cell's other runs, ${(worst.deviation / worst.floor).toFixed(1)}x the sampler's floor of ±${pct(worst.floor)}. Raw req/s may not reproduce; the paired ratios and the drift-cancelled figures (req/unit) are built to.`;
+  }
+  const span = speed?.coresWorth;
   if (span === undefined || !(span.min > 0)) return undefined;
   const ratio = span.max / span.min;
   if (ratio < MOVING_MACHINE_RATIO) return undefined;
   return `⚠ The machine's speed moved during this run: ${span.min.toFixed(2)} to ${span.max.toFixed(2)} cores' worth from run to run (${ratio.toFixed(1)}x). Each interval holds the spread of this run's own runs; a run minutes later on this machine may land outside it (\`pnpm bench:compare\` counts the cells that reproduce).`;
+}
+
+/**
+ * The independent check's line for the top of the report: whether the host's speed held between
+ * the run's start and end (a pinned fib loop on each CPU alone and together), and the reference
+ * loop's range over the rounds; undefined when no check ran.
+ */
+export function hostCheckText(env: Environment): string | undefined {
+  const check = env.hostCheck;
+  if (check === undefined) return undefined;
+  const reading = (r: { alone: number[]; together: number[] }): string => `${r.alone.join('/')} ms alone, ${r.together.join('/')} together`;
+  const before = `fib(${check.n}) per CPU ${reading(check.before)} before`;
+  const loop = env.referenceLoop;
+  const rounds =
+    loop === undefined
+      ? ''
+      : ` The reference loop (${loop.unit}) read ${loop.minMs} to ${loop.maxMs} ms a call over ${loop.rounds} rounds (${(loop.maxMs / loop.minMs).toFixed(2)}x); req/unit divides it out.`;
+  if (check.after === undefined || check.change === undefined) return `Host check: ${before}; no reading after the run.${rounds}`;
+  const change = `${check.change >= 0 ? '+' : ''}${pct(check.change)}`;
+  const verdict = check.moved
+    ? `⚠ The host's speed moved between this run's start and end: ${change} (beyond ±${pct(check.threshold)}; the check's own floor ±${pct(check.floor)}).`
+    : `✓ The host's speed held between this run's start and end: ${change} (within ±${pct(check.threshold)}; the check's own floor ±${pct(check.floor)}).`;
+  return `${verdict} Host check: ${before}, ${reading(check.after)} after.${rounds}`;
+}
+
+/** "31.2 req/unit": the drift-cancelled figure of a cell, undefined when it has none. */
+export function driftCancelledText(cell: CellResult): string | undefined {
+  const d = cell.driftCancelled?.requestsPerUnit;
+  if (d === undefined || cell.status === 'failed') return undefined;
+  const share = precisionText(d);
+  return `${formatRps(d.median)} req/unit${share === undefined ? '' : ` (${share})`}`;
+}
+
+/** The legend line for the drift-cancelled figure, when the report has it. */
+export function driftCancelledLegend(cells: readonly CellResult[]): string[] {
+  const unit = cells.find((c) => c.driftCancelled !== undefined)?.driftCancelled?.unit;
+  if (unit === undefined) return [];
+  return [
+    `req/unit: requests answered per reference unit, req/s times the time ${unit} took in the same round (the reference loop, measured between runs): it cancels the host's drift for CPU-bound cells (a host 1.5x slower serves them 1.5x slower and takes 1.5x longer per unit); it promises nothing for sleep, whose rate a timer sets. Intervals hold the variance between server processes where the runs were split between two.`,
+  ];
 }
 
 /** A cell's notes on its precision: runs left out for a slow machine, a target not reached. */
