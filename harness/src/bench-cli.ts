@@ -6,6 +6,7 @@ import type { RuntimeSpec } from './servers/runtimes.ts';
 import { abortOnSignals, FlagError, runMain, typedPath, writableDir } from './cli/flags.ts';
 import { fdWarning } from './system/fd-limit.ts';
 import { parsePlan, type Plan } from './bench/plan.ts';
+import { loadUserScenarios, setupUserScenarios, userScenarioFiles } from './servers/user-scenarios.ts';
 import { createProgress } from './bench/progress.ts';
 import { renderConsoleSummary } from './report/render/console.ts';
 import { movePath, preflight, PreflightError, processRefusal, type RemoteSetup } from './remote/preflight.ts';
@@ -18,8 +19,13 @@ import { siteLines } from './site-kinds.ts';
 async function main(): Promise<number> {
   let plan: Plan;
   let specs: RuntimeSpec[];
+  const argv = process.argv.slice(2);
+  // The user's own modules are loaded and checked first, so --scenarios can name them.
+  const files = await loadUserScenarios(userScenarioFiles(argv, typedPath), 'bench');
+  if (files === undefined) return 2;
   try {
-    plan = parsePlan(process.argv.slice(2));
+    plan = parsePlan(argv);
+    plan.scenarioFiles = files;
     // pnpm runs scripts from the package folder: paths are relative to where the user typed them.
     if (plan.outDir !== undefined) plan.outDir = writableDir('out', typedPath(plan.outDir));
     if (plan.dataDir !== undefined) plan.dataDir = typedPath(plan.dataDir);
@@ -31,14 +37,18 @@ async function main(): Promise<number> {
     console.error(`bench: ${error.message}`);
     return 2;
   }
+  if (!(await setupUserScenarios(plan, 'bench'))) return 2;
 
   // --server-host: reachable, key accepted, checkout and runtimes there, all before anything starts.
   let remote: RemoteSetup | undefined;
   if (plan.remote !== undefined) {
     try {
-      const data = plan.scenarios.includes('file')
-        ? { dir: movePath(plan.dataDir ?? DEFAULT_DATA_DIR, plan.remote.dir), count: plan.fileCount, sizeBytes: plan.fileSizeBytes }
-        : undefined;
+      // Every server sets up every scenario module, the file scenario's data included.
+      const data = {
+        dir: movePath(plan.dataDir ?? DEFAULT_DATA_DIR, plan.remote.dir),
+        count: plan.fileCount,
+        sizeBytes: plan.fileSizeBytes,
+      };
       remote = await preflight(plan.remote, plan.runtimes, data);
       const host = remote.environment.host;
       if (plan.versions !== undefined) {

@@ -3,7 +3,7 @@ import { BOUNDS, DATA_DEFAULTS, DEFAULTS, type RuntimeName } from '@bench/app';
 import type { ScenarioName } from '../model/names.ts';
 import { MODES, type Mode } from '../model/names.ts';
 import { RUNTIME_NAMES } from '../servers/runtimes.ts';
-import { cellsFor, SCENARIO_NAMES } from '../servers/scenarios.ts';
+import { cellsFor, scenarioNames, userScenarioNames } from '../servers/scenarios.ts';
 import { DEFAULT_MIN_REQUESTS, QUICK_MIN_REQUESTS } from './run-length.ts';
 import { parseRuntimeList, parseRuntimeRequest, type RuntimeRequest } from '../servers/runtime-request.ts';
 import { REMOTE_FLAGS, remoteTarget, type RemoteTarget } from '../servers/server-host.ts';
@@ -20,6 +20,11 @@ export interface Plan {
   /** --baseline: the installation the others of its runtime are compared with (default: the oldest). */
   baseline?: RuntimeRequest;
   scenarios: ScenarioName[];
+  /**
+   * --scenario-file: the user's own scenario modules (absolute paths), passed to every server;
+   * the harness has loaded and checked them (servers/scenarios.ts) before the plan is parsed.
+   */
+  scenarioFiles: string[];
   /** Modes to keep within the scenarios (all when undefined). */
   modes: Mode[] | undefined;
   connections: number;
@@ -150,8 +155,8 @@ const SCHEDULES = ['interleaved', 'sequential'] as const;
 function crossCheckList(raw: string | undefined, fallback: readonly ScenarioName[]): ScenarioName[] {
   if (raw === undefined) return [...fallback];
   if (raw === 'none') return [];
-  if (raw === 'all') return [...SCENARIO_NAMES];
-  return nameList('cross-check', raw, SCENARIO_NAMES) ?? [];
+  if (raw === 'all') return scenarioNames();
+  return nameList('cross-check', raw, scenarioNames()) ?? [];
 }
 
 const PLAN_FLAGS = [
@@ -186,6 +191,20 @@ const PLAN_FLAGS = [
   ...REMOTE_FLAGS,
 ] as const;
 
+/**
+ * --scenarios as given (every scenario when not), with the user's own modules joined: a
+ * --scenario-file is measured whether or not --scenarios names it.
+ */
+export function withUserScenarios(named: ScenarioName[] | undefined): ScenarioName[] {
+  const chosen = named ?? scenarioNames();
+  return [...chosen, ...userScenarioNames().filter((name) => !chosen.includes(name))];
+}
+
+/** The --scenario-file values as bench-cli resolved them (absolute); the flag may be repeated. */
+function scenarioFilesOf(raw: string | boolean | string[] | undefined): string[] {
+  return Array.isArray(raw) ? raw : typeof raw === 'string' ? [raw] : [];
+}
+
 /** "1,10,100": a sweep of connection counts (repeats dropped, order kept); undefined for one number. */
 function connectionsSweep(raw: string | undefined): number[] | undefined {
   if (raw === undefined || !raw.includes(',')) return undefined;
@@ -197,7 +216,7 @@ function connectionsSweep(raw: string | undefined): number[] | undefined {
 }
 
 export function parsePlan(argv: string[]): Plan {
-  const values = parseFlags(argv, PLAN_FLAGS, ['quick', 'strict', 'cold', 'keep-freed-memory']);
+  const values = parseFlags(argv, PLAN_FLAGS, ['quick', 'strict', 'cold', 'keep-freed-memory'], ['scenario-file']);
   const str = (k: string) => values[k] as string | undefined;
   const quick = values.quick === true;
   const base = quick ? QUICK : FULL;
@@ -208,7 +227,8 @@ export function parsePlan(argv: string[]): Plan {
   const plan: Plan = {
     runtimes: requests === undefined ? [...RUNTIME_NAMES] : [...new Set(requests.map((r) => r.name))],
     ...(versioned ? { versions: requests } : {}),
-    scenarios: nameList('scenarios', str('scenarios'), SCENARIO_NAMES) ?? [...SCENARIO_NAMES],
+    scenarios: withUserScenarios(nameList('scenarios', str('scenarios'), scenarioNames())),
+    scenarioFiles: scenarioFilesOf(values['scenario-file']),
     modes,
     connections: sweep?.[0] ?? numberFlag('connections', str('connections'), 1, 10_000, true) ?? base.connections,
     ...(sweep === undefined ? {} : { connectionsList: sweep }),
@@ -267,7 +287,9 @@ export function parsePlan(argv: string[]): Plan {
     }
     plan.baseline = wanted;
   }
-  if (modes !== undefined && !cellsFor(plan.scenarios, plan).some((c) => modes.includes(c.mode))) {
+  if (remote !== undefined && plan.scenarioFiles.length > 0)
+    throw new FlagError('--scenario-file loads a module from this host: not with --server-host');
+  if (modes !== undefined && cellsFor(plan.scenarios, modes).length === 0) {
     throw new FlagError(`--modes ${modes.join(',')} selects no cell of --scenarios ${plan.scenarios.join(',')}`);
   }
   return plan;

@@ -1,4 +1,4 @@
-import type { Manifest, ServerKind } from '@bench/app';
+import type { ScenarioSettings, ServerKind } from '@bench/app';
 import { failedCell, summarizeCell, type CellMeta } from './cell.ts';
 import { Interrupted } from '../cli/interrupt.ts';
 import { crossCheckRun, measureRun, prepareCell, ServerLost, type CellContext } from './measure.ts';
@@ -33,7 +33,7 @@ export interface Lane {
 export interface ScheduleContext {
   plan: Plan;
   probe: Probe;
-  manifest: Manifest;
+  settings: ScenarioSettings;
   /** Set with --cold where eviction works: the files to evict before each file run. */
   evict: string[] | undefined;
   signal: AbortSignal;
@@ -345,7 +345,7 @@ function cellContext(state: LaneCell, server: RunningServer, cell: CellSpec, ctx
     plan: ctx.plan,
     ...(ctx.loadWorkers === undefined ? {} : { loadWorkers: ctx.loadWorkers }),
     probe: ctx.probe,
-    manifest: ctx.manifest,
+    settings: ctx.settings,
     ...(ctx.evict === undefined ? {} : { evict: ctx.evict }),
     ...(ctx.host === undefined ? {} : { host: ctx.host }),
     signal: ctx.signal,

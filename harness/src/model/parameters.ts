@@ -60,4 +60,16 @@ export interface Parameters {
    * counted ("this host", or the server host's name with --server-host).
    */
   autoProcesses?: { count: number; cpusOf: string };
+  /**
+   * added: the scenarios planned, in the report's order (hello, the built-in modules, then the
+   * user's own in the order given), each with its module's one-line description and, for a
+   * module of the user's own (--scenario-file), its file.
+   */
+  scenarios?: ScenarioEntry[];
+}
+
+export interface ScenarioEntry {
+  name: ScenarioName;
+  description: string;
+  file?: string;
 }

@@ -3,7 +3,8 @@
 // the verdicts and sentences come from judge.ts.
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Manifest, RuntimeName } from '@bench/app';
+import { DEFAULTS, type Manifest, type RuntimeName } from '@bench/app';
+import { scenarioSettings } from '../servers/scenarios.ts';
 import { median } from '../stats/stats.ts';
 import { runLoad } from '../load/autocannon.ts';
 import { probeRuntime, runtimeSpec, type RuntimeSpec } from '../servers/runtimes.ts';
@@ -122,7 +123,8 @@ async function checked(server: RunningServer, path: string, ctx: ReplayContext, 
       throw new Error(`${path}: answered ${res.status}, ${data.byteLength} bytes`);
     return;
   }
-  const why = await checkAnswer(path, res, { manifest, hashCost: 10 });
+  const settings = scenarioSettings({ dataDir: ctx.dataDir, hashCost: 10, fibN: DEFAULTS.fibN, sleepMs: DEFAULTS.sleepMs });
+  const why = await checkAnswer(path, res, { settings });
   if (why !== undefined) throw new Error(`answer check failed: ${why}`);
 }
 

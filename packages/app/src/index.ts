@@ -13,9 +13,16 @@ export {
   type ScenarioModule,
   type ScenarioSettings,
 } from './scenario-contract.ts';
-export { builtinScenarioFiles, loadScenarioFile, loadScenarios, ScenarioError, type LoadedScenario } from './scenario-loader.ts';
+export {
+  builtinScenarioFiles,
+  loadScenarioFile,
+  loadScenarios,
+  ScenarioError,
+  setupScenarios,
+  type LoadedScenario,
+} from './scenario-loader.ts';
 export { checksum32 } from './workloads/checksum.ts';
-export { DATA_DEFAULTS, generateDataFiles, hasDataFiles, loadManifest, type Manifest } from './workloads/data-files.ts';
+export { DATA_DEFAULTS, generateDataFiles, hasDataFiles, loadManifest, readManifest, type Manifest } from './workloads/data-files.ts';
 export { FIB_VARIANTS, fibMemo, fibPlain, type FibVariant } from './workloads/fib.ts';
 export { mergeStats, type ClusterInfo, type MergedStats, type ProcessPeer, type ProcessStats } from './cluster.ts';
 export type { PoolSize, PoolSource, Pools } from './pool-size.ts';

@@ -25,22 +25,12 @@ export interface ScenarioSettings {
   sleepMs: number;
 }
 
-/** What the harness hands a module's prepare() before any server starts. */
-export interface PrepareContext {
-  /** Folder of generated input files, as the servers will be told (--data-dir). */
-  dataDir: string | undefined;
-  fileCount: number;
-  fileSizeBytes: number;
-  /** One line of progress for the person waiting. */
-  log(line: string): void;
-}
-
 /**
  * A scenario module. Required: name, description, sync. Optional, for the built-ins mostly:
  * modes (the modes measured by default when not sync+worker(+async)), verify (answers that
  * legitimately differ per call: a salt, a file picked at random), respond (the HTTP body, when it
- * is not the answer itself), prepare (harness-side, before servers start: generated input
- * files), order (where a built-in sorts among the others).
+ * is not the answer itself), readsDataFiles (it reads the generated input files: --cold evicts
+ * them before each run, warm runs read them through first), order (where a built-in sorts).
  */
 export interface ScenarioModule {
   name: string;
@@ -52,14 +42,14 @@ export interface ScenarioModule {
   modes?: readonly ScenarioMode[];
   verify?(body: unknown, settings: ScenarioSettings): unknown;
   respond?(answer: unknown, input: unknown, mode: ScenarioMode): unknown;
-  prepare?(context: PrepareContext): unknown;
+  readsDataFiles?: boolean;
   order?: number;
 }
 
 /** Names the app serves itself: a scenario cannot take them. */
 export const RESERVED_NAMES: readonly string[] = ['hello', 'health', 'stats', 'reset'];
 
-const OPTIONAL_FUNCTIONS = ['async', 'input', 'setup', 'verify', 'respond', 'prepare'] as const;
+const OPTIONAL_FUNCTIONS = ['async', 'input', 'setup', 'verify', 'respond'] as const;
 
 /** The first contract rule `mod` breaks, as words to follow "file: ", or undefined when it keeps them all. */
 export function contractBreach(mod: Record<string, unknown>): string | undefined {
@@ -80,6 +70,8 @@ export function contractBreach(mod: Record<string, unknown>): string | undefined
     if (list.length === 0 || bad !== undefined) return `export const modes must be a non-empty list of ${SCENARIO_MODES.join(', ')}`;
     if (list.includes('async') && mod.async === undefined) return 'modes lists async but the module exports no async function';
   }
+  if (mod.readsDataFiles !== undefined && typeof mod.readsDataFiles !== 'boolean')
+    return `export const readsDataFiles is ${describe(mod.readsDataFiles)}; it must be true or false`;
   if (order !== undefined && typeof order !== 'number') return `export const order is ${describe(order)}; it must be a number`;
   return undefined;
 }

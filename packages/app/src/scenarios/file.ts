@@ -5,12 +5,14 @@ import { join } from 'node:path';
 import { choiceParam } from '../params.ts';
 import type { ScenarioSettings } from '../scenario-contract.ts';
 import { checksum32 } from '../workloads/checksum.ts';
-import { loadManifest, type Manifest } from '../workloads/data-files.ts';
+import { loadManifest, readManifest, type Manifest } from '../workloads/data-files.ts';
 
 export const name = 'file';
 export const description = 'read one of the generated files at random: readFileSync against fs.promises.readFile';
 export const order = 2;
 export const modes = ['sync', 'async'] as const;
+/** The harness reads the files through before warm runs, or evicts them before each run with --cold. */
+export const readsDataFiles = true;
 
 /**
  * `?body=bytes` answers the file's bytes themselves (application/octet-stream) instead of the
@@ -61,7 +63,7 @@ export function respond(result: Answer) {
 /** Each call reads a file picked at random: answers are checked against the manifest, not each other. */
 let known: { dir: string; manifest: Manifest } | undefined;
 export function verify(body: { file?: unknown; bytes?: unknown; checksum?: unknown }, settings: ScenarioSettings): string | undefined {
-  if (known?.dir !== settings.dataDir) known = { dir: settings.dataDir, manifest: loadManifest(settings.dataDir) };
+  if (known?.dir !== settings.dataDir) known = { dir: settings.dataDir, manifest: readManifest(settings.dataDir) };
   const file = known.manifest.files.find((f) => f.name === body.file);
   if (file === undefined) return `file ${String(body.file)} is not in the manifest`;
   if (body.bytes !== file.bytes || body.checksum !== file.checksum) {
