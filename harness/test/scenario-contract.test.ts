@@ -19,7 +19,9 @@ function moduleFile(file: string, text: string): string {
 describe('the scenario contract', () => {
   it('accepts name, description and sync alone, and the optional exports as functions', () => {
     expect(contractBreach(ok)).toBeUndefined();
-    expect(contractBreach({ ...ok, async: async () => 1, input: () => ({}), setup: async () => {}, modes: ['sync', 'async'] })).toBeUndefined();
+    expect(
+      contractBreach({ ...ok, async: async () => 1, input: () => ({}), setup: async () => {}, modes: ['sync', 'async'] }),
+    ).toBeUndefined();
   });
 
   it.each<[string, Record<string, unknown>, RegExp]>([
@@ -36,7 +38,11 @@ describe('the scenario contract', () => {
     ['an input that is not a function', { ...ok, input: { n: 1 } }, /export input is a object .*; it must be a function/],
     ['a setup that is not a function', { ...ok, setup: true }, /export setup is a boolean/],
     ['modes naming an unknown mode', { ...ok, modes: ['sync', 'threads'] }, /modes must be a non-empty list of sync, async, worker/],
-    ['modes listing async without an async export', { ...ok, modes: ['async'] }, /modes lists async but the module exports no async function/],
+    [
+      'modes listing async without an async export',
+      { ...ok, modes: ['async'] },
+      /modes lists async but the module exports no async function/,
+    ],
   ])('refuses %s, naming the rule', (_what, mod, message) => {
     expect(contractBreach(mod)).toMatch(message);
   });
@@ -50,13 +56,19 @@ describe('the scenario contract', () => {
 
 describe('loading a module file', () => {
   it('names the file and the broken rule in one line', async () => {
-    const bad = moduleFile('bad-name.mjs', "export const name = 'Bad'; export const description = 'x'; export function sync() { return 1; }\n");
+    const bad = moduleFile(
+      'bad-name.mjs',
+      "export const name = 'Bad'; export const description = 'x'; export function sync() { return 1; }\n",
+    );
     await expect(loadScenarioFile(bad)).rejects.toThrow(new ScenarioError(`${bad}: name "Bad" does not match ^[a-z][a-z0-9-]*$`));
   });
 
   it('a file that does not load, or is not there, is one line too', async () => {
     const broken = moduleFile('syntax.mjs', 'export const name = ;\n');
-    const error = await loadScenarioFile(broken).catch((e: unknown) => e as Error);
+    const error = (await loadScenarioFile(broken).then(
+      () => undefined,
+      (e: unknown) => e,
+    )) as Error;
     expect(error).toBeInstanceOf(ScenarioError);
     expect(error.message).toMatch(new RegExp(`^${broken}: does not load: `));
     expect(error.message).not.toMatch(/\n/);
@@ -64,7 +76,10 @@ describe('loading a module file', () => {
   });
 
   it('refuses a name a built-in already has', async () => {
-    const clash = moduleFile('fib.mjs', "export const name = 'fib'; export const description = 'x'; export function sync() { return 1; }\n");
+    const clash = moduleFile(
+      'fib.mjs',
+      "export const name = 'fib'; export const description = 'x'; export function sync() { return 1; }\n",
+    );
     await expect(registerScenarioFiles([clash])).rejects.toThrow(`${clash}: name "fib" is already taken by a built-in scenario`);
   });
 });
@@ -92,7 +107,7 @@ describe('planning from the modules', () => {
     expect(cellsFor(['sleep', 'hash'], ['worker']).map((c) => c.path)).toEqual(['/sleep/worker', '/hash/worker']);
   });
 
-  it("a --scenario-file module joins the plan by its name, after the built-ins, with its description and file", async () => {
+  it('a --scenario-file module joins the plan by its name, after the built-ins, with its description and file', async () => {
     const example = resolve(import.meta.dirname, '../../docs/examples/primes.ts');
     await registerScenarioFiles([example]);
     expect(scenarioNames().at(-1)).toBe('primes');

@@ -88,10 +88,26 @@ describe("a module of the user's own", () => {
 
 describe('a module the server refuses', () => {
   it.each<[string, string, RegExp]>([
-    ['bad-name.mjs', "export const name = 'No'; export const description = 'x'; export function sync() {}\n", /bad-name\.mjs: name "No" does not match/],
-    ['no-sync.mjs', "export const name = 'nosync'; export const description = 'x';\n", /no-sync\.mjs: export function sync\(input\) is missing/],
-    ['clash.mjs', "export const name = 'hash'; export const description = 'x'; export function sync() {}\n", /clash\.mjs: name "hash" is already taken by a built-in scenario/],
-    ['throws.mjs', "export const name = 'throws'; export const description = 'x'; export function sync() {}\nexport function setup() { throw new Error('no database'); }\n", /throws\.mjs: setup\(\) threw: no database/],
+    [
+      'bad-name.mjs',
+      "export const name = 'No'; export const description = 'x'; export function sync() {}\n",
+      /bad-name\.mjs: name "No" does not match/,
+    ],
+    [
+      'no-sync.mjs',
+      "export const name = 'nosync'; export const description = 'x';\n",
+      /no-sync\.mjs: export function sync\(input\) is missing/,
+    ],
+    [
+      'clash.mjs',
+      "export const name = 'hash'; export const description = 'x'; export function sync() {}\n",
+      /clash\.mjs: name "hash" is already taken by a built-in scenario/,
+    ],
+    [
+      'throws.mjs',
+      "export const name = 'throws'; export const description = 'x'; export function sync() {}\nexport function setup() { throw new Error('no database'); }\n",
+      /throws\.mjs: setup\(\) threw: no database/,
+    ],
   ])('%s: one line naming the file and the rule', async (file, text, message) => {
     await expect(createApp(config({ scenarioFiles: [moduleFile(file, text)] }))).rejects.toThrow(message);
   });
