@@ -116,7 +116,7 @@ describe('bench --quick --scenario-file on node, bun and deno', () => {
     '%s: one line naming the file and the rule, exit 2, nothing started',
     async (file, text, message) => {
       const path = moduleFile(file, text);
-      const { code, stdout, stderr } = await bench(['--quick', '--scenario-file', path, ...data(), '--out', join(tmp, file)]);
+      const { code, stdout, stderr } = await bench(['--quick', '--scenario-file', path, ...data(), '--out', join(tmp, `out-${file}`)]);
       expect(code).toBe(2);
       const lines = stderr.trim().split('\n');
       expect(lines, stderr).toHaveLength(1);
