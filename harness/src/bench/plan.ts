@@ -3,7 +3,7 @@ import { BOUNDS, DATA_DEFAULTS, DEFAULTS, type RuntimeName } from '@bench/app';
 import type { ScenarioName } from '../model/names.ts';
 import { MODES, type Mode } from '../model/names.ts';
 import { RUNTIME_NAMES } from '../servers/runtimes.ts';
-import { cellsFor, scenarioNames, userScenarioNames } from '../servers/scenarios.ts';
+import { cellsFor, scenarioNames, withUserScenarios } from '../servers/scenarios.ts';
 import { DEFAULT_MIN_REQUESTS, QUICK_MIN_REQUESTS } from './run-length.ts';
 import { parseRuntimeList, parseRuntimeRequest, type RuntimeRequest } from '../servers/runtime-request.ts';
 import { REMOTE_FLAGS, remoteTarget, type RemoteTarget } from '../servers/server-host.ts';
@@ -190,15 +190,6 @@ const PLAN_FLAGS = [
   'baseline',
   ...REMOTE_FLAGS,
 ] as const;
-
-/**
- * --scenarios as given (every scenario when not), with the user's own modules joined: a
- * --scenario-file is measured whether or not --scenarios names it.
- */
-export function withUserScenarios(named: ScenarioName[] | undefined): ScenarioName[] {
-  const chosen = named ?? scenarioNames();
-  return [...chosen, ...userScenarioNames().filter((name) => !chosen.includes(name))];
-}
 
 /** The --scenario-file values as bench-cli resolved them (absolute); the flag may be repeated. */
 function scenarioFilesOf(raw: string | boolean | string[] | undefined): string[] {

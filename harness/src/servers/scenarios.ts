@@ -85,9 +85,13 @@ export function scenarioNames(): ScenarioName[] {
   return [HELLO, ...builtins.map((s) => s.module.name), ...userScenarios.map((s) => s.module.name)];
 }
 
-/** The names of the user's own modules, in the order given. */
-export function userScenarioNames(): ScenarioName[] {
-  return userScenarios.map((s) => s.module.name);
+/**
+ * --scenarios as given (every scenario when not), with the user's own modules joined: a
+ * --scenario-file is measured whether or not --scenarios names it.
+ */
+export function withUserScenarios(named: ScenarioName[] | undefined): ScenarioName[] {
+  const chosen = named ?? scenarioNames();
+  return [...chosen, ...userScenarios.map((s) => s.module.name).filter((name) => !chosen.includes(name))];
 }
 
 /** The module behind a scenario name, or undefined for hello. */
