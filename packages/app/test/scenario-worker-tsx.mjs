@@ -3,4 +3,5 @@
 import { register } from 'tsx/esm/api';
 
 register();
-await import('../src/workloads/scenario-worker.ts');
+const worker = await import('../src/workloads/scenario-worker.ts');
+export default worker.default;

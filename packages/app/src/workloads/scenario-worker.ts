@@ -1,17 +1,16 @@
-// Runs inside each thread of the scenario pool: loads every scenario module, runs its setup(),
-// says so, then runs one sync() at a time, each answer posted back with its id.
+// Each thread of the scenario pool (piscina) loads this module once: it imports every scenario
+// module and runs its setup(), tells the app it is ready (or why not), then runs sync() for each
+// task piscina hands its default export.
 import { parentPort, workerData } from 'node:worker_threads';
 import type { ScenarioModule } from '../scenario-contract.ts';
-import type { PoolRequest, PoolResponse, WorkerSetup } from './scenario-pool.ts';
+import type { PoolTask, SetupMessage, WorkerSetup } from './scenario-pool.ts';
 
-if (parentPort === null) throw new Error('scenario-worker.ts must run as a worker thread');
-const port = parentPort;
 const { modules, settings } = workerData as WorkerSetup;
+const byName = new Map<string, ScenarioModule>();
 
 const message = (error: unknown) => (error instanceof Error ? error.message : String(error));
 
-async function load(): Promise<Map<string, ScenarioModule>> {
-  const byName = new Map<string, ScenarioModule>();
+async function load(): Promise<void> {
   for (const url of modules) {
     const mod = (await import(url)) as ScenarioModule;
     try {
@@ -21,22 +20,19 @@ async function load(): Promise<Map<string, ScenarioModule>> {
     }
     byName.set(mod.name, mod);
   }
-  return byName;
 }
 
-const loaded = load();
-loaded.then(
-  () => port.postMessage({ ready: true } satisfies PoolResponse),
-  (error: unknown) => port.postMessage({ failed: message(error) } satisfies PoolResponse),
-);
+// Awaited here, so piscina hands this thread no task before every module is set up. A failure is
+// reported, not thrown: the app refuses to start with it, rather than piscina restarting threads.
+try {
+  await load();
+  parentPort?.postMessage({ scenarioWorkerReady: true } satisfies SetupMessage);
+} catch (error) {
+  parentPort?.postMessage({ scenarioWorkerFailed: message(error) } satisfies SetupMessage);
+}
 
-port.on('message', async (request: PoolRequest) => {
-  try {
-    const mod = (await loaded).get(request.scenario);
-    if (mod === undefined) throw new Error(`no scenario ${request.scenario} in this worker`);
-    port.postMessage({ id: request.id, value: mod.sync(request.input) } satisfies PoolResponse);
-  } catch (error) {
-    // Also an answer that cannot be copied to the main thread (a function, a promise).
-    port.postMessage({ id: request.id, error: message(error) } satisfies PoolResponse);
-  }
-});
+export default function run({ scenario, input }: PoolTask): unknown {
+  const mod = byName.get(scenario);
+  if (mod === undefined) throw new Error(`no scenario ${scenario} in this worker`);
+  return mod.sync(input);
+}
