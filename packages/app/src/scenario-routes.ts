@@ -19,7 +19,10 @@ export function mountScenarios(app: Hono, scenarios: readonly LoadedScenario[], 
     // Kept a plain function (no await): the loop mode adds nothing to the work it runs.
     app.get(`/${mod.name}/sync`, (c) => {
       const input = read(c);
-      return send(c, mod.sync(input), input, 'sync');
+      const answer = mod.sync(input);
+      // An async sync() would free the loop while "on the loop" is what this route measures.
+      if (answer instanceof Promise) throw new Error(`${mod.name}: sync() returned a promise; the non-blocking version belongs in async()`);
+      return send(c, answer, input, 'sync');
     });
     const offLoop = mod.async;
     if (offLoop !== undefined) {

@@ -77,6 +77,15 @@ describe("a module of the user's own", () => {
     try {
       expect(await (await other.request('/plain/worker')).json()).toEqual({ ok: true });
       expect((await other.request('/plain/async')).status).toBe(404);
+      const promised = moduleFile(
+        'promised.mjs',
+        "export const name = 'promised'; export const description = 'x';\nexport async function sync() { return 1; }\n",
+      );
+      const third = await createApp(config({ scenarioFiles: [promised], workerPoolSize: 1 }));
+      const refused = await third.request('/promised/sync');
+      await third.close();
+      expect(refused.status).toBe(500);
+      expect(((await refused.json()) as { error: string }).error).toMatch(/promised: sync\(\) returned a promise/);
       const failed = await other.request('/plain/worker?x=boom');
       expect(failed.status).toBe(500);
       expect(((await failed.json()) as { error: string }).error).toMatch(/boom/);
