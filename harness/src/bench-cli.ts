@@ -7,6 +7,7 @@ import { type CommandContext, runCommand } from './cli/command.ts';
 import { fdWarning } from './system/fd-limit.ts';
 import { parsePlan } from './bench/plan.ts';
 import { connectionCounts } from './bench/settings.ts';
+import { loadUserScenarios, setupUserScenarios, userScenarioFiles } from './servers/user-scenarios.ts';
 import { createProgress } from './bench/progress.ts';
 import { renderConsoleSummary } from './report/render/console.ts';
 import { assertSomeRuntime, movePath, preflight, PreflightError, processRefusal, type RemoteSetup } from './remote/preflight.ts';
@@ -20,20 +21,25 @@ import { interruptedReport, writeBenchReport } from './report/bench-files.ts';
 import { stopAllServers } from './servers/server.ts';
 
 async function main({ signal }: CommandContext): Promise<number> {
-  const plan = parsePlan(process.argv.slice(2));
+  const argv = process.argv.slice(2);
+  // The user's own modules are loaded and checked first, so --scenarios can name them.
+  const files = await loadUserScenarios(userScenarioFiles(argv, typedPath), 'bench');
+  if (files === undefined) return 2;
+  const plan = parsePlan(argv);
+  plan.scenarioFiles = files;
   // pnpm runs scripts from the package folder: paths are relative to where the user typed them.
   if (plan.outDir !== undefined) plan.outDir = writableDir('out', typedPath(plan.outDir));
   if (plan.dataDir !== undefined) plan.dataDir = typedPath(plan.dataDir);
   // Named versions are resolved (and fetched once) before anything starts: an unknown one exits 2.
   // With --server-host they are resolved on the server host instead (below, after its preflight).
   let specs = plan.remote !== undefined && plan.versions !== undefined ? [] : planSpecs(plan, (line) => console.error(`bench: ${line}`));
+  if (!(await setupUserScenarios(plan, 'bench'))) return 2;
 
   // --server-host: reachable, key accepted, checkout and runtimes there, all before anything starts.
   let remote: RemoteSetup | undefined;
   if (plan.remote !== undefined) {
-    const data = plan.scenarios.includes('file')
-      ? { dir: movePath(plan.dataDir ?? DEFAULT_DATA_DIR, plan.remote.dir), count: plan.fileCount, sizeBytes: plan.fileSizeBytes }
-      : undefined;
+    // Every server sets up every scenario module, the file scenario's data included.
+    const data = { dir: movePath(plan.dataDir ?? DEFAULT_DATA_DIR, plan.remote.dir), count: plan.fileCount, sizeBytes: plan.fileSizeBytes };
     remote = await preflight(plan.remote, plan.runtimes, data);
     const host = remote.environment.host;
     if (plan.versions !== undefined) {

@@ -2,7 +2,7 @@
 // its closed-loop throughput, or --rates), latency from the scheduled send time, capacity at
 // the latency target (--slo-ms) and the knee. Writes report.json (a `curves` section), report.md
 // and report.html to a results folder; each finished curve is on disk at once.
-import { existsSync } from 'node:fs';
+import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { loadManifest } from '@bench/app';
 import { typedPath, writableDir } from './cli/flags.ts';
@@ -17,7 +17,8 @@ import { makeRunDir, writeFileAtomic, writeJsonAtomic } from './report/output.ts
 import { siteLines } from './site-kinds.ts';
 import { loadChartAssets } from './report/render/html-assets.ts';
 import { Interrupted } from './cli/interrupt.ts';
-import { cellsFor } from './servers/scenarios.ts';
+import { cellsFor, scenarioSettings } from './servers/scenarios.ts';
+import { loadUserScenarios, setupUserScenarios, userScenarioFiles } from './servers/user-scenarios.ts';
 import { stopAllServers } from './servers/server.ts';
 import { DEFAULT_DATA_DIR, ensureDataFiles } from './system/data-files.ts';
 import { DATA_DEFAULTS } from '@bench/app';
@@ -33,20 +34,25 @@ import type { ServerSide } from './curve/server-side.ts';
 import type { RuntimeSpec } from './servers/runtimes.ts';
 
 async function main({ signal }: CommandContext): Promise<number> {
-  const plan = parseCurvePlan(process.argv.slice(2));
+  const argv = process.argv.slice(2);
+  // The user's own modules are loaded and checked first, so --scenarios can name them.
+  const files = await loadUserScenarios(userScenarioFiles(argv, typedPath), 'curve');
+  if (files === undefined) return 2;
+  const plan = parseCurvePlan(argv);
+  plan.scenarioFiles = files;
   if (plan.outDir !== undefined) plan.outDir = writableDir('out', typedPath(plan.outDir));
   if (plan.dataDir !== undefined) plan.dataDir = typedPath(plan.dataDir);
+  if (!(await setupUserScenarios(plan, 'curve'))) return 2;
   // --server-host: reachable, key accepted, checkout, runtimes and data there, before anything starts.
   let remote: RemoteSetup | undefined;
   if (plan.remote !== undefined) {
-    const data = plan.scenarios.includes('file')
-      ? {
-          dir: movePath(plan.dataDir ?? DEFAULT_DATA_DIR, plan.remote.dir),
-          count: DATA_DEFAULTS.count,
-          sizeBytes: DATA_DEFAULTS.sizeBytes,
-        }
-      : undefined;
-    remote = await preflight(plan.remote, plan.runtimes, data && remoteDataShape(plan.dataDir, data));
+    // Every server sets up every scenario module, the file scenario's data included.
+    const data = {
+      dir: movePath(plan.dataDir ?? DEFAULT_DATA_DIR, plan.remote.dir),
+      count: DATA_DEFAULTS.count,
+      sizeBytes: DATA_DEFAULTS.sizeBytes,
+    };
+    remote = await preflight(plan.remote, plan.runtimes, remoteDataShape(plan.dataDir, data));
     assertSomeRuntime(remote, plan.runtimes);
   }
   const started = performance.now();
@@ -54,13 +60,16 @@ async function main({ signal }: CommandContext): Promise<number> {
   const fd = fdWarning(plan.maxInFlight);
   if (fd !== undefined) log(`curve: ${fd}`);
   // A --data-dir with files of its own is used as it is (tests give a small one).
-  const manifest =
-    remote?.manifest ??
-    (plan.dataDir !== undefined && existsSync(join(plan.dataDir, 'manifest.json'))
-      ? loadManifest(plan.dataDir)
-      : ensureDataFiles(plan.dataDir ?? DEFAULT_DATA_DIR, undefined, undefined, log));
+  if (remote === undefined && !(plan.dataDir !== undefined && existsSync(join(plan.dataDir, 'manifest.json'))))
+    ensureDataFiles(plan.dataDir ?? DEFAULT_DATA_DIR, undefined, undefined, log);
   const dir = plan.outDir ?? makeRunDir(resolve(REPO_ROOT, 'data/results'), new Date(), 'curve-');
-  const cells = cellsFor(plan.scenarios, plan).filter((c) => plan.modes === undefined || plan.modes.includes(c.mode));
+  const cells = cellsFor(plan.scenarios, plan.modes);
+  // Answers are checked here against the manifest: another host's goes beside the results.
+  const checkDir = remote?.manifest === undefined ? (plan.dataDir ?? DEFAULT_DATA_DIR) : join(dir, 'server-data');
+  if (remote?.manifest !== undefined) {
+    mkdirSync(checkDir, { recursive: true });
+    writeFileSync(join(checkDir, 'manifest.json'), JSON.stringify(remote.manifest));
+  }
   const report: CurveReport = {
     kind: 'curve',
     schemaVersion: 1,
@@ -97,6 +106,7 @@ async function main({ signal }: CommandContext): Promise<number> {
     String(plan.fibN),
     '--sleep-ms',
     String(plan.sleepMs),
+    ...plan.scenarioFiles.flatMap((file) => ['--scenario-file', file]),
   ];
   const servers = remote === undefined ? undefined : remoteServers(remote);
   try {
@@ -118,7 +128,7 @@ async function main({ signal }: CommandContext): Promise<number> {
         await sweepRuntime(runtime, cells, {
           plan,
           generator,
-          manifest,
+          settings: scenarioSettings({ ...plan, dataDir: checkDir }),
           serverArgs,
           signal,
           log,

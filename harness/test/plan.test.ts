@@ -64,7 +64,7 @@ describe('parsePlan', () => {
     [['--connections', '2.5'], /--connections must be an integer/],
     [['--runs', 'many'], /--runs must be an integer/],
     [['--hash-cost', '3'], /--hash-cost must be an integer from 4 to 15/],
-    [['--modes', 'worker', '--scenarios', 'sleep'], /--modes worker selects no cell of --scenarios sleep/],
+    [['--modes', 'baseline', '--scenarios', 'sleep'], /--modes baseline selects no cell of --scenarios sleep/],
     [['--frobnicate'], /Unknown option '--frobnicate'/],
     [['stray'], /Unexpected argument 'stray'/],
   ])('%j is refused with one clear line', (argv, message) => {

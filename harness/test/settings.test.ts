@@ -29,6 +29,7 @@ describe("one model of a run's settings", () => {
       'targetCv',
       'maxRuns',
       'allocator',
+      'scenarios',
       'serverEnv',
     ]);
     expect(parameters).toMatchObject({

@@ -67,7 +67,7 @@ describe('time budget and groups', () => {
   });
 
   it('groups the modes of each scenario together', () => {
-    const groups = scenarioGroups(cellsFor(['hello', 'fib'], { fibN: 27, sleepMs: 20 }));
+    const groups = scenarioGroups(cellsFor(['hello', 'fib']));
     expect(groups.map((g) => g.map((c) => c.mode).join(' '))).toEqual(['baseline raw', 'sync async worker']);
   });
 });

@@ -6,7 +6,7 @@ export async function start(options: ServerOptions, role: ListenRole = ALONE): P
   // Bun.serve passes itself to fetch, so Hono's c.env is the server, which knows each request's peer.
   const peerPort = (env: unknown, request: Request) =>
     (env as { requestIP?(r: Request): { port: number } | null }).requestIP?.(request)?.port;
-  const app = createApp({ ...options.app, peerPort });
+  const app = await createApp({ ...options.app, peerPort });
   const server = Bun.serve({
     fetch: app.fetch,
     port: options.port,

@@ -18,17 +18,25 @@ const DEFAULT_DATA_DIR = resolve(here, '../../data/files');
 /** Worker threads load their module by path, which Deno checks against read permission. */
 const APP_SOURCE = resolve(here, '../../packages/app/src');
 
+const fromApp = createRequire(resolve(here, '../../packages/app/package.json'));
+
 /** The real folder of the bcrypt package the app loads (pnpm links it from the store). */
 function bcryptDir(): string {
-  const fromApp = createRequire(resolve(here, '../../packages/app/package.json'));
   return dirname(realpathSync(fromApp.resolve('bcrypt/package.json')));
+}
+
+/** The real folder of piscina's build (its package.json is not exported): worker.js starts each pool thread by path. */
+function piscinaDir(): string {
+  return dirname(realpathSync(fromApp.resolve('piscina')));
 }
 
 /**
  * The deno command line for the server: explicit, narrow permissions, never -A.
  * - net: the bind address only (any port, so port 0 works);
- * - read: the data files, the app's source (worker threads load it by path), the bcrypt package (node-gyp-build lists its prebuilds folder) and
- *   /etc/alpine-release (node-gyp-build's libc check);
+ * - read: the data files, the app's source (worker threads load it by path), the bcrypt package (node-gyp-build lists its prebuilds folder),
+ *   piscina's build (its worker.js starts each pool thread),
+ *   /etc/alpine-release (node-gyp-build's libc check), and the folder of each --scenario-file (the module and
+ *   what it imports beside it; only those folders);
  * - ffi: the bcrypt package only, whose native addon Deno loads through Node-API;
  * - env: node-gyp-build and Node's compat layer read a few variables while loading the addon.
  * With --processes N (N > 1) only: run (the deno binary itself, to start the serving processes)
@@ -39,6 +47,8 @@ export function denoArgs(serverArgs: string[]): string[] {
   const host = flagValue(serverArgs, '--host') ?? '127.0.0.1';
   const dataDir = resolve(flagValue(serverArgs, '--data-dir') ?? DEFAULT_DATA_DIR);
   const addon = bcryptDir();
+  const pool = piscinaDir();
+  const scenarioDirs = flagValues(serverArgs, '--scenario-file').map((f) => dirname(resolve(f)));
   const processes = flagValue(serverArgs, '--processes');
   const several = processes !== undefined && processes !== '1';
   const netHosts = [host.replace(/^\[|\]$/g, ''), ...(several ? ['127.0.0.1'] : [])];
@@ -46,7 +56,7 @@ export function denoArgs(serverArgs: string[]): string[] {
     '--no-prompt',
     `--config=${resolve(here, 'deno.json')}`,
     `--allow-net=${[...new Set(netHosts)].join(',')}`,
-    `--allow-read=${dataDir},${APP_SOURCE},${addon},/etc/alpine-release`,
+    `--allow-read=${[...new Set([dataDir, APP_SOURCE, addon, pool, '/etc/alpine-release', ...scenarioDirs])].join(',')}`,
     // reusePort on Deno.serve is still behind --unstable-net in Deno 2.9.
     ...(several ? [`--allow-run=${denoBinary()}`, '--unstable-net'] : []),
     `--allow-ffi=${addon}`,
@@ -59,10 +69,16 @@ export function denoArgs(serverArgs: string[]): string[] {
 export const DENO_FLAGS_ARG = '--deno-flags';
 
 function flagValue(args: string[], flag: string): string | undefined {
+  return flagValues(args, flag)[0];
+}
+
+/** Every value of a repeatable flag, as `--flag v` or `--flag=v`. */
+function flagValues(args: string[], flag: string): string[] {
+  const out: string[] = [];
   for (let i = 0; i < args.length; i++) {
     const arg = args[i] ?? '';
-    if (arg === flag) return args[i + 1];
-    if (arg.startsWith(`${flag}=`)) return arg.slice(flag.length + 1);
+    if (arg === flag && args[i + 1] !== undefined) out.push(args[++i] ?? '');
+    else if (arg.startsWith(`${flag}=`)) out.push(arg.slice(flag.length + 1));
   }
-  return undefined;
+  return out;
 }

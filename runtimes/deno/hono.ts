@@ -6,7 +6,7 @@ import { listenAll } from './listen.ts';
 export async function start(options: ServerOptions, role: ListenRole = ALONE): Promise<Listening> {
   // Deno.serve passes the connection's info to the handler, so Hono's c.env is that info.
   const peerPort = (env: unknown) => (env as { remoteAddr?: { port?: number } }).remoteAddr?.port;
-  const app = createApp({ ...options.app, peerPort });
+  const app = await createApp({ ...options.app, peerPort });
   const listening = await listenAll(options, app.fetch, role);
   return {
     url: listening.url,

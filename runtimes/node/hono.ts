@@ -8,7 +8,7 @@ import { applyTimeouts, closeServer, listening } from './listen.ts';
 export async function start(options: ServerOptions, role: ListenRole = ALONE): Promise<Listening> {
   // @hono/node-server hands each request's node:http objects to Hono as c.env.
   const peerPort = (env: unknown) => (env as { incoming?: { socket?: { remotePort?: number } } }).incoming?.socket?.remotePort;
-  const app = createApp({ ...options.app, peerPort });
+  const app = await createApp({ ...options.app, peerPort });
   // Without a createServer option, @hono/node-server builds a plain node:http server. In a
   // cluster worker, its listen() goes through the primary, which shares one port among workers.
   const server = serve({ fetch: app.fetch, port: options.port, hostname: options.host }) as Server;

@@ -34,7 +34,7 @@ options.app.pools = pools(options, {
   what: "libuv's thread pool (UV_THREADPOOL_SIZE, read at start; set by the threadpool.cjs preload)",
 });
 // Node 20 does not carry tsx's hooks into worker threads; this entry registers tsx itself.
-options.app.fibWorkerUrl = new URL('./fib-worker.mjs', import.meta.url);
+options.app.workerUrl = new URL('./scenario-worker.mjs', import.meta.url);
 const kind = options.raw ? 'raw' : 'hono';
 const several = options.processes > 1;
 

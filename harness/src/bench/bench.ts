@@ -1,4 +1,4 @@
-import { mkdirSync } from 'node:fs';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { join, resolve } from 'node:path';
 import { DEFAULT_DATA_DIR, ensureDataFiles, primeFiles } from '../system/data-files.ts';
@@ -23,7 +23,7 @@ import { withFeatures, type ReportFeatures } from '../report/section.ts';
 import { probeRuntime, runtimeSpec, type RuntimeSpec } from '../servers/runtimes.ts';
 import { REPO_ROOT } from '../system/paths.ts';
 import { resolveRequest } from '../servers/runtime-install.ts';
-import { cellsFor, type CellSpec } from '../servers/scenarios.ts';
+import { cellsFor, scenarioModule, scenarioSettings, type CellSpec } from '../servers/scenarios.ts';
 import { benchGroup, stopKind, type Lane, type ScheduleContext } from './schedule.ts';
 import { startSpeedSampler, type SpeedSampler } from '../system/speed-sampler.ts';
 import { samplerMove } from '../system/speed-math.ts';
@@ -83,6 +83,12 @@ export async function runBench(plan: Plan, options: BenchOptions): Promise<Bench
   const host = options.host;
   // On another host the servers read that host's files: its manifest (from the preflight) checks them.
   const manifest = host?.manifest ?? ensureDataFiles(dataDir, plan.fileCount, plan.fileSizeBytes, (line) => progress.log(line));
+  // Answers are checked here against the manifest: another host's goes beside the results.
+  const checkDir = host?.manifest === undefined ? (dataDir ?? DEFAULT_DATA_DIR) : join(runDir, 'server-data');
+  if (host?.manifest !== undefined) {
+    mkdirSync(checkDir, { recursive: true });
+    writeFileSync(join(checkDir, 'manifest.json'), JSON.stringify(host.manifest));
+  }
   const filePaths = manifest.files.map((f) => join(dataDir ?? DEFAULT_DATA_DIR, f.name));
   // On another host the files are that host's copies: same names, under its checkout.
   const evictPaths = host === undefined ? filePaths : filePaths.map((p) => host.movePath(p));
@@ -110,7 +116,7 @@ export async function runBench(plan: Plan, options: BenchOptions): Promise<Bench
   };
   writeMeta(runDir, meta);
 
-  const cells = cellsFor(plan.scenarios, plan).filter((c) => plan.modes === undefined || plan.modes.includes(c.mode));
+  const cells = cellsFor(plan.scenarios, plan.modes);
   const passes = connectionCounts(plan);
   // --processes: one lane per runtime and process count; auto = the CPUs the servers may use
   // (on another host, that host's CPUs as its preflight counted them).
@@ -146,7 +152,7 @@ export async function runBench(plan: Plan, options: BenchOptions): Promise<Bench
   const context: ScheduleContext = {
     plan: scheduleSettings(plan, passes[0] ?? plan.connections),
     probe,
-    manifest,
+    settings: scenarioSettings({ ...plan, dataDir: checkDir }),
     evict: cold?.ok === true ? evictPaths : undefined,
     signal,
     serverArgs: serverArgs(plan, dataDir),
@@ -213,7 +219,7 @@ export async function runBench(plan: Plan, options: BenchOptions): Promise<Bench
           if (signal.aborted) throw new Interrupted('interrupted');
           groupUnits = group2.length * group.length;
           // Warm reads mean warm: the inputs are read through right before the file cells.
-          if (host === undefined && cold?.ok !== true && group2.some((c) => c.scenario === 'file'))
+          if (host === undefined && cold?.ok !== true && group2.some((c) => scenarioModule(c.scenario)?.readsDataFiles === true))
             meta.parameters.filesPrimed = await primeInputs(filePaths, progress);
           if (plan.budgetSec !== undefined && pace === undefined)
             pace = weightedPace(Math.max(0, plan.budgetSec - (Date.now() - startedAt) / 1000), total, Date.now(), perUnitSec);
@@ -344,6 +350,7 @@ function serverArgs(plan: Plan, dataDir: string | undefined): string[] {
   return [
     ...(dataDir === undefined ? [] : ['--data-dir', dataDir]),
     ...['--hash-cost', String(plan.hashCost), '--fib-n', String(plan.fibN), '--sleep-ms', String(plan.sleepMs)],
+    ...plan.scenarioFiles.flatMap((file) => ['--scenario-file', file]),
   ];
 }
 

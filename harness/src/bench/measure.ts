@@ -1,5 +1,5 @@
 import { Interrupted } from '../cli/interrupt.ts';
-import type { Manifest } from '@bench/app';
+import type { ScenarioSettings } from '@bench/app';
 import { runLoad, type LoadResult } from '../load/autocannon.ts';
 import type { RunSettings } from './settings.ts';
 import type { Probe, ProbeReport } from '../load/probe.ts';
@@ -16,7 +16,8 @@ import { fairness } from '../stats/fairness.ts';
 import { runLatencyCheck } from '../stats/littles-law.ts';
 import type { CellSpec } from '../servers/scenarios.ts';
 import { formatExit, type RunningServer } from '../servers/server.ts';
-import { checkAnswer } from '../servers/validate.ts';
+import { checkAnswer, checkModesAgree } from '../servers/validate.ts';
+import { scenarioModule } from '../servers/scenarios.ts';
 import { ServerBusy, ServerLost, tailOf, whileAlive } from '../servers/liveness.ts';
 import { drain, getStats, hungAfterMs, lostIfDead, post, rememberLeftovers, statsAfterLoad, totalCpu } from '../servers/server-control.ts';
 
@@ -29,7 +30,8 @@ export interface CellContext {
   /** autocannon worker threads for the measured load (pinned, several client CPUs). */
   loadWorkers?: number;
   probe: Probe;
-  manifest: Manifest | undefined;
+  /** The servers' settings, as scenario modules' verify() checks answers with them. */
+  settings: ScenarioSettings;
   /** The file scenario's files, evicted from the page cache before each run when set. */
   evict?: string[];
   /** --server-host: the evict paths are on that host, evicted there. */
@@ -125,7 +127,12 @@ async function check(spec: CellSpec, ctx: CellContext): Promise<string | undefin
     await lostIfDead(ctx.server);
     return `${spec.path}: ${(error as Error).message}`;
   }
-  return checkAnswer(spec.path, res, { manifest: ctx.manifest, hashCost: ctx.plan.hashCost });
+  const copy = res.clone();
+  const wrong = await checkAnswer(spec.path, res, { settings: ctx.settings });
+  if (wrong !== undefined) return wrong;
+  return checkModesAgree(spec.path, await copy.text(), (path) =>
+    fetch(ctx.server.url + path, { signal: AbortSignal.timeout(ctx.plan.timeoutSec * 1000) }),
+  );
 }
 
 /**
@@ -202,7 +209,8 @@ export async function measureRun(spec: CellSpec, ctx: CellContext): Promise<RunR
   }
   const server = ctx.server;
   // Evicted last, just before the load, so nothing reads the files back in between.
-  const fileCache = spec.scenario === 'file' && ctx.evict !== undefined ? await evictForRun(ctx.evict, ctx.host) : undefined;
+  const fileCache =
+    scenarioModule(spec.scenario)?.readsDataFiles === true && ctx.evict !== undefined ? await evictForRun(ctx.evict, ctx.host) : undefined;
   // A remote server's pid is not this host's: its figures come from its own /stats.
   const local = server.remote === undefined;
   // The whole group under --processes: supervisor and serving processes.

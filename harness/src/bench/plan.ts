@@ -4,7 +4,7 @@ import type { ScenarioName } from '../model/names.ts';
 import type { AllocatorState } from '../model/parameters.ts';
 import { MODES, type Mode } from '../model/names.ts';
 import { RUNTIME_NAMES } from '../servers/runtimes.ts';
-import { cellsFor, SCENARIO_NAMES } from '../servers/scenarios.ts';
+import { cellsFor, scenarioNames, withUserScenarios } from '../servers/scenarios.ts';
 import { DEFAULT_MIN_REQUESTS, QUICK_MIN_REQUESTS } from './run-length.ts';
 import { parseRuntimeList, parseRuntimeRequest, type RuntimeRequest } from '../servers/runtime-request.ts';
 import { REMOTE_FLAGS, remoteTarget, type RemoteTarget } from '../servers/server-host.ts';
@@ -21,6 +21,11 @@ export interface Plan {
   /** --baseline: the installation the others of its runtime are compared with (default: the oldest). */
   baseline?: RuntimeRequest;
   scenarios: ScenarioName[];
+  /**
+   * --scenario-file: the user's own scenario modules (absolute paths), passed to every server;
+   * the harness has loaded and checked them (servers/scenarios.ts) before the plan is parsed.
+   */
+  scenarioFiles: string[];
   /** Modes to keep within the scenarios (all when undefined). */
   modes: Mode[] | undefined;
   connections: number;
@@ -167,8 +172,8 @@ export const DEFAULT_SERVER_PROCESSES = 2;
 function crossCheckList(raw: string | undefined, fallback: readonly ScenarioName[]): ScenarioName[] {
   if (raw === undefined) return [...fallback];
   if (raw === 'none') return [];
-  if (raw === 'all') return [...SCENARIO_NAMES];
-  return nameList('cross-check', raw, SCENARIO_NAMES) ?? [];
+  if (raw === 'all') return scenarioNames();
+  return nameList('cross-check', raw, scenarioNames()) ?? [];
 }
 
 const PLAN_FLAGS = [
@@ -220,6 +225,11 @@ function allocatorFlag(raw: string | undefined, keepFreed: boolean, remote: bool
   return state ?? (remote ? 'shipped' : 'fresh');
 }
 
+/** The --scenario-file values as bench-cli resolved them (absolute); the flag may be repeated. */
+function scenarioFilesOf(raw: string | boolean | string[] | undefined): string[] {
+  return Array.isArray(raw) ? raw : typeof raw === 'string' ? [raw] : [];
+}
+
 /** "1,10,100": a sweep of connection counts (repeats dropped, order kept); undefined for one number. */
 function connectionsSweep(raw: string | undefined): number[] | undefined {
   if (raw === undefined || !raw.includes(',')) return undefined;
@@ -231,7 +241,7 @@ function connectionsSweep(raw: string | undefined): number[] | undefined {
 }
 
 export function parsePlan(argv: string[]): Plan {
-  const values = parseFlags(argv, PLAN_FLAGS, ['quick', 'strict', 'cold', 'keep-freed-memory']);
+  const values = parseFlags(argv, PLAN_FLAGS, ['quick', 'strict', 'cold', 'keep-freed-memory'], ['scenario-file']);
   const str = (k: string) => values[k] as string | undefined;
   const quick = values.quick === true;
   const base = quick ? QUICK : FULL;
@@ -242,7 +252,8 @@ export function parsePlan(argv: string[]): Plan {
   const plan: Plan = {
     runtimes: requests === undefined ? [...RUNTIME_NAMES] : [...new Set(requests.map((r) => r.name))],
     ...(versioned ? { versions: requests } : {}),
-    scenarios: nameList('scenarios', str('scenarios'), SCENARIO_NAMES) ?? [...SCENARIO_NAMES],
+    scenarios: withUserScenarios(nameList('scenarios', str('scenarios'), scenarioNames())),
+    scenarioFiles: scenarioFilesOf(values['scenario-file']),
     modes,
     connections: sweep?.[0] ?? numberFlag('connections', str('connections'), 1, 10_000, true) ?? base.connections,
     ...(sweep === undefined ? {} : { connectionsList: sweep }),
@@ -303,7 +314,9 @@ export function parsePlan(argv: string[]): Plan {
     }
     plan.baseline = wanted;
   }
-  if (modes !== undefined && !cellsFor(plan.scenarios, plan).some((c) => modes.includes(c.mode))) {
+  if (remote !== undefined && plan.scenarioFiles.length > 0)
+    throw new FlagError('--scenario-file loads a module from this host: not with --server-host');
+  if (modes !== undefined && cellsFor(plan.scenarios, modes).length === 0) {
     throw new FlagError(`--modes ${modes.join(',')} selects no cell of --scenarios ${plan.scenarios.join(',')}`);
   }
   return plan;

@@ -1,4 +1,4 @@
-import type { Manifest, ServerKind } from '@bench/app';
+import type { ScenarioSettings, ServerKind } from '@bench/app';
 import { failedCell, summarizeCell, type CellMeta } from './cell.ts';
 import { Interrupted } from '../cli/interrupt.ts';
 import { crossCheckRun, measureRun, prepareCell, ServerLost, type CellContext } from './measure.ts';
@@ -30,7 +30,7 @@ export interface ScheduleContext {
   /** The settings of the pass under way (bench/settings.ts): its connections and run figures. */
   plan: ScheduleSettings;
   probe: Probe;
-  manifest: Manifest;
+  settings: ScenarioSettings;
   /** Set with --cold where eviction works: the files to evict before each file run. */
   evict: string[] | undefined;
   signal: AbortSignal;
@@ -324,7 +324,7 @@ function cellContext(state: LaneCell, server: RunningServer, cell: CellSpec, ctx
     plan: ctx.plan,
     loadWorkers: ctx.loadWorkers,
     probe: ctx.probe,
-    manifest: ctx.manifest,
+    settings: ctx.settings,
     evict: ctx.evict,
     host: ctx.host,
     signal: ctx.signal,

@@ -8,6 +8,7 @@ import type { Parameters } from '../model/parameters.ts';
 import type { ScenarioName } from '../model/names.ts';
 import { allocatorEnv } from '../system/allocator.ts';
 import type { Plan } from './plan.ts';
+import { scenarioEntries } from '../servers/scenarios.ts';
 
 /**
  * Every connection count the plan measures at, in order, one pass each. Inside the code a count
@@ -115,6 +116,7 @@ export function reportParameters(plan: Plan, allowed: Allowed): Parameters {
     ...(plan.budgetSec === undefined ? {} : { budgetSec: plan.budgetSec }),
     ...(plan.baseline === undefined ? {} : { versionBaseline: plan.baseline.label }),
     allocator: plan.allocator,
+    scenarios: scenarioEntries(plan.scenarios),
     ...(plan.serverProcesses === undefined || plan.serverProcesses < 2 ? {} : { serverProcesses: plan.serverProcesses }),
     ...serverEnvOf(plan),
   };

@@ -15,13 +15,15 @@ export function parseFlags(
   argv: string[],
   strings: readonly string[],
   booleans: readonly string[] = [],
+  repeatable: readonly string[] = [],
 ): Record<string, string | boolean | undefined> {
   const options = Object.fromEntries([
     ...strings.map((name) => [name, { type: 'string' as const }]),
     ...booleans.map((name) => [name, { type: 'boolean' as const }]),
+    ...repeatable.map((name) => [name, { type: 'string' as const, multiple: true }]),
   ]);
   try {
-    // No flag is declared `multiple`, so no value is an array.
+    // Only the `repeatable` flags' values are arrays (string[]); callers read those themselves.
     return parseArgs({ args: argv, strict: true, allowPositionals: false, options }).values as Record<string, string | boolean | undefined>;
   } catch (error) {
     throw new FlagError((error as Error).message.split('\n')[0] ?? String(error));

@@ -11,7 +11,10 @@ import type { Curve, CurveReport, CurveStep } from './curve-types.ts';
 const MODE_RANK: readonly string[] = MODE_ORDER;
 
 export function sortedCurves(curves: readonly Curve[]): Curve[] {
-  const scenarioRank = (s: string) => (SCENARIO_ORDER.indexOf(s as never) + 100) % 100;
+  // The seeds' order first; any other scenario (built-in module or the user's own) in the order
+  // its first curve was measured, which is the plan's.
+  const firstSeen = [...new Set(curves.map((c) => c.scenario))];
+  const scenarioRank = (s: string) => (SCENARIO_ORDER.includes(s) ? SCENARIO_ORDER.indexOf(s) : 100 + firstSeen.indexOf(s));
   return [...curves].sort(
     (a, b) =>
       scenarioRank(a.scenario) - scenarioRank(b.scenario) ||

@@ -4,13 +4,13 @@
  * then the capacity search (cell-search.ts) of open-loop steps, each on a quiet server after
  * /reset. This file owns the servers; the search knows only "measure this rate".
  */
-import type { Manifest, RuntimeName, ServerKind } from '@bench/app';
+import type { RuntimeName, ScenarioSettings, ServerKind } from '@bench/app';
 import { runLoad } from '../load/autocannon.ts';
 import { Interrupted } from '../cli/interrupt.ts';
 import type { RuntimeSpec } from '../servers/runtimes.ts';
 import type { CellSpec } from '../servers/scenarios.ts';
 import type { RunningServer } from '../servers/server.ts';
-import { checkAnswer } from '../servers/validate.ts';
+import { checkAnswer, checkModesAgree } from '../servers/validate.ts';
 import type { RuntimeEntry } from '../model/report.ts';
 import type { CurvePlan } from './curve-plan.ts';
 import type { Curve, CurveStep } from './curve-types.ts';
@@ -26,7 +26,8 @@ import { LOCAL_SERVERS, type ServerSide } from './server-side.ts';
 export interface SweepContext {
   plan: CurvePlan;
   generator: Generator;
-  manifest: Manifest;
+  /** The servers' settings, as scenario modules' verify() checks answers with them. */
+  settings: ScenarioSettings;
   serverArgs: string[];
   signal: AbortSignal;
   log(line: string): void;
@@ -128,7 +129,12 @@ async function cellCurve(runtime: RuntimeName, cell: CellSpec, server: RunningSe
   const name = `${runtime} ${cell.scenario}/${cell.mode}`;
   try {
     const res = await fetch(server.url + cell.path, { signal: AbortSignal.timeout(Math.ceil(plan.timeoutMs) + 10_000) });
-    const wrong = await checkAnswer(cell.path, res, { manifest: ctx.manifest, hashCost: plan.hashCost });
+    const copy = res.clone();
+    const wrong =
+      (await checkAnswer(cell.path, res, { settings: ctx.settings })) ??
+      (await checkModesAgree(cell.path, await copy.text(), (path) =>
+        fetch(server.url + path, { signal: AbortSignal.timeout(Math.ceil(plan.timeoutMs) + 10_000) }),
+      ));
     if (wrong !== undefined) return failed(runtime, cell, `answer check failed: ${wrong}`, [], 0, 'invalid');
   } catch (error) {
     return failed(runtime, cell, `answer check failed: ${(error as Error).message}`);

@@ -69,6 +69,18 @@ export interface Parameters {
   autoProcesses?: { count: number; cpusOf: string };
   /** added: server processes each cell's runs were split between (the servers restarted midway through each group's rounds). */
   serverProcesses?: number;
+  /**
+   * added: the scenarios planned, in the report's order (hello, the built-in modules, then the
+   * user's own in the order given), each with its module's one-line description and, for a
+   * module of the user's own (--scenario-file), its file.
+   */
+  scenarios?: ScenarioEntry[];
+}
+
+export interface ScenarioEntry {
+  name: ScenarioName;
+  description: string;
+  file?: string;
 }
 
 /** What --allocator holds the servers' allocators to (system/allocator.ts). */

@@ -17,9 +17,6 @@ import type { Mode } from '../model/names.ts';
 import type { Report } from '../model/report.ts';
 import type { Headline, ReportSection } from './section.ts';
 
-/** The scenarios whose sync mode blocks the loop (hello has no sync/async pair). */
-const BLOCKING = new Set(['hash', 'file', 'fib', 'sleep']);
-
 function cellOf(report: Report, c: Comparison, mode: Mode): CellResult | undefined {
   return report.results.find(
     (r) =>
@@ -97,7 +94,8 @@ function processHeadlines(p: ProcessComparison): Headline[] {
 
 export function benchHeadlines(report: Report): Headline[] {
   const fromModes = report.comparisons
-    .filter((c) => BLOCKING.has(c.scenario))
+    // Every scenario with a sync mode to compare against (hello has none: baseline and raw).
+    .filter((c) => cellOf(report, c, 'sync') !== undefined)
     .flatMap((c) => [
       ...(c.asyncOverSync === undefined ? [] : [ratioHeadline(report, c, 'async', c.asyncOverSync)]),
       ...(c.workerOverSync === undefined ? [] : [ratioHeadline(report, c, 'worker', c.workerOverSync)]),

@@ -10,8 +10,16 @@ import type { Mode, ScenarioName } from '../model/names.ts';
 import type { Parameters } from '../model/parameters.ts';
 import type { Report, RuntimeEntry, Timing } from '../model/report.ts';
 
-/** Scenario order of the report: cheapest first, then the blocking workloads. */
+/**
+ * Scenario order of reports written before the plan's order was recorded (parameters.scenarios):
+ * cheapest first, then the blocking workloads. Newer reports carry their own order.
+ */
 export const SCENARIO_ORDER: readonly ScenarioName[] = ['hello', 'hash', 'file', 'fib', 'sleep'];
+
+/** The report's scenario order: the plan's as recorded (built-ins first, then the user's own), else the old fixed one. */
+export function scenarioOrder(parameters: Pick<Parameters, 'scenarios'> | undefined): readonly ScenarioName[] {
+  return parameters?.scenarios?.map((s) => s.name) ?? SCENARIO_ORDER;
+}
 /** Mode order: the references first, then sync before what is meant to beat it. */
 export const MODE_ORDER: readonly Mode[] = ['baseline', 'raw', 'sync', 'async', 'worker'];
 
@@ -58,13 +66,17 @@ function rank<T>(order: readonly T[], value: T): number {
  * Sorted by runtime (in the order the runtimes were given), scenario, then mode. Names outside
  * the known orders keep their input order among themselves (Array.prototype.sort is stable).
  */
-export function sortCells(results: readonly CellResult[], runtimes: readonly RuntimeEntry[]): CellResult[] {
+export function sortCells(
+  results: readonly CellResult[],
+  runtimes: readonly RuntimeEntry[],
+  scenarios: readonly ScenarioName[] = SCENARIO_ORDER,
+): CellResult[] {
   const runtimeOrder = runtimes.map((r) => r.label ?? r.name);
   const lane = (cell: CellResult) => cell.runtimeLabel ?? cell.runtime;
   return [...results].sort(
     (a, b) =>
       rank(runtimeOrder, lane(a)) - rank(runtimeOrder, lane(b)) ||
-      rank(SCENARIO_ORDER, a.scenario) - rank(SCENARIO_ORDER, b.scenario) ||
+      rank(scenarios, a.scenario) - rank(scenarios, b.scenario) ||
       rank(MODE_ORDER, a.mode) - rank(MODE_ORDER, b.mode) ||
       (a.connections ?? 0) - (b.connections ?? 0) ||
       (a.processes ?? 1) - (b.processes ?? 1),
@@ -72,7 +84,9 @@ export function sortCells(results: readonly CellResult[], runtimes: readonly Run
 }
 
 export function mergeReport(input: MergeInput): Report {
-  const results = withAcrossProcesses(withRatioToFastest(sortCells(dedupeCells(input.results), input.runtimes)));
+  const results = withAcrossProcesses(
+    withRatioToFastest(sortCells(dedupeCells(input.results), input.runtimes, scenarioOrder(input.parameters))),
+  );
   return {
     schemaVersion: 1,
     createdAt: input.createdAt,

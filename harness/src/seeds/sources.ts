@@ -2,7 +2,8 @@
 // (ab or autocannon), connection and request counts, keep-alive or not. Measuring only.
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Manifest } from '@bench/app';
+import { DEFAULTS, type Manifest } from '@bench/app';
+import { scenarioSettings } from '../servers/scenarios.ts';
 import { median } from '../stats/stats.ts';
 import { runLoad } from '../load/autocannon.ts';
 import type { RunningServer } from '../servers/server.ts';
@@ -43,7 +44,8 @@ async function checked(server: RunningServer, path: string, ctx: ReplayContext, 
       throw new Error(`${path}: answered ${res.status}, ${data.byteLength} bytes`);
     return;
   }
-  const why = await checkAnswer(path, res, { manifest, hashCost: 10 });
+  const settings = scenarioSettings({ dataDir: ctx.dataDir, hashCost: 10, fibN: DEFAULTS.fibN, sleepMs: DEFAULTS.sleepMs });
+  const why = await checkAnswer(path, res, { settings });
   if (why !== undefined) throw new Error(`answer check failed: ${why}`);
 }
 

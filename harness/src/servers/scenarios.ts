@@ -1,11 +1,18 @@
-import type { ServerKind } from '@bench/app';
+import {
+  DEFAULTS,
+  defaultModes,
+  loadScenarioFile,
+  loadScenarios,
+  ScenarioError,
+  servedModes,
+  type LoadedScenario,
+  type ScenarioModule,
+  type ScenarioSettings,
+  type ServerKind,
+  setupScenarios,
+} from '@bench/app';
 import type { Mode, ScenarioName } from '../model/names.ts';
-
-/** What the scenarios' requests ask for; the same on every runtime. */
-export interface ScenarioParams {
-  fibN: number;
-  sleepMs: number;
-}
+import type { ScenarioEntry } from '../model/parameters.ts';
 
 /** One cell's request: which server, which path, and the route /stats counts it under. */
 export interface CellSpec {
@@ -24,20 +31,102 @@ const cell = (scenario: ScenarioName, mode: Mode, path: string, server: ServerKi
   route: path.split('?', 1)[0] ?? path,
 });
 
+/** hello is the app's own baseline (Hono against the raw server), not a scenario module. */
+const HELLO = 'hello';
+const HELLO_DESCRIPTION = 'a trivial answer: Hono (baseline) next to the raw server';
+
 /**
- * Every scenario and its modes. Adding a scenario is one route file in packages/app plus one
- * entry here.
+ * The scenario modules the harness plans from: the same files the app mounts (its scenarios/
+ * folder), loaded here under tsx, plus the user's own once registerScenarioFiles has loaded them.
  */
-export const SCENARIOS: Record<ScenarioName, (p: ScenarioParams) => CellSpec[]> = {
-  hello: () => [cell('hello', 'baseline', '/hello'), cell('hello', 'raw', '/hello', 'raw')],
-  hash: () => [cell('hash', 'sync', '/hash/sync'), cell('hash', 'async', '/hash/async')],
-  file: () => [cell('file', 'sync', '/file/sync'), cell('file', 'async', '/file/async')],
-  fib: (p) => (['sync', 'async', 'worker'] as const).map((mode) => cell('fib', mode, `/fib/${mode}?n=${p.fibN}`)),
-  sleep: (p) => (['sync', 'async'] as const).map((mode) => cell('sleep', mode, `/sleep/${mode}?ms=${p.sleepMs}`)),
-};
+const builtins: LoadedScenario[] = await loadScenarios();
+const userScenarios: LoadedScenario[] = [];
 
-export const SCENARIO_NAMES = Object.keys(SCENARIOS) as ScenarioName[];
+/**
+ * Loads the user's --scenario-file modules (in the order given), checked against the contract and
+ * against the built-ins' names; a ScenarioError's message is the one line to print before exit 2.
+ */
+export async function registerScenarioFiles(files: readonly string[]): Promise<LoadedScenario[]> {
+  const loaded: LoadedScenario[] = [];
+  for (const file of files) {
+    const one = await loadScenarioFile(file);
+    const clash = [...builtins, ...userScenarios, ...loaded].find((s) => s.module.name === one.module.name);
+    if (clash !== undefined) {
+      throw new ScenarioError(
+        `${file}: name "${one.module.name}" is already taken by ${clash.builtin ? 'a built-in scenario' : `the module in ${clash.file}`}`,
+      );
+    }
+    loaded.push(one);
+  }
+  userScenarios.push(...loaded);
+  return loaded;
+}
 
-export function cellsFor(scenarios: readonly ScenarioName[], params: ScenarioParams): CellSpec[] {
-  return scenarios.flatMap((name) => SCENARIOS[name](params));
+/** Runs the user's modules' setup() here, so one that throws is one line and exit 2 before any server starts. */
+export async function setupUserScenarios(settings: ScenarioSettings): Promise<void> {
+  await setupScenarios(userScenarios, settings);
+}
+
+/** The settings the servers are started with (their flags), as scenario modules take them. */
+export function scenarioSettings(p: { dataDir: string; hashCost: number; fibN: number; sleepMs: number }): ScenarioSettings {
+  return {
+    dataDir: p.dataDir,
+    hashCost: p.hashCost,
+    fibN: p.fibN,
+    sleepMs: p.sleepMs,
+    fibVariant: DEFAULTS.fibVariant,
+    busyExponent: DEFAULTS.busyExponent,
+    asyncDepth: DEFAULTS.asyncDepth,
+  };
+}
+
+/** Every scenario name the plan may name: hello, the built-ins in their order, then the user's own. */
+export function scenarioNames(): ScenarioName[] {
+  return [HELLO, ...builtins.map((s) => s.module.name), ...userScenarios.map((s) => s.module.name)];
+}
+
+/**
+ * --scenarios as given (every scenario when not), with the user's own modules joined: a
+ * --scenario-file is measured whether or not --scenarios names it.
+ */
+export function withUserScenarios(named: ScenarioName[] | undefined): ScenarioName[] {
+  const chosen = named ?? scenarioNames();
+  return [...chosen, ...userScenarios.map((s) => s.module.name).filter((name) => !chosen.includes(name))];
+}
+
+/** The module behind a scenario name, or undefined for hello. */
+export function scenarioModule(name: ScenarioName): ScenarioModule | undefined {
+  return [...builtins, ...userScenarios].find((s) => s.module.name === name)?.module;
+}
+
+/** The report's list of the scenarios planned, in its order, with their descriptions. */
+export function scenarioEntries(names: readonly ScenarioName[]): ScenarioEntry[] {
+  const all = scenarioNames();
+  return [...names]
+    .sort((a, b) => all.indexOf(a) - all.indexOf(b))
+    .map((name) => {
+      if (name === HELLO) return { name, description: HELLO_DESCRIPTION };
+      const found = [...builtins, ...userScenarios].find((s) => s.module.name === name);
+      return { name, description: found?.module.description ?? '', ...(found?.builtin === false ? { file: found.file } : {}) };
+    });
+}
+
+/**
+ * A scenario's cells: hello's baseline and raw; a module's default modes (sync, worker and async
+ * when it has one, unless the module says otherwise), or, when `modes` asks, any mode it serves.
+ */
+function scenarioCells(name: ScenarioName, modes: readonly Mode[] | undefined): CellSpec[] {
+  if (name === HELLO) {
+    const both = [cell(HELLO, 'baseline', '/hello'), cell(HELLO, 'raw', '/hello', 'raw')];
+    return both.filter((c) => modes === undefined || modes.includes(c.mode));
+  }
+  const mod = scenarioModule(name);
+  if (mod === undefined) return [];
+  const chosen = modes === undefined ? defaultModes(mod) : servedModes(mod).filter((m) => modes.includes(m));
+  return chosen.map((mode) => cell(name, mode, `/${name}/${mode}`));
+}
+
+/** The cells of the scenarios, in order; `modes` (--modes) picks among the modes each serves. */
+export function cellsFor(scenarios: readonly ScenarioName[], modes?: readonly Mode[]): CellSpec[] {
+  return scenarios.flatMap((name) => scenarioCells(name, modes));
 }

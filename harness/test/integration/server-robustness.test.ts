@@ -6,7 +6,7 @@ import { request as httpRequest, type IncomingHttpHeaders } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { generateDataFiles, type Manifest } from '@bench/app';
+import { generateDataFiles } from '@bench/app';
 import { denoArgs, denoBinary } from '@bench/runtime-deno/command';
 import { runBench } from '../../src/bench/bench.ts';
 import { runLoad } from '../../src/load/autocannon.ts';
@@ -14,13 +14,13 @@ import { parsePlan } from '../../src/bench/plan.ts';
 import { RUNTIME_NAMES, runtimeSpec } from '../../src/servers/runtimes.ts';
 import { startServer, stopAllServers, type RunningServer } from '../../src/servers/server.ts';
 import { checkAnswer } from '../../src/servers/validate.ts';
+import { scenarioSettings } from '../../src/servers/scenarios.ts';
 import { recordingProgress } from './helpers.ts';
 
 let dataDir: string;
-let manifest: Manifest;
 beforeAll(() => {
   dataDir = mkdtempSync(join(tmpdir(), 'bench-robust-'));
-  manifest = generateDataFiles(dataDir, 4, 64 * 1024);
+  generateDataFiles(dataDir, 4, 64 * 1024);
 });
 afterAll(async () => {
   await stopAllServers();
@@ -137,7 +137,9 @@ describe.each(RUNTIME_NAMES)('%s', (runtime) => {
         signal: AbortSignal.timeout(60_000),
       });
       expect(
-        await checkAnswer(path === '/health' || path === '/stats' ? '/hello' : path, after, { manifest, hashCost: 4 }),
+        await checkAnswer(path === '/health' || path === '/stats' ? '/hello' : path, after, {
+          settings: scenarioSettings({ dataDir, hashCost: 4, fibN: 15, sleepMs: 5 }),
+        }),
         `${runtime} ${path} after`,
       ).toBeUndefined();
     }

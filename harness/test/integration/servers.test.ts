@@ -4,10 +4,11 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { generateDataFiles, type Manifest } from '@bench/app';
+import { generateDataFiles } from '@bench/app';
 import { probeRuntime, RUNTIME_NAMES, runtimeSpec } from '../../src/servers/runtimes.ts';
 import { groupAlive, startServer, stopAllServers, type RunningServer } from '../../src/servers/server.ts';
 import { checkAnswer } from '../../src/servers/validate.ts';
+import { scenarioSettings } from '../../src/servers/scenarios.ts';
 import { allocatorEnv } from '../../src/system/allocator.ts';
 
 const LOAD_ROUTES = [
@@ -26,13 +27,12 @@ const LOAD_ROUTES = [
 ];
 
 let dataDir: string;
-let manifest: Manifest;
 /** route -> runtime -> sorted keys of the JSON answer, to prove the shapes match everywhere. */
 const shapes = new Map<string, Map<string, string>>();
 
 beforeAll(() => {
   dataDir = mkdtempSync(join(tmpdir(), 'bench-data-'));
-  manifest = generateDataFiles(dataDir, 3, 64 * 1024);
+  generateDataFiles(dataDir, 3, 64 * 1024);
 });
 
 afterAll(async () => {
@@ -63,7 +63,10 @@ describe.each(RUNTIME_NAMES)('%s', (name) => {
     for (const path of LOAD_ROUTES) {
       const res = await fetch(server.url + path);
       const clone = res.clone();
-      expect(await checkAnswer(path, res, { manifest, hashCost: 4 }), path).toBeUndefined();
+      expect(
+        await checkAnswer(path, res, { settings: scenarioSettings({ dataDir, hashCost: 4, fibN: 28, sleepMs: 20 }) }),
+        path,
+      ).toBeUndefined();
       if (path !== '/hello') {
         const keys = Object.keys((await clone.json()) as object)
           .sort()

@@ -5,17 +5,15 @@ import { BadRequest } from './errors.ts';
 import { LagSampler } from './lag-sampler.ts';
 import { RouteStats } from './route-stats.ts';
 import type { AppContext, RouteGroup } from './routes/context.ts';
-import { fibRoutes } from './routes/fib.ts';
-import { fileRoutes } from './routes/file.ts';
-import { hashRoutes } from './routes/hash.ts';
 import { helloRoutes } from './routes/hello.ts';
-import { sleepRoutes } from './routes/sleep.ts';
 import { statsRoutes } from './routes/stats.ts';
-import { loadManifest } from './workloads/data-files.ts';
-import { FibPool } from './workloads/fib-pool.ts';
+import type { ScenarioSettings } from './scenario-contract.ts';
+import { loadScenarios, setupScenarios, type LoadedScenario } from './scenario-loader.ts';
+import { mountScenarios } from './scenario-routes.ts';
+import { ScenarioPool } from './workloads/scenario-pool.ts';
 
-/** One entry per scenario: adding a scenario is one file in routes/ and one line here. */
-const ROUTE_GROUPS: RouteGroup[] = [helloRoutes, hashRoutes, fileRoutes, fibRoutes, sleepRoutes, statsRoutes];
+/** The app's own routes; every scenario is a module in scenarios/ (or --scenario-file), mounted by mountScenarios. */
+const ROUTE_GROUPS: RouteGroup[] = [helloRoutes, statsRoutes];
 
 /** Routes that describe the server rather than load it: not counted in /stats. */
 const UNCOUNTED = new Set(['/stats', '/reset', '/health']);
@@ -24,16 +22,28 @@ const UNCOUNTED = new Set(['/stats', '/reset', '/health']);
 const MAX_URL_LENGTH = 2048;
 
 /** The Hono app plus what it started (worker pool, lag timer), stopped by `close()`. */
-export type BenchApp = Hono & { close(): Promise<void> };
+export type BenchApp = Hono & { close(): Promise<void>; scenarios: readonly LoadedScenario[] };
 
-export function createApp(config: AppConfig): BenchApp {
+/**
+ * Loads every scenario module and runs its setup() here and in each worker thread before it
+ * returns, so the server listens (and /health answers) only once all are ready. A module that
+ * does not load, breaks the contract or throws in setup() is an error naming its file.
+ */
+export async function createApp(config: AppConfig): Promise<BenchApp> {
   checkConfig(config);
-  // Fails with a clear message before anything starts when the data files are missing.
-  const manifest = loadManifest(config.dataDir);
+  const settings = scenarioSettings(config);
+  const scenarios = await loadScenarios(config.scenarioFiles);
+  await setupScenarios(scenarios, settings);
+  const pool = new ScenarioPool(config.workerPoolSize, { modules: scenarios.map((s) => s.url), settings }, config.workerUrl);
+  try {
+    await pool.ready;
+  } catch (error) {
+    await pool.close();
+    throw error;
+  }
   const ctx: AppContext = {
     config,
-    manifest,
-    pool: new FibPool(config.workerPoolSize, config.fibWorkerUrl),
+    pool,
     stats: new RouteStats(),
     lag: new LagSampler(config.lagIntervalMs),
   };
@@ -61,6 +71,7 @@ export function createApp(config: AppConfig): BenchApp {
     if (c.res.status < 400) ctx.stats.record(c.req.path, performance.now() - start, peer);
   });
   for (const group of ROUTE_GROUPS) group(app, ctx);
+  mountScenarios(app, scenarios, pool, settings);
 
   for (const route of app.routes) {
     if (route.method === 'ALL') continue;
@@ -84,11 +95,18 @@ export function createApp(config: AppConfig): BenchApp {
 
   ctx.lag.start();
   return Object.assign(app, {
+    scenarios,
     async close() {
       ctx.lag.stop();
       await ctx.pool.close();
     },
   });
+}
+
+/** What the built-in scenarios read from the server's flags, as a plain object worker threads can take. */
+function scenarioSettings(config: AppConfig): ScenarioSettings {
+  const { dataDir, hashCost, fibN, fibVariant, busyExponent, asyncDepth, sleepMs } = config;
+  return { dataDir, hashCost, fibN, fibVariant, busyExponent, asyncDepth, sleepMs };
 }
 
 function checkConfig(config: AppConfig): void {

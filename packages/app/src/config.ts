@@ -24,15 +24,17 @@ export interface AppConfig {
   asyncDepth: number;
   /** Default wait for /sleep/* in ms. */
   sleepMs: number;
-  /** Threads in the /fib/worker pool, started once with the app. */
+  /** Threads in the scenario worker pool (/<name>/worker), started once with the app. */
   workerPoolSize: number;
   /** Period of the event-loop lag sampler in ms. */
   lagIntervalMs: number;
   /**
-   * Entry module of each /fib/worker thread. Runtimes that load the app's TypeScript worker
+   * Entry module of each worker-pool thread. Runtimes that load the app's TypeScript worker
    * directly leave it out; Node under tsx passes a JavaScript entry that registers tsx first.
    */
-  fibWorkerUrl?: URL;
+  workerUrl?: URL;
+  /** The user's own scenario modules (--scenario-file), absolute paths, served beside the built-ins. */
+  scenarioFiles?: string[];
   /**
    * The client port of the connection a request came on, from the runtime's own handle on it
    * (Hono's `c.env` and the raw Request): how /stats counts answers per connection, so the

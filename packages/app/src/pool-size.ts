@@ -16,6 +16,6 @@ export interface PoolSize {
 export interface Pools {
   /** The thread pool running Node-API async work (bcrypt's async hash). */
   threadpool: PoolSize;
-  /** The /fib/worker pool (--workers). */
+  /** The scenario worker pool behind every /<name>/worker (--workers). */
   workers: PoolSize;
 }

@@ -1,12 +1,12 @@
 import type { PoolSize, Pools } from './pool-size.ts';
 import type { ServerOptions } from './server-args.ts';
 
-/** The fib worker pool as parseServerArgs sized it. */
+/** The scenario worker pool (/<name>/worker) as parseServerArgs sized it. */
 export function workersPool(options: ServerOptions): PoolSize {
   return {
     size: options.app.workerPoolSize,
     source: options.workersFromFlag ? 'flag' : 'default',
-    what: 'fib worker threads per process (--workers; default one per CPU share of the process)',
+    what: 'scenario worker threads per process, serving every /<name>/worker (--workers; default one per CPU share of the process)',
   };
 }
 

@@ -1,3 +1,4 @@
+import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { BOUNDS, DEFAULTS, type AppConfig, type RuntimeName } from './config.ts';
 import { FIB_VARIANTS, type FibVariant } from './workloads/fib.ts';
@@ -31,7 +32,7 @@ export interface Identity {
   pid: number;
   /** Used when --data-dir is not given. */
   defaultDataDir: string;
-  /** The CPUs this server may use (its affinity); sizes the fib worker pool when --workers is not given. */
+  /** The CPUs this server may use (its affinity); sizes the scenario worker pool when --workers is not given. */
   cpus?: number;
 }
 
@@ -74,7 +75,7 @@ export function parseProcesses(raw: string | undefined, cpus: number | undefined
 }
 
 /**
- * One fib worker per CPU the server may use: a fixed pool of 2 made worker/sync 1.5 to 2.3x on a
+ * One pool worker per CPU the server may use: a fixed pool of 2 made worker/sync 1.5 to 2.3x on a
  * 16-CPU machine, a default's answer rather than the machine's.
  */
 export function workerPoolSizeFor(cpus: number | undefined): number {
@@ -105,6 +106,8 @@ export function parseServerArgs(argv: string[], identity: Identity): ServerOptio
       processes: { type: 'string' },
       threadpool: { type: 'string' },
       'lag-interval-ms': { type: 'string', default: String(DEFAULTS.lagIntervalMs) },
+      // A scenario module of the user's own, served beside the built-ins (repeatable).
+      'scenario-file': { type: 'string', multiple: true },
     },
   });
   const int = (name: string, raw: string | undefined, min: number, max: number): number => {
@@ -140,6 +143,7 @@ export function parseServerArgs(argv: string[], identity: Identity): ServerOptio
       sleepMs: int('sleep-ms', values['sleep-ms'], BOUNDS.sleepMs.min, BOUNDS.sleepMs.max),
       workerPoolSize: int('workers', workers, 1, MAX_WORKER_POOL),
       lagIntervalMs: int('lag-interval-ms', values['lag-interval-ms'], 1, 1000),
+      ...(values['scenario-file'] === undefined ? {} : { scenarioFiles: values['scenario-file'].map((f) => resolve(f)) }),
     },
   };
 }

@@ -14,7 +14,7 @@ import {
   type Manifest,
 } from '../src/index.ts';
 
-const TSX_WORKER = new URL('./fib-worker-tsx.mjs', import.meta.url);
+const TSX_WORKER = new URL('./scenario-worker-tsx.mjs', import.meta.url);
 let dataDir: string;
 let manifest: Manifest;
 let app: BenchApp;
@@ -32,14 +32,14 @@ const config = (overrides: Partial<AppConfig> = {}): AppConfig => ({
   sleepMs: 5,
   workerPoolSize: 2,
   lagIntervalMs: 10,
-  fibWorkerUrl: TSX_WORKER,
+  workerUrl: TSX_WORKER,
   ...overrides,
 });
 
-beforeAll(() => {
+beforeAll(async () => {
   dataDir = mkdtempSync(join(tmpdir(), 'app-test-'));
   manifest = generateDataFiles(dataDir, 4, 10_003);
-  app = createApp(config());
+  app = await createApp(config());
 });
 
 afterAll(async () => {
@@ -238,17 +238,17 @@ describe('bad input', () => {
 });
 
 describe('createApp', () => {
-  it('refuses to start without the data files, naming the command that makes them', () => {
+  it('refuses to start without the data files, naming the command that makes them', async () => {
     const empty = mkdtempSync(join(tmpdir(), 'app-empty-'));
     try {
-      expect(() => createApp(config({ dataDir: empty }))).toThrow(/data files missing.*pnpm data/);
+      await expect(createApp(config({ dataDir: empty }))).rejects.toThrow(/file\.ts: setup\(\) threw: data files missing.*pnpm data/);
     } finally {
       rmSync(empty, { recursive: true, force: true });
     }
   });
 
-  it('refuses out-of-range configuration', () => {
-    expect(() => createApp(config({ hashCost: 3 }))).toThrow(/hash cost must be an integer from 4 to 15/);
-    expect(() => createApp(config({ workerPoolSize: 0 }))).toThrow(/worker pool size/);
+  it('refuses out-of-range configuration', async () => {
+    await expect(createApp(config({ hashCost: 3 }))).rejects.toThrow(/hash cost must be an integer from 4 to 15/);
+    await expect(createApp(config({ workerPoolSize: 0 }))).rejects.toThrow(/worker pool size/);
   });
 });

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { checksum32 } from '../src/workloads/checksum.ts';
 import { fibAsync, fibMemo, fibPlain, fibSync, spin } from '../src/workloads/fib.ts';
-import { FibPool } from '../src/workloads/fib-pool.ts';
+import { ScenarioPool } from '../src/workloads/scenario-pool.ts';
 import { LagSampler } from '../src/lag-sampler.ts';
 
 describe('fib', () => {
@@ -36,17 +36,35 @@ describe('fib', () => {
   });
 });
 
-describe('FibPool', () => {
+describe('ScenarioPool', () => {
+  const settings = { dataDir: '/nonexistent', hashCost: 4, fibN: 10, fibVariant: 'plain', busyExponent: 0, asyncDepth: 0, sleepMs: 1 };
+  const worker = new URL('./scenario-worker-tsx.mjs', import.meta.url);
+  const fib = new URL('../src/scenarios/fib.ts', import.meta.url).href;
+
   it('runs jobs on its threads, more jobs than threads, and closes', async () => {
-    const pool = new FibPool(2, new URL('./fib-worker-tsx.mjs', import.meta.url));
+    const pool = new ScenarioPool(2, { modules: [fib], settings }, worker);
     try {
-      const values = await Promise.all([20, 21, 22, 23, 24].map((n) => pool.run({ n, variant: 'plain', busyExponent: 0, asyncDepth: 0 })));
+      await pool.ready;
+      const values = await Promise.all(
+        [20, 21, 22, 23, 24].map((n) => pool.run('fib', { n, variant: 'plain', busyExponent: 0, asyncDepth: 0 })),
+      );
       expect(values).toEqual([6765, 10946, 17711, 28657, 46368]);
       expect(pool.size).toBe(2);
+      await expect(pool.run('nope', {})).rejects.toThrow(/no scenario nope/);
     } finally {
       await pool.close();
     }
-    await expect(pool.run({ n: 1, variant: 'plain', busyExponent: 0, asyncDepth: 0 })).rejects.toThrow(/closed/);
+    await expect(pool.run('fib', { n: 1, variant: 'plain', busyExponent: 0, asyncDepth: 0 })).rejects.toThrow(/closed/);
+  });
+
+  it('is not ready when a module throws in setup() in its threads, and says which', async () => {
+    const file = new URL('../src/scenarios/file.ts', import.meta.url).href;
+    const pool = new ScenarioPool(1, { modules: [fib, file], settings }, worker);
+    try {
+      await expect(pool.ready).rejects.toThrow(/file\.ts: setup\(\) threw in a worker thread: data files missing/);
+    } finally {
+      await pool.close();
+    }
   });
 });
 

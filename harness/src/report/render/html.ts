@@ -13,7 +13,7 @@ import { escapeHtml, inlineScript, jsonForScript } from './html-escape.ts';
 import { REPORT_CSS } from './html-style.ts';
 import { cellTable, environmentTable, parametersTable, threadsDetails } from './html-tables.ts';
 import { processesHtml } from './processes.ts';
-import { entryLane, laneOf, SCENARIO_ORDER } from '../merge.ts';
+import { entryLane, laneOf, scenarioOrder } from '../merge.ts';
 import { comparisonLines } from '../text/sentences.ts';
 import { formatBytes, formatDate } from '../text/formats.ts';
 import { allocatorOf } from '../text/allocator.ts';
@@ -25,7 +25,7 @@ import { driftCancelledLegend, hostCheckText, movingMachineText } from '../text/
 /** Scenarios present in the report, in the report's scenario order. */
 function scenariosOf(report: Report): ScenarioName[] {
   const present = new Set(report.results.map((c) => c.scenario));
-  const known = SCENARIO_ORDER.filter((s) => present.has(s));
+  const known = scenarioOrder(report.parameters).filter((s) => present.has(s));
   return [...known, ...[...present].filter((s) => !known.includes(s))];
 }
 
@@ -136,7 +136,8 @@ function scenarioBlurb(scenario: ScenarioName, p: Parameters): string {
     case 'sleep':
       return `wait ${p.sleepMs} ms: Atomics.wait vs a timer`;
     default:
-      return '';
+      // Any other scenario: its module's own one-line description, as the plan recorded it.
+      return p.scenarios?.find((s) => s.name === scenario)?.description ?? '';
   }
 }
 

@@ -2,14 +2,12 @@ import type { Hono } from 'hono';
 import type { AppConfig } from '../config.ts';
 import type { LagSampler } from '../lag-sampler.ts';
 import type { RouteStats } from '../route-stats.ts';
-import type { Manifest } from '../workloads/data-files.ts';
-import type { FibPool } from '../workloads/fib-pool.ts';
+import type { ScenarioPool } from '../workloads/scenario-pool.ts';
 
 /** What the route groups share: the config and the app's long-lived parts. */
 export interface AppContext {
   config: AppConfig;
-  manifest: Manifest;
-  pool: FibPool;
+  pool: ScenarioPool;
   stats: RouteStats;
   lag: LagSampler;
 }

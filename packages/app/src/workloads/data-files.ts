@@ -51,16 +51,20 @@ export function hasDataFiles(dir: string, count: number, sizeBytes: number): boo
   }
 }
 
+/** The manifest alone (what the files should hold), without looking at the files: the harness checks answers with it. */
+export function readManifest(dir: string): Manifest {
+  const path = join(dir, MANIFEST);
+  if (!existsSync(path)) throw new Error(`data files missing: no ${path}; generate them with \`pnpm data\``);
+  return JSON.parse(readFileSync(path, 'utf8')) as Manifest;
+}
+
 /**
  * Reads the manifest and checks every file is there with its size. Throws one clear message
  * otherwise, so a server never starts on a missing or half-written set.
  */
 export function loadManifest(dir: string): Manifest {
   const path = join(dir, MANIFEST);
-  if (!existsSync(path)) {
-    throw new Error(`data files missing: no ${path}; generate them with \`pnpm data\``);
-  }
-  const manifest = JSON.parse(readFileSync(path, 'utf8')) as Manifest;
+  const manifest = readManifest(dir);
   if (!Array.isArray(manifest.files) || manifest.files.length === 0) {
     throw new Error(`data manifest ${path} lists no files; regenerate with \`pnpm data\``);
   }

@@ -1,0 +1,82 @@
+// Finds and loads scenario modules: every module in ./scenarios/ (so adding a built-in scenario is
+// adding its file, with no list to edit) and the user's own files (--scenario-file), each checked
+// against the contract. The app loads them at start; the harness loads the same files to plan.
+import { existsSync, readdirSync, statSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { contractBreach, type ScenarioModule, type ScenarioSettings } from './scenario-contract.ts';
+
+/** A module that does not load or breaks the contract: the message is one line naming the file and the rule. */
+export class ScenarioError extends Error {}
+
+export interface LoadedScenario {
+  module: ScenarioModule;
+  /** file:// URL the module was imported from (worker threads import the same). */
+  url: string;
+  /** Absolute path, for messages. */
+  file: string;
+  builtin: boolean;
+}
+
+const BUILTIN_DIR = fileURLToPath(new URL('./scenarios/', import.meta.url));
+const MODULE_FILE = /^[^.].*(?<!\.d)\.(ts|mts|js|mjs)$/;
+
+/** The built-in scenario modules' files, as the folder holds them. */
+export function builtinScenarioFiles(): string[] {
+  return readdirSync(BUILTIN_DIR)
+    .filter((f) => MODULE_FILE.test(f) && !/\.test\./.test(f))
+    .sort()
+    .map((f) => resolve(BUILTIN_DIR, f));
+}
+
+/** Imports one module and checks it against the contract; a ScenarioError names what is wrong. */
+export async function loadScenarioFile(path: string, builtin = false): Promise<LoadedScenario> {
+  const file = resolve(path);
+  if (!existsSync(file) || !statSync(file).isFile()) throw new ScenarioError(`${path}: no such file`);
+  const url = pathToFileURL(file).href;
+  let mod: Record<string, unknown>;
+  try {
+    mod = (await import(url)) as Record<string, unknown>;
+  } catch (error) {
+    throw new ScenarioError(`${path}: does not load: ${firstLine(error)}`);
+  }
+  const breach = contractBreach(mod);
+  if (breach !== undefined) throw new ScenarioError(`${path}: ${breach}`);
+  return { module: mod as unknown as ScenarioModule, url, file, builtin };
+}
+
+/**
+ * The built-ins (by their `order`, then name) and then the user's files in the order given.
+ * A user module whose name a built-in or an earlier file already has is refused.
+ */
+export async function loadScenarios(userFiles: readonly string[] = []): Promise<LoadedScenario[]> {
+  const builtins = await Promise.all(builtinScenarioFiles().map((f) => loadScenarioFile(f, true)));
+  builtins.sort((a, b) => (a.module.order ?? 1e9) - (b.module.order ?? 1e9) || a.module.name.localeCompare(b.module.name));
+  const all = [...builtins];
+  for (const path of userFiles) {
+    const loaded = await loadScenarioFile(path);
+    const clash = all.find((s) => s.module.name === loaded.module.name);
+    if (clash !== undefined) {
+      const whose = clash.builtin ? 'a built-in scenario' : `the module in ${clash.file}`;
+      throw new ScenarioError(`${path}: name "${loaded.module.name}" is already taken by ${whose}`);
+    }
+    all.push(loaded);
+  }
+  return all;
+}
+
+/** Runs each module's setup(), one after another; one that throws is a ScenarioError naming its file. */
+export async function setupScenarios(scenarios: readonly LoadedScenario[], settings: ScenarioSettings): Promise<void> {
+  for (const s of scenarios) {
+    if (s.module.setup === undefined) continue;
+    try {
+      await s.module.setup(settings);
+    } catch (error) {
+      throw new ScenarioError(`${s.file}: setup() threw: ${firstLine(error)}`);
+    }
+  }
+}
+
+function firstLine(error: unknown): string {
+  return ((error instanceof Error ? error.message : String(error)).split('\n')[0] ?? '').trim();
+}

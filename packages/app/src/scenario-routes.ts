@@ -1,0 +1,50 @@
+import type { Context, Hono } from 'hono';
+import { BadRequest } from './errors.ts';
+import type { ScenarioMode, ScenarioModule, ScenarioSettings } from './scenario-contract.ts';
+import type { LoadedScenario } from './scenario-loader.ts';
+import type { ScenarioPool } from './workloads/scenario-pool.ts';
+
+/**
+ * Every scenario module's routes: /<name>/sync runs sync() on the loop, /<name>/async its async()
+ * when it has one, /<name>/worker sync() in the worker pool. The same code for the built-ins and
+ * the user's own modules.
+ */
+export function mountScenarios(app: Hono, scenarios: readonly LoadedScenario[], pool: ScenarioPool, settings: ScenarioSettings): void {
+  for (const { module: mod } of scenarios) {
+    const read = (c: Context) => readInput(mod, c, settings);
+    const send = (c: Context, answer: unknown, input: unknown, mode: ScenarioMode) => {
+      const body = mod.respond === undefined ? answer : mod.respond(answer, input, mode);
+      return body instanceof Response ? body : c.json((body ?? null) as object);
+    };
+    // Kept a plain function (no await): the loop mode adds nothing to the work it runs.
+    app.get(`/${mod.name}/sync`, (c) => {
+      const input = read(c);
+      const answer = mod.sync(input);
+      // An async sync() would free the loop while "on the loop" is what this route measures.
+      if (answer instanceof Promise) throw new Error(`${mod.name}: sync() returned a promise; the non-blocking version belongs in async()`);
+      return send(c, answer, input, 'sync');
+    });
+    const offLoop = mod.async;
+    if (offLoop !== undefined) {
+      app.get(`/${mod.name}/async`, async (c) => {
+        const input = read(c);
+        return send(c, await offLoop(input), input, 'async');
+      });
+    }
+    app.get(`/${mod.name}/worker`, async (c) => {
+      const input = read(c);
+      return send(c, await pool.run(mod.name, input), input, 'worker');
+    });
+  }
+}
+
+/** The module's input from the query; a RangeError (a bound) is the client's mistake: a 400 naming it. */
+function readInput(mod: ScenarioModule, c: Context, settings: ScenarioSettings): unknown {
+  if (mod.input === undefined) return undefined;
+  try {
+    return mod.input(new URL(c.req.url).searchParams, settings);
+  } catch (error) {
+    if (error instanceof RangeError) throw new BadRequest(error.message);
+    throw error;
+  }
+}

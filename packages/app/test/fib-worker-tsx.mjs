@@ -1,6 +1,0 @@
-// Worker threads do not go through Vitest's transform, and Node 20 cannot load the app's
-// TypeScript worker by itself: register tsx first, as runtimes/node/fib-worker.mjs does.
-import { register } from 'tsx/esm/api';
-
-register();
-await import('../src/workloads/fib-worker.ts');
