@@ -121,6 +121,8 @@ describe('renderComparisonMarkdown', () => {
     const clean = renderComparisonMarkdown(compareReports(report, report, { threshold: 0.05 }));
     expect(clean).not.toContain('## Warnings');
     expect(clean).not.toContain('## Cells in only one report');
-    expect(clean).toContain('**✓ 0 regressions, 0 improvements, 1 unchanged**, margins ±5 % (hello ±10 %, p99 ±20 %) with 95 % confidence, allowing ±11.7 % between sessions, p < 0.05');
+    expect(clean).toContain(
+      '**✓ 0 regressions, 0 improvements, 1 unchanged**, margins ±5 % (hello ±10 %, p99 ±20 %) with 95 % confidence, allowing ±11.7 % between sessions, p < 0.05',
+    );
   });
 });
