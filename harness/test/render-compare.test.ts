@@ -64,7 +64,7 @@ describe('renderComparisonMarkdown', () => {
 
   it('opens with a one-line verdict that counts every kind of cell', () => {
     expect(verdictLine(comparison)).toBe(
-      '**✗ 1 regression, 1 improvement, 0 unchanged, 1 not testable, 1 not compared, 1 only in current, 1 only in baseline**, at 5 % threshold and p < 0.05',
+      '**✗ 1 regression, 1 improvement, 0 unchanged, 1 not testable, 1 not compared, 1 only in current, 1 only in baseline**, margins ±5 % (hello ±10 %, p99 ±20 %) with 95 % confidence, allowing ±11.7 % between sessions, p < 0.05',
     );
     expect(markdown.split('\n')[2]).toBe(verdictLine(comparison));
   });
@@ -85,8 +85,8 @@ describe('renderComparisonMarkdown', () => {
 
   it('shows a regression with both figures, the change in bold, p and the verdict', () => {
     const row = rowOf(markdown, 'node', 'hash', 'sync');
-    expect(row).toMatch(/\| +1,000 → 800 \| \*\*-20\.0 %\*\* \| <0\.001 \|/);
-    expect(row).toMatch(/\| 12\.0 → 12\.0 \| +0\.0 % \| +1 \|/);
+    expect(row).toMatch(/\| +1,000 → 800 \| \*\*-20\.0 % \(-28\.9 % to -10\.0 %\)\*\* \| <0\.001 \|/);
+    expect(row).toMatch(/\| 12\.0 → 12\.0 \| +0\.0 % \(-10\.5 % to \+11\.7 %\) \| +1 \|/);
     expect(row).toContain('✗ regressed (req/s) ⚠ client-bound (current)');
   });
 
@@ -121,6 +121,8 @@ describe('renderComparisonMarkdown', () => {
     const clean = renderComparisonMarkdown(compareReports(report, report, { threshold: 0.05 }));
     expect(clean).not.toContain('## Warnings');
     expect(clean).not.toContain('## Cells in only one report');
-    expect(clean).toContain('**✓ 0 regressions, 0 improvements, 1 unchanged**, at 5 % threshold and p < 0.05');
+    expect(clean).toContain(
+      '**✓ 0 regressions, 0 improvements, 1 unchanged**, margins ±5 % (hello ±10 %, p99 ±20 %) with 95 % confidence, allowing ±11.7 % between sessions, p < 0.05',
+    );
   });
 });
