@@ -11,8 +11,8 @@ describe('kdf scenario', () => {
     expect(await kdf.async(input(''))).toEqual(answer);
   });
 
-  it('pbkdf2 at 20000 SHA-256 iterations by default; the cost is part of the key', async () => {
-    expect(input('algo=pbkdf2')).toEqual({ algo: 'pbkdf2', cost: 20_000 });
+  it('pbkdf2 at 50000 SHA-256 iterations by default; the cost is part of the key', async () => {
+    expect(input('algo=pbkdf2')).toEqual({ algo: 'pbkdf2', cost: 50_000 });
     const answer = kdf.sync(input('algo=pbkdf2&iterations=1000'));
     expect(await kdf.async(input('algo=pbkdf2&iterations=1000'))).toEqual(answer);
     expect(kdf.sync(input('algo=pbkdf2&iterations=1001')).key).not.toBe(answer.key);

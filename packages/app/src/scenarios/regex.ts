@@ -15,9 +15,10 @@ export interface RegexInput {
 
 /**
  * Each step of n doubles the work, so the bound is set by the slowest engine (JavaScriptCore in
- * Bun and V8 in Node and Deno backtrack at different speeds) to stay under ~1 s of CPU.
+ * Bun and V8 in Node and Deno backtrack at different speeds) to stay under ~0.5 s of CPU; the
+ * default is a few milliseconds.
  */
-export const BOUNDS = { n: { min: 1, max: 24, default: 16 } } as const;
+export const BOUNDS = { n: { min: 1, max: 26, default: 20 } } as const;
 
 /**
  * What a worker pool may do with this module: end the thread after this long and answer an

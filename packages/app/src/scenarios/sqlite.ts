@@ -11,14 +11,14 @@
  * every runtime's SQLite build.
  */
 export const name = 'sqlite';
-export const description = 'node:sqlite DatabaseSync: an indexed point lookup and an aggregate over up to 5x10^5 rows';
+export const description = 'node:sqlite DatabaseSync: an indexed point lookup and an aggregate over 10^5 rows (up to 5x10^5)';
 
 const QUERIES = ['aggregate', 'point'] as const;
 type Query = (typeof QUERIES)[number];
 
 export type SqliteInput = { query: 'point'; key: number } | { query: 'aggregate'; rows: number };
 
-/** Rows in the table: the aggregate's bound, and what setup() builds (in ~0.5 s here). */
+/** Rows in the table: the aggregate's bound, and what setup() builds (in ~0.3-0.5 s here). */
 export const ROWS = 500_000;
 
 export const BOUNDS = {
@@ -29,7 +29,6 @@ export const BOUNDS = {
 /** The members of node:sqlite used here (this repository's @types/node predates the module). */
 interface Statement {
   get(...params: unknown[]): Record<string, unknown> | undefined;
-  all(...params: unknown[]): Record<string, unknown>[];
 }
 interface Database {
   exec(sql: string): void;
@@ -51,8 +50,9 @@ export async function setup(): Promise<void> {
     CREATE UNIQUE INDEX orders_code ON orders (code);`);
   statements = {
     point: db.prepare('SELECT id, code, customer, category, amount FROM orders WHERE code = ?'),
+    // No GROUP BY: its sort would cost five times the scan, and the scan is the question.
     aggregate: db.prepare(
-      'SELECT category, count(*) AS orders, sum(amount) AS total, max(amount) AS top FROM orders WHERE id <= ? GROUP BY category ORDER BY category',
+      'SELECT count(*) AS orders, sum(amount) AS total, min(amount) AS low, max(amount) AS top FROM orders WHERE id <= ?',
     ),
   };
 }
@@ -84,7 +84,7 @@ export function sync(job: SqliteInput): Record<string, unknown> {
   if (job.query === 'point') {
     return { query: job.query, key: job.key, row: statements.point.get(codeOf(job.key)) ?? null };
   }
-  return { query: job.query, rows: job.rows, groups: statements.aggregate.all(job.rows) };
+  return { query: job.query, rows: job.rows, ...statements.aggregate.get(job.rows) };
 }
 
 function int(query: URLSearchParams, param: string, bounds: { min: number; max: number; default: number }): number {
