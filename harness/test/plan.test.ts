@@ -63,7 +63,7 @@ describe('parsePlan', () => {
     [['--connections', '0'], /--connections must be an integer from 1 to 10000/],
     [['--connections', '2.5'], /--connections must be an integer/],
     [['--runs', 'many'], /--runs must be an integer/],
-    [['--hash-cost', '3'], /--hash-cost must be an integer from 4 to 15/],
+    [['--hash-cost', '3'], /--hash-cost must be an integer from 4 to 13/],
     [['--modes', 'baseline', '--scenarios', 'sleep'], /--modes baseline selects no cell of --scenarios sleep/],
     [['--frobnicate'], /Unknown option '--frobnicate'/],
     [['stray'], /Unexpected argument 'stray'/],

@@ -65,7 +65,16 @@ export const BOUNDS = {
   /** memo is linear; fib(78) is the largest below Number.MAX_SAFE_INTEGER. */
   fibMemoN: { min: 0, max: 78 },
   sleepMs: { min: 0, max: 1000 },
-  hashCost: { min: 4, max: 15 },
+  /** Each step doubles bcrypt's work: cost 13 is ~0.45 s of CPU here, 15 was ~1.8 s. */
+  hashCost: { min: 4, max: 13 },
   busyExponent: { min: 0, max: 6 },
   asyncDepth: { min: 0, max: 32 },
+  /**
+   * Joint bounds on one /fib request, so none costs more than ~1 s of CPU on any runtime (the
+   * single bounds above allowed 20-25 s): the async calls fibAsync makes for (n, variant, depth)
+   * (workloads/fib.ts asyncCalls; fib(25) async all the way down is 242785 of them) and the busy
+   * spin's n ** exp iterations (~3.5 ns each, so 32 ** 6 was ~3.7 s).
+   */
+  fibAsyncCalls: { min: 0, max: 250_000 },
+  busyIterations: { min: 0, max: 100_000_000 },
 } as const;

@@ -196,6 +196,16 @@ describe('bad input', () => {
     ['/fib/async?depth=33', /depth must be from 0 to 32, got 33/],
     ['/fib/async?exp=7', /exp must be from 0 to 6, got 7/],
     ['/fib/sync?exp=x', /exp must be an integer/],
+    // The queries that held a server for 5 to 25 s before the joint bounds, refused for every mode.
+    [
+      '/fib/async?variant=memo-late&n=32',
+      /n=32 with variant=memo-late makes 7049155 async calls, over the bound of 250000 async calls: with these, n may be at most 25/,
+    ],
+    ['/fib/sync?n=32&depth=32', /n=32 with depth=32 makes 7049155 async calls/],
+    [
+      '/fib/worker?variant=busy&exp=6&n=32',
+      /variant=busy with n=32 and exp=6 spins 1073741824 times \(n \*\* exp\), over the bound of 100000000/,
+    ],
     ['/file/sync?body=raw', /body must be one of summary, bytes/],
     ['/file/async?body=bytes&body=bytes', /body given 2 times/],
     ['/sleep/sync?ms=1001', /ms must be from 0 to 1000/],
@@ -248,7 +258,7 @@ describe('createApp', () => {
   });
 
   it('refuses out-of-range configuration', async () => {
-    await expect(createApp(config({ hashCost: 3 }))).rejects.toThrow(/hash cost must be an integer from 4 to 15/);
+    await expect(createApp(config({ hashCost: 3 }))).rejects.toThrow(/hash cost must be an integer from 4 to 13/);
     await expect(createApp(config({ workerPoolSize: 0 }))).rejects.toThrow(/worker pool size/);
   });
 });

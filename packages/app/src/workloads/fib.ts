@@ -92,6 +92,42 @@ async function fibAsyncMemoLate(n: number, memo: Map<number, number>): Promise<n
   return a + b;
 }
 
+/**
+ * The async function calls fibAsync makes for a job, the cost that grows fastest: every call is
+ * a promise kept alive until the whole tree settles (it unfolds before any await resolves), so
+ * a call costs ~1 to 3.5 µs, more as the tree grows. plain and busy are async only in the top
+ * `asyncDepth` levels; memo-late, as written, all the way down; memo stores each promise, so at
+ * most two calls per value.
+ */
+export function asyncCalls(job: Pick<FibJob, 'n' | 'variant' | 'asyncDepth'>): number {
+  switch (job.variant) {
+    case 'memo':
+      return 2 * job.n + 1;
+    case 'memo-late':
+      return treeCalls(job.n, job.n, new Map());
+    default:
+      return treeCalls(job.n, job.asyncDepth, new Map());
+  }
+}
+
+/** Calls of a recursion that is async in its top `depth` levels (a leaf call is one call too). */
+function treeCalls(n: number, depth: number, memo: Map<number, number>): number {
+  if (n < 2 || depth <= 0) return 1;
+  // Levels below n are never reached, so depth beyond n counts as n: the memo stays small.
+  const key = n * 128 + Math.min(depth, n);
+  let calls = memo.get(key);
+  if (calls === undefined) {
+    calls = 1 + treeCalls(n - 1, depth - 1, memo) + treeCalls(n - 2, depth - 1, memo);
+    memo.set(key, calls);
+  }
+  return calls;
+}
+
+/** Iterations of the busy variant's spin (none in the others). */
+export function spinIterations(job: Pick<FibJob, 'n' | 'variant' | 'busyExponent'>): number {
+  return job.variant === 'busy' ? job.n ** job.busyExponent : 0;
+}
+
 export async function fibAsync(job: FibJob): Promise<number> {
   switch (job.variant) {
     case 'plain':

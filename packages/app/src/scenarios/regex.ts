@@ -1,0 +1,49 @@
+/**
+ * One hostile request: a regular expression that backtracks catastrophically (ReDoS, as in
+ * path-to-regexp's CVE-2024-45296) on an input crafted for it. `(a+)+$` against n a's and one
+ * character that cannot match tries every way to split the a's between the two loops before it
+ * fails: 2^n paths, so each step of n doubles the cost. There is no async form: matching is pure
+ * computation with no non-blocking API, so the loop or a worker is the whole choice.
+ */
+export const name = 'regex';
+export const description = 'a catastrophically backtracking regular expression on a crafted input: on the loop against a worker';
+
+export interface RegexInput {
+  /** Number of a's before the character that makes the match fail. */
+  n: number;
+}
+
+/**
+ * Each step of n doubles the work, so the bound is set by the slowest engine (JavaScriptCore in
+ * Bun and V8 in Node and Deno backtrack at different speeds) to stay under ~0.5 s of CPU; the
+ * default is a few milliseconds.
+ */
+export const BOUNDS = { n: { min: 1, max: 26, default: 20 } } as const;
+
+/**
+ * What a worker pool may do with this module: end the thread after this long and answer an
+ * error instead of letting one request hold a worker. A hint for the pool, not part of the
+ * answer: below the default input's cost by far, above it by far in the worst allowed one.
+ */
+export const timeoutMs = 250;
+
+// Built once: the pattern is the attack, not its compilation.
+const HOSTILE = /^(a+)+$/;
+
+export function input(query: URLSearchParams): RegexInput {
+  const values = query.getAll('n');
+  const { min, max } = BOUNDS.n;
+  if (values.length === 0) return { n: BOUNDS.n.default };
+  const raw = values.length === 1 ? values[0]! : '';
+  const n = /^\d{1,9}$/.test(raw) ? Number(raw) : Number.NaN;
+  if (!(n >= min && n <= max)) {
+    const got = values.join(',');
+    throw new RangeError(`n must be an integer from ${min} to ${max}, got "${got.length > 40 ? `${got.slice(0, 40)}...` : got}"`);
+  }
+  return { n };
+}
+
+export function sync({ n }: RegexInput): { n: number; length: number; matched: boolean } {
+  const subject = `${'a'.repeat(n)}!`;
+  return { n, length: subject.length, matched: HOSTILE.test(subject) };
+}
