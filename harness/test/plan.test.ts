@@ -81,3 +81,13 @@ describe('parsePlan', () => {
     expect(() => parsePlan(['--warmup', '1', '--warmup-max', '0.5'])).toThrow(/--warmup-max/);
   });
 });
+
+describe('the catalogue group', () => {
+  it('stays out of the default plan and is measured when --scenarios names it', () => {
+    expect(parsePlan([]).scenarios).toEqual(['hello', 'hash', 'file', 'fib', 'sleep']);
+    const catalogue = parsePlan(['--scenarios', 'catalogue']).scenarios;
+    expect(catalogue).toEqual(expect.arrayContaining(['json', 'gzip', 'kdf', 'sqlite', 'render', 'regex', 'starve']));
+    expect(catalogue).not.toContain('fib');
+    expect(parsePlan(['--scenarios', 'fib,catalogue,gzip']).scenarios.filter((s) => s === 'gzip')).toHaveLength(1);
+  });
+});

@@ -4,7 +4,7 @@ import type { ScenarioName } from '../model/names.ts';
 import type { AllocatorState } from '../model/parameters.ts';
 import { MODES, type Mode } from '../model/names.ts';
 import { RUNTIME_NAMES } from '../servers/runtimes.ts';
-import { cellsFor, scenarioNames, withUserScenarios } from '../servers/scenarios.ts';
+import { cellsFor, scenarioGroups, scenarioNames, withUserScenarios } from '../servers/scenarios.ts';
 import { DEFAULT_MIN_REQUESTS, QUICK_MIN_REQUESTS } from './run-length.ts';
 import { parseRuntimeList, parseRuntimeRequest, type RuntimeRequest } from '../servers/runtime-request.ts';
 import { REMOTE_FLAGS, remoteTarget, type RemoteTarget } from '../servers/server-host.ts';
@@ -163,16 +163,14 @@ const SCHEDULES = ['interleaved', 'sequential'] as const;
  */
 export const DEFAULT_SERVER_PROCESSES = 2;
 
-/** A flag problem: one line naming it and the accepted values; the CLI exits 2. */
-
 /**
  * Default (full plan): the hello cells, where the load generator is most likely the limit.
  * "all", a list of scenarios, or "none".
  */
-function crossCheckList(raw: string | undefined, fallback: readonly ScenarioName[]): ScenarioName[] {
+function crossCheckList(raw: string | undefined, fallback: readonly ScenarioName[], planned: readonly ScenarioName[]): ScenarioName[] {
   if (raw === undefined) return [...fallback];
   if (raw === 'none') return [];
-  if (raw === 'all') return scenarioNames();
+  if (raw === 'all') return [...planned];
   return nameList('cross-check', raw, scenarioNames()) ?? [];
 }
 
@@ -249,10 +247,11 @@ export function parsePlan(argv: string[]): Plan {
   const sweep = connectionsSweep(str('connections'));
   const requests = str('runtimes') === undefined ? undefined : parseRuntimeList(str('runtimes') ?? '', RUNTIME_NAMES);
   const versioned = requests?.some((r) => r.version !== undefined) === true;
+  const scenarios = withUserScenarios(nameList('scenarios', str('scenarios'), [...scenarioNames(), ...scenarioGroups().keys()]));
   const plan: Plan = {
     runtimes: requests === undefined ? [...RUNTIME_NAMES] : [...new Set(requests.map((r) => r.name))],
     ...(versioned ? { versions: requests } : {}),
-    scenarios: withUserScenarios(nameList('scenarios', str('scenarios'), scenarioNames())),
+    scenarios,
     scenarioFiles: scenarioFilesOf(values['scenario-file']),
     modes,
     connections: sweep?.[0] ?? numberFlag('connections', str('connections'), 1, 10_000, true) ?? base.connections,
@@ -276,7 +275,7 @@ export function parsePlan(argv: string[]): Plan {
     maxRuns: 0,
     cold: values.cold === true,
     allocator: 'fresh',
-    crossCheck: crossCheckList(str('cross-check'), base.crossCheck),
+    crossCheck: crossCheckList(str('cross-check'), base.crossCheck, scenarios),
     drainCapSec: numberFlag('drain-cap', str('drain-cap'), 1, 600, false) ?? DEFAULT_DRAIN_CAP_SEC,
     minRequests: numberFlag('min-requests', str('min-requests'), 0, 1_000_000, true) ?? base.minRequests,
     warmupMaxSec: 0,

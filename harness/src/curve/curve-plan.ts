@@ -2,7 +2,7 @@ import { BOUNDS, DEFAULTS, type RuntimeName } from '@bench/app';
 import { choice, FlagError, nameList, numberFlag, parseFlags, plainNumber } from '../cli/flags.ts';
 import { MODES } from '../model/names.ts';
 import { RUNTIME_NAMES } from '../servers/runtimes.ts';
-import { cellsFor, scenarioNames, withUserScenarios } from '../servers/scenarios.ts';
+import { cellsFor, scenarioGroups, scenarioNames, withUserScenarios } from '../servers/scenarios.ts';
 import { REMOTE_FLAGS, remoteTarget, type RemoteTarget } from '../servers/server-host.ts';
 import { REPO_ROOT } from '../system/paths.ts';
 import type { Mode, ScenarioName } from '../model/names.ts';
@@ -133,7 +133,7 @@ export function parseCurvePlan(argv: string[]): CurvePlan {
     // Every scenario by default. hello was left out while the generator (node:http) held only about
     // a third of autocannon's closed-loop rate; on raw sockets it keeps its schedule past that rate
     // (docs/load-generator.md), so hello's curves measure the server again.
-    scenarios: withUserScenarios(nameList('scenarios', str('scenarios'), scenarioNames())),
+    scenarios: withUserScenarios(nameList('scenarios', str('scenarios'), [...scenarioNames(), ...scenarioGroups().keys()])),
     scenarioFiles: [],
     modes: nameList('modes', str('modes'), MODES),
     outDir: str('out'),

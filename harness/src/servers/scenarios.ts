@@ -85,12 +85,31 @@ export function scenarioNames(): ScenarioName[] {
   return [HELLO, ...builtins.map((s) => s.module.name), ...userScenarios.map((s) => s.module.name)];
 }
 
+/** The groups --scenarios may name for their modules (the catalogue), each with its members in order. */
+export function scenarioGroups(): Map<string, ScenarioName[]> {
+  const groups = new Map<string, ScenarioName[]>();
+  for (const s of builtins)
+    if (s.module.group !== undefined) groups.set(s.module.group, [...(groups.get(s.module.group) ?? []), s.module.name]);
+  return groups;
+}
+
+/** The default plan: hello, the built-ins outside any group (the seeds' questions), the user's own. */
+function defaultScenarioNames(): ScenarioName[] {
+  return [HELLO, ...builtins.filter((s) => s.module.group === undefined).map((s) => s.module.name)];
+}
+
+/** --scenarios with each group name replaced by its members, duplicates dropped. */
+export function expandGroups(named: readonly string[]): ScenarioName[] {
+  const groups = scenarioGroups();
+  return [...new Set(named.flatMap((name) => groups.get(name) ?? [name]))];
+}
+
 /**
- * --scenarios as given (every scenario when not), with the user's own modules joined: a
+ * --scenarios as given (the default plan when not), with the user's own modules joined: a
  * --scenario-file is measured whether or not --scenarios names it.
  */
 export function withUserScenarios(named: ScenarioName[] | undefined): ScenarioName[] {
-  const chosen = named ?? scenarioNames();
+  const chosen = named === undefined ? defaultScenarioNames() : expandGroups(named);
   return [...chosen, ...userScenarios.map((s) => s.module.name).filter((name) => !chosen.includes(name))];
 }
 

@@ -30,7 +30,8 @@ export interface ScenarioSettings {
  * modes (the modes measured by default when not sync+worker(+async)), verify (answers that
  * legitimately differ per call: a salt, a file picked at random), respond (the HTTP body, when it
  * is not the answer itself), readsDataFiles (it reads the generated input files: --cold evicts
- * them before each run, warm runs read them through first), order (where a built-in sorts).
+ * them before each run, warm runs read them through first), order (where a built-in sorts), group
+ * (a built-in outside the default plan, measured when --scenarios names it or its group).
  */
 export interface ScenarioModule {
   name: string;
@@ -44,6 +45,7 @@ export interface ScenarioModule {
   respond?(answer: unknown, input: unknown, mode: ScenarioMode): unknown;
   readsDataFiles?: boolean;
   order?: number;
+  group?: string;
 }
 
 /** Names the app serves itself: a scenario cannot take them. */
@@ -73,6 +75,8 @@ export function contractBreach(mod: Record<string, unknown>): string | undefined
   if (mod.readsDataFiles !== undefined && typeof mod.readsDataFiles !== 'boolean')
     return `export const readsDataFiles is ${describe(mod.readsDataFiles)}; it must be true or false`;
   if (order !== undefined && typeof order !== 'number') return `export const order is ${describe(order)}; it must be a number`;
+  if (mod.group !== undefined && (typeof mod.group !== 'string' || !SCENARIO_NAME.test(mod.group)))
+    return `export const group is ${describe(mod.group)}; it must be a string matching ${SCENARIO_NAME.source}`;
   return undefined;
 }
 

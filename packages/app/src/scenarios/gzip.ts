@@ -12,6 +12,8 @@ import { promisify } from 'node:util';
 
 export const name = 'gzip';
 export const description = 'zlib gzipSync/brotliCompressSync against gzip/brotliCompress of a generated ~0.5 MB body';
+/** Outside the default plan: `--scenarios catalogue` (pnpm bench:catalogue) or its own name measures it. */
+export const group = 'catalogue';
 
 const CODECS = ['gzip', 'brotli'] as const;
 type Codec = (typeof CODECS)[number];

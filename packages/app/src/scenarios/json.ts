@@ -8,6 +8,8 @@ import { crc32 } from 'node:zlib';
 
 export const name = 'json';
 export const description = 'JSON.parse and JSON.stringify of a generated document (~0.5 MB by default)';
+/** Outside the default plan: `--scenarios catalogue` (pnpm bench:catalogue) or its own name measures it. */
+export const group = 'catalogue';
 
 export interface JsonInput {
   /** Size of the document in KiB (it ends at the first record past this size). */

@@ -10,6 +10,8 @@ import { promisify } from 'node:util';
 
 export const name = 'kdf';
 export const description = 'node:crypto key derivation: scryptSync/pbkdf2Sync on the thread against scrypt/pbkdf2 on the pool';
+/** Outside the default plan: `--scenarios catalogue` (pnpm bench:catalogue) or its own name measures it. */
+export const group = 'catalogue';
 
 const ALGOS = ['scrypt', 'pbkdf2'] as const;
 type Algo = (typeof ALGOS)[number];

@@ -7,6 +7,8 @@
  */
 export const name = 'regex';
 export const description = 'a catastrophically backtracking regular expression on a crafted input: on the loop against a worker';
+/** Outside the default plan: `--scenarios catalogue` (pnpm bench:catalogue) or its own name measures it. */
+export const group = 'catalogue';
 
 export interface RegexInput {
   /** Number of a's before the character that makes the match fail. */

@@ -10,6 +10,8 @@ import { crc32 } from 'node:zlib';
 
 export const name = 'render';
 export const description = "server-side rendering of a large HTML page with hono/html's html template";
+/** Outside the default plan: `--scenarios catalogue` (pnpm bench:catalogue) or its own name measures it. */
+export const group = 'catalogue';
 
 export interface RenderInput {
   /** Products listed on the page. */

@@ -12,6 +12,8 @@
  */
 export const name = 'sqlite';
 export const description = 'node:sqlite DatabaseSync: an indexed point lookup and an aggregate over 10^5 rows (up to 5x10^5)';
+/** Outside the default plan: `--scenarios catalogue` (pnpm bench:catalogue) or its own name measures it. */
+export const group = 'catalogue';
 
 const QUERIES = ['aggregate', 'point'] as const;
 type Query = (typeof QUERIES)[number];

@@ -21,6 +21,8 @@ import { crc32 } from 'node:zlib';
 
 export const name = 'starve';
 export const description = 'the thread pool starved: a small fs.promises.readFile queued behind long crypto.pbkdf2 calls';
+/** Outside the default plan: `--scenarios catalogue` (pnpm bench:catalogue) or its own name measures it. */
+export const group = 'catalogue';
 
 export interface StarveInput {
   /** Long pool calls started before the read. */
