@@ -34,7 +34,9 @@ export async function createApp(config: AppConfig): Promise<BenchApp> {
   const settings = scenarioSettings(config);
   const scenarios = await loadScenarios(config.scenarioFiles);
   await setupScenarios(scenarios, settings);
-  const pool = new ScenarioPool(config.workerPoolSize, { modules: scenarios.map((s) => s.url), settings }, config.workerUrl);
+  // Threads load only the scenarios that set up here: an unavailable one would fail every thread.
+  const available = scenarios.filter((s) => s.unavailable === undefined).map((s) => s.url);
+  const pool = new ScenarioPool(config.workerPoolSize, { modules: available, settings }, config.workerUrl);
   try {
     await pool.ready;
   } catch (error) {

@@ -10,7 +10,12 @@ import type { ScenarioPool } from './workloads/scenario-pool.ts';
  * the user's own modules.
  */
 export function mountScenarios(app: Hono, scenarios: readonly LoadedScenario[], pool: ScenarioPool, settings: ScenarioSettings): void {
-  for (const { module: mod } of scenarios) {
+  for (const { module: mod, unavailable } of scenarios) {
+    if (unavailable !== undefined) {
+      const why = `${mod.name} is not available on this runtime: ${unavailable}`;
+      for (const mode of ['sync', 'async', 'worker']) app.get(`/${mod.name}/${mode}`, (c) => c.json({ error: why }, 503));
+      continue;
+    }
     const read = (c: Context) => readInput(mod, c, settings);
     const send = (c: Context, answer: unknown, input: unknown, mode: ScenarioMode) => {
       const body = mod.respond === undefined ? answer : mod.respond(answer, input, mode);

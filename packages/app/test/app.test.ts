@@ -55,6 +55,19 @@ async function json(path: string, init?: RequestInit) {
 const FIB = [0, 1, 1, 2, 3, 5, 8, 13, 21, 34, 55, 89, 144, 233, 377, 610, 987, 1597, 2584, 4181, 6765];
 
 describe('routes', () => {
+  it('serves a built-in the runtime cannot run as 503 naming why, and the rest as usual', async () => {
+    // node:sqlite arrived in Node 22.5: on an older Node the sqlite module cannot set up.
+    const [major = 0, minor = 0] = process.versions.node.split('.').map(Number);
+    const res = await app.request('/sqlite/sync');
+    if (major > 22 || (major === 22 && minor >= 5)) {
+      expect(res.status).toBe(200);
+    } else {
+      expect(res.status).toBe(503);
+      expect(((await res.json()) as { error: string }).error).toMatch(/sqlite is not available on this runtime: .*node:sqlite/);
+    }
+    expect((await app.request('/hello')).status).toBe(200);
+  });
+
   it('GET /hello answers the fixed text', async () => {
     const res = await app.request('/hello');
     expect(res.status).toBe(200);
