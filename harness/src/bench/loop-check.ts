@@ -24,7 +24,8 @@ interface LoopCheckContext {
  */
 export async function checkLoopUse(spec: CellSpec, ctx: LoopCheckContext): Promise<LoopUse | undefined> {
   if (spec.server !== 'hono' || scenarioModule(spec.scenario) === undefined) return undefined;
-  ctx.onPhase('loop check');
+  // Counted with the answer check in the run's timing: both are what a cell costs before its warm-up.
+  ctx.onPhase('check (loop)');
   const path = `${LOOP_CHECK_PREFIX}${spec.path}`;
   const abort = new AbortController();
   try {
