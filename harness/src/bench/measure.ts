@@ -9,7 +9,8 @@ import { runWrk, type WrkResult } from '../load/wrk.ts';
 import { readProcAll, watchPeakRss } from '../system/proc.ts';
 import { roundFigure } from '../stats/stats.ts';
 import { snapshotThreads, threadUse } from '../system/threads.ts';
-import type { RunResult, Warmup } from '../model/cell.ts';
+import type { LoopUse, RunResult, Warmup } from '../model/cell.ts';
+import { checkLoopUse } from './loop-check.ts';
 import type { ServerSources } from '../model/environment.ts';
 import { isSteady, runCapSec, servingThreads, WARMUP_REQUESTS_PER_THREAD, warmupSliceSec } from './run-length.ts';
 import { fairness } from '../stats/fairness.ts';
@@ -54,18 +55,26 @@ export interface CellContext {
  */
 export const WARMUP_MAX_CONNECTIONS = 10;
 
+/** What a cell's preparation found: why its answer is wrong, or how its mode used the loop. */
+export interface Prepared {
+  checkError?: string;
+  loop?: LoopUse;
+}
+
 /**
  * Before any run of a cell on one server: quiet again after the previous cell, its answer checked
- * once (returns why it is wrong, if it is), then a discarded warm-up. Throws ServerLost when the
- * server dies or hangs meanwhile.
+ * once (checkError: why it is wrong, if it is), the loop check while the server is still quiet
+ * (a warm-up's leftovers would hold the loop), then a discarded warm-up. Throws ServerLost when
+ * the server dies or hangs meanwhile.
  */
-export async function prepareCell(spec: CellSpec, ctx: CellContext): Promise<string | undefined> {
+export async function prepareCell(spec: CellSpec, ctx: CellContext): Promise<Prepared> {
   if (ctx.server.kind === 'hono') await quietOrRestart(ctx);
   ctx.onPhase('check');
   const checkError = await check(spec, ctx);
-  if (checkError !== undefined) return `answer check failed: ${checkError}`;
+  if (checkError !== undefined) return { checkError: `answer check failed: ${checkError}` };
+  const loop = await checkLoopUse(spec, ctx);
   await warmUp(spec, ctx);
-  return undefined;
+  return loop === undefined ? {} : { loop };
 }
 
 /** What each server's warm-up of each path showed: the rate the runs are sized from. */

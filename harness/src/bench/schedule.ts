@@ -4,7 +4,7 @@ import { Interrupted } from '../cli/interrupt.ts';
 import { crossCheckRun, measureRun, prepareCell, ServerLost, type CellContext } from './measure.ts';
 import type { ScheduleSettings } from './settings.ts';
 import type { Probe } from '../load/probe.ts';
-import type { CellResult, RunResult } from '../model/cell.ts';
+import type { CellResult, LoopUse, RunResult } from '../model/cell.ts';
 import type { RuntimeEntry } from '../model/report.ts';
 import type { RuntimeSpec } from '../servers/runtimes.ts';
 import type { CellSpec } from '../servers/scenarios.ts';
@@ -75,6 +75,8 @@ interface LaneCell {
   preparedOn?: number;
   /** The server processes (pids) this cell's runs were measured on, in order: a run's serverProcess is its index + 1. */
   pids: number[];
+  /** The loop check before the runs (bench/loop-check.ts). */
+  loop?: LoopUse;
 }
 
 /**
@@ -225,6 +227,7 @@ function summarizeLane(state: LaneCell, ctx: ScheduleContext): CellResult {
     ...(caches.length === 0 ? {} : { fileCache: caches.every((c) => c === 'cold') ? ('cold' as const) : ('warm' as const) }),
     ...(plan.targetCv === undefined ? {} : { precision: { targetCv: plan.targetCv, met: result.requestsPerSec.cv <= plan.targetCv } }),
     ...precisionGoal(result, plan),
+    ...(state.loop === undefined || result.status === 'failed' ? {} : { loop: state.loop }),
   };
 }
 
@@ -243,8 +246,9 @@ async function prepare(state: LaneCell, cell: CellSpec, ctx: ScheduleContext): P
   if (server.health.pools !== undefined) state.meta = { ...state.meta, pools: server.health.pools };
   await guarded(state, cell.server, ctx.signal, async () => {
     const context = cellContext(state, server, cell, ctx);
-    const checkError = await prepareCell(cell, context);
+    const { checkError, loop } = await prepareCell(cell, context);
     state.preparedOn = context.server.pid;
+    state.loop = loop ?? state.loop;
     if (checkError !== undefined) {
       state.result = summarizeCell(state.meta, [], {
         connections: ctx.plan.connections,

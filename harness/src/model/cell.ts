@@ -290,6 +290,25 @@ export interface CellResult {
   acrossProcesses?: AcrossProcesses;
   /** added: throughput with the host's drift divided out (bench/reference.ts). */
   driftCancelled?: DriftCancelled;
+  /** added, scenario modules' cells: whether the mode's call leaves the event loop (see LoopUse). */
+  loop?: LoopUse;
+}
+
+/** added: how a cell's mode used the event loop; the rule is in report/loop-verdict.ts. */
+export type LoopVerdict = 'left' | 'stayed' | 'partly';
+
+/**
+ * added: the server's /loop-check of the cell's route before its runs: the timer ticks the loop
+ * ran while the mode's calls were in hand, as a share of those an idle loop runs in that time
+ * (0: the calls held the loop throughout), over `calls` calls in `elapsedMs`. Off-loop cells
+ * (async, worker) get a verdict from it and from their loop lag against the sync cell's.
+ */
+export interface LoopUse {
+  /** Absent when the server answered no loop check: the verdict then rests on the lag alone. */
+  ticksShare?: number;
+  calls?: number;
+  elapsedMs?: number;
+  verdict?: LoopVerdict;
 }
 
 /** added: see CellResult.acrossProcesses. */

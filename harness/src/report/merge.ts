@@ -4,6 +4,7 @@
 import { comparisons, dimensionKey, withRatioToFastest } from './mode-ratios.ts';
 import { processComparisons } from './process-ratios.ts';
 import { withAcrossProcesses } from './across-processes.ts';
+import { withLoopVerdicts } from './loop-verdict.ts';
 import type { CellResult } from '../model/cell.ts';
 import type { Environment } from '../model/environment.ts';
 import type { Mode, ScenarioName } from '../model/names.ts';
@@ -84,8 +85,8 @@ export function sortCells(
 }
 
 export function mergeReport(input: MergeInput): Report {
-  const results = withAcrossProcesses(
-    withRatioToFastest(sortCells(dedupeCells(input.results), input.runtimes, scenarioOrder(input.parameters))),
+  const results = withLoopVerdicts(
+    withAcrossProcesses(withRatioToFastest(sortCells(dedupeCells(input.results), input.runtimes, scenarioOrder(input.parameters)))),
   );
   return {
     schemaVersion: 1,

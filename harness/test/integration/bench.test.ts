@@ -61,6 +61,17 @@ describe('bench --quick on node, bun and deno', () => {
     expect(report.parameters.minRequests).toBe(10);
   });
 
+  it("checks each scenario cell's use of the loop, and says for each off-loop cell whether it left it", () => {
+    for (const c of all.report.results.filter((r) => r.scenario !== 'hello')) {
+      const where = `${c.runtime} ${c.scenario}/${c.mode}`;
+      expect(c.loop?.ticksShare, where).toEqual(expect.any(Number));
+      // A synchronous call lets no timer run while it holds the thread: structural, not a timing.
+      if (c.mode === 'sync') expect(c.loop?.ticksShare, where).toBe(0);
+      else expect(['left', 'stayed', 'partly'], where).toContain(c.loop?.verdict);
+    }
+    expect(readFileSync(join(all.runDir, 'report.md'), 'utf8')).toMatch(/: async (left|stayed on|partly left) the loop \(/);
+  });
+
   it('names the thread that did the work: the loop thread for fib/sync, other threads for fib/worker', () => {
     if (process.platform !== 'linux') return;
     for (const runtime of RUNTIME_NAMES) {

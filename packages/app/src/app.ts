@@ -9,7 +9,7 @@ import { helloRoutes } from './routes/hello.ts';
 import { statsRoutes } from './routes/stats.ts';
 import type { ScenarioSettings } from './scenario-contract.ts';
 import { loadScenarios, setupScenarios, type LoadedScenario } from './scenario-loader.ts';
-import { mountScenarios } from './scenario-routes.ts';
+import { LOOP_CHECK_PREFIX, mountScenarios } from './scenario-routes.ts';
 import { ScenarioPool } from './workloads/scenario-pool.ts';
 
 /** The app's own routes; every scenario is a module in scenarios/ (or --scenario-file), mounted by mountScenarios. */
@@ -78,7 +78,7 @@ export async function createApp(config: AppConfig): Promise<BenchApp> {
   for (const route of app.routes) {
     if (route.method === 'ALL') continue;
     allowed.set(route.path, [...(allowed.get(route.path) ?? []), route.method]);
-    if (!UNCOUNTED.has(route.path)) counted.add(route.path);
+    if (!UNCOUNTED.has(route.path) && !route.path.startsWith(`${LOOP_CHECK_PREFIX}/`)) counted.add(route.path);
   }
 
   app.notFound((c) => {

@@ -21,6 +21,8 @@ export {
   setupScenarios,
   type LoadedScenario,
 } from './scenario-loader.ts';
+export { LOOP_CHECK_PREFIX } from './scenario-routes.ts';
+export type { LoopCheckAnswer } from './loop-check.ts';
 export { checksum32 } from './workloads/checksum.ts';
 export { DATA_DEFAULTS, generateDataFiles, hasDataFiles, loadManifest, readManifest, type Manifest } from './workloads/data-files.ts';
 export { FIB_VARIANTS, fibMemo, fibPlain, type FibVariant } from './workloads/fib.ts';

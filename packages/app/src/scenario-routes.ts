@@ -1,5 +1,6 @@
 import type { Context, Hono } from 'hono';
 import { BadRequest } from './errors.ts';
+import { checkLoop } from './loop-check.ts';
 import type { ScenarioMode, ScenarioModule, ScenarioSettings } from './scenario-contract.ts';
 import type { LoadedScenario } from './scenario-loader.ts';
 import type { ScenarioPool } from './workloads/scenario-pool.ts';
@@ -7,7 +8,8 @@ import type { ScenarioPool } from './workloads/scenario-pool.ts';
 /**
  * Every scenario module's routes: /<name>/sync runs sync() on the loop, /<name>/async its async()
  * when it has one, /<name>/worker sync() in the worker pool. The same code for the built-ins and
- * the user's own modules.
+ * the user's own modules. Beside each, /loop-check/<name>/<mode> (same query) says whether that
+ * mode's call leaves the event loop (loop-check.ts); the harness asks it before measuring.
  */
 export function mountScenarios(app: Hono, scenarios: readonly LoadedScenario[], pool: ScenarioPool, settings: ScenarioSettings): void {
   for (const { module: mod, unavailable } of scenarios) {
@@ -40,8 +42,22 @@ export function mountScenarios(app: Hono, scenarios: readonly LoadedScenario[], 
       const input = read(c);
       return send(c, await pool.run(mod.name, input), input, 'worker');
     });
+    const calls: Partial<Record<ScenarioMode, (input: unknown) => unknown>> = {
+      sync: (input) => mod.sync(input),
+      worker: (input) => pool.run(mod.name, input),
+      ...(offLoop === undefined ? {} : { async: offLoop }),
+    };
+    for (const [mode, call] of Object.entries(calls)) {
+      app.get(`${LOOP_CHECK_PREFIX}/${mod.name}/${mode}`, async (c) => {
+        const input = read(c);
+        return c.json(await checkLoop(mode, () => call(input)));
+      });
+    }
   }
 }
+
+/** Where the loop checks are served: not counted in /stats, as they are not load. */
+export const LOOP_CHECK_PREFIX = '/loop-check';
 
 /** The module's input from the query; a RangeError (a bound) is the client's mistake: a 400 naming it. */
 function readInput(mod: ScenarioModule, c: Context, settings: ScenarioSettings): unknown {

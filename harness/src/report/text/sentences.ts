@@ -8,7 +8,8 @@ import { laneOf } from '../merge.ts';
 import type { CellResult } from '../../model/cell.ts';
 import type { Comparison, Ratios } from '../../model/comparison.ts';
 import type { Report } from '../../model/report.ts';
-import { formatRatio, formatRps } from './formats.ts';
+import { measuredLagP99 } from '../loop-verdict.ts';
+import { formatMs, formatRatio, formatRps } from './formats.ts';
 import { runtimeLabel } from './labels.ts';
 import { pairedRatioText, precisionNotes } from './precision.ts';
 
@@ -96,6 +97,10 @@ export function comparisonLines(report: Report, comparison: Comparison): string[
   if (comparison.workerOverSync !== undefined) {
     lines.push(ratioSentence(runtime, ['worker', cell('worker')], ['sync', cell('sync')], comparison.workerOverSync));
   }
+  for (const mode of ['async', 'worker'] as const) {
+    const line = loopSentence(runtime, cell(mode), cell('sync'));
+    if (line !== undefined) lines.push(line);
+  }
   const overload = overloadSentence(
     comparison.runtime,
     (['sync', 'async', 'worker'] as const).map(cell),
@@ -119,4 +124,26 @@ export function overloadSentence(runtime: string, cells: readonly (CellResult | 
     return `${c.mode}: ${percent(c.overload.timeoutShare)} of requests timed out after ${c.overload.timeoutSec} s (served ${served})`;
   });
   return `${runtime} at ${connections} connections, ${parts.join('; ')}`;
+}
+
+const VERDICT_WORDS = { left: 'left the loop', stayed: 'stayed on the loop', partly: 'partly left the loop' } as const;
+
+/**
+ * Whether an off-loop mode left the event loop, in words, with the evidence, e.g.
+ * "deno: async stayed on the loop (2 % of an idle loop's timer ticks ran during its calls;
+ * loop lag p99 14 ms against sync's 15 ms; probe p99 16 ms against sync's 17 ms)".
+ */
+export function loopSentence(runtime: string, over: CellResult | undefined, sync: CellResult | undefined): string | undefined {
+  const verdict = over?.loop?.verdict;
+  if (over === undefined || verdict === undefined) return undefined;
+  const evidence: string[] = [];
+  const share = over.loop?.ticksShare;
+  if (share !== undefined) evidence.push(`${percent(Math.min(1, share))} of an idle loop's timer ticks ran during its calls`);
+  const lag = measuredLagP99(over);
+  const syncLag = measuredLagP99(sync);
+  if (lag !== undefined && syncLag !== undefined) evidence.push(`loop lag p99 ${formatMs(lag)} ms against sync's ${formatMs(syncLag)} ms`);
+  if (over.status === 'ok' && sync?.status === 'ok') {
+    evidence.push(`probe p99 ${formatMs(over.probeLatencyMs.p99)} ms against sync's ${formatMs(sync.probeLatencyMs.p99)} ms`);
+  }
+  return `${runtime}: ${over.mode} ${VERDICT_WORDS[verdict]} (${evidence.join('; ')})`;
 }
