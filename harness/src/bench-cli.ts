@@ -8,6 +8,7 @@ import { fdWarning } from './system/fd-limit.ts';
 import { parsePlan } from './bench/plan.ts';
 import { connectionCounts } from './bench/settings.ts';
 import { loadUserScenarios, setupUserScenarios, userScenarioFiles } from './servers/user-scenarios.ts';
+import { readsDataFiles } from './servers/scenarios.ts';
 import { createProgress } from './bench/progress.ts';
 import { renderConsoleSummary } from './report/render/console.ts';
 import { assertSomeRuntime, movePath, preflight, PreflightError, processRefusal, type RemoteSetup } from './remote/preflight.ts';
@@ -38,8 +39,11 @@ async function main({ signal }: CommandContext): Promise<number> {
   // --server-host: reachable, key accepted, checkout and runtimes there, all before anything starts.
   let remote: RemoteSetup | undefined;
   if (plan.remote !== undefined) {
-    // Every server sets up every scenario module, the file scenario's data included.
-    const data = { dir: movePath(plan.dataDir ?? DEFAULT_DATA_DIR, plan.remote.dir), count: plan.fileCount, sizeBytes: plan.fileSizeBytes };
+    // Data files are asked of the server host only when a planned scenario reads them; without
+    // them the server there serves that scenario as 503 and the rest as usual.
+    const data = plan.scenarios.some(readsDataFiles)
+      ? { dir: movePath(plan.dataDir ?? DEFAULT_DATA_DIR, plan.remote.dir), count: plan.fileCount, sizeBytes: plan.fileSizeBytes }
+      : undefined;
     remote = await preflight(plan.remote, plan.runtimes, data);
     const host = remote.environment.host;
     if (plan.versions !== undefined) {

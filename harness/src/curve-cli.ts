@@ -17,7 +17,7 @@ import { makeRunDir, writeFileAtomic, writeJsonAtomic } from './report/output.ts
 import { siteLines } from './site-kinds.ts';
 import { loadChartAssets } from './report/render/html-assets.ts';
 import { Interrupted } from './cli/interrupt.ts';
-import { cellsFor, scenarioSettings } from './servers/scenarios.ts';
+import { cellsFor, readsDataFiles, scenarioSettings } from './servers/scenarios.ts';
 import { loadUserScenarios, setupUserScenarios, userScenarioFiles } from './servers/user-scenarios.ts';
 import { stopAllServers } from './servers/server.ts';
 import { DEFAULT_DATA_DIR, ensureDataFiles } from './system/data-files.ts';
@@ -46,13 +46,17 @@ async function main({ signal }: CommandContext): Promise<number> {
   // --server-host: reachable, key accepted, checkout, runtimes and data there, before anything starts.
   let remote: RemoteSetup | undefined;
   if (plan.remote !== undefined) {
-    // Every server sets up every scenario module, the file scenario's data included.
+    // Data files are asked of the server host only when a planned scenario reads them.
     const data = {
       dir: movePath(plan.dataDir ?? DEFAULT_DATA_DIR, plan.remote.dir),
       count: DATA_DEFAULTS.count,
       sizeBytes: DATA_DEFAULTS.sizeBytes,
     };
-    remote = await preflight(plan.remote, plan.runtimes, remoteDataShape(plan.dataDir, data));
+    remote = await preflight(
+      plan.remote,
+      plan.runtimes,
+      plan.scenarios.some(readsDataFiles) ? remoteDataShape(plan.dataDir, data) : undefined,
+    );
     assertSomeRuntime(remote, plan.runtimes);
   }
   const started = performance.now();

@@ -118,6 +118,11 @@ export function scenarioModule(name: ScenarioName): ScenarioModule | undefined {
   return [...builtins, ...userScenarios].find((s) => s.module.name === name)?.module;
 }
 
+/** Whether a scenario reads the generated data files (the servers need them, a cold run evicts them). */
+export function readsDataFiles(name: ScenarioName): boolean {
+  return scenarioModule(name)?.readsDataFiles === true;
+}
+
 /** The report's list of the scenarios planned, in its order, with their descriptions. */
 export function scenarioEntries(names: readonly ScenarioName[]): ScenarioEntry[] {
   const all = scenarioNames();

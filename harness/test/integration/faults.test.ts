@@ -255,7 +255,10 @@ describe('invalid flags', () => {
   it.each([
     [['--duration', '0'], 'bench: --duration must be a number from 0.1 to 3600, got "0"'],
     [['--connections', '20000'], 'bench: --connections must be an integer from 1 to 10000, got "20000"'],
-    [['--scenarios', 'nope'], 'bench: --scenarios: unknown "nope"; accepted: hello, hash, file, fib, sleep'],
+    [
+      ['--scenarios', 'nope'],
+      'bench: --scenarios: unknown "nope"; accepted: hello, hash, file, fib, sleep, gzip, json, kdf, regex, render, sqlite, starve, catalogue',
+    ],
     [['--out', '/proc/version/results'], 'bench: --out /proc/version/results is not a writable folder: ENOTDIR'],
   ])('%j: one line, exit 2, nothing started', async (argv, line) => {
     const before = processesMentioning('server.ts').length;

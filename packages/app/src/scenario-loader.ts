@@ -17,8 +17,8 @@ export interface LoadedScenario {
   file: string;
   builtin: boolean;
   /**
-   * Why a built-in cannot run on this runtime (its setup() threw: node:sqlite before Node 22.5,
-   * say): its routes answer 503 naming this, and the other scenarios are served as usual.
+   * Why a built-in cannot run on this server (its setup() threw: node:sqlite before Node 22.5, or
+   * no data files for the file scenario): its routes answer 503 naming this, the others are served.
    */
   unavailable?: string;
 }
@@ -73,8 +73,8 @@ export async function loadScenarios(userFiles: readonly string[] = []): Promise<
 /**
  * Runs each module's setup(), one after another. A user's module that throws is a ScenarioError
  * naming its file (the run stops before any load); a built-in that throws is marked unavailable
- * on this runtime when what it lacks is a module of the runtime's own (node:sqlite on an older Node),
- * so one missing runtime feature does not take every other scenario down.
+ * on this server (node:sqlite on an older Node, the file scenario without its data files): its
+ * routes answer 503 naming why, so one scenario that cannot run does not take the others down.
  */
 export async function setupScenarios(scenarios: readonly LoadedScenario[], settings: ScenarioSettings): Promise<void> {
   for (const s of scenarios) {
@@ -82,16 +82,10 @@ export async function setupScenarios(scenarios: readonly LoadedScenario[], setti
     try {
       await s.module.setup(settings);
     } catch (error) {
-      if (!s.builtin || !missingFromRuntime(error)) throw new ScenarioError(`${s.file}: setup() threw: ${firstLine(error)}`);
+      if (!s.builtin) throw new ScenarioError(`${s.file}: setup() threw: ${firstLine(error)}`);
       s.unavailable = `setup() threw: ${firstLine(error)}`;
     }
   }
-}
-
-/** A module the runtime itself lacks (node:sqlite on an older Node), as against a set-up mistake (no data files). */
-function missingFromRuntime(error: unknown): boolean {
-  const code = (error as { code?: unknown } | null)?.code;
-  return code === 'ERR_UNKNOWN_BUILTIN_MODULE' || code === 'ERR_MODULE_NOT_FOUND';
 }
 
 function firstLine(error: unknown): string {

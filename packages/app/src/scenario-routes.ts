@@ -14,7 +14,7 @@ import type { ScenarioPool } from './workloads/scenario-pool.ts';
 export function mountScenarios(app: Hono, scenarios: readonly LoadedScenario[], pool: ScenarioPool, settings: ScenarioSettings): void {
   for (const { module: mod, unavailable } of scenarios) {
     if (unavailable !== undefined) {
-      const why = `${mod.name} is not available on this runtime: ${unavailable}`;
+      const why = `${mod.name} is not available on this server: ${unavailable}`;
       for (const mode of ['sync', 'async', 'worker']) app.get(`/${mod.name}/${mode}`, (c) => c.json({ error: why }, 503));
       continue;
     }

@@ -63,7 +63,7 @@ describe('routes', () => {
       expect(res.status).toBe(200);
     } else {
       expect(res.status).toBe(503);
-      expect(((await res.json()) as { error: string }).error).toMatch(/sqlite is not available on this runtime: .*node:sqlite/);
+      expect(((await res.json()) as { error: string }).error).toMatch(/sqlite is not available on this server: .*node:sqlite/);
     }
     expect((await app.request('/hello')).status).toBe(200);
   });
@@ -261,10 +261,17 @@ describe('bad input', () => {
 });
 
 describe('createApp', () => {
-  it('refuses to start without the data files, naming the command that makes them', async () => {
+  it('serves the file scenario as 503 without its data files, naming the command that makes them', async () => {
     const empty = mkdtempSync(join(tmpdir(), 'app-empty-'));
     try {
-      await expect(createApp(config({ dataDir: empty }))).rejects.toThrow(/file\.ts: setup\(\) threw: data files missing.*pnpm data/);
+      const bare = await createApp(config({ dataDir: empty }));
+      const res = await bare.request('/file/sync');
+      expect(res.status).toBe(503);
+      expect(((await res.json()) as { error: string }).error).toMatch(
+        /file is not available on this server: setup\(\) threw: data files missing.*pnpm data/,
+      );
+      expect((await bare.request('/sleep/sync?ms=0')).status).toBe(200);
+      await bare.close();
     } finally {
       rmSync(empty, { recursive: true, force: true });
     }
