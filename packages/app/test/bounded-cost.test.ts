@@ -14,17 +14,17 @@ const HANG_GUARD_MS = 10_000;
 let dataDir: string;
 let app: BenchApp;
 
-beforeAll(() => {
+beforeAll(async () => {
   dataDir = mkdtempSync(join(tmpdir(), 'bounded-cost-'));
   generateDataFiles(dataDir, 1, 1024);
-  app = createApp({
+  app = await createApp({
     ...DEFAULTS,
     runtime: 'node',
     version: '20.0.0-test',
     pid: 4242,
     dataDir,
     hashCost: BOUNDS.hashCost.max,
-    fibWorkerUrl: new URL('./fib-worker-tsx.mjs', import.meta.url),
+    workerUrl: new URL('./scenario-worker-tsx.mjs', import.meta.url),
   });
 });
 
