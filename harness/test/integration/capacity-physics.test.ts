@@ -117,8 +117,8 @@ describe.each(['node', 'bun', 'deno'] as RuntimeName[])('M/D/1 capacity of /slee
       expect(routeMs).toBeGreaterThanOrEqual(20);
       // Physics: one request at a time cannot be served faster than the handler runs. The handler's
       // time comes from an idle step, where a blocking 20 ms wait overshoots by more than on a busy
-      // core: CI saw it 1-1.5 % over the saturated service time on Bun and Deno, hence 3 %.
-      expect(serviceMs).toBeGreaterThanOrEqual(routeMs * 0.97);
+      // core: it read 1 to 3.3 % over the saturated service time on Bun and Deno, hence 5 %.
+      expect(serviceMs).toBeGreaterThanOrEqual(routeMs * 0.95);
       const service: Service = { serviceMs, outsideMs };
       // The p99 target of the whole response is the queue's target less what does not queue.
       const predicted = md1CapacityPerSec(serviceMs, TARGET_MS - service.outsideMs, 99);
