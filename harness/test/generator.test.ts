@@ -153,7 +153,8 @@ describe('generator on raw sockets: framing and broken answers', () => {
       timeoutMs: 1000,
     });
     expect(chunked).toMatchObject({ scheduled: 20, completed: 20, errors: 0, timeouts: 0 });
-    expect(chunked.latencyMs.p50).toBeGreaterThanOrEqual(20);
+    // Timed to the microsecond now: the server's 20 ms timer and the client's clock differ by tens of µs.
+    expect(chunked.latencyMs.p50).toBeGreaterThanOrEqual(19.8);
     const cut = await generator.runStep({
       url: `${oddUrl}/close`,
       ratePerSec: 50,
