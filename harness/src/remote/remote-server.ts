@@ -11,9 +11,9 @@
  * sends no SIGHUP, so nothing else would.
  */
 import { spawn } from 'node:child_process';
-import type { Health, ServerKind } from '@bench/app';
+import type { ServerKind } from '@bench/app';
 import type { RuntimeSpec } from '../servers/runtimes.ts';
-import { fetchHealth, formatExit, groupComplete, trackServer, waitFor, type Exit, type RunningServer } from '../servers/server.ts';
+import { formatExit, groupHealth, trackServer, waitFor, type Exit, type RunningServer } from '../servers/server.ts';
 import { hostOf, sshArgv } from './ssh.ts';
 import type { RemoteTarget } from '../servers/server-host.ts';
 import type { ThreadProgress } from '../system/proc.ts';
@@ -198,22 +198,14 @@ export async function startRemoteServer(spec: RuntimeSpec, target: RemoteTarget,
     );
     const started = Number(WRAPPER_LINE.exec(stdout)?.[1]);
     const url = reachableUrl(ready.url, target);
-    let last: Health | undefined;
-    const health = await waitFor(
-      async () => {
-        if (!alive) throw new Error(`${describe} exited during start-up: ${stderrTail(3)}`);
-        last = await fetchHealth(url, options.signal);
-        // With --processes, every serving process must have reported before it is measured.
-        return last !== undefined && groupComplete(last) ? last : undefined;
-      },
+    const health = await groupHealth(
+      url,
+      () => alive,
+      () => stderrTail(3),
+      describe,
       deadline,
-      `${describe} never answered /health at ${url}`,
       options.signal,
-    ).catch((error: Error) => {
-      if (last !== undefined && !groupComplete(last))
-        throw new Error(`${describe}: only ${last.pids?.length ?? 0} of ${last.processes} processes answer: refusing to measure it`);
-      throw error;
-    });
+    );
     if (health.runtime !== spec.name || health.server !== kind || health.pid !== ready.pid || ready.pid !== started) {
       throw new Error(
         `${url}/health answered ${JSON.stringify(health)}, not the ${describe} with pid ${ready.pid} (started as pid ${started}): refusing to measure it`,

@@ -127,23 +127,14 @@ export async function startServer(spec: RuntimeSpec, options: StartOptions): Pro
       `${describe} printed no readiness line`,
       options.signal,
     );
-    let last: Health | undefined;
-    const health = await waitFor(
-      async () => {
-        if (!alive) throw new Error(`${describe} exited during start-up: ${stderrTail(3)}`);
-        last = await fetchHealth(url, options.signal);
-        // With --processes, every serving process must have reported before it is measured.
-        return last !== undefined && groupComplete(last) ? last : undefined;
-      },
+    const health = await groupHealth(
+      url,
+      () => alive,
+      () => stderrTail(3),
+      describe,
       deadline,
-      `${describe} never answered /health at ${url}`,
       options.signal,
-    ).catch((error: Error) => {
-      if (last !== undefined && !groupComplete(last)) {
-        throw new Error(`${describe}: only ${last.pids?.length ?? 0} of ${last.processes} processes answer: refusing to measure it`);
-      }
-      throw error;
-    });
+    );
     if (health.runtime !== spec.name || health.server !== kind || health.pid !== child.pid) {
       throw new Error(
         `${url}/health answered ${JSON.stringify(health)}, not the ${describe} with pid ${child.pid}: refusing to measure it`,
@@ -198,6 +189,37 @@ async function stopGroup(child: ChildProcess, exited: Promise<Exit>, graceMs = 5
 }
 
 /** Whether /health names as many serving processes as the server says it runs. */
+/**
+ * Waits until the server answers /health with every serving process of its group (--processes)
+ * reported; a process that exits first, or a group still short at the deadline, is an error.
+ */
+export async function groupHealth(
+  url: string,
+  alive: () => boolean,
+  stderrTail: () => string,
+  describe: string,
+  deadline: number,
+  signal: AbortSignal | undefined,
+): Promise<Health> {
+  let last: Health | undefined;
+  return waitFor(
+    async () => {
+      if (!alive()) throw new Error(`${describe} exited during start-up: ${stderrTail()}`);
+      last = await fetchHealth(url, signal);
+      // With --processes, every serving process must have reported before it is measured.
+      return last !== undefined && groupComplete(last) ? last : undefined;
+    },
+    deadline,
+    `${describe} never answered /health at ${url}`,
+    signal,
+  ).catch((error: Error) => {
+    if (last !== undefined && !groupComplete(last)) {
+      throw new Error(`${describe}: only ${last.pids?.length ?? 0} of ${last.processes} processes answer: refusing to measure it`);
+    }
+    throw error;
+  });
+}
+
 export function groupComplete(health: Health): boolean {
   return health.processes === undefined || (health.pids?.length ?? 0) >= health.processes;
 }
