@@ -153,8 +153,9 @@ describe('generator on raw sockets: framing and broken answers', () => {
       timeoutMs: 1000,
     });
     expect(chunked).toMatchObject({ scheduled: 20, completed: 20, errors: 0, timeouts: 0 });
-    // Timed to the microsecond now: the server's 20 ms timer and the client's clock differ by tens of µs.
-    expect(chunked.latencyMs.p50).toBeGreaterThanOrEqual(19.8);
+    // The last chunk leaves at 20 ms, the second at 10: the threshold sits between them, because a
+    // libuv timer counts from the loop's cached clock and can fire up to a millisecond early.
+    expect(chunked.latencyMs.p50).toBeGreaterThanOrEqual(15);
     const cut = await generator.runStep({
       url: `${oddUrl}/close`,
       ratePerSec: 50,
