@@ -6,7 +6,9 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { compareReports } from '../src/compare/compare.ts';
 import { renderBlock } from '../src/docs/block-kinds.ts';
+import type { Report } from '../src/model/report.ts';
 import { docFiles, refreshDocs, takeSample } from '../src/docs/refresh.ts';
 import { BlockSyntaxError, findBlocks, replaceBlocks } from '../src/docs/result-blocks.ts';
 import { REPO_ROOT } from '../src/system/paths.ts';
@@ -91,6 +93,48 @@ describe('result blocks', () => {
     const summary = renderBlock({ kind: 'bench-summary', params: { source: 'docs/results/bench/report.json' } }, root);
     expect(summary).toMatch(/\| sleep +\| node +\| 49\.0 ± 10\.0 +\| +487 ± 10 ⚠ \(9\.94x\) +\| +— +\| +2050 → 5\.24 \|/);
     expect(summary).toMatch(/^Measured 2026-11-23 16:40 UTC on AMD EPYC 7763 × 4.*load 9$/m);
+  });
+
+  it('says of an A/A pair what bench:compare --json said, with the host check from the first start to the last end', () => {
+    const root = mkdtempSync(join(tmpdir(), 'docs-pair-'));
+    const reading = (ms: number, at: string) => ({ at, alone: [ms, ms], together: [ms, ms] });
+    const report = (createdAt: string, before: number, after: number) => ({
+      schemaVersion: 1,
+      createdAt,
+      status: 'complete' as const,
+      environment: {
+        ...environment,
+        hostCheck: {
+          n: 28,
+          calls: 20,
+          before: reading(before, createdAt),
+          after: reading(after, createdAt),
+          change: before / after - 1,
+          floor: 0.01,
+          threshold: 0.05,
+          moved: false,
+        },
+      },
+      parameters,
+      runtimes,
+      results: [
+        makeCell({ runtime: 'node', scenario: 'sleep', mode: 'sync' }),
+        makeCell({ runtime: 'node', scenario: 'sleep', mode: 'async' }),
+      ],
+      comparisons: [],
+    });
+    const first = report('2026-11-25T20:00:00.000Z', 3.0, 3.03);
+    const second = report('2026-11-25T20:31:00.000Z', 3.03, 3.2);
+    const comparison = compareReports(first as unknown as Report, second as unknown as Report, { threshold: 0.05 });
+    writeFileSync(join(root, 'pair.json'), JSON.stringify(comparison));
+    const text = renderBlock({ kind: 'pair', params: { source: 'pair.json' } }, root);
+    expect(text).toMatch(/^Two default runs of commit \w{7}, started 2026-11-25 20:00 UTC and 2026-11-25 20:31 UTC \(31 min apart\)\./);
+    // 3.0 ms a call at the first start, 3.2 at the second's end: the host is 6.3 % slower, beyond the 5 % threshold.
+    expect(text).toContain("The host moved (independent check, fib(28) per CPU): −6.3 % from the first run's start");
+    expect(text).toContain('−1.0 % and −5.3 % within each run');
+    expect(text).toMatch(/`bench:compare`: 0 regressions and 0 improvements; .*cells' requests\/s 2 of 2 \(100 %\)/);
+    writeFileSync(join(root, 'not.json'), JSON.stringify(first));
+    expect(() => renderBlock({ kind: 'pair', params: { source: 'not.json' } }, root)).toThrow(/bench:compare --json/);
   });
 
   it('writes a sample with no path of the machine it was taken on', () => {

@@ -19,6 +19,7 @@ import type { MetricChange, Verdict } from '../model/change.ts';
 import type { CellResult } from '../model/cell.ts';
 import type { CellStatus, Flag, Mode, ScenarioName } from '../model/names.ts';
 import type { Report } from '../model/report.ts';
+import type { HostCheck } from '../model/environment.ts';
 import {
   environmentDifferences,
   parameterDifferences,
@@ -103,6 +104,8 @@ export interface ReportSide {
   status: Report['status'];
   commit: string;
   dirty: boolean;
+  /** added: the report's own host check (environment.hostCheck), so a pair can say whether the host held from the first start to the last end. */
+  hostCheck?: HostCheck;
 }
 
 export interface ComparisonCounts {
@@ -321,7 +324,8 @@ function countCells(cells: readonly CellComparison[], added: number, removed: nu
 }
 
 function side(report: Report): ReportSide {
-  return { createdAt: report.createdAt, status: report.status, commit: report.environment.commit, dirty: report.environment.dirty };
+  const { commit, dirty, hostCheck } = report.environment;
+  return { createdAt: report.createdAt, status: report.status, commit, dirty, ...(hostCheck === undefined ? {} : { hostCheck }) };
 }
 
 export function compareReports(baseline: Report, current: Report, options: CompareOptions): ReportComparison {

@@ -8,6 +8,7 @@
  *   seeds          the claims table of a bench:seeds run
  *   browser        the browser study's tables (`depth=3`)
  *   curve          a bench:curve run's capacity table and sentences (`depth=3`)
+ *   pair           two runs of one commit as bench:compare --json judged them (source is that JSON)
  */
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
@@ -26,6 +27,7 @@ import type { Mode } from '../model/names.ts';
 import type { Report } from '../model/report.ts';
 import { renderSeedsMarkdown, type SeedsReport } from '../seeds/render.ts';
 import { versionFeatures } from '../versions/versions-section.ts';
+import { isComparison, renderPair } from './pair-block.ts';
 import type { ResultBlock } from './result-blocks.ts';
 
 export class BlockError extends Error {}
@@ -209,6 +211,10 @@ const KINDS: Record<string, Renderer> = {
   seeds,
   browser,
   curve,
+  pair: (comparison) => {
+    if (!isComparison(comparison)) throw new BlockError('the source is not the JSON of bench:compare --json');
+    return renderPair(comparison);
+  },
 };
 
 export const BLOCK_KINDS = Object.keys(KINDS);
