@@ -19,8 +19,9 @@ import type { CellSpec } from '../servers/scenarios.ts';
 import { formatExit, type RunningServer } from '../servers/server.ts';
 import { checkAnswer, checkModesAgree } from '../servers/validate.ts';
 import { scenarioModule } from '../servers/scenarios.ts';
-import { ServerBusy, ServerLost, tailOf, whileAlive } from '../servers/liveness.ts';
-import { drain, getStats, hungAfterMs, lostIfDead, post, rememberLeftovers, statsAfterLoad, totalCpu } from '../servers/server-control.ts';
+import { ServerLost, tailOf, whileAlive } from '../servers/liveness.ts';
+import { quietOrRestart, rememberLeftovers, statsAfterLoad } from '../servers/quiet.ts';
+import { getStats, hungAfterMs, lostIfDead, post, totalCpu } from '../servers/server-control.ts';
 
 export { ServerLost } from '../servers/liveness.ts';
 
@@ -213,7 +214,7 @@ export async function measureRun(spec: CellSpec, ctx: CellContext): Promise<RunR
   const hono = ctx.server.kind === 'hono';
   let restarts: string[] = [];
   if (hono) {
-    restarts = await quietOrRestart(ctx, spec);
+    restarts = await quietOrRestart(ctx, () => recheck(spec, ctx));
     await post(ctx, '/reset');
   }
   const server = ctx.server;
@@ -301,37 +302,11 @@ export async function measureRun(spec: CellSpec, ctx: CellContext): Promise<RunR
   };
 }
 
-/**
- * Gets the server quiet before a run, or replaces it: a drain with the deadline its backlog
- * calls for (capped), and when the server is still working after that, a restart (recorded).
- * Returns the restarts' reasons. A second failure to get quiet on a fresh server is a failure.
- */
-async function quietOrRestart(ctx: CellContext, spec?: CellSpec): Promise<string[]> {
-  try {
-    await drain(ctx);
-    return [];
-  } catch (error) {
-    if (!(error instanceof ServerBusy) || ctx.restart === undefined) throw toLost(error);
-    const reason = `restarted: ${error.message}`;
-    ctx.onPhase('restart');
-    ctx.server = await ctx.restart(reason);
-    // A fresh process has a cold JIT: the run after a restart gets its warm-up again.
-    if (spec !== undefined) {
-      const checkError = await check(spec, ctx);
-      if (checkError !== undefined) throw new ServerLost(`after a restart, answer check failed: ${checkError}`);
-      await warmUp(spec, ctx);
-    }
-    try {
-      await drain(ctx);
-    } catch (again) {
-      throw toLost(again);
-    }
-    return [reason];
-  }
-}
-
-function toLost(error: unknown): Error {
-  return error instanceof ServerBusy ? new ServerLost(`${error.message}, even after a restart`) : (error as Error);
+/** A restarted server's answer checked and its JIT warmed again before the run it was restarted for. */
+async function recheck(spec: CellSpec, ctx: CellContext): Promise<void> {
+  const checkError = await check(spec, ctx);
+  if (checkError !== undefined) throw new ServerLost(`after a restart, answer check failed: ${checkError}`);
+  await warmUp(spec, ctx);
 }
 
 /** Cold only when the eviction was verified (fincore): an unverified one is reported as warm. */

@@ -6,7 +6,7 @@
  */
 import { readProc } from '../system/proc.ts';
 import type { RunningServer } from '../servers/server.ts';
-import { HUNG_AFTER_SEC_BETWEEN_LOADS, waitQuiet as waitQuietOnServer } from '../servers/server-control.ts';
+import { HUNG_AFTER_SEC_BETWEEN_LOADS, waitQuiet as waitQuietOnServer } from '../servers/quiet.ts';
 
 interface Stats {
   inFlight: number;

@@ -7,7 +7,7 @@ import { scenarioSettings } from '../servers/scenarios.ts';
 import { median } from '../stats/stats.ts';
 import { runLoad } from '../load/autocannon.ts';
 import type { RunningServer } from '../servers/server.ts';
-import { HUNG_AFTER_SEC_BETWEEN_LOADS, waitQuiet } from '../servers/server-control.ts';
+import { HUNG_AFTER_SEC_BETWEEN_LOADS, waitQuiet } from '../servers/quiet.ts';
 import { checkAnswer } from '../servers/validate.ts';
 import { evictAndVerify } from '../system/page-cache.ts';
 import { runAb } from './ab.ts';

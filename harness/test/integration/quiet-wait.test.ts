@@ -1,5 +1,5 @@
 /**
- * The one quiet-wait (servers/server-control.ts waitQuiet) as the curve and the seeds call it: a
+ * The one quiet-wait (servers/quiet.ts waitQuiet) as the curve and the seeds call it: a
  * server that hangs while they wait is reported hung within the hang deadline, not after the
  * wait's own deadline (20 s for the curve, a minute for the seeds), and a busy one is busy.
  * The server is a stand-in: a tiny node process answering /stats, stopped with SIGSTOP.

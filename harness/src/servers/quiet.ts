@@ -1,0 +1,142 @@
+/**
+ * Getting a server quiet between loads, the one concern the bench, the curve and the seeds share:
+ * what each load left on the server (requests in hand, the rate it served them at), the wait
+ * until it has finished them and nothing new finishes (waitQuiet), the bench's drain with a
+ * deadline that backlog calls for, the server's figures after a load, and, where a restart is
+ * allowed, replacing a server that stays busy. The process is watched all the while (liveness.ts),
+ * so a dead or hung server is ServerLost at once, not a deadline later.
+ */
+import { Interrupted } from '../cli/interrupt.ts';
+import { assertWorking, drainDeadlineMs, ServerBusy, ServerLost } from './liveness.ts';
+import type { RunningServer } from './server.ts';
+import { type ControlContext, getStats, hungAfterMs, type QuietDeadlines, type ServerStats } from './server-control.ts';
+
+/**
+ * What the last load left on each server: requests sent and not answered (still queued there,
+ * or abandoned by the client after --timeout but not by the server), and the rate it served
+ * them at. The drain deadline is derived from it.
+ */
+const leftovers = new WeakMap<RunningServer, { backlog: number; servedPerSec: number }>();
+
+/**
+ * The hang deadline for the curve's and the seeds' quiet-waits, whose request timeouts (up to a
+ * minute) are too long to wait on a stopped process. A serving loop wakes at least every few ms
+ * (the lag sampler), so 5 s of a main thread that neither ran nor woke is no slow server.
+ */
+export const HUNG_AFTER_SEC_BETWEEN_LOADS = 5;
+
+/**
+ * The server's own figures for the run just ended. An overloaded server answers /stats only
+ * after the requests queued in front of it, so it is given the drain deadline its backlog
+ * calls for; when that would pass the cap, the figures are recorded as missing (the next run
+ * starts on a restarted server) rather than waited for.
+ */
+export async function statsAfterLoad(ctx: ControlContext): Promise<{ value?: ServerStats; missing?: string }> {
+  const left = leftovers.get(ctx.server) ?? { backlog: 0, servedPerSec: 0 };
+  const capMs = ctx.plan.drainCapSec * 1000;
+  const deadline = drainDeadlineMs(left.backlog, left.servedPerSec, capMs);
+  if (deadline > capMs) {
+    await assertWorking(ctx.server, hungAfterMs(ctx.plan), 'its backlog');
+    return { missing: backlogReason(left, capMs) };
+  }
+  try {
+    return { value: await getStats(ctx, deadline) };
+  } catch (error) {
+    if (error instanceof ServerBusy) return { missing: error.message };
+    throw error;
+  }
+}
+
+export function backlogReason(left: { backlog: number; servedPerSec: number }, capMs: number): string {
+  const rate = left.servedPerSec > 0 ? ` at the ${left.servedPerSec.toFixed(1)} req/s it served` : ', none served';
+  return `about ${left.backlog} requests in hand${rate}: more than the ${capMs / 1000} s drain cap`;
+}
+
+/**
+ * The bench's wait before a run: quiet (waitQuiet below) within the deadline the last load's
+ * backlog calls for. When autocannon stops, requests it had sent are still on the server: in its
+ * handlers, and unread in the sockets of closed connections, which the server still answers.
+ * Measured without this wait, a 0.5 s bcrypt run after a warm-up finished no request of its own
+ * (the server spent it on 17 left-over hashes). ServerBusy when the deadline passes (or would)
+ * with the server still working.
+ */
+export async function drain(ctx: ControlContext): Promise<void> {
+  const capMs = ctx.plan.drainCapSec * 1000;
+  const left = leftovers.get(ctx.server) ?? { backlog: 0, servedPerSec: 0 };
+  const deadlineMs = drainDeadlineMs(left.backlog, left.servedPerSec, capMs);
+  if (deadlineMs > capMs) {
+    await assertWorking(ctx.server, hungAfterMs(ctx.plan), 'its backlog');
+    throw new ServerBusy(backlogReason(left, capMs));
+  }
+  // With little or nothing left over, the server still gets up to --timeout to finish it.
+  const untilMs = Math.max(deadlineMs, Math.min(capMs, ctx.plan.timeoutSec * 1000));
+  await waitQuiet(
+    ctx,
+    untilMs,
+    `server still busy ${(deadlineMs / 1000).toFixed(1)} s after the load stopped (drain deadline from ${left.backlog} requests in hand)`,
+  );
+  leftovers.delete(ctx.server);
+}
+
+/**
+ * Waits until the server is quiet: nothing in hand and nothing new finished between two /stats
+ * answers 50 ms apart. The one quiet-wait of the harness: the bench (drain above), the curve's
+ * steps and the seeds' replays all wait with it, so all of them watch the process while waiting
+ * (a dead or hung server is ServerLost at once, not a deadline later) and give up with ServerBusy,
+ * saying `busyReason`, when `deadlineMs` passes with the server still working.
+ */
+export async function waitQuiet(ctx: ControlContext, deadlineMs: number, busyReason: string): Promise<void> {
+  const until = performance.now() + deadlineMs;
+  let lastTotal = -1;
+  for (;;) {
+    if (ctx.signal?.aborted === true) throw new Interrupted('interrupted');
+    const remaining = until - performance.now();
+    if (remaining <= 0) throw new ServerBusy(busyReason);
+    const stats = await getStats(ctx, remaining);
+    const total = Object.values(stats.routes).reduce((sum, r) => sum + r.count, 0);
+    if (stats.inFlight === 0 && total === lastTotal) return;
+    lastTotal = stats.inFlight === 0 ? total : -1;
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
+
+/** Remembers what a load left on the server, for the next drain's deadline. */
+export function rememberLeftovers(server: RunningServer, left: { backlog: number; servedPerSec: number }): void {
+  leftovers.set(server, left);
+}
+
+/** What quietOrRestart needs beyond a control context: how to replace the server, and what to redo on a fresh one. */
+export interface Restartable extends ControlContext {
+  /** Replaces a server that is alive but will not be quiet in time; absent where nothing may be restarted. */
+  restart?: (reason: string) => Promise<RunningServer>;
+  onPhase(phase: string): void;
+}
+
+/**
+ * Gets the server quiet before a run, or replaces it: a drain with the deadline its backlog
+ * calls for (capped), and when the server is still working after that, a restart (recorded),
+ * `afterRestart` (a fresh process has a cold JIT: the caller checks and warms it again), and a
+ * second drain. Returns the restarts' reasons. A second failure to get quiet is ServerLost.
+ */
+export async function quietOrRestart(ctx: Restartable, afterRestart?: () => Promise<void>): Promise<string[]> {
+  try {
+    await drain(ctx);
+    return [];
+  } catch (error) {
+    if (!(error instanceof ServerBusy) || ctx.restart === undefined) throw toLost(error);
+    const reason = `restarted: ${error.message}`;
+    ctx.onPhase('restart');
+    ctx.server = await ctx.restart(reason);
+    await afterRestart?.();
+    try {
+      await drain(ctx);
+    } catch (again) {
+      throw toLost(again);
+    }
+    return [reason];
+  }
+}
+
+function toLost(error: unknown): Error {
+  return error instanceof ServerBusy ? new ServerLost(`${error.message}, even after a restart`) : (error as Error);
+}
