@@ -39,6 +39,12 @@ describe('the scenario contract', () => {
     ['a setup that is not a function', { ...ok, setup: true }, /export setup is a boolean/],
     ['modes naming an unknown mode', { ...ok, modes: ['sync', 'threads'] }, /modes must be a non-empty list of sync, async, worker/],
     [
+      'a timeoutMs that is not a positive number',
+      { ...ok, timeoutMs: 0 },
+      /export const timeoutMs is a number \(0\); it must be a positive number of milliseconds/,
+    ],
+    ['a timeoutMs given as text', { ...ok, timeoutMs: '250' }, /export const timeoutMs is a string/],
+    [
       'modes listing async without an async export',
       { ...ok, modes: ['async'] },
       /modes lists async but the module exports no async function/,

@@ -113,6 +113,19 @@ describe.each(RUNTIME_NAMES)('%s', (runtime) => {
     await server.stop();
   }, 60_000);
 
+  it("ends a hostile regex in the worker pool at the module's timeout with a 504 naming it, and keeps serving", async () => {
+    const server = await start(runtime);
+    const hostile = await raw(server, 'GET', '/regex/worker?n=26');
+    expect(hostile.status).toBe(504);
+    expect(JSON.parse(hostile.body).error).toMatch(/regex: the worker call was ended after 250 ms \(the module's timeoutMs\)/);
+    for (const path of ['/regex/worker?n=5', '/regex/sync?n=5']) {
+      const res = await raw(server, 'GET', path);
+      expect([res.status, JSON.parse(res.body)], path).toEqual([200, { n: 5, length: 6, matched: false }]);
+    }
+    expect(server.alive).toBe(true);
+    await server.stop();
+  }, 60_000);
+
   it('survives 1000 concurrent connections on every endpoint, overload showing as latency or errors', async () => {
     const server = await start(runtime);
     const paths = [

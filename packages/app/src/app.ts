@@ -1,7 +1,7 @@
 import { Hono } from 'hono';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
 import { BOUNDS, type AppConfig } from './config.ts';
-import { BadRequest } from './errors.ts';
+import { BadRequest, WorkerTimeout } from './errors.ts';
 import { LagSampler } from './lag-sampler.ts';
 import { RouteStats } from './route-stats.ts';
 import type { AppContext, RouteGroup } from './routes/context.ts';
@@ -90,7 +90,8 @@ export async function createApp(config: AppConfig): Promise<BenchApp> {
     return c.json({ error: `no route ${c.req.method} ${c.req.path}` }, 404);
   });
   app.onError((error, c) => {
-    if (error instanceof BadRequest) return c.json({ error: error.message }, error.status as ContentfulStatusCode);
+    if (error instanceof BadRequest || error instanceof WorkerTimeout)
+      return c.json({ error: error.message }, error.status as ContentfulStatusCode);
     console.error(`error on ${c.req.method} ${c.req.path}:`, error);
     return c.json({ error: `internal error: ${error.message}` }, 500);
   });

@@ -31,7 +31,10 @@ export interface ScenarioSettings {
  * legitimately differ per call: a salt, a file picked at random), respond (the HTTP body, when it
  * is not the answer itself), readsDataFiles (it reads the generated input files: --cold evicts
  * them before each run, warm runs read them through first), order (where a built-in sorts), group
- * (a built-in outside the default plan, measured when --scenarios names it or its group).
+ * (a built-in outside the default plan, measured when --scenarios names it or its group),
+ * timeoutMs (the worker pool ends a call not answered this long after it was handed over:
+ * a running thread is terminated and the request answered 504, so one hostile input cannot
+ * hold a worker).
  */
 export interface ScenarioModule {
   name: string;
@@ -46,6 +49,7 @@ export interface ScenarioModule {
   readsDataFiles?: boolean;
   order?: number;
   group?: string;
+  timeoutMs?: number;
 }
 
 /** Names the app serves itself: a scenario cannot take them. */
@@ -75,6 +79,9 @@ export function contractBreach(mod: Record<string, unknown>): string | undefined
   if (mod.readsDataFiles !== undefined && typeof mod.readsDataFiles !== 'boolean')
     return `export const readsDataFiles is ${describe(mod.readsDataFiles)}; it must be true or false`;
   if (order !== undefined && typeof order !== 'number') return `export const order is ${describe(order)}; it must be a number`;
+  const { timeoutMs } = mod;
+  if (timeoutMs !== undefined && !(typeof timeoutMs === 'number' && timeoutMs > 0 && Number.isFinite(timeoutMs)))
+    return `export const timeoutMs is ${describe(timeoutMs)}; it must be a positive number of milliseconds`;
   if (mod.group !== undefined && (typeof mod.group !== 'string' || !SCENARIO_NAME.test(mod.group)))
     return `export const group is ${describe(mod.group)}; it must be a string matching ${SCENARIO_NAME.source}`;
   return undefined;

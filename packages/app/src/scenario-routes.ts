@@ -1,5 +1,5 @@
 import type { Context, Hono } from 'hono';
-import { BadRequest } from './errors.ts';
+import { BadRequest, WorkerTimeout } from './errors.ts';
 import { checkLoop } from './loop-check.ts';
 import type { ScenarioMode, ScenarioModule, ScenarioSettings } from './scenario-contract.ts';
 import type { LoadedScenario } from './scenario-loader.ts';
@@ -38,13 +38,14 @@ export function mountScenarios(app: Hono, scenarios: readonly LoadedScenario[], 
         return send(c, await offLoop(input), input, 'async');
       });
     }
+    const inWorker = (input: unknown) => inPool(pool, mod, input);
     app.get(`/${mod.name}/worker`, async (c) => {
       const input = read(c);
-      return send(c, await pool.run(mod.name, input), input, 'worker');
+      return send(c, await inWorker(input), input, 'worker');
     });
     const calls: Partial<Record<ScenarioMode, (input: unknown) => unknown>> = {
       sync: (input) => mod.sync(input),
-      worker: (input) => pool.run(mod.name, input),
+      worker: inWorker,
       ...(offLoop === undefined ? {} : { async: offLoop }),
     };
     for (const [mode, call] of Object.entries(calls)) {
@@ -53,6 +54,19 @@ export function mountScenarios(app: Hono, scenarios: readonly LoadedScenario[], 
         return c.json(await checkLoop(mode, () => call(input)));
       });
     }
+  }
+}
+
+/** sync() in the pool, ended at the module's timeoutMs when it has one (a 504 naming it). */
+async function inPool(pool: ScenarioPool, mod: ScenarioModule, input: unknown): Promise<unknown> {
+  try {
+    return await pool.run(mod.name, input, mod.timeoutMs);
+  } catch (error) {
+    if (mod.timeoutMs !== undefined && (error as Error).name === 'AbortError')
+      throw new WorkerTimeout(
+        `${mod.name}: the worker call was ended after ${mod.timeoutMs} ms (the module's timeoutMs); its thread was terminated`,
+      );
+    throw error;
   }
 }
 

@@ -57,6 +57,19 @@ describe('ScenarioPool', () => {
     await expect(pool.run('fib', { n: 1, variant: 'plain', busyExponent: 0, asyncDepth: 0 })).rejects.toThrow(/closed/);
   });
 
+  it('ends a call at its timeout by terminating the thread, and serves the next call on a new one', async () => {
+    const regex = new URL('../src/scenarios/regex.ts', import.meta.url).href;
+    const pool = new ScenarioPool(1, { modules: [regex], settings }, worker);
+    try {
+      await pool.ready;
+      // n=26 backtracks through 2^26 ways (hundreds of ms); 20 ms ends it long before.
+      await expect(pool.run('regex', { n: 26 }, 20)).rejects.toMatchObject({ name: 'AbortError' });
+      expect(await pool.run('regex', { n: 5 }, 5000)).toEqual({ n: 5, length: 6, matched: false });
+    } finally {
+      await pool.close();
+    }
+  });
+
   it('is not ready when a module throws in setup() in its threads, and says which', async () => {
     const file = new URL('../src/scenarios/file.ts', import.meta.url).href;
     const pool = new ScenarioPool(1, { modules: [fib, file], settings }, worker);

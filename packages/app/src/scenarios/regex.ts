@@ -23,9 +23,9 @@ export interface RegexInput {
 export const BOUNDS = { n: { min: 1, max: 26, default: 20 } } as const;
 
 /**
- * What a worker pool may do with this module: end the thread after this long and answer an
- * error instead of letting one request hold a worker. A hint for the pool, not part of the
- * answer: below the default input's cost by far, above it by far in the worst allowed one.
+ * The worker pool ends a call after this long: it terminates the thread and answers 504, so a
+ * hostile request holds a worker for at most this, where on the loop it holds everyone for its
+ * whole cost. Far above the default input's few milliseconds, below the worst allowed input.
  */
 export const timeoutMs = 250;
 

@@ -55,9 +55,14 @@ export class ScenarioPool {
     this.ready.catch(() => {});
   }
 
-  run(scenario: string, input: unknown): Promise<unknown> {
+  /**
+   * One call of a module's sync() in a thread. With `timeoutMs`, a call not answered that long
+   * after it was handed over (queued or running) is ended: piscina terminates a running thread
+   * and starts another (which loads the modules again), and the call rejects with an AbortError.
+   */
+  run(scenario: string, input: unknown, timeoutMs?: number): Promise<unknown> {
     if (this.closed) return Promise.reject(new Error('worker pool is closed'));
-    return this.pool.run({ scenario, input });
+    return this.pool.run({ scenario, input }, timeoutMs === undefined ? {} : { signal: AbortSignal.timeout(timeoutMs) });
   }
 
   async close(): Promise<void> {
