@@ -3,7 +3,7 @@ import { agreement } from '../src/stats/agreement.ts';
 import { ratioPairs, ratioReproducibility } from '../src/compare/reproduced.ts';
 import { compareReports } from '../src/compare/compare.ts';
 import { judgeChange } from '../src/compare/gate.ts';
-import { renderComparisonMarkdown } from '../src/compare/render-compare.ts';
+import { cellVerdictText, renderComparisonMarkdown } from '../src/compare/render-compare.ts';
 import { acrossProcessInterval, pooledBetween, processComponents } from '../src/stats/process-interval.ts';
 import { withAcrossProcesses } from '../src/report/across-processes.ts';
 import { driftCancelled, readingMs, withAfter } from '../src/bench/reference.ts';
@@ -134,6 +134,24 @@ describe('the regression gate', () => {
     expect(c.counts).toMatchObject({ regressed: 1, improved: 0 });
     expect(c.hasRegression).toBe(true);
     expect(renderComparisonMarkdown(c)).toContain('margins ±5 % (hello ±10 %, p99 ±20 %) with 95 % confidence');
+  });
+
+  it('does not judge a cell whose runs shared the host with other processes: the same 20 % drop is "not judged"', () => {
+    const [a, b] = aaPair(1, 1);
+    const shared = (cell: CellResult): CellResult =>
+      cell.scenario === 'hash' && cell.mode === 'sync'
+        ? {
+            ...scaled(cell, 0.8),
+            flags: [...cell.flags, 'shared-host'],
+            sharedHost: "other processes used up to 0.90 cores' worth in 4 of 4 runs",
+          }
+        : cell;
+    const c = compareReports(reportOf(a), reportOf(withAcrossProcesses(b.map(shared))), { threshold: 0.05 });
+    expect(c.counts).toMatchObject({ regressed: 0, improved: 0, notTestable: 1 });
+    const hash = c.cells.find((cell) => cell.scenario === 'hash' && cell.mode === 'sync');
+    expect(hash === undefined || hash.kind !== 'compared' ? '' : cellVerdictText(hash)).toBe(
+      '? not judged (other processes shared the host) ⚠ shared-host (current)',
+    );
   });
 
   it('judges a change by its whole interval against the margin', () => {

@@ -3,7 +3,7 @@
  */
 import { slowFirstRun } from './first-run.ts';
 import type { Pools, RuntimeName } from '@bench/app';
-import { cellFlags, cellStatus, overloadSummary } from '../report/flags.ts';
+import { cellFlags, cellStatus, overloadSummary, sharedHostReason } from '../report/flags.ts';
 import type { CellResult, RunResult, ThreadUse } from '../model/cell.ts';
 import type { Mode, ScenarioName } from '../model/names.ts';
 import { cellCensoredLatency, cellLittlesLaw, cellUnanswered, latencyCensoredReason } from '../stats/littles-law.ts';
@@ -69,6 +69,7 @@ export function summarizeCell(meta: CellMeta, runs: readonly RunResult[], opts: 
   const faults = runs.flatMap((r) => (r.pageFaultsPerRequest === undefined ? [] : [r.pageFaultsPerRequest]));
   const little = littlesLawFigures(runs);
   const slowFirst = slowFirstRun(runs, warmup);
+  const sharedHost = sharedHostReason(runs);
   return {
     runtime: meta.runtime,
     scenario: meta.scenario,
@@ -112,6 +113,7 @@ export function summarizeCell(meta: CellMeta, runs: readonly RunResult[], opts: 
     ...(runs.length > 0 && withStats.length === 0 ? { lagMissing: runs[0]?.statsMissing ?? '' } : {}),
     ...(warmup === undefined ? {} : { warmup }),
     ...(slowFirst === undefined ? {} : { slowFirstRun: slowFirst }),
+    ...(sharedHost === undefined ? {} : { sharedHost }),
     ...(runSec.length === 0 ? {} : { runSec }),
     ...(fair.length === 0
       ? {}

@@ -6,6 +6,7 @@ import type { Probe, ProbeReport } from '../load/probe.ts';
 import { evictAndVerify } from '../system/page-cache.ts';
 import type { ServerHost } from '../servers/server-host.ts';
 import { runWrk, type WrkResult } from '../load/wrk.ts';
+import { othersCores, readCpu } from '../system/host-cpu.ts';
 import { readProcAll, watchPeakRss } from '../system/proc.ts';
 import { roundFigure } from '../stats/stats.ts';
 import { snapshotThreads, threadUse } from '../system/threads.ts';
@@ -229,6 +230,8 @@ export async function measureRun(spec: CellSpec, ctx: CellContext): Promise<RunR
   // Thread figures for a single local serving process only: with several, the loop threads are many.
   const threadsBefore = local && group.length === 1 ? snapshotThreads(server.pid) : undefined;
   const beforeStats = before === undefined && hono ? await getStats(ctx, plan.drainCapSec * 1000) : undefined;
+  // Read outside the timed window: walking /proc takes a few ms.
+  const cpuBefore = readCpu(process.pid);
   const wallStart = performance.now();
   const rss = local ? watchPeakRss(group) : undefined;
   await probe.start(server.url, plan.probeRatePerSec, plan.timeoutSec * 1000);
@@ -248,6 +251,7 @@ export async function measureRun(spec: CellSpec, ctx: CellContext): Promise<RunR
   const threads =
     threadsBefore !== undefined && threadsAfter !== undefined ? threadUse(threadsBefore, threadsAfter, server.pid) : undefined;
   const wallMs = performance.now() - wallStart;
+  const cpuAfter = readCpu(process.pid);
   const peakRss = rss?.stop();
   const stats = hono ? await statsAfterLoad(ctx) : undefined;
 
@@ -286,6 +290,7 @@ export async function measureRun(spec: CellSpec, ctx: CellContext): Promise<RunR
       rssMB: (peakRss ?? stats?.value?.rssBytes ?? 0) / (1024 * 1024),
     },
     client: { cpuPercent: result.clientCpuPercent },
+    ...(cpuBefore === undefined || cpuAfter === undefined ? {} : { othersCpuCores: othersCores(cpuBefore, cpuAfter, wallMs) }),
     serverSources: sources,
     ...(fileCache === undefined ? {} : { fileCache }),
     ...(stats !== undefined && stats.missing !== undefined ? { statsMissing: stats.missing } : {}),

@@ -132,7 +132,9 @@ export function cellVerdictText(cell: ComparedCell): string {
     'not-testable':
       cell.runs.baseline < 2 || cell.runs.current < 2
         ? `? not testable (${cell.runs.baseline} vs ${cell.runs.current} runs)`
-        : '? not testable (no per-run p99)',
+        : cell.flags.baseline.includes('shared-host') || cell.flags.current.includes('shared-host')
+          ? '? not judged (other processes shared the host)'
+          : '? not testable (no per-run p99)',
   }[cell.verdict];
   return `${text}${flagNotes(cell)}`;
 }

@@ -54,6 +54,11 @@ export interface RunResult {
    * 5 MB into a new buffer may take up to 1,280.
    */
   pageFaultsPerRequest?: number;
+  /**
+   * added: cores' worth of CPU that processes outside the harness and its servers used during
+   * the run (system/host-cpu.ts): a shared host, which the host check and the sampler cannot see.
+   */
+  othersCpuCores?: number;
   /** added: the round of its cell group this run belongs to; runs of one round are paired. */
   round?: number;
   /** added: how fast the machine was during the run (system/speed-sampler.ts). */
@@ -271,6 +276,8 @@ export interface CellResult {
   latencyWithUnansweredMs?: CensoredLatency;
   /** added: why the cell is flagged latency-censored. */
   latencyCensored?: string;
+  /** added: why the cell is flagged shared-host: "other processes used up to 0.9 cores' worth in 4 of 4 runs". */
+  sharedHost?: string;
   /** added: runs left out of the figures because the machine was markedly slow during them (still in runDetails). */
   slowRunsExcluded?: number;
   /** added: the first measured run was below 0.8x the cell's median (bench/first-run.ts). */

@@ -8,5 +8,6 @@ export type ScenarioName = string;
 export type Mode = 'baseline' | 'raw' | 'sync' | 'async' | 'worker';
 export const MODES: readonly Mode[] = ['baseline', 'raw', 'sync', 'async', 'worker'];
 /** added: 'latency-censored', the latency figures cannot be told (stats/littles-law.ts). */
-export type Flag = 'client-bound' | 'unstable' | 'count-mismatch' | 'overloaded' | 'latency-censored';
+/** added: 'shared-host', other processes used the CPU during a run (system/host-cpu.ts). */
+export type Flag = 'client-bound' | 'unstable' | 'count-mismatch' | 'overloaded' | 'latency-censored' | 'shared-host';
 export type CellStatus = 'ok' | 'invalid' | 'failed';

@@ -85,6 +85,21 @@ export interface FlagOptions {
   countsAvailable: boolean;
 }
 
+/**
+ * Cores' worth of CPU other processes may use during a run before its cell says the host was
+ * shared: a quarter of a core over a run is more than the counters' 10 ms ticks can make up, and
+ * on a 2-core host it is an eighth of the machine taken from the server and its client.
+ */
+export const SHARED_HOST_CORES = 0.25;
+
+/** Why the runs were on a shared host ("other processes used up to 0.92 cores' worth in 4 of 4 runs"), or undefined. */
+export function sharedHostReason(runs: readonly RunResult[]): string | undefined {
+  const others = runs.map((r) => r.othersCpuCores ?? 0);
+  const shared = others.filter((c) => c >= SHARED_HOST_CORES);
+  if (shared.length === 0) return undefined;
+  return `other processes used up to ${Math.max(...shared).toFixed(2)} cores' worth in ${shared.length} of ${runs.length} runs`;
+}
+
 /** All flags that apply, in a fixed order so reports diff cleanly. */
 export function cellFlags(runs: readonly RunResult[], options: FlagOptions): Flag[] {
   const flags: Flag[] = [];
@@ -93,6 +108,7 @@ export function cellFlags(runs: readonly RunResult[], options: FlagOptions): Fla
   if (options.countsAvailable && hasCountMismatch(runs, options.connections)) flags.push('count-mismatch');
   if (isOverloaded(runs)) flags.push('overloaded');
   if (latencyCensoredReason(runs) !== undefined) flags.push('latency-censored');
+  if (sharedHostReason(runs) !== undefined) flags.push('shared-host');
   return flags;
 }
 
@@ -144,12 +160,13 @@ export function cellStatus(runs: readonly RunResult[], validationError?: string)
 }
 
 /** A flag as a reader sees it, with the figure that goes with it (every renderer uses this). */
-export function flagLabel(flag: Flag, cell: Pick<CellResult, 'requestsPerSec' | 'overload' | 'latencyCensored'>): string {
+export function flagLabel(flag: Flag, cell: Pick<CellResult, 'requestsPerSec' | 'overload' | 'latencyCensored' | 'sharedHost'>): string {
   if (flag === 'unstable') return `⚠ unstable (CV ${(cell.requestsPerSec.cv * 100).toFixed(0)} %)`;
   if (flag === 'overloaded' && cell.overload !== undefined) {
     return `⚠ overloaded: ${percent(cell.overload.timeoutShare)} of requests timed out after ${cell.overload.timeoutSec} s`;
   }
   if (flag === 'latency-censored' && cell.latencyCensored !== undefined) return `⚠ latency censored: ${cell.latencyCensored}`;
+  if (flag === 'shared-host' && cell.sharedHost !== undefined) return `⚠ shared host: ${cell.sharedHost}`;
   return `⚠ ${flag}`;
 }
 

@@ -9,7 +9,7 @@
 import { Interrupted } from '../cli/interrupt.ts';
 import { assertWorking, drainDeadlineMs, ServerBusy, ServerLost } from './liveness.ts';
 import type { RunningServer } from './server.ts';
-import { type ControlContext, getStats, hungAfterMs, type QuietDeadlines, type ServerStats } from './server-control.ts';
+import { type ControlContext, getStats, hungAfterMs, type ServerStats } from './server-control.ts';
 
 /**
  * What the last load left on each server: requests sent and not answered (still queued there,

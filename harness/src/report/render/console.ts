@@ -9,7 +9,7 @@ import { cellNotes, comparisonLines } from '../text/sentences.ts';
 import { formatDate, formatMs, formatRps } from '../text/formats.ts';
 import { modeLabel, timingText, runtimeLabel } from '../text/labels.ts';
 import { shownP99 } from '../../stats/littles-law.ts';
-import { hostCheckText, movingMachineText } from '../text/precision.ts';
+import { hostCheckText, movingMachineText, sharedHostText } from '../text/precision.ts';
 
 const DASH = '-';
 
@@ -46,10 +46,12 @@ export function renderConsoleSummary(report: Report): string {
   const lines = report.comparisons.flatMap((c) => comparisonLines(report, c).map((line) => `[${c.scenario}] ${line}`));
   const moving = movingMachineText(report.environment);
   const check = hostCheckText(report.environment);
+  const shared = sharedHostText(report.results);
   const parts = [
     header,
     ...(moving === undefined ? [] : [moving]),
     ...(check === undefined ? [] : [check]),
+    ...(shared === undefined ? [] : [shared]),
     ...(skipped.length === 0 ? [] : [`Not measured: ${skipped.join('; ')}`]),
     report.results.length === 0 ? 'No cell was measured.' : resultsTable(report),
     ...(lines.length === 0 ? [] : [lines.join('\n')]),

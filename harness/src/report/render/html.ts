@@ -4,7 +4,7 @@
  * Pure: it formats, never measures, and takes the chart libraries as text so it reads no files.
  * The charts are drawn in the page from the embedded report JSON (see html-chart-script.ts).
  */
-import { CLIENT_BOUND_CPU_PERCENT, PAGE_FAULT_SHARE, UNSTABLE_CV } from '../flags.ts';
+import { CLIENT_BOUND_CPU_PERCENT, PAGE_FAULT_SHARE, SHARED_HOST_CORES, UNSTABLE_CV } from '../flags.ts';
 import type { ReportSection } from '../section.ts';
 import type { ChartAssets } from './html-assets.ts';
 import { chartScript } from './html-chart-script.ts';
@@ -20,7 +20,7 @@ import { allocatorOf } from '../text/allocator.ts';
 import type { ScenarioName } from '../../model/names.ts';
 import type { Parameters } from '../../model/parameters.ts';
 import type { Report, RuntimeEntry } from '../../model/report.ts';
-import { driftCancelledLegend, hostCheckText, movingMachineText } from '../text/precision.ts';
+import { driftCancelledLegend, hostCheckText, movingMachineText, sharedHostText } from '../text/precision.ts';
 
 /** Scenarios present in the report, in the report's scenario order. */
 function scenariosOf(report: Report): ScenarioName[] {
@@ -40,12 +40,14 @@ function header(report: Report): string {
   const p = report.parameters;
   const moving = movingMachineText(report.environment);
   const check = hostCheckText(report.environment);
+  const shared = sharedHostText(report.results);
   const subtitle = `${p.runs} runs × ${p.durationSec} s per cell after ${p.warmupSec} s warm-up, ${p.connections} connections, on ${report.environment.cpu.model} × ${report.environment.cpu.count}`;
   return [
     `<h1>Sync vs async HTTP benchmark, ${escapeHtml(formatDate(report.createdAt))}</h1>`,
     `<p class="subtitle">${escapeHtml(subtitle)}</p>`,
     statusBanner(report),
     ...(moving === undefined ? [] : [`<p class="banner warn" data-machine-speed="moving">${escapeHtml(moving)}</p>`]),
+    ...(shared === undefined ? [] : [`<p class="banner warn" data-shared-host>${escapeHtml(shared)}</p>`]),
     ...(check === undefined
       ? []
       : [`<p class="banner${report.environment.hostCheck?.moved === true ? ' warn' : ''}" data-host-check>${escapeHtml(check)}</p>`]),
@@ -114,6 +116,7 @@ function howToRead(report: Report): string {
 <li>⚠ unstable: requests/s varied by more than ${UNSTABLE_CV * 100} % (CV) between runs.</li>
 <li>⚠ count-mismatch: the server counted more or fewer requests than the client sent.</li>
 <li>⚠ latency censored: the latency figures cannot be told: the answered requests' mean is under a quarter of the time in the system Little's law gives (connections ÷ req/s: the runs held under half a turn of the queue), or more requests were left unanswered at the runs' end than answered, or those (counted at their age, a lower bound) lift the p99 1.5x; a p99 that is such a lower bound reads "≥ …".</li>
+<li>⚠ shared host: other processes (outside the harness and its servers) used at least ${SHARED_HOST_CORES} cores' worth of CPU during a run: the host was shared, which the speed checks cannot see; bench:compare does not judge such a cell.</li>
 <li>✗ invalid: errors, timeouts, non-2xx answers or a failed answer check; ✗ failed: the server died (no figures).</li>
 ${driftCancelledLegend(report.results)
   .map((line) => `<li>${escapeHtml(line)}</li>`)

@@ -7,7 +7,7 @@ import { allocatorOf } from '../text/allocator.ts';
 import { concurrencyMarkdown } from './concurrency.ts';
 import { markdownTable } from 'markdown-table';
 import { escapeCell, formatDate, formatMs, formatRatio, formatRps } from '../text/formats.ts';
-import { CLIENT_BOUND_CPU_PERCENT, PAGE_FAULT_SHARE, UNSTABLE_CV } from '../flags.ts';
+import { CLIENT_BOUND_CPU_PERCENT, PAGE_FAULT_SHARE, SHARED_HOST_CORES, UNSTABLE_CV } from '../flags.ts';
 import { shownP99 } from '../../stats/littles-law.ts';
 import { laneOf, MODE_ORDER } from '../merge.ts';
 import type { CellResult } from '../../model/cell.ts';
@@ -20,6 +20,7 @@ import {
   driftCancelledLegend,
   driftCancelledText,
   hostCheckText,
+  sharedHostText,
   movingMachineText,
   precisionLegend,
   precisionText,
@@ -107,7 +108,9 @@ function titleSection(report: Report): string {
     report.status === 'interrupted'
       ? '**⚠ Interrupted:** the run stopped before finishing its plan; only the cells below were measured.'
       : 'Status: complete, every planned cell was attempted.';
-  const lines = [movingMachineText(report.environment), hostCheckText(report.environment)].filter((l) => l !== undefined);
+  const lines = [movingMachineText(report.environment), hostCheckText(report.environment), sharedHostText(report.results)].filter(
+    (l) => l !== undefined,
+  );
   return [title, status, ...lines].join('\n\n');
 }
 
@@ -126,6 +129,7 @@ function howToRead(report: Report): string {
     '- ⚠ count-mismatch: the server counted more or fewer requests than the client sent',
     "- ⚠ latency censored: the latency figures cannot be told: the answered requests' mean is under a quarter of the time in the system Little's law gives (connections ÷ req/s: the runs held under half a turn of the queue), or more requests were left unanswered at the runs' end than answered, or those (counted at their age, a lower bound) lift the p99 1.5x; a p99 that is such a lower bound reads \"≥ …\"",
     '- ⚠ overloaded: requests waited past the timeout and the client gave up on them; the figures are of the answered ones, and the share that timed out is given',
+    `- ⚠ shared host: other processes (outside the harness and its servers) used at least ${SHARED_HOST_CORES} cores' worth of CPU during a run: the host was shared, which the speed checks cannot see; \`bench:compare\` does not judge such a cell`,
     '- ✗ invalid: errors (without overload), non-2xx answers or a failed answer check; ✗ failed: the server died or hung (alive but doing no work at all)',
     `- ⚠ page faults ≈ x %: the server's page faults a request, at what a fresh page costs on this host ("fresh memory" below), took at least ${PAGE_FAULT_SHARE * 100} % of its CPU a request: the figure measures the host's memory handling as much as the endpoint${allocatorOf(report.parameters) === 'keep' ? '' : '; `--allocator keep` measures it with the allocators keeping freed memory'} (docs/methodology.md)`,
   ].join('\n');

@@ -100,6 +100,20 @@ export function movingMachineText(env: Environment): string | undefined {
 }
 
 /**
+ * The shared-host line for the top of the report: how many cells had a run with other processes
+ * busy beside it (report/flags.ts SHARED_HOST_CORES), and the most they took; undefined when none.
+ */
+export function sharedHostText(
+  cells: readonly Pick<CellResult, 'flags' | 'runtime' | 'runtimeLabel' | 'scenario' | 'mode'>[],
+): string | undefined {
+  const shared = cells.filter((c) => c.flags.includes('shared-host'));
+  if (shared.length === 0) return undefined;
+  const names = shared.slice(0, 4).map((c) => `${c.runtimeLabel ?? c.runtime} ${c.scenario}/${c.mode}`);
+  const more = shared.length > names.length ? `, and ${shared.length - names.length} more` : '';
+  return `⚠ Other processes used the CPU during runs of ${shared.length} of ${cells.length} cells (${names.join(', ')}${more}): those figures are of a shared host, which the host check cannot see, and \`bench:compare\` does not judge them.`;
+}
+
+/**
  * The independent check's line for the top of the report: whether the host's speed held between
  * the run's start and end (a pinned fib loop on each CPU alone and together), and the reference
  * loop's range over the rounds; undefined when no check ran.

@@ -1,0 +1,73 @@
+// Other processes' CPU during a run: the host's busy time less the harness's own tree, read from
+// /proc. A busy child outside the tree must show; the same work inside the tree must not.
+import { spawn } from 'node:child_process';
+import { afterEach, describe, expect, it } from 'vitest';
+import { othersCores, readCpu } from '../src/system/host-cpu.ts';
+import { sharedHostReason } from '../src/report/flags.ts';
+import { sharedHostText } from '../src/report/text/precision.ts';
+import { makeRun } from './fixtures.ts';
+
+const spin = 'const end = Date.now() + 1500; while (Date.now() < end) {}';
+const children: ReturnType<typeof spawn>[] = [];
+afterEach(() => {
+  for (const child of children.splice(0)) child.kill('SIGKILL');
+});
+
+const busyChild = () =>
+  new Promise<void>((resolve) => {
+    const child = spawn(process.execPath, ['-e', spin], { stdio: 'ignore' });
+    children.push(child);
+    child.on('exit', () => resolve());
+  });
+
+describe.skipIf(process.platform !== 'linux')('other processes on the host', () => {
+  it('counts a busy process outside the tree, and not the same process inside it', async () => {
+    // Read for two trees at the same instants, so whatever else the host runs (other test files)
+    // is alike in both: outside, a sleeping process's tree, which the busy child is not below;
+    // inside, this test's own process, the busy child's parent.
+    const sleeper = spawn('sleep', ['5'], { stdio: 'ignore' });
+    children.push(sleeper);
+    const roots = [sleeper.pid ?? 0, process.pid];
+    const before = roots.map(readCpu);
+    const start = performance.now();
+    await busyChild();
+    const after = roots.map(readCpu);
+    const wallMs = performance.now() - start;
+    const [outside, inside] = roots.map((_, i) => othersCores(before[i]!, after[i]!, wallMs));
+    expect(inside).toBeGreaterThanOrEqual(0);
+    // The child spun for most of the time: at least a third of a core even on a busy host.
+    expect(outside! - inside!).toBeGreaterThan(0.33);
+  });
+
+  it('flags a cell when a run had a quarter of a core or more taken by others, and says how much', () => {
+    expect(sharedHostReason([makeRun(), makeRun()])).toBeUndefined();
+    expect(
+      sharedHostReason([
+        { ...makeRun(), othersCpuCores: 0.1 },
+        { ...makeRun(), othersCpuCores: 0.24 },
+      ]),
+    ).toBeUndefined();
+    expect(sharedHostReason([{ ...makeRun(), othersCpuCores: 0.9 }, { ...makeRun(), othersCpuCores: 0.3 }, makeRun()])).toBe(
+      "other processes used up to 0.90 cores' worth in 2 of 3 runs",
+    );
+  });
+
+  it("says at the report's top which cells ran on a shared host, and nothing when none did", () => {
+    const cell = (scenario: string, flags: ('shared-host' | 'unstable')[]) => ({
+      runtime: 'node' as const,
+      scenario,
+      mode: 'sync' as const,
+      flags,
+    });
+    expect(sharedHostText([cell('hash', ['unstable'])])).toBeUndefined();
+    expect(sharedHostText([cell('hash', []), cell('file', ['shared-host'])])).toBe(
+      '⚠ Other processes used the CPU during runs of 1 of 2 cells (node file/sync): those figures are of a shared host, which the host check cannot see, and `bench:compare` does not judge them.',
+    );
+  });
+
+  it('never reads below 0 cores, and 0 for no time', () => {
+    expect(othersCores({ hostMs: 100, ownMs: 50 }, { hostMs: 110, ownMs: 80 }, 1000)).toBe(0);
+    expect(othersCores({ hostMs: 100, ownMs: 50 }, { hostMs: 200, ownMs: 50 }, 0)).toBe(0);
+    expect(othersCores({ hostMs: 100, ownMs: 50 }, { hostMs: 1100, ownMs: 550 }, 1000)).toBe(0.5);
+  });
+});
