@@ -39,6 +39,12 @@ describe('the sentences', () => {
     ).toBe(
       'node: a worker pays in fib (2.10x, 1.99–2.23x); no difference in json (1.02x, 0.95–1.09x); it costs in sqlite (0.41x, 0.39–0.43x); no interval in render (1.30x)',
     );
+    expect(
+      workerFinding('deno', [
+        { scenario: 'json', ratio: 1.5 },
+        { scenario: 'kdf', ratio: 2 },
+      ]),
+    ).toBe('deno: worker over sync, no interval (too few runs): json (1.50x), kdf (2.00x)');
     expect(workerFinding('bun', [{ scenario: 'json', ratio: 1, ci: [0.9, 1.1] }])).toBe(
       'bun: a worker pays in no scenario; no difference in json (1.00x, 0.90–1.10x)',
     );
@@ -54,9 +60,13 @@ describe('the sentences', () => {
     ).toBe(
       "deno: async stayed on the loop in json (ticks 0 %); partly left it in kdf (lag p99 12.0 ms vs sync's 20.0 ms); left it in gzip (ticks 96 %)",
     );
-    expect(loopFinding('bun', 'worker', [{ scenario: 'fib', verdict: 'left', ticksShare: 0.99 }])).toBe(
-      'bun: worker left the loop in fib (ticks 99 %)',
-    );
+    // Left by its ticks: the lag adds nothing; without a loop check the lag is the evidence.
+    expect(
+      loopFinding('bun', 'worker', [
+        { scenario: 'fib', verdict: 'left', ticksShare: 0.99, lagP99Ms: 2, syncLagP99Ms: 40 },
+        { scenario: 'json', verdict: 'left', lagP99Ms: 3, syncLagP99Ms: 30 },
+      ]),
+    ).toBe("bun: worker left the loop in fib (ticks 99 %), json (lag p99 3.00 ms vs sync's 30.0 ms)");
   });
 });
 

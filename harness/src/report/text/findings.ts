@@ -70,6 +70,8 @@ const list = (items: readonly ScenarioRatio[], figure: (r: ScenarioRatio) => str
 export function workerFinding(lane: string, ratios: readonly ScenarioRatio[]): string {
   const by = (reading: ReturnType<typeof ratioReading>) => ratios.filter((r) => ratioReading(r.ratio, r.ci) === reading);
   const withCi = (r: ScenarioRatio) => (r.ci === undefined ? formatRatio(r.ratio) : `${formatRatio(r.ratio)}, ${intervalText(r.ci)}`);
+  // Without any interval (too few runs) there is nothing to say where it pays: the figures alone.
+  if (by('unsure').length === ratios.length) return `${lane}: worker over sync, no interval (too few runs): ${list(ratios, withCi)}`;
   const parts = [
     by('more').length === 0 ? 'a worker pays in no scenario' : `a worker pays in ${list(by('more'), withCi)}`,
     ...(by('same').length === 0 ? [] : [`no difference in ${list(by('same'), withCi)}`]),
@@ -90,11 +92,16 @@ export interface LoopReading {
   syncLagP99Ms?: number;
 }
 
-/** "ticks 2 %" or "lag p99 40 ms vs sync's 42 ms": the evidence figure, shortest first. */
+/**
+ * "ticks 2 %", "lag p99 40 ms vs sync's 42 ms": the figures the verdict rests on. A call that
+ * left the loop by its ticks needs no more; where the lag made it stayed or partly, or there
+ * was no loop check, the lag is given too.
+ */
 function evidence(r: LoopReading): string {
   const parts: string[] = [];
   if (r.ticksShare !== undefined) parts.push(`ticks ${percent(Math.min(1, r.ticksShare))}`);
-  if (r.lagP99Ms !== undefined && r.syncLagP99Ms !== undefined)
+  const lagDecided = r.ticksShare === undefined || r.verdict !== 'left';
+  if (lagDecided && r.lagP99Ms !== undefined && r.syncLagP99Ms !== undefined)
     parts.push(`lag p99 ${formatMs(r.lagP99Ms)} ms vs sync's ${formatMs(r.syncLagP99Ms)} ms`);
   return parts.join(', ');
 }
