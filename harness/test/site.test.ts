@@ -262,3 +262,24 @@ describe('browser and calibration headlines', () => {
     });
   });
 });
+
+describe('the front page answers', () => {
+  it('draws a picture per question of the newest bench run, with the findings, in the HTML and beside index.md', async () => {
+    const { answersReport } = await import('./fixtures/answers-report.ts');
+    const results = join(root, 'answers');
+    mkdirSync(join(results, 'run'), { recursive: true });
+    writeFileSync(join(results, 'run', 'report.json'), JSON.stringify(answersReport()));
+    const site = rebuildSite([results], join(results, 'site'));
+    const html = readFileSync(site.html, 'utf8');
+    const front = html.slice(html.indexOf('id="front"'), html.indexOf('<table class="headlines"'));
+    const questions = [...front.matchAll(/<figure class="forest" id="answer-([a-z-]+)"><svg /g)].map((m) => m[1]);
+    expect(questions).toContain('fib-worker');
+    expect(questions.indexOf('fib-worker')).toBeLessThan(questions.indexOf('fib-async'));
+    expect(front).toContain('<div class="finding" data-finding="loop">');
+    expect(front).toContain('node: async stayed on the loop in fib');
+    const md = readFileSync(site.markdown, 'utf8');
+    expect(md).toContain('![fib: worker over sync, requests/s](answers/bench-fib-worker.svg)');
+    expect(md).toContain('### Where a worker pays');
+    expect(readFileSync(join(results, 'site', 'answers', 'bench-fib-worker.svg'), 'utf8')).toMatch(/^<svg [^>]*data-question="fib-worker"/);
+  });
+});

@@ -9,8 +9,12 @@
  *   browser        the browser study's tables (`depth=3`)
  *   curve          a bench:curve run's capacity table and sentences (`depth=3`)
  *   pair           two runs of one commit as bench:compare --json judged them (source is that JSON)
+ *   findings       what people quote: which off-loop modes stayed on the loop, where a worker pays
+ *   answers        a picture per question with its sentences (SVG files under `pictures=<folder>`)
+ * A marker with `optional=yes` whose source is not committed yet says how to make it, instead of
+ * failing: a page can be written before its sample is taken.
  */
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { markdownTable } from 'markdown-table';
 import { renderBrowserMarkdown } from '../browser/render-md.ts';
@@ -28,11 +32,13 @@ import type { Report } from '../model/report.ts';
 import { renderSeedsMarkdown, type SeedsReport } from '../seeds/render.ts';
 import { versionFeatures } from '../versions/versions-section.ts';
 import { isComparison, renderPair } from './pair-block.ts';
+import { AnswerBlockError, answersBlock, findingsBlock, type Rendered } from './answer-blocks.ts';
 import type { ResultBlock } from './result-blocks.ts';
 
 export class BlockError extends Error {}
 
-type Renderer = (report: unknown, params: Record<string, string>) => string;
+/** `page`: the Markdown file the block is in, repository-relative (for links to files drawn with it). */
+type Renderer = (report: unknown, params: Record<string, string>, page: string) => string | Rendered;
 
 /** "#" -> "###" for depth 3: a report's own headings sit below the page's. */
 function demote(markdown: string, depth: number): string {
@@ -215,21 +221,43 @@ const KINDS: Record<string, Renderer> = {
     if (!isComparison(comparison)) throw new BlockError('the source is not the JSON of bench:compare --json');
     return renderPair(comparison);
   },
+  findings: (report, params) => findingsBlock(report as Report, depthOf(params, 3), benchRunLine(report as Report)),
+  answers: (report, params, page) => {
+    try {
+      return answersBlock(report as Report, depthOf(params, 3), benchRunLine(report as Report), params.pictures, page);
+    } catch (error) {
+      if (error instanceof AnswerBlockError) throw new BlockError(error.message);
+      throw error;
+    }
+  },
 };
 
 export const BLOCK_KINDS = Object.keys(KINDS);
 
 /** The body a block should hold, from its committed report; `root` is the repository. */
-export function renderBlock(block: Pick<ResultBlock, 'kind' | 'params'>, root: string): string {
+export function renderBlock(block: Pick<ResultBlock, 'kind' | 'params'>, root: string, page = 'README.md'): string {
+  return renderBlockFiles(block, root, page).body;
+}
+
+/** The body and the files drawn with it (pictures), from its committed report. */
+export function renderBlockFiles(block: Pick<ResultBlock, 'kind' | 'params'>, root: string, page: string): Rendered {
   const render = KINDS[block.kind];
   if (render === undefined) throw new BlockError(`unknown kind "${block.kind}" (known: ${BLOCK_KINDS.join(', ')})`);
   const source = block.params.source;
   if (source === undefined) throw new BlockError('no source=<report.json> in the marker');
+  if (block.params.optional === 'yes' && !existsSync(resolve(root, source))) {
+    const dir = source.replace(/\/report\.json$/, '');
+    return {
+      body: `No sample committed yet at \`${source}\`: measure, then \`pnpm docs:results --take <its report.json> ${dir}\` fills this block.`,
+      files: {},
+    };
+  }
   let report: unknown;
   try {
     report = JSON.parse(readFileSync(resolve(root, source), 'utf8'));
   } catch (error) {
     throw new BlockError(`source=${source}: ${(error as Error).message.split('\n')[0]}`);
   }
-  return render(report, block.params);
+  const rendered = render(report, block.params, page);
+  return typeof rendered === 'string' ? { body: rendered, files: {} } : rendered;
 }

@@ -2,9 +2,9 @@
  * Every result block of README.md and docs/*.md against what its committed report renders to:
  * the one routine behind `pnpm docs:results` (write) and the docs test (check only).
  */
-import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { basename, dirname, join, relative } from 'node:path';
-import { BlockError, renderBlock } from './block-kinds.ts';
+import { BlockError, renderBlockFiles } from './block-kinds.ts';
 import { BlockSyntaxError, findBlocks, replaceBlocks } from './result-blocks.ts';
 
 /** README.md and every Markdown page directly under docs/ (not the committed reports' folders). */
@@ -41,8 +41,11 @@ export function refreshDocs(root: string, options: { write: boolean }): BlockSta
     const fresh = replaceBlocks(text, (block) => {
       const where = `${name}:${block.line}: ${block.marker}`;
       try {
-        const body = renderBlock(block, root);
-        states.push({ where, state: body.replace(/\n+$/, '') === block.body ? 'current' : 'stale' });
+        const { body, files } = renderBlockFiles(block, root, name);
+        const staleFiles = Object.entries(files).filter(([path, content]) => !sameFile(join(root, path), content));
+        const current = body.replace(/\n+$/, '') === block.body && staleFiles.length === 0;
+        states.push({ where, state: current ? 'current' : 'stale' });
+        if (options.write) for (const [path, content] of staleFiles) writeFile(join(root, path), content);
         return body;
       } catch (error) {
         if (!(error instanceof BlockError)) throw error;
@@ -53,6 +56,13 @@ export function refreshDocs(root: string, options: { write: boolean }): BlockSta
     if (options.write && fresh !== text) writeFileSync(file, fresh);
   }
   return states;
+}
+
+const sameFile = (path: string, content: string) => existsSync(path) && readFileSync(path, 'utf8') === content;
+
+function writeFile(path: string, content: string): void {
+  mkdirSync(dirname(path), { recursive: true });
+  writeFileSync(path, content);
 }
 
 /**

@@ -4,6 +4,7 @@
  * questions it answers: what blocking costs and what async, a worker pool or more processes buy
  * back, per runtime and scenario.
  */
+import { benchAnswers } from './answers.ts';
 import { holdsOne, pairedRatioInterval, ratioConfidence } from './headline.ts';
 import { laneOf } from './merge.ts';
 import { formatRatio } from './text/formats.ts';
@@ -111,6 +112,7 @@ export function benchSection(report: Report, assets: () => ChartAssets, extra: r
     id: 'bench',
     title: 'Sync vs async (bench)',
     headlines: benchHeadlines(report),
+    answers: () => benchAnswers(report),
     markdown: () => renderMarkdown(report, extra),
     html: () => renderHtml(report, assets(), extra),
     console: () => renderConsoleSummary(report),

@@ -6,6 +6,7 @@
  */
 import type { Report } from '../model/report.ts';
 import type { VersionComparison } from '../model/change.ts';
+import type { Answers } from './answers.ts';
 
 export type SectionKind = 'bench' | 'curve' | 'seeds' | 'browser' | 'versions' | 'calibrate';
 
@@ -29,6 +30,8 @@ export interface ReportSection {
   id: string;
   title: string;
   headlines: Headline[];
+  /** The answers drawn on the site's front page (a picture per question) and the findings; bench runs only. */
+  answers?(): Answers;
   markdown(): string;
   html(): string;
   console?(): string;

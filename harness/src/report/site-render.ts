@@ -7,6 +7,8 @@
 import { relative, sep } from 'node:path';
 import { markdownTable } from 'markdown-table';
 import { escapeCell, formatDate } from './text/formats.ts';
+import { answersHtml, findingsMarkdown, questionsMarkdown } from './render/answers.ts';
+import { forestSvg } from './render/forest-svg.ts';
 import { escapeHtml } from './render/html-escape.ts';
 import { REPORT_CSS } from './render/html-style.ts';
 import { newestOfKind, runsByKind, type SiteInput, type SiteKind, type SiteRun } from './site-model.ts';
@@ -37,13 +39,51 @@ function frontRows(input: SiteInput, kinds: readonly SiteKind[]): Row[] {
   });
 }
 
-/** The front page in Markdown (for pull requests and the docs): one table per kind. */
+/** The newest run of each kind that draws answers (bench runs), with them. */
+function answered(input: SiteInput, kinds: readonly SiteKind[]) {
+  return newestOfKind(input.runs, kinds).flatMap((run) => {
+    const answers = run.section.answers?.();
+    return answers === undefined || answers.questions.length === 0 ? [] : [{ run, answers }];
+  });
+}
+
+/** Where the front page's pictures live, from the site's folder: one SVG per question of each answered run. */
+export const pictureFile = (kind: string, id: string) => `answers/${kind}-${id}.svg`;
+
+/** The front page's pictures as files beside index.md (the Markdown links them; the HTML inlines them). */
+export function frontPictures(input: SiteInput, kinds: readonly SiteKind[]): { file: string; svg: string }[] {
+  return answered(input, kinds).flatMap(({ run, answers }) =>
+    answers.questions.map((q) => ({ file: pictureFile(run.kind, q.id), svg: `${forestSvg(q)}\n` })),
+  );
+}
+
+/** The answers as Markdown: findings, then a picture and sentences per question. */
+function answersMarkdown(input: SiteInput, kinds: readonly SiteKind[]): string[] {
+  return answered(input, kinds).flatMap(({ run, answers }) => {
+    const findings = findingsMarkdown(answers, '###');
+    return [
+      '',
+      `## Answers: ${kinds.find((k) => k.kind === run.kind)?.title ?? run.kind}`,
+      '',
+      `From ${source(run)} (${run.status}), commit ${commitOf(run)}, ${run.machine}.`,
+      ...(findings === undefined ? [] : ['', findings]),
+      '',
+      questionsMarkdown(answers.questions, '###', (q) => pictureFile(run.kind, q.id)),
+    ];
+  });
+}
+
+/**
+ * The front page in Markdown (for pull requests and the docs): the answers, then one table per
+ * kind. Its pictures are the files frontPictures gives, linked from the site's folder.
+ */
 export function frontPageMarkdown(input: SiteInput, kinds: readonly SiteKind[], siteDir: string): string {
   const rows = frontRows(input, kinds);
   const out = [
     '# Results',
     '',
     'Each line: the question, the answer with its figure, how sure (95 % interval or test), and the run and section it comes from. Newest run of each kind.',
+    ...answersMarkdown(input, kinds),
   ];
   for (const kind of kinds) {
     const mine = rows.filter((r) => r.kind.kind === kind.kind);
@@ -78,6 +118,9 @@ iframe.run-page { width: 100%; height: 85vh; border: 1px solid var(--border); bo
 table.headlines td:first-child { max-width: 28em; }
 table.headlines tr.group th { text-align: left; padding-top: 18px; font-size: 1.05rem; }
 table.headlines tr.group .muted { font-weight: normal; font-size: 0.85rem; }
+figure.forest { margin: 8px 0 14px; overflow-x: auto; }
+figure.forest svg { display: block; max-width: none; }
+.finding ul { margin: 4px 0; }
 `;
 
 /** Tabs without a framework: the hash names the tab, so links to a tab and the back button work. */
@@ -148,9 +191,14 @@ export function siteHtml(input: SiteInput, kinds: readonly SiteKind[], siteDir: 
     input.skipped.length === 0
       ? ''
       : `<h3>Skipped</h3><ul class="skipped">${input.skipped.map((s) => `<li><code>${escapeHtml(linkFrom(siteDir, s.path))}</code>: ${escapeHtml(s.reason)}</li>`).join('')}</ul>`;
+  const pictures = answered(input, kinds).map(
+    ({ run, answers }) =>
+      `<div class="answers" data-kind="${escapeHtml(run.kind)}"><h3>${escapeHtml(kinds.find((k) => k.kind === run.kind)?.title ?? run.kind)}</h3><p class="muted">${escapeHtml(`From ${source(run)} (${run.status}), commit ${commitOf(run)}, ${run.machine}. Each picture: one question, a row per runtime, the ratio and its 95 % interval on a log axis; the line at 1 is no difference.`)}</p>${answersHtml(answers)}</div>`,
+  );
   const front = [
     '<section class="site-tab" id="front">',
     '<h2>Answers</h2>',
+    ...pictures,
     '<p class="muted">Each line: the question, the answer with its figure, how sure (95 % interval or test; an interval holding 1 is "no measurable difference"), and the run and section it comes from. Newest run of each kind; older runs are listed in each tab.</p>',
     rows.length === 0
       ? '<p>No run found: run <code>pnpm bench:all</code> (or bench:curve, bench:seeds, bench:browser), then <code>pnpm bench:report</code>.</p>'

@@ -4,11 +4,12 @@
  * opens from file://) and index.md (the same front page, for pull requests). The kinds are
  * handed in by the entry points (site-kinds.ts), so report/ stays below the features.
  */
+import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { writeFileAtomic } from './output.ts';
 import { collectRuns } from './site-inputs.ts';
 import { newestOfKind, type SiteInput, type SiteKind } from './site-model.ts';
-import { frontPageMarkdown, siteHtml } from './site-render.ts';
+import { frontPageMarkdown, frontPictures, siteHtml } from './site-render.ts';
 
 export interface BuiltSite {
   html: string;
@@ -22,12 +23,15 @@ export function writeSite(roots: readonly string[], kinds: readonly SiteKind[], 
   const html = join(siteDir, 'index.html');
   const markdown = join(siteDir, 'index.md');
   writeFileAtomic(html, siteHtml(input, kinds, siteDir, now.toISOString()));
+  // The previous build's pictures go: a question the newest run no longer asks leaves no file behind.
+  rmSync(join(siteDir, 'answers'), { recursive: true, force: true });
+  for (const picture of frontPictures(input, kinds)) writeFileAtomic(join(siteDir, picture.file), picture.svg);
   writeFileAtomic(markdown, frontPageMarkdown(input, kinds, siteDir));
   return { html, markdown, input };
 }
 
 export interface SiteMarkdown {
-  /** The front page, links relative to `linkBase` (the folder the Markdown will live in). */
+  /** The front page, links relative to `linkBase` (the folder the Markdown will live in); its pictures' from the site's folder. */
   frontPage: string;
   /** The newest run of each kind: its whole report as Markdown. */
   sections: Array<{ kind: SiteKind['kind']; title: string; dir: string; markdown: string }>;

@@ -4,6 +4,8 @@
  * console reports.
  */
 import { allocatorOf } from '../text/allocator.ts';
+import { benchAnswers } from '../answers.ts';
+import { findingsMarkdown } from './answers.ts';
 import { concurrencyMarkdown } from './concurrency.ts';
 import { markdownTable } from 'markdown-table';
 import { escapeCell, formatDate, formatMs, formatRatio, formatRps } from '../text/formats.ts';
@@ -136,6 +138,12 @@ function howToRead(report: Report): string {
   return `${figures}\n\n${legend}`;
 }
 
+/** What people quote: which off-loop modes stayed on the loop, where a worker pays. */
+function findingsSection(report: Report): string | undefined {
+  const body = findingsMarkdown(benchAnswers(report), '###');
+  return body === undefined ? undefined : `## Findings\n\n${body}`;
+}
+
 function runtimeProblems(report: Report): string | undefined {
   const problems = report.runtimes.filter((r) => r.status !== 'ok');
   if (problems.length === 0) return undefined;
@@ -157,6 +165,7 @@ export function renderMarkdown(report: Report, extra: readonly ReportSection[] =
   const sections = [
     titleSection(report),
     howToRead(report),
+    findingsSection(report),
     ...extra.map((s) => s.markdown()),
     ...(scenarios.length === 0 ? ['No cell was measured.'] : scenarios.map((s) => scenarioSection(report, s))),
     concurrencyMarkdown(report),

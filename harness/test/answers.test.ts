@@ -1,0 +1,175 @@
+/**
+ * The answers of a bench report on a fixed catalogue-like report: the questions and their rows,
+ * the sentences ("no difference" when the interval holds 1), the findings (which off-loop mode
+ * stayed on the loop, where a worker pays), and the picture of each question: one row per
+ * runtime, the line at 1 where the log axis puts it, dots and bars at their ratios.
+ */
+import { describe, expect, it } from 'vitest';
+import { answerQuestions, benchAnswers } from '../src/report/answers.ts';
+import { findingsMarkdown } from '../src/report/render/answers.ts';
+import { forestDomain, forestSvg, LAYOUT, logTicks, logX } from '../src/report/render/forest-svg.ts';
+import { RUNTIME_COLORS } from '../src/report/render/palette.ts';
+import { renderMarkdown } from '../src/report/render/markdown.ts';
+import { loopFinding, ratioSentence, workerFinding } from '../src/report/text/findings.ts';
+import { answersReport } from './fixtures/answers-report.ts';
+
+const throughput = { over: 'worker', base: 'sync', measure: 'throughput' } as const;
+
+describe('the sentences', () => {
+  it('give the ratio with its interval, and "no difference" when the interval holds 1', () => {
+    expect(ratioSentence('bun', throughput, 1.9, [1.8, 2.0])).toBe('bun: worker serves 1.90x (1.80–2.00x) the requests/s of sync');
+    expect(ratioSentence('node', throughput, 1.02, [0.95, 1.09])).toBe(
+      'node: worker: no difference in requests/s from sync (1.02x, 0.95–1.09x)',
+    );
+    expect(ratioSentence('deno', throughput, 0.5, [0.46, 0.54])).toBe('deno: worker serves 0.50x (0.46–0.54x) the requests/s of sync');
+    expect(ratioSentence('deno', throughput, 1.9, undefined)).toBe('deno: worker serves 1.90x the requests/s of sync (no interval)');
+    expect(ratioSentence('node', { ...throughput, measure: 'bystander' }, 0.0079, undefined)).toBe(
+      "node: with worker, a bystander request's p99 is 0.0079x sync's (no interval)",
+    );
+  });
+
+  it('say per runtime where a worker pays, makes no difference, or costs', () => {
+    expect(
+      workerFinding('node', [
+        { scenario: 'fib', ratio: 2.1, ci: [1.99, 2.23] },
+        { scenario: 'json', ratio: 1.02, ci: [0.95, 1.09] },
+        { scenario: 'sqlite', ratio: 0.41, ci: [0.39, 0.43] },
+        { scenario: 'render', ratio: 1.3 },
+      ]),
+    ).toBe(
+      'node: a worker pays in fib (2.10x, 1.99–2.23x); no difference in json (1.02x, 0.95–1.09x); it costs in sqlite (0.41x, 0.39–0.43x); no interval in render (1.30x)',
+    );
+    expect(
+      workerFinding('deno', [
+        { scenario: 'json', ratio: 1.5 },
+        { scenario: 'kdf', ratio: 2 },
+      ]),
+    ).toBe('deno: worker over sync, no interval (too few runs): json (1.50x), kdf (2.00x)');
+    expect(workerFinding('bun', [{ scenario: 'json', ratio: 1, ci: [0.9, 1.1] }])).toBe(
+      'bun: a worker pays in no scenario; no difference in json (1.00x, 0.90–1.10x)',
+    );
+  });
+
+  it('say which calls stayed on the loop first, with the figure each verdict rests on', () => {
+    expect(
+      loopFinding('deno', 'async', [
+        { scenario: 'gzip', verdict: 'left', ticksShare: 0.96 },
+        { scenario: 'json', verdict: 'stayed', ticksShare: 0 },
+        { scenario: 'kdf', verdict: 'partly', lagP99Ms: 12, syncLagP99Ms: 20 },
+      ]),
+    ).toBe(
+      "deno: async stayed on the loop in json (ticks 0 %); partly left it in kdf (lag p99 12.0 ms vs sync's 20.0 ms); left it in gzip (ticks 96 %)",
+    );
+    // Left by its ticks: the lag adds nothing; without a loop check the lag is the evidence.
+    expect(
+      loopFinding('bun', 'worker', [
+        { scenario: 'fib', verdict: 'left', ticksShare: 0.99, lagP99Ms: 2, syncLagP99Ms: 40 },
+        { scenario: 'json', verdict: 'left', lagP99Ms: 3, syncLagP99Ms: 30 },
+      ]),
+    ).toBe("bun: worker left the loop in fib (ticks 99 %), json (lag p99 3.00 ms vs sync's 30.0 ms)");
+  });
+});
+
+describe('the questions of a report', () => {
+  const report = answersReport();
+  const questions = answerQuestions(report);
+
+  it('are grouped by scenario, then by pair, requests/s before the bystander', () => {
+    expect(questions.map((q) => q.id)).toEqual([
+      'hello-hono',
+      'hello-hono-bystander',
+      'fib-worker',
+      'fib-worker-bystander',
+      'fib-async',
+      'fib-async-bystander',
+      'regex-worker',
+      'regex-worker-bystander',
+      'kdf-async',
+      'kdf-async-bystander',
+    ]);
+  });
+
+  it('list the runtimes in the report order, and only cells that can carry a figure', () => {
+    const fib = questions.find((q) => q.id === 'fib-worker');
+    expect(fib?.rows.map((r) => r.lane)).toEqual(['node', 'bun']);
+    expect(fib?.rows[1]?.sentence).toMatch(/^bun: worker serves 1\.90x \(1\.8\d–1\.9\dx\) the requests\/s of sync$/);
+    // bun's regex worker cell is invalid: no row, not a zero.
+    expect(questions.find((q) => q.id === 'regex-worker')?.rows.map((r) => r.lane)).toEqual(['node']);
+  });
+
+  it('give the findings: stayed on the loop and where a worker pays, per runtime', () => {
+    const answers = benchAnswers(report);
+    expect(answers.loop).toEqual([
+      expect.stringMatching(
+        /^node: async stayed on the loop in fib \(ticks 0 %, lag p99 41\.0 ms vs sync's 42\.0 ms\); left it in kdf \(ticks 90 %/,
+      ),
+      expect.stringMatching(/^node: worker left the loop in fib \(ticks 99 %.*\), regex \(ticks 95 %/),
+      expect.stringMatching(/^bun: async stayed on the loop in fib \(ticks 1\.0 %/),
+      expect.stringMatching(/^bun: worker left the loop in fib/),
+    ]);
+    expect(answers.worker).toEqual([
+      expect.stringMatching(/^node: a worker pays in fib \(2\.1\dx, [\d.]+–[\d.]+x\); no difference in regex \(1\.02x, 0\.8\d–1\.2\dx\)$/),
+      expect.stringMatching(/^bun: a worker pays in fib \(1\.90x/),
+    ]);
+  });
+
+  it('put the findings in the bench report, after how to read it', () => {
+    const markdown = renderMarkdown(report);
+    const findings = findingsMarkdown(benchAnswers(report), '###') ?? '';
+    expect(markdown).toContain(`## Findings\n\n${findings}`);
+    expect(markdown.indexOf('## Findings')).toBeLessThan(markdown.indexOf('## hello'));
+  });
+});
+
+describe('the picture of a question', () => {
+  const question = answerQuestions(answersReport()).find((q) => q.id === 'fib-worker');
+  if (question === undefined) throw new Error('fixture has no fib-worker question');
+  const svg = forestSvg(question);
+  const domain = forestDomain(question.rows);
+  const plotLeft = LAYOUT.pad + LAYOUT.labelWidth;
+  const at = (v: number) => Number(logX(v, domain, plotLeft, LAYOUT.plotWidth).toFixed(1));
+
+  it('draws one row per runtime, in its colour, with its sentence beside it', () => {
+    const rows = [...svg.matchAll(/<g class="row" data-lane="([^"]+)"/g)].map((m) => m[1]);
+    expect(rows).toEqual(['node', 'bun']);
+    expect(svg).toContain(`fill="${RUNTIME_COLORS.bun}">bun</text>`);
+    const sentences = [...svg.matchAll(/<text class="sentence" x="([\d.]+)"[^>]*>([^<]+)</g)];
+    expect(sentences.map((m) => m[2])).toEqual(question.rows.map((r) => r.sentence));
+    expect(sentences.every((m) => Number(m[1]) === plotLeft + LAYOUT.plotWidth + LAYOUT.gap)).toBe(true);
+    expect(svg).toContain('>bun: worker serves 1.90x');
+    expect(svg.startsWith('<svg xmlns="http://www.w3.org/2000/svg"')).toBe(true);
+  });
+
+  it('puts the line at 1, labelled "no difference", where the log axis has 1', () => {
+    const one = svg.match(/<line class="one" x1="([\d.]+)" x2="([\d.]+)"/);
+    expect(Number(one?.[1])).toBe(at(1));
+    expect(Number(one?.[2])).toBe(at(1));
+    expect(svg).toContain('>no difference</text>');
+  });
+
+  it('places dots and bars on a log scale: 2x and 0.5x equally far from 1', () => {
+    expect(at(2) - at(1)).toBeCloseTo(at(1) - at(0.5), 0);
+    const cx = [...svg.matchAll(/<circle class="ratio" cx="([\d.]+)"/g)].map((m) => Number(m[1]));
+    expect(cx).toEqual(question.rows.map((r) => at(r.ratio)));
+    const bars = [...svg.matchAll(/<line class="interval" x1="([\d.]+)" x2="([\d.]+)"/g)].map((m) => [Number(m[1]), Number(m[2])]);
+    expect(bars).toEqual(question.rows.map((r) => [at(r.ci?.[0] ?? 0), at(r.ci?.[1] ?? 0)]));
+    expect(logTicks(domain)).toContain(1);
+  });
+
+  it('draws an interval that holds 1 hollow and says "no difference"', () => {
+    const same = answerQuestions(answersReport()).find((q) => q.id === 'regex-worker');
+    const picture = forestSvg(same ?? question);
+    expect(picture).toMatch(/data-verdict="no-difference"><title>node: worker: no difference in requests\/s from sync/);
+    expect(picture).toMatch(/<circle class="ratio" [^>]*fill="#fff"/);
+    expect(svg).toMatch(/data-verdict="more"/);
+    expect(svg).not.toMatch(/<circle class="ratio" [^>]*fill="#fff"/);
+  });
+
+  it('keeps text from the report as text', () => {
+    const row = question.rows[0];
+    if (row === undefined) throw new Error('no row');
+    const odd = forestSvg({ ...question, title: 'a <b> & "c"', rows: [{ ...row, lane: '<node>' }] });
+    expect(odd).not.toContain('<b>');
+    expect(odd).toContain('&lt;node&gt;');
+  });
+});
