@@ -11,7 +11,7 @@ import type { Mode, ScenarioName } from '../model/names.ts';
 import type { Report } from '../model/report.ts';
 import { pairedRatioInterval } from './headline.ts';
 import { measuredLagP99 } from './loop-verdict.ts';
-import { laneOf } from './merge.ts';
+import { cellOf, laneOf } from './merge.ts';
 import { type Interval, type LoopReading, loopFinding, type RatioWords, ratioSentence, workerFinding } from './text/findings.ts';
 import { runtimeLabel } from './text/labels.ts';
 
@@ -52,18 +52,6 @@ const PAIRS: readonly Pair[] = [
 ];
 
 const MEASURE_TITLES = { throughput: 'requests/s', bystander: "a bystander request's p99" } as const;
-
-function cellOf(report: Report, c: Comparison, mode: Mode): CellResult | undefined {
-  return report.results.find(
-    (r) =>
-      laneOf(r) === laneOf(c) &&
-      r.scenario === c.scenario &&
-      r.mode === mode &&
-      r.connections === c.connections &&
-      r.processes === c.processes &&
-      r.status === 'ok',
-  );
-}
 
 const laneName = (c: Comparison) => `${runtimeLabel(c)}${c.connections === undefined ? '' : ` @${c.connections} conns`}`;
 

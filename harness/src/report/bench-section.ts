@@ -6,7 +6,7 @@
  */
 import { benchAnswers } from './answers.ts';
 import { holdsOne, pairedRatioInterval, ratioConfidence } from './headline.ts';
-import { laneOf } from './merge.ts';
+import { cellOf } from './merge.ts';
 import { formatRatio } from './text/formats.ts';
 import type { ChartAssets } from './render/html-assets.ts';
 import { renderConsoleSummary } from './render/console.ts';
@@ -14,21 +14,8 @@ import { renderHtml } from './render/html.ts';
 import { renderMarkdown } from './render/markdown.ts';
 import type { CellResult } from '../model/cell.ts';
 import type { Comparison, ProcessComparison, ProcessRatios, Ratios } from '../model/comparison.ts';
-import type { Mode } from '../model/names.ts';
 import type { Report } from '../model/report.ts';
 import type { Headline, ReportSection } from './section.ts';
-
-function cellOf(report: Report, c: Comparison, mode: Mode): CellResult | undefined {
-  return report.results.find(
-    (r) =>
-      laneOf(r) === laneOf(c) &&
-      r.scenario === c.scenario &&
-      r.mode === mode &&
-      r.connections === c.connections &&
-      r.processes === c.processes &&
-      r.status === 'ok',
-  );
-}
 
 function where(c: Pick<Comparison, 'runtime' | 'runtimeLabel' | 'scenario' | 'connections' | 'processes'>): string {
   const extra = [

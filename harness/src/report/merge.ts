@@ -6,6 +6,7 @@ import { processComparisons } from './process-ratios.ts';
 import { withAcrossProcesses } from './across-processes.ts';
 import { withLoopVerdicts } from './loop-verdict.ts';
 import type { CellResult } from '../model/cell.ts';
+import type { Comparison } from '../model/comparison.ts';
 import type { Environment } from '../model/environment.ts';
 import type { Mode, ScenarioName } from '../model/names.ts';
 import type { Parameters } from '../model/parameters.ts';
@@ -37,6 +38,19 @@ export interface MergeInput {
 /** A cell's lane: its installation's label when the plan named versions ("node@24"), else the runtime. */
 export function laneOf(cell: Pick<CellResult, 'runtime' | 'runtimeLabel'>): string {
   return cell.runtimeLabel ?? cell.runtime;
+}
+
+/** The measured (ok) cell of a comparison's lane, scenario and dimensions in the given mode. */
+export function cellOf(report: Pick<Report, 'results'>, c: Comparison, mode: Mode): CellResult | undefined {
+  return report.results.find(
+    (r) =>
+      laneOf(r) === laneOf(c) &&
+      r.scenario === c.scenario &&
+      r.mode === mode &&
+      r.connections === c.connections &&
+      r.processes === c.processes &&
+      r.status === 'ok',
+  );
 }
 
 /** A runtime entry's lane, as laneOf. */
