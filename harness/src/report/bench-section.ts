@@ -29,10 +29,11 @@ function cellOf(report: Report, c: Comparison, mode: Mode): CellResult | undefin
   );
 }
 
-function where(c: Pick<Comparison, 'runtime' | 'runtimeLabel' | 'scenario' | 'connections' | 'processes'>): string {
+function where(c: Pick<Comparison, 'runtime' | 'runtimeLabel' | 'scenario' | 'connections' | 'processes' | 'query'>): string {
   const extra = [
     c.connections === undefined ? '' : `${c.connections} connections`,
     c.processes === undefined ? '' : `${c.processes} process${c.processes === 1 ? '' : 'es'}`,
+    c.query ?? '',
   ].filter((x) => x !== '');
   return `${c.runtimeLabel ?? c.runtime}, ${c.scenario}${extra.length === 0 ? '' : ` (${extra.join(', ')})`}`;
 }
