@@ -16,6 +16,8 @@ import { resolveRemoteVersions } from './remote/remote-versions.ts';
 import { serverHostOf } from './remote/remote-host.ts';
 import { DEFAULT_DATA_DIR } from './system/data-files.ts';
 import { versionFeatures } from './versions/versions-section.ts';
+import { sweepFeatures, sweepSection } from './report/sweep-section.ts';
+import { combineFeatures } from './report/section.ts';
 import { siteLines } from './site-kinds.ts';
 import { makeRunDir, updateLatest } from './report/output.ts';
 import { interruptedReport, writeBenchReport } from './report/bench-files.ts';
@@ -59,7 +61,7 @@ async function main({ signal }: CommandContext): Promise<number> {
   if (signal.aborted) return 0;
   const progress = createProgress();
   progress.log(
-    `bench: ${specs.map((s) => s.label ?? s.name).join(', ')} x ${plan.scenarios.length} scenarios, ${connectionCounts(plan).join(',')} connections, ${plan.runs} runs of ${plan.durationSec} s after ${plan.warmupSec} s warm-up${plan.targetPrecision === undefined ? '' : ` (more, up to ${plan.maxRuns}, until within ±${plan.targetPrecision * 100} %${plan.budgetSec === undefined ? '' : ` in a ${plan.budgetSec} s budget`})`}, ${plan.schedule}, modes paired`,
+    `bench: ${specs.map((s) => s.label ?? s.name).join(', ')} x ${plan.scenarios.length} scenarios, ${connectionCounts(plan).join(',')} connections,${plan.sweep === undefined ? '' : ` ${plan.sweep.parameter}=${plan.sweep.values.join(',')},`} ${plan.runs} runs of ${plan.durationSec} s after ${plan.warmupSec} s warm-up${plan.targetPrecision === undefined ? '' : ` (more, up to ${plan.maxRuns}, until within ±${plan.targetPrecision * 100} %${plan.budgetSec === undefined ? '' : ` in a ${plan.budgetSec} s budget`})`}, ${plan.schedule}, modes paired`,
   );
   // --quick is a smoke run: it must say so before anyone quotes its figures.
   if (plan.quick && plan.runs < MIN_RUNS_FOR_INTERVAL)
@@ -75,20 +77,22 @@ async function main({ signal }: CommandContext): Promise<number> {
   const runDir = plan.outDir ?? makeRunDir(DEFAULT_RESULTS_ROOT);
   forceStop = () => {
     // A second Ctrl-C: the cells finished so far, written before the process ends.
-    const partial = interruptedReport(runDir, versionFeatures);
-    if (partial !== undefined) writeBenchReport(runDir, partial, versionFeatures);
+    const partial = interruptedReport(runDir, features);
+    if (partial !== undefined) writeBenchReport(runDir, partial, features);
   };
   const { report } = await runBench(plan, {
     progress,
     signal,
     specs,
     runDir,
-    features: versionFeatures,
+    features,
     ...(remote === undefined ? {} : { host: serverHostOf(remote) }),
   });
-  writeBenchReport(runDir, report, versionFeatures);
+  writeBenchReport(runDir, report, features);
   if (plan.outDir === undefined) updateLatest(DEFAULT_RESULTS_ROOT, runDir);
   console.log(renderConsoleSummary(report));
+  const sweep = sweepSection(report)?.console?.();
+  if (sweep !== undefined) console.log(`\n${sweepSection(report)?.title ?? ''}\n${sweep}`);
   console.log(
     `\nreport: ${resolve(runDir, 'report.html')}\n        ${resolve(runDir, 'report.md')}\n        ${resolve(runDir, 'report.json')}`,
   );
@@ -97,5 +101,7 @@ async function main({ signal }: CommandContext): Promise<number> {
 }
 
 let forceStop = () => {};
+/** What the features add to a bench report: versions compared, and a --sweep's section. */
+const features = combineFeatures(versionFeatures, sweepFeatures);
 
 runCommand('bench', main, { interruptible: true, cleanup: stopAllServers, onForce: () => forceStop() });

@@ -18,6 +18,7 @@ import type { CurveReport } from './curve/curve-types.ts';
 import { isSeedsReport, seedsSection } from './seeds/seeds-section.ts';
 import type { SeedsReport } from './seeds/render.ts';
 import { versionFeatures, versionsSection } from './versions/versions-section.ts';
+import { sweepFeatures } from './report/sweep-section.ts';
 
 export const RESULTS_ROOT = resolve(REPO_ROOT, 'data/results');
 export const SITE_DIR = resolve(RESULTS_ROOT, 'site');
@@ -38,7 +39,7 @@ export const SITE_KINDS: readonly SiteKind[] = [
     title: 'Sync vs async (bench)',
     file: 'report.json',
     accepts: (json) => isBenchReport(json) && !hasVersions(json),
-    section: (json) => benchSection(json as unknown as Report, chartAssets),
+    section: (json) => benchSection(json as unknown as Report, chartAssets, sweepFeatures.sections?.(json as unknown as Report) ?? []),
   },
   {
     kind: 'curve',

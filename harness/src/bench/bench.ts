@@ -31,6 +31,8 @@ import { checkBefore, checkTwice, referenceLoop, roundReference, withAfter } fro
 import { scenarioGroups, weightedPace } from './budget.ts';
 import { stopAllServers, type RunningServer } from '../servers/server.ts';
 import { createPhaseClock, phaseKind } from './phase-clock.ts';
+import { sizedCells } from './sweep-plan.ts';
+import { hopOptions, withHopCosts } from './sweep-hop.ts';
 import type { ServerHost } from '../servers/server-host.ts';
 
 export const DEFAULT_RESULTS_ROOT = resolve(REPO_ROOT, 'data/results');
@@ -116,7 +118,8 @@ export async function runBench(plan: Plan, options: BenchOptions): Promise<Bench
   };
   writeMeta(runDir, meta);
 
-  const cells = cellsFor(plan.scenarios, plan.modes);
+  const planned = cellsFor(plan.scenarios, plan.modes);
+  const cells = plan.sweep === undefined ? planned : sizedCells(planned, plan.sweep);
   const passes = connectionCounts(plan);
   // --processes: one lane per runtime and process count; auto = the CPUs the servers may use
   // (on another host, that host's CPUs as its preflight counted them).
@@ -232,7 +235,17 @@ export async function runBench(plan: Plan, options: BenchOptions): Promise<Bench
           const keepPartial = (partial: CellResult[]) => {
             for (const cell of partial) writeCell(runDir, tagged(cell));
           };
-          for (const measured of await benchGroup(group2, group, context, keepPartial)) {
+          const measuredGroup = await benchGroup(group2, group, context, keepPartial);
+          const finished =
+            plan.sweep === undefined
+              ? measuredGroup
+              : await withHopCosts(
+                  measuredGroup,
+                  group2,
+                  group,
+                  hopOptions(plan, signal, (line) => progress.log(line)),
+                );
+          for (const measured of finished) {
             const result = tagged(measured);
             writeCell(runDir, result);
             done++;

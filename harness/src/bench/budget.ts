@@ -53,12 +53,12 @@ export function weightedPace(
   };
 }
 
-/** Cells cut into runs of the same scenario, in order: the modes that are compared run together. */
+/** Cells cut into runs of the same scenario (and input, in a --sweep), in order: the modes that are compared run together. */
 export function scenarioGroups(cells: readonly CellSpec[]): CellSpec[][] {
   const groups: CellSpec[][] = [];
   for (const cell of cells) {
     const last = groups.at(-1);
-    if (last?.[0]?.scenario === cell.scenario) last.push(cell);
+    if (last?.[0]?.scenario === cell.scenario && last[0].query === cell.query) last.push(cell);
     else groups.push([cell]);
   }
   return groups;

@@ -17,6 +17,8 @@ export interface CellMeta {
   path: string;
   /** Serving processes, set when the plan names process counts (--processes). */
   processes?: number;
+  /** A --sweep's input ("kb=64"). */
+  query?: string;
   /** The server's pools as its /health named them. */
   pools?: Pools;
 }
@@ -76,6 +78,7 @@ export function summarizeCell(meta: CellMeta, runs: readonly RunResult[], opts: 
     mode: meta.mode,
     path: meta.path,
     ...(meta.processes === undefined ? {} : { processes: meta.processes }),
+    ...(meta.query === undefined ? {} : { query: meta.query }),
     ...(meta.pools === undefined ? {} : { pools: meta.pools }),
     status: verdict.status,
     flags: cellFlags(runs, { connections: opts.connections, countsAvailable }),

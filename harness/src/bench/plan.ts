@@ -9,6 +9,7 @@ import { DEFAULT_MIN_REQUESTS, QUICK_MIN_REQUESTS } from './run-length.ts';
 import { parseRuntimeList, parseRuntimeRequest, type RuntimeRequest } from '../servers/runtime-request.ts';
 import { REMOTE_FLAGS, remoteTarget, type RemoteTarget } from '../servers/server-host.ts';
 import { REPO_ROOT } from '../system/paths.ts';
+import { planSweep, sweepModes, type SweepPlan } from './sweep-plan.ts';
 
 /** Everything one bench run will do, decided before anything starts. */
 export interface Plan {
@@ -95,6 +96,11 @@ export interface Plan {
    * group's rounds, so each cell's interval can hold the variance between processes.
    */
   serverProcesses?: number;
+  /**
+   * --sweep json:kb=16,64,256: that scenario alone, its cells measured at each value of one input
+   * parameter (bench/sweep-plan.ts); the worker's hop is timed at each value too (bench/sweep-hop.ts).
+   */
+  sweep?: SweepPlan;
 }
 
 export type ProcessCount = number | 'auto';
@@ -205,6 +211,7 @@ const PLAN_FLAGS = [
   'baseline',
   'allocator',
   'server-processes',
+  'sweep',
   ...REMOTE_FLAGS,
 ] as const;
 
@@ -312,6 +319,13 @@ export function parsePlan(argv: string[]): Plan {
       );
     }
     plan.baseline = wanted;
+  }
+  const sweepFlag = str('sweep');
+  if (sweepFlag !== undefined) {
+    plan.sweep = planSweep(sweepFlag, { ...plan, scenarios: str('scenarios') === undefined ? undefined : scenarios });
+    plan.scenarios = [plan.sweep.scenario];
+    plan.modes = sweepModes(plan.sweep, modes);
+    plan.crossCheck = plan.crossCheck.filter((name) => name === plan.sweep?.scenario);
   }
   if (remote !== undefined && plan.scenarioFiles.length > 0)
     throw new FlagError('--scenario-file loads a module from this host: not with --server-host');

@@ -109,6 +109,7 @@ export async function benchGroup(
           scenario: cell.scenario,
           mode: cell.mode,
           path: cell.path,
+          ...(cell.query === undefined ? {} : { query: cell.query }),
           ...(lane.processes === undefined ? {} : { processes: lane.processes }),
         },
         runs: [],

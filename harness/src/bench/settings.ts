@@ -117,6 +117,7 @@ export function reportParameters(plan: Plan, allowed: Allowed): Parameters {
     ...(plan.baseline === undefined ? {} : { versionBaseline: plan.baseline.label }),
     allocator: plan.allocator,
     scenarios: scenarioEntries(plan.scenarios),
+    ...(plan.sweep === undefined ? {} : { sweep: plan.sweep }),
     ...(plan.serverProcesses === undefined || plan.serverProcesses < 2 ? {} : { serverProcesses: plan.serverProcesses }),
     ...serverEnvOf(plan),
   };

@@ -71,6 +71,8 @@ export interface CellKey {
   runtimeLabel?: string;
   scenario: ScenarioName;
   mode: Mode;
+  /** Set for a --sweep's sized cells ("kb=64"): each input is its own cell; absent in older reports. */
+  query?: string;
 }
 
 export interface ComparedCell extends CellKey {
@@ -195,6 +197,7 @@ function keyOf(cell: CellKey): CellKey {
     ...(cell.runtimeLabel === undefined ? {} : { runtimeLabel: cell.runtimeLabel }),
     scenario: cell.scenario,
     mode: cell.mode,
+    ...(cell.query === undefined ? {} : { query: cell.query }),
   };
 }
 
@@ -308,7 +311,8 @@ function checkOptions(threshold: number, alpha: number): void {
 }
 
 function cellKey(cell: CellKey): string {
-  return `${cell.runtimeLabel ?? cell.runtime}\u0000${cell.scenario}\u0000${cell.mode}`;
+  // A sized cell is never matched with the unsized one of its mode; without a query the key is as it always was.
+  return `${cell.runtimeLabel ?? cell.runtime}\u0000${cell.scenario}\u0000${cell.mode}${cell.query === undefined ? '' : `\u0000q${cell.query}`}`;
 }
 
 function byKey(report: Report): Map<string, CellResult> {

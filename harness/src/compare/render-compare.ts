@@ -153,7 +153,7 @@ function notComparedText(cell: NotComparedCell): string {
 }
 
 function row(cell: CellComparison): string[] {
-  const key = [cell.runtimeLabel ?? cell.runtime, cell.scenario, cell.mode];
+  const key = [cell.runtimeLabel ?? cell.runtime, cell.scenario, cell.query === undefined ? cell.mode : `${cell.mode} ${cell.query}`];
   if (cell.kind === 'not-compared') return [...key, DASH, DASH, DASH, DASH, DASH, DASH, DASH, escapeCell(notComparedText(cell))];
   const rps = (x: number): string => formatRps(x, cell.throughput.baseline);
   return [
@@ -177,7 +177,7 @@ export function comparisonTable(cells: readonly CellComparison[]): string {
 }
 
 function keyText(cell: CellKey): string {
-  return `${cell.runtimeLabel ?? cell.runtime} ${cell.scenario} ${cell.mode}`;
+  return `${cell.runtimeLabel ?? cell.runtime} ${cell.scenario} ${cell.mode}${cell.query === undefined ? '' : ` ${cell.query}`}`;
 }
 
 /** One line per side: a bench on a new runtime can add dozens of cells. */

@@ -218,6 +218,13 @@ export interface CellResult {
   reason?: string;
   /** added: the closed-loop connection count, set only when --connections was a list (a sweep). */
   connections?: number;
+  /**
+   * added, with --sweep: the query its requests carried ("kb=64"), so cells of one scenario and
+   * mode at different inputs stay apart (report/mode-ratios.ts dimensionKey). Absent: the module's defaults.
+   */
+  query?: string;
+  /** added, a --sweep's worker cells: the hop's own cost at this input (see HopCost). */
+  hopMs?: HopCost;
   requestsPerSec: Summary;
   /** Medians across runs of each run's figure. */
   latencyMs: { p50: number; p90: number; p99: number; p999: number; max: number };
@@ -299,6 +306,18 @@ export interface CellResult {
   driftCancelled?: DriftCancelled;
   /** added, scenario modules' cells: whether the mode's call leaves the event loop (see LoopUse). */
   loop?: LoopUse;
+}
+
+/**
+ * added: what handing the work to a worker thread costs apart from the work, in ms: the median of
+ * (worker - sync) latencies of requests sent one at a time, alternating, on one connection
+ * (bench/sweep-hop.ts), with the order-statistic 95 % interval of that median. Absent interval:
+ * too few pairs.
+ */
+export interface HopCost {
+  median: number;
+  ci95?: [number, number];
+  pairs: number;
 }
 
 /** added: how a cell's mode used the event loop; the rule is in report/loop-verdict.ts. */

@@ -42,6 +42,8 @@ export interface Comparison {
   connections?: number;
   /** added: the process count both sides ran with, when --processes was given. */
   processes?: number;
+  /** added, with --sweep: the query both sides' requests carried ("kb=64"). */
+  query?: string;
   asyncOverSync?: Ratios;
   workerOverSync?: Ratios;
   /** added: Hono /hello over raw /hello requests/s (scenario "hello" only). */

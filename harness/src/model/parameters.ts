@@ -75,6 +75,16 @@ export interface Parameters {
    * module of the user's own (--scenario-file), its file.
    */
   scenarios?: ScenarioEntry[];
+  /** added, with --sweep: the scenario, the input parameter and its values (ascending) its cells were measured at. */
+  sweep?: SweepParameters;
+}
+
+/** added: --sweep json:kb=16,64,256 (bench/sweep-flag.ts). */
+export interface SweepParameters {
+  scenario: ScenarioName;
+  parameter: string;
+  /** As the query carries them ("64"), ascending. */
+  values: string[];
 }
 
 export interface ScenarioEntry {

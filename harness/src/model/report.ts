@@ -8,6 +8,7 @@ import type { CellResult } from './cell.ts';
 import type { Comparison, ProcessComparison } from './comparison.ts';
 import type { Environment } from './environment.ts';
 import type { Parameters } from './parameters.ts';
+import type { SweepSummary } from './sweep.ts';
 
 export interface RuntimeEntry {
   name: RuntimeName;
@@ -55,4 +56,6 @@ export interface Report {
   processComparisons?: ProcessComparison[];
   /** added, when a run measured several versions of a runtime: each against its baseline version. */
   versions?: VersionComparison;
+  /** added, with --sweep: per runtime, worker over sync at each input with the crossover (report/sweep-summary.ts). */
+  sweep?: SweepSummary;
 }

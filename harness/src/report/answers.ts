@@ -91,7 +91,8 @@ export function answerQuestions(report: Report): Question[] {
   const scenarios = [...new Set(report.results.map((c) => c.scenario))];
   const rank = laneRank(report);
   return scenarios.flatMap((scenario) => {
-    const comparisons = report.comparisons.filter((c) => c.scenario === scenario);
+    // A --sweep's sized cells answer by size, in their own section (sweep-section.ts), not here.
+    const comparisons = report.comparisons.filter((c) => c.scenario === scenario && c.query === undefined);
     return PAIRS.flatMap((pair) =>
       (['throughput', 'bystander'] as const).flatMap((measure): Question[] => {
         const rows = comparisons

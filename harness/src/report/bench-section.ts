@@ -17,10 +17,11 @@ import type { Comparison, ProcessComparison, ProcessRatios, Ratios } from '../mo
 import type { Report } from '../model/report.ts';
 import type { Headline, ReportSection } from './section.ts';
 
-function where(c: Pick<Comparison, 'runtime' | 'runtimeLabel' | 'scenario' | 'connections' | 'processes'>): string {
+function where(c: Pick<Comparison, 'runtime' | 'runtimeLabel' | 'scenario' | 'connections' | 'processes' | 'query'>): string {
   const extra = [
     c.connections === undefined ? '' : `${c.connections} connections`,
     c.processes === undefined ? '' : `${c.processes} process${c.processes === 1 ? '' : 'es'}`,
+    c.query ?? '',
   ].filter((x) => x !== '');
   return `${c.runtimeLabel ?? c.runtime}, ${c.scenario}${extra.length === 0 ? '' : ` (${extra.join(', ')})`}`;
 }

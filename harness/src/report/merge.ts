@@ -5,6 +5,7 @@ import { comparisons, dimensionKey, withRatioToFastest } from './mode-ratios.ts'
 import { processComparisons } from './process-ratios.ts';
 import { withAcrossProcesses } from './across-processes.ts';
 import { withLoopVerdicts } from './loop-verdict.ts';
+import { sweepSummary } from './sweep-summary.ts';
 import type { CellResult } from '../model/cell.ts';
 import type { Comparison } from '../model/comparison.ts';
 import type { Environment } from '../model/environment.ts';
@@ -49,6 +50,7 @@ export function cellOf(report: Pick<Report, 'results'>, c: Comparison, mode: Mod
       r.mode === mode &&
       r.connections === c.connections &&
       r.processes === c.processes &&
+      r.query === c.query &&
       r.status === 'ok',
   );
 }
@@ -94,7 +96,8 @@ export function sortCells(
       rank(scenarios, a.scenario) - rank(scenarios, b.scenario) ||
       rank(MODE_ORDER, a.mode) - rank(MODE_ORDER, b.mode) ||
       (a.connections ?? 0) - (b.connections ?? 0) ||
-      (a.processes ?? 1) - (b.processes ?? 1),
+      (a.processes ?? 1) - (b.processes ?? 1) ||
+      (a.query ?? '').localeCompare(b.query ?? '', 'en', { numeric: true }),
   );
 }
 
@@ -113,5 +116,12 @@ export function mergeReport(input: MergeInput): Report {
     comparisons: comparisons(results),
     ...(input.timing === undefined ? {} : { timing: input.timing }),
     ...(results.some((c) => c.processes !== undefined) ? { processComparisons: processComparisons(results) } : {}),
+    ...sweepOf(input.parameters, results),
   };
+}
+
+/** With --sweep: where the worker starts to pay, per runtime (report/sweep-summary.ts). */
+function sweepOf(parameters: Parameters, results: CellResult[]): Pick<Report, 'sweep'> {
+  const sweep = sweepSummary({ parameters, results });
+  return sweep === undefined ? {} : { sweep };
 }

@@ -59,11 +59,12 @@ function pairRatios(cells: readonly CellResult[], over: Mode, base: Mode): Ratio
 const hasMode = (cells: readonly CellResult[], mode: Mode): boolean => cells.some((c) => c.mode === mode);
 
 /**
- * The added dimensions of a cell (--connections sweep, --processes), as a key suffix: each
- * count is its own group, so x2's async is compared with x2's sync, @100's with @100's.
+ * The added dimensions of a cell (--connections sweep, --processes, --sweep's input), as a key
+ * suffix: each is its own group, so x2's async is compared with x2's sync, @100's with @100's,
+ * kb=64's worker with kb=64's sync. A cell without them (every older report) keys as before.
  */
-export function dimensionKey(cell: Pick<CellResult, 'connections' | 'processes'>): string {
-  return `${cell.connections === undefined ? '' : `\u0000c${cell.connections}`}${cell.processes === undefined ? '' : `\u0000x${cell.processes}`}`;
+export function dimensionKey(cell: Pick<CellResult, 'connections' | 'processes' | 'query'>): string {
+  return `${cell.connections === undefined ? '' : `\u0000c${cell.connections}`}${cell.processes === undefined ? '' : `\u0000x${cell.processes}`}${cell.query === undefined ? '' : `\u0000q${cell.query}`}`;
 }
 
 /** With --processes, each process count is its own group: x2's async is compared with x2's sync. */
@@ -105,6 +106,7 @@ export function comparisons(results: readonly CellResult[]): Comparison[] {
       scenario: first.scenario,
       ...(first.connections === undefined ? {} : { connections: first.connections }),
       ...(first.processes === undefined ? {} : { processes: first.processes }),
+      ...(first.query === undefined ? {} : { query: first.query }),
       ...(asyncOverSync === undefined ? {} : { asyncOverSync }),
       ...(workerOverSync === undefined ? {} : { workerOverSync }),
       ...(honoOverRaw === undefined ? {} : { honoOverRaw }),

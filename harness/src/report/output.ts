@@ -53,7 +53,9 @@ const CELLS = 'cells';
 export function writeCell(runDir: string, cell: CellResult): string {
   const sweep = cell.connections === undefined ? '' : `-c${cell.connections}`;
   const processes = cell.processes === undefined ? '' : `-x${cell.processes}`;
-  const path = join(runDir, CELLS, `${laneOf(cell)}-${cell.scenario}-${cell.mode}${sweep}${processes}.json`);
+  // A sized cell's query in its name ("kb=64" -> "-kb64"): the sizes of one mode are separate files.
+  const input = cell.query === undefined ? '' : `-${cell.query.replace(/[^A-Za-z0-9.]+/g, '')}`;
+  const path = join(runDir, CELLS, `${laneOf(cell)}-${cell.scenario}-${cell.mode}${sweep}${processes}${input}.json`);
   writeJsonAtomic(path, cell);
   return path;
 }

@@ -54,3 +54,11 @@ export function withFeatures(report: Report, features: ReportFeatures | undefine
   const derived = features?.derive?.(report);
   return derived === undefined ? report : { ...report, ...derived };
 }
+
+/** Several features as one: their derived fields merged, their sections in the order given. */
+export function combineFeatures(...all: readonly ReportFeatures[]): ReportFeatures {
+  return {
+    derive: (report) => Object.assign({}, ...all.map((f) => f.derive?.(report) ?? {})),
+    sections: (report) => all.flatMap((f) => f.sections?.(report) ?? []),
+  };
+}

@@ -21,6 +21,8 @@ export interface CellSpec {
   server: ServerKind;
   path: string;
   route: string;
+  /** A --sweep's input for this cell ("kb=64"), also in `path`; absent: the module's defaults. */
+  query?: string;
 }
 
 const cell = (scenario: ScenarioName, mode: Mode, path: string, server: ServerKind = 'hono'): CellSpec => ({

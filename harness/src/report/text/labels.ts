@@ -20,9 +20,10 @@ export function runtimeLabel(cell: Pick<CellResult, 'runtime' | 'runtimeLabel' |
   return cell.processes === undefined ? lane : `${lane} x${cell.processes}`;
 }
 
-/** The mode, with the connection count when the run swept them: "sync @100". */
-export function modeLabel(cell: Pick<CellResult, 'mode' | 'connections'>): string {
-  return cell.connections === undefined ? cell.mode : `${cell.mode} @${cell.connections}`;
+/** The mode, with the connection count when the run swept them ("sync @100") and a --sweep's input ("sync kb=64"). */
+export function modeLabel(cell: Pick<CellResult, 'mode' | 'connections' | 'query'>): string {
+  const mode = cell.connections === undefined ? cell.mode : `${cell.mode} @${cell.connections}`;
+  return cell.query === undefined ? mode : `${mode} ${cell.query}`;
 }
 
 /** The server-thread figures as table cells: the loop thread's CPU and wait, the other threads. */

@@ -84,9 +84,10 @@ export function comparisonLines(report: Report, comparison: Comparison): string[
         c.scenario === comparison.scenario &&
         c.mode === mode &&
         c.connections === comparison.connections &&
-        c.processes === comparison.processes,
+        c.processes === comparison.processes &&
+        c.query === comparison.query,
     );
-  const runtime = `${runtimeLabel(comparison)}${comparison.connections === undefined ? '' : ` @${comparison.connections} conns`}`;
+  const runtime = `${runtimeLabel(comparison)}${comparison.connections === undefined ? '' : ` @${comparison.connections} conns`}${comparison.query === undefined ? '' : ` at ${comparison.query}`}`;
   const lines: string[] = [];
   if (comparison.honoOverRaw !== undefined) {
     lines.push(ratioSentence(runtime, ['Hono', cell('baseline')], ['the raw server', cell('raw')], comparison.honoOverRaw));
