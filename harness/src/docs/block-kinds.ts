@@ -31,6 +31,8 @@ import type { Mode } from '../model/names.ts';
 import type { Report } from '../model/report.ts';
 import { renderSeedsMarkdown, type SeedsReport } from '../seeds/render.ts';
 import { versionFeatures } from '../versions/versions-section.ts';
+import { combineFeatures } from '../report/section.ts';
+import { sweepFeatures } from '../report/sweep-section.ts';
 import { isComparison, renderPair } from './pair-block.ts';
 import { AnswerBlockError, answersBlock, findingsBlock, type Rendered } from './answer-blocks.ts';
 import type { ResultBlock } from './result-blocks.ts';
@@ -163,8 +165,8 @@ const slug = (heading: string) => heading.trim().toLowerCase().replace(/\s+/g, '
 /** The report's own Markdown, cut to the named `## ` sections (`sections=hash,versions-compared`; all when none named). */
 function benchReport(report: Report, params: Record<string, string>): string {
   const depth = depthOf(params, 3);
-  // A report with several versions of a runtime carries its "Versions compared" section as well.
-  const sections = renderMarkdown(report, versionFeatures.sections?.(report) ?? [])
+  // A report with several versions of a runtime, or a --sweep, carries that section as well, as bench-cli renders it.
+  const sections = renderMarkdown(report, combineFeatures(versionFeatures, sweepFeatures).sections?.(report) ?? [])
     .split(/^(?=## )/m)
     .slice(1);
   const name = (section: string) => slug(section.slice(3, section.indexOf('\n')));
