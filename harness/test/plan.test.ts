@@ -38,7 +38,7 @@ describe('parsePlan', () => {
     expect(() => parsePlan(['--schedule', 'random'])).toThrow(/--schedule: unknown "random"; accepted: interleaved, sequential/);
     expect(parsePlan(['--target-cv', '0.05'])).toMatchObject({ targetCv: 0.05, maxRuns: 12 });
     // A precision target and budget by default; none with --quick; 0 turns it off
-    expect(parsePlan([])).toMatchObject({ targetPrecision: 0.05, budgetSec: 240, runs: 4, durationSec: 1 });
+    expect(parsePlan([])).toMatchObject({ targetPrecision: 0.05, budgetSec: 210, runs: 4, durationSec: 1 });
     expect(parsePlan(['--quick']).targetPrecision).toBeUndefined();
     expect(parsePlan(['--target-precision', '0']).targetPrecision).toBeUndefined();
     expect(parsePlan(['--runs', '3']).targetPrecision).toBeUndefined();

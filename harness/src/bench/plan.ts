@@ -134,9 +134,9 @@ export const FULL = {
 /**
  * The full plan's precision: after `runs`, more rounds while a cell's 95 % interval
  * is wider than ±5 % of its median (hello ±10 %), up to 12 runs, while the run is ahead of an
- * even pace through 240 s (docs/methodology.md, "Choosing the defaults"). --quick has none.
+ * even pace through 210 s (docs/methodology.md, "Choosing the defaults"). --quick has none.
  */
-export const PRECISION = { maxRuns: 12, targetPrecision: 0.05, budgetSec: 240 } as const;
+export const PRECISION = { maxRuns: 12, targetPrecision: 0.05, budgetSec: 210 } as const;
 /**
  * --quick: every cell, shorter and fewer runs, under a minute for all three runtimes on 2 cores
  * (docs/methodology.md, "--quick: under a minute", has the measured wall time and where it went).
