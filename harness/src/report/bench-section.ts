@@ -6,7 +6,7 @@
  */
 import { benchAnswers } from './answers.ts';
 import { holdsOne, pairedRatioInterval, ratioConfidence } from './headline.ts';
-import { cellOf } from './merge.ts';
+import { cellOf } from './lanes.ts';
 import { formatRatio } from './text/formats.ts';
 import type { ChartAssets } from './render/html-assets.ts';
 import { renderConsoleSummary } from './render/console.ts';

@@ -7,7 +7,6 @@ import { withAcrossProcesses } from './across-processes.ts';
 import { withLoopVerdicts } from './loop-verdict.ts';
 import { sweepSummary } from './sweep-summary.ts';
 import type { CellResult } from '../model/cell.ts';
-import type { Comparison } from '../model/comparison.ts';
 import type { Environment } from '../model/environment.ts';
 import type { Mode, ScenarioName } from '../model/names.ts';
 import type { Parameters } from '../model/parameters.ts';
@@ -34,30 +33,6 @@ export interface MergeInput {
   runtimes: RuntimeEntry[];
   results: CellResult[];
   timing?: Timing;
-}
-
-/** A cell's lane: its installation's label when the plan named versions ("node@24"), else the runtime. */
-export function laneOf(cell: Pick<CellResult, 'runtime' | 'runtimeLabel'>): string {
-  return cell.runtimeLabel ?? cell.runtime;
-}
-
-/** The measured (ok) cell of a comparison's lane, scenario and dimensions in the given mode. */
-export function cellOf(report: Pick<Report, 'results'>, c: Comparison, mode: Mode): CellResult | undefined {
-  return report.results.find(
-    (r) =>
-      laneOf(r) === laneOf(c) &&
-      r.scenario === c.scenario &&
-      r.mode === mode &&
-      r.connections === c.connections &&
-      r.processes === c.processes &&
-      r.query === c.query &&
-      r.status === 'ok',
-  );
-}
-
-/** A runtime entry's lane, as laneOf. */
-export function entryLane(entry: Pick<RuntimeEntry, 'name' | 'label'>): string {
-  return entry.label ?? entry.name;
 }
 
 function cellKey(cell: CellResult): string {

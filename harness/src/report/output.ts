@@ -1,6 +1,6 @@
 import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { basename, dirname, join, relative } from 'node:path';
-import { laneOf } from './merge.ts';
+import { laneOf } from './lanes.ts';
 import type { CellResult } from '../model/cell.ts';
 import type { Environment } from '../model/environment.ts';
 import type { Parameters } from '../model/parameters.ts';

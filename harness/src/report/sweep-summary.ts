@@ -4,6 +4,7 @@
  * cost, and the crossover. Pure: derived from the cells, so an old report re-renders the same.
  */
 import type { CellResult, RunResult } from '../model/cell.ts';
+import { laneOf } from './lanes.ts';
 import type { Report } from '../model/report.ts';
 import type { Crossover, SweepMeasure, SweepPoint, SweepRuntime, SweepSummary, SweepVerdict } from '../model/sweep.ts';
 import { holdsOne, MIN_PAIRS, pairedRatioInterval, roundRatios } from '../stats/paired.ts';
@@ -52,9 +53,6 @@ function measure(ratios: readonly number[], better: 'above' | 'below', short: st
   if (paired === undefined) return { verdict: 'unknown', note: short };
   return { verdict: verdictOf(paired.ci95, better), ratio: { ratio: paired.ratio, ci95: paired.ci95, pairs: paired.pairs } };
 }
-
-/** The lane, as merge.ts's laneOf (not imported from there: merge derives this summary). */
-const laneOf = (c: Pick<CellResult, 'runtime' | 'runtimeLabel'>): string => c.runtimeLabel ?? c.runtime;
 
 const fewest = (runs: readonly RunResult[]): number => Math.min(...runs.map((r) => r.probeLatencyMs.count));
 

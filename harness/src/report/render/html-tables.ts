@@ -5,7 +5,8 @@
 import { escapeHtml } from './html-escape.ts';
 import { cellRemarks, flagLabel } from '../flags.ts';
 import { shownP99 } from '../../stats/littles-law.ts';
-import { entryLane, laneOf, MODE_ORDER } from '../merge.ts';
+import { entryLane, laneOf } from '../lanes.ts';
+import { MODE_ORDER } from '../merge.ts';
 import { driftCancelledText, precisionText } from '../text/precision.ts';
 import { environmentRows, modeLabel, parameterRows, THREAD_HEAD, threadFigures, runtimeLabel } from '../text/labels.ts';
 import { formatMs, formatRatio, formatRps } from '../text/formats.ts';

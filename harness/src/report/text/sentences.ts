@@ -4,7 +4,7 @@
  * shared by the Markdown, HTML and console reports.
  */
 import { cellRemarks, flagLabel, percent } from '../flags.ts';
-import { laneOf } from '../merge.ts';
+import { comparedCell } from '../lanes.ts';
 import type { CellResult } from '../../model/cell.ts';
 import type { Comparison, Ratios } from '../../model/comparison.ts';
 import type { Report } from '../../model/report.ts';
@@ -77,16 +77,7 @@ function ratioSentence(
  * "node: async handles 2.41x the requests/s of sync (p99 0.52x, probe p99 0.05x)".
  */
 export function comparisonLines(report: Report, comparison: Comparison): string[] {
-  const cell = (mode: CellResult['mode']): CellResult | undefined =>
-    report.results.find(
-      (c) =>
-        laneOf(c) === laneOf(comparison) &&
-        c.scenario === comparison.scenario &&
-        c.mode === mode &&
-        c.connections === comparison.connections &&
-        c.processes === comparison.processes &&
-        c.query === comparison.query,
-    );
+  const cell = (mode: CellResult['mode']): CellResult | undefined => comparedCell(report, comparison, mode);
   const runtime = `${runtimeLabel(comparison)}${comparison.connections === undefined ? '' : ` @${comparison.connections} conns`}${comparison.query === undefined ? '' : ` at ${comparison.query}`}`;
   const lines: string[] = [];
   if (comparison.honoOverRaw !== undefined) {
