@@ -13,28 +13,13 @@ import {
   type BenchApp,
   type Manifest,
 } from '../src/index.ts';
+import { testAppConfig } from './test-config.ts';
 
-const TSX_WORKER = new URL('./scenario-worker-tsx.mjs', import.meta.url);
 let dataDir: string;
 let manifest: Manifest;
 let app: BenchApp;
 
-const config = (overrides: Partial<AppConfig> = {}): AppConfig => ({
-  runtime: 'node',
-  version: '20.0.0-test',
-  pid: 4242,
-  dataDir,
-  hashCost: 4,
-  fibN: 20,
-  fibVariant: 'plain',
-  busyExponent: 2,
-  asyncDepth: 4,
-  sleepMs: 5,
-  workerPoolSize: 2,
-  lagIntervalMs: 10,
-  workerUrl: TSX_WORKER,
-  ...overrides,
-});
+const config = (overrides: Partial<AppConfig> = {}): AppConfig => testAppConfig(dataDir, overrides);
 
 beforeAll(async () => {
   dataDir = mkdtempSync(join(tmpdir(), 'app-test-'));

@@ -3,29 +3,15 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApp, generateDataFiles, type BenchApp } from '../src/index.ts';
+import { testAppConfig } from './test-config.ts';
 
-const TSX_WORKER = new URL('./scenario-worker-tsx.mjs', import.meta.url);
 let dataDir: string;
 let app: BenchApp;
 
 beforeAll(async () => {
   dataDir = mkdtempSync(join(tmpdir(), 'loop-check-test-'));
   generateDataFiles(dataDir, 2, 1024);
-  app = await createApp({
-    runtime: 'node',
-    version: '20.0.0-test',
-    pid: 4242,
-    dataDir,
-    hashCost: 4,
-    fibN: 20,
-    fibVariant: 'plain',
-    busyExponent: 2,
-    asyncDepth: 4,
-    sleepMs: 5,
-    workerPoolSize: 1,
-    lagIntervalMs: 10,
-    workerUrl: TSX_WORKER,
-  });
+  app = await createApp(testAppConfig(dataDir, { workerPoolSize: 1 }));
 });
 
 afterAll(async () => {

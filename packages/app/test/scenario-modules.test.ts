@@ -4,28 +4,14 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApp, generateDataFiles, type AppConfig, type BenchApp } from '../src/index.ts';
+import { testAppConfig } from './test-config.ts';
 
 // The example module docs/your-own-code.md shows: this test serves that very file.
 const EXAMPLE = fileURLToPath(new URL('../../../docs/examples/primes.ts', import.meta.url));
 let dir: string;
 let app: BenchApp;
 
-const config = (overrides: Partial<AppConfig> = {}): AppConfig => ({
-  runtime: 'node',
-  version: '20.0.0-test',
-  pid: 4242,
-  dataDir: dir,
-  hashCost: 4,
-  fibN: 20,
-  fibVariant: 'plain',
-  busyExponent: 2,
-  asyncDepth: 4,
-  sleepMs: 5,
-  workerPoolSize: 2,
-  lagIntervalMs: 10,
-  workerUrl: new URL('./scenario-worker-tsx.mjs', import.meta.url),
-  ...overrides,
-});
+const config = (overrides: Partial<AppConfig> = {}): AppConfig => testAppConfig(dir, overrides);
 
 function moduleFile(file: string, text: string): string {
   const path = join(dir, file);
