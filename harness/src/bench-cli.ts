@@ -6,7 +6,6 @@ import { typedPath, writableDir } from './cli/flags.ts';
 import { type CommandContext, runCommand } from './cli/command.ts';
 import { fdWarning } from './system/fd-limit.ts';
 import { parsePlan } from './bench/plan.ts';
-import { connectionCounts } from './bench/settings.ts';
 import { loadUserScenarios, setupUserScenarios, userScenarioFiles } from './servers/user-scenarios.ts';
 import { readsDataFiles } from './servers/scenarios.ts';
 import { createProgress } from './bench/progress.ts';
@@ -61,14 +60,14 @@ async function main({ signal }: CommandContext): Promise<number> {
   if (signal.aborted) return 0;
   const progress = createProgress();
   progress.log(
-    `bench: ${specs.map((s) => s.label ?? s.name).join(', ')} x ${plan.scenarios.length} scenarios, ${connectionCounts(plan).join(',')} connections,${plan.sweep === undefined ? '' : ` ${plan.sweep.parameter}=${plan.sweep.values.join(',')},`} ${plan.runs} runs of ${plan.durationSec} s after ${plan.warmupSec} s warm-up${plan.targetPrecision === undefined ? '' : ` (more, up to ${plan.maxRuns}, until within ±${plan.targetPrecision * 100} %${plan.budgetSec === undefined ? '' : ` in a ${plan.budgetSec} s budget`})`}, ${plan.schedule}, modes paired`,
+    `bench: ${specs.map((s) => s.label ?? s.name).join(', ')} x ${plan.scenarios.length} scenarios, ${plan.connections.join(',')} connections,${plan.sweep === undefined ? '' : ` ${plan.sweep.parameter}=${plan.sweep.values.join(',')},`} ${plan.runs} runs of ${plan.durationSec} s after ${plan.warmupSec} s warm-up${plan.targetPrecision === undefined ? '' : ` (more, up to ${plan.maxRuns}, until within ±${plan.targetPrecision * 100} %${plan.budgetSec === undefined ? '' : ` in a ${plan.budgetSec} s budget`})`}, ${plan.schedule}, modes paired`,
   );
   // --quick is a smoke run: it must say so before anyone quotes its figures.
   if (plan.quick && plan.runs < MIN_RUNS_FOR_INTERVAL)
     progress.log(
       `bench: --quick: ${plan.runs} runs a cell, so no 95 % interval, and figures that can move by tens of percent from run to run: a smoke test, not figures to quote (the default bench:all measures each cell to ±5 %)`,
     );
-  const fd = fdWarning(Math.max(...connectionCounts(plan)));
+  const fd = fdWarning(Math.max(...plan.connections));
   if (fd !== undefined) progress.log(`bench: ${fd}`);
   if (remote !== undefined)
     progress.log(

@@ -37,7 +37,7 @@ describe('comparisons', () => {
   ];
 
   it('gives hono over raw for hello only, async and worker over sync where they exist', () => {
-    expect(comparisons(results)).toEqual([
+    expect(comparisons(results, false)).toEqual([
       { runtime: 'node', scenario: 'hello', honoOverRaw: { throughput: 0.8, p99: 1.2, probeP99: 1.5 } },
       {
         runtime: 'node',
@@ -51,7 +51,7 @@ describe('comparisons', () => {
 
   it('keeps a pair with null ratios when one side is missing', () => {
     const onlySync = [makeCell({ runtime: 'deno', scenario: 'hash', mode: 'sync' })];
-    expect(comparisons(onlySync)).toEqual([
+    expect(comparisons(onlySync, false)).toEqual([
       { runtime: 'deno', scenario: 'hash', asyncOverSync: { throughput: null, p99: null, probeP99: null } },
     ]);
   });

@@ -1,14 +1,22 @@
 import { describe, expect, it } from 'vitest';
+import type { CellResult } from '../src/model/cell.ts';
 import { mergeReport } from '../src/report/merge.ts';
 import { renderHtml } from '../src/report/render/html.ts';
 import { renderMarkdown } from '../src/report/render/markdown.ts';
 import { parsePlan } from '../src/bench/plan.ts';
+import { connectionsSwept } from '../src/bench/settings.ts';
 import { environment, makeCell, parameters, runtimes } from './fixtures.ts';
 
 describe('--connections as a list (closed-loop concurrency sweep)', () => {
   it('a list is a sweep; one number is not', () => {
-    expect(parsePlan(['--connections', '1,10,100,1000'])).toMatchObject({ connections: 1, connectionsList: [1, 10, 100, 1000] });
-    expect(parsePlan(['--connections', '100']).connectionsList).toBeUndefined();
+    const sweep = parsePlan(['--connections', '1,10,100,1000']);
+    expect(sweep.connections).toEqual([1, 10, 100, 1000]);
+    expect(connectionsSwept(sweep)).toBe(true);
+    const one = parsePlan(['--connections', '100']);
+    expect(one.connections).toEqual([100]);
+    expect(connectionsSwept(one)).toBe(false);
+    // Repeats are dropped: a list that comes down to one count is one count, not a sweep.
+    expect(connectionsSwept(parsePlan(['--connections', '10,10']))).toBe(false);
     expect(() => parsePlan(['--connections', '1,0'])).toThrow(/--connections must be an integer from 1/);
   });
 
@@ -51,5 +59,25 @@ describe('--connections as a list (closed-loop concurrency sweep)', () => {
     expect(md).toContain('node @10 conns: async handles 10.00x the requests/s of sync');
     const html = renderHtml(report, { chartJs: '', errorBarsJs: '' });
     expect(html.match(/<canvas[^>]*data-chart="concurrency"/g)).toHaveLength(1);
+  });
+
+  it('without a sweep every cell still carries its count, and nothing names it: renders as a report from before cells carried one', () => {
+    const atTen = cells.filter((c) => c.connections === 10);
+    const merge = (results: CellResult[]) =>
+      mergeReport({ createdAt: '2026-11-23T00:00:00Z', status: 'complete', environment, parameters, runtimes, results });
+    const current = merge(atTen);
+    const older = merge(atTen.map(({ connections: _, ...cell }) => cell));
+    expect(current.results.map((c) => c.connections)).toEqual([10, 10]);
+    expect(current.comparisons).toHaveLength(1);
+    expect(current.comparisons[0]).not.toHaveProperty('connections');
+    const md = renderMarkdown(current);
+    expect(md).not.toContain('@10');
+    expect(md).not.toContain('Concurrency sweep');
+    expect(md).toBe(renderMarkdown(older));
+    const html = renderHtml(current, { chartJs: '', errorBarsJs: '' });
+    expect(html).not.toContain('data-chart="concurrency"');
+    // The embedded report.json differs (the cells' counts); everything drawn from it does not.
+    const drawn = (page: string) => page.replace(/<script type="application\/json" id="report-data">.*?<\/script>/s, '');
+    expect(drawn(html)).toBe(drawn(renderHtml(older, { chartJs: '', errorBarsJs: '' })));
   });
 });

@@ -41,9 +41,9 @@ describe('results folders', () => {
 
   it('each finished cell is its own file, read back for the merge', () => {
     const dir = makeRunDir(root);
-    writeCell(dir, makeCell({ runtime: 'bun', scenario: 'hash', mode: 'sync' }));
-    writeCell(dir, makeCell({ runtime: 'node', scenario: 'sleep', mode: 'async' }));
-    writeCell(dir, makeCell({ runtime: 'bun', scenario: 'hash', mode: 'sync', status: 'failed' }));
+    writeCell(dir, makeCell({ runtime: 'bun', scenario: 'hash', mode: 'sync' }), false);
+    writeCell(dir, makeCell({ runtime: 'node', scenario: 'sleep', mode: 'async' }), false);
+    writeCell(dir, makeCell({ runtime: 'bun', scenario: 'hash', mode: 'sync', status: 'failed' }), false);
     const cells = readCells(dir);
     expect(cells.map((c) => `${c.runtime}/${c.scenario}/${c.mode}/${c.status}`)).toEqual(['bun/hash/sync/failed', 'node/sleep/async/ok']);
     expect(readCells(join(root, 'missing'))).toEqual([]);

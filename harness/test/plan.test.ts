@@ -7,11 +7,19 @@ describe('parsePlan', () => {
     const plan = parsePlan([]);
     expect(plan.runtimes).toEqual(['node', 'bun', 'deno']);
     expect(plan.scenarios).toEqual(['hello', 'hash', 'file', 'fib', 'sleep']);
-    expect(plan).toMatchObject({ ...FULL, quick: false, modes: undefined, hashCost: 10, fibN: 28, sleepMs: 20 });
+    expect(plan).toMatchObject({
+      ...FULL,
+      connections: [FULL.connections],
+      quick: false,
+      modes: undefined,
+      hashCost: 10,
+      fibN: 28,
+      sleepMs: 20,
+    });
   });
 
   it('--quick shortens the runs; explicit flags still win', () => {
-    expect(parsePlan(['--quick'])).toMatchObject({ ...QUICK, quick: true });
+    expect(parsePlan(['--quick'])).toMatchObject({ ...QUICK, connections: [QUICK.connections], quick: true });
     expect(parsePlan(['--quick', '--runs', '5', '--duration', '1.5'])).toMatchObject({
       runs: 5,
       durationSec: 1.5,

@@ -123,6 +123,7 @@ describe('renderHtml', () => {
     const hash = base.results.filter((c) => c.runtime === 'node' && c.scenario === 'hash');
     const swept = mergeReport({
       ...base,
+      parameters: { ...base.parameters, connectionsSweep: [10, 100] },
       results: [...hash.map((c) => ({ ...c, processes: 2 })), ...hash.map((c) => ({ ...c, connections: 100 }))],
     });
     const summary = renderHtml(swept, assets);

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { parsePlan } from '../src/bench/plan.ts';
-import { connectionCounts, reportParameters, scheduleSettings } from '../src/bench/settings.ts';
+import { reportParameters, scheduleSettings } from '../src/bench/settings.ts';
 
 describe("one model of a run's settings", () => {
   it("derives the report's parameters from the plan, in the report's field order", () => {
@@ -59,8 +59,8 @@ describe("one model of a run's settings", () => {
 
   it('each pass carries its own connections; the rest of its settings are the plan', () => {
     const plan = parsePlan(['--connections', '1,10,100', '--runs', '4']);
-    expect(connectionCounts(plan)).toEqual([1, 10, 100]);
-    expect(connectionCounts(parsePlan(['--connections', '7']))).toEqual([7]);
+    expect(plan.connections).toEqual([1, 10, 100]);
+    expect(parsePlan(['--connections', '7']).connections).toEqual([7]);
     const pass = scheduleSettings(plan, 10);
     expect(pass).toMatchObject({ connections: 10, runs: 4, durationSec: plan.durationSec, timeoutSec: plan.timeoutSec });
     expect(pass).not.toHaveProperty('scenarios');

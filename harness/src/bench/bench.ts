@@ -11,7 +11,7 @@ import { Interrupted } from '../cli/interrupt.ts';
 import { mergeReport } from '../report/merge.ts';
 import { makeRunDir, readCells, writeCell, writeMeta, type RunMeta } from '../report/output.ts';
 import type { Plan } from './plan.ts';
-import { connectionCounts, reportParameters, scheduleSettings } from './settings.ts';
+import { connectionsSwept, reportParameters, scheduleSettings } from './settings.ts';
 import { Probe } from '../load/probe.ts';
 import type { Progress } from './progress.ts';
 import { formatMs, formatRps } from '../report/text/formats.ts';
@@ -120,7 +120,8 @@ export async function runBench(plan: Plan, options: BenchOptions): Promise<Bench
 
   const planned = cellsFor(plan.scenarios, plan.modes);
   const cells = plan.sweep === undefined ? planned : sizedCells(planned, plan.sweep);
-  const passes = connectionCounts(plan);
+  const passes = plan.connections;
+  const swept = connectionsSwept(plan);
   // --processes: one lane per runtime and process count; auto = the CPUs the servers may use
   // (on another host, that host's CPUs as its preflight counted them).
   const serverCpuCount =
@@ -153,7 +154,7 @@ export async function runBench(plan: Plan, options: BenchOptions): Promise<Bench
   const probe = new Probe();
   const lanes: Lane[] = [];
   const context: ScheduleContext = {
-    plan: scheduleSettings(plan, passes[0] ?? plan.connections),
+    plan: scheduleSettings(plan, passes[0]),
     probe,
     settings: scenarioSettings({ ...plan, dataDir: checkDir }),
     evict: cold?.ok === true ? evictPaths : undefined,
@@ -226,14 +227,13 @@ export async function runBench(plan: Plan, options: BenchOptions): Promise<Bench
             meta.parameters.filesPrimed = await primeInputs(filePaths, progress);
           if (plan.budgetSec !== undefined && pace === undefined)
             pace = weightedPace(Math.max(0, plan.budgetSec - (Date.now() - startedAt) / 1000), total, Date.now(), perUnitSec);
-          // The report names a cell's connections only in a sweep (field fixed since before sweeps).
           const tagged = (measured: CellResult): CellResult => ({
             ...measured,
-            ...(plan.connectionsList === undefined ? {} : { connections }),
+            connections,
             ...(host === undefined ? {} : { serverHost: host.environment.host }),
           });
           const keepPartial = (partial: CellResult[]) => {
-            for (const cell of partial) writeCell(runDir, tagged(cell));
+            for (const cell of partial) writeCell(runDir, tagged(cell), swept);
           };
           const measuredGroup = await benchGroup(group2, group, context, keepPartial);
           const finished =
@@ -247,9 +247,9 @@ export async function runBench(plan: Plan, options: BenchOptions): Promise<Bench
                 );
           for (const measured of finished) {
             const result = tagged(measured);
-            writeCell(runDir, result);
+            writeCell(runDir, result, swept);
             done++;
-            progress.log(cellLine(result));
+            progress.log(cellLine(result, swept));
           }
           clock.enter('other');
           // Servers no later cell needs are stopped: idle servers are few, not many.
@@ -379,8 +379,8 @@ export function exitCode(report: Report, strict: boolean): number {
 }
 
 /** One plain line per finished cell, so a log shows results as they come. */
-export function cellLine(cell: CellResult): string {
-  const name = `${cell.runtimeLabel ?? cell.runtime}${cell.processes === undefined ? '' : ` x${cell.processes}`} ${cell.scenario}/${cell.mode}${cell.connections === undefined ? '' : ` @${cell.connections} conns`}`;
+export function cellLine(cell: CellResult, connectionsSwept: boolean): string {
+  const name = `${cell.runtimeLabel ?? cell.runtime}${cell.processes === undefined ? '' : ` x${cell.processes}`} ${cell.scenario}/${cell.mode}${connectionsSwept ? ` @${cell.connections} conns` : ''}`;
   if (cell.status === 'failed') return `${name}: FAILED: ${cell.reason ?? ''}`;
   const rps = cell.requestsPerSec;
   const figures = `${formatRps(rps.median)} req/s (CV ${(rps.cv * 100).toFixed(1)}%), p99 ${formatMs(cell.latencyMs.p99)} ms, probe p99 ${formatMs(cell.probeLatencyMs.p99)} ms`;

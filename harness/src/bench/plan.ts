@@ -12,6 +12,9 @@ import { REPO_ROOT } from '../system/paths.ts';
 import { planSweep, sweepModes, type SweepPlan } from './sweep-plan.ts';
 
 /** Everything one bench run will do, decided before anything starts. */
+/** One or more counts, in order. */
+type Counts = [number, ...number[]];
+
 export interface Plan {
   runtimes: RuntimeName[];
   /**
@@ -29,9 +32,11 @@ export interface Plan {
   scenarioFiles: string[];
   /** Modes to keep within the scenarios (all when undefined). */
   modes: Mode[] | undefined;
-  connections: number;
-  /** --connections given as a list (a sweep): every cell is measured at each count, in order. */
-  connectionsList?: number[];
+  /**
+   * The closed-loop connection counts, in order: every cell is measured at each (one pass each).
+   * More than one is a --connections sweep (connectionsSwept).
+   */
+  connections: Counts;
   durationSec: number;
   warmupSec: number;
   runs: number;
@@ -236,13 +241,14 @@ function scenarioFilesOf(raw: string | boolean | string[] | undefined): string[]
 }
 
 /** "1,10,100": a sweep of connection counts (repeats dropped, order kept); undefined for one number. */
-function connectionsSweep(raw: string | undefined): number[] | undefined {
+function connectionList(raw: string | undefined): Counts | undefined {
   if (raw === undefined || !raw.includes(',')) return undefined;
   const items = raw
     .split(',')
     .map((s) => s.trim())
     .filter((s) => s !== '');
-  return [...new Set(items.map((item) => numberFlag('connections', item, 1, 10_000, true) ?? 0))];
+  const [first, ...rest] = new Set(items.map((item) => numberFlag('connections', item, 1, 10_000, true) ?? 0));
+  return first === undefined ? undefined : [first, ...rest];
 }
 
 export function parsePlan(argv: string[]): Plan {
@@ -251,7 +257,7 @@ export function parsePlan(argv: string[]): Plan {
   const quick = values.quick === true;
   const base = quick ? QUICK : FULL;
   const modes = nameList('modes', str('modes'), MODES);
-  const sweep = connectionsSweep(str('connections'));
+  const counts = connectionList(str('connections'));
   const requests = str('runtimes') === undefined ? undefined : parseRuntimeList(str('runtimes') ?? '', RUNTIME_NAMES);
   const versioned = requests?.some((r) => r.version !== undefined) === true;
   const scenarios = withUserScenarios(nameList('scenarios', str('scenarios'), [...scenarioNames(), ...scenarioGroups().keys()]));
@@ -261,8 +267,7 @@ export function parsePlan(argv: string[]): Plan {
     scenarios,
     scenarioFiles: scenarioFilesOf(values['scenario-file']),
     modes,
-    connections: sweep?.[0] ?? numberFlag('connections', str('connections'), 1, 10_000, true) ?? base.connections,
-    ...(sweep === undefined ? {} : { connectionsList: sweep }),
+    connections: counts ?? [numberFlag('connections', str('connections'), 1, 10_000, true) ?? base.connections],
     durationSec: numberFlag('duration', str('duration'), 0.1, 3600, false) ?? base.durationSec,
     warmupSec: numberFlag('warmup', str('warmup'), 0, 600, false) ?? base.warmupSec,
     runs: numberFlag('runs', str('runs'), 1, 100, true) ?? base.runs,

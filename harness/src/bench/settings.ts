@@ -11,11 +11,11 @@ import type { Plan } from './plan.ts';
 import { scenarioEntries } from '../servers/scenarios.ts';
 
 /**
- * Every connection count the plan measures at, in order, one pass each. Inside the code a count
- * is always "connections"; the report's connections/connectionsSweep are derived at the edge.
+ * Whether the plan sweeps connection counts (--connections 1,10,100). Every cell carries its own
+ * count; the sweep is what makes the count a dimension the renderers show (report/lanes.ts).
  */
-export function connectionCounts(plan: Pick<Plan, 'connections' | 'connectionsList'>): number[] {
-  return plan.connectionsList ?? [plan.connections];
+export function connectionsSwept(plan: Pick<Plan, 'connections'>): boolean {
+  return plan.connections.length > 1;
 }
 
 /** What measuring one cell reads (bench/measure.ts, servers/server-control.ts), at one pass's connections. */
@@ -96,11 +96,10 @@ function pick<K extends keyof Plan & keyof Parameters>(plan: Plan, fields: reado
 
 /** Every parameter of the run as measured: the plan, and what the machine allowed of it. */
 export function reportParameters(plan: Plan, allowed: Allowed): Parameters {
-  const counts = connectionCounts(plan);
   const { cold } = allowed;
   return {
-    connections: counts[0] ?? plan.connections,
-    ...(plan.connectionsList === undefined ? {} : { connectionsSweep: counts }),
+    connections: plan.connections[0],
+    ...(connectionsSwept(plan) ? { connectionsSweep: [...plan.connections] } : {}),
     ...pick(plan, FIGURES),
     fileCache: cold?.ok === true ? 'cold' : 'warm',
     ...(cold?.ok === false ? { coldUnavailable: cold.reason } : {}),

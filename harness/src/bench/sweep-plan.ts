@@ -102,7 +102,7 @@ export interface SweepContext {
   /** --scenarios as given and expanded (undefined: not given). */
   scenarios?: readonly ScenarioName[] | undefined;
   modes?: readonly Mode[] | undefined;
-  connectionsList?: readonly number[] | undefined;
+  connections: readonly number[];
   hashCost: number;
   fibN: number;
   sleepMs: number;
@@ -116,7 +116,7 @@ export interface SweepContext {
 export function planSweep(raw: string, ctx: SweepContext): SweepPlan {
   const settings = scenarioSettings({ dataDir: '', hashCost: ctx.hashCost, fibN: ctx.fibN, sleepMs: ctx.sleepMs });
   const sweep = parseSweep(raw, scenarioModule, settings);
-  if (ctx.connectionsList !== undefined) throw new FlagError('--sweep measures at one connection count: not with a --connections list');
+  if (ctx.connections.length > 1) throw new FlagError('--sweep measures at one connection count: not with a --connections list');
   if (ctx.scenarios !== undefined && !ctx.scenarios.includes(sweep.scenario))
     throw new FlagError(`--sweep ${sweep.scenario}: not among --scenarios ${ctx.scenarios.join(',')}`);
   if (ctx.modes !== undefined && !(ctx.modes.includes('sync') && ctx.modes.includes('worker')))

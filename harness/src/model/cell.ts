@@ -216,7 +216,10 @@ export interface CellResult {
   status: CellStatus;
   flags: Flag[];
   reason?: string;
-  /** added: the closed-loop connection count, set only when --connections was a list (a sweep). */
+  /**
+   * added: the closed-loop connection count the cell was measured at. Older reports carry it only
+   * in a --connections sweep (parameters.connectionsSweep), which alone makes it a dimension.
+   */
   connections?: number;
   /**
    * added, with --sweep: the query its requests carried ("kb=64"), so cells of one scenario and

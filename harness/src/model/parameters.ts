@@ -3,7 +3,7 @@ import type { ScenarioName } from './names.ts';
 
 export interface Parameters {
   connections: number;
-  /** added: --connections as a list; cells then carry their own `connections`. */
+  /** added: --connections as a list (a sweep): each count is then a dimension of the cells, which carry their own `connections`. */
   connectionsSweep?: number[];
   durationSec: number;
   warmupSec: number;

@@ -11,7 +11,7 @@ import type { Mode, ScenarioName } from '../model/names.ts';
 import type { Report } from '../model/report.ts';
 import { pairedRatioInterval } from './headline.ts';
 import { measuredLagP99 } from './loop-verdict.ts';
-import { cellOf, laneOf } from './lanes.ts';
+import { cellOf, connectionsSwept, laneOf } from './lanes.ts';
 import { type Interval, type LoopReading, loopFinding, type RatioWords, ratioSentence, workerFinding } from './text/findings.ts';
 import { runtimeLabel } from './text/labels.ts';
 
@@ -129,7 +129,8 @@ const OFF_LOOP: readonly Mode[] = ['async', 'worker'];
 /** Per runtime lane and off-loop mode: which calls stayed on the loop, with the figure the verdict rests on. */
 export function loopFindings(report: Report): string[] {
   const withVerdict = report.results.filter((c) => OFF_LOOP.includes(c.mode) && c.loop?.verdict !== undefined);
-  const lane = (c: CellResult) => `${runtimeLabel(c)}${c.connections === undefined ? '' : ` @${c.connections} conns`}`;
+  const swept = connectionsSwept(report);
+  const lane = (c: CellResult) => `${runtimeLabel(c)}${swept && c.connections !== undefined ? ` @${c.connections} conns` : ''}`;
   const rank = laneRank(report);
   const lanes = [...new Set(withVerdict.map(lane))].sort((a, b) => rank(a) - rank(b));
   return lanes.flatMap((name) =>

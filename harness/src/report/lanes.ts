@@ -6,6 +6,7 @@
 import type { CellResult } from '../model/cell.ts';
 import type { Comparison } from '../model/comparison.ts';
 import type { Mode } from '../model/names.ts';
+import type { Parameters } from '../model/parameters.ts';
 import type { Report, RuntimeEntry } from '../model/report.ts';
 
 /** A cell's lane: its installation's label when the plan named versions ("node@24"), else the runtime. */
@@ -18,6 +19,15 @@ export function entryLane(entry: Pick<RuntimeEntry, 'name' | 'label'>): string {
   return entry.label ?? entry.name;
 }
 
+/**
+ * Whether the run swept connection counts (--connections 1,10,100). Every cell carries its count,
+ * but only a sweep makes it a dimension: the labels name it ("sync @100"), the comparisons and the
+ * cell files keep each count apart. Older reports named a cell's count only in a sweep.
+ */
+export function connectionsSwept(report: { parameters: Pick<Parameters, 'connectionsSweep'> }): boolean {
+  return report.parameters.connectionsSweep !== undefined;
+}
+
 /** The cell of a comparison's lane, scenario and dimensions in the given mode, whatever its status. */
 export function comparedCell(report: Pick<Report, 'results'>, c: Comparison, mode: Mode): CellResult | undefined {
   return report.results.find(
@@ -25,7 +35,8 @@ export function comparedCell(report: Pick<Report, 'results'>, c: Comparison, mod
       laneOf(r) === laneOf(c) &&
       r.scenario === c.scenario &&
       r.mode === mode &&
-      r.connections === c.connections &&
+      // A comparison names its connections only in a sweep; otherwise every cell has the run's one count.
+      (c.connections === undefined || r.connections === c.connections) &&
       r.processes === c.processes &&
       r.query === c.query,
   );

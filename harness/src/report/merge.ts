@@ -6,6 +6,7 @@ import { processComparisons } from './process-ratios.ts';
 import { withAcrossProcesses } from './across-processes.ts';
 import { withLoopVerdicts } from './loop-verdict.ts';
 import { sweepSummary } from './sweep-summary.ts';
+import { connectionsSwept } from './lanes.ts';
 import type { CellResult } from '../model/cell.ts';
 import type { Environment } from '../model/environment.ts';
 import type { Mode, ScenarioName } from '../model/names.ts';
@@ -88,7 +89,7 @@ export function mergeReport(input: MergeInput): Report {
     parameters: input.parameters,
     runtimes: input.runtimes,
     results,
-    comparisons: comparisons(results),
+    comparisons: comparisons(results, connectionsSwept(input)),
     ...(input.timing === undefined ? {} : { timing: input.timing }),
     ...(results.some((c) => c.processes !== undefined) ? { processComparisons: processComparisons(results) } : {}),
     ...sweepOf(input.parameters, results),

@@ -61,7 +61,9 @@ const hasMode = (cells: readonly CellResult[], mode: Mode): boolean => cells.som
 /**
  * The added dimensions of a cell (--connections sweep, --processes, --sweep's input), as a key
  * suffix: each is its own group, so x2's async is compared with x2's sync, @100's with @100's,
- * kb=64's worker with kb=64's sync. A cell without them (every older report) keys as before.
+ * kb=64's worker with kb=64's sync. Every cell carries its connections; a run without a
+ * --connections sweep has one count, so its cells group as if it were not there. A cell without
+ * processes or a query (every older report) keys as before.
  */
 export function dimensionKey(cell: Pick<CellResult, 'connections' | 'processes' | 'query'>): string {
   return `${cell.connections === undefined ? '' : `\u0000c${cell.connections}`}${cell.processes === undefined ? '' : `\u0000x${cell.processes}`}${cell.query === undefined ? '' : `\u0000q${cell.query}`}`;
@@ -90,8 +92,9 @@ const HELLO: ScenarioName = 'hello';
  * sync; for "hello", the Hono server (mode baseline) over the raw server (mode raw). A pair is
  * present when either of its cells exists (even failed), so a missing or failed side shows as
  * null ratios; workerOverSync only where a worker cell exists, as only some scenarios have one.
+ * A comparison names its cells' connections only when the run swept them (report/lanes.ts).
  */
-export function comparisons(results: readonly CellResult[]): Comparison[] {
+export function comparisons(results: readonly CellResult[], connectionsSwept: boolean): Comparison[] {
   const out: Comparison[] = [];
   for (const cells of groupByRuntimeAndScenario(results)) {
     const first = cells[0];
@@ -104,7 +107,7 @@ export function comparisons(results: readonly CellResult[]): Comparison[] {
       runtime: first.runtime,
       ...(first.runtimeLabel === undefined ? {} : { runtimeLabel: first.runtimeLabel }),
       scenario: first.scenario,
-      ...(first.connections === undefined ? {} : { connections: first.connections }),
+      ...(connectionsSwept && first.connections !== undefined ? { connections: first.connections } : {}),
       ...(first.processes === undefined ? {} : { processes: first.processes }),
       ...(first.query === undefined ? {} : { query: first.query }),
       ...(asyncOverSync === undefined ? {} : { asyncOverSync }),

@@ -49,9 +49,12 @@ export const writeJsonAtomic = (path: string, value: unknown) => writeFileAtomic
 
 const CELLS = 'cells';
 
-/** One file per finished cell, written the moment it finishes: the unit that survives interruption. */
-export function writeCell(runDir: string, cell: CellResult): string {
-  const sweep = cell.connections === undefined ? '' : `-c${cell.connections}`;
+/**
+ * One file per finished cell, written the moment it finishes: the unit that survives interruption.
+ * In a --connections sweep the count is in the name: each count's cell is its own file.
+ */
+export function writeCell(runDir: string, cell: CellResult, connectionsSwept: boolean): string {
+  const sweep = connectionsSwept && cell.connections !== undefined ? `-c${cell.connections}` : '';
   const processes = cell.processes === undefined ? '' : `-x${cell.processes}`;
   // A sized cell's query in its name ("kb=64" -> "-kb64"): the sizes of one mode are separate files.
   const input = cell.query === undefined ? '' : `-${cell.query.replace(/[^A-Za-z0-9.]+/g, '')}`;

@@ -6,12 +6,13 @@
 import { markdownTable } from 'markdown-table';
 import type { CellResult } from '../../model/cell.ts';
 import type { Report } from '../../model/report.ts';
+import { connectionsSwept } from '../lanes.ts';
 import { escapeHtml } from './html-escape.ts';
 import { paletteScript } from './palette.ts';
 import { formatMs, formatRps } from '../text/formats.ts';
 
 function swept(report: Report): CellResult[] {
-  return report.results.filter((c) => c.connections !== undefined);
+  return connectionsSwept(report) ? report.results.filter((c) => c.connections !== undefined) : [];
 }
 
 function counts(cells: readonly CellResult[]): number[] {

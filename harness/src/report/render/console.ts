@@ -9,17 +9,18 @@ import { cellNotes, comparisonLines } from '../text/sentences.ts';
 import { formatDate, formatMs, formatRps } from '../text/formats.ts';
 import { modeLabel, timingText, runtimeLabel } from '../text/labels.ts';
 import { shownP99 } from '../../stats/littles-law.ts';
+import { connectionsSwept } from '../lanes.ts';
 import { hostCheckText, movingMachineText, sharedHostText } from '../text/precision.ts';
 
 const DASH = '-';
 
-function consoleRow(cell: CellResult): string[] {
+function consoleRow(cell: CellResult, swept: boolean): string[] {
   // A failed cell holds only zeros; printing them would read as a measurement.
   const figure = (text: string): string => (cell.status === 'failed' ? DASH : text);
   return [
     runtimeLabel(cell),
     cell.scenario,
-    modeLabel(cell),
+    modeLabel(cell, swept),
     figure(formatRps(cell.requestsPerSec.median)),
     figure(shownP99(cell, formatMs)),
     figure(formatMs(cell.probeLatencyMs.p99)),
@@ -34,7 +35,8 @@ function resultsTable(report: Report): string {
     // No colours: the summary also lands in CI logs and files.
     style: { head: [], border: [], compact: true },
   });
-  for (const cell of report.results) table.push(consoleRow(cell));
+  const swept = connectionsSwept(report);
+  for (const cell of report.results) table.push(consoleRow(cell, swept));
   return table.toString();
 }
 

@@ -25,7 +25,8 @@ const BODY = `
 
 ${paletteScript()}
   // In a --connections sweep a cell's mode carries its count ("sync @100"), in a --sweep its input ("sync kb=64").
-  const modeLabel = (c) => (c.connections === undefined ? c.mode : c.mode + ' @' + c.connections) + (c.query === undefined ? '' : ' ' + c.query);
+  const connectionsSwept = report.parameters.connectionsSweep !== undefined;
+  const modeLabel = (c) => (connectionsSwept && c.connections !== undefined ? c.mode + ' @' + c.connections : c.mode) + (c.query === undefined ? '' : ' ' + c.query);
   const rank = (mode) => (MODE_ORDER.indexOf(mode) === -1 ? MODE_ORDER.length : MODE_ORDER.indexOf(mode));
   const laneOf = (c) => c.runtimeLabel || c.runtime;
   const runtimeNames = [...new Set([...report.runtimes.map((r) => r.label || r.name), ...report.results.map(laneOf)])];

@@ -5,7 +5,7 @@
 import { escapeHtml } from './html-escape.ts';
 import { cellRemarks, flagLabel } from '../flags.ts';
 import { shownP99 } from '../../stats/littles-law.ts';
-import { entryLane, laneOf } from '../lanes.ts';
+import { connectionsSwept, entryLane, laneOf } from '../lanes.ts';
 import { MODE_ORDER } from '../merge.ts';
 import { driftCancelledText, precisionText } from '../text/precision.ts';
 import { environmentRows, modeLabel, parameterRows, THREAD_HEAD, threadFigures, runtimeLabel } from '../text/labels.ts';
@@ -85,7 +85,7 @@ function cellFigures(cell: CellResult): string[] {
   return [rpsText(cell), cell.ratioToFastest === undefined ? DASH : formatRatio(cell.ratioToFastest), ...ms, ...cpu];
 }
 
-function cellRow(cell: CellResult): string {
+function cellRow(cell: CellResult, swept: boolean): string {
   const attrs = [
     `data-runtime="${escapeHtml(cell.runtime)}"`,
     `data-scenario="${escapeHtml(cell.scenario)}"`,
@@ -94,7 +94,7 @@ function cellRow(cell: CellResult): string {
     `data-flags="${escapeHtml(cell.flags.join(' '))}"`,
   ].join(' ');
   const figures = cellFigures(cell).map((text) => `<td class="num">${text}</td>`);
-  return `<tr class="${rowClass(cell)}" ${attrs}><td>${escapeHtml(runtimeLabel(cell))}</td><td>${escapeHtml(modeLabel(cell))}</td>${figures.join('')}<td>${notes(cell)}</td></tr>`;
+  return `<tr class="${rowClass(cell)}" ${attrs}><td>${escapeHtml(runtimeLabel(cell))}</td><td>${escapeHtml(modeLabel(cell, swept))}</td>${figures.join('')}<td>${notes(cell)}</td></tr>`;
 }
 
 const COLUMNS = 2 + FIGURE_COLUMNS + 1;
@@ -121,17 +121,19 @@ export function cellTable(report: Report, scenario: ScenarioName): string {
   const cells = scenarioCells(report, scenario);
   const present = new Set(cells.map(laneOf));
   const missing = runtimeNames(report).filter((name) => !present.has(name));
-  const rows = [...cells.map(cellRow), ...missing.map((name) => missingRow(report, name))];
+  const swept = connectionsSwept(report);
+  const rows = [...cells.map((cell) => cellRow(cell, swept)), ...missing.map((name) => missingRow(report, name))];
   return `<div class="table-wrap"><table class="cells" data-scenario="${escapeHtml(scenario)}">${HEAD}<tbody>\n${rows.join('\n')}\n</tbody></table></div>`;
 }
 
 /** The server-thread figures of a scenario's cells, folded away below its table (absent without /proc). */
 export function threadsDetails(report: Report, scenario: ScenarioName): string {
+  const swept = connectionsSwept(report);
   const rows = scenarioCells(report, scenario).flatMap((cell) => {
     const figures = threadFigures(cell);
     if (figures === undefined) return [];
     const tds = figures.map((text, i) => `<td${i < figures.length - 1 ? ' class="num"' : ''}>${escapeHtml(text)}</td>`).join('');
-    return [`<tr><td>${escapeHtml(cell.runtime)}</td><td>${escapeHtml(modeLabel(cell))}</td>${tds}</tr>`];
+    return [`<tr><td>${escapeHtml(cell.runtime)}</td><td>${escapeHtml(modeLabel(cell, swept))}</td>${tds}</tr>`];
   });
   if (rows.length === 0) return '';
   const head = ['runtime', 'mode', ...THREAD_HEAD].map((h) => `<th>${escapeHtml(h)}</th>`).join('');

@@ -13,7 +13,7 @@ import { escapeHtml, inlineScript, jsonForScript } from './html-escape.ts';
 import { REPORT_CSS } from './html-style.ts';
 import { cellTable, environmentTable, parametersTable, threadsDetails } from './html-tables.ts';
 import { processesHtml } from './processes.ts';
-import { entryLane, laneOf } from '../lanes.ts';
+import { connectionsSwept, entryLane, laneOf } from '../lanes.ts';
 import { scenarioOrder } from '../merge.ts';
 import { comparisonLines } from '../text/sentences.ts';
 import { formatBytes, formatDate } from '../text/formats.ts';
@@ -209,7 +209,7 @@ ${body(report, extra)}
 <script>${inlineScript(assets.chartJs)}</script>
 <script>${inlineScript(assets.errorBarsJs)}</script>
 <script>${inlineScript(chartScript())}</script>
-${report.results.some((c) => c.connections !== undefined) ? `<script>${inlineScript(CONCURRENCY_SCRIPT)}</script>\n` : ''}</body>
+${connectionsSwept(report) ? `<script>${inlineScript(CONCURRENCY_SCRIPT)}</script>\n` : ''}</body>
 </html>
 `;
 }

@@ -11,7 +11,7 @@ import { markdownTable } from 'markdown-table';
 import { escapeCell, formatDate, formatMs, formatRatio, formatRps } from '../text/formats.ts';
 import { CLIENT_BOUND_CPU_PERCENT, PAGE_FAULT_SHARE, SHARED_HOST_CORES, UNSTABLE_CV } from '../flags.ts';
 import { shownP99 } from '../../stats/littles-law.ts';
-import { laneOf } from '../lanes.ts';
+import { connectionsSwept, laneOf } from '../lanes.ts';
 import { MODE_ORDER } from '../merge.ts';
 import type { CellResult } from '../../model/cell.ts';
 import type { ScenarioName } from '../../model/names.ts';
@@ -43,11 +43,11 @@ function rpsWithSpread(cell: CellResult): string {
   return `${formatRps(median)} ± ${formatRps((high - low) / 2, median)}${share === undefined ? '' : ` (${share})`}${cancelled === undefined ? '' : `; ${cancelled}`}`;
 }
 
-function scenarioRow(cell: CellResult, withRatio: boolean): string[] {
+function scenarioRow(cell: CellResult, withRatio: boolean, swept: boolean): string[] {
   // A failed cell holds only zeros; showing them would read as a measurement.
   const measured = cell.status !== 'failed';
   const figure = (text: string): string => (measured ? text : DASH);
-  const row = [modeLabel(cell), runtimeLabel(cell), figure(rpsWithSpread(cell))];
+  const row = [modeLabel(cell, swept), runtimeLabel(cell), figure(rpsWithSpread(cell))];
   if (withRatio) row.push(cell.ratioToFastest === undefined ? DASH : formatRatio(cell.ratioToFastest));
   row.push(
     figure(shownP99(cell, formatMs)),
@@ -59,13 +59,13 @@ function scenarioRow(cell: CellResult, withRatio: boolean): string[] {
 }
 
 /** One table per scenario: rows grouped by mode, runtimes next to each other within a mode. */
-export function scenarioTable(cells: readonly CellResult[]): string {
+export function scenarioTable(cells: readonly CellResult[], swept: boolean): string {
   // Stable sort: within a mode, runtimes keep the report's order.
   const byMode = [...cells].sort((a, b) => modeRank(a) - modeRank(b));
   const withRatio = new Set(cells.map(laneOf)).size > 1;
   const head = ['mode', 'runtime', 'req/s', ...(withRatio ? ['× fastest'] : []), 'p99 ms', 'probe p99 ms', 'lag p99 ms', 'notes'];
   const align = ['l', 'l', 'r', ...(withRatio ? ['r'] : []), 'r', 'r', 'r', 'l'];
-  return markdownTable([head, ...byMode.map((cell) => scenarioRow(cell, withRatio))], { align });
+  return markdownTable([head, ...byMode.map((cell) => scenarioRow(cell, withRatio, swept))], { align });
 }
 
 function modeRank(cell: CellResult): number {
@@ -82,12 +82,12 @@ function scenariosOf(report: Report): ScenarioName[] {
  * Which threads did the work and how long the loop thread waited for a CPU (run-queue wait):
  * on a machine with few cores, work moved off the loop still competes with it for the cores.
  */
-function threadsTable(cells: readonly CellResult[]): string | undefined {
+function threadsTable(cells: readonly CellResult[], swept: boolean): string | undefined {
   const rows = [...cells]
     .sort((a, b) => modeRank(a) - modeRank(b))
     .flatMap((cell) => {
       const figures = threadFigures(cell);
-      return figures === undefined ? [] : [[modeLabel(cell), cell.runtime, ...figures.map(escapeCell)]];
+      return figures === undefined ? [] : [[modeLabel(cell, swept), cell.runtime, ...figures.map(escapeCell)]];
     });
   if (rows.length === 0) return undefined;
   const table = markdownTable([['mode', 'runtime', ...THREAD_HEAD], ...rows], { align: ['l', 'l', 'r', 'r', 'r', 'r', 'r', 'l', 'r'] });
@@ -99,10 +99,14 @@ function scenarioSection(report: Report, scenario: ScenarioName): string {
   const cells = report.results.filter((c) => c.scenario === scenario);
   const lines = report.comparisons.filter((c) => c.scenario === scenario).flatMap((c) => comparisonLines(report, c));
   const bullets = lines.map((line) => `- ${line}`).join('\n');
-  const threads = threadsTable(cells);
-  return [`## ${scenario}`, scenarioTable(cells), ...(bullets === '' ? [] : [bullets]), ...(threads === undefined ? [] : [threads])].join(
-    '\n\n',
-  );
+  const swept = connectionsSwept(report);
+  const threads = threadsTable(cells, swept);
+  return [
+    `## ${scenario}`,
+    scenarioTable(cells, swept),
+    ...(bullets === '' ? [] : [bullets]),
+    ...(threads === undefined ? [] : [threads]),
+  ].join('\n\n');
 }
 
 function titleSection(report: Report): string {

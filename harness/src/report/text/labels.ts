@@ -21,8 +21,8 @@ export function runtimeLabel(cell: Pick<CellResult, 'runtime' | 'runtimeLabel' |
 }
 
 /** The mode, with the connection count when the run swept them ("sync @100") and a --sweep's input ("sync kb=64"). */
-export function modeLabel(cell: Pick<CellResult, 'mode' | 'connections' | 'query'>): string {
-  const mode = cell.connections === undefined ? cell.mode : `${cell.mode} @${cell.connections}`;
+export function modeLabel(cell: Pick<CellResult, 'mode' | 'connections' | 'query'>, connectionsSwept: boolean): string {
+  const mode = connectionsSwept && cell.connections !== undefined ? `${cell.mode} @${cell.connections}` : cell.mode;
   return cell.query === undefined ? mode : `${mode} ${cell.query}`;
 }
 
