@@ -2,7 +2,7 @@ import { execFileSync } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
 import { FlagError } from '../src/cli/flags.ts';
 import { parsePlan } from '../src/bench/plan.ts';
-import { PreflightError, processRefusal, remoteSpec } from '../src/remote/preflight.ts';
+import { PreflightError, processRefusal, remoteManifest, remoteSpec } from '../src/remote/preflight.ts';
 import { parseRemoteVersions } from '../src/remote/remote-versions.ts';
 import { curveParameters, parseCurvePlan } from '../src/curve/curve-plan.ts';
 import { describeSshFailure, hostOf, shellQuote, sshArgv } from '../src/remote/ssh.ts';
@@ -181,6 +181,20 @@ describe('versions and process counts on the server host', () => {
     );
     expect(processRefusal({ processes: [2, 64] }, 8, 40, 'bench-2')).toBe(
       '--processes 64: bench-2 allows at most 40 processes for this user (ulimit -u) there',
+    );
+  });
+
+  it("the server host's data files: its own manifest, refused when missing, of another shape or of an older version", () => {
+    const data = { dir: '/srv/data', count: 1, sizeBytes: 4 };
+    const files = [{ name: 'file-0000.bin', bytes: 4, checksum: '0000000a' }];
+    const line = (m: object) => JSON.stringify(m);
+    expect(remoteManifest(line({ count: 1, sizeBytes: 4, checksums: 'crc32', files }), data, 'h').files).toEqual(files);
+    expect(() => remoteManifest('missing', data, 'h')).toThrow(PreflightError);
+    expect(() => remoteManifest(line({ count: 2, sizeBytes: 4, checksums: 'crc32', files }), data, 'h')).toThrow(
+      /are 2 of 4 bytes, not 1 of 4/,
+    );
+    expect(() => remoteManifest(line({ count: 1, sizeBytes: 4, files }), data, 'h')).toThrow(
+      'the data files on h hold checksums of an older version (/srv/data/manifest.json): run "pnpm data --count 1 --size-bytes 4 --dir /srv/data" there',
     );
   });
 });

@@ -7,7 +7,7 @@
 import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { pathToFileURL } from 'node:url';
-import type { Manifest, RuntimeName } from '@bench/app';
+import { CHECKSUM_KIND, type Manifest, type RuntimeName } from '@bench/app';
 import type { NetworkPath, ServerHostEnvironment } from '../model/environment.ts';
 import { runtimeSpec, type RuntimeSpec } from '../servers/runtimes.ts';
 import { REPO_ROOT } from '../system/paths.ts';
@@ -151,7 +151,7 @@ export async function preflight(target: RemoteTarget, names: readonly RuntimeNam
  * The file scenario's files are random bytes made on each host, so the answer checks need the
  * server host's own manifest; one of another shape than the plan's is refused before the run.
  */
-function remoteManifest(line: string | undefined, data: RemoteData, host: string): Manifest {
+export function remoteManifest(line: string | undefined, data: RemoteData, host: string): Manifest {
   const make = `run "pnpm data --count ${data.count} --size-bytes ${data.sizeBytes} --dir ${data.dir}" there`;
   if (line === undefined || line === 'missing')
     throw new PreflightError(`no data files for the file scenario on ${host} (${data.dir}/manifest.json missing): ${make}`);
@@ -166,6 +166,8 @@ function remoteManifest(line: string | undefined, data: RemoteData, host: string
       `the data files on ${host} are ${manifest.count} of ${manifest.sizeBytes} bytes, not ${data.count} of ${data.sizeBytes}: ${make}`,
     );
   }
+  if (manifest.checksums !== CHECKSUM_KIND)
+    throw new PreflightError(`the data files on ${host} hold checksums of an older version (${data.dir}/manifest.json): ${make}`);
   return manifest;
 }
 

@@ -23,7 +23,7 @@ export {
 } from './scenario-loader.ts';
 export { LOOP_CHECK_PREFIX } from './scenario-routes.ts';
 export type { LoopCheckAnswer } from './loop-check.ts';
-export { checksum32 } from './workloads/checksum.ts';
+export { CHECKSUM_KIND, checksum32 } from './workloads/checksum.ts';
 export { DATA_DEFAULTS, generateDataFiles, hasDataFiles, loadManifest, readManifest, type Manifest } from './workloads/data-files.ts';
 export { FIB_VARIANTS, fibMemo, fibPlain, type FibVariant } from './workloads/fib.ts';
 export { mergeStats, type ClusterInfo, type MergedStats, type ProcessPeer, type ProcessStats } from './cluster.ts';

@@ -1,5 +1,9 @@
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { checksum32 } from '../src/workloads/checksum.ts';
+import { generateDataFiles, hasDataFiles, loadManifest } from '../src/workloads/data-files.ts';
 import { fibAsync, fibMemo, fibPlain, fibSync, spin } from '../src/workloads/fib.ts';
 import { ScenarioPool } from '../src/workloads/scenario-pool.ts';
 import { LagSampler } from '../src/lag-sampler.ts';
@@ -82,13 +86,32 @@ describe('ScenarioPool', () => {
 });
 
 describe('checksum32', () => {
-  it('sums 32-bit words and trailing bytes mod 2^32', () => {
-    const bytes = new Uint8Array([1, 0, 0, 0, 2, 0, 0, 0, 7]);
-    expect(checksum32(bytes)).toBe('0000000a');
-    expect(checksum32(new Uint8Array([0xff, 0xff, 0xff, 0xff, 2, 0, 0, 0]))).toBe('00000001');
+  it("is the content's CRC-32 as 8 hex digits", () => {
+    // The standard check value of CRC-32 (ISO-HDLC): "123456789" -> cbf43926.
+    expect(checksum32(new TextEncoder().encode('123456789'))).toBe('cbf43926');
+    expect(checksum32(new Uint8Array(0))).toBe('00000000');
+    expect(checksum32(new Uint8Array([0x61]))).toBe('e8b7be43');
     // an unaligned view gives the same answer as an aligned copy
     const big = new Uint8Array(17).map((_, i) => i * 13);
     expect(checksum32(big.subarray(1))).toBe(checksum32(big.slice(1)));
+  });
+});
+
+describe('data files', () => {
+  it('a manifest from before its checksums were CRC-32 is not reused: the set is made again', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'bench-data-'));
+    try {
+      const made = generateDataFiles(dir, 2, 4096);
+      expect(made.checksums).toBe('crc32');
+      expect(made.files[0]?.checksum).toBe(checksum32(readFileSync(join(dir, 'file-0000.bin'))));
+      expect(hasDataFiles(dir, 2, 4096)).toBe(true);
+      const { checksums: _, ...older } = made;
+      writeFileSync(join(dir, 'manifest.json'), JSON.stringify(older));
+      expect(hasDataFiles(dir, 2, 4096)).toBe(false);
+      expect(() => loadManifest(dir)).toThrow(/checksums of an older version; regenerate with `pnpm data`/);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });
 

@@ -1,7 +1,7 @@
 import { randomFillSync } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, renameSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { checksum32 } from './checksum.ts';
+import { CHECKSUM_KIND, checksum32 } from './checksum.ts';
 
 /** Defaults as in the Bun file-read benchmark: 100 unique files of 5 MB. */
 export const DATA_DEFAULTS = { count: 100, sizeBytes: 5 * 1024 * 1024 } as const;
@@ -15,6 +15,8 @@ export interface DataFile {
 export interface Manifest {
   count: number;
   sizeBytes: number;
+  /** How `files[].checksum` was computed (workloads/checksum.ts); absent in manifests of older versions. */
+  checksums?: typeof CHECKSUM_KIND;
   files: DataFile[];
 }
 
@@ -33,7 +35,7 @@ export function generateDataFiles(dir: string, count: number, sizeBytes: number)
     writeFileSync(join(dir, name), buffer);
     files.push({ name, bytes: sizeBytes, checksum: checksum32(buffer) });
   }
-  const manifest: Manifest = { count, sizeBytes, files };
+  const manifest: Manifest = { count, sizeBytes, checksums: CHECKSUM_KIND, files };
   // The manifest goes last and atomically: its presence means every file is complete.
   const tmp = join(dir, `${MANIFEST}.tmp`);
   writeFileSync(tmp, JSON.stringify(manifest, null, 2));
@@ -41,11 +43,14 @@ export function generateDataFiles(dir: string, count: number, sizeBytes: number)
   return manifest;
 }
 
-/** Whether `dir` holds a complete set matching the wanted shape (so generation can be skipped). */
+/**
+ * Whether `dir` holds a complete set matching the wanted shape, its checksums of the kind the
+ * file scenario answers with (so generation can be skipped).
+ */
 export function hasDataFiles(dir: string, count: number, sizeBytes: number): boolean {
   try {
     const manifest = loadManifest(dir);
-    return manifest.count === count && manifest.sizeBytes === sizeBytes;
+    return manifest.count === count && manifest.sizeBytes === sizeBytes && manifest.checksums === CHECKSUM_KIND;
   } catch {
     return false;
   }
@@ -67,6 +72,9 @@ export function loadManifest(dir: string): Manifest {
   const manifest = readManifest(dir);
   if (!Array.isArray(manifest.files) || manifest.files.length === 0) {
     throw new Error(`data manifest ${path} lists no files; regenerate with \`pnpm data\``);
+  }
+  if (manifest.checksums !== CHECKSUM_KIND) {
+    throw new Error(`data manifest ${path} holds checksums of an older version; regenerate with \`pnpm data\``);
   }
   for (const file of manifest.files) {
     const filePath = join(dir, file.name);
