@@ -63,6 +63,18 @@ describe('verdict rule', () => {
     expect(verdict(1, runs(0.3, 0.31, 0.32))).toBe('does not hold');
   });
 
+  it('inconclusive when the claim is inside an interval too wide to tell; a claim outside a wide one is still judged', () => {
+    // Two runs that disagree: 1.2 and 2.0 give an interval of about 0.06 to 44.
+    expect(verdict(1.27, runs(1.2, 2.0))).toBe('inconclusive');
+    expect(verdict(1, runs(0.8, 1.5))).toBe('inconclusive');
+    expect(verdict(8.6, runs(0.9, 1.4, 1.1))).toBe('does not hold');
+    expect(verdict(1278, runs(40, 90, 60))).toBe('partly');
+    // Just inside 4x: still a verdict.
+    const near = summarizeRatio([1.9, 2.0, 2.1]);
+    expect(near !== undefined && near.ci95[1] / near.ci95[0] < 4).toBe(true);
+    expect(verdict(2, near)).toBe('holds');
+  });
+
   it('no verdict from fewer than two runs or none', () => {
     expect(verdict(2.29, runs(2.29))).toBe('not measured');
     expect(verdict(2.29, undefined)).toBe('not measured');

@@ -60,9 +60,13 @@ describe('judge', () => {
       }),
       2,
     );
-    expect(row.verdict).toBe('holds');
+    expect(row.verdict).toBe('inconclusive');
     expect(row.why).toMatch(/the runs disagree \(interval .* to .*\), too wide to confirm or refute/);
     expect(judge(measured({}), 2).why).not.toMatch(/disagree/);
+    // Wide, but the claimed 1.27x is far outside it: judged, and the why says the runs disagreed.
+    const clear = judge(measured({ claim: '003-static', over: [60, 200, 110], base: [10, 10, 10], detail: row.detail }), 2);
+    expect(clear.verdict).toBe('partly');
+    expect(clear.why).toMatch(/the runs disagree \(interval .* to .*\), yet the claimed figure lies outside it/);
   });
 
   it('a skipped row keeps its reason and has no verdict', () => {

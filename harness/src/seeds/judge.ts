@@ -3,7 +3,7 @@
 import { median } from '../stats/stats.ts';
 import { CLAIMS, type Claim, type ClaimId } from './claims.ts';
 import type { Measured } from './replay-shape.ts';
-import { pairedRatios, summarizeRatio, verdict, type RatioSummary, type Verdict } from './verdict.ts';
+import { pairedRatios, summarizeRatio, verdict, WIDE_INTERVAL, type RatioSummary, type Verdict } from './verdict.ts';
 
 export interface ClaimRow extends Measured {
   claimed: number;
@@ -47,13 +47,13 @@ function explain(claim: Claim, m: Measured, r: RatioSummary, cores: number): str
   }
 }
 
-/** An interval spanning more than 4x says little: a "holds" from it is a verdict by default. */
-export const WIDE_INTERVAL = 4;
-
-function wideNote(r: RatioSummary): string {
-  return r.ci95[1] / r.ci95[0] > WIDE_INTERVAL
-    ? `; the runs disagree (interval ${f(r.ci95[0])} to ${f(r.ci95[1])}), too wide to confirm or refute the claim`
-    : '';
+/** Why an interval wider than WIDE_INTERVAL gave the verdict it gave: too wide to tell, or wide but still clear of the claim. */
+function wideNote(r: RatioSummary, v: Verdict): string {
+  if (r.ci95[1] / r.ci95[0] <= WIDE_INTERVAL) return '';
+  const interval = `the runs disagree (interval ${f(r.ci95[0])} to ${f(r.ci95[1])})`;
+  return v === 'inconclusive'
+    ? `; ${interval}, too wide to confirm or refute the claim`
+    : `; ${interval}, yet the claimed figure lies outside it`;
 }
 
 export function judge(m: Measured, cores: number): ClaimRow {
@@ -74,6 +74,6 @@ export function judge(m: Measured, cores: number): ClaimRow {
         ? `${m.status}: ${m.reason ?? ''}`
         : ratio === undefined
           ? 'no run could carry a ratio'
-          : explain(claim, m, ratio, cores) + wideNote(ratio),
+          : explain(claim, m, ratio, cores) + wideNote(ratio, v),
   };
 }

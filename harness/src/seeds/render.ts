@@ -7,6 +7,7 @@ import { REPORT_CSS } from '../report/render/html-style.ts';
 import { CLAIMS } from './claims.ts';
 import type { ClaimRow } from './judge.ts';
 import type { ReplayShape } from './replay-shape.ts';
+import { WIDE_INTERVAL } from './verdict.ts';
 
 export interface SeedsReport {
   kind: 'seeds';
@@ -76,7 +77,7 @@ function header(report: SeedsReport): string[] {
   return [
     `Seeds replayed${report.status === 'interrupted' ? ' (INTERRUPTED: partial results)' : ''}: ${report.createdAt}, ${e.cpu.model} x${e.cpu.count}, ${(e.memoryBytes / 2 ** 30).toFixed(1)} GiB, ${e.os}, commit ${e.commit.slice(0, 10)}${e.dirty ? ' (dirty)' : ''}`,
     `${p.quick ? '--quick, ' : ''}${p.runs} runs per claim; ${ab}; autocannon ${report.clients.autocannon}`,
-    `Verdict: claimed ratio inside the measured 95 % interval -> holds; same direction, outside -> partly; no effect or the opposite -> does not hold (docs/seeds.md).`,
+    `Verdict: claimed ratio inside the measured 95 % interval -> holds (inconclusive when the interval spans more than ${WIDE_INTERVAL}x); same direction, outside -> partly; no effect or the opposite -> does not hold (docs/seeds.md).`,
   ];
 }
 
@@ -99,7 +100,7 @@ export function renderSeedsHtml(report: SeedsReport): string {
   const head = HEAD.map((h) => `<th>${escapeHtml(h)}</th>`).join('');
   const body = report.rows
     .map((row) => {
-      const cls = row.verdict === 'holds' ? 'ok' : row.verdict === 'partly' ? 'warn' : 'bad';
+      const cls = row.verdict === 'holds' ? 'ok' : row.verdict === 'partly' || row.verdict === 'inconclusive' ? 'warn' : 'bad';
       return `<tr class="${cls}">${rowCells(row, versionOf(report, row.runtime))
         .map((c) => `<td>${escapeHtml(c)}</td>`)
         .join('')}</tr>`;
