@@ -11,10 +11,10 @@ import { REMOTE_FLAGS, remoteTarget, type RemoteTarget } from '../servers/server
 import { REPO_ROOT } from '../system/paths.ts';
 import { planSweep, sweepModes, type SweepPlan } from './sweep-plan.ts';
 
-/** Everything one bench run will do, decided before anything starts. */
 /** One or more counts, in order. */
 type Counts = [number, ...number[]];
 
+/** Everything one bench run will do, decided before anything starts. */
 export interface Plan {
   runtimes: RuntimeName[];
   /**
