@@ -27,8 +27,12 @@ afterAll(async () => {
   rmSync(dataDir, { recursive: true, force: true });
 });
 
-/** Small workloads: these tests are about the servers' behaviour, not the work's cost. */
-const serverArgs = () => ['--data-dir', dataDir, '--hash-cost', '4', '--fib-n', '15', '--sleep-ms', '5'];
+/**
+ * Small workloads: these tests are about the servers' behaviour, not the work's cost. A 1 ms
+ * sleep still blocks the loop (a thousand connections queue behind /sleep/sync), and the
+ * thousand left queued after a load drain in about a second instead of five.
+ */
+const serverArgs = () => ['--data-dir', dataDir, '--hash-cost', '4', '--fib-n', '15', '--sleep-ms', '1'];
 const start = (runtime: (typeof RUNTIME_NAMES)[number], raw = false) =>
   startServer(runtimeSpec(runtime), { raw, serverArgs: serverArgs() });
 
@@ -151,7 +155,7 @@ describe.each(RUNTIME_NAMES)('%s', (runtime) => {
       });
       expect(
         await checkAnswer(path === '/health' || path === '/stats' ? '/hello' : path, after, {
-          settings: scenarioSettings({ dataDir, hashCost: 4, fibN: 15, sleepMs: 5 }),
+          settings: scenarioSettings({ dataDir, hashCost: 4, fibN: 15, sleepMs: 1 }),
         }),
         `${runtime} ${path} after`,
       ).toBeUndefined();
@@ -186,8 +190,10 @@ describe('every runtime alike', () => {
   }, 60_000);
 
   it('keeps memory bounded: RSS after 10 runs of a cell stays within 1.5x + 32 MB of RSS after the first', async () => {
+    // One server process for all 10 runs (--server-processes 1): the default splits a cell's runs
+    // between two processes, restarting it midway, so the last run would be a fresh process's.
     const plan = parsePlan([
-      ...['--scenarios', 'file', '--modes', 'async', '--runs', '10', '--duration', '0.3', '--warmup', '0.2'],
+      ...['--scenarios', 'file', '--modes', 'async', '--runs', '10', '--duration', '0.3', '--warmup', '0.2', '--server-processes', '1'],
       ...['--data-dir', dataDir, '--file-count', '4', '--file-size', String(64 * 1024), '--out', join(dataDir, 'memory')],
     ]);
     const { report } = await runBench(plan, { progress: recordingProgress() });
