@@ -320,7 +320,9 @@ function cellContext(state: LaneCell, server: RunningServer, cell: CellSpec, ctx
     restart: async (reason) => {
       if (recordRestarts) state.restarts.push(reason);
       ctx.log(`${state.lane.spec.label ?? state.lane.spec.name} ${cell.scenario}/${cell.mode}: ${reason}`);
-      await state.lane.servers.get(cell.server)?.stop();
+      // No grace: a server is restarted because it is still working through a backlog, so its
+      // SIGTERM handler runs only behind that backlog and the grace would be waited out in full.
+      await state.lane.servers.get(cell.server)?.stop({ graceMs: 0 });
       state.lane.servers.delete(cell.server);
       const fresh = await serverFor(state.lane, cell.server, ctx);
       if (typeof fresh === 'string') throw new ServerLost(`could not restart the server: ${fresh}`);
