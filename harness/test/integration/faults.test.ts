@@ -133,8 +133,11 @@ describe('a server that dies or hangs mid-run', () => {
   });
 
   it('a server that stops answering fails its cell by the deadline; the run goes on', async () => {
+    // --min-requests 0: the stopped server answers nothing more, and the run would otherwise be
+    // stretched to its 3 s cap looking for requests before the hang is looked for.
     const plan = parsePlan([
       ...['--runtimes', 'bun', '--scenarios', 'sleep', '--runs', '1', '--duration', '0.5', '--warmup', '0', '--timeout', '1'],
+      ...['--min-requests', '0'],
       ...dataFlags(),
       '--out',
       out(),
