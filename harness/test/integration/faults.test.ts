@@ -109,7 +109,7 @@ describe('a server that dies or hangs mid-run', () => {
       '--runs',
       '2',
       '--duration',
-      '1',
+      '0.5',
       '--warmup',
       '0',
       ...dataFlags(),
@@ -168,7 +168,9 @@ describe('Ctrl-C or SIGTERM on the harness', () => {
       const cli = resolve(HARNESS, 'src/bench-cli.ts');
       const child = spawn(
         process.execPath,
-        ['--import', 'tsx', cli, '--quick', '--scenarios', 'hello,sleep', ...dataFlags(), '--out', dir],
+        // One run a cell: the signal is sent once the first group of cells has finished, and a
+        // second run of each would only make that wait longer.
+        ['--import', 'tsx', cli, '--quick', '--runs', '1', '--scenarios', 'hello,sleep', ...dataFlags(), '--out', dir],
         {
           cwd: HARNESS,
           stdio: ['ignore', 'pipe', 'pipe'],
@@ -207,7 +209,8 @@ describe('a second Ctrl-C', () => {
   it('stops at once: exit 130, the finished cells written, no process left', async () => {
     const dir = out();
     const cli = resolve(HARNESS, 'src/bench-cli.ts');
-    const child = spawn(process.execPath, ['--import', 'tsx', cli, '--quick', '--scenarios', 'hello,sleep', ...dataFlags(), '--out', dir], {
+    const quickFlags = ['--quick', '--runs', '1', '--scenarios', 'hello,sleep'];
+    const child = spawn(process.execPath, ['--import', 'tsx', cli, ...quickFlags, ...dataFlags(), '--out', dir], {
       cwd: HARNESS,
       stdio: ['ignore', 'pipe', 'pipe'],
     });
