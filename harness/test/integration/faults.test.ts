@@ -157,6 +157,13 @@ describe('a server that dies or hangs mid-run', () => {
   });
 });
 
+/**
+ * The plan the signal tests interrupt: 12 cells on every runtime, one short run each and no
+ * warm-up. The signal is sent once the first group of cells has finished, so every second spent
+ * measuring them was only waiting.
+ */
+const QUICK_FLAGS = ['--quick', '--runs', '1', '--duration', '0.1', '--warmup', '0', '--scenarios', 'hello,sleep'];
+
 describe('Ctrl-C or SIGTERM on the harness', () => {
   it.each([
     ['SIGINT', 130],
@@ -166,16 +173,10 @@ describe('Ctrl-C or SIGTERM on the harness', () => {
     async (signal, code) => {
       const dir = out();
       const cli = resolve(HARNESS, 'src/bench-cli.ts');
-      const child = spawn(
-        process.execPath,
-        // One run a cell: the signal is sent once the first group of cells has finished, and a
-        // second run of each would only make that wait longer.
-        ['--import', 'tsx', cli, '--quick', '--runs', '1', '--scenarios', 'hello,sleep', ...dataFlags(), '--out', dir],
-        {
-          cwd: HARNESS,
-          stdio: ['ignore', 'pipe', 'pipe'],
-        },
-      );
+      const child = spawn(process.execPath, ['--import', 'tsx', cli, ...QUICK_FLAGS, ...dataFlags(), '--out', dir], {
+        cwd: HARNESS,
+        stdio: ['ignore', 'pipe', 'pipe'],
+      });
       let stderr = '';
       const exited = new Promise<number | null>((r) => child.on('exit', (c) => r(c)));
       await new Promise<void>((resolveCell, reject) => {
@@ -209,8 +210,7 @@ describe('a second Ctrl-C', () => {
   it('stops at once: exit 130, the finished cells written, no process left', async () => {
     const dir = out();
     const cli = resolve(HARNESS, 'src/bench-cli.ts');
-    const quickFlags = ['--quick', '--runs', '1', '--scenarios', 'hello,sleep'];
-    const child = spawn(process.execPath, ['--import', 'tsx', cli, ...quickFlags, ...dataFlags(), '--out', dir], {
+    const child = spawn(process.execPath, ['--import', 'tsx', cli, ...QUICK_FLAGS, ...dataFlags(), '--out', dir], {
       cwd: HARNESS,
       stdio: ['ignore', 'pipe', 'pipe'],
     });
