@@ -254,7 +254,8 @@ export async function runBench(plan: Plan, options: BenchOptions): Promise<Bench
           clock.enter('other');
           // Servers no later cell needs are stopped: idle servers are few, not many.
           const later = groupsOfCells.slice(index + 1).flat();
-          for (const kind of new Set(group2.map((c) => c.server))) if (!later.some((c) => c.server === kind)) await stopKind(group, kind);
+          for (const kind of new Set(group2.map((c) => c.server)))
+            if (!later.some((c) => c.server === kind)) await stopKind(group, kind, plan.drainCapSec);
         }
         writeMeta(runDir, meta);
       }

@@ -8,6 +8,7 @@ import type { CellResult, LoopUse, RunResult } from '../model/cell.ts';
 import type { RuntimeEntry } from '../model/report.ts';
 import type { RuntimeSpec } from '../servers/runtimes.ts';
 import type { CellSpec } from '../servers/scenarios.ts';
+import { pastDrainCap } from '../servers/quiet.ts';
 import { startServer, type RunningServer } from '../servers/server.ts';
 import type { ServerHost } from '../servers/server-host.ts';
 import { halfWidthShare } from '../stats/paired.ts';
@@ -172,7 +173,7 @@ export function restartsBefore(round: number, plan: Pick<ScheduleSettings, 'runs
 
 /** Stops the group's servers on every lane: the next run of each cell starts, checks and warms up a fresh one. */
 async function restartServers(cells: readonly CellSpec[], lanes: Lane[], ctx: ScheduleContext): Promise<void> {
-  for (const kind of new Set(cells.map((c) => c.server))) await stopKind(lanes, kind);
+  for (const kind of new Set(cells.map((c) => c.server))) await stopKind(lanes, kind, ctx.plan.drainCapSec);
   ctx.log(`bench: ${cells[0]?.scenario ?? ''} servers restarted midway: the runs after this use a second server process`);
 }
 
@@ -320,7 +321,9 @@ function cellContext(state: LaneCell, server: RunningServer, cell: CellSpec, ctx
     restart: async (reason) => {
       if (recordRestarts) state.restarts.push(reason);
       ctx.log(`${state.lane.spec.label ?? state.lane.spec.name} ${cell.scenario}/${cell.mode}: ${reason}`);
-      await state.lane.servers.get(cell.server)?.stop();
+      // No grace: a server is restarted because it is still working through a backlog, so its
+      // SIGTERM handler runs only behind that backlog and the grace would be waited out in full.
+      await state.lane.servers.get(cell.server)?.stop({ graceMs: 0 });
       state.lane.servers.delete(cell.server);
       const fresh = await serverFor(state.lane, cell.server, ctx);
       if (typeof fresh === 'string') throw new ServerLost(`could not restart the server: ${fresh}`);
@@ -377,11 +380,15 @@ async function serverFor(lane: Lane, kind: ServerKind, ctx: ScheduleContext): Pr
   }
 }
 
-/** Stops a lane's servers of one kind once no later cell needs them. */
-export async function stopKind(lanes: Lane[], kind: ServerKind): Promise<void> {
+/**
+ * Stops a lane's servers of one kind once no later cell needs them. One still working through a
+ * backlog past the drain cap is stopped without a SIGTERM grace, for the reason a restart is.
+ */
+export async function stopKind(lanes: Lane[], kind: ServerKind, drainCapSec: number): Promise<void> {
   await Promise.all(
     lanes.map(async (lane) => {
-      await lane.servers.get(kind)?.stop();
+      const server = lane.servers.get(kind);
+      if (server !== undefined) await server.stop(pastDrainCap(server, drainCapSec) ? { graceMs: 0 } : {});
       lane.servers.delete(kind);
     }),
   );

@@ -100,6 +100,16 @@ export async function waitQuiet(ctx: ControlContext, deadlineMs: number, busyRea
   }
 }
 
+/**
+ * Whether the last load left the server more work than the drain cap allows for (what statsAfterLoad
+ * records as missing): stopping it need not give SIGTERM a grace, which would only run behind that work.
+ */
+export function pastDrainCap(server: RunningServer, drainCapSec: number): boolean {
+  const left = leftovers.get(server);
+  const capMs = drainCapSec * 1000;
+  return left !== undefined && drainDeadlineMs(left.backlog, left.servedPerSec, capMs) > capMs;
+}
+
 /** Remembers what a load left on the server, for the next drain's deadline. */
 export function rememberLeftovers(server: RunningServer, left: { backlog: number; servedPerSec: number }): void {
   leftovers.set(server, left);

@@ -42,7 +42,11 @@ export interface RunningServer {
   readonly alive: boolean;
   /** The last lines the server wrote to stderr, for failure reasons. */
   stderrTail(lines?: number): string;
-  stop(): Promise<Exit>;
+  /**
+   * SIGTERM, then SIGKILL after `graceMs` (default 5 s) if the group is still there. A server on
+   * another host keeps its wrapper's own grace.
+   */
+  stop(options?: { graceMs?: number }): Promise<Exit>;
   /**
    * Set when the server runs on another host (remote/remote-server.ts): `pid` is then a pid
    * there, and nothing of this host's /proc describes it.
@@ -99,10 +103,10 @@ export async function startServer(spec: RuntimeSpec, options: StartOptions): Pro
   const stderrTail = (lines = 8) => tail(stderr, lines);
   const describe = `${spec.name} ${kind} server`;
   const pid = child.pid;
-  const stop = async () => {
+  const stop = async (stopOptions: { graceMs?: number } = {}) => {
     if (pid === undefined) return exited;
     liveGroups.delete(pid);
-    const exit = await stopGroup(child, exited);
+    const exit = await stopGroup(child, exited, stopOptions.graceMs);
     untrackGroup(pid);
     return exit;
   };

@@ -109,7 +109,7 @@ describe('a server that dies or hangs mid-run', () => {
       '--runs',
       '2',
       '--duration',
-      '1',
+      '0.5',
       '--warmup',
       '0',
       ...dataFlags(),
@@ -133,8 +133,11 @@ describe('a server that dies or hangs mid-run', () => {
   });
 
   it('a server that stops answering fails its cell by the deadline; the run goes on', async () => {
+    // --min-requests 0: the stopped server answers nothing more, and the run would otherwise be
+    // stretched to its 3 s cap looking for requests before the hang is looked for.
     const plan = parsePlan([
       ...['--runtimes', 'bun', '--scenarios', 'sleep', '--runs', '1', '--duration', '0.5', '--warmup', '0', '--timeout', '1'],
+      ...['--min-requests', '0'],
       ...dataFlags(),
       '--out',
       out(),
@@ -154,6 +157,13 @@ describe('a server that dies or hangs mid-run', () => {
   });
 });
 
+/**
+ * The plan the signal tests interrupt: 12 cells on every runtime, one short run each and no
+ * warm-up. The signal is sent once the first group of cells has finished, so every second spent
+ * measuring them was only waiting.
+ */
+const QUICK_FLAGS = ['--quick', '--runs', '1', '--duration', '0.1', '--warmup', '0', '--scenarios', 'hello,sleep'];
+
 describe('Ctrl-C or SIGTERM on the harness', () => {
   it.each([
     ['SIGINT', 130],
@@ -163,14 +173,10 @@ describe('Ctrl-C or SIGTERM on the harness', () => {
     async (signal, code) => {
       const dir = out();
       const cli = resolve(HARNESS, 'src/bench-cli.ts');
-      const child = spawn(
-        process.execPath,
-        ['--import', 'tsx', cli, '--quick', '--scenarios', 'hello,sleep', ...dataFlags(), '--out', dir],
-        {
-          cwd: HARNESS,
-          stdio: ['ignore', 'pipe', 'pipe'],
-        },
-      );
+      const child = spawn(process.execPath, ['--import', 'tsx', cli, ...QUICK_FLAGS, ...dataFlags(), '--out', dir], {
+        cwd: HARNESS,
+        stdio: ['ignore', 'pipe', 'pipe'],
+      });
       let stderr = '';
       const exited = new Promise<number | null>((r) => child.on('exit', (c) => r(c)));
       await new Promise<void>((resolveCell, reject) => {
@@ -204,7 +210,7 @@ describe('a second Ctrl-C', () => {
   it('stops at once: exit 130, the finished cells written, no process left', async () => {
     const dir = out();
     const cli = resolve(HARNESS, 'src/bench-cli.ts');
-    const child = spawn(process.execPath, ['--import', 'tsx', cli, '--quick', '--scenarios', 'hello,sleep', ...dataFlags(), '--out', dir], {
+    const child = spawn(process.execPath, ['--import', 'tsx', cli, ...QUICK_FLAGS, ...dataFlags(), '--out', dir], {
       cwd: HARNESS,
       stdio: ['ignore', 'pipe', 'pipe'],
     });

@@ -106,8 +106,12 @@ describe('hung and dead are not overloaded', () => {
   });
 
   it.each(RUNTIMES)('%s: a server stopped with SIGSTOP mid-run fails as hung, leaves no process, and the run goes on', async (runtime) => {
+    // --min-requests 0: a stopped server answers nothing more, so the run would otherwise be
+    // stretched to its 3 s cap looking for requests before the hang is even looked for.
     const plan = parsePlan([
       ...['--runtimes', runtime, '--scenarios', 'sleep', '--runs', '1', '--duration', '0.5', '--warmup', '0', '--timeout', '1'],
+      '--min-requests',
+      '0',
       ...['--cross-check', 'none', '--out', join(tmp, `out-stop-${runtime}`), ...dataFlags()],
     ]);
     const stopped: number[] = [];

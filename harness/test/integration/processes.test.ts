@@ -92,7 +92,7 @@ describe.each(RUNTIME_NAMES)('%s --processes 2', (name) => {
       '--runs',
       '1',
       '--duration',
-      '1',
+      '0.5',
       '--warmup',
       '0.2',
       '--warmup-max',

@@ -33,9 +33,10 @@ afterEach(() => {
   }
 });
 
-async function fakeServer(): Promise<RunningServer> {
+/** `tracked`: killed after each test; a test that runs beside another (it.concurrent) kills its own instead. */
+async function fakeServer(tracked = true): Promise<RunningServer> {
   const child = spawn(process.execPath, ['-e', FAKE], { stdio: ['ignore', 'pipe', 'pipe'] });
-  children.push(child);
+  if (tracked) children.push(child);
   const [line] = (await once(child.stdout!, 'data')) as [Buffer];
   const exited = new Promise<Exit>((resolve) => child.once('exit', (code, signal) => resolve({ code, signal })));
   return {
@@ -51,6 +52,7 @@ async function fakeServer(): Promise<RunningServer> {
     },
     stderrTail: () => '',
     stop: async () => {
+      child.kill('SIGCONT');
       child.kill('SIGKILL');
       return exited;
     },
@@ -58,25 +60,30 @@ async function fakeServer(): Promise<RunningServer> {
 }
 
 async function hungWithin(wait: (server: RunningServer) => Promise<void>): Promise<{ error: unknown; ms: number }> {
-  const server = await fakeServer();
-  const started = performance.now();
-  setTimeout(() => process.kill(server.pid, 'SIGSTOP'), 300);
-  const error = await wait(server).then(
-    () => undefined,
-    (e: unknown) => e,
-  );
-  return { error, ms: performance.now() - started };
+  const server = await fakeServer(false);
+  try {
+    const started = performance.now();
+    setTimeout(() => process.kill(server.pid, 'SIGSTOP'), 300);
+    const error = await wait(server).then(
+      () => undefined,
+      (e: unknown) => e,
+    );
+    return { error, ms: performance.now() - started };
+  } finally {
+    await server.stop();
+  }
 }
 
 describe('curve and seeds wait for quiet with the bench quiet-wait', () => {
-  it("the curve's wait before a step reports a hung server as hung, well before its 20 s deadline", async () => {
+  // The two hang cases side by side: each is the hang deadline (5 s) of waiting on its own server.
+  it.concurrent("the curve's wait before a step reports a hung server as hung, well before its 20 s deadline", async () => {
     const { error, ms } = await hungWithin((server) => curveWaitQuiet(server, 20_000));
     expect(error).toBeInstanceOf(ServerLost);
     expect((error as Error).message).toMatch(/server hung: stopped/);
     expect(ms).toBeLessThan(15_000);
   }, 30_000);
 
-  it("the seeds' wait before a load reports a hung server as hung, well before its 60 s deadline", async () => {
+  it.concurrent("the seeds' wait before a load reports a hung server as hung, well before its 60 s deadline", async () => {
     const { error, ms } = await hungWithin((server) => seedsQuiesce(server, 60));
     expect(error).toBeInstanceOf(ServerLost);
     expect((error as Error).message).toMatch(/server hung: stopped/);

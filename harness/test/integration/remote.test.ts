@@ -58,6 +58,17 @@ function runBenchThere(extra: string[]): { status: number | null; stderr: string
   return { status: res.status, stderr: `${res.stdout}\n${res.stderr}`, report };
 }
 
+/** `ip ...` as spawnSync runs it, without blocking, so independent runs can wait side by side. */
+function runThere(args: string[]): Promise<{ status: number | null; stdout: string; stderr: string }> {
+  return new Promise((done) => {
+    const child = spawn('ip', args, { cwd: HARNESS, timeout: 120_000 });
+    let [stdout, stderr] = ['', ''];
+    child.stdout.setEncoding('utf8').on('data', (c: string) => (stdout += c));
+    child.stderr.setEncoding('utf8').on('data', (c: string) => (stderr += c));
+    child.on('close', (status) => done({ status, stdout, stderr }));
+  });
+}
+
 /** Waits until nothing but the sshd listener is left in the server namespace. */
 async function serverNsEmpty(ms: number): Promise<number[]> {
   const until = Date.now() + ms;
@@ -127,8 +138,9 @@ async function startLongBench(extra: string[] = [], out?: (args: string[]) => vo
     if (child.exitCode !== null || Date.now() > until) throw new Error(`the bench did not get to its first cell: ${log.slice(-2000)}`);
     await new Promise((r) => setTimeout(r, 100));
   }
-  // Past the check and the 0.1 s warm-up: inside the first 30 s run (the plain log shows no run phases).
-  await new Promise((r) => setTimeout(r, 2_500));
+  // Past the check and the 0.1 s warm-up: inside the first 30 s run (the plain log shows no run
+  // phases). Were a slow machine still warming up, each test's behaviour would be the same.
+  await new Promise((r) => setTimeout(r, 1_500));
   expect(serverRunningThere()).toBe(true);
   return child;
 }
@@ -166,7 +178,18 @@ describe.skipIf(unavailable !== undefined)('servers on another host, over ssh', 
   });
 
   it('measures every runtime there: identity checked, /stats CPU, the host on every cell, nothing left', async () => {
-    const { status, stderr, report } = runBenchThere(['--quick', '--scenarios', 'hello', '--runs', '1']);
+    // Short runs, no warm-up: what is checked is where each figure came from, not its value.
+    const { status, stderr, report } = runBenchThere([
+      '--quick',
+      '--scenarios',
+      'hello',
+      '--runs',
+      '1',
+      '--duration',
+      '0.1',
+      '--warmup',
+      '0',
+    ]);
     expect(status, stderr).toBe(0);
     expect(report?.runtimes.map((r) => [r.name, r.status])).toEqual([
       ['node', 'ok'],
@@ -222,27 +245,22 @@ describe.skipIf(unavailable !== undefined)('servers on another host, over ssh', 
     expect(await localSshGone(3_000)).toEqual([]);
   });
 
-  it('exit 2 before anything starts: unreachable host, refused key, checkout or data missing', () => {
-    const unreachable = spawnSync(
-      'ip',
-      benchArgs(['--quick']).map((a) => (a === hosts.host ? 'root@198.51.100.3' : a)),
-      { cwd: HARNESS, encoding: 'utf8', timeout: 60_000 },
-    );
+  it('exit 2 before anything starts: unreachable host, refused key, checkout or data missing', async () => {
+    // Four independent refusals, side by side: each is mostly waiting (ssh, tsx's start-up).
+    const [unreachable, wrongKey, noCheckout, noData] = await Promise.all([
+      runThere(benchArgs(['--quick']).map((a) => (a === hosts.host ? 'root@198.51.100.3' : a))),
+      runThere(benchArgs(['--quick']).map((a) => (a === hosts.sshConfig ? hosts.wrongKeyConfig : a))),
+      runThere(benchArgs(['--quick', '--server-dir', '/nonexistent-checkout'])),
+      runThere(benchArgs(['--quick', '--scenarios', 'file', '--data-dir', '/nonexistent-data'])),
+    ]);
     expect(unreachable.status).toBe(2);
     expect(unreachable.stderr).toMatch(/198\.51\.100\.3: host unreachable/);
-    const wrongKey = spawnSync(
-      'ip',
-      benchArgs(['--quick']).map((a) => (a === hosts.sshConfig ? hosts.wrongKeyConfig : a)),
-      { cwd: HARNESS, encoding: 'utf8', timeout: 60_000 },
-    );
     expect(wrongKey.status).toBe(2);
     expect(wrongKey.stderr).toMatch(/authentication refused/);
-    const noCheckout = runBenchThere(['--quick', '--server-dir', '/nonexistent-checkout']);
     expect(noCheckout.status).toBe(2);
-    expect(noCheckout.stderr).toMatch(/no checkout of this repository at \/nonexistent-checkout/);
-    const noData = runBenchThere(['--quick', '--scenarios', 'file', '--data-dir', '/nonexistent-data']);
+    expect(`${noCheckout.stdout}\n${noCheckout.stderr}`).toMatch(/no checkout of this repository at \/nonexistent-checkout/);
     expect(noData.status).toBe(2);
-    expect(noData.stderr).toMatch(
+    expect(`${noData.stdout}\n${noData.stderr}`).toMatch(
       /no data files for the file scenario on benchsrv \(\/nonexistent-data\/manifest.json missing\): run "pnpm data/,
     );
   }, 370_000);
@@ -500,6 +518,9 @@ describe.skipIf(unavailable !== undefined)('servers on another host, over ssh', 
         'async',
         '--rates',
         '20,40',
+        // Half a second a step: the test asks each step for answers and the server's CPU, not a decision.
+        '--max-step-sec',
+        '0.5',
         '--out',
         out,
       ],

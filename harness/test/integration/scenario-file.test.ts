@@ -60,8 +60,11 @@ describe('bench --quick --scenario-file on node, bun and deno', () => {
       "import { isMainThread } from 'node:worker_threads';\nexport const name = 'two-faced';\nexport const description = 'answers where it ran';\nexport function sync() { return { ran: isMainThread ? 'loop' : 'worker' }; }\n",
     );
     const out = join(tmp, 'run');
+    // One run a cell: the test asks each cell for a status and a figure, not for an interval.
     const { code, stderr } = await bench([
       '--quick',
+      '--runs',
+      '1',
       '--scenarios',
       'primes',
       '--scenario-file',
