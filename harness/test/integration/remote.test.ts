@@ -3,178 +3,41 @@
  * the harness runs in one network namespace, sshd and the servers in another, joined by a veth.
  * Needs root and ip netns; skips with the reason otherwise.
  */
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { generateDataFiles } from '@bench/app';
 import type { Report } from '../../src/model/report.ts';
 import type { CurveReport } from '../../src/curve/curve-types.ts';
 import { probeRuntime, runtimeSpec } from '../../src/servers/runtimes.ts';
-import { processesMentioning } from './helpers.ts';
-import { HEARTBEAT_TIMEOUT_SEC } from '../../src/remote/remote-server.ts';
+import {
+  benchArgs,
+  HARNESS,
+  netemUnavailable,
+  oursThere,
+  outDirs,
+  removeOutDirs,
+  runBenchThere,
+  runThere,
+  serverNsEmpty,
+  useHosts,
+} from './remote-there.ts';
 import { makeTwoHosts, SERVER_ADDR, twoHostsUnavailable, type TwoHosts } from './two-hosts.ts';
 
-const HARNESS = resolve(import.meta.dirname, '../..');
 const unavailable = twoHostsUnavailable();
 if (unavailable !== undefined) console.warn(`remote (ssh) tests SKIPPED: ${unavailable}`);
-
 let hosts: TwoHosts;
-const outDirs: string[] = [];
-
-function benchArgs(extra: string[]): string[] {
-  const out = mkdtempSync(join(tmpdir(), 'bench-remote-out-'));
-  outDirs.push(out);
-  return [
-    'netns',
-    'exec',
-    hosts.loadNs,
-    process.execPath,
-    '--import',
-    'tsx',
-    'src/bench-cli.ts',
-    '--server-host',
-    hosts.host,
-    '--ssh-config',
-    hosts.sshConfig,
-    '--cross-check',
-    'none',
-    '--out',
-    out,
-    ...extra,
-  ];
-}
-
-function runBenchThere(extra: string[]): { status: number | null; stderr: string; report: Report | undefined } {
-  const args = benchArgs(extra);
-  const res = spawnSync('ip', args, { cwd: HARNESS, encoding: 'utf8', timeout: 120_000 });
-  let report: Report | undefined;
-  try {
-    report = JSON.parse(readFileSync(join(args[args.indexOf('--out') + 1] ?? '', 'report.json'), 'utf8')) as Report;
-  } catch {
-    report = undefined;
-  }
-  return { status: res.status, stderr: `${res.stdout}\n${res.stderr}`, report };
-}
-
-/** `ip ...` as spawnSync runs it, without blocking, so independent runs can wait side by side. */
-function runThere(args: string[]): Promise<{ status: number | null; stdout: string; stderr: string }> {
-  return new Promise((done) => {
-    const child = spawn('ip', args, { cwd: HARNESS, timeout: 120_000 });
-    let [stdout, stderr] = ['', ''];
-    child.stdout.setEncoding('utf8').on('data', (c: string) => (stdout += c));
-    child.stderr.setEncoding('utf8').on('data', (c: string) => (stderr += c));
-    child.on('close', (status) => done({ status, stdout, stderr }));
-  });
-}
-
-/** Waits until nothing but the sshd listener is left in the server namespace. */
-async function serverNsEmpty(ms: number): Promise<number[]> {
-  const until = Date.now() + ms;
-  let left = hosts.serverNsProcesses();
-  while (left.length > 0 && Date.now() < until) {
-    await new Promise((r) => setTimeout(r, 100));
-    left = hosts.serverNsProcesses();
-  }
-  return left;
-}
-
-/** The ssh clients of this test (they name its ssh config) once they have all ended. */
-async function localSshGone(ms: number): Promise<number[]> {
-  const until = Date.now() + ms;
-  let left = processesMentioning(hosts.sshConfig).filter((pid) => pid !== hosts.sshdPid);
-  while (left.length > 0 && Date.now() < until) {
-    await new Promise((r) => setTimeout(r, 100));
-    left = processesMentioning(hosts.sshConfig);
-  }
-  return left;
-}
-
-/** Processes of ours in the server namespace (servers, their wrapper and its watchdog), not sshd's. */
-function oursThere(pattern = /server\.ts|bench-remote|head\0-c/): number[] {
-  return hosts.serverNsProcesses().filter((pid) => {
-    try {
-      return pattern.test(readFileSync(`/proc/${pid}/cmdline`, 'utf8'));
-    } catch {
-      return false;
-    }
-  });
-}
-
-function serverRunningThere(): boolean {
-  return oursThere(/server\.ts/).length > 0;
-}
-
-/** Starts a long bench, resolves once its first measured run is under way on the server host. */
-async function startLongBench(extra: string[] = [], out?: (args: string[]) => void): Promise<ChildProcess> {
-  const args = benchArgs([
-    '--runtimes',
-    'node',
-    '--scenarios',
-    'hello',
-    '--modes',
-    'baseline',
-    '--duration',
-    '30',
-    '--runs',
-    '3',
-    '--warmup',
-    '0.1',
-    '--warmup-max',
-    '0.1',
-    ...extra,
-  ]);
-  out?.(args);
-  const child = spawn('ip', args, {
-    cwd: HARNESS,
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let log = '';
-  child.stdout?.setEncoding('utf8').on('data', (c: string) => (log += c));
-  child.stderr?.setEncoding('utf8').on('data', (c: string) => (log += c));
-  const until = Date.now() + 40_000;
-  while (!(log.includes('hello/baseline check') && serverRunningThere())) {
-    if (child.exitCode !== null || Date.now() > until) throw new Error(`the bench did not get to its first cell: ${log.slice(-2000)}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  // Past the check and the 0.1 s warm-up: inside the first 30 s run (the plain log shows no run
-  // phases). Were a slow machine still warming up, each test's behaviour would be the same.
-  await new Promise((r) => setTimeout(r, 1_500));
-  expect(serverRunningThere()).toBe(true);
-  return child;
-}
-
-/** The serving members of a process group there: server processes that are not their group's leader. */
-function servingMembersThere(): number[] {
-  return oursThere(/runtimes\/node\/server\.ts/).filter((pid) => {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    const pgid = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[2]);
-    return pgid !== pid && !readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes('bench-remote');
-  });
-}
-
-const GROUP = ['--processes', '2'];
-
-/** Why `tc ... netem` cannot be used here (a kernel without sch_netem), or undefined. */
-function netemUnavailable(): string | undefined {
-  const probe = ['-n', hosts.serverNs, 'qdisc', 'add', 'dev', 'lo', 'root', 'netem', 'delay', '1ms'];
-  const res = spawnSync('tc', probe, { encoding: 'utf8' });
-  if (res.status !== 0) return `tc netem unavailable: ${(res.stderr || res.error?.message || '').trim().split('\n')[0]}`;
-  spawnSync('tc', ['-n', hosts.serverNs, 'qdisc', 'del', 'dev', 'lo', 'root']);
-  return undefined;
-}
-
-const exitOf = (child: ChildProcess) =>
-  new Promise<number | null>((r) => (child.exitCode !== null ? r(child.exitCode) : child.once('exit', (code) => r(code))));
 
 describe.skipIf(unavailable !== undefined)('servers on another host, over ssh', () => {
   beforeAll(async () => {
     hosts = await makeTwoHosts();
+    useHosts(hosts);
   }, 30_000);
   afterAll(() => {
     hosts?.close();
-    for (const dir of outDirs) rmSync(dir, { recursive: true, force: true });
+    removeOutDirs();
   });
 
   it('measures every runtime there: identity checked, /stats CPU, the host on every cell, nothing left', async () => {
@@ -224,26 +87,6 @@ describe.skipIf(unavailable !== undefined)('servers on another host, over ssh', 
     }
     expect(await serverNsEmpty(3_000)).toEqual([]);
   }, 130_000);
-
-  it('SIGINT: the harness stops, the remote servers (a group of 2) end with it', async () => {
-    const child = await startLongBench(GROUP);
-    expect(servingMembersThere()).toHaveLength(2);
-    child.kill('SIGINT');
-    expect(await exitOf(child)).toBe(130);
-    expect(await serverNsEmpty(5_000)).toEqual([]);
-    expect(await localSshGone(3_000)).toEqual([]);
-  });
-
-  it('SIGKILL: the remote side (a group of 2) dies with its ssh channel, no kill sent by the harness', async () => {
-    const child = await startLongBench(GROUP);
-    expect(servingMembersThere()).toHaveLength(2);
-    child.kill('SIGKILL');
-    await exitOf(child);
-    // The channel's EOF reaches the wrapper at once; 10 s would be its heartbeat watchdog.
-    expect(await serverNsEmpty(8_000)).toEqual([]);
-    // The harness's ssh clients, orphaned by the kill, end once the remote side has.
-    expect(await localSshGone(3_000)).toEqual([]);
-  });
 
   it('exit 2 before anything starts: unreachable host, refused key, checkout or data missing', async () => {
     // Four independent refusals, side by side: each is mostly waiting (ssh, tsx's start-up).
@@ -345,25 +188,6 @@ describe.skipIf(unavailable !== undefined)('servers on another host, over ssh', 
     expect(probeRise).toBeLessThan(3);
   }, 250_000);
 
-  it('network drop: with no heartbeat through the channel, the remote side (a group of 2) ends by itself', async () => {
-    const child = await startLongBench(GROUP);
-    expect(servingMembersThere()).toHaveLength(2);
-    const link = (state: 'up' | 'down') => spawnSync('ip', ['-n', hosts.serverNs, 'link', 'set', hosts.serverDev, state]);
-    try {
-      expect(link('down').status).toBe(0);
-      const dropped = Date.now();
-      const until = dropped + (HEARTBEAT_TIMEOUT_SEC + 6) * 1000;
-      while (oursThere().length > 0 && Date.now() < until) await new Promise((r) => setTimeout(r, 200));
-      expect(oursThere()).toEqual([]);
-      // Not before the watchdog's timeout: nothing else told it.
-      expect(Date.now() - dropped).toBeGreaterThan((HEARTBEAT_TIMEOUT_SEC - 3) * 1000);
-    } finally {
-      link('up');
-      child.kill('SIGKILL');
-      await exitOf(child);
-    }
-  }, 70_000);
-
   it('--cold: the files are evicted on the server host and verified there', () => {
     const data = mkdtempSync(join(tmpdir(), 'bench-remote-data-'));
     outDirs.push(data);
@@ -392,46 +216,6 @@ describe.skipIf(unavailable !== undefined)('servers on another host, over ssh', 
     expect(report?.results[0]).toMatchObject({ status: 'ok', fileCache: 'cold', serverHost: hosts.host });
   }, 130_000);
 
-  it('a remote server that stops is found hung from the progress samples its wrapper sends', async () => {
-    const args = benchArgs([
-      '--runtimes',
-      'node',
-      '--scenarios',
-      'sleep',
-      '--modes',
-      'sync',
-      '--runs',
-      '1',
-      '--duration',
-      '3',
-      '--warmup',
-      '0',
-      '--timeout',
-      '1',
-    ]);
-    const child = spawn('ip', args, { cwd: HARNESS, stdio: ['ignore', 'pipe', 'pipe'] });
-    let log = '';
-    child.stdout?.setEncoding('utf8').on('data', (c: string) => (log += c));
-    child.stderr?.setEncoding('utf8').on('data', (c: string) => (log += c));
-    const until = Date.now() + 40_000;
-    while (!(log.includes('sleep/sync check') && serverRunningThere())) {
-      if (child.exitCode !== null || Date.now() > until) throw new Error(`the bench did not get to its cell: ${log.slice(-2000)}`);
-      await new Promise((r) => setTimeout(r, 100));
-    }
-    await new Promise((r) => setTimeout(r, 1_500));
-    // The server itself, not its wrapper (whose command line holds the server's argv too).
-    const [server] = oursThere(/runtimes\/node\/server\.ts/).filter(
-      (pid) => !readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes('bench-remote'),
-    );
-    expect(server).toBeDefined();
-    process.kill(server ?? 0, 'SIGSTOP');
-    // 1: the only cell failed, nothing was measured.
-    expect(await exitOf(child), log).toBe(1);
-    const report = JSON.parse(readFileSync(join(args[args.indexOf('--out') + 1] ?? '', 'report.json'), 'utf8')) as Report;
-    expect(report.results[0]?.status).toBe('failed');
-    expect(report.results[0]?.reason).toMatch(/server hung: stopped \(process state T\)/);
-    expect(await serverNsEmpty(5_000)).toEqual([]);
-  });
   it("--processes 1,auto and a named version there: auto is the server host's CPUs, every lane records the binary that served", () => {
     const pinned = probeRuntime(runtimeSpec('node'));
     expect(pinned.ok).toBe(true);
@@ -477,20 +261,6 @@ describe.skipIf(unavailable !== undefined)('servers on another host, over ssh', 
     );
     expect(stderr).toMatch(new RegExp(`resolving node@${major} on ${hosts.host}`));
   }, 130_000);
-
-  it('a killed member of a remote group of 2 fails its cell, and nothing is left on either host', async () => {
-    let args: string[] = [];
-    const child = await startLongBench(GROUP, (a) => (args = a));
-    const [member] = servingMembersThere();
-    expect(member).toBeDefined();
-    process.kill(member ?? 0, 'SIGKILL');
-    expect(await exitOf(child)).toBe(1);
-    const report = JSON.parse(readFileSync(join(args[args.indexOf('--out') + 1] ?? '', 'report.json'), 'utf8')) as Report;
-    expect(report.results[0]).toMatchObject({ status: 'failed', processes: 2 });
-    expect(report.results[0]?.reason).toMatch(/server died|serving process/);
-    expect(await serverNsEmpty(5_000)).toEqual([]);
-    expect(await localSshGone(3_000)).toEqual([]);
-  });
 
   it('bench:curve --server-host: the generator here, the server there, its CPU from its own /stats; nothing left', async () => {
     const out = mkdtempSync(join(tmpdir(), 'bench-remote-curve-'));

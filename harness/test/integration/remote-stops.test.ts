@@ -1,0 +1,135 @@
+/**
+ * Servers on another host over ssh, when something stops: the harness (SIGINT, SIGKILL), the
+ * network, a server or one member of a group. Nothing may be left running on either host. The
+ * other host is built on this machine as in remote.test.ts (two-hosts.ts); needs root and ip netns.
+ */
+import { spawn, spawnSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Report } from '../../src/model/report.ts';
+import { HEARTBEAT_TIMEOUT_SEC } from '../../src/remote/remote-server.ts';
+import {
+  benchArgs,
+  exitOf,
+  GROUP,
+  HARNESS,
+  localSshGone,
+  oursThere,
+  removeOutDirs,
+  serverNsEmpty,
+  serverRunningThere,
+  servingMembersThere,
+  startLongBench,
+  useHosts,
+} from './remote-there.ts';
+import { makeTwoHosts, twoHostsUnavailable, type TwoHosts } from './two-hosts.ts';
+
+const unavailable = twoHostsUnavailable();
+if (unavailable !== undefined) console.warn(`remote (ssh) tests SKIPPED: ${unavailable}`);
+let hosts: TwoHosts;
+
+describe.skipIf(unavailable !== undefined)('servers on another host, over ssh: when something stops', () => {
+  beforeAll(async () => {
+    hosts = await makeTwoHosts();
+    useHosts(hosts);
+  }, 30_000);
+  afterAll(() => {
+    hosts?.close();
+    removeOutDirs();
+  });
+
+  it('SIGINT: the harness stops, the remote servers (a group of 2) end with it', async () => {
+    const child = await startLongBench(GROUP);
+    expect(servingMembersThere()).toHaveLength(2);
+    child.kill('SIGINT');
+    expect(await exitOf(child)).toBe(130);
+    expect(await serverNsEmpty(5_000)).toEqual([]);
+    expect(await localSshGone(3_000)).toEqual([]);
+  });
+
+  it('SIGKILL: the remote side (a group of 2) dies with its ssh channel, no kill sent by the harness', async () => {
+    const child = await startLongBench(GROUP);
+    expect(servingMembersThere()).toHaveLength(2);
+    child.kill('SIGKILL');
+    await exitOf(child);
+    // The channel's EOF reaches the wrapper at once; 10 s would be its heartbeat watchdog.
+    expect(await serverNsEmpty(8_000)).toEqual([]);
+    // The harness's ssh clients, orphaned by the kill, end once the remote side has.
+    expect(await localSshGone(3_000)).toEqual([]);
+  });
+
+  it('network drop: with no heartbeat through the channel, the remote side (a group of 2) ends by itself', async () => {
+    const child = await startLongBench(GROUP);
+    expect(servingMembersThere()).toHaveLength(2);
+    const link = (state: 'up' | 'down') => spawnSync('ip', ['-n', hosts.serverNs, 'link', 'set', hosts.serverDev, state]);
+    try {
+      expect(link('down').status).toBe(0);
+      const dropped = Date.now();
+      const until = dropped + (HEARTBEAT_TIMEOUT_SEC + 6) * 1000;
+      while (oursThere().length > 0 && Date.now() < until) await new Promise((r) => setTimeout(r, 200));
+      expect(oursThere()).toEqual([]);
+      // Not before the watchdog's timeout: nothing else told it.
+      expect(Date.now() - dropped).toBeGreaterThan((HEARTBEAT_TIMEOUT_SEC - 3) * 1000);
+    } finally {
+      link('up');
+      child.kill('SIGKILL');
+      await exitOf(child);
+    }
+  }, 70_000);
+
+  it('a remote server that stops is found hung from the progress samples its wrapper sends', async () => {
+    const args = benchArgs([
+      '--runtimes',
+      'node',
+      '--scenarios',
+      'sleep',
+      '--modes',
+      'sync',
+      '--runs',
+      '1',
+      '--duration',
+      '3',
+      '--warmup',
+      '0',
+      '--timeout',
+      '1',
+    ]);
+    const child = spawn('ip', args, { cwd: HARNESS, stdio: ['ignore', 'pipe', 'pipe'] });
+    let log = '';
+    child.stdout?.setEncoding('utf8').on('data', (c: string) => (log += c));
+    child.stderr?.setEncoding('utf8').on('data', (c: string) => (log += c));
+    const until = Date.now() + 40_000;
+    while (!(log.includes('sleep/sync check') && serverRunningThere())) {
+      if (child.exitCode !== null || Date.now() > until) throw new Error(`the bench did not get to its cell: ${log.slice(-2000)}`);
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    await new Promise((r) => setTimeout(r, 1_500));
+    // The server itself, not its wrapper (whose command line holds the server's argv too).
+    const [server] = oursThere(/runtimes\/node\/server\.ts/).filter(
+      (pid) => !readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes('bench-remote'),
+    );
+    expect(server).toBeDefined();
+    process.kill(server ?? 0, 'SIGSTOP');
+    // 1: the only cell failed, nothing was measured.
+    expect(await exitOf(child), log).toBe(1);
+    const report = JSON.parse(readFileSync(join(args[args.indexOf('--out') + 1] ?? '', 'report.json'), 'utf8')) as Report;
+    expect(report.results[0]?.status).toBe('failed');
+    expect(report.results[0]?.reason).toMatch(/server hung: stopped \(process state T\)/);
+    expect(await serverNsEmpty(5_000)).toEqual([]);
+  });
+
+  it('a killed member of a remote group of 2 fails its cell, and nothing is left on either host', async () => {
+    let args: string[] = [];
+    const child = await startLongBench(GROUP, (a) => (args = a));
+    const [member] = servingMembersThere();
+    expect(member).toBeDefined();
+    process.kill(member ?? 0, 'SIGKILL');
+    expect(await exitOf(child)).toBe(1);
+    const report = JSON.parse(readFileSync(join(args[args.indexOf('--out') + 1] ?? '', 'report.json'), 'utf8')) as Report;
+    expect(report.results[0]).toMatchObject({ status: 'failed', processes: 2 });
+    expect(report.results[0]?.reason).toMatch(/server died|serving process/);
+    expect(await serverNsEmpty(5_000)).toEqual([]);
+    expect(await localSshGone(3_000)).toEqual([]);
+  });
+});

@@ -1,0 +1,182 @@
+/**
+ * The remote tests' tools: run the harness in the load namespace against the server host, and
+ * look at what is left running on either side. remote.test.ts hands over its two hosts with
+ * useHosts once they are made.
+ */
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { expect } from 'vitest';
+import type { Report } from '../../src/model/report.ts';
+import { processesMentioning } from './helpers.ts';
+import type { TwoHosts } from './two-hosts.ts';
+
+let current: TwoHosts | undefined;
+
+/** The two hosts the tools act on, once made. */
+export function useHosts(made: TwoHosts): void {
+  current = made;
+}
+
+function hosts(): TwoHosts {
+  if (current === undefined) throw new Error('remote-there: useHosts was not called');
+  return current;
+}
+
+/** Removes the report folders the runs wrote. */
+export function removeOutDirs(): void {
+  for (const dir of outDirs.splice(0)) rmSync(dir, { recursive: true, force: true });
+}
+
+export const HARNESS = resolve(import.meta.dirname, '../..');
+
+/** Folders the runs wrote into, removed at the end (removeOutDirs). */
+export const outDirs: string[] = [];
+
+export function benchArgs(extra: string[]): string[] {
+  const out = mkdtempSync(join(tmpdir(), 'bench-remote-out-'));
+  outDirs.push(out);
+  return [
+    'netns',
+    'exec',
+    hosts().loadNs,
+    process.execPath,
+    '--import',
+    'tsx',
+    'src/bench-cli.ts',
+    '--server-host',
+    hosts().host,
+    '--ssh-config',
+    hosts().sshConfig,
+    '--cross-check',
+    'none',
+    '--out',
+    out,
+    ...extra,
+  ];
+}
+
+export function runBenchThere(extra: string[]): { status: number | null; stderr: string; report: Report | undefined } {
+  const args = benchArgs(extra);
+  const res = spawnSync('ip', args, { cwd: HARNESS, encoding: 'utf8', timeout: 120_000 });
+  let report: Report | undefined;
+  try {
+    report = JSON.parse(readFileSync(join(args[args.indexOf('--out') + 1] ?? '', 'report.json'), 'utf8')) as Report;
+  } catch {
+    report = undefined;
+  }
+  return { status: res.status, stderr: `${res.stdout}\n${res.stderr}`, report };
+}
+
+/** `ip ...` as spawnSync runs it, without blocking, so independent runs can wait side by side. */
+export function runThere(args: string[]): Promise<{ status: number | null; stdout: string; stderr: string }> {
+  return new Promise((done) => {
+    const child = spawn('ip', args, { cwd: HARNESS, timeout: 120_000 });
+    let [stdout, stderr] = ['', ''];
+    child.stdout.setEncoding('utf8').on('data', (c: string) => (stdout += c));
+    child.stderr.setEncoding('utf8').on('data', (c: string) => (stderr += c));
+    child.on('close', (status) => done({ status, stdout, stderr }));
+  });
+}
+
+/** Waits until nothing but the sshd listener is left in the server namespace. */
+export async function serverNsEmpty(ms: number): Promise<number[]> {
+  const until = Date.now() + ms;
+  let left = hosts().serverNsProcesses();
+  while (left.length > 0 && Date.now() < until) {
+    await new Promise((r) => setTimeout(r, 100));
+    left = hosts().serverNsProcesses();
+  }
+  return left;
+}
+
+/** The ssh clients of this test (they name its ssh config) once they have all ended. */
+export async function localSshGone(ms: number): Promise<number[]> {
+  const until = Date.now() + ms;
+  let left = processesMentioning(hosts().sshConfig).filter((pid) => pid !== hosts().sshdPid);
+  while (left.length > 0 && Date.now() < until) {
+    await new Promise((r) => setTimeout(r, 100));
+    left = processesMentioning(hosts().sshConfig);
+  }
+  return left;
+}
+
+/** Processes of ours in the server namespace (servers, their wrapper and its watchdog), not sshd's. */
+export function oursThere(pattern = /server\.ts|bench-remote|head\0-c/): number[] {
+  return hosts()
+    .serverNsProcesses()
+    .filter((pid) => {
+      try {
+        return pattern.test(readFileSync(`/proc/${pid}/cmdline`, 'utf8'));
+      } catch {
+        return false;
+      }
+    });
+}
+
+export function serverRunningThere(): boolean {
+  return oursThere(/server\.ts/).length > 0;
+}
+
+/** Starts a long bench, resolves once its first measured run is under way on the server host. */
+export async function startLongBench(extra: string[] = [], out?: (args: string[]) => void): Promise<ChildProcess> {
+  const args = benchArgs([
+    '--runtimes',
+    'node',
+    '--scenarios',
+    'hello',
+    '--modes',
+    'baseline',
+    '--duration',
+    '30',
+    '--runs',
+    '3',
+    '--warmup',
+    '0.1',
+    '--warmup-max',
+    '0.1',
+    ...extra,
+  ]);
+  out?.(args);
+  const child = spawn('ip', args, {
+    cwd: HARNESS,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let log = '';
+  child.stdout?.setEncoding('utf8').on('data', (c: string) => (log += c));
+  child.stderr?.setEncoding('utf8').on('data', (c: string) => (log += c));
+  const until = Date.now() + 40_000;
+  while (!(log.includes('hello/baseline check') && serverRunningThere())) {
+    if (child.exitCode !== null || Date.now() > until) throw new Error(`the bench did not get to its first cell: ${log.slice(-2000)}`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  // Past the check and the 0.1 s warm-up: inside the first 30 s run (the plain log shows no run
+  // phases). Were a slow machine still warming up, each test's behaviour would be the same.
+  await new Promise((r) => setTimeout(r, 1_500));
+  expect(serverRunningThere()).toBe(true);
+  return child;
+}
+
+/** The serving members of a process group there: server processes that are not their group's leader. */
+export function servingMembersThere(): number[] {
+  return oursThere(/runtimes\/node\/server\.ts/).filter((pid) => {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const pgid = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[2]);
+    return pgid !== pid && !readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes('bench-remote');
+  });
+}
+
+export const GROUP = ['--processes', '2'];
+
+/** Why `tc ... netem` cannot be used here (a kernel without sch_netem), or undefined. */
+export function netemUnavailable(): string | undefined {
+  const probe = ['-n', hosts().serverNs, 'qdisc', 'add', 'dev', 'lo', 'root', 'netem', 'delay', '1ms'];
+  const res = spawnSync('tc', probe, { encoding: 'utf8' });
+  if (res.status !== 0) return `tc netem unavailable: ${(res.stderr || res.error?.message || '').trim().split('\n')[0]}`;
+  spawnSync('tc', ['-n', hosts().serverNs, 'qdisc', 'del', 'dev', 'lo', 'root']);
+  return undefined;
+}
+
+export const exitOf = (child: ChildProcess) =>
+  new Promise<number | null>((r) => (child.exitCode !== null ? r(child.exitCode) : child.once('exit', (code) => r(code))));
