@@ -6,7 +6,7 @@
 import { spawn, spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { Report } from '../../src/model/report.ts';
 import { HEARTBEAT_TIMEOUT_SEC } from '../../src/remote/remote-server.ts';
 import {
@@ -16,28 +16,17 @@ import {
   HARNESS,
   localSshGone,
   oursThere,
-  removeOutDirs,
   serverNsEmpty,
   serverRunningThere,
   servingMembersThere,
   startLongBench,
-  useHosts,
+  hosts,
+  unavailable,
+  withTwoHosts,
 } from './remote-there.ts';
-import { makeTwoHosts, twoHostsUnavailable, type TwoHosts } from './two-hosts.ts';
-
-const unavailable = twoHostsUnavailable();
-if (unavailable !== undefined) console.warn(`remote (ssh) tests SKIPPED: ${unavailable}`);
-let hosts: TwoHosts;
 
 describe.skipIf(unavailable !== undefined)('servers on another host, over ssh: when something stops', () => {
-  beforeAll(async () => {
-    hosts = await makeTwoHosts();
-    useHosts(hosts);
-  }, 30_000);
-  afterAll(() => {
-    hosts?.close();
-    removeOutDirs();
-  });
+  withTwoHosts();
 
   it('SIGINT: the harness stops, the remote servers (a group of 2) end with it', async () => {
     const child = await startLongBench(GROUP);
@@ -62,7 +51,7 @@ describe.skipIf(unavailable !== undefined)('servers on another host, over ssh: w
   it('network drop: with no heartbeat through the channel, the remote side (a group of 2) ends by itself', async () => {
     const child = await startLongBench(GROUP);
     expect(servingMembersThere()).toHaveLength(2);
-    const link = (state: 'up' | 'down') => spawnSync('ip', ['-n', hosts.serverNs, 'link', 'set', hosts.serverDev, state]);
+    const link = (state: 'up' | 'down') => spawnSync('ip', ['-n', hosts().serverNs, 'link', 'set', hosts().serverDev, state]);
     try {
       expect(link('down').status).toBe(0);
       const dropped = Date.now();

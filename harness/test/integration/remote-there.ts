@@ -1,60 +1,69 @@
 /**
- * The remote tests' tools: run the harness in the load namespace against the server host, and
- * look at what is left running on either side. remote.test.ts hands over its two hosts with
- * useHosts once they are made.
+ * The remote tests' tools: build the two hosts for a suite (withTwoHosts), run the harness in the
+ * load namespace against the server host, and look at what is left running on either side.
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { expect } from 'vitest';
+import { afterAll, beforeAll, expect } from 'vitest';
 import type { Report } from '../../src/model/report.ts';
 import { processesMentioning } from './helpers.ts';
-import type { TwoHosts } from './two-hosts.ts';
+import { makeTwoHosts, type TwoHosts, twoHostsUnavailable } from './two-hosts.ts';
+
+/** Why two hosts cannot be built on this machine (the suites then skip, saying so), or undefined. */
+export const unavailable = twoHostsUnavailable();
+if (unavailable !== undefined) console.warn(`remote (ssh) tests SKIPPED: ${unavailable}`);
 
 let current: TwoHosts | undefined;
 
 /** The two hosts the tools act on, once made. */
-export function useHosts(made: TwoHosts): void {
-  current = made;
-}
-
-function hosts(): TwoHosts {
-  if (current === undefined) throw new Error('remote-there: useHosts was not called');
+export function hosts(): TwoHosts {
+  if (current === undefined) throw new Error('remote-there: no two hosts (withTwoHosts is called inside the suite)');
   return current;
 }
 
-/** Removes the report folders the runs wrote. */
-export function removeOutDirs(): void {
-  for (const dir of outDirs.splice(0)) rmSync(dir, { recursive: true, force: true });
+/** Called inside a suite: builds the two hosts before its tests, takes them down and removes what the runs wrote after. */
+export function withTwoHosts(): void {
+  beforeAll(async () => {
+    current = await makeTwoHosts();
+  }, 30_000);
+  afterAll(() => {
+    current?.close();
+    current = undefined;
+    for (const dir of outDirs.splice(0)) rmSync(dir, { recursive: true, force: true });
+  });
 }
 
 export const HARNESS = resolve(import.meta.dirname, '../..');
 
-/** Folders the runs wrote into, removed at the end (removeOutDirs). */
+/** Folders the runs wrote into, removed at the end (withTwoHosts). */
 export const outDirs: string[] = [];
 
-export function benchArgs(extra: string[]): string[] {
-  const out = mkdtempSync(join(tmpdir(), 'bench-remote-out-'));
-  outDirs.push(out);
+/** `ip` arguments that run one of the harness's commands in the load namespace against the server host. */
+export function thereArgs(cli: string, extra: string[]): string[] {
+  const h = hosts();
   return [
     'netns',
     'exec',
-    hosts().loadNs,
+    h.loadNs,
     process.execPath,
     '--import',
     'tsx',
-    'src/bench-cli.ts',
+    cli,
     '--server-host',
-    hosts().host,
+    h.host,
     '--ssh-config',
-    hosts().sshConfig,
-    '--cross-check',
-    'none',
-    '--out',
-    out,
+    h.sshConfig,
     ...extra,
   ];
+}
+
+/** thereArgs for the bench, writing into a folder of its own (removed at the end). */
+export function benchArgs(extra: string[]): string[] {
+  const out = mkdtempSync(join(tmpdir(), 'bench-remote-out-'));
+  outDirs.push(out);
+  return thereArgs('src/bench-cli.ts', ['--cross-check', 'none', '--out', out, ...extra]);
 }
 
 export function runBenchThere(extra: string[]): { status: number | null; stderr: string; report: Report | undefined } {

@@ -7,7 +7,7 @@ import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { generateDataFiles } from '@bench/app';
 import type { Report } from '../../src/model/report.ts';
 import type { CurveReport } from '../../src/curve/curve-types.ts';
@@ -18,27 +18,18 @@ import {
   netemUnavailable,
   oursThere,
   outDirs,
-  removeOutDirs,
   runBenchThere,
   runThere,
   serverNsEmpty,
-  useHosts,
+  thereArgs,
+  hosts,
+  unavailable,
+  withTwoHosts,
 } from './remote-there.ts';
-import { makeTwoHosts, SERVER_ADDR, twoHostsUnavailable, type TwoHosts } from './two-hosts.ts';
-
-const unavailable = twoHostsUnavailable();
-if (unavailable !== undefined) console.warn(`remote (ssh) tests SKIPPED: ${unavailable}`);
-let hosts: TwoHosts;
+import { SERVER_ADDR } from './two-hosts.ts';
 
 describe.skipIf(unavailable !== undefined)('servers on another host, over ssh', () => {
-  beforeAll(async () => {
-    hosts = await makeTwoHosts();
-    useHosts(hosts);
-  }, 30_000);
-  afterAll(() => {
-    hosts?.close();
-    removeOutDirs();
-  });
+  withTwoHosts();
 
   it('measures every runtime there: identity checked, /stats CPU, the host on every cell, nothing left', async () => {
     // Short runs, no warm-up: what is checked is where each figure came from, not its value.
@@ -59,7 +50,7 @@ describe.skipIf(unavailable !== undefined)('servers on another host, over ssh', 
       ['bun', 'ok'],
       ['deno', 'ok'],
     ]);
-    expect(report?.environment.serverHost).toMatchObject({ host: hosts.host, bind: SERVER_ADDR, bindSource: 'ssh-connection' });
+    expect(report?.environment.serverHost).toMatchObject({ host: hosts().host, bind: SERVER_ADDR, bindSource: 'ssh-connection' });
     expect(report?.environment.network?.rttMs?.median).toBeGreaterThan(0);
     expect(report?.environment.network?.rttMs?.samples).toBe(20);
     // The network's own round trip, both hosts' view, beside the HTTP one.
@@ -76,7 +67,7 @@ describe.skipIf(unavailable !== undefined)('servers on another host, over ssh', 
     expect(report?.results).toHaveLength(6);
     for (const cell of report?.results ?? []) {
       expect(cell.status, `${cell.runtime} ${cell.mode}: ${cell.reason ?? ''}`).not.toBe('failed');
-      expect(cell.serverHost).toBe(hosts.host);
+      expect(cell.serverHost).toBe(hosts().host);
       expect(cell.requestsPerSec.median).toBeGreaterThan(0);
       if (cell.mode === 'baseline') {
         // No /proc across hosts: the server's own /stats, and the report says so.
@@ -91,8 +82,8 @@ describe.skipIf(unavailable !== undefined)('servers on another host, over ssh', 
   it('exit 2 before anything starts: unreachable host, refused key, checkout or data missing', async () => {
     // Four independent refusals, side by side: each is mostly waiting (ssh, tsx's start-up).
     const [unreachable, wrongKey, noCheckout, noData] = await Promise.all([
-      runThere(benchArgs(['--quick']).map((a) => (a === hosts.host ? 'root@198.51.100.3' : a))),
-      runThere(benchArgs(['--quick']).map((a) => (a === hosts.sshConfig ? hosts.wrongKeyConfig : a))),
+      runThere(benchArgs(['--quick']).map((a) => (a === hosts().host ? 'root@198.51.100.3' : a))),
+      runThere(benchArgs(['--quick']).map((a) => (a === hosts().sshConfig ? hosts().wrongKeyConfig : a))),
       runThere(benchArgs(['--quick', '--server-dir', '/nonexistent-checkout'])),
       runThere(benchArgs(['--quick', '--scenarios', 'file', '--data-dir', '/nonexistent-data'])),
     ]);
@@ -153,7 +144,7 @@ describe.skipIf(unavailable !== undefined)('servers on another host, over ssh', 
       '200',
     ];
     const before = runBenchThere(args);
-    const netem = ['-n', hosts.serverNs, 'qdisc', '%', 'dev', hosts.serverDev, 'root'];
+    const netem = ['-n', hosts().serverNs, 'qdisc', '%', 'dev', hosts().serverDev, 'root'];
     const add = spawnSync('tc', [...netem.map((a) => (a === '%' ? 'add' : a)), 'netem', 'delay', '1ms'], { encoding: 'utf8' });
     expect(add.status, add.stderr).toBe(0);
     let after: ReturnType<typeof runBenchThere>;
@@ -213,7 +204,7 @@ describe.skipIf(unavailable !== undefined)('servers on another host, over ssh', 
     ]);
     expect(status, stderr).toBe(0);
     expect(report?.parameters.fileCache, report?.parameters.coldUnavailable).toBe('cold');
-    expect(report?.results[0]).toMatchObject({ status: 'ok', fileCache: 'cold', serverHost: hosts.host });
+    expect(report?.results[0]).toMatchObject({ status: 'ok', fileCache: 'cold', serverHost: hosts().host });
   }, 130_000);
 
   it("--processes 1,auto and a named version there: auto is the server host's CPUs, every lane records the binary that served", () => {
@@ -245,7 +236,7 @@ describe.skipIf(unavailable !== undefined)('servers on another host, over ssh', 
     expect(status, stderr).toBe(0);
     const cpus = report?.environment.serverHost?.cpu.count ?? 0;
     expect(cpus).toBeGreaterThan(0);
-    expect(report?.parameters.autoProcesses).toEqual({ count: cpus, cpusOf: hosts.host });
+    expect(report?.parameters.autoProcesses).toEqual({ count: cpus, cpusOf: hosts().host });
     // The checkout's pinned Node there (the same path here: one machine), found by the server host's own runtimes-cli.
     expect(report?.runtimes).toEqual([
       expect.objectContaining({
@@ -257,9 +248,9 @@ describe.skipIf(unavailable !== undefined)('servers on another host, over ssh', 
       }),
     ]);
     expect(report?.results.map((c) => [c.processes, c.status, c.serverHost])).toEqual(
-      [...new Set([1, cpus])].map((n) => [n, 'ok', hosts.host]),
+      [...new Set([1, cpus])].map((n) => [n, 'ok', hosts().host]),
     );
-    expect(stderr).toMatch(new RegExp(`resolving node@${major} on ${hosts.host}`));
+    expect(stderr).toMatch(new RegExp(`resolving node@${major} on ${hosts().host}`));
   }, 130_000);
 
   it('bench:curve --server-host: the generator here, the server there, its CPU from its own /stats; nothing left', async () => {
@@ -267,18 +258,7 @@ describe.skipIf(unavailable !== undefined)('servers on another host, over ssh', 
     outDirs.push(out);
     const res = spawnSync(
       'ip',
-      [
-        'netns',
-        'exec',
-        hosts.loadNs,
-        process.execPath,
-        '--import',
-        'tsx',
-        'src/curve-cli.ts',
-        '--server-host',
-        hosts.host,
-        '--ssh-config',
-        hosts.sshConfig,
+      thereArgs('src/curve-cli.ts', [
         '--runtimes',
         'node',
         '--quick',
@@ -293,12 +273,12 @@ describe.skipIf(unavailable !== undefined)('servers on another host, over ssh', 
         '0.5',
         '--out',
         out,
-      ],
+      ]),
       { cwd: HARNESS, encoding: 'utf8', timeout: 120_000 },
     );
     expect(res.status, res.stderr).toBe(0);
     const report = JSON.parse(readFileSync(join(out, 'report.json'), 'utf8')) as CurveReport;
-    expect(report.environment.serverHost?.host).toBe(hosts.host);
+    expect(report.environment.serverHost?.host).toBe(hosts().host);
     expect(report.environment.network?.tcpConnectMs?.fromLoadHost?.samples).toBe(20);
     expect(report.runtimes[0]).toMatchObject({ name: 'node', status: 'ok', binary: runtimeSpec('node').binary });
     const [curve] = report.curves;
