@@ -275,7 +275,7 @@ export function gateCell(baseline: CellResult, current: CellResult, margin: numb
           cancelled,
         );
   // A run beside other processes' work moved by what they took, which no interval of either
-  // report holds (a compile beside one run halved a cell with the host check within 0.2 %).
+  // report holds and the host check does not see.
   const shared = baseline.flags.includes('shared-host') || current.flags.includes('shared-host');
   const unjudged = <M extends { verdict: Verdict }>(m: M): M =>
     shared && (m.verdict === 'regressed' || m.verdict === 'improved') ? { ...m, verdict: 'not-testable' } : m;

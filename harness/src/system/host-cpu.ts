@@ -1,13 +1,13 @@
 import { readdirSync, readFileSync } from 'node:fs';
-import { parseStat, statCpuMs } from './proc.ts';
+import { parseStat, reapedCpuMs, statCpuMs, ticksMs } from './proc.ts';
 
 /**
  * What other processes took of this host's CPU during a run: the host's busy time (/proc/stat)
  * less what the harness's own process tree used (the harness, its load generator, probe and
  * sampler children, the servers it started). The host check and the speed sampler see a host
- * that is slower; this sees a host that is shared, which they cannot tell apart from a fast one
- * (a compile beside the bench took a cell from 204 to 102 req/s with the host check within
- * 0.2 %). Linux only: undefined where /proc cannot be read.
+ * that is slower; this sees a host that is shared, which they can read as one that held its speed
+ * (docs/methodology.md, "A host shared with other work"). Linux only: undefined where /proc
+ * cannot be read.
  */
 export interface CpuReading {
   /** The host's busy CPU time so far (user, nice, system, irq, softirq), in ms. */
@@ -16,13 +16,11 @@ export interface CpuReading {
   ownMs: number;
 }
 
-const CLOCK_TICKS_PER_SEC = 100; // USER_HZ
-
 /** Busy CPU time of the whole host: steal (the hypervisor's) and idle and iowait are not use by anyone here. */
 function hostBusyMs(stat: string): number {
   const fields = (stat.split('\n', 1)[0] ?? '').trim().split(/\s+/).slice(1).map(Number);
   const [user = 0, nice = 0, system = 0, , , irq = 0, softirq = 0] = fields;
-  return ((user + nice + system + irq + softirq) * 1000) / CLOCK_TICKS_PER_SEC;
+  return ticksMs(user + nice + system + irq + softirq);
 }
 
 /**
@@ -45,7 +43,7 @@ function treeCpuMs(root: number): number {
     if (parsed === undefined) continue;
     const pid = Number(entry);
     parent.set(pid, Number(parsed.fields[1]));
-    cpu.set(pid, statCpuMs(parsed.fields) + ((Number(parsed.fields[13]) + Number(parsed.fields[14])) * 1000) / CLOCK_TICKS_PER_SEC);
+    cpu.set(pid, statCpuMs(parsed.fields) + reapedCpuMs(parsed.fields));
   }
   let total = 0;
   for (const [pid, ms] of cpu) {

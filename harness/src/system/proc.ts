@@ -27,9 +27,19 @@ export function parseStat(stat: string): { name: string; fields: string[] } | un
   return { name: stat.slice(open + 1, close), fields: stat.slice(close + 2).split(' ') };
 }
 
+/** Clock ticks (the unit of /proc/stat and of a process's stat times) in milliseconds. */
+export function ticksMs(ticks: number): number {
+  return (ticks * 1000) / CLOCK_TICKS_PER_SEC;
+}
+
 /** User plus system CPU time of a parsed stat line, in milliseconds; NaN when unreadable. */
 export function statCpuMs(fields: readonly string[]): number {
-  return ((Number(fields[11]) + Number(fields[12])) * 1000) / CLOCK_TICKS_PER_SEC;
+  return ticksMs(Number(fields[11]) + Number(fields[12]));
+}
+
+/** The CPU time of the children a process has reaped (cutime plus cstime), in milliseconds. */
+export function reapedCpuMs(fields: readonly string[]): number {
+  return ticksMs(Number(fields[13]) + Number(fields[14]));
 }
 
 export function readProc(pid: number): ProcSample | undefined {
