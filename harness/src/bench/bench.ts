@@ -9,9 +9,10 @@ import { findWrk, missingWrkReason } from '../load/wrk.ts';
 import { environment } from '../system/environment.ts';
 import { Interrupted } from '../cli/interrupt.ts';
 import { mergeReport } from '../report/merge.ts';
+import { connectionsSwept } from '../report/lanes.ts';
 import { makeRunDir, readCells, writeCell, writeMeta, type RunMeta } from '../report/output.ts';
 import type { Plan } from './plan.ts';
-import { connectionsSwept, reportParameters, scheduleSettings } from './settings.ts';
+import { reportParameters, scheduleSettings } from './settings.ts';
 import { Probe } from '../load/probe.ts';
 import type { Progress } from './progress.ts';
 import { formatMs, formatRps } from '../report/text/formats.ts';
@@ -121,7 +122,9 @@ export async function runBench(plan: Plan, options: BenchOptions): Promise<Bench
   const planned = cellsFor(plan.scenarios, plan.modes);
   const cells = plan.sweep === undefined ? planned : sizedCells(planned, plan.sweep);
   const passes = plan.connections;
-  const swept = connectionsSwept(plan);
+  // From the report's own parameters, as every renderer reads it: the cell files and progress
+  // lines name a count exactly when the report's tables do.
+  const swept = connectionsSwept(meta);
   // --processes: one lane per runtime and process count; auto = the CPUs the servers may use
   // (on another host, that host's CPUs as its preflight counted them).
   const serverCpuCount =
