@@ -195,7 +195,9 @@ async function load(
  * same connections, so autocannon's figure can be told apart from the server's capacity.
  */
 export async function crossCheckRun(spec: CellSpec, ctx: CellContext, wrkBinary: string): Promise<WrkResult> {
-  if (ctx.server.kind === 'hono') await quietOrRestart(ctx);
+  const phase = 'cross-check (wrk)';
+  ctx.onPhase(phase);
+  if (ctx.server.kind === 'hono') await quietOrRestart(ctx, { resume: phase });
   const { server, plan } = ctx;
   const threads = Math.min(2, plan.connections);
   return runWrk({
@@ -209,13 +211,14 @@ export async function crossCheckRun(spec: CellSpec, ctx: CellContext, wrkBinary:
   });
 }
 
-/** One measured run: quiet server, /reset, load beside the probe, then /stats and /proc. */
-export async function measureRun(spec: CellSpec, ctx: CellContext): Promise<RunResult> {
+/** One measured run (`phase`: its progress label): quiet server, /reset, load beside the probe, then /stats and /proc. */
+export async function measureRun(spec: CellSpec, ctx: CellContext, phase: string): Promise<RunResult> {
   const { plan, probe } = ctx;
   const hono = ctx.server.kind === 'hono';
   let restarts: string[] = [];
+  ctx.onPhase(phase);
   if (hono) {
-    restarts = await quietOrRestart(ctx, () => recheck(spec, ctx));
+    restarts = await quietOrRestart(ctx, { prepare: () => recheck(spec, ctx), resume: phase });
     await post(ctx, '/reset');
   }
   const server = ctx.server;

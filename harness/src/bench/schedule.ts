@@ -194,7 +194,6 @@ async function crossCheck(state: LaneCell, cell: CellSpec, ctx: ScheduleContext,
   if (server === undefined || !server.alive) return;
   await guarded(state, cell.server, ctx.signal, async () => {
     const context = cellContext(state, server, cell, ctx);
-    context.onPhase('cross-check (wrk)');
     const result = await crossCheckRun(cell, context, wrk);
     state.wrk = { requestsPerSec: result.requestsPerSec, connections: ctx.plan.connections, threads: Math.min(2, ctx.plan.connections) };
   });
@@ -277,9 +276,8 @@ async function runOnce(state: LaneCell, cell: CellSpec, ctx: ScheduleContext, ro
   const total = Math.max(ctx.plan.runs, round);
   await guarded(state, cell.server, ctx.signal, async () => {
     const context = cellContext(state, server, cell, ctx, false);
-    context.onPhase(`run ${round}/${total}`);
     const from = Date.now();
-    const run = await measureRun(cell, context);
+    const run = await measureRun(cell, context, `run ${round}/${total}`);
     // A restart inside the run checked and warmed the new server for this cell.
     state.preparedOn = context.server.pid;
     const machine = ctx.speed?.window(from, Date.now());

@@ -122,13 +122,21 @@ export interface Restartable extends ControlContext {
   onPhase(phase: string): void;
 }
 
+/** What to do after a restart: check and warm the fresh process, and the phase to charge time to again. */
+interface AfterRestart {
+  /** A fresh process has a cold JIT: the caller checks and warms it again. */
+  prepare?: () => Promise<void>;
+  /** The phase the caller was in: the restart and the new server's warm-up are charged to their own phases, what follows to this one. */
+  resume?: string;
+}
+
 /**
  * Gets the server quiet before a run, or replaces it: a drain with the deadline its backlog
  * calls for (capped), and when the server is still working after that, a restart (recorded),
- * `afterRestart` (a fresh process has a cold JIT: the caller checks and warms it again), and a
- * second drain. Returns the restarts' reasons. A second failure to get quiet is ServerLost.
+ * the caller's preparation of the new server, and a second drain. Returns the restarts'
+ * reasons. A second failure to get quiet is ServerLost.
  */
-export async function quietOrRestart(ctx: Restartable, afterRestart?: () => Promise<void>): Promise<string[]> {
+export async function quietOrRestart(ctx: Restartable, after: AfterRestart = {}): Promise<string[]> {
   try {
     await drain(ctx);
     return [];
@@ -137,12 +145,13 @@ export async function quietOrRestart(ctx: Restartable, afterRestart?: () => Prom
     const reason = `restarted: ${error.message}`;
     ctx.onPhase('restart');
     ctx.server = await ctx.restart(reason);
-    await afterRestart?.();
+    await after.prepare?.();
     try {
       await drain(ctx);
     } catch (again) {
       throw toLost(again);
     }
+    if (after.resume !== undefined) ctx.onPhase(after.resume);
     return [reason];
   }
 }
