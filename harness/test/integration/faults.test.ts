@@ -12,7 +12,7 @@ import type { Report } from '../../src/model/report.ts';
 import { runtimeSpec } from '../../src/servers/runtimes.ts';
 import { groupAlive, startServer, stopAllServers } from '../../src/servers/server.ts';
 import { Interrupted } from '../../src/cli/interrupt.ts';
-import { isAlive, processesMentioning, processTree, recordingProgress } from './helpers.ts';
+import { cellOf, isAlive, processesMentioning, processTree, recordingProgress } from './helpers.ts';
 
 let tmp: string;
 const HARNESS = resolve(import.meta.dirname, '../..');
@@ -42,9 +42,6 @@ function fakeBinary(name: string, script: string): string {
   chmodSync(path, 0o755);
   return path;
 }
-
-const cellOf = (report: Report, runtime: string, scenario: string, mode: string) =>
-  report.results.find((c) => c.runtime === runtime && c.scenario === scenario && c.mode === mode);
 
 describe('a runtime missing or broken', () => {
   it('a missing binary is skipped with the reason; the others run; exit 0 unless --strict', async () => {
@@ -79,7 +76,7 @@ describe('a runtime missing or broken', () => {
     expect(report.runtimes[0]).toMatchObject({ name: 'bun', version: '9.9.9', status: 'failed' });
     expect(report.runtimes[0]!.reason).toMatch(/exited before ready \(exit code 3\): boom: cannot start/);
     expect(report.results.map((c) => c.status)).toEqual(['failed', 'failed']);
-    expect(cellOf(report, 'bun', 'sleep', 'sync')!.reason).toMatch(/server did not start: .*boom/);
+    expect(cellOf(report, 'bun', 'sleep', 'sync').reason).toMatch(/server did not start: .*boom/);
     expect(exitCode(report, false)).toBe(1);
   });
 });
@@ -123,10 +120,10 @@ describe('a server that dies or hangs mid-run', () => {
         if (cell.mode === 'sync') setTimeout(() => process.kill(server.pid, 'SIGKILL'), 300);
       },
     });
-    const sync = cellOf(report, 'bun', 'sleep', 'sync')!;
+    const sync = cellOf(report, 'bun', 'sleep', 'sync');
     expect(sync.status).toBe('failed');
     expect(sync.reason).toMatch(/server died during the run \(signal SIGKILL\)/);
-    expect(cellOf(report, 'bun', 'sleep', 'async')!.status).toBe('ok');
+    expect(cellOf(report, 'bun', 'sleep', 'async').status).toBe('ok');
     expect(new Set(pids).size).toBe(2);
     // The cells on disk, as a forced stop would merge them: the finished ones, whatever failed.
     expect(interruptedReport(runDir)?.results).toHaveLength(2);
@@ -149,10 +146,10 @@ describe('a server that dies or hangs mid-run', () => {
         if (cell.mode === 'sync') setTimeout(() => process.kill(server.pid, 'SIGSTOP'), 200);
       },
     });
-    const sync = cellOf(report, 'bun', 'sleep', 'sync')!;
+    const sync = cellOf(report, 'bun', 'sleep', 'sync');
     expect(sync.status).toBe('failed');
     expect(sync.reason).toMatch(/server hung: stopped/);
-    expect(cellOf(report, 'bun', 'sleep', 'async')!.status).toBe('ok');
+    expect(cellOf(report, 'bun', 'sleep', 'async').status).toBe('ok');
     expect(Date.now() - started).toBeLessThan(30_000);
   });
 });
@@ -194,7 +191,7 @@ describe('Ctrl-C or SIGTERM on the harness', () => {
       expect(report.status).toBe('interrupted');
       expect(report.results.length).toBeGreaterThanOrEqual(1);
       expect(report.results.length).toBeLessThan(12);
-      expect(cellOf(report, 'node', 'hello', 'baseline')!.status).toBe('ok');
+      expect(cellOf(report, 'node', 'hello', 'baseline').status).toBe('ok');
       expect(readFileSync(join(dir, 'report.md'), 'utf8')).toMatch(/interrupted/i);
       // Nothing the run started is alive afterwards (tsx's esbuild helper may take a moment to
       // notice its parent is gone).
@@ -235,7 +232,7 @@ describe('a second Ctrl-C', () => {
     expect(stderr).toMatch(/SIGINT again: stopping at once/);
     const report = JSON.parse(readFileSync(join(dir, 'report.json'), 'utf8')) as Report;
     expect(report.status).toBe('interrupted');
-    expect(cellOf(report, 'node', 'hello', 'baseline')!.status).toBe('ok');
+    expect(cellOf(report, 'node', 'hello', 'baseline').status).toBe('ok');
     // Killed before the exit; a killed child is gone once the kernel has reaped it (a few ms).
     await waitUntil(() => servers.filter(isAlive).length === 0, 3_000);
     expect(servers.filter(isAlive)).toEqual([]);
@@ -269,13 +266,16 @@ describe('invalid flags', () => {
     ],
     [['--out', '/proc/version/results'], 'bench: --out /proc/version/results is not a writable folder: ENOTDIR'],
   ])('%j: one line, exit 2, nothing started', async (argv, line) => {
-    const before = processesMentioning('server.ts').length;
-    const child = spawn(process.execPath, ['--import', 'tsx', resolve(HARNESS, 'src/bench-cli.ts'), ...argv], { cwd: HARNESS });
+    // A data folder of its own: a server started anyway would name it, and data made would be in it.
+    const dataDir = join(tmp, `flags-${++outCount}`);
+    const args = [...argv, '--data-dir', dataDir];
+    const child = spawn(process.execPath, ['--import', 'tsx', resolve(HARNESS, 'src/bench-cli.ts'), ...args], { cwd: HARNESS });
     let stderr = '';
     child.stderr.setEncoding('utf8').on('data', (c: string) => (stderr += c));
     const status = await new Promise<number | null>((r) => child.on('exit', (c) => r(c)));
     expect(status).toBe(2);
     expect(stderr.trim()).toBe(line);
-    expect(processesMentioning('server.ts').length).toBe(before);
+    expect(processesMentioning(dataDir)).toEqual([]);
+    expect(existsSync(dataDir)).toBe(false);
   });
 });

@@ -1,5 +1,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import type { Progress } from '../../src/bench/progress.ts';
+import type { CellResult } from '../../src/model/cell.ts';
+import type { Report } from '../../src/model/report.ts';
 
 /** A Progress that keeps the plain lines, for assertions. */
 export function recordingProgress(): Progress & { lines: string[] } {
@@ -82,4 +84,11 @@ export async function queueService(
     throw new Error(`a saturating step of ${overloadPerSec} req/s for 3 s got ${saturated.completed} answers: no service time`);
   const serviceMs = 1000 / saturated.achievedPerSec;
   return { routeMs, serviceMs, outsideMs: Math.max(0, idle.latencyMs.mean - serviceMs) };
+}
+
+/** The report's cell for runtime, scenario and mode; a missing cell fails the test by its name. */
+export function cellOf(report: Report, runtime: string, scenario: string, mode: string): CellResult {
+  const cell = report.results.find((c) => c.runtime === runtime && c.scenario === scenario && c.mode === mode);
+  if (cell === undefined) throw new Error(`no ${runtime} ${scenario}/${mode} cell`);
+  return cell;
 }

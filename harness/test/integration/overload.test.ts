@@ -10,7 +10,7 @@ import { parsePlan } from '../../src/bench/plan.ts';
 import type { CellResult } from '../../src/model/cell.ts';
 import type { Report } from '../../src/model/report.ts';
 import { stopAllServers } from '../../src/servers/server.ts';
-import { isAlive, processesMentioning, recordingProgress } from './helpers.ts';
+import { cellOf, isAlive, processesMentioning, recordingProgress } from './helpers.ts';
 
 const RUNTIMES = ['node', 'bun', 'deno'] as const;
 let tmp: string;
@@ -21,12 +21,6 @@ beforeAll(() => {
 });
 afterEach(() => stopAllServers());
 afterAll(() => rmSync(tmp, { recursive: true, force: true }));
-
-const cellOf = (report: Report, runtime: string, scenario: string, mode: string): CellResult => {
-  const cell = report.results.find((c) => c.runtime === runtime && c.scenario === scenario && c.mode === mode);
-  if (cell === undefined) throw new Error(`no ${runtime} ${scenario}/${mode} cell`);
-  return cell;
-};
 
 describe('1,000 connections on blocking handlers', () => {
   const thousand = (scenarios: string, modes: string, out: string) =>
@@ -72,7 +66,7 @@ describe('1,000 connections on blocking handlers', () => {
     }
     // The run after a restart is charged to the run, not to the new server's warm-up: the time
     // spent in runs holds every run's load.
-    const loads = report.results.flatMap((c) => c.runDetails).reduce((sum, run) => sum + run.durationSec, 0);
+    const loads = report.results.flatMap((c) => c.runDetails).reduce((sum, run) => sum + (run.durationSec ?? 0), 0);
     expect(report.timing?.phasesSec.run).toBeGreaterThanOrEqual(loads - 0.1);
     expect(processesMentioning(tmp).filter(isAlive)).toEqual([]);
   });
@@ -87,54 +81,5 @@ describe('1,000 connections on blocking handlers', () => {
     // A thousand queued 16 ms hashes are past the 15 s drain cap: not waited for.
     expect(report.results.some((c) => (c.runDetails[0]?.statsMissing ?? '').includes('drain cap'))).toBe(true);
     expect(processesMentioning(tmp).filter(isAlive)).toEqual([]);
-  });
-});
-
-describe('hung and dead are not overloaded', () => {
-  it.each(RUNTIMES)('%s: a server killed mid-run fails with its signal, and the next cell gets a new one', async (runtime) => {
-    const plan = parsePlan([
-      ...['--runtimes', runtime, '--scenarios', 'sleep', '--runs', '1', '--duration', '0.5', '--warmup', '0', '--timeout', '1'],
-      ...['--cross-check', 'none', '--out', join(tmp, `out-kill-${runtime}`), ...dataFlags()],
-    ]);
-    const { report } = await runBench(plan, {
-      progress: recordingProgress(),
-      onRunStarted: (server, cell) => {
-        if (cell.mode === 'sync') setTimeout(() => process.kill(server.pid, 'SIGKILL'), 200);
-      },
-    });
-    const sync = cellOf(report, runtime, 'sleep', 'sync');
-    expect(sync.status).toBe('failed');
-    expect(sync.reason).toMatch(/server died (during the run|.*while waiting).*signal SIGKILL/);
-    expect(cellOf(report, runtime, 'sleep', 'async').status).toBe('ok');
-    expect(processesMentioning(tmp).filter(isAlive)).toEqual([]);
-  });
-
-  it.each(RUNTIMES)('%s: a server stopped with SIGSTOP mid-run fails as hung, leaves no process, and the run goes on', async (runtime) => {
-    // --min-requests 0: a stopped server answers nothing more, so the run would otherwise be
-    // stretched to its 3 s cap looking for requests before the hang is even looked for.
-    const plan = parsePlan([
-      ...['--runtimes', runtime, '--scenarios', 'sleep', '--runs', '1', '--duration', '0.5', '--warmup', '0', '--timeout', '1'],
-      '--min-requests',
-      '0',
-      ...['--cross-check', 'none', '--out', join(tmp, `out-stop-${runtime}`), ...dataFlags()],
-    ]);
-    const stopped: number[] = [];
-    const started = Date.now();
-    const { report } = await runBench(plan, {
-      progress: recordingProgress(),
-      onRunStarted: (server, cell) => {
-        if (cell.mode !== 'sync') return;
-        stopped.push(server.pid);
-        setTimeout(() => process.kill(server.pid, 'SIGSTOP'), 200);
-      },
-    });
-    const sync = cellOf(report, runtime, 'sleep', 'sync');
-    expect(sync.status).toBe('failed');
-    expect(sync.reason).toMatch(/server hung: stopped \(process state T\)/);
-    expect(cellOf(report, runtime, 'sleep', 'async').status).toBe('ok');
-    expect(stopped).toHaveLength(1);
-    expect(isAlive(stopped[0]!)).toBe(false);
-    expect(processesMentioning(tmp).filter(isAlive)).toEqual([]);
-    expect(Date.now() - started).toBeLessThan(30_000);
   });
 });
