@@ -1,18 +1,25 @@
 import { defineConfig } from 'vitest/config';
 
 /**
- * Integration files that spend their time waiting on deadlines (a heartbeat's watchdog, a hang
- * deadline, a signal's grace, a download) and assert no timing or rate that other load on the
- * machine would move, only coarse bounds (a stop well inside 15 or 30 s): they run three at a
- * time, before the rest. Each looks for leftovers only among its own processes (its temporary
- * folder; remote-stops its own network namespaces), never at every server on the machine.
+ * Integration files that assert behaviour only: what failed and why, what was left running, that
+ * a figure exists and where it came from, a stop well inside 15 or 30 s; no timing or rate that
+ * other load on the machine would move. Most of their time is waiting (a hang deadline, a
+ * heartbeat's watchdog, a signal's grace, a queue draining, ssh) and the rest is start-ups: three
+ * at a time, they keep the machine's two cores about 90 % busy instead of half idle. Each looks
+ * for leftovers only among its own processes (its temporary folder; the remote ones their own
+ * network namespaces), never at every server on the machine.
  */
-const WAITING = [
+const SHARED = [
   'test/integration/remote-stops.test.ts',
+  'test/integration/remote.test.ts',
   'test/integration/faults.test.ts',
+  'test/integration/hung-dead.test.ts',
+  'test/integration/overload.test.ts',
+  'test/integration/server-robustness.test.ts',
+  'test/integration/seeds.test.ts',
+  'test/integration/scenario-file.test.ts',
   'test/integration/versions.test.ts',
   'test/integration/quiet-wait.test.ts',
-  'test/integration/hung-dead.test.ts',
 ];
 
 export default defineConfig({
@@ -23,16 +30,17 @@ export default defineConfig({
     // 60 s limit would fail the test as a timeout after it passed.
     testTimeout: 60_000,
     hookTimeout: 60_000,
+    globalSetup: ['test/global-setup.ts'],
     projects: [
       {
         extends: true,
-        test: { name: 'waiting', include: WAITING, maxWorkers: 3, sequence: { groupOrder: 0 } },
+        test: { name: 'shared', include: SHARED, maxWorkers: 3, sequence: { groupOrder: 0 } },
       },
       {
         extends: true,
-        // Everything else starts real servers and loads them, or times something: one file at
-        // a time, so their timings do not fight over the machine's cores.
-        test: { name: 'serial', include: ['test/**/*.test.ts'], exclude: WAITING, maxWorkers: 1, sequence: { groupOrder: 1 } },
+        // Everything else, one file at a time: what compares timings or rates (capacity, processes,
+        // curves, the quick bench's probe, the browser study's timers) has the machine to itself.
+        test: { name: 'serial', include: ['test/**/*.test.ts'], exclude: SHARED, maxWorkers: 1, sequence: { groupOrder: 1 } },
       },
     ],
   },

@@ -178,13 +178,21 @@ export function servingMembersThere(): number[] {
 
 export const GROUP = ['--processes', '2'];
 
-/** Why `tc ... netem` cannot be used here (a kernel without sch_netem), or undefined. */
+/**
+ * Why `tc ... netem` cannot be used here (a kernel without sch_netem), or undefined: tried on
+ * the loopback of a namespace made for the question and removed at once.
+ */
 export function netemUnavailable(): string | undefined {
-  const probe = ['-n', hosts().serverNs, 'qdisc', 'add', 'dev', 'lo', 'root', 'netem', 'delay', '1ms'];
-  const res = spawnSync('tc', probe, { encoding: 'utf8' });
-  if (res.status !== 0) return `tc netem unavailable: ${(res.stderr || res.error?.message || '').trim().split('\n')[0]}`;
-  spawnSync('tc', ['-n', hosts().serverNs, 'qdisc', 'del', 'dev', 'lo', 'root']);
-  return undefined;
+  const ns = `bench-netem-probe-${process.pid}`;
+  const made = spawnSync('ip', ['netns', 'add', ns], { encoding: 'utf8' });
+  if (made.status !== 0) return `ip netns add failed: ${(made.stderr || made.error?.message || '').trim().split('\n')[0]}`;
+  try {
+    const res = spawnSync('tc', ['-n', ns, 'qdisc', 'add', 'dev', 'lo', 'root', 'netem', 'delay', '1ms'], { encoding: 'utf8' });
+    if (res.status !== 0) return `tc netem unavailable: ${(res.stderr || res.error?.message || '').trim().split('\n')[0]}`;
+    return undefined;
+  } finally {
+    spawnSync('ip', ['netns', 'delete', ns]);
+  }
 }
 
 export const exitOf = (child: ChildProcess) =>
