@@ -17,24 +17,8 @@ describe.skipIf(netemMissing !== undefined)('servers on another host, over a slo
   it('tc netem delay 1 ms on the link: the measured round trip and /hello p50 rise by about the delay', () => {
     // One connection: each request then pays the round trip once, and p50 moves with it.
     const args = [
-      '--runtimes',
-      'node',
-      '--scenarios',
-      'hello',
-      '--modes',
-      'baseline',
-      '--connections',
-      '1',
-      '--runs',
-      '1',
-      '--duration',
-      '1.5',
-      '--warmup',
-      '0.3',
-      '--warmup-max',
-      '0.3',
-      '--probe-rate',
-      '200',
+      ...['--runtimes', 'node', '--scenarios', 'hello', '--modes', 'baseline', '--connections', '1'],
+      ...['--runs', '1', '--duration', '1.5', '--warmup', '0.3', '--warmup-max', '0.3', '--probe-rate', '200'],
     ];
     const before = runBenchThere(args);
     const netem = ['-n', hosts().serverNs, 'qdisc', '%', 'dev', hosts().serverDev, 'root'];
