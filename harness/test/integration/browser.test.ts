@@ -108,16 +108,26 @@ describe.skipIf(!existsSync(executable('chromium')) && !required)('interrupted C
         stdio: ['ignore', 'pipe', 'pipe'],
       },
     );
-    let stdout = '';
-    child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
+    const started = Date.now();
+    const at: Record<string, number> = {};
+    let [stdout, stderr] = ['', ''];
+    child.stdout.on('data', (d: Buffer) => {
+      stdout += d.toString();
+      if (stdout.includes('n=10:')) at.line ??= Date.now() - started;
+    });
+    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
     const exited = new Promise<number | null>((r) => child.on('exit', (code) => r(code)));
     // Interrupt once the first case is done and the second is running inside the browser.
     const until = Date.now() + 30_000;
     while (!stdout.includes('n=10:') && Date.now() < until) await new Promise((r) => setTimeout(r, 100));
     expect(tagged(tag).length).toBeGreaterThan(0);
+    at.sigint = Date.now() - started;
     child.kill('SIGINT');
     expect(await exited).toBe(130);
+    at.exit = Date.now() - started;
     expect(await gone(tag)).toEqual([]);
+    // Usually about 5 s; now and then in CI it has taken 30 s more, not yet seen where: say where.
+    if (Date.now() - started > 15_000) console.warn(`browser SIGINT case slow (ms): ${JSON.stringify(at)}; stderr: ${stderr.slice(-1500)}`);
     const report = JSON.parse(readFileSync(join(out, 'report.json'), 'utf8'));
     expect(report.status).toBe('interrupted');
     expect(report.browser.cases.map((c: { n: number }) => c.n)).toEqual([10]);
