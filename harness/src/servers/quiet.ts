@@ -32,15 +32,13 @@ export const HUNG_AFTER_SEC_BETWEEN_LOADS = 5;
  * starts on a restarted server) rather than waited for.
  */
 export async function statsAfterLoad(ctx: ControlContext): Promise<{ value?: ServerStats; missing?: string }> {
-  const left = leftovers.get(ctx.server) ?? { backlog: 0, servedPerSec: 0 };
-  const capMs = ctx.plan.drainCapSec * 1000;
-  const deadline = drainDeadlineMs(left.backlog, left.servedPerSec, capMs);
-  if (deadline > capMs) {
+  const { left, capMs, deadlineMs, pastCap } = leftBehind(ctx.server, ctx.plan.drainCapSec);
+  if (pastCap) {
     await assertWorking(ctx.server, hungAfterMs(ctx.plan), 'its backlog');
     return { missing: backlogReason(left, capMs) };
   }
   try {
-    return { value: await getStats(ctx, deadline) };
+    return { value: await getStats(ctx, deadlineMs) };
   } catch (error) {
     if (error instanceof ServerBusy) return { missing: error.message };
     throw error;
@@ -61,10 +59,8 @@ export function backlogReason(left: { backlog: number; servedPerSec: number }, c
  * with the server still working.
  */
 export async function drain(ctx: ControlContext): Promise<void> {
-  const capMs = ctx.plan.drainCapSec * 1000;
-  const left = leftovers.get(ctx.server) ?? { backlog: 0, servedPerSec: 0 };
-  const deadlineMs = drainDeadlineMs(left.backlog, left.servedPerSec, capMs);
-  if (deadlineMs > capMs) {
+  const { left, capMs, deadlineMs, pastCap } = leftBehind(ctx.server, ctx.plan.drainCapSec);
+  if (pastCap) {
     await assertWorking(ctx.server, hungAfterMs(ctx.plan), 'its backlog');
     throw new ServerBusy(backlogReason(left, capMs));
   }
@@ -105,9 +101,18 @@ export async function waitQuiet(ctx: ControlContext, deadlineMs: number, busyRea
  * records as missing): stopping it need not give SIGTERM a grace, which would only run behind that work.
  */
 export function pastDrainCap(server: RunningServer, drainCapSec: number): boolean {
-  const left = leftovers.get(server);
+  return leftBehind(server, drainCapSec).pastCap;
+}
+
+/**
+ * What the last load left on the server (nothing, when none is remembered) and the drain deadline
+ * it calls for; past the cap, no wait is worth it.
+ */
+function leftBehind(server: RunningServer, drainCapSec: number) {
+  const left = leftovers.get(server) ?? { backlog: 0, servedPerSec: 0 };
   const capMs = drainCapSec * 1000;
-  return left !== undefined && drainDeadlineMs(left.backlog, left.servedPerSec, capMs) > capMs;
+  const deadlineMs = drainDeadlineMs(left.backlog, left.servedPerSec, capMs);
+  return { left, capMs, deadlineMs, pastCap: deadlineMs > capMs };
 }
 
 /** Remembers what a load left on the server, for the next drain's deadline. */
