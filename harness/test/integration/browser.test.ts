@@ -11,6 +11,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
+import { untilNone } from './helpers.ts';
 import { BROWSERS, executable, killAll } from '../../src/browser/driver.ts';
 import { runStudy } from '../../src/browser/study.ts';
 
@@ -34,15 +35,7 @@ function tagged(tag: string): number[] {
   return pids;
 }
 
-async function gone(tag: string, ms = 5000): Promise<number[]> {
-  const until = Date.now() + ms;
-  let left = tagged(tag);
-  while (left.length > 0 && Date.now() < until) {
-    await new Promise((r) => setTimeout(r, 100));
-    left = tagged(tag);
-  }
-  return left;
-}
+const gone = (tag: string, ms = 5000): Promise<number[]> => untilNone(() => tagged(tag), ms);
 
 afterAll(() => killAll());
 

@@ -92,3 +92,14 @@ export function cellOf(report: Report, runtime: string, scenario: string, mode: 
   if (cell === undefined) throw new Error(`no ${runtime} ${scenario}/${mode} cell`);
   return cell;
 }
+
+/** Polls `find` until it finds no process or `ms` has passed; returns what it found last (empty once all are gone). */
+export async function untilNone(find: () => number[], ms: number, everyMs = 100): Promise<number[]> {
+  const until = Date.now() + ms;
+  let left = find();
+  while (left.length > 0 && Date.now() < until) {
+    await new Promise((r) => setTimeout(r, everyMs));
+    left = find();
+  }
+  return left;
+}

@@ -7,6 +7,7 @@ import { spawn, spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { untilNone } from './helpers.ts';
 import type { Report } from '../../src/model/report.ts';
 import { HEARTBEAT_TIMEOUT_SEC } from '../../src/remote/remote-server.ts';
 import {
@@ -55,9 +56,7 @@ describe.skipIf(unavailable !== undefined)('servers on another host, over ssh: w
     try {
       expect(link('down').status).toBe(0);
       const dropped = Date.now();
-      const until = dropped + (HEARTBEAT_TIMEOUT_SEC + 6) * 1000;
-      while (oursThere().length > 0 && Date.now() < until) await new Promise((r) => setTimeout(r, 200));
-      expect(oursThere()).toEqual([]);
+      expect(await untilNone(() => oursThere(), (HEARTBEAT_TIMEOUT_SEC + 6) * 1000, 200)).toEqual([]);
       // Not before the watchdog's timeout: nothing else told it.
       expect(Date.now() - dropped).toBeGreaterThan((HEARTBEAT_TIMEOUT_SEC - 3) * 1000);
     } finally {

@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, expect } from 'vitest';
 import type { Report } from '../../src/model/report.ts';
-import { processesMentioning } from './helpers.ts';
+import { processesMentioning, untilNone } from './helpers.ts';
 import { makeTwoHosts, type TwoHosts, twoHostsUnavailable } from './two-hosts.ts';
 
 /** Why two hosts cannot be built on this machine (the suites then skip, saying so), or undefined. */
@@ -90,25 +90,13 @@ export function runThere(args: string[]): Promise<{ status: number | null; stdou
 }
 
 /** Waits until nothing but the sshd listener is left in the server namespace. */
-export async function serverNsEmpty(ms: number): Promise<number[]> {
-  const until = Date.now() + ms;
-  let left = hosts().serverNsProcesses();
-  while (left.length > 0 && Date.now() < until) {
-    await new Promise((r) => setTimeout(r, 100));
-    left = hosts().serverNsProcesses();
-  }
-  return left;
+export function serverNsEmpty(ms: number): Promise<number[]> {
+  return untilNone(() => hosts().serverNsProcesses(), ms);
 }
 
 /** The ssh clients of this test (they name its ssh config) once they have all ended. */
-export async function localSshGone(ms: number): Promise<number[]> {
-  const until = Date.now() + ms;
-  let left = processesMentioning(hosts().sshConfig).filter((pid) => pid !== hosts().sshdPid);
-  while (left.length > 0 && Date.now() < until) {
-    await new Promise((r) => setTimeout(r, 100));
-    left = processesMentioning(hosts().sshConfig);
-  }
-  return left;
+export function localSshGone(ms: number): Promise<number[]> {
+  return untilNone(() => processesMentioning(hosts().sshConfig).filter((pid) => pid !== hosts().sshdPid), ms);
 }
 
 /** Processes of ours in the server namespace (servers, their wrapper and its watchdog), not sshd's. */
