@@ -6,6 +6,7 @@ import { typedPath, writableDir } from './cli/flags.ts';
 import { type CommandContext, runCommand } from './cli/command.ts';
 import { fdWarning } from './system/fd-limit.ts';
 import { parsePlan } from './bench/plan.ts';
+import { keepUnfinishedGroup } from './bench/schedule.ts';
 import { loadUserScenarios, setupUserScenarios, userScenarioFiles } from './servers/user-scenarios.ts';
 import { readsDataFiles } from './servers/scenarios.ts';
 import { createProgress } from './bench/progress.ts';
@@ -75,7 +76,9 @@ async function main({ signal }: CommandContext): Promise<number> {
     );
   const runDir = plan.outDir ?? makeRunDir(DEFAULT_RESULTS_ROOT);
   forceStop = () => {
-    // A second Ctrl-C: the cells finished so far, written before the process ends.
+    // A second Ctrl-C: the cells finished so far, and the finished runs of the group in
+    // progress, written before the process ends.
+    keepUnfinishedGroup();
     const partial = interruptedReport(runDir, features);
     if (partial !== undefined) writeBenchReport(runDir, partial, features);
   };

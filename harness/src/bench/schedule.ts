@@ -90,6 +90,17 @@ interface LaneCell {
  * runs, its precision target, or a run replacing one taken on a slow machine, within the run's
  * time budget (ctx.mayExtend) and the plan's cap.
  */
+/** The group being measured: how to keep its finished runs when the process must end now. */
+let unfinishedGroup: (() => void) | undefined;
+
+/**
+ * For a stop at once (a second Ctrl-C): the runs the group in progress has finished, settled
+ * and handed to its onInterrupted synchronously, as an orderly interruption would.
+ */
+export function keepUnfinishedGroup(): void {
+  unfinishedGroup?.();
+}
+
 export async function benchGroup(
   cells: readonly CellSpec[],
   lanes: Lane[],
@@ -120,6 +131,21 @@ export async function benchGroup(
     ),
   );
   const states = byLane.flat();
+  // A group runs its cells' runs in rounds, so an interruption can leave every cell of it
+  // unfinished: the runs measured so far are settled and handed back before giving up, by the
+  // orderly stop below or, synchronously, by a stop at once (keepUnfinishedGroup).
+  const keepPartial = () => {
+    const partial = states
+      .filter((state) => state.result !== undefined || state.runs.length > 0)
+      .map((state) =>
+        withInstallation(
+          { ...(state.result ?? summarizeLane(state, ctx)), reason: `interrupted after ${state.runs.length} run(s)` },
+          state.lane,
+        ),
+      );
+    if (partial.length > 0) onInterrupted?.(partial);
+  };
+  unfinishedGroup = keepPartial;
   try {
     for (const state of states) await prepare(state, state.cell, ctx);
     for (let round = 1; ; round++) {
@@ -136,20 +162,10 @@ export async function benchGroup(
       if (!ran) break;
     }
   } catch (error) {
-    // A group runs its cells' runs in rounds, so an interruption can leave every cell of it
-    // unfinished: the runs measured so far are settled and handed back before giving up.
-    if (error instanceof Interrupted) {
-      const partial = states
-        .filter((state) => state.result !== undefined || state.runs.length > 0)
-        .map((state) =>
-          withInstallation(
-            { ...(state.result ?? summarizeLane(state, ctx)), reason: `interrupted after ${state.runs.length} run(s)` },
-            state.lane,
-          ),
-        );
-      if (partial.length > 0) onInterrupted?.(partial);
-    }
+    if (error instanceof Interrupted) keepPartial();
     throw error;
+  } finally {
+    unfinishedGroup = undefined;
   }
   if (ctx.wrk !== undefined) {
     for (const state of states)

@@ -1,6 +1,7 @@
 // The one skeleton every command line runs in: a problem the user can fix is one line on stderr
 // and exit 2; a crash is its stack and exit 1; the first SIGINT/SIGTERM aborts the run (which
-// then keeps what finished), a second one stops at once, leaving no process behind.
+// then keeps what finished), a second one, once the first was acknowledged, stops at once,
+// keeping what finished and leaving no process behind.
 import { killGroupsNow } from '../system/children.ts';
 import { Interrupted } from './interrupt.ts';
 
@@ -9,6 +10,13 @@ export class CommandError extends Error {}
 
 const EXIT_USAGE = 2;
 const EXIT_SIGNAL = { SIGINT: 130, SIGTERM: 143 } as const;
+/**
+ * Signals this soon after the first one are that same request to stop: a signal to the process
+ * group (a supervisor, `timeout`, a CI runner's cancel) reaches the harness directly and again
+ * through each wrapper that forwards it (npx, pnpm, tsx), milliseconds apart. A person pressing
+ * Ctrl-C again after reading the acknowledgement takes far longer than this.
+ */
+export const SAME_REQUEST_MS = 500;
 
 export interface CommandOptions {
   /**
@@ -67,19 +75,23 @@ export function runCommand(name: string, main: (context: CommandContext) => Prom
 }
 
 /**
- * The first SIGINT/SIGTERM aborts `controller`; a second one kills every tracked process group
- * synchronously and exits with the first one's code. Returns that code once a signal came.
+ * The first SIGINT/SIGTERM aborts `controller`; another one, SAME_REQUEST_MS or more after it was
+ * acknowledged, kills every tracked process group synchronously and exits with the first one's
+ * code. Returns that code once a signal came.
  */
 function onSignals(name: string, controller: AbortController, onForce: (() => void) | undefined): () => number | undefined {
   let caught: keyof typeof EXIT_SIGNAL | undefined;
+  let acknowledgedAt = 0;
   for (const signal of ['SIGINT', 'SIGTERM'] as const) {
     process.on(signal, () => {
       if (caught === undefined) {
         caught = signal;
-        console.error(`\n${name}: ${signal}: stopping the load and the servers (again to stop at once)`);
+        console.error(`\n${name}: ${signal}: stopping the load and the servers, keeping what finished (again to stop at once)`);
+        acknowledgedAt = performance.now();
         controller.abort();
         return;
       }
+      if (performance.now() - acknowledgedAt < SAME_REQUEST_MS) return;
       console.error(`\n${name}: ${signal} again: stopping at once`);
       try {
         onForce?.();
