@@ -64,6 +64,17 @@ export interface RunningServer {
  */
 const liveGroups = new Map<number, () => Promise<Exit>>();
 
+/**
+ * The harness's environment less NODE_PATH, which the pinned Node's launcher
+ * (node_modules/.bin/node) points at every installed package: a server resolves only what its
+ * own package declares, as it would outside this repository.
+ */
+function inheritedEnv(): NodeJS.ProcessEnv {
+  const env = { ...process.env };
+  delete env.NODE_PATH;
+  return env;
+}
+
 const READY_LINE = /^ready (\S+) runtime=(\S+) server=(\S+) pid=(\d+)/m;
 
 /**
@@ -78,7 +89,7 @@ export async function startServer(spec: RuntimeSpec, options: StartOptions): Pro
   const child = spawn(binary, argv, {
     detached: true,
     stdio: ['ignore', 'pipe', 'pipe'],
-    env: { ...process.env, NO_COLOR: '1', ...options.env },
+    env: { ...inheritedEnv(), NO_COLOR: '1', ...options.env },
   });
   const kind: ServerKind = options.raw ? 'raw' : 'hono';
   let stdout = '';
