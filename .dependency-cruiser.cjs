@@ -1,5 +1,5 @@
 /**
- * The import rules of shared/DESIGN.md section 1, checked by dependency-cruiser from
+ * The import rules of docs/layout.md, checked by dependency-cruiser from
  * harness/test/dependencies.test.ts (so `pnpm test` and CI fail on a new circle or an upward
  * import, naming the path). Layers, top to bottom:
  *   entry points (harness/src/*-cli.ts and the composers beside them)
@@ -27,6 +27,13 @@ module.exports = {
       severity: 'error',
       from: { path: `${SRC}(model|stats|system)/` },
       to: { path: `${SRC}`, pathNot: `${SRC}(model|stats|system)/` },
+    },
+    {
+      name: 'model-at-the-bottom',
+      comment: "model/ (report.json's types) is the bottom of the floor: it imports nothing of the harness outside itself, types included.",
+      severity: 'error',
+      from: { path: `${SRC}model/` },
+      to: { path: `${SRC}`, pathNot: `${SRC}model/` },
     },
     {
       name: 'report-below-servers-and-load',

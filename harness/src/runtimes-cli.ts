@@ -3,7 +3,7 @@
 // `--runtimes name@version`; --fetch installs versions into the cache ahead of a run.
 import { parseFlags } from './cli/flags.ts';
 import { runCommand } from './cli/command.ts';
-import { probeRuntime, RUNTIME_NAMES, runtimeSpec } from './servers/runtimes.ts';
+import { pinnedAlternates, probeRuntime, RUNTIME_NAMES, runtimeSpec } from './servers/runtimes.ts';
 import { CACHE_DIR, cachedVersions, platformPackage, registryVersions, resolveRequest } from './servers/runtime-install.ts';
 import { compareVersions, latestPerLine, parseRuntimeList } from './servers/runtime-request.ts';
 
@@ -13,6 +13,10 @@ function list(): void {
     const probe = probeRuntime(pinned);
     console.log(`${name}`);
     console.log(`  pinned:    ${probe.ok ? `${probe.version} from ${pinned.source ?? '?'}` : `unavailable: ${probe.reason}`}`);
+    for (const alternate of pinnedAlternates(name)) {
+      const other = probeRuntime(alternate);
+      if (other.ok) console.log(`  also:      ${other.version} from ${alternate.source ?? '?'} (${name}@${other.version.split('.')[0]})`);
+    }
     const platform = platformPackage(name);
     if ('reason' in platform) {
       console.log(`  others:    ${platform.reason}`);

