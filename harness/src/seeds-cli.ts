@@ -1,5 +1,5 @@
 // `tsx src/seeds-cli.ts [--runtimes node,bun,deno] [--runs N] [--quick] [--out DIR]`: the four
-// source experiments (../shared/seeds/) replayed on each runtime, their claims checked; writes
+// source experiments (docs/seeds.md) replayed on each runtime, their claims checked; writes
 // report.json, report.md and report.html to a results folder of its own (a seeds run is not a
 // plan of cells, so it does not go through report.json's cell schema).
 import os from 'node:os';

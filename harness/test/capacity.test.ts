@@ -14,7 +14,7 @@ import {
 } from '../src/stats/step-decision.ts';
 
 describe('Clopper-Pearson bounds', () => {
-  it('0 over of 299: upper bound just under 1 % at 95 % (DESIGN.md: 299 with none over, 473 with one)', () => {
+  it('0 over of 299: upper bound just under 1 % at 95 % (docs/design.md: 299 with none over, 473 with one)', () => {
     expect(clopperPearson(0, 299, 0.95).upper).toBeLessThan(0.01);
     expect(clopperPearson(0, 298, 0.95).upper).toBeGreaterThan(0.01);
     // The closed form for none over: 1 - (1 - c)^(1/n).

@@ -1,5 +1,5 @@
 /**
- * The import rules of shared/DESIGN.md (no circles, report/ is the floor, run/ below features,
+ * The import rules of docs/layout.md (no circles, report/ is the floor, run/ below features,
  * nothing imports entry points, packages/ below harness/ and runtimes/), checked by
  * dependency-cruiser with the repo's .dependency-cruiser.cjs. A failure names the offending path.
  */

@@ -6,25 +6,26 @@
  *   each CPU's calls averaged over CPUs. Each run of the round carries it (RunResult.referenceMs).
  *   The cell's drift-cancelled figure is each run's requests/s times the median of its rounds'
  *   references: requests per reference unit (REFERENCE_UNIT). The median, not each round's own:
- *   one round's reading moves 3 to 5 % from the next on a host that held (2026-11-25), which
- *   would widen every cell's interval, while the drift it cancels (tens of per cent between
+ *   one round's reading moves by a few per cent from the next even on a host that held
+ *   (docs/methodology.md gives the figures), which would widen every cell's interval, while the drift it cancels (tens of per cent between
  *   reports minutes apart) is slow beside a scenario's minute of rounds. Browser A/B runs
  *   carry a reference build for the same reason: a host that slows down 1.5x between two reports
  *   serves a CPU-bound cell 1.5x slower and takes 1.5x longer per unit, so the product holds.
  * - Before the first cell and after the last (`hostCheck`): fib(CHECK_FIB_N) on each CPU alone,
  *   then on all together, twice before (their difference is the check's own floor): whether the
  *   host's speed held between the run's start and end, told apart from the tool's own noise
- *   (shared/DESIGN.md section 3: "an independent check ... tells a steady host from a moving one").
+ *   (docs/design.md, "Measurement principles": an independent check tells a steady host from a
+ *   moving one).
  */
 import type { CellResult, RunResult, DriftCancelled } from '../model/cell.ts';
 import type { Environment, HostCheck, HostCheckReading } from '../model/environment.ts';
 import type { SpeedSampler } from '../system/speed-sampler.ts';
 import { median, summarize } from '../stats/stats.ts';
 
-/** fib(25): ~0.55 ms a call here; 40 calls, ~22 ms per CPU a round. */
+/** fib(25): well under a millisecond a call on a current CPU, so 40 calls keep a round short. */
 export const REFERENCE_FIB_N = 25;
 export const REFERENCE_CALLS = 40;
-/** fib(28): ~2-3 ms a call here (the issue's independent check); 20 calls per reading. */
+/** fib(28): a few milliseconds a call, long beside the timer's resolution; 20 calls per reading. */
 export const CHECK_FIB_N = 28;
 export const CHECK_CALLS = 20;
 /** The host moved when the check changed by more than this many times its own floor ... */

@@ -26,11 +26,11 @@ export interface CurvePlan extends CurveParameters {
 /**
  * Default: p99 at 95 % confidence, bracket rungs 1.57x apart from half the closed-loop figure,
  * bisection to 5 %, a step passes after 1 s at the soonest and gives up (undecided) after 15 s,
- * two undecided steps per cell at most: 14 minutes for 33 cells on 2 cores (842 s measured)
- * (docs/load-curves.md). --quick decides at 80 % confidence, to 40 %, from the closed-loop figure in
+ * two undecided steps per cell at most: planned for about a quarter of an hour for every cell on
+ * 2 cores (docs/load-curves.md gives a run's time). --quick decides at 80 % confidence, to 40 %, from the closed-loop figure in
  * rungs 2.47x apart, 0.5 s to 1 s per step (a pass at 80 % needs 161 requests, so steps under
  * 161 req/s can only fail or stay undecided), one undecided step, a 0.3 s closed-loop run with no
- * warm-up: under 2 minutes (104 and 106 s measured; docs/load-curves.md).
+ * warm-up: planned for under 2 minutes.
  * minSamples only sizes a --rates step without a decision rule.
  */
 export const CURVE_FULL = {

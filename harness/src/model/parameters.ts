@@ -1,4 +1,4 @@
-/** report.json's parameters: what a run was asked to do (contract in shared/DESIGN.md section 2). */
+/** report.json's parameters: what a run was asked to do (the contract: docs/design.md). */
 import type { ScenarioName } from './names.ts';
 
 export interface Parameters {
@@ -79,7 +79,7 @@ export interface Parameters {
   sweep?: SweepParameters;
 }
 
-/** added: --sweep json:kb=16,64,256 (bench/sweep-flag.ts). */
+/** added: --sweep json:kb=16,64,256 (bench/sweep-plan.ts). */
 export interface SweepParameters {
   scenario: ScenarioName;
   parameter: string;

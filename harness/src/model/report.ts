@@ -1,5 +1,5 @@
 /**
- * The shape of report.json (contract in shared/DESIGN.md section 2), one file per concept beside
+ * The shape of report.json (the contract: docs/design.md), one file per concept beside
  * this one. Field names there are fixed; fields marked "added" are ours.
  */
 import type { Pools, RuntimeName } from '@bench/app';

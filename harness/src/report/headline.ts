@@ -1,6 +1,6 @@
 /**
  * Headline figures with how sure they are. A ratio whose 95 % interval holds 1 is "no
- * measurable difference" (shared/DESIGN.md section 3), whatever its median says.
+ * measurable difference" (docs/design.md, "Measurement principles"), whatever its median says.
  */
 import { formatRatio } from './text/formats.ts';
 import { holdsOne, pairedRatioInterval as byRound } from '../stats/paired.ts';

@@ -12,7 +12,7 @@ import { holdsOne, MIN_PAIRS, pairedRatioInterval, roundRatios } from '../stats/
 /**
  * A run's probe p99 counts from 299 answers on: below that the slowest answer is not above the
  * 99th percentile with 95 % confidence (1 - 0.99^299 = 0.95), so a "p99" from fewer is at best
- * the maximum of a small sample, not a finding (DESIGN.md section 3).
+ * the maximum of a small sample, not a finding (docs/design.md, "Measurement principles").
  */
 export const MIN_P99_SAMPLES = 299;
 

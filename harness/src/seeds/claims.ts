@@ -1,4 +1,4 @@
-// The sources' headline claims (../shared/seeds/), their figures as published, and the arithmetic
+// The sources' headline claims (docs/seeds.md), their figures as published, and the arithmetic
 // each source used to turn its measurements into the claim.
 
 export type ClaimId = '000-bcrypt' | '001-file-warm' | '001-file-cold' | '003-static' | '002-async-fib' | '002-busy-fib' | '002-memo-fib';

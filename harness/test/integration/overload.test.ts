@@ -60,7 +60,9 @@ describe('1,000 connections on blocking handlers', () => {
       const asleep = cellOf(report, runtime, 'sleep', 'async');
       expect(asleep.status, asleep.reason).toBe('ok');
       expect(asleep.overload?.timeoutShare ?? 0).toBeLessThan(sync.overload!.timeoutShare / 4);
-      expect(asleep.requestsPerSec.median).toBeGreaterThan(5 * sync.requestsPerSec.median);
+      // Timers overlap the waits: past the ceiling of one blocking wait at a time, whatever else
+      // the machine runs (a bound from the scenario, not a rate compared between cells).
+      expect(asleep.requestsPerSec.median).toBeGreaterThan(52);
       // sync left a backlog longer than the drain cap: the next cell restarted the server first.
       expect(asleep.restarts?.[0]).toMatch(/^restarted: about \d+ requests in hand/);
     }

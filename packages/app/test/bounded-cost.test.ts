@@ -82,8 +82,8 @@ describe('the worst allowed query of each scenario completes', () => {
   });
 
   const worstInputs = Object.entries(WORST).flatMap(([file, queries]) => queries.map((query) => [file, query] as const));
-  it.each(worstInputs)('catalogue %s at ?%s', { timeout: HANG_GUARD_MS }, async (file, query) => {
-    if (file === 'sqlite' && !SQLITE_LOADS) return;
+  it.for(worstInputs)('catalogue %s at ?%s', { timeout: HANG_GUARD_MS }, async ([file, query], { skip }) => {
+    skip(file === 'sqlite' && !SQLITE_LOADS, 'node:sqlite does not load on the Node running the tests');
     const mod = MODULES[file]!;
     await mod.setup?.();
     expect(mod.sync(inputOf(mod, query))).toBeTypeOf('object');

@@ -83,7 +83,7 @@ const pct = (x: number): string => `${(x * 100).toFixed(1)} %`;
  * What a reader must know before trusting an interval to predict the next run, when the sampler
  * saw the machine's speed move within this run beyond its own noise floor (the runs of one cell,
  * same load, read apart by more than the floor); undefined otherwise. A warning that fires on a
- * steady host is a defect (shared/DESIGN.md section 3), so the floor comes first.
+ * steady host is a defect (docs/design.md, "Measurement principles"), so the floor comes first.
  */
 export function movingMachineText(env: Environment): string | undefined {
   const speed = env.machineSpeed;

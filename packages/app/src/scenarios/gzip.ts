@@ -33,7 +33,7 @@ export interface GzipAnswer {
 }
 
 /**
- * gzip and brotli 4 compress ~40-80 MB/s here, so the bound stays near 0.1 s. It also stays below
+ * gzip and brotli 4 compress tens of MB/s on a current core, so the bound keeps a request near 0.1 s. It also stays below
  * 8 MiB, from where Node's, Bun's and Deno's async brotliCompress feeds the encoder otherwise than
  * brotliCompressSync does and the two give different (equally valid) bytes.
  */

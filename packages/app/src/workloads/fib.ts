@@ -57,8 +57,8 @@ export function fibSync(job: FibJob): number {
  * The top `depth` levels of the recursion are async functions awaiting Promise.all of both
  * branches; below them it is the plain recursion. It still runs to the end on the one thread:
  * promise callbacks are microtasks, which drain before the loop takes the next I/O event, so
- * this frees the loop no sooner than fibSync. (Async all the way down costs ~250x more: fib(25)
- * took 883 ms against 3 ms here, so a bounded depth keeps the same n comparable across modes.)
+ * this frees the loop no sooner than fibSync. (Async all the way down costs hundreds of times more,
+ * a promise per call, so a bounded depth keeps the same n comparable across modes.)
  */
 export async function fibAsyncPlain(n: number, depth: number): Promise<number> {
   if (n < 2) return n;
