@@ -2,15 +2,17 @@
 // server and measured like a built-in (its answers checked across modes first); a broken module
 // stopped with one line and exit 2 before any server starts.
 import { spawn } from 'node:child_process';
-import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Report } from '../../src/model/report.ts';
 import { probeRuntime, RUNTIME_NAMES, runtimeSpec } from '../../src/servers/runtimes.ts';
 
 const HARNESS = resolve(import.meta.dirname, '../..');
 const EXAMPLE = resolve(HARNESS, '../docs/examples/primes.ts');
+const MARKDOWN_EXAMPLE = resolve(HARNESS, '../docs/examples/markdown-service');
 let tmp: string;
 
 /** bench-cli as a user runs it; resolves with its exit code and output. */
@@ -96,6 +98,34 @@ describe('bench --quick --scenario-file on node, bun and deno', () => {
     expect(report.parameters.scenarios?.map((s) => s.name)).toEqual(['primes', 'two-faced']);
     expect(report.parameters.scenarios?.[0]).toMatchObject({ description: expect.stringMatching(/primes/), file: EXAMPLE });
     expect(processesMentioning(tmp)).toEqual([]);
+  }, 180_000);
+
+  it("imports the module's npm dependency from its own project, in TypeScript, swept over its input, on every runtime", async () => {
+    // The example project as a user has it after `npm install` there: node_modules beside its
+    // package.json, one folder above the module. The dependency is copied from this repository's
+    // own install (the same pinned version), so the test needs no registry.
+    const project = join(tmp, 'markdown-service');
+    cpSync(MARKDOWN_EXAMPLE, project, { recursive: true });
+    const marked = dirname(createRequire(import.meta.url).resolve('marked/package.json'));
+    cpSync(marked, join(project, 'node_modules', 'marked'), { recursive: true, dereference: true });
+    const out = join(tmp, 'markdown-run');
+    const { code, stderr } = await bench([
+      ...['--quick', '--runs', '1', '--duration', '0.2', '--warmup', '0'],
+      ...['--scenario-file', join(project, 'src', 'render.ts'), '--sweep', 'markdown:sections=10,50'],
+      ...data(),
+      '--out',
+      out,
+    ]);
+    expect(code, stderr).toBe(0);
+    const report = JSON.parse(readFileSync(join(out, 'report.json'), 'utf8')) as Report;
+    const runtimes = RUNTIME_NAMES.filter((r) => probeRuntime(runtimeSpec(r)).ok);
+    const cells = report.results.filter((c) => c.scenario === 'markdown');
+    // sync and worker at each of the two sizes, on every runtime, each checked before it was timed.
+    expect(cells.map((c) => `${c.runtime} ${c.mode} ${c.query}`).sort()).toEqual(
+      runtimes.flatMap((r) => ['sync', 'worker'].flatMap((m) => [10, 50].map((n) => `${r} ${m} sections=${n}`))).sort(),
+    );
+    for (const c of cells) expect(c.status, `${c.runtime} ${c.mode} ${c.query}: ${c.reason ?? ''}`).toBe('ok');
+    expect(processesMentioning(project)).toEqual([]);
   }, 180_000);
 
   it.each<[string, string, RegExp]>([
