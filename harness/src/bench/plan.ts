@@ -124,8 +124,9 @@ export function processList(raw: string | undefined): ProcessCount[] | undefined
 }
 
 /**
- * Default plan: 11 cells per runtime, each 0.5 s of warm-up and 3 runs of 2 s, about 4.5 minutes
- * for all three runtimes on 2 cores (docs/methodology.md, "Choosing the defaults").
+ * Default plan: 11 cells per runtime, each warmed up (0.5 s, longer while it is still speeding up)
+ * and measured in at least 4 runs of 1 s, with more where PRECISION allows: planned for five
+ * minutes for all three runtimes on 2 cores (docs/methodology.md, "Choosing the defaults").
  */
 export const FULL = {
   connections: 10,
@@ -145,8 +146,8 @@ export const PRECISION = { maxRuns: 12, targetPrecision: 0.05, budgetSec: 210 } 
 /**
  * --quick: every cell, shorter and fewer runs, under a minute for all three runtimes on 2 cores
  * (docs/methodology.md, "--quick: under a minute", has the measured wall time and where it went).
- * Runs of 0.3 s holding QUICK_MIN_REQUESTS, the warm-up stops at 0.3 s (0.4 s and 0.5 s took
- * 69.7 s from a fresh clone), and there is no wrk cross-check (the hello cells are
+ * Runs of 0.3 s holding QUICK_MIN_REQUESTS, the warm-up stops at 0.3 s (longer ones took the plan past a
+ * minute), and there is no wrk cross-check (the hello cells are
  * then judged client-bound by the client's CPU alone; --cross-check hello brings it back).
  */
 export const QUICK = {

@@ -1,6 +1,7 @@
 // What the harness does when things go wrong: every case from the "faults" issue, on real
 // processes. Each would fail if the behaviour regressed.
-import { spawn } from 'node:child_process';
+import { type ChildProcessByStdio, spawn } from 'node:child_process';
+import type { Readable } from 'node:stream';
 import { chmodSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -162,6 +163,20 @@ describe('a server that dies or hangs mid-run', () => {
  */
 const QUICK_FLAGS = ['--quick', '--runs', '1', '--duration', '0.1', '--warmup', '0', '--scenarios', 'hello,sleep'];
 
+/** A bench command started, once its first cell is done: the child, its exit, its stderr so far. */
+async function untilFirstCell(child: ChildProcessByStdio<null, Readable, Readable>) {
+  let stderr = '';
+  const exited = new Promise<number | null>((r) => child.on('exit', (c) => r(c)));
+  await new Promise<void>((resolveCell, reject) => {
+    child.stderr.setEncoding('utf8').on('data', (chunk: string) => {
+      stderr += chunk;
+      if (/^node hello\/baseline: /m.test(stderr)) resolveCell();
+    });
+    child.on('exit', () => reject(new Error(`bench exited early: ${stderr}`)));
+  });
+  return { child, exited, stderr: () => stderr };
+}
+
 describe('Ctrl-C or SIGTERM on the harness', () => {
   it.each([
     ['SIGINT', 130],
@@ -171,19 +186,12 @@ describe('Ctrl-C or SIGTERM on the harness', () => {
     async (signal, code) => {
       const dir = out();
       const cli = resolve(HARNESS, 'src/bench-cli.ts');
-      const child = spawn(process.execPath, ['--import', 'tsx', cli, ...QUICK_FLAGS, ...dataFlags(), '--out', dir], {
-        cwd: HARNESS,
-        stdio: ['ignore', 'pipe', 'pipe'],
-      });
-      let stderr = '';
-      const exited = new Promise<number | null>((r) => child.on('exit', (c) => r(c)));
-      await new Promise<void>((resolveCell, reject) => {
-        child.stderr.setEncoding('utf8').on('data', (chunk: string) => {
-          stderr += chunk;
-          if (/^node hello\/baseline: /m.test(stderr)) resolveCell();
-        });
-        child.on('exit', () => reject(new Error(`bench exited early: ${stderr}`)));
-      });
+      const { child, exited } = await untilFirstCell(
+        spawn(process.execPath, ['--import', 'tsx', cli, ...QUICK_FLAGS, ...dataFlags(), '--out', dir], {
+          cwd: HARNESS,
+          stdio: ['ignore', 'pipe', 'pipe'],
+        }),
+      );
       const tree = processTree(child.pid!);
       expect(tree.length).toBeGreaterThan(2); // the harness, its probe, a server at least
       child.kill(signal);
@@ -209,20 +217,13 @@ describe('a signal to the whole process group, through the README command line',
     const dir = out();
     // As `timeout -s INT`, a CI runner's cancel or a supervisor sends it: the harness gets the
     // signal directly and again through npx, pnpm and tsx, each forwarding it.
-    const child = spawn('npx', ['--yes', 'pnpm@10.34.9', 'bench:all', ...QUICK_FLAGS, ...dataFlags(), '--out', dir], {
-      cwd: resolve(HARNESS, '..'),
-      stdio: ['ignore', 'pipe', 'pipe'],
-      detached: true,
-    });
-    let stderr = '';
-    const exited = new Promise<number | null>((r) => child.on('exit', (c) => r(c)));
-    await new Promise<void>((resolveCell, reject) => {
-      child.stderr.setEncoding('utf8').on('data', (chunk: string) => {
-        stderr += chunk;
-        if (/^node hello\/baseline: /m.test(stderr)) resolveCell();
-      });
-      child.on('exit', () => reject(new Error(`bench exited early: ${stderr}`)));
-    });
+    const { child, exited, stderr } = await untilFirstCell(
+      spawn('npx', ['--yes', 'pnpm@10.34.9', 'bench:all', ...QUICK_FLAGS, ...dataFlags(), '--out', dir], {
+        cwd: resolve(HARNESS, '..'),
+        stdio: ['ignore', 'pipe', 'pipe'],
+        detached: true,
+      }),
+    );
     const tree = processTree(child.pid!);
     // The harness itself: the node process tsx started, the one that loads the preflight hook.
     const harness = tree.filter((pid) => processesMentioning('tsx/dist/preflight.cjs').includes(pid));
@@ -233,8 +234,8 @@ describe('a signal to the whole process group, through the README command line',
     await new Promise((r) => setTimeout(r, 30));
     process.kill(harness[0]!, 'SIGINT');
     await exited;
-    expect(stderr).toMatch(/SIGINT: stopping the load/);
-    expect(stderr).not.toMatch(/again: stopping at once/);
+    expect(stderr()).toMatch(/SIGINT: stopping the load/);
+    expect(stderr()).not.toMatch(/again: stopping at once/);
     const report = JSON.parse(readFileSync(join(dir, 'report.json'), 'utf8')) as Report;
     expect(report.status).toBe('interrupted');
     for (const runtime of ['node', 'bun', 'deno']) expect(cellOf(report, runtime, 'hello', 'baseline').status).toBe('ok');
