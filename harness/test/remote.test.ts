@@ -67,8 +67,8 @@ describe('remote runtime command', () => {
   it("moves every path of this checkout to the checkout there; node is the checkout's pinned one, or the remote PATH's when none is pinned", () => {
     const spec = runtimeSpec('node');
     const node = remoteSpec(spec, '/srv/bench');
-    if (spec.binary === process.execPath) expect(node.binary).toBe('node');
-    else expect(node.binary.startsWith('/srv/bench/node_modules/')).toBe(true);
+    expect(node.binary.startsWith('/srv/bench/node_modules/')).toBe(true);
+    expect(remoteSpec({ ...spec, binary: process.execPath, source: 'host (not installed)' }, '/srv/bench').binary).toBe('node');
     const args = node.args(['--port', '0']);
     expect(args.join(' ')).not.toContain(REPO_ROOT);
     expect(args.some((a) => a.startsWith('file:///srv/bench/'))).toBe(true);

@@ -44,12 +44,13 @@ export interface RemoteSetup {
 
 /**
  * Paths of this checkout moved to the other host's checkout (same layout: same lockfile, same
- * pnpm store layout). Node itself is taken from the remote PATH unless BENCH_NODE_BIN names it.
+ * pnpm store layout). Where this host runs no pinned Node, Node is taken from the remote PATH.
  */
 export function remoteSpec(spec: RuntimeSpec, dir: string): RuntimeSpec {
   if (spec.unavailable !== undefined) return spec;
   const move = (s: string) => movePath(s, dir);
-  const binary = spec.binary === process.execPath && spec.name === 'node' ? 'node' : move(spec.binary);
+  // The host's Node (the pinned package is not installed here) is the other host's own `node`.
+  const binary = spec.name === 'node' && spec.source?.startsWith('host') === true ? 'node' : move(spec.binary);
   return { ...spec, binary, args: (serverArgs) => spec.args(serverArgs).map(move) };
 }
 

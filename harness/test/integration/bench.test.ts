@@ -184,6 +184,8 @@ describe('bench on one runtime', () => {
       'shortRuns',
       'restarts',
       'lagMissing',
+      // Only where another process used the machine during the cell.
+      'sharedHost',
     ]);
     const shape = (o: object) => keys(o).filter((k) => !DATA_DEPENDENT.has(k));
     expect(keys(one.report)).toEqual(keys(all.report));
