@@ -28,6 +28,24 @@ describe('the sentences', () => {
     );
   });
 
+  it('read a shared-host cell or an interval over 1.5x end to end as inconclusive, never as no difference', () => {
+    expect(ratioSentence('node', { ...throughput, over: 'async' }, 1.48, [0.91, 2.43])).toBe(
+      'node: async vs sync, requests/s: inconclusive: interval over 1.5x end to end (1.48x, 0.91–2.43x)',
+    );
+    expect(ratioSentence('node', { ...throughput, over: 'async' }, 1.02, [0.97, 1.06], 'async shared the host')).toBe(
+      'node: async vs sync, requests/s: inconclusive: async shared the host (1.02x, 0.97–1.06x)',
+    );
+    expect(
+      workerFinding('bun', [
+        { scenario: 'kdf', ratio: 1.8, ci: [1.75, 1.85] },
+        { scenario: 'hash', ratio: 1.48, ci: [0.91, 2.43] },
+        { scenario: 'json', ratio: 1.5, ci: [1.4, 1.6], doubt: 'worker shared the host' },
+      ]),
+    ).toBe(
+      'bun: a worker pays in kdf (1.80x, 1.75–1.85x); inconclusive in hash (1.48x, 0.91–2.43x: interval over 1.5x end to end), json (1.50x, 1.40–1.60x: worker shared the host)',
+    );
+  });
+
   it('say per runtime where a worker pays, makes no difference, or costs', () => {
     expect(
       workerFinding('node', [
@@ -163,6 +181,22 @@ describe('the picture of a question', () => {
     expect(picture).toMatch(/<circle class="ratio" [^>]*fill="#fff"/);
     expect(svg).toMatch(/data-verdict="more"/);
     expect(svg).not.toMatch(/<circle class="ratio" [^>]*fill="#fff"/);
+  });
+
+  it('draws no interval and inconclusive with marks of their own, never the hollow dot of no difference', () => {
+    const row = question.rows[0];
+    if (row === undefined) throw new Error('no row');
+    const noInterval = forestSvg({ ...question, rows: [{ ...row, ratio: 0.013, ci: undefined, verdict: { reading: 'no-interval' } }] });
+    expect(noInterval).toMatch(/data-verdict="no-interval"/);
+    expect(noInterval).toMatch(/<path class="ratio" d="M/);
+    expect(noInterval).not.toMatch(/<circle class="ratio"/);
+    const inconclusive = forestSvg({
+      ...question,
+      rows: [{ ...row, ratio: 1.48, ci: [0.91, 2.43], verdict: { reading: 'inconclusive', why: 'x' } }],
+    });
+    expect(inconclusive).toMatch(/data-verdict="inconclusive"/);
+    expect(inconclusive).toMatch(/<rect class="ratio"/);
+    expect(inconclusive).toMatch(/class="interval"[^>]*stroke-dasharray/);
   });
 
   it('keeps text from the report as text', () => {

@@ -51,6 +51,11 @@ describe('how sure a ratio is', () => {
     expect(ratioConfidence([1.2, 1.5])).toBe('95 % CI 1.20x-1.50x');
   });
 
+  it('calls an interval over 1.5x end to end, or a shared-host cell, inconclusive, never "no measurable difference"', () => {
+    expect(ratioConfidence([0.91, 2.43])).toBe('inconclusive: interval over 1.5x end to end (95 % CI 0.91x-2.43x)');
+    expect(ratioConfidence([0.95, 1.05], 'async shared the host')).toBe('inconclusive: async shared the host (95 % CI 0.95x-1.05x)');
+  });
+
   it('needs three paired runs for an interval of a ratio', () => {
     expect(pairedRatioInterval([2, 2], [1, 1])).toBeUndefined();
     const ci = pairedRatioInterval([2, 2.2, 1.8], [1, 1, 1]);
@@ -86,8 +91,10 @@ describe('bench headlines', () => {
     expect(line?.question).toContain('what do 2 processes buy (sync on 2 processes over sync on 1)');
   });
 
-  it('call an interval holding 1 "no measurable difference" in the answer itself', () => {
-    const [same] = benchHeadlines(hashReport([90, 105, 112]));
+  it('call a narrow interval holding 1 "no measurable difference" in the answer itself, a wide one inconclusive', () => {
+    const [wide] = benchHeadlines(hashReport([90, 105, 112]));
+    expect(wide?.answer).toMatch(/^async vs sync, requests\/s: inconclusive: interval over 1\.5x end to end \(1\.05x\)/);
+    const [same] = benchHeadlines(hashReport([98, 101, 103]));
     expect(same?.answer).toMatch(/^async: no measurable difference in requests\/s from sync/);
     expect(same?.confidence).toMatch(/^no measurable difference \(95 % CI/);
     const [faster] = benchHeadlines(hashReport([200, 210, 190]));

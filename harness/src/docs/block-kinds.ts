@@ -24,6 +24,7 @@ import type { BrowserSection } from '../browser/study.ts';
 import { formatDate, formatMs, formatRatio, formatRps } from '../report/text/formats.ts';
 import { renderMarkdown } from '../report/render/markdown.ts';
 import { runtimeLabel } from '../report/text/labels.ts';
+import { cellsDoubt, inconclusiveText, ratioVerdict } from '../report/ratio-verdict.ts';
 import type { CellResult } from '../model/cell.ts';
 import type { Ratios } from '../model/comparison.ts';
 import type { Environment } from '../model/environment.ts';
@@ -114,17 +115,22 @@ function benchSummary(report: Report): string {
       const worker = cellFor(cells, lane, scenario, 'worker');
       const comparison = report.comparisons.find((c) => runtimeLabel(c) === lane && c.scenario === scenario && c.connections === undefined);
       // The ratio measured paired (runs alternating, so drift cancels) with its interval where the
-      // report has it; an interval holding 1 is no measurable difference.
-      const ratioText = (r: Ratios | undefined) => {
+      // report has it; a narrow interval holding 1 is no measurable difference, a wide one or a
+      // shared-host cell's inconclusive.
+      const ratioText = (r: Ratios | undefined, over: CellResult | undefined) => {
         const ratio = r?.pairedThroughput ?? r?.throughput;
         if (ratio === null || ratio === undefined) return '';
         const ci = r?.throughputCi95;
+        const verdict = ratioVerdict(ratio, ci, cellsDoubt([over, sync]));
+        const span = ci === undefined ? '' : `, ${formatRatio(ci[0])}–${formatRatio(ci[1])}`;
+        if (verdict.reading === 'inconclusive') return ` (${formatRatio(ratio)}${span}: ${inconclusiveText(verdict)})`;
         if (ci === undefined) return ` (${formatRatio(ratio)})`;
-        return ci[0] <= 1 && ci[1] >= 1
+        return verdict.reading === 'same'
           ? ` (${formatRatio(ratio)}: no measurable difference)`
           : ` (${formatRatio(ratio)}, ${formatRatio(ci[0])}–${formatRatio(ci[1])})`;
       };
-      const withRatio = (cell: CellResult | undefined, r: Ratios | undefined) => (cell === undefined ? '—' : `${rps(cell)}${ratioText(r)}`);
+      const withRatio = (cell: CellResult | undefined, r: Ratios | undefined) =>
+        cell === undefined ? '—' : `${rps(cell)}${ratioText(r, cell)}`;
       rows.push([
         scenario,
         lane,

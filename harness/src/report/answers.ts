@@ -14,6 +14,7 @@ import { measuredLagP99 } from './loop-verdict.ts';
 import { cellOf, connectionsSwept, laneOf } from './lanes.ts';
 import { type Interval, type LoopReading, loopFinding, type RatioWords, ratioSentence, workerFinding } from './text/findings.ts';
 import { runtimeLabel } from './text/labels.ts';
+import { cellsDoubt, type RatioVerdict, ratioVerdict } from './ratio-verdict.ts';
 
 export interface AnswerRow {
   /** "node", "node@22 x2 @100 conns": the row's label. */
@@ -23,6 +24,10 @@ export interface AnswerRow {
   ratio: number;
   /** Absent when the cells had too few paired runs for one. */
   ci?: Interval;
+  /** How the ratio reads (ratio-verdict.ts): the picture's mark and the findings' clause. */
+  verdict: RatioVerdict;
+  /** Why its cells cannot carry an answer (shared host, invalid, failed); absent when they can. */
+  doubt?: string;
   sentence: string;
 }
 
@@ -70,7 +75,16 @@ function rowOf(report: Report, c: Comparison, pair: Pair, measure: RatioWords['m
       : undefined;
   const lane = laneName(c);
   const words = { ...pair.words, measure };
-  return { lane, runtime: c.runtime, ratio, ...(ci === undefined ? {} : { ci }), sentence: ratioSentence(lane, words, ratio, ci) };
+  const doubt = cellsDoubt([over, base]);
+  return {
+    lane,
+    runtime: c.runtime,
+    ratio,
+    ...(ci === undefined ? {} : { ci }),
+    ...(doubt === undefined ? {} : { doubt }),
+    verdict: ratioVerdict(ratio, ci, doubt),
+    sentence: ratioSentence(lane, words, ratio, ci, doubt),
+  };
 }
 
 /** Lanes in the report's runtime order, so every picture lists the runtimes alike. */
@@ -118,7 +132,12 @@ export function workerFindings(questions: readonly Question[]): string[] {
       worker.flatMap((q) =>
         q.rows
           .filter((r) => r.lane === lane)
-          .map((r) => ({ scenario: q.scenario, ratio: r.ratio, ...(r.ci === undefined ? {} : { ci: r.ci }) })),
+          .map((r) => ({
+            scenario: q.scenario,
+            ratio: r.ratio,
+            ...(r.ci === undefined ? {} : { ci: r.ci }),
+            ...(r.doubt === undefined ? {} : { doubt: r.doubt }),
+          })),
       ),
     ),
   );

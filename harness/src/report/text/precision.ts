@@ -4,7 +4,7 @@
  * ("±3.1 %"), and the machine's speed over the run ("2 vCPUs, 1.1 to 1.9 cores' worth").
  * Pure: formats what the report holds.
  */
-import { holdsOne } from '../../stats/paired.ts';
+import { inconclusiveText, ratioVerdict } from '../ratio-verdict.ts';
 import type { CellResult, Summary } from '../../model/cell.ts';
 import type { Ratios } from '../../model/comparison.ts';
 import type { Environment, FirstTouch } from '../../model/environment.ts';
@@ -16,11 +16,14 @@ import { MIN_RUNS_FOR_INTERVAL } from '../../stats/stats.ts';
  * The throughput ratio from paired runs and its interval, as two pieces of a sentence ("1.05x",
  * "(0.88x to 1.25x over 6 pairs: no measurable difference)"), or undefined when the runs were not paired.
  */
-export function pairedRatioText(ratios: Ratios): { ratio: string; interval: string } | undefined {
+export function pairedRatioText(ratios: Ratios, doubt?: string): { ratio: string; interval: string } | undefined {
   const ci = ratios.throughputCi95;
   if (ci === undefined || ratios.pairedThroughput === undefined) return undefined;
   const span = `${formatRatio(ci[0])} to ${formatRatio(ci[1])} over ${ratios.pairs ?? 0} pairs`;
-  return { ratio: formatRatio(ratios.pairedThroughput), interval: holdsOne(ci) ? `(${span}: no measurable difference)` : `(${span})` };
+  const verdict = ratioVerdict(ratios.pairedThroughput, ci, doubt);
+  const reading =
+    verdict.reading === 'inconclusive' ? `: ${inconclusiveText(verdict)}` : verdict.reading === 'same' ? ': no measurable difference' : '';
+  return { ratio: formatRatio(ratios.pairedThroughput), interval: `(${span}${reading})` };
 }
 
 /** "4 runs", or "4 to 12 runs" when runs were added until a precision target was met. */

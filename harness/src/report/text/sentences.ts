@@ -12,6 +12,7 @@ import { measuredLagP99 } from '../loop-verdict.ts';
 import { formatMs, formatRatio, formatRps } from './formats.ts';
 import { runtimeLabel } from './labels.ts';
 import { pairedRatioText, precisionNotes } from './precision.ts';
+import { cellsDoubt, inconclusiveText, ratioVerdict } from '../ratio-verdict.ts';
 
 /** What a reader must know before trusting the row: status first, then flags. */
 export function cellNotes(cell: CellResult): string {
@@ -66,7 +67,15 @@ function ratioSentence(
       [base, baseCell],
     ])})`;
   }
-  const paired = pairedRatioText(ratios);
+  const doubt = cellsDoubt([overCell, baseCell]);
+  const paired = pairedRatioText(ratios, doubt);
+  const verdict = ratioVerdict(ratios.pairedThroughput ?? ratios.throughput, ratios.throughputCi95, doubt);
+  if (verdict.reading === 'inconclusive') {
+    const span =
+      ratios.throughputCi95 === undefined ? '' : `, ${formatRatio(ratios.throughputCi95[0])} to ${formatRatio(ratios.throughputCi95[1])}`;
+    const figure = formatRatio(ratios.pairedThroughput ?? ratios.throughput);
+    return `${runtime}: ${over} vs ${base}, requests/s: ${inconclusiveText(verdict)} (${figure}${span}) ${ratioDetails(ratios)}`;
+  }
   const note = caveat([overCell, baseCell], paired !== undefined);
   const figure = paired === undefined ? formatRatio(ratios.throughput) : paired.ratio;
   return `${runtime}: ${over} handles ${figure} the requests/s of ${base}${paired === undefined ? '' : ` ${paired.interval}`} ${ratioDetails(ratios)}${note}`;
