@@ -24,6 +24,7 @@ import type { BrowserSection } from '../browser/study.ts';
 import { formatDate, formatMs, formatRatio, formatRps } from '../report/text/formats.ts';
 import { renderMarkdown } from '../report/render/markdown.ts';
 import { runtimeLabel } from '../report/text/labels.ts';
+import { hostHealth } from '../report/text/host-health.ts';
 import { cellsDoubt, inconclusiveText, ratioVerdict } from '../report/ratio-verdict.ts';
 import type { CellResult } from '../model/cell.ts';
 import type { Ratios } from '../model/comparison.ts';
@@ -76,13 +77,9 @@ const sampleNote = (report: unknown) => {
 
 function benchRunLine(report: Report): string {
   const wall = report.timing === undefined ? '' : ` Wall time ${Math.round(report.timing.wallSec)} s.`;
-  // The machine's speed through the run, as the speed sampler measured it: on a VM it is part of the result.
-  const speed = report.environment.machineSpeed;
-  const worth =
-    speed?.coresWorth === undefined
-      ? ''
-      : ` Its ${speed.vcpus} vCPUs gave ${speed.coresWorth.min} to ${speed.coresWorth.max} cores' worth during the run (speed sampler).`;
-  return `${runLine(report.createdAt, report.environment, report.runtimes)}${wall}${worth}${sampleNote(report)}`;
+  // Whether the host held and which cells shared it: the report's own health statement, briefly.
+  const health = hostHealth(report.environment, report.results, true);
+  return `${runLine(report.createdAt, report.environment, report.runtimes)}${wall}${health === undefined ? '' : ` ${health.text}`}${sampleNote(report)}`;
 }
 
 const cellFor = (cells: readonly CellResult[], lane: string, scenario: string, mode: Mode) =>

@@ -21,7 +21,8 @@ import { allocatorOf } from '../text/allocator.ts';
 import type { ScenarioName } from '../../model/names.ts';
 import type { Parameters } from '../../model/parameters.ts';
 import type { Report, RuntimeEntry } from '../../model/report.ts';
-import { driftCancelledLegend, hostCheckText, movingMachineText, sharedHostText } from '../text/precision.ts';
+import { driftCancelledLegend } from '../text/precision.ts';
+import { hostHealth } from '../text/host-health.ts';
 
 /** Scenarios present in the report, in the report's scenario order. */
 function scenariosOf(report: Report): ScenarioName[] {
@@ -39,19 +40,13 @@ function statusBanner(report: Report): string {
 
 function header(report: Report): string {
   const p = report.parameters;
-  const moving = movingMachineText(report.environment);
-  const check = hostCheckText(report.environment);
-  const shared = sharedHostText(report.results);
+  const health = hostHealth(report.environment, report.results);
   const subtitle = `${p.runs} runs × ${p.durationSec} s per cell after ${p.warmupSec} s warm-up, ${p.connections} connections, on ${report.environment.cpu.model} × ${report.environment.cpu.count}`;
   return [
     `<h1>Sync vs async HTTP benchmark, ${escapeHtml(formatDate(report.createdAt))}</h1>`,
     `<p class="subtitle">${escapeHtml(subtitle)}</p>`,
     statusBanner(report),
-    ...(moving === undefined ? [] : [`<p class="banner warn" data-machine-speed="moving">${escapeHtml(moving)}</p>`]),
-    ...(shared === undefined ? [] : [`<p class="banner warn" data-shared-host>${escapeHtml(shared)}</p>`]),
-    ...(check === undefined
-      ? []
-      : [`<p class="banner${report.environment.hostCheck?.moved === true ? ' warn' : ''}" data-host-check>${escapeHtml(check)}</p>`]),
+    ...(health === undefined ? [] : [`<p class="banner${health.warn ? ' warn' : ''}" data-host-health>${escapeHtml(health.text)}</p>`]),
   ].join('\n');
 }
 

@@ -5,6 +5,7 @@
  */
 import { allocatorOf } from '../text/allocator.ts';
 import { benchAnswers } from '../answers.ts';
+import { hostHealth } from '../text/host-health.ts';
 import { findingsMarkdown } from './answers.ts';
 import { concurrencyMarkdown } from './concurrency.ts';
 import { markdownTable } from 'markdown-table';
@@ -19,16 +20,7 @@ import type { Report } from '../../model/report.ts';
 import { poolsSection, processesSection } from './processes.ts';
 import type { ReportSection } from '../section.ts';
 import { DASH, environmentRows, modeLabel, parameterRows, runtimeLabel, THREAD_HEAD, threadFigures } from '../text/labels.ts';
-import {
-  driftCancelledLegend,
-  driftCancelledText,
-  hostCheckText,
-  sharedHostText,
-  movingMachineText,
-  precisionLegend,
-  precisionText,
-  runsText,
-} from '../text/precision.ts';
+import { driftCancelledLegend, driftCancelledText, precisionLegend, precisionText, runsText } from '../text/precision.ts';
 import { cellNotes, comparisonLines } from '../text/sentences.ts';
 
 function rpsWithSpread(cell: CellResult): string {
@@ -115,10 +107,8 @@ function titleSection(report: Report): string {
     report.status === 'interrupted'
       ? '**⚠ Interrupted:** the run stopped before finishing its plan; only the cells below were measured.'
       : 'Status: complete, every planned cell was attempted.';
-  const lines = [movingMachineText(report.environment), hostCheckText(report.environment), sharedHostText(report.results)].filter(
-    (l) => l !== undefined,
-  );
-  return [title, status, ...lines].join('\n\n');
+  const health = hostHealth(report.environment, report.results);
+  return [title, status, ...(health === undefined ? [] : [health.text])].join('\n\n');
 }
 
 function howToRead(report: Report): string {

@@ -9,7 +9,7 @@ import type { NetworkPath, RoundTrip } from '../../model/environment.ts';
 import type { Parameters } from '../../model/parameters.ts';
 import type { Report, Timing } from '../../model/report.ts';
 import { formatBytes, formatMs, formatRps } from './formats.ts';
-import { firstTouchText, machineSpeedRow } from './precision.ts';
+import { firstTouchText, machineSpeedRow, referenceLoopRow } from './precision.ts';
 
 /** What a table shows where there is no figure. */
 export const DASH = '—';
@@ -63,6 +63,7 @@ export function environmentRows(report: Report): [string, string][] {
     ['kernel', env.kernel],
     ['CPU', `${env.cpu.model} × ${env.cpu.count}`],
     ...(machineSpeedRow(env) === undefined ? [] : [machineSpeedRow(env) as [string, string]]),
+    ...(referenceLoopRow(env) === undefined ? [] : [referenceLoopRow(env) as [string, string]]),
     ['memory', formatBytes(env.memoryBytes)],
     ...(env.memoryFirstTouch === undefined ? [] : [['fresh memory', firstTouchText(env.memoryFirstTouch)] as [string, string]]),
     ['commit', `${env.commit}${env.dirty ? ' (dirty: uncommitted changes)' : ''}`],

@@ -102,41 +102,14 @@ export function movingMachineText(env: Environment): string | undefined {
   return `⚠ The machine's speed moved during this run: ${span.min.toFixed(2)} to ${span.max.toFixed(2)} cores' worth from run to run (${ratio.toFixed(1)}x). Each interval holds the spread of this run's own runs; a run minutes later on this machine may land outside it (\`pnpm bench:compare\` counts the cells that reproduce).`;
 }
 
-/**
- * The shared-host line for the top of the report: how many cells had a run with other processes
- * busy beside it (report/flags.ts SHARED_HOST_CORES), and the most they took; undefined when none.
- */
-export function sharedHostText(
-  cells: readonly Pick<CellResult, 'flags' | 'runtime' | 'runtimeLabel' | 'scenario' | 'mode'>[],
-): string | undefined {
-  const shared = cells.filter((c) => c.flags.includes('shared-host'));
-  if (shared.length === 0) return undefined;
-  const names = shared.slice(0, 4).map((c) => `${c.runtimeLabel ?? c.runtime} ${c.scenario}/${c.mode}`);
-  const more = shared.length > names.length ? `, and ${shared.length - names.length} more` : '';
-  return `⚠ Other processes used the CPU during runs of ${shared.length} of ${cells.length} cells (${names.join(', ')}${more}): those figures are of a shared host, which the host check cannot see, and \`bench:compare\` does not judge them.`;
-}
-
-/**
- * The independent check's line for the top of the report: whether the host's speed held between
- * the run's start and end (a pinned fib loop on each CPU alone and together), and the reference
- * loop's range over the rounds; undefined when no check ran.
- */
-export function hostCheckText(env: Environment): string | undefined {
-  const check = env.hostCheck;
-  if (check === undefined) return undefined;
-  const reading = (r: { alone: number[]; together: number[] }): string => `${r.alone.join('/')} ms alone, ${r.together.join('/')} together`;
-  const before = `fib(${check.n}) per CPU ${reading(check.before)} before`;
+/** The reference loop's row for the environment table: its range over the rounds, which req/unit divides out. */
+export function referenceLoopRow(env: Environment): [string, string] | undefined {
   const loop = env.referenceLoop;
-  const rounds =
-    loop === undefined
-      ? ''
-      : ` The reference loop (${loop.unit}) read ${loop.minMs} to ${loop.maxMs} ms a call over ${loop.rounds} rounds (${(loop.maxMs / loop.minMs).toFixed(2)}x); req/unit divides it out.`;
-  if (check.after === undefined || check.change === undefined) return `Host check: ${before}; no reading after the run.${rounds}`;
-  const change = `${check.change >= 0 ? '+' : ''}${pct(check.change)}`;
-  const verdict = check.moved
-    ? `⚠ The host's speed moved between this run's start and end: ${change} (beyond ±${pct(check.threshold)}; the check's own floor ±${pct(check.floor)}).`
-    : `✓ The host's speed held between this run's start and end: ${change} (within ±${pct(check.threshold)}; the check's own floor ±${pct(check.floor)}).`;
-  return `${verdict} Host check: ${before}, ${reading(check.after)} after.${rounds}`;
+  if (loop === undefined) return undefined;
+  return [
+    'reference loop',
+    `${loop.unit}: ${loop.minMs} to ${loop.maxMs} ms a call over ${loop.rounds} rounds (median ${loop.medianMs} ms), timed between runs; req/unit divides it out`,
+  ];
 }
 
 /** "31.2 req/unit": the drift-cancelled figure of a cell, undefined when it has none. */
