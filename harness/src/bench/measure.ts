@@ -7,9 +7,10 @@ import { evictAndVerify } from '../system/page-cache.ts';
 import type { ServerHost } from '../servers/server-host.ts';
 import { runWrk, type WrkResult } from '../load/wrk.ts';
 import { othersCores, readCpu } from '../system/host-cpu.ts';
-import { readProcAll, watchPeakRss } from '../system/proc.ts';
+import { readAffinityCpus, readProcAll, watchPeakRss } from '../system/proc.ts';
 import { roundFigure } from '../stats/stats.ts';
 import { snapshotThreads, threadUse } from '../system/threads.ts';
+import { cpuByKind, cpuPerRequest } from '../system/thread-kinds.ts';
 import type { LoopUse, RunResult, Warmup } from '../model/cell.ts';
 import { checkLoopUse } from './loop-check.ts';
 import type { ServerSources } from '../model/environment.ts';
@@ -253,6 +254,11 @@ export async function measureRun(spec: CellSpec, ctx: CellContext, phase: string
   const threadsAfter = threadsBefore === undefined ? undefined : snapshotThreads(server.pid);
   const threads =
     threadsBefore !== undefined && threadsAfter !== undefined ? threadUse(threadsBefore, threadsAfter, server.pid) : undefined;
+  const perRequest =
+    threadsBefore !== undefined && threadsAfter !== undefined
+      ? cpuPerRequest(cpuByKind(threadsBefore, threadsAfter, server.pid), result.completed)
+      : undefined;
+  const serverCpus = local ? readAffinityCpus(server.pid) : undefined;
   const wallMs = performance.now() - wallStart;
   const cpuAfter = readCpu(process.pid);
   const peakRss = rss?.stop();
@@ -301,6 +307,8 @@ export async function measureRun(spec: CellSpec, ctx: CellContext, phase: string
     durationSec: Math.round(result.elapsedSec * 100) / 100,
     ...(served === undefined ? {} : { fairness: served }),
     ...(threads === undefined ? {} : { threads }),
+    ...(perRequest === undefined ? {} : { cpuPerRequestMs: perRequest }),
+    ...(serverCpus === undefined ? {} : { serverCpus }),
     ...(before !== undefined && after !== undefined && result.completed > 0
       ? { pageFaultsPerRequest: roundFigure((after.minorFaults - before.minorFaults) / result.completed) }
       : {}),

@@ -14,6 +14,7 @@ import { measuredLagP99 } from './loop-verdict.ts';
 import { cellOf, connectionsSwept, laneOf } from './lanes.ts';
 import { type Interval, type LoopReading, loopFinding, type RatioWords, ratioSentence, workerFinding } from './text/findings.ts';
 import { runtimeLabel } from './text/labels.ts';
+import { costsText, modeCosts } from './cpu-costs.ts';
 import { cellsDoubt, type RatioVerdict, ratioVerdict } from './ratio-verdict.ts';
 
 export interface AnswerRow {
@@ -29,6 +30,8 @@ export interface AnswerRow {
   /** Why its cells cannot carry an answer (shared host, invalid, failed); absent when they can. */
   doubt?: string;
   sentence: string;
+  /** Beside a requests/s ratio over sync: the ceiling here and the CPU a request cost (report/cpu-costs.ts). */
+  costs?: string;
 }
 
 export interface Question {
@@ -76,7 +79,10 @@ function rowOf(report: Report, c: Comparison, pair: Pair, measure: RatioWords['m
   const lane = laneName(c);
   const words = { ...pair.words, measure };
   const doubt = cellsDoubt([over, base]);
+  const costs = measure === 'throughput' && pair.base === 'sync' ? modeCosts(over, base) : undefined;
+  const costsLine = costs === undefined ? '' : costsText(costs);
   return {
+    ...(costsLine === '' ? {} : { costs: costsLine }),
     lane,
     runtime: c.runtime,
     ratio,
@@ -137,6 +143,7 @@ export function workerFindings(questions: readonly Question[]): string[] {
             ratio: r.ratio,
             ...(r.ci === undefined ? {} : { ci: r.ci }),
             ...(r.doubt === undefined ? {} : { doubt: r.doubt }),
+            ...(r.costs === undefined ? {} : { costs: r.costs }),
           })),
       ),
     ),

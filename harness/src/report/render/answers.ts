@@ -37,7 +37,10 @@ export function byScenario(questions: readonly Question[]): [string, Question[]]
 export function questionsMarkdown(questions: readonly Question[], hashes: string, image: (q: Question) => string): string {
   return byScenario(questions)
     .map(([scenario, mine]) => {
-      const blocks = mine.map((q) => `![${q.title}](${image(q)})\n\n${q.rows.map((r) => `- ${r.sentence}`).join('\n')}`);
+      const blocks = mine.map(
+        (q) =>
+          `![${q.title}](${image(q)})\n\n${q.rows.map((r) => `- ${r.sentence}${r.costs === undefined ? '' : `; ${r.costs}`}`).join('\n')}`,
+      );
       return [`${hashes} ${scenario}`, ...blocks].join('\n\n');
     })
     .join('\n\n');

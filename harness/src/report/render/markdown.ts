@@ -82,7 +82,9 @@ function threadsTable(cells: readonly CellResult[], swept: boolean): string | un
       return figures === undefined ? [] : [[modeLabel(cell, swept), cell.runtime, ...figures.map(escapeCell)]];
     });
   if (rows.length === 0) return undefined;
-  const table = markdownTable([['mode', 'runtime', ...THREAD_HEAD], ...rows], { align: ['l', 'l', 'r', 'r', 'r', 'r', 'r', 'l', 'r'] });
+  const table = markdownTable([['mode', 'runtime', ...THREAD_HEAD], ...rows], {
+    align: ['l', 'l', 'r', 'r', 'r', 'r', 'r', 'l', 'r', 'r', 'r', 'r'],
+  });
   // A fault hands the server a fresh page: on a VM that can cost 14-17 µs (environment's "fresh memory").
   return `Server threads and page faults (from /proc, medians over runs):\n\n${table}`;
 }

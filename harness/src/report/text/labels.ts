@@ -42,6 +42,10 @@ export function threadFigures(cell: CellResult): string[] | undefined {
     t.othersCpuPercent.toFixed(0),
     busiest === '' ? DASH : busiest,
     cell.pageFaultsPerRequest === undefined ? DASH : formatRps(cell.pageFaultsPerRequest),
+    ...(['loopMs', 'poolMs', 'helperMs'] as const).map((k) => {
+      const ms = cell.cpuPerRequestMs?.[k];
+      return ms === undefined ? DASH : formatMs(ms);
+    }),
   ];
 }
 
@@ -53,6 +57,9 @@ export const THREAD_HEAD = [
   'their CPU %',
   'busiest',
   'page faults / request',
+  'CPU ms a request: loop thread',
+  'pool and workers',
+  'engine helpers',
 ];
 
 /** The environment as label/value rows, shared by the Markdown and HTML reports. */

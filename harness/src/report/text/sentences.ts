@@ -12,6 +12,7 @@ import { measuredLagP99 } from '../loop-verdict.ts';
 import { formatMs, formatRatio, formatRps } from './formats.ts';
 import { runtimeLabel } from './labels.ts';
 import { pairedRatioText, precisionNotes } from './precision.ts';
+import { costsText, modeCosts } from '../cpu-costs.ts';
 import { cellsDoubt, inconclusiveText, ratioVerdict } from '../ratio-verdict.ts';
 
 /** What a reader must know before trusting the row: status first, then flags. */
@@ -92,11 +93,14 @@ export function comparisonLines(report: Report, comparison: Comparison): string[
   if (comparison.honoOverRaw !== undefined) {
     lines.push(ratioSentence(runtime, ['Hono', cell('baseline')], ['the raw server', cell('raw')], comparison.honoOverRaw));
   }
-  if (comparison.asyncOverSync !== undefined) {
-    lines.push(ratioSentence(runtime, ['async', cell('async')], ['sync', cell('sync')], comparison.asyncOverSync));
-  }
-  if (comparison.workerOverSync !== undefined) {
-    lines.push(ratioSentence(runtime, ['worker', cell('worker')], ['sync', cell('sync')], comparison.workerOverSync));
+  for (const [mode, ratios] of [
+    ['async', comparison.asyncOverSync],
+    ['worker', comparison.workerOverSync],
+  ] as const) {
+    if (ratios === undefined) continue;
+    const costs = modeCosts(cell(mode), cell('sync'));
+    const clause = costs === undefined ? '' : costsText(costs);
+    lines.push(`${ratioSentence(runtime, [mode, cell(mode)], ['sync', cell('sync')], ratios)}${clause === '' ? '' : `; ${clause}`}`);
   }
   for (const mode of ['async', 'worker'] as const) {
     const line = loopSentence(runtime, cell(mode), cell('sync'));
