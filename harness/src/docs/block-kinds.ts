@@ -25,6 +25,7 @@ import { formatDate, formatMs, formatRatio, formatRps } from '../report/text/for
 import { renderMarkdown } from '../report/render/markdown.ts';
 import { runtimeLabel } from '../report/text/labels.ts';
 import { hostHealth } from '../report/text/host-health.ts';
+import { runsText } from '../report/text/precision.ts';
 import { cellsDoubt, inconclusiveText, ratioVerdict } from '../report/ratio-verdict.ts';
 import type { CellResult } from '../model/cell.ts';
 import type { Ratios } from '../model/comparison.ts';
@@ -151,14 +152,11 @@ function benchSummary(report: Report): string {
     },
   );
   const p = report.parameters;
-  const runs =
-    p.targetPrecision === undefined
-      ? `${p.runs} runs`
-      : `${p.runs} to ${p.maxRuns ?? p.runs} runs (more while a cell's interval was wider than ±${Math.round(p.targetPrecision * 100)} % of its median, within the time budget)`;
+  const runs = runsText(p, report.results);
   const ratios = report.comparisons.some((c) => c.asyncOverSync?.throughputCi95 !== undefined)
     ? ' Ratios: the geometric mean of the per-round ratios of runs taken alternating (sync, async, async, sync, …), with their 95 % interval.'
     : '';
-  const how = `Medians of ${runs} of ${p.durationSec} s at ${p.connections} connections, ± the half-width of the 95 % interval; ⚠ marks a flagged cell (unstable, client-bound, …: see the full report).${ratios} Probe p99: what one more caller waits while the load runs.`;
+  const how = `Medians of ${runs} of ${p.durationSec} s at ${p.connections} connections, ± the half-width of the 95 % interval; ⚠ marks a flagged cell (unstable, client-bound, shared host, …: see the full report).${ratios} Probe p99: what one more caller waits while the load runs.`;
   return [benchRunLine(report), '', table, '', how].join('\n');
 }
 

@@ -4,7 +4,8 @@
  * Pure: it formats, never measures, and takes the chart libraries as text so it reads no files.
  * The charts are drawn in the page from the embedded report JSON (see html-chart-script.ts).
  */
-import { CLIENT_BOUND_CPU_PERCENT, PAGE_FAULT_SHARE, SHARED_HOST_CORES, UNSTABLE_CV } from '../flags.ts';
+import { CLIENT_BOUND_CPU_PERCENT, PAGE_FAULT_SHARE, SHARED_HOST_CORES, UNFAIR_JAIN, UNSTABLE_CV } from '../flags.ts';
+import { SLOW_RUN_SHARE } from '../../system/speed-math.ts';
 import type { ReportSection } from '../section.ts';
 import type { ChartAssets } from './html-assets.ts';
 import { chartScript } from './html-chart-script.ts';
@@ -113,6 +114,8 @@ function howToRead(report: Report): string {
 <li>⚠ count-mismatch: the server counted more or fewer requests than the client sent.</li>
 <li>⚠ latency censored: the latency figures cannot be told: the answered requests' mean is under a quarter of the time in the system Little's law gives (connections ÷ req/s: the runs held under half a turn of the queue), or more requests were left unanswered at the runs' end than answered, or those (counted at their age, a lower bound) lift the p99 1.5x; a p99 that is such a lower bound reads "≥ …".</li>
 <li>⚠ shared host: other processes (outside the harness and its servers) used at least ${SHARED_HOST_CORES} cores' worth of CPU during a run: the host was shared, which the speed checks cannot see; bench:compare does not judge such a cell.</li>
+<li>⚖ connections served unevenly: Jain's fairness index of the answers per connection under ${UNFAIR_JAIN} (1: every connection served alike); what one caller waits then differs from another's.</li>
+<li>🐢 runs on a slow machine left out: the speed sampler read the machine under ${SLOW_RUN_SHARE} of the cell's median speed during those runs.</li>
 <li>✗ invalid: errors, timeouts, non-2xx answers or a failed answer check; ✗ failed: the server died (no figures).</li>
 ${driftCancelledLegend(report.results)
   .map((line) => `<li>${escapeHtml(line)}</li>`)

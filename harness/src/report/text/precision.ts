@@ -26,11 +26,23 @@ export function pairedRatioText(ratios: Ratios, doubt?: string): { ratio: string
   return { ratio: formatRatio(ratios.pairedThroughput), interval: `(${span}${reading})` };
 }
 
-/** "4 runs", or "4 to 12 runs" when runs were added until a precision target was met. */
-export function runsText(p: Parameters): string {
-  return p.targetPrecision === undefined || p.maxRuns === undefined || p.maxRuns <= p.runs
-    ? `${p.runs} runs`
-    : `${p.runs} to ${p.maxRuns} runs`;
+/**
+ * The runs the cells took, as they were ("4 runs", "4 to 7 runs"), and, when the plan allowed
+ * more while an interval was wide, how many it allowed and whether any cell got them: a budget
+ * the minimum runs already fill buys none, and "4 to 12 runs" would promise what did not happen.
+ */
+export function runsText(p: Parameters, cells: readonly Pick<CellResult, 'status' | 'requestsPerSec'>[] = []): string {
+  const counts = cells.filter((c) => c.status === 'ok').map((c) => c.requestsPerSec.runs.length);
+  const allowedMore = p.targetPrecision !== undefined && p.maxRuns !== undefined && p.maxRuns > p.runs;
+  if (counts.length === 0) return allowedMore ? `${p.runs} to ${p.maxRuns} runs` : `${p.runs} runs`;
+  const low = Math.min(...counts);
+  const high = Math.max(...counts);
+  const taken = low === high ? `${low} run${low === 1 ? '' : 's'}` : `${low} to ${high} runs`;
+  if (!allowedMore || p.targetPrecision === undefined) return taken;
+  const goal = `±${Math.round(p.targetPrecision * 100)} %`;
+  return high > p.runs
+    ? `${taken} (more, up to ${p.maxRuns}, while a cell's interval was wider than ${goal} of its median, within the time budget)`
+    : `${taken} (up to ${p.maxRuns} were allowed while an interval was wider than ${goal}, within a ${p.budgetSec ?? '?'} s budget the minimum runs filled: no cell got more)`;
 }
 
 /** The legend line for the precision target and the paired ratios, when the run had them. */
@@ -129,12 +141,13 @@ export function driftCancelledLegend(cells: readonly CellResult[]): string[] {
   ];
 }
 
-/** A cell's notes on its precision: runs left out for a slow machine, a target not reached. */
+/**
+ * A cell's notes on its precision: runs left out for a slow machine. A precision target not
+ * reached needs no note: the ± beside the figure shows it.
+ */
 export function precisionNotes(cell: CellResult): string[] {
   const notes: string[] = [];
   const slow = cell.slowRunsExcluded ?? 0;
   if (slow > 0) notes.push(`🐢 ${slow} run${slow === 1 ? '' : 's'} on a slow machine left out`);
-  if (cell.precisionGoal !== undefined && !cell.precisionGoal.met && cell.status === 'ok')
-    notes.push(`± target ${(cell.precisionGoal.halfWidthShare * 100).toFixed(0)} % not reached in ${cell.requestsPerSec.runs.length} runs`);
   return notes;
 }
