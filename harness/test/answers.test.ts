@@ -68,6 +68,15 @@ describe('the sentences', () => {
     );
   });
 
+  it("reconcile a call that stayed on the loop by its ticks with a lag well below sync's", () => {
+    expect(loopFinding('deno', 'async', [{ scenario: 'gzip', verdict: 'stayed', ticksShare: 0, lagP99Ms: 31.1, syncLagP99Ms: 56 }])).toBe(
+      "deno: async stayed on the loop in gzip (ticks 0 %, lag p99 31.1 ms vs sync's 56.0 ms, the work still ran on the loop, in shorter holds than sync's)",
+    );
+    expect(loopFinding('node', 'async', [{ scenario: 'json', verdict: 'stayed', ticksShare: 0, lagP99Ms: 50, syncLagP99Ms: 56 }])).toBe(
+      "node: async stayed on the loop in json (ticks 0 %, lag p99 50.0 ms vs sync's 56.0 ms)",
+    );
+  });
+
   it('say which calls stayed on the loop first, with the figure each verdict rests on', () => {
     expect(
       loopFinding('deno', 'async', [

@@ -10,6 +10,7 @@ import { percent } from '../flags.ts';
 import { inconclusiveText, type RatioReading, ratioVerdict } from '../ratio-verdict.ts';
 import type { LoopVerdict } from '../../model/cell.ts';
 import { formatMs, formatRatio } from './formats.ts';
+import { HELD_LAG_SHARE, MIN_SYNC_LAG_MS } from '../loop-verdict.ts';
 
 export type Interval = readonly [number, number];
 
@@ -104,7 +105,8 @@ export interface LoopReading {
 /**
  * "ticks 2 %", "lag p99 40 ms vs sync's 42 ms": the figures the verdict rests on. A call that
  * left the loop by its ticks needs no more; where the lag made it stayed or partly, or there
- * was no loop check, the lag is given too.
+ * was no loop check, the lag is given too, and where the two disagree (reconciledLag) the
+ * sentence says how they fit.
  */
 function evidence(r: LoopReading): string {
   const parts: string[] = [];
@@ -112,7 +114,21 @@ function evidence(r: LoopReading): string {
   const lagDecided = r.ticksShare === undefined || r.verdict !== 'left';
   if (lagDecided && r.lagP99Ms !== undefined && r.syncLagP99Ms !== undefined)
     parts.push(`lag p99 ${formatMs(r.lagP99Ms)} ms vs sync's ${formatMs(r.syncLagP99Ms)} ms`);
+  const reconciled = reconciledLag(r);
+  if (reconciled !== undefined) parts.push(reconciled);
   return parts.join(', ');
+}
+
+/**
+ * Where the loop check says the calls stayed on the loop (no tick ran while one was in hand) but
+ * the lag under load was well below sync's: both hold, the calls ran on the loop in shorter holds
+ * than sync's one long one (a stream that compresses chunk by chunk yields between chunks).
+ * Undefined where the figures agree.
+ */
+export function reconciledLag(r: LoopReading): string | undefined {
+  if (r.verdict !== 'stayed' || r.ticksShare === undefined || r.lagP99Ms === undefined || r.syncLagP99Ms === undefined) return undefined;
+  if (r.syncLagP99Ms < MIN_SYNC_LAG_MS || r.lagP99Ms >= HELD_LAG_SHARE * r.syncLagP99Ms) return undefined;
+  return "the work still ran on the loop, in shorter holds than sync's";
 }
 
 const VERDICT_ORDER: readonly [LoopVerdict, string][] = [
@@ -139,7 +155,7 @@ export function loopFinding(lane: string, mode: string, readings: readonly LoopR
 
 /** What the findings' figures are, said once above them. */
 export const FINDINGS_LEGEND = {
-  loop: "Ticks: the share of an idle loop's timer ticks that ran while the mode's calls were in hand (0 %: the calls held the loop; the loop check before the runs); lag p99: the server's event-loop lateness under load, against the sync cell's.",
+  loop: "Ticks: the share of an idle loop's timer ticks that ran while the mode's calls were in hand (0 %: the calls held the loop; the loop check before the runs; it decides the verdict); lag p99: the server's event-loop lateness under load, against the sync cell's; where ticks say stayed and the lag is well below sync's, the calls held the loop in shorter pieces.",
   worker:
     'Worker over sync, requests/s: the ratio with its 95 % interval; "no difference" when the interval holds 1 and is narrow (within 1.5x end to end); "inconclusive" when it is wider, or a cell behind it shared the host, was invalid or failed.',
 } as const;

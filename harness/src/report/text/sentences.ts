@@ -9,6 +9,7 @@ import type { CellResult } from '../../model/cell.ts';
 import type { Comparison, Ratios } from '../../model/comparison.ts';
 import type { Report } from '../../model/report.ts';
 import { measuredLagP99 } from '../loop-verdict.ts';
+import { reconciledLag } from './findings.ts';
 import { formatMs, formatRatio, formatRps } from './formats.ts';
 import { runtimeLabel } from './labels.ts';
 import { pairedRatioText, precisionNotes } from './precision.ts';
@@ -150,5 +151,12 @@ export function loopSentence(runtime: string, over: CellResult | undefined, sync
   if (over.status === 'ok' && sync?.status === 'ok') {
     evidence.push(`probe p99 ${formatMs(over.probeLatencyMs.p99)} ms against sync's ${formatMs(sync.probeLatencyMs.p99)} ms`);
   }
+  const reconciled = reconciledLag({
+    scenario: over.scenario,
+    verdict,
+    ...(share === undefined ? {} : { ticksShare: share }),
+    ...(lag === undefined || syncLag === undefined ? {} : { lagP99Ms: lag, syncLagP99Ms: syncLag }),
+  });
+  if (reconciled !== undefined) evidence.push(reconciled);
   return `${runtime}: ${over.mode} ${VERDICT_WORDS[verdict]} (${evidence.join('; ')})`;
 }
