@@ -26,6 +26,7 @@ import { renderMarkdown } from '../report/render/markdown.ts';
 import { runtimeLabel } from '../report/text/labels.ts';
 import { hostHealth } from '../report/text/host-health.ts';
 import { runsText } from '../report/text/precision.ts';
+import { differentWork } from '../report/different-work.ts';
 import { cellsDoubt, inconclusiveText, ratioVerdict } from '../report/ratio-verdict.ts';
 import type { CellResult } from '../model/cell.ts';
 import type { Ratios } from '../model/comparison.ts';
@@ -116,6 +117,7 @@ function benchSummary(report: Report): string {
       // report has it; a narrow interval holding 1 is no measurable difference, a wide one or a
       // shared-host cell's inconclusive.
       const ratioText = (r: Ratios | undefined, over: CellResult | undefined) => {
+        if (over !== undefined && differentWork(report, scenario, over.mode) !== undefined) return ' (not compared: other work per answer)';
         const ratio = r?.pairedThroughput ?? r?.throughput;
         if (ratio === null || ratio === undefined) return '';
         const ci = r?.throughputCi95;

@@ -1,5 +1,5 @@
 /** report.json's parameters: what a run was asked to do (contract in shared/DESIGN.md section 2). */
-import type { ScenarioName } from './names.ts';
+import type { Mode, ScenarioName } from './names.ts';
 
 export interface Parameters {
   connections: number;
@@ -91,6 +91,8 @@ export interface ScenarioEntry {
   name: ScenarioName;
   description: string;
   file?: string;
+  /** added: modes whose answer is not sync's work per request (the module's differentWork): their requests/s are not compared. */
+  differentWork?: { modes: Mode[]; why: string; compares: string };
 }
 
 /** What --allocator holds the servers' allocators to (system/allocator.ts). */

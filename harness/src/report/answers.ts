@@ -15,6 +15,7 @@ import { cellOf, connectionsSwept, laneOf } from './lanes.ts';
 import { type Interval, type LoopReading, loopFinding, type RatioWords, ratioSentence, workerFinding } from './text/findings.ts';
 import { runtimeLabel } from './text/labels.ts';
 import { costsText, modeCosts } from './cpu-costs.ts';
+import { differentWork } from './different-work.ts';
 import { cellsDoubt, type RatioVerdict, ratioVerdict } from './ratio-verdict.ts';
 
 export interface AnswerRow {
@@ -69,6 +70,8 @@ function rowOf(report: Report, c: Comparison, pair: Pair, measure: RatioWords['m
   const over = cellOf(report, c, pair.over);
   const base = cellOf(report, c, pair.base);
   if (ratios === undefined || over === undefined || base === undefined) return undefined;
+  // A mode that does other work per answer than its base is not compared on requests/s.
+  if (measure === 'throughput' && differentWork(report, c.scenario, pair.over) !== undefined) return undefined;
   const ratio = measure === 'throughput' ? (ratios.pairedThroughput ?? ratios.throughput) : ratios.probeP99;
   if (ratio === null || !(ratio > 0)) return undefined;
   // The interval of the runs paired by round where the report has it (as the headline quotes).

@@ -6,6 +6,7 @@
  */
 import { benchAnswers } from './answers.ts';
 import { pairedRatioInterval, ratioConfidence } from './headline.ts';
+import { differentWork } from './different-work.ts';
 import { cellsDoubt, inconclusiveText, ratioVerdict } from './ratio-verdict.ts';
 import { cellOf } from './lanes.ts';
 import { formatRatio } from './text/formats.ts';
@@ -34,6 +35,8 @@ function ratioHeadline(report: Report, c: Comparison, over: 'async' | 'worker', 
   const b = cellOf(report, c, 'sync');
   // A figure from a cell that cannot carry it (invalid, failed) is never a finding.
   if (a === undefined || b === undefined) return undefined;
+  // Not the same work per answer: its requests/s are not a finding (report/different-work.ts).
+  if (differentWork(report, c.scenario, over) !== undefined) return undefined;
   // The interval of the runs paired by round (measured alternating, so machine drift cancels)
   // where the report has it; older reports: the runs taken in order.
   const ci = ratios.throughputCi95 ?? pairedRatioInterval(a.requestsPerSec.runs, b.requestsPerSec.runs);

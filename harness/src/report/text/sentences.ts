@@ -14,6 +14,7 @@ import { formatMs, formatRatio, formatRps } from './formats.ts';
 import { runtimeLabel } from './labels.ts';
 import { pairedRatioText, precisionNotes } from './precision.ts';
 import { costsText, modeCosts } from '../cpu-costs.ts';
+import { differentWork, notComparedText } from '../different-work.ts';
 import { cellsDoubt, inconclusiveText, ratioVerdict } from '../ratio-verdict.ts';
 
 /** What a reader must know before trusting the row: status first, then flags. */
@@ -99,6 +100,11 @@ export function comparisonLines(report: Report, comparison: Comparison): string[
     ['worker', comparison.workerOverSync],
   ] as const) {
     if (ratios === undefined) continue;
+    const different = differentWork(report, comparison.scenario, mode);
+    if (different !== undefined) {
+      lines.push(`${runtime}: ${mode} vs sync, ${notComparedText(different)} ${ratioDetails(ratios)}`);
+      continue;
+    }
     const costs = modeCosts(cell(mode), cell('sync'));
     const clause = costs === undefined ? '' : costsText(costs);
     lines.push(`${ratioSentence(runtime, [mode, cell(mode)], ['sync', cell('sync')], ratios)}${clause === '' ? '' : `; ${clause}`}`);
