@@ -67,6 +67,8 @@ export interface Parameters {
    * counted ("this host", or the server host's name with --server-host).
    */
   autoProcesses?: { count: number; cpusOf: string };
+  /** added, --server-cpus N: the servers and their pools ran on N CPUs (environment.pinning names which). */
+  serverCpus?: number;
   /** added: server processes each cell's runs were split between (the servers restarted midway through each group's rounds). */
   serverProcesses?: number;
   /**
