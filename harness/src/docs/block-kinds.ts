@@ -27,6 +27,7 @@ import { runtimeLabel } from '../report/text/labels.ts';
 import { hostHealth } from '../report/text/host-health.ts';
 import { runsText } from '../report/text/precision.ts';
 import { differentWork } from '../report/different-work.ts';
+import { coreCountBlock } from './core-count-block.ts';
 import { cellsDoubt, inconclusiveText, ratioVerdict } from '../report/ratio-verdict.ts';
 import type { CellResult } from '../model/cell.ts';
 import type { Ratios } from '../model/comparison.ts';
@@ -237,7 +238,7 @@ const KINDS: Record<string, Renderer> = {
   },
 };
 
-export const BLOCK_KINDS = Object.keys(KINDS);
+export const BLOCK_KINDS = [...Object.keys(KINDS), 'core-count'];
 
 /** The body a block should hold, from its committed report; `root` is the repository. */
 export function renderBlock(block: Pick<ResultBlock, 'kind' | 'params'>, root: string, page = 'README.md'): string {
@@ -247,7 +248,8 @@ export function renderBlock(block: Pick<ResultBlock, 'kind' | 'params'>, root: s
 /** The body and the files drawn with it (pictures), from its committed report. */
 export function renderBlockFiles(block: Pick<ResultBlock, 'kind' | 'params'>, root: string, page: string): Rendered {
   const render = KINDS[block.kind];
-  if (render === undefined) throw new BlockError(`unknown kind "${block.kind}" (known: ${BLOCK_KINDS.join(', ')})`);
+  if (render === undefined && block.kind !== 'core-count')
+    throw new BlockError(`unknown kind "${block.kind}" (known: ${BLOCK_KINDS.join(', ')})`);
   const source = block.params.source;
   if (source === undefined) throw new BlockError('no source=<report.json> in the marker');
   if (block.params.optional === 'yes' && !existsSync(resolve(root, source))) {
@@ -263,6 +265,19 @@ export function renderBlockFiles(block: Pick<ResultBlock, 'kind' | 'params'>, ro
   } catch (error) {
     throw new BlockError(`source=${source}: ${(error as Error).message.split('\n')[0]}`);
   }
+  // Two reports of one plan at two core counts: the second is `other=`.
+  if (block.kind === 'core-count') {
+    const other = block.params.other;
+    if (other === undefined) throw new BlockError('core-count needs other=<report.json> (the run at the other core count)');
+    let second: unknown;
+    try {
+      second = JSON.parse(readFileSync(resolve(root, other), 'utf8'));
+    } catch (error) {
+      throw new BlockError(`other=${other}: ${(error as Error).message.split('\n')[0]}`);
+    }
+    return { body: coreCountBlock(report as Report, second as Report, benchRunLine), files: {} };
+  }
+  if (render === undefined) throw new BlockError(`unknown kind "${block.kind}"`);
   const rendered = render(report, block.params, page);
   return typeof rendered === 'string' ? { body: rendered, files: {} } : rendered;
 }
