@@ -3,6 +3,7 @@
  * an interval holding 1 reads "no measurable difference", the newest run of each kind is shown,
  * and a corrupt, partial or foreign folder is listed as skipped while the site still builds.
  */
+import { formatDate } from '../src/report/text/formats.ts';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
@@ -288,5 +289,28 @@ describe('the front page answers', () => {
     expect(md).toContain('![fib: worker over sync, requests/s](answers/bench-fib-worker.svg)');
     expect(md).toContain('### Where a worker pays');
     expect(readFileSync(join(results, 'site', 'answers', 'bench-fib-worker.svg'), 'utf8')).toMatch(/^<svg [^>]*data-question="fib-worker"/);
+  });
+
+  it('answers each question from the newest run that asked it: a narrower newer run does not hide an older answer', async () => {
+    const { answersReport } = await import('./fixtures/answers-report.ts');
+    const results = join(root, 'answers-two');
+    const older = answersReport();
+    const newer = { ...older, createdAt: '2026-11-27T10:00:00.000Z', results: older.results.filter((c) => c.scenario !== 'fib') };
+    newer.comparisons = older.comparisons.filter((c) => c.scenario !== 'fib');
+    for (const [dir, report] of [
+      ['old', older],
+      ['new', newer],
+    ] as const) {
+      mkdirSync(join(results, dir), { recursive: true });
+      writeFileSync(join(results, dir, 'report.json'), JSON.stringify(report));
+    }
+    const site = rebuildSite([results], join(results, 'site'));
+    const md = readFileSync(site.markdown, 'utf8');
+    // fib is answered from the older run, named with its date; the rest from the newer one.
+    expect(md).toContain('answers/bench-fib-worker.svg');
+    const fibAt = md.indexOf('answers/bench-fib-worker.svg');
+    const fromOld = md.lastIndexOf(`From run of ${formatDate(older.createdAt)}`, fibAt);
+    const fromNew = md.lastIndexOf(`From run of ${formatDate(newer.createdAt)}`, fibAt);
+    expect(fromOld).toBeGreaterThan(fromNew);
   });
 });
