@@ -135,9 +135,12 @@ describe('the questions of a report', () => {
       expect.stringMatching(/^bun: worker left the loop in fib/),
     ]);
     expect(answers.worker).toEqual([
-      expect.stringMatching(/^node: a worker pays in fib \(2\.1\dx, [\d.]+–[\d.]+x\); no difference in regex \(1\.02x, 0\.8\d–1\.2\dx\)$/),
+      expect.stringMatching(
+        /^node: a worker pays in fib \(2\.1\dx, [\d.]+–[\d.]+x; one sync request 10\.0 ms\); no difference in regex \(1\.02x, 0\.8\d–1\.2\dx; one sync request [\d.]+ ms\)$/,
+      ),
       expect.stringMatching(/^bun: a worker pays in fib \(1\.90x/),
     ]);
+    expect(answers.conditions).toMatch(/^Under \d+ connections; the servers on /);
   });
 
   it('put the findings in the bench report, after how to read it', () => {
