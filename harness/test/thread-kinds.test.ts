@@ -22,6 +22,9 @@ describe('thread kinds', () => {
     expect(threadKind('V8 DefaultWorke', 102, 100)).toBe('helper');
     expect(threadKind('HeapHelper', 103, 100)).toBe('helper');
     expect(threadKind('JITWorker', 104, 100)).toBe('helper');
+    // As Node 24, Bun 1.4 and Deno 2.9 name them (read from their servers under load).
+    for (const helper of ['V8Worker', 'DelayedTaskSche', 'JSCWarmUp']) expect(threadKind(helper, 106, 100)).toBe('helper');
+    for (const pool of ['WorkerThread', 'Bun Pool 0', 'Worker', 'worker-1']) expect(threadKind(pool, 107, 100)).toBe('pool');
     expect(threadKind('tokio-runtime-w', 105, 100)).toBe('pool');
   });
 

@@ -18,10 +18,14 @@ import type { ThreadsSnapshot } from './threads.ts';
 export type ThreadKind = 'loop' | 'pool' | 'helper';
 
 /**
- * The engines' own threads: V8's platform workers ("V8 DefaultWorke", Node and Deno), JavaScriptCore's
- * GC and JIT threads (Bun: "HeapHelper", "JITWorker"), and their signal and inspector threads.
+ * The engines' own threads, as the pinned runtimes name them: V8's platform workers and delayed
+ * task scheduler (Node 24: "V8Worker", "DelayedTaskSche"; Deno: "V8 DefaultWorke"),
+ * JavaScriptCore's compiler, GC and warm-up threads (Bun: "JITWorker", "HeapHelper",
+ * "JSCWarmUp"), and signal and inspector threads. Off-loop work runs elsewhere: Node's
+ * "libuv-worker" and "WorkerThread", Bun's "Bun Pool N" and "Worker", Deno's "tokio-runtime-w"
+ * and its workers.
  */
-const HELPER_NAMES = /^(V8 |HeapHelper|JITWorker|Heap Helper|JSC |inspector|SignalInspector|Signal Catcher|perf|Bun: GC|GC)/i;
+const HELPER_NAMES = /^(V8|DelayedTaskSche|HeapHelper|Heap Helper|JITWorker|JSC|inspector|SignalInspector|Signal Catcher|perf)/i;
 
 /** What a thread does for a request: `tid === pid` is the main thread (the loop). */
 export function threadKind(name: string, tid: number, pid: number): ThreadKind {
