@@ -73,3 +73,13 @@ describe('the cost clause beside a ratio', () => {
     expect(modeCosts({ ...worker, status: 'failed' }, sync)).toBeUndefined();
   });
 });
+
+describe('quietThreads', () => {
+  it('returns a snapshot of a process once its threads stop using CPU', async () => {
+    if (process.platform !== 'linux') return;
+    const { quietThreads } = await import('../src/bench/cpu-window.ts');
+    const snapshot = await quietThreads(process.pid, 2000);
+    expect(snapshot?.threads.has(process.pid)).toBe(true);
+    expect(await quietThreads(2 ** 22 + 17, 100)).toBeUndefined();
+  });
+});
