@@ -213,6 +213,8 @@ export async function crossCheckRun(spec: CellSpec, ctx: CellContext, wrkBinary:
   });
 }
 
+const QUIET_CAP_MS = 3000;
+
 /**
  * CPU a request by kind of thread, over the requests the server counted once its backlog was
  * done (bench/cpu-window.ts); without /stats (the raw server), over the client's count.
@@ -225,7 +227,8 @@ async function costPerRequest(
   completed: number,
 ): Promise<CpuPerRequest | undefined> {
   const { server, plan } = ctx;
-  const after = await quietThreads(server.pid, plan.drainCapSec * 1000);
+  // At most a few seconds: a server still busy then has its backlog read into the cost (high, never low).
+  const after = await quietThreads(server.pid, Math.min(plan.drainCapSec * 1000, QUIET_CAP_MS));
   if (after === undefined) return undefined;
   let counted = completed;
   if (server.kind === 'hono') {
