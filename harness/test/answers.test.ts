@@ -42,7 +42,10 @@ describe('the sentences', () => {
         { scenario: 'json', ratio: 1.5, ci: [1.4, 1.6], doubt: 'worker shared the host' },
       ]),
     ).toBe(
-      'bun: a worker pays in kdf (1.80x, 1.75–1.85x); inconclusive in hash (1.48x, 0.91–2.43x: interval over 1.5x end to end), json (1.50x, 1.40–1.60x: worker shared the host)',
+      'bun: a worker pays in kdf (1.80x, 1.75–1.85x); inconclusive in hash (interval over 1.5x end to end: 1.48x, 0.91–2.43x), json (worker shared the host: 1.50x, 1.40–1.60x)',
+    );
+    expect(workerFinding('node', [{ scenario: 'fib', ratio: 0.91, ci: [0.74, 1.1], doubt: 'worker shared the host' }])).toBe(
+      'node: inconclusive in fib (worker shared the host: 0.91x, 0.74–1.10x)',
     );
   });
 

@@ -78,11 +78,16 @@ export function workerFinding(lane: string, ratios: readonly ScenarioRatio[]): s
   const by = (wanted: RatioReading) => ratios.filter((r) => reading(r).reading === wanted);
   const withCi = (r: ScenarioRatio) =>
     `${r.ci === undefined ? formatRatio(r.ratio) : `${formatRatio(r.ratio)}, ${intervalText(r.ci)}`}${r.costs === undefined ? '' : `; ${r.costs}`}`;
-  const withWhy = (r: ScenarioRatio) => `${withCi(r)}: ${reading(r).why ?? ''}`;
+  const withWhy = (r: ScenarioRatio) => `${reading(r).why ?? ''}: ${withCi(r)}`;
   // Without any interval (too few runs) there is nothing to say where it pays: the figures alone.
   if (by('no-interval').length === ratios.length) return `${lane}: worker over sync, no interval (too few runs): ${list(ratios, withCi)}`;
   const parts = [
-    by('more').length === 0 ? 'a worker pays in no scenario' : `a worker pays in ${list(by('more'), withCi)}`,
+    // "Pays in no scenario" only where some scenario said otherwise: not when none could tell.
+    ...(by('more').length > 0
+      ? [`a worker pays in ${list(by('more'), withCi)}`]
+      : by('same').length + by('less').length > 0
+        ? ['a worker pays in no scenario']
+        : []),
     ...(by('same').length === 0 ? [] : [`no difference in ${list(by('same'), withCi)}`]),
     ...(by('less').length === 0 ? [] : [`it costs in ${list(by('less'), withCi)}`]),
     ...(by('inconclusive').length === 0 ? [] : [`inconclusive in ${list(by('inconclusive'), withWhy)}`]),
