@@ -16,7 +16,8 @@ function gain(rows: readonly CoreCountRow[], row: CoreCountRow, i: number): stri
   const mine = row.at[i];
   if (sync === undefined || mine === undefined) return '';
   const predicted = mine.predicted !== undefined && sync.predicted !== undefined ? formatRatio(mine.predicted / sync.predicted) : '—';
-  return ` (× sync: ${predicted} → ${formatRatio(mine.measured / sync.measured)})`;
+  const probe = sync.probeP99Ms > 0 ? `; a bystander's p99 ${formatRatio(mine.probeP99Ms / sync.probeP99Ms)} sync's` : '';
+  return ` (× sync: ${predicted} → ${formatRatio(mine.measured / sync.measured)}${probe})`;
 }
 
 /** The table and its legend; `a` and `b` are the two runs (fewer CPUs first reads best). */

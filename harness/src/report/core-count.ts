@@ -38,7 +38,7 @@ export interface CoreCountRow {
   scenario: string;
   mode: string;
   /** Per report (in the order given): its servers' CPUs, the prediction from the other report's costs, and the measurement. */
-  at: { cpus: number; predicted?: number; measured: number }[];
+  at: { cpus: number; predicted?: number; measured: number; probeP99Ms: number }[];
 }
 
 const key = (c: CellResult) => `${c.runtimeLabel ?? c.runtime}\u0000${c.scenario}\u0000${c.mode}`;
@@ -53,7 +53,12 @@ export function coreCountRows(a: Report, b: Report): CoreCountRow[] {
       const free = serverCpusFree(report, cell);
       const predicted =
         costsFrom.cpuPerRequestMs === undefined || free === undefined ? undefined : predictedRps(costsFrom.cpuPerRequestMs, free);
-      return { cpus: cell.serverCpus ?? 0, ...(predicted === undefined ? {} : { predicted }), measured: cell.requestsPerSec.median };
+      return {
+        cpus: cell.serverCpus ?? 0,
+        ...(predicted === undefined ? {} : { predicted }),
+        measured: cell.requestsPerSec.median,
+        probeP99Ms: cell.probeLatencyMs.p99,
+      };
     };
     return [{ runtime: ca.runtimeLabel ?? ca.runtime, scenario: ca.scenario, mode: ca.mode, at: [side(a, ca, cb), side(b, cb, ca)] }];
   });
