@@ -1,15 +1,15 @@
 /**
  * The window a request's CPU cost is measured over. When the load stops, requests it sent are
  * still on the server (queued behind the loop, or in the pool), and their CPU is spent after the
- * client stopped counting: divided by the client's count, a 70 ms bcrypt read as 97 ms on one
- * CPU. So the cost is read once the server's threads have stopped using CPU, over the requests
+ * client stopped counting: divided by the client's count, a slow request reads as much as a third
+ * dearer. So the cost is read once the server's threads have stopped using CPU, over the requests
  * the server itself counted by then.
  */
 import { snapshotThreads, type ThreadsSnapshot } from '../system/threads.ts';
 
 const POLL_MS = 25;
 
-/** Total CPU ms of a snapshot's threads (stat ticks) plus the main thread's schedstat. */
+/** Total CPU ms of a snapshot's threads (stat ticks). */
 const cpuOf = (s: ThreadsSnapshot) => [...s.threads.values()].reduce((sum, t) => sum + t.cpuMs, 0);
 
 /**
