@@ -28,6 +28,27 @@ describe('the sentences', () => {
     );
   });
 
+  it('read a shared-host cell or an interval over 1.5x end to end as inconclusive, never as no difference', () => {
+    expect(ratioSentence('node', { ...throughput, over: 'async' }, 1.48, [0.91, 2.43])).toBe(
+      'node: async vs sync, requests/s: inconclusive: interval over 1.5x end to end (1.48x, 0.91–2.43x)',
+    );
+    expect(ratioSentence('node', { ...throughput, over: 'async' }, 1.02, [0.97, 1.06], 'async shared the host')).toBe(
+      'node: async vs sync, requests/s: inconclusive: async shared the host (1.02x, 0.97–1.06x)',
+    );
+    expect(
+      workerFinding('bun', [
+        { scenario: 'kdf', ratio: 1.8, ci: [1.75, 1.85] },
+        { scenario: 'hash', ratio: 1.48, ci: [0.91, 2.43] },
+        { scenario: 'json', ratio: 1.5, ci: [1.4, 1.6], doubt: 'worker shared the host' },
+      ]),
+    ).toBe(
+      'bun: a worker pays in kdf (1.80x, 1.75–1.85x); inconclusive in hash (interval over 1.5x end to end: 1.48x, 0.91–2.43x), json (worker shared the host: 1.50x, 1.40–1.60x)',
+    );
+    expect(workerFinding('node', [{ scenario: 'fib', ratio: 0.91, ci: [0.74, 1.1], doubt: 'worker shared the host' }])).toBe(
+      'node: inconclusive in fib (worker shared the host: 0.91x, 0.74–1.10x)',
+    );
+  });
+
   it('say per runtime where a worker pays, makes no difference, or costs', () => {
     expect(
       workerFinding('node', [
@@ -47,6 +68,15 @@ describe('the sentences', () => {
     ).toBe('deno: worker over sync, no interval (too few runs): json (1.50x), kdf (2.00x)');
     expect(workerFinding('bun', [{ scenario: 'json', ratio: 1, ci: [0.9, 1.1] }])).toBe(
       'bun: a worker pays in no scenario; no difference in json (1.00x, 0.90–1.10x)',
+    );
+  });
+
+  it("reconcile a call that stayed on the loop by its ticks with a lag well below sync's", () => {
+    expect(loopFinding('deno', 'async', [{ scenario: 'gzip', verdict: 'stayed', ticksShare: 0, lagP99Ms: 31.1, syncLagP99Ms: 56 }])).toBe(
+      "deno: async stayed on the loop in gzip (ticks 0 %, lag p99 31.1 ms vs sync's 56.0 ms, the work still ran on the loop, in shorter holds than sync's)",
+    );
+    expect(loopFinding('node', 'async', [{ scenario: 'json', verdict: 'stayed', ticksShare: 0, lagP99Ms: 50, syncLagP99Ms: 56 }])).toBe(
+      "node: async stayed on the loop in json (ticks 0 %, lag p99 50.0 ms vs sync's 56.0 ms)",
     );
   });
 
@@ -108,9 +138,12 @@ describe('the questions of a report', () => {
       expect.stringMatching(/^bun: worker left the loop in fib/),
     ]);
     expect(answers.worker).toEqual([
-      expect.stringMatching(/^node: a worker pays in fib \(2\.1\dx, [\d.]+–[\d.]+x\); no difference in regex \(1\.02x, 0\.8\d–1\.2\dx\)$/),
+      expect.stringMatching(
+        /^node: a worker pays in fib \(2\.1\dx, [\d.]+–[\d.]+x; one sync request 10\.0 ms\); no difference in regex \(1\.02x, 0\.8\d–1\.2\dx; one sync request [\d.]+ ms\)$/,
+      ),
       expect.stringMatching(/^bun: a worker pays in fib \(1\.90x/),
     ]);
+    expect(answers.conditions).toMatch(/^Under \d+ connections; the servers on /);
   });
 
   it('put the findings in the bench report, after how to read it', () => {
@@ -163,6 +196,22 @@ describe('the picture of a question', () => {
     expect(picture).toMatch(/<circle class="ratio" [^>]*fill="#fff"/);
     expect(svg).toMatch(/data-verdict="more"/);
     expect(svg).not.toMatch(/<circle class="ratio" [^>]*fill="#fff"/);
+  });
+
+  it('draws no interval and inconclusive with marks of their own, never the hollow dot of no difference', () => {
+    const row = question.rows[0];
+    if (row === undefined) throw new Error('no row');
+    const noInterval = forestSvg({ ...question, rows: [{ ...row, ratio: 0.013, ci: undefined, verdict: { reading: 'no-interval' } }] });
+    expect(noInterval).toMatch(/data-verdict="no-interval"/);
+    expect(noInterval).toMatch(/<path class="ratio" d="M/);
+    expect(noInterval).not.toMatch(/<circle class="ratio"/);
+    const inconclusive = forestSvg({
+      ...question,
+      rows: [{ ...row, ratio: 1.48, ci: [0.91, 2.43], verdict: { reading: 'inconclusive', why: 'x' } }],
+    });
+    expect(inconclusive).toMatch(/data-verdict="inconclusive"/);
+    expect(inconclusive).toMatch(/<rect class="ratio"/);
+    expect(inconclusive).toMatch(/class="interval"[^>]*stroke-dasharray/);
   });
 
   it('keeps text from the report as text', () => {

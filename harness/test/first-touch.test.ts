@@ -3,7 +3,7 @@
 import { describe, expect, it } from 'vitest';
 import type { ThreadUse } from '../src/model/cell.ts';
 import type { Report } from '../src/model/report.ts';
-import { environmentRows, threadFigures } from '../src/report/text/labels.ts';
+import { environmentRows, THREAD_HEAD, threadFigures } from '../src/report/text/labels.ts';
 import { renderMarkdown } from '../src/report/render/markdown.ts';
 import { renderHtml } from '../src/report/render/html.ts';
 import { htmlFixtureReport } from './fixtures/html-report.ts';
@@ -73,7 +73,7 @@ describe('page faults per request', () => {
     const runs = [1280, 2, 640].map((pageFaultsPerRequest) => makeRun({ pageFaultsPerRequest, threads }));
     const cell = summarizeCell({ runtime: 'bun', scenario: 'file', mode: 'sync', path: '/file/sync' }, runs, { connections: 10 });
     expect(cell.pageFaultsPerRequest).toBe(640);
-    expect(threadFigures(cell)?.at(-1)).toBe('640');
+    expect(threadFigures(cell)?.[THREAD_HEAD.indexOf('page faults / request')]).toBe('640');
     // Runs without the figure (a remote server, an older report) leave it out, not zero.
     const without = summarizeCell({ runtime: 'bun', scenario: 'file', mode: 'sync', path: '/file/sync' }, [makeRun({ threads })], {
       connections: 10,

@@ -9,7 +9,8 @@ import { withAcrossProcesses } from '../src/report/across-processes.ts';
 import { driftCancelled, readingMs, withAfter } from '../src/bench/reference.ts';
 import { restartsBefore } from '../src/bench/schedule.ts';
 import { parsePlan } from '../src/bench/plan.ts';
-import { hostCheckText, movingMachineText } from '../src/report/text/precision.ts';
+import { movingMachineText } from '../src/report/text/precision.ts';
+import { hostHealth } from '../src/report/text/host-health.ts';
 import { idleFloor, samplerMove } from '../src/system/speed-math.ts';
 import type { CellResult } from '../src/model/cell.ts';
 import type { Comparison } from '../src/model/comparison.ts';
@@ -236,14 +237,14 @@ describe('the host check and the warnings at the top of a report', () => {
   it('says the host held when the check after is within its threshold, and moved when not', () => {
     const held = withAfter(check, { ...before, alone: [3.03, 3.01], together: [3.06, 3.05] });
     expect(held.moved).toBe(false);
-    expect(hostCheckText({ ...environment, hostCheck: held })).toMatch(
-      /^✓ The host's speed held between this run's start and end: -0\.\d %/,
+    expect(hostHealth({ ...environment, hostCheck: held }, [])?.text).toMatch(
+      /^✓ The host held: independent check −0\.\d % between this run's start and end/,
     );
     const slowed = withAfter(check, { ...before, alone: [5.0, 5.1], together: [5.2, 5.1] });
     expect(slowed).toMatchObject({ moved: true });
     expect(slowed.change).toBeCloseTo(3.03 / 5.1 - 1, 3);
-    expect(hostCheckText({ ...environment, hostCheck: slowed })).toMatch(
-      /^⚠ The host's speed moved between this run's start and end: -40\.\d %/,
+    expect(hostHealth({ ...environment, hostCheck: slowed }, [])?.text).toMatch(
+      /^⚠ The host's speed moved: independent check −40\.\d % between this run's start and end/,
     );
   });
 

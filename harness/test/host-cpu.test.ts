@@ -4,8 +4,8 @@ import { spawn } from 'node:child_process';
 import { afterEach, describe, expect, it } from 'vitest';
 import { othersCores, readCpu } from '../src/system/host-cpu.ts';
 import { sharedHostReason } from '../src/report/flags.ts';
-import { sharedHostText } from '../src/report/text/precision.ts';
-import { makeRun } from './fixtures.ts';
+import { hostHealth } from '../src/report/text/host-health.ts';
+import { environment, makeRun } from './fixtures.ts';
 
 const spin = 'const end = Date.now() + 1500; while (Date.now() < end) {}';
 const children: ReturnType<typeof spawn>[] = [];
@@ -59,10 +59,11 @@ describe.skipIf(process.platform !== 'linux')('other processes on the host', () 
       mode: 'sync' as const,
       flags,
     });
-    expect(sharedHostText([cell('hash', ['unstable'])])).toBeUndefined();
-    expect(sharedHostText([cell('hash', []), cell('file', ['shared-host'])])).toBe(
-      '⚠ Other processes used the CPU during runs of 1 of 2 cells (node file/sync): those figures are of a shared host, which the host check cannot see, and `bench:compare` does not judge them.',
-    );
+    expect(hostHealth(environment, [cell('hash', ['unstable'])])).toBeUndefined();
+    expect(hostHealth(environment, [cell('hash', []), cell('file', ['shared-host'])])).toEqual({
+      text: '⚠ Other processes used the CPU during runs of 1 of 2 cells (node file/sync): their ratios read inconclusive, and `bench:compare` does not judge them.',
+      warn: true,
+    });
   });
 
   it('never reads below 0 cores, and 0 for no time', () => {

@@ -1,6 +1,27 @@
 import { describe, expect, it } from 'vitest';
 import { autocannonWorkersFor, clientCpusFor, planPinning } from '../src/system/pinning.ts';
 
+describe('planPinning with --server-cpus', () => {
+  it('puts the servers on the last N CPUs and the load generator below them, or beside them on all', () => {
+    expect(planPinning(2, true, undefined, 1)).toEqual({ client: '0', server: '1', clientCpus: 1, serverCpus: 1, autocannonWorkers: 0 });
+    expect(planPinning(2, true, undefined, 2)).toEqual({
+      client: '0-1',
+      server: '0-1',
+      clientCpus: 2,
+      serverCpus: 2,
+      autocannonWorkers: 0,
+    });
+    expect(planPinning(16, true, undefined, 4)).toEqual({
+      client: '0-11',
+      server: '12-15',
+      clientCpus: 12,
+      serverCpus: 4,
+      autocannonWorkers: 12,
+    });
+    expect(planPinning(2, false, undefined, 1)).toEqual({ reason: '--server-cpus 1 asked, but taskset is not installed' });
+  });
+});
+
 describe('planPinning', () => {
   it('gives the load generator a quarter of the CPUs (at least one) and the server the rest', () => {
     expect(planPinning(4, true)).toEqual({ client: '0', server: '1-3', clientCpus: 1, serverCpus: 3, autocannonWorkers: 0 });
@@ -27,5 +48,15 @@ describe('planPinning', () => {
 
   it('does not pin without taskset', () => {
     expect(planPinning(8, false)).toEqual({ reason: expect.stringMatching(/taskset is not installed/) });
+  });
+});
+
+describe('--server-cpus on the command line', () => {
+  it('takes N within this host’s CPUs, and refuses more, or servers on another host, with one line', async () => {
+    const { parsePlan } = await import('../src/bench/plan.ts');
+    const { availableParallelism } = await import('node:os');
+    expect(parsePlan(['--server-cpus', '1']).serverCpus).toBe(1);
+    expect(() => parsePlan(['--server-cpus', String(availableParallelism() + 1)])).toThrow(/this host has \d+ CPUs/);
+    expect(() => parsePlan(['--server-cpus', '1', '--server-host', 'me@elsewhere'])).toThrow(/with --server-host, pin them there/);
   });
 });

@@ -3,6 +3,7 @@
  * an interval holding 1 reads "no measurable difference", the newest run of each kind is shown,
  * and a corrupt, partial or foreign folder is listed as skipped while the site still builds.
  */
+import { formatDate } from '../src/report/text/formats.ts';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
@@ -51,6 +52,11 @@ describe('how sure a ratio is', () => {
     expect(ratioConfidence([1.2, 1.5])).toBe('95 % CI 1.20x-1.50x');
   });
 
+  it('calls an interval over 1.5x end to end, or a shared-host cell, inconclusive, never "no measurable difference"', () => {
+    expect(ratioConfidence([0.91, 2.43])).toBe('inconclusive: interval over 1.5x end to end (95 % CI 0.91x-2.43x)');
+    expect(ratioConfidence([0.95, 1.05], 'async shared the host')).toBe('inconclusive: async shared the host (95 % CI 0.95x-1.05x)');
+  });
+
   it('needs three paired runs for an interval of a ratio', () => {
     expect(pairedRatioInterval([2, 2], [1, 1])).toBeUndefined();
     const ci = pairedRatioInterval([2, 2.2, 1.8], [1, 1, 1]);
@@ -86,8 +92,10 @@ describe('bench headlines', () => {
     expect(line?.question).toContain('what do 2 processes buy (sync on 2 processes over sync on 1)');
   });
 
-  it('call an interval holding 1 "no measurable difference" in the answer itself', () => {
-    const [same] = benchHeadlines(hashReport([90, 105, 112]));
+  it('call a narrow interval holding 1 "no measurable difference" in the answer itself, a wide one inconclusive', () => {
+    const [wide] = benchHeadlines(hashReport([90, 105, 112]));
+    expect(wide?.answer).toMatch(/^async vs sync, requests\/s: inconclusive: interval over 1\.5x end to end \(1\.05x\)/);
+    const [same] = benchHeadlines(hashReport([98, 101, 103]));
     expect(same?.answer).toMatch(/^async: no measurable difference in requests\/s from sync/);
     expect(same?.confidence).toMatch(/^no measurable difference \(95 % CI/);
     const [faster] = benchHeadlines(hashReport([200, 210, 190]));
@@ -281,5 +289,28 @@ describe('the front page answers', () => {
     expect(md).toContain('![fib: worker over sync, requests/s](answers/bench-fib-worker.svg)');
     expect(md).toContain('### Where a worker pays');
     expect(readFileSync(join(results, 'site', 'answers', 'bench-fib-worker.svg'), 'utf8')).toMatch(/^<svg [^>]*data-question="fib-worker"/);
+  });
+
+  it('answers each question from the newest run that asked it: a narrower newer run does not hide an older answer', async () => {
+    const { answersReport } = await import('./fixtures/answers-report.ts');
+    const results = join(root, 'answers-two');
+    const older = answersReport();
+    const newer = { ...older, createdAt: '2026-11-27T10:00:00.000Z', results: older.results.filter((c) => c.scenario !== 'fib') };
+    newer.comparisons = older.comparisons.filter((c) => c.scenario !== 'fib');
+    for (const [dir, report] of [
+      ['old', older],
+      ['new', newer],
+    ] as const) {
+      mkdirSync(join(results, dir), { recursive: true });
+      writeFileSync(join(results, dir, 'report.json'), JSON.stringify(report));
+    }
+    const site = rebuildSite([results], join(results, 'site'));
+    const md = readFileSync(site.markdown, 'utf8');
+    // fib is answered from the older run, named with its date; the rest from the newer one.
+    expect(md).toContain('answers/bench-fib-worker.svg');
+    const fibAt = md.indexOf('answers/bench-fib-worker.svg');
+    const fromOld = md.lastIndexOf(`From run of ${formatDate(older.createdAt)}`, fibAt);
+    const fromNew = md.lastIndexOf(`From run of ${formatDate(newer.createdAt)}`, fibAt);
+    expect(fromOld).toBeGreaterThan(fromNew);
   });
 });

@@ -103,7 +103,7 @@ export async function runBench(plan: Plan, options: BenchOptions): Promise<Bench
   // Servers on another host: this one is the load generator's alone, nothing to pin apart.
   const pinning =
     host === undefined
-      ? planPinning(availableParallelism(), tasksetAvailable(), plan.clientCpus)
+      ? planPinning(availableParallelism(), tasksetAvailable(), plan.clientCpus, plan.serverCpus)
       : { reason: 'servers on another host (--server-host)' };
   if ('client' in pinning) pinSelf(pinning.client);
   const wrk = plan.crossCheck.length > 0 ? findWrk() : undefined;

@@ -4,7 +4,7 @@
 import { slowFirstRun } from './first-run.ts';
 import type { Pools, RuntimeName } from '@bench/app';
 import { cellFlags, cellStatus, overloadSummary, sharedHostReason } from '../report/flags.ts';
-import type { CellResult, RunResult, ThreadUse } from '../model/cell.ts';
+import type { CellResult, CpuPerRequest, RunResult, ThreadUse } from '../model/cell.ts';
 import type { Mode, ScenarioName } from '../model/names.ts';
 import { cellCensoredLatency, cellLittlesLaw, cellUnanswered, latencyCensoredReason } from '../stats/littles-law.ts';
 import { median, roundFigure, summarize } from '../stats/stats.ts';
@@ -128,6 +128,7 @@ export function summarizeCell(meta: CellMeta, runs: readonly RunResult[], opts: 
           },
         }),
     ...(threads === undefined ? {} : { threads }),
+    ...cpuCosts(runs),
     ...(faults.length === 0 ? {} : { pageFaultsPerRequest: roundFigure(median(faults)) }),
     ...pageFaultShare(runs, opts.faultUsPerPage),
     ...(short.length === 0 ? {} : { shortRuns: { runs: short.length, minRequests, capped: short.some((r) => r.lengthCapped === true) } }),
@@ -184,6 +185,19 @@ export function threadSummary(runs: readonly RunResult[]): ThreadUse | undefined
     busyThreads: Math.round(median(samples.map((t) => t.busyThreads))),
     othersCpuPercent: mid((t) => t.othersCpuPercent),
     busiest: byWait[Math.floor((byWait.length - 1) / 2)]?.busiest ?? [],
+  };
+}
+
+/** The median CPU a request cost per kind of thread over the runs that have it, and the CPUs the server could use. */
+export function cpuCosts(runs: readonly RunResult[]): Pick<CellResult, 'cpuPerRequestMs' | 'serverCpus'> {
+  const costs = runs.flatMap((r) => (r.cpuPerRequestMs === undefined ? [] : [r.cpuPerRequestMs]));
+  const cpus = runs.flatMap((r) => (r.serverCpus === undefined ? [] : [r.serverCpus]));
+  const mid = (pick: (c: CpuPerRequest) => number) => Number(median(costs.map(pick)).toPrecision(3));
+  return {
+    ...(costs.length === 0
+      ? {}
+      : { cpuPerRequestMs: { loopMs: mid((c) => c.loopMs), poolMs: mid((c) => c.poolMs), helperMs: mid((c) => c.helperMs) } }),
+    ...(cpus.length === 0 ? {} : { serverCpus: Math.max(...cpus) }),
   };
 }
 

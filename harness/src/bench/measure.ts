@@ -7,10 +7,12 @@ import { evictAndVerify } from '../system/page-cache.ts';
 import type { ServerHost } from '../servers/server-host.ts';
 import { runWrk, type WrkResult } from '../load/wrk.ts';
 import { othersCores, readCpu } from '../system/host-cpu.ts';
-import { readProcAll, watchPeakRss } from '../system/proc.ts';
+import { readAffinityCpus, readProcAll, watchPeakRss } from '../system/proc.ts';
 import { roundFigure } from '../stats/stats.ts';
-import { snapshotThreads, threadUse } from '../system/threads.ts';
-import type { LoopUse, RunResult, Warmup } from '../model/cell.ts';
+import { snapshotThreads, type ThreadsSnapshot, threadUse } from '../system/threads.ts';
+import { quietThreads } from './cpu-window.ts';
+import { cpuByKind, cpuPerRequest } from '../system/thread-kinds.ts';
+import type { CpuPerRequest, LoopUse, RunResult, Warmup } from '../model/cell.ts';
 import { checkLoopUse } from './loop-check.ts';
 import type { ServerSources } from '../model/environment.ts';
 import { isSteady, runCapSec, servingThreads, WARMUP_REQUESTS_PER_THREAD, warmupSliceSec } from './run-length.ts';
@@ -211,6 +213,36 @@ export async function crossCheckRun(spec: CellSpec, ctx: CellContext, wrkBinary:
   });
 }
 
+const QUIET_CAP_MS = 3000;
+
+/**
+ * CPU a request by kind of thread, over the requests the server counted once its backlog was
+ * done (bench/cpu-window.ts); without /stats (the raw server), over the client's count.
+ */
+async function costPerRequest(
+  ctx: CellContext,
+  before: ThreadsSnapshot,
+  route: string,
+  probes: number,
+  completed: number,
+): Promise<CpuPerRequest | undefined> {
+  const { server, plan } = ctx;
+  // At most a few seconds: a server still busy then has its backlog read into the cost (high, never low).
+  const after = await quietThreads(server.pid, Math.min(plan.drainCapSec * 1000, QUIET_CAP_MS));
+  if (after === undefined) return undefined;
+  let counted = completed;
+  if (server.kind === 'hono') {
+    try {
+      const stats = await getStats(ctx, plan.drainCapSec * 1000);
+      // The probe calls /hello on the same server: its answers are not the load's.
+      counted = (stats.routes[route]?.count ?? 0) - (route === '/hello' ? probes : 0);
+    } catch {
+      return undefined;
+    }
+  }
+  return cpuPerRequest(cpuByKind(before, after, server.pid), counted);
+}
+
 /** One measured run (`phase`: its progress label): quiet server, /reset, load beside the probe, then /stats and /proc. */
 export async function measureRun(spec: CellSpec, ctx: CellContext, phase: string): Promise<RunResult> {
   const { plan, probe } = ctx;
@@ -253,10 +285,13 @@ export async function measureRun(spec: CellSpec, ctx: CellContext, phase: string
   const threadsAfter = threadsBefore === undefined ? undefined : snapshotThreads(server.pid);
   const threads =
     threadsBefore !== undefined && threadsAfter !== undefined ? threadUse(threadsBefore, threadsAfter, server.pid) : undefined;
+  const serverCpus = local ? readAffinityCpus(server.pid) : undefined;
   const wallMs = performance.now() - wallStart;
   const cpuAfter = readCpu(process.pid);
   const peakRss = rss?.stop();
   const stats = hono ? await statsAfterLoad(ctx) : undefined;
+  const perRequest =
+    threadsBefore === undefined ? undefined : await costPerRequest(ctx, threadsBefore, spec.route, probed.count, result.completed);
 
   const cpuMs =
     before !== undefined && after !== undefined
@@ -301,6 +336,8 @@ export async function measureRun(spec: CellSpec, ctx: CellContext, phase: string
     durationSec: Math.round(result.elapsedSec * 100) / 100,
     ...(served === undefined ? {} : { fairness: served }),
     ...(threads === undefined ? {} : { threads }),
+    ...(perRequest === undefined ? {} : { cpuPerRequestMs: perRequest }),
+    ...(serverCpus === undefined ? {} : { serverCpus }),
     ...(before !== undefined && after !== undefined && result.completed > 0
       ? { pageFaultsPerRequest: roundFigure((after.minorFaults - before.minorFaults) / result.completed) }
       : {}),

@@ -9,7 +9,17 @@ import { DEFAULT_MIN_REQUESTS, QUICK_MIN_REQUESTS } from './run-length.ts';
 import { parseRuntimeList, parseRuntimeRequest, type RuntimeRequest } from '../servers/runtime-request.ts';
 import { REMOTE_FLAGS, remoteTarget, type RemoteTarget } from '../servers/server-host.ts';
 import { REPO_ROOT } from '../system/paths.ts';
+import { tasksetAvailable } from '../system/pinning.ts';
+import { availableParallelism } from 'node:os';
 import { planSweep, sweepModes, type SweepPlan } from './sweep-plan.ts';
+
+/** --server-cpus is kept only with taskset, on this host, within its CPUs: else one line and exit 2, before any load. */
+function serverCpusPossible(n: number, remote: boolean): number {
+  if (remote) throw new FlagError('--server-cpus pins the servers on this host; with --server-host, pin them there');
+  if (!tasksetAvailable()) throw new FlagError('--server-cpus needs taskset (util-linux), which is not installed');
+  if (n > availableParallelism()) throw new FlagError(`--server-cpus ${n}: this host has ${availableParallelism()} CPUs`);
+  return n;
+}
 
 /** One or more counts, in order. */
 type Counts = [number, ...number[]];
@@ -93,6 +103,8 @@ export interface Plan {
   processes?: ProcessCount[];
   /** CPUs given to the load generator when pinning (--client-cpus); undefined = the default share. */
   clientCpus?: number;
+  /** --server-cpus N: the servers and their pools on N CPUs (taskset); undefined = as pinning decides. */
+  serverCpus?: number;
   /** --server-host and friends: the servers run on another host, started over ssh. */
   remote?: RemoteTarget;
   /**
@@ -214,6 +226,7 @@ const PLAN_FLAGS = [
   'warmup-max',
   'processes',
   'client-cpus',
+  'server-cpus',
   'baseline',
   'allocator',
   'server-processes',
@@ -297,6 +310,8 @@ export function parsePlan(argv: string[]): Plan {
   if (processes !== undefined) plan.processes = processes;
   const clientCpus = numberFlag('client-cpus', str('client-cpus'), 1, 4096, true);
   if (clientCpus !== undefined) plan.clientCpus = clientCpus;
+  const serverCpus = numberFlag('server-cpus', str('server-cpus'), 1, 4096, true);
+  if (serverCpus !== undefined) plan.serverCpus = serverCpusPossible(serverCpus, str('server-host') !== undefined);
   // The default warm-up is a minimum, followed by slices until steady; a --warmup given by hand
   // is taken as it is (0: none), unless --warmup-max asks for more.
   const defaultWarmupMax = str('warmup') === undefined ? Math.max(plan.warmupSec, base.warmupMaxSec) : plan.warmupSec;

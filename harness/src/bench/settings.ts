@@ -118,6 +118,7 @@ export function reportParameters(plan: Plan, allowed: Allowed): Parameters {
     scenarios: scenarioEntries(plan.scenarios),
     ...(plan.sweep === undefined ? {} : { sweep: plan.sweep }),
     ...(plan.serverProcesses === undefined || plan.serverProcesses < 2 ? {} : { serverProcesses: plan.serverProcesses }),
+    ...(plan.serverCpus === undefined ? {} : { serverCpus: plan.serverCpus }),
     ...serverEnvOf(plan),
   };
 }

@@ -24,6 +24,11 @@ import type { BrowserSection } from '../browser/study.ts';
 import { formatDate, formatMs, formatRatio, formatRps } from '../report/text/formats.ts';
 import { renderMarkdown } from '../report/render/markdown.ts';
 import { runtimeLabel } from '../report/text/labels.ts';
+import { hostHealth } from '../report/text/host-health.ts';
+import { runsText } from '../report/text/precision.ts';
+import { differentWork } from '../report/different-work.ts';
+import { coreCountBlock } from './core-count-block.ts';
+import { cellsDoubt, inconclusiveText, ratioVerdict } from '../report/ratio-verdict.ts';
 import type { CellResult } from '../model/cell.ts';
 import type { Ratios } from '../model/comparison.ts';
 import type { Environment } from '../model/environment.ts';
@@ -75,13 +80,9 @@ const sampleNote = (report: unknown) => {
 
 function benchRunLine(report: Report): string {
   const wall = report.timing === undefined ? '' : ` Wall time ${Math.round(report.timing.wallSec)} s.`;
-  // The machine's speed through the run, as the speed sampler measured it: on a VM it is part of the result.
-  const speed = report.environment.machineSpeed;
-  const worth =
-    speed?.coresWorth === undefined
-      ? ''
-      : ` Its ${speed.vcpus} vCPUs gave ${speed.coresWorth.min} to ${speed.coresWorth.max} cores' worth during the run (speed sampler).`;
-  return `${runLine(report.createdAt, report.environment, report.runtimes)}${wall}${worth}${sampleNote(report)}`;
+  // Whether the host held and which cells shared it: the report's own health statement, briefly.
+  const health = hostHealth(report.environment, report.results, true);
+  return `${runLine(report.createdAt, report.environment, report.runtimes)}${wall}${health === undefined ? '' : ` ${health.text}`}${sampleNote(report)}`;
 }
 
 const cellFor = (cells: readonly CellResult[], lane: string, scenario: string, mode: Mode) =>
@@ -114,17 +115,23 @@ function benchSummary(report: Report): string {
       const worker = cellFor(cells, lane, scenario, 'worker');
       const comparison = report.comparisons.find((c) => runtimeLabel(c) === lane && c.scenario === scenario && c.connections === undefined);
       // The ratio measured paired (runs alternating, so drift cancels) with its interval where the
-      // report has it; an interval holding 1 is no measurable difference.
-      const ratioText = (r: Ratios | undefined) => {
+      // report has it; a narrow interval holding 1 is no measurable difference, a wide one or a
+      // shared-host cell's inconclusive.
+      const ratioText = (r: Ratios | undefined, over: CellResult | undefined) => {
+        if (over !== undefined && differentWork(report, scenario, over.mode) !== undefined) return ' (not compared: other work per answer)';
         const ratio = r?.pairedThroughput ?? r?.throughput;
         if (ratio === null || ratio === undefined) return '';
         const ci = r?.throughputCi95;
+        const verdict = ratioVerdict(ratio, ci, cellsDoubt([over, sync]));
+        const span = ci === undefined ? '' : `, ${formatRatio(ci[0])}–${formatRatio(ci[1])}`;
+        if (verdict.reading === 'inconclusive') return ` (${formatRatio(ratio)}${span}: ${inconclusiveText(verdict)})`;
         if (ci === undefined) return ` (${formatRatio(ratio)})`;
-        return ci[0] <= 1 && ci[1] >= 1
+        return verdict.reading === 'same'
           ? ` (${formatRatio(ratio)}: no measurable difference)`
           : ` (${formatRatio(ratio)}, ${formatRatio(ci[0])}–${formatRatio(ci[1])})`;
       };
-      const withRatio = (cell: CellResult | undefined, r: Ratios | undefined) => (cell === undefined ? '—' : `${rps(cell)}${ratioText(r)}`);
+      const withRatio = (cell: CellResult | undefined, r: Ratios | undefined) =>
+        cell === undefined ? '—' : `${rps(cell)}${ratioText(r, cell)}`;
       rows.push([
         scenario,
         lane,
@@ -148,14 +155,11 @@ function benchSummary(report: Report): string {
     },
   );
   const p = report.parameters;
-  const runs =
-    p.targetPrecision === undefined
-      ? `${p.runs} runs`
-      : `${p.runs} to ${p.maxRuns ?? p.runs} runs (more while a cell's interval was wider than ±${Math.round(p.targetPrecision * 100)} % of its median, within the time budget)`;
+  const runs = runsText(p, report.results);
   const ratios = report.comparisons.some((c) => c.asyncOverSync?.throughputCi95 !== undefined)
     ? ' Ratios: the geometric mean of the per-round ratios of runs taken alternating (sync, async, async, sync, …), with their 95 % interval.'
     : '';
-  const how = `Medians of ${runs} of ${p.durationSec} s at ${p.connections} connections, ± the half-width of the 95 % interval; ⚠ marks a flagged cell (unstable, client-bound, …: see the full report).${ratios} Probe p99: what one more caller waits while the load runs.`;
+  const how = `Medians of ${runs} of ${p.durationSec} s at ${p.connections} connections, ± the half-width of the 95 % interval; ⚠ marks a flagged cell (unstable, client-bound, shared host, …: see the full report).${ratios} Probe p99: what one more caller waits while the load runs.`;
   return [benchRunLine(report), '', table, '', how].join('\n');
 }
 
@@ -234,7 +238,7 @@ const KINDS: Record<string, Renderer> = {
   },
 };
 
-export const BLOCK_KINDS = Object.keys(KINDS);
+export const BLOCK_KINDS = [...Object.keys(KINDS), 'core-count'];
 
 /** The body a block should hold, from its committed report; `root` is the repository. */
 export function renderBlock(block: Pick<ResultBlock, 'kind' | 'params'>, root: string, page = 'README.md'): string {
@@ -244,7 +248,8 @@ export function renderBlock(block: Pick<ResultBlock, 'kind' | 'params'>, root: s
 /** The body and the files drawn with it (pictures), from its committed report. */
 export function renderBlockFiles(block: Pick<ResultBlock, 'kind' | 'params'>, root: string, page: string): Rendered {
   const render = KINDS[block.kind];
-  if (render === undefined) throw new BlockError(`unknown kind "${block.kind}" (known: ${BLOCK_KINDS.join(', ')})`);
+  if (render === undefined && block.kind !== 'core-count')
+    throw new BlockError(`unknown kind "${block.kind}" (known: ${BLOCK_KINDS.join(', ')})`);
   const source = block.params.source;
   if (source === undefined) throw new BlockError('no source=<report.json> in the marker');
   if (block.params.optional === 'yes' && !existsSync(resolve(root, source))) {
@@ -260,6 +265,19 @@ export function renderBlockFiles(block: Pick<ResultBlock, 'kind' | 'params'>, ro
   } catch (error) {
     throw new BlockError(`source=${source}: ${(error as Error).message.split('\n')[0]}`);
   }
+  // Two reports of one plan at two core counts: the second is `other=`.
+  if (block.kind === 'core-count') {
+    const other = block.params.other;
+    if (other === undefined) throw new BlockError('core-count needs other=<report.json> (the run at the other core count)');
+    let second: unknown;
+    try {
+      second = JSON.parse(readFileSync(resolve(root, other), 'utf8'));
+    } catch (error) {
+      throw new BlockError(`other=${other}: ${(error as Error).message.split('\n')[0]}`);
+    }
+    return { body: coreCountBlock(report as Report, second as Report, benchRunLine), files: {} };
+  }
+  if (render === undefined) throw new BlockError(`unknown kind "${block.kind}"`);
   const rendered = render(report, block.params, page);
   return typeof rendered === 'string' ? { body: rendered, files: {} } : rendered;
 }

@@ -54,6 +54,10 @@ export interface RunResult {
   fairness?: Fairness;
   /** added: which of the server's threads worked, and how long its loop thread waited for a CPU. */
   threads?: ThreadUse;
+  /** added: CPU ms a request cost on the loop's thread, off it, and on the engine's helpers (one local serving process). */
+  cpuPerRequestMs?: CpuPerRequest;
+  /** added: the CPUs the server process could run on (its affinity): the ceiling of what a pool can add. */
+  serverCpus?: number;
   /**
    * added: the server's minor page faults during the run per request answered (local
    * servers, from /proc; the group's under --processes). Fresh memory costs a fault a page, 14-17 µs
@@ -142,6 +146,19 @@ export interface RunSpeed {
  * the run and per time it was scheduled; how many other threads used at least 5 % of a core,
  * their CPU together, and the three busiest by name.
  */
+/**
+ * added: CPU milliseconds one request cost on each kind of the server's threads
+ * (system/thread-kinds.ts): the main thread, where the event loop runs (`loopMs`: the figure a
+ * profile of the loop sets beside its functions), the threads that run its work off the loop
+ * (thread pool, worker threads), and the engine's helpers (GC, compiler). Figures that do not
+ * depend on how many CPUs the machine has.
+ */
+export interface CpuPerRequest {
+  loopMs: number;
+  poolMs: number;
+  helperMs: number;
+}
+
 export interface ThreadUse {
   mainCpuPercent: number;
   mainWaitMsPerSec: number;
@@ -276,6 +293,10 @@ export interface CellResult {
   fairness?: Fairness;
   /** added: medians over runs of the server's thread figures (busiest: from the median run). */
   threads?: ThreadUse;
+  /** added: medians over runs of the CPU a request cost per kind of thread (RunResult.cpuPerRequestMs). */
+  cpuPerRequestMs?: CpuPerRequest;
+  /** added: the CPUs the server could run on (its affinity; the most any run saw): the ceiling of a mode's ratio here. */
+  serverCpus?: number;
   /** added: the median over runs of the server's minor page faults per request (RunResult.pageFaultsPerRequest). */
   pageFaultsPerRequest?: number;
   /**

@@ -1,5 +1,5 @@
 /** report.json's parameters: what a run was asked to do (the contract: docs/design.md). */
-import type { ScenarioName } from './names.ts';
+import type { Mode, ScenarioName } from './names.ts';
 
 export interface Parameters {
   connections: number;
@@ -67,6 +67,8 @@ export interface Parameters {
    * counted ("this host", or the server host's name with --server-host).
    */
   autoProcesses?: { count: number; cpusOf: string };
+  /** added, --server-cpus N: the servers and their pools ran on N CPUs (environment.pinning names which). */
+  serverCpus?: number;
   /** added: server processes each cell's runs were split between (the servers restarted midway through each group's rounds). */
   serverProcesses?: number;
   /**
@@ -91,6 +93,8 @@ export interface ScenarioEntry {
   name: ScenarioName;
   description: string;
   file?: string;
+  /** added: modes whose answer is not sync's work per request (the module's differentWork): their requests/s are not compared. */
+  differentWork?: { modes: Mode[]; why: string; compares: string };
 }
 
 /** What --allocator holds the servers' allocators to (system/allocator.ts). */

@@ -14,6 +14,10 @@ import { measuredLagP99 } from './loop-verdict.ts';
 import { cellOf, connectionsSwept, laneOf } from './lanes.ts';
 import { type Interval, type LoopReading, loopFinding, type RatioWords, ratioSentence, workerFinding } from './text/findings.ts';
 import { runtimeLabel } from './text/labels.ts';
+import { formatMs } from './text/formats.ts';
+import { costsText, modeCosts } from './cpu-costs.ts';
+import { differentWork } from './different-work.ts';
+import { cellsDoubt, type RatioVerdict, ratioVerdict } from './ratio-verdict.ts';
 
 export interface AnswerRow {
   /** "node", "node@22 x2 @100 conns": the row's label. */
@@ -23,7 +27,13 @@ export interface AnswerRow {
   ratio: number;
   /** Absent when the cells had too few paired runs for one. */
   ci?: Interval;
+  /** How the ratio reads (ratio-verdict.ts): the picture's mark and the findings' clause. */
+  verdict: RatioVerdict;
+  /** Why its cells cannot carry an answer (shared host, invalid, failed); absent when they can. */
+  doubt?: string;
   sentence: string;
+  /** Beside a requests/s ratio over sync: the ceiling here and the CPU a request cost (report/cpu-costs.ts). */
+  costs?: string;
 }
 
 export interface Question {
@@ -61,6 +71,8 @@ function rowOf(report: Report, c: Comparison, pair: Pair, measure: RatioWords['m
   const over = cellOf(report, c, pair.over);
   const base = cellOf(report, c, pair.base);
   if (ratios === undefined || over === undefined || base === undefined) return undefined;
+  // A mode that does other work per answer than its base is not compared on requests/s.
+  if (measure === 'throughput' && differentWork(report, c.scenario, pair.over) !== undefined) return undefined;
   const ratio = measure === 'throughput' ? (ratios.pairedThroughput ?? ratios.throughput) : ratios.probeP99;
   if (ratio === null || !(ratio > 0)) return undefined;
   // The interval of the runs paired by round where the report has it (as the headline quotes).
@@ -70,7 +82,24 @@ function rowOf(report: Report, c: Comparison, pair: Pair, measure: RatioWords['m
       : undefined;
   const lane = laneName(c);
   const words = { ...pair.words, measure };
-  return { lane, runtime: c.runtime, ratio, ...(ci === undefined ? {} : { ci }), sentence: ratioSentence(lane, words, ratio, ci) };
+  const doubt = cellsDoubt([over, base]);
+  const costs = measure === 'throughput' && pair.base === 'sync' ? modeCosts(over, base) : undefined;
+  // What one request takes on the loop in sync: the figure a "2x" is a multiple of.
+  const oneRequest =
+    measure === 'throughput' && pair.base === 'sync' && base.requestsPerSec.median > 0
+      ? `one sync request ${formatMs(1000 / base.requestsPerSec.median)} ms`
+      : '';
+  const costsLine = [oneRequest, costs === undefined ? '' : costsText(costs)].filter((t) => t !== '').join('; ');
+  return {
+    ...(costsLine === '' ? {} : { costs: costsLine }),
+    lane,
+    runtime: c.runtime,
+    ratio,
+    ...(ci === undefined ? {} : { ci }),
+    ...(doubt === undefined ? {} : { doubt }),
+    verdict: ratioVerdict(ratio, ci, doubt),
+    sentence: ratioSentence(lane, words, ratio, ci, doubt),
+  };
 }
 
 /** Lanes in the report's runtime order, so every picture lists the runtimes alike. */
@@ -118,7 +147,13 @@ export function workerFindings(questions: readonly Question[]): string[] {
       worker.flatMap((q) =>
         q.rows
           .filter((r) => r.lane === lane)
-          .map((r) => ({ scenario: q.scenario, ratio: r.ratio, ...(r.ci === undefined ? {} : { ci: r.ci }) })),
+          .map((r) => ({
+            scenario: q.scenario,
+            ratio: r.ratio,
+            ...(r.ci === undefined ? {} : { ci: r.ci }),
+            ...(r.doubt === undefined ? {} : { doubt: r.doubt }),
+            ...(r.costs === undefined ? {} : { costs: r.costs }),
+          })),
       ),
     ),
   );
@@ -169,6 +204,8 @@ function loopReading(report: Report, cell: CellResult): LoopReading {
 
 /** The findings people quote, with the questions they rest on. */
 export interface Answers {
+  /** The conditions every finding holds under: connections, the servers' CPUs, runtime versions, inputs. */
+  conditions?: string;
   questions: Question[];
   /** Per runtime and off-loop mode: stayed on the loop or left it. Empty when no cell had a loop check. */
   loop: string[];
@@ -176,7 +213,30 @@ export interface Answers {
   worker: string[];
 }
 
+/**
+ * "Under 10 connections; the servers on 2 CPUs; node 24.21.0, bun 1.4.5, deno 2.9.6; each
+ * scenario at its default input (hash cost 10, fib(28), sleep 20 ms)": what a quoted finding
+ * holds under, said beside it.
+ */
+export function conditionsText(report: Report): string {
+  const p = report.parameters;
+  const cpus = Math.max(0, ...report.results.map((c) => c.serverCpus ?? 0));
+  const pinning = report.environment.pinning;
+  const servers =
+    cpus > 0
+      ? `the servers on ${cpus} CPU${cpus === 1 ? '' : 's'}`
+      : pinning !== undefined && 'server' in pinning
+        ? `the servers on CPUs ${pinning.server}`
+        : `the servers on the host's ${report.environment.cpu.count} CPUs`;
+  const versions = report.runtimes
+    .filter((r) => r.status === 'ok')
+    .map((r) => `${r.label ?? r.name} ${r.version}`)
+    .join(', ');
+  const inputs = `hash cost ${p.hashCost}, fib(${p.fibN}), sleep ${p.sleepMs} ms, the catalogue's at their defaults`;
+  return `Under ${p.connections} connections; ${servers}${versions === '' ? '' : `; ${versions}`}; inputs: ${inputs}. "One request": the sync cell's time a request on the loop (1 ÷ its requests/s).`;
+}
+
 export function benchAnswers(report: Report): Answers {
   const questions = answerQuestions(report);
-  return { questions, loop: loopFindings(report), worker: workerFindings(questions) };
+  return { conditions: conditionsText(report), questions, loop: loopFindings(report), worker: workerFindings(questions) };
 }

@@ -5,7 +5,9 @@
  * back, per runtime and scenario.
  */
 import { benchAnswers } from './answers.ts';
-import { holdsOne, pairedRatioInterval, ratioConfidence } from './headline.ts';
+import { pairedRatioInterval, ratioConfidence } from './headline.ts';
+import { differentWork } from './different-work.ts';
+import { cellsDoubt, inconclusiveText, ratioVerdict } from './ratio-verdict.ts';
 import { cellOf } from './lanes.ts';
 import { formatRatio } from './text/formats.ts';
 import type { ChartAssets } from './render/html-assets.ts';
@@ -33,23 +35,29 @@ function ratioHeadline(report: Report, c: Comparison, over: 'async' | 'worker', 
   const b = cellOf(report, c, 'sync');
   // A figure from a cell that cannot carry it (invalid, failed) is never a finding.
   if (a === undefined || b === undefined) return undefined;
+  // Not the same work per answer: its requests/s are not a finding (report/different-work.ts).
+  if (differentWork(report, c.scenario, over) !== undefined) return undefined;
   // The interval of the runs paired by round (measured alternating, so machine drift cancels)
   // where the report has it; older reports: the runs taken in order.
   const ci = ratios.throughputCi95 ?? pairedRatioInterval(a.requestsPerSec.runs, b.requestsPerSec.runs);
   const what = over === 'async' ? 'async' : 'a worker pool';
   const figure = formatRatio(ratios.pairedThroughput ?? ratios.throughput);
   const probe = ratios.probeP99 === null ? '' : `; a bystander request's p99 ${formatRatio(ratios.probeP99)} of sync's`;
+  const doubt = cellsDoubt([a, b]);
+  const verdict = ratioVerdict(ratios.pairedThroughput ?? ratios.throughput, ci, doubt);
   const answer =
-    ci !== undefined && holdsOne(ci)
-      ? `${what}: no measurable difference in requests/s from sync (${figure})${probe}`
-      : `${what} serves ${figure} the requests/s of sync${probe}`;
+    verdict.reading === 'inconclusive'
+      ? `${what} vs sync, requests/s: ${inconclusiveText(verdict)} (${figure})${probe}`
+      : verdict.reading === 'same'
+        ? `${what}: no measurable difference in requests/s from sync (${figure})${probe}`
+        : `${what} serves ${figure} the requests/s of sync${probe}`;
   // Flagged cells still count, but the line says so, as the report's own summary does.
-  const flagged = [a, b].flatMap((cell) => cell.flags.map((f) => `${cell.mode} ${f}`));
+  const flagged = [a, b].flatMap((cell) => cell.flags.filter((f) => f !== 'shared-host').map((f) => `${cell.mode} ${f}`));
   return {
     question: `${where(c)}: what does ${what} buy back over blocking sync?`,
     answer: flagged.length === 0 ? answer : `${answer} (read with care: ${flagged.join(', ')})`,
     figure,
-    confidence: ci === undefined ? tooFew(a, b) : ratioConfidence(ci),
+    confidence: ci === undefined ? tooFew(a, b) : ratioConfidence(ci, doubt),
     anchor: `scenario-${c.scenario}`,
   };
 }

@@ -133,7 +133,15 @@ export function scenarioEntries(names: readonly ScenarioName[]): ScenarioEntry[]
     .map((name) => {
       if (name === HELLO) return { name, description: HELLO_DESCRIPTION };
       const found = [...builtins, ...userScenarios].find((s) => s.module.name === name);
-      return { name, description: found?.module.description ?? '', ...(found?.builtin === false ? { file: found.file } : {}) };
+      const different = found?.module.differentWork;
+      return {
+        name,
+        description: found?.module.description ?? '',
+        ...(found?.builtin === false ? { file: found.file } : {}),
+        ...(different === undefined
+          ? {}
+          : { differentWork: { modes: [...different.modes], why: different.why, compares: different.compares } }),
+      };
     });
 }
 

@@ -32,7 +32,8 @@ export function autocannonWorkersFor(cpus: number): number {
  * (bcrypt) and the worker pool (fib) could buy nothing: the very effect the benchmark measures
  * would be hidden.
  */
-export function planPinning(cpuCount: number, tasksetAvailable: boolean, clientCpus?: number): Pinning {
+export function planPinning(cpuCount: number, tasksetAvailable: boolean, clientCpus?: number, serverCpus?: number): Pinning {
+  if (serverCpus !== undefined) return serverCpusPinning(cpuCount, tasksetAvailable, serverCpus);
   if (!tasksetAvailable) return { reason: 'taskset is not installed: server and load generator share every CPU' };
   if (cpuCount < 4) {
     return {
@@ -47,6 +48,27 @@ export function planPinning(cpuCount: number, tasksetAvailable: boolean, clientC
     clientCpus: client,
     serverCpus: cpuCount - client,
     autocannonWorkers: autocannonWorkersFor(client),
+  };
+}
+
+/**
+ * --server-cpus N: the servers (and every thread of theirs: pools, workers) on the last N CPUs,
+ * the same question at another core count; the load generator on the CPUs below them, or beside
+ * the servers on all of them when N is every CPU.
+ */
+function serverCpusPinning(cpuCount: number, taskset: boolean, asked: number): Pinning {
+  if (!taskset) return { reason: `--server-cpus ${asked} asked, but taskset is not installed` };
+  const n = Math.min(asked, cpuCount);
+  const range = (from: number, to: number) => (from === to ? String(from) : `${from}-${to}`);
+  const server = range(cpuCount - n, cpuCount - 1);
+  const client = n === cpuCount ? server : range(0, cpuCount - n - 1);
+  const clientCount = n === cpuCount ? cpuCount : cpuCount - n;
+  return {
+    client,
+    server,
+    clientCpus: clientCount,
+    serverCpus: n,
+    autocannonWorkers: n === cpuCount ? 0 : autocannonWorkersFor(clientCount),
   };
 }
 

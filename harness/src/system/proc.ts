@@ -112,3 +112,26 @@ export function readMainThreadProgress(pid: number): ThreadProgress | undefined 
     return undefined;
   }
 }
+
+/** CPUs in a kernel CPU list ("0-1,3" -> 3); undefined when it is not one. */
+export function countCpuList(list: string): number | undefined {
+  let count = 0;
+  for (const part of list.trim().split(',')) {
+    const m = /^(\d+)(?:-(\d+))?$/.exec(part);
+    if (m === null) return undefined;
+    count += m[2] === undefined ? 1 : Number(m[2]) - Number(m[1]) + 1;
+  }
+  return count > 0 ? count : undefined;
+}
+
+/** How many CPUs a process may run on (its affinity, Cpus_allowed_list), or undefined where /proc is not there. */
+export function readAffinityCpus(pid: number): number | undefined {
+  try {
+    const line = readFileSync(`/proc/${pid}/status`, 'utf8')
+      .split('\n')
+      .find((l) => l.startsWith('Cpus_allowed_list:'));
+    return line === undefined ? undefined : countCpuList(line.slice('Cpus_allowed_list:'.length));
+  } catch {
+    return undefined;
+  }
+}

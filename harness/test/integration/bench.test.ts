@@ -81,7 +81,13 @@ describe('bench --quick on node, bun and deno', () => {
       expect(sync.mainCpuPercent, `${runtime} fib/sync loop thread`).toBeGreaterThan(60);
       expect(worker.othersCpuPercent, `${runtime} fib/worker other threads`).toBeGreaterThan(worker.mainCpuPercent);
       expect(worker.busyThreads).toBeGreaterThanOrEqual(1);
+      // CPU a request by kind of thread: fib's recursion on the loop's thread in sync, off it in a worker.
+      const syncCost = cell(all.report, runtime, 'fib', 'sync')!.cpuPerRequestMs!;
+      const workerCost = cell(all.report, runtime, 'fib', 'worker')!.cpuPerRequestMs!;
+      expect(syncCost.loopMs, `${runtime} fib/sync CPU a request on the loop`).toBeGreaterThan(syncCost.poolMs);
+      expect(workerCost.poolMs, `${runtime} fib/worker CPU a request off the loop`).toBeGreaterThan(workerCost.loopMs);
     }
+    for (const c of all.report.results) expect(c.serverCpus, `${c.runtime} ${c.scenario}/${c.mode} affinity`).toBeGreaterThanOrEqual(1);
   });
 
   it('says where the wall time went, in phases that add up to it', () => {

@@ -34,7 +34,8 @@ export interface ScenarioSettings {
  * (a built-in outside the default plan, measured when --scenarios names it or its group),
  * timeoutMs (the worker pool ends a call not answered this long after it was handed over:
  * a running thread is terminated and the request answered 504, so one hostile input cannot
- * hold a worker).
+ * hold a worker), differentWork (modes whose answer is not the same work as sync's: the report
+ * does not compare their requests/s, and says what it compares instead).
  */
 export interface ScenarioModule {
   name: string;
@@ -50,6 +51,17 @@ export interface ScenarioModule {
   order?: number;
   group?: string;
   timeoutMs?: number;
+  differentWork?: DifferentWork;
+}
+
+/**
+ * Modes that do not do sync's work per answer (starve's async answers before its blockers
+ * finish), why, and what the report compares instead of their requests/s.
+ */
+export interface DifferentWork {
+  modes: readonly ScenarioMode[];
+  why: string;
+  compares: string;
 }
 
 /** Names the app serves itself: a scenario cannot take them. */
@@ -84,6 +96,17 @@ export function contractBreach(mod: Record<string, unknown>): string | undefined
     return `export const timeoutMs is ${describe(timeoutMs)}; it must be a positive number of milliseconds`;
   if (mod.group !== undefined && (typeof mod.group !== 'string' || !SCENARIO_NAME.test(mod.group)))
     return `export const group is ${describe(mod.group)}; it must be a string matching ${SCENARIO_NAME.source}`;
+  const dw = mod.differentWork as Record<string, unknown> | undefined;
+  if (
+    dw !== undefined &&
+    (typeof dw !== 'object' ||
+      dw === null ||
+      !Array.isArray(dw.modes) ||
+      dw.modes.some((m) => !SCENARIO_MODES.includes(m as ScenarioMode)) ||
+      typeof dw.why !== 'string' ||
+      typeof dw.compares !== 'string')
+  )
+    return `export const differentWork is ${describe(dw)}; it must be { modes: [${SCENARIO_MODES.join('|')}...], why: string, compares: string }`;
   return undefined;
 }
 

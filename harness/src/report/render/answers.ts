@@ -14,13 +14,14 @@ export const FINDING_TITLES = {
 } as const;
 
 /** The findings as Markdown under `hashes` headings ("###"); undefined when the report has none. */
-export function findingsMarkdown(answers: Pick<Answers, 'loop' | 'worker'>, hashes: string): string | undefined {
+export function findingsMarkdown(answers: Pick<Answers, 'loop' | 'worker' | 'conditions'>, hashes: string): string | undefined {
   const parts = (['loop', 'worker'] as const).flatMap((key) => {
     const lines = answers[key];
     if (lines.length === 0) return [];
     return [`${hashes} ${FINDING_TITLES[key]}`, lines.map((line) => `- ${line}`).join('\n'), FINDINGS_LEGEND[key]];
   });
-  return parts.length === 0 ? undefined : parts.join('\n\n');
+  if (parts.length === 0) return undefined;
+  return [...(answers.conditions === undefined ? [] : [answers.conditions]), ...parts].join('\n\n');
 }
 
 /** Questions grouped by scenario, in order. */
@@ -37,7 +38,10 @@ export function byScenario(questions: readonly Question[]): [string, Question[]]
 export function questionsMarkdown(questions: readonly Question[], hashes: string, image: (q: Question) => string): string {
   return byScenario(questions)
     .map(([scenario, mine]) => {
-      const blocks = mine.map((q) => `![${q.title}](${image(q)})\n\n${q.rows.map((r) => `- ${r.sentence}`).join('\n')}`);
+      const blocks = mine.map(
+        (q) =>
+          `![${q.title}](${image(q)})\n\n${q.rows.map((r) => `- ${r.sentence}${r.costs === undefined ? '' : `; ${r.costs}`}`).join('\n')}`,
+      );
       return [`${hashes} ${scenario}`, ...blocks].join('\n\n');
     })
     .join('\n\n');
@@ -56,5 +60,6 @@ export function answersHtml(answers: Answers): string {
     ([scenario, mine]) =>
       `<div class="answers-scenario" data-scenario="${escapeHtml(scenario)}"><h4>${escapeHtml(scenario)}</h4>${mine.map((q) => `<figure class="forest" id="answer-${escapeHtml(q.id)}">${forestSvg(q)}</figure>`).join('')}</div>`,
   );
-  return [...findings, ...pictures].join('\n');
+  const conditions = answers.conditions === undefined ? [] : [`<p class="muted" data-conditions>${escapeHtml(answers.conditions)}</p>`];
+  return [...conditions, ...findings, ...pictures].join('\n');
 }

@@ -10,7 +10,7 @@ import { formatDate, formatMs, formatRps } from '../text/formats.ts';
 import { modeLabel, timingText, runtimeLabel } from '../text/labels.ts';
 import { shownP99 } from '../../stats/littles-law.ts';
 import { connectionsSwept } from '../lanes.ts';
-import { hostCheckText, movingMachineText, sharedHostText } from '../text/precision.ts';
+import { hostHealth } from '../text/host-health.ts';
 
 const DASH = '-';
 
@@ -46,14 +46,10 @@ export function renderConsoleSummary(report: Report): string {
     .filter((r) => r.status !== 'ok')
     .map((r) => `${r.name} ${r.status}${r.reason === undefined ? '' : `: ${r.reason}`}`);
   const lines = report.comparisons.flatMap((c) => comparisonLines(report, c).map((line) => `[${c.scenario}] ${line}`));
-  const moving = movingMachineText(report.environment);
-  const check = hostCheckText(report.environment);
-  const shared = sharedHostText(report.results);
+  const health = hostHealth(report.environment, report.results);
   const parts = [
     header,
-    ...(moving === undefined ? [] : [moving]),
-    ...(check === undefined ? [] : [check]),
-    ...(shared === undefined ? [] : [shared]),
+    ...(health === undefined ? [] : [health.text]),
     ...(skipped.length === 0 ? [] : [`Not measured: ${skipped.join('; ')}`]),
     report.results.length === 0 ? 'No cell was measured.' : resultsTable(report),
     ...(lines.length === 0 ? [] : [lines.join('\n')]),

@@ -6,7 +6,7 @@
  * A log axis because ratios are symmetric there: 2x and 0.5x sit equally far from 1.
  */
 import type { AnswerRow, Question } from '../answers.ts';
-import { holdsOne } from '../../stats/paired.ts';
+import type { RatioReading } from '../ratio-verdict.ts';
 import { escapeHtml } from './html-escape.ts';
 import { MARK_COLORS, RUNTIME_COLORS, SPARE_COLORS } from './palette.ts';
 
@@ -68,14 +68,13 @@ function rowSvg(row: AnswerRow, index: number, y: number, domain: Domain, plotLe
   const x = (v: number) => n(logX(Math.min(domain[1], Math.max(domain[0], v)), domain, plotLeft, plotWidth));
   const colour = colourOf(row, index);
   const mid = n(y + rowHeight / 2);
-  const same = row.ci !== undefined && holdsOne(row.ci);
-  const verdict = row.ci === undefined ? 'no-interval' : same ? 'no-difference' : row.ratio > 1 ? 'more' : 'less';
+  const verdict = VERDICT_CLASS[row.verdict.reading];
+  const inconclusive = row.verdict.reading === 'inconclusive';
   const bar =
     row.ci === undefined
       ? ''
-      : `<line class="interval" x1="${x(row.ci[0])}" x2="${x(row.ci[1])}" y1="${mid}" y2="${mid}" stroke="${colour}" stroke-width="2.5" stroke-linecap="round"/>`;
-  // Hollow: cannot be told from 1 (or has no interval to tell it by); filled: a difference.
-  const dot = `<circle class="ratio" cx="${x(row.ratio)}" cy="${mid}" r="4.5" fill="${same || row.ci === undefined ? '#fff' : colour}" stroke="${colour}" stroke-width="2"/>`;
+      : `<line class="interval" x1="${x(row.ci[0])}" x2="${x(row.ci[1])}" y1="${mid}" y2="${mid}" stroke="${colour}" stroke-width="2.5" stroke-linecap="round"${inconclusive ? ' stroke-dasharray="3 3" stroke-opacity="0.6"' : ''}/>`;
+  const dot = mark(row.verdict.reading, x(row.ratio), mid, colour);
   return [
     `<g class="row" data-lane="${escapeHtml(row.lane)}" data-ratio="${row.ratio}"${row.ci === undefined ? '' : ` data-ci="${row.ci[0]} ${row.ci[1]}"`} data-verdict="${verdict}">`,
     `<title>${escapeHtml(row.sentence)}</title>`,
@@ -87,6 +86,31 @@ function rowSvg(row: AnswerRow, index: number, y: number, domain: Domain, plotLe
   ].join('');
 }
 
+/** The class each reading carries (data-verdict), for tests and the page's own styles. */
+const VERDICT_CLASS: Record<RatioReading, string> = {
+  more: 'more',
+  less: 'less',
+  same: 'no-difference',
+  'no-interval': 'no-interval',
+  inconclusive: 'inconclusive',
+};
+
+/**
+ * One mark per meaning: a filled dot, a difference; a hollow dot, no difference (a narrow
+ * interval holding 1); a hollow diamond, no interval to tell by; a hollow square (its bar
+ * dashed), inconclusive. A bystander waiting 77x less with no interval is not drawn like no difference.
+ */
+function mark(reading: RatioReading, cx: number, cy: number, colour: string): string {
+  const stroke = `stroke="${colour}" stroke-width="2"`;
+  if (reading === 'no-interval') {
+    const r = 5.5;
+    return `<path class="ratio" d="M${cx} ${n(cy - r)}L${n(cx + r)} ${cy}L${cx} ${n(cy + r)}L${n(cx - r)} ${cy}Z" fill="#fff" ${stroke}/>`;
+  }
+  if (reading === 'inconclusive')
+    return `<rect class="ratio" x="${n(cx - 4)}" y="${n(cy - 4)}" width="8" height="8" fill="#fff" ${stroke}/>`;
+  return `<circle class="ratio" cx="${cx}" cy="${cy}" r="4.5" fill="${reading === 'same' ? '#fff' : colour}" ${stroke}/>`;
+}
+
 /** The question as a self-contained SVG document (also valid inline in HTML). */
 export function forestSvg(question: Question): string {
   const { pad, titleHeight, lineLabelHeight, rowHeight, labelWidth, plotWidth, gap, axisHeight, charWidth } = LAYOUT;
@@ -95,7 +119,7 @@ export function forestSvg(question: Question): string {
   const textLeft = plotLeft + plotWidth + gap;
   const longest = Math.max(0, ...question.rows.map((r) => r.sentence.length));
   // At least as wide as the legend under the axis.
-  const width = Math.ceil(Math.max(textLeft + longest * charWidth + pad, plotLeft + 560));
+  const width = Math.ceil(Math.max(textLeft + longest * charWidth + pad, plotLeft + 740));
   const top = pad + titleHeight + lineLabelHeight;
   const bottom = top + question.rows.length * rowHeight;
   const height = bottom + axisHeight + pad;
@@ -115,7 +139,7 @@ export function forestSvg(question: Question): string {
     `<line class="one" x1="${one}" x2="${one}" y1="${top - 4}" y2="${bottom}" stroke="${MARK_COLORS.target}" stroke-dasharray="4 3"/>`,
     `<text x="${one}" y="${top - 6}" font-size="11" text-anchor="middle" fill="${MARK_COLORS.target}">no difference</text>`,
     ...rows,
-    `<text x="${plotLeft}" y="${bottom + 30}" font-size="10" fill="#718096">ratio, log scale; bar: 95 % interval; hollow dot: no difference (interval holds 1) or no interval</text>`,
+    `<text x="${plotLeft}" y="${bottom + 30}" font-size="10" fill="#718096">ratio, log scale; bar: 95 % interval; ● a difference; ○ no difference (narrow interval holds 1); ◇ no interval; □ inconclusive (shared host, invalid, or interval over 1.5x)</text>`,
     '</svg>',
   ].join('\n');
 }

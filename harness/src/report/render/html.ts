@@ -4,7 +4,8 @@
  * Pure: it formats, never measures, and takes the chart libraries as text so it reads no files.
  * The charts are drawn in the page from the embedded report JSON (see html-chart-script.ts).
  */
-import { CLIENT_BOUND_CPU_PERCENT, PAGE_FAULT_SHARE, SHARED_HOST_CORES, UNSTABLE_CV } from '../flags.ts';
+import { CLIENT_BOUND_CPU_PERCENT, PAGE_FAULT_SHARE, SHARED_HOST_CORES, UNFAIR_JAIN, UNSTABLE_CV } from '../flags.ts';
+import { SLOW_RUN_SHARE } from '../../system/speed-math.ts';
 import type { ReportSection } from '../section.ts';
 import type { ChartAssets } from './html-assets.ts';
 import { chartScript } from './html-chart-script.ts';
@@ -21,7 +22,8 @@ import { allocatorOf } from '../text/allocator.ts';
 import type { ScenarioName } from '../../model/names.ts';
 import type { Parameters } from '../../model/parameters.ts';
 import type { Report, RuntimeEntry } from '../../model/report.ts';
-import { driftCancelledLegend, hostCheckText, movingMachineText, sharedHostText } from '../text/precision.ts';
+import { driftCancelledLegend } from '../text/precision.ts';
+import { hostHealth } from '../text/host-health.ts';
 
 /** Scenarios present in the report, in the report's scenario order. */
 function scenariosOf(report: Report): ScenarioName[] {
@@ -39,19 +41,13 @@ function statusBanner(report: Report): string {
 
 function header(report: Report): string {
   const p = report.parameters;
-  const moving = movingMachineText(report.environment);
-  const check = hostCheckText(report.environment);
-  const shared = sharedHostText(report.results);
+  const health = hostHealth(report.environment, report.results);
   const subtitle = `${p.runs} runs × ${p.durationSec} s per cell after ${p.warmupSec} s warm-up, ${p.connections} connections, on ${report.environment.cpu.model} × ${report.environment.cpu.count}`;
   return [
     `<h1>Sync vs async HTTP benchmark, ${escapeHtml(formatDate(report.createdAt))}</h1>`,
     `<p class="subtitle">${escapeHtml(subtitle)}</p>`,
     statusBanner(report),
-    ...(moving === undefined ? [] : [`<p class="banner warn" data-machine-speed="moving">${escapeHtml(moving)}</p>`]),
-    ...(shared === undefined ? [] : [`<p class="banner warn" data-shared-host>${escapeHtml(shared)}</p>`]),
-    ...(check === undefined
-      ? []
-      : [`<p class="banner${report.environment.hostCheck?.moved === true ? ' warn' : ''}" data-host-check>${escapeHtml(check)}</p>`]),
+    ...(health === undefined ? [] : [`<p class="banner${health.warn ? ' warn' : ''}" data-host-health>${escapeHtml(health.text)}</p>`]),
   ].join('\n');
 }
 
@@ -118,6 +114,8 @@ function howToRead(report: Report): string {
 <li>⚠ count-mismatch: the server counted more or fewer requests than the client sent.</li>
 <li>⚠ latency censored: the latency figures cannot be told: the answered requests' mean is under a quarter of the time in the system Little's law gives (connections ÷ req/s: the runs held under half a turn of the queue), or more requests were left unanswered at the runs' end than answered, or those (counted at their age, a lower bound) lift the p99 1.5x; a p99 that is such a lower bound reads "≥ …".</li>
 <li>⚠ shared host: other processes (outside the harness and its servers) used at least ${SHARED_HOST_CORES} cores' worth of CPU during a run: the host was shared, which the speed checks cannot see; bench:compare does not judge such a cell.</li>
+<li>⚖ connections served unevenly: Jain's fairness index of the answers per connection under ${UNFAIR_JAIN} (1: every connection served alike); what one caller waits then differs from another's.</li>
+<li>🐢 runs on a slow machine left out: the speed sampler read the machine under ${SLOW_RUN_SHARE} of the cell's median speed during those runs.</li>
 <li>✗ invalid: errors, timeouts, non-2xx answers or a failed answer check; ✗ failed: the server died (no figures).</li>
 ${driftCancelledLegend(report.results)
   .map((line) => `<li>${escapeHtml(line)}</li>`)

@@ -5,11 +5,13 @@
  */
 import { allocatorOf } from '../text/allocator.ts';
 import { benchAnswers } from '../answers.ts';
+import { hostHealth } from '../text/host-health.ts';
 import { findingsMarkdown } from './answers.ts';
 import { concurrencyMarkdown } from './concurrency.ts';
 import { markdownTable } from 'markdown-table';
 import { escapeCell, formatDate, formatMs, formatRatio, formatRps } from '../text/formats.ts';
-import { CLIENT_BOUND_CPU_PERCENT, PAGE_FAULT_SHARE, SHARED_HOST_CORES, UNSTABLE_CV } from '../flags.ts';
+import { CLIENT_BOUND_CPU_PERCENT, PAGE_FAULT_SHARE, SHARED_HOST_CORES, UNFAIR_JAIN, UNSTABLE_CV } from '../flags.ts';
+import { SLOW_RUN_SHARE } from '../../system/speed-math.ts';
 import { shownP99 } from '../../stats/littles-law.ts';
 import { connectionsSwept, laneOf } from '../lanes.ts';
 import { MODE_ORDER } from '../merge.ts';
@@ -19,16 +21,7 @@ import type { Report } from '../../model/report.ts';
 import { poolsSection, processesSection } from './processes.ts';
 import type { ReportSection } from '../section.ts';
 import { DASH, environmentRows, modeLabel, parameterRows, runtimeLabel, THREAD_HEAD, threadFigures } from '../text/labels.ts';
-import {
-  driftCancelledLegend,
-  driftCancelledText,
-  hostCheckText,
-  sharedHostText,
-  movingMachineText,
-  precisionLegend,
-  precisionText,
-  runsText,
-} from '../text/precision.ts';
+import { driftCancelledLegend, driftCancelledText, precisionLegend, precisionText, runsText } from '../text/precision.ts';
 import { cellNotes, comparisonLines } from '../text/sentences.ts';
 
 function rpsWithSpread(cell: CellResult): string {
@@ -90,7 +83,9 @@ function threadsTable(cells: readonly CellResult[], swept: boolean): string | un
       return figures === undefined ? [] : [[modeLabel(cell, swept), cell.runtime, ...figures.map(escapeCell)]];
     });
   if (rows.length === 0) return undefined;
-  const table = markdownTable([['mode', 'runtime', ...THREAD_HEAD], ...rows], { align: ['l', 'l', 'r', 'r', 'r', 'r', 'r', 'l', 'r'] });
+  const table = markdownTable([['mode', 'runtime', ...THREAD_HEAD], ...rows], {
+    align: ['l', 'l', 'r', 'r', 'r', 'r', 'r', 'l', 'r', 'r', 'r', 'r'],
+  });
   // A fault hands the server a fresh page: on a VM that can cost 14-17 µs (environment's "fresh memory").
   return `Server threads and page faults (from /proc, medians over runs):\n\n${table}`;
 }
@@ -115,16 +110,14 @@ function titleSection(report: Report): string {
     report.status === 'interrupted'
       ? '**⚠ Interrupted:** the run stopped before finishing its plan; only the cells below were measured.'
       : 'Status: complete, every planned cell was attempted.';
-  const lines = [movingMachineText(report.environment), hostCheckText(report.environment), sharedHostText(report.results)].filter(
-    (l) => l !== undefined,
-  );
-  return [title, status, ...lines].join('\n\n');
+  const health = hostHealth(report.environment, report.results);
+  return [title, status, ...(health === undefined ? [] : [health.text])].join('\n\n');
 }
 
 function howToRead(report: Report): string {
   const p = report.parameters;
   const figures = [
-    `Each figure is the median of ${runsText(p)} of ${p.durationSec} s (after ${p.warmupSec} s of warm-up) at ${p.connections} connections.`,
+    `Each figure is the median of ${runsText(p, report.results)} of ${p.durationSec} s (after ${p.warmupSec} s of warm-up) at ${p.connections} connections.`,
     ...precisionLegend(p),
     ...driftCancelledLegend(report.results),
     "req/s is ± the half-width of the 95 % confidence interval of the mean; p99 is the load's latency;",
@@ -137,6 +130,8 @@ function howToRead(report: Report): string {
     "- ⚠ latency censored: the latency figures cannot be told: the answered requests' mean is under a quarter of the time in the system Little's law gives (connections ÷ req/s: the runs held under half a turn of the queue), or more requests were left unanswered at the runs' end than answered, or those (counted at their age, a lower bound) lift the p99 1.5x; a p99 that is such a lower bound reads \"≥ …\"",
     '- ⚠ overloaded: requests waited past the timeout and the client gave up on them; the figures are of the answered ones, and the share that timed out is given',
     `- ⚠ shared host: other processes (outside the harness and its servers) used at least ${SHARED_HOST_CORES} cores' worth of CPU during a run: the host was shared, which the speed checks cannot see; \`bench:compare\` does not judge such a cell`,
+    `- ⚖ connections served unevenly: Jain's fairness index of the answers per connection under ${UNFAIR_JAIN} (1: every connection served alike); what one caller waits then differs from another's`,
+    `- 🐢 runs on a slow machine left out: the speed sampler read the machine under ${SLOW_RUN_SHARE} of the cell's median speed during those runs`,
     '- ✗ invalid: errors (without overload), non-2xx answers or a failed answer check; ✗ failed: the server died or hung (alive but doing no work at all)',
     `- ⚠ page faults ≈ x %: the server's page faults a request, at what a fresh page costs on this host ("fresh memory" below), took at least ${PAGE_FAULT_SHARE * 100} % of its CPU a request: the figure measures the host's memory handling as much as the endpoint${allocatorOf(report.parameters) === 'keep' ? '' : '; `--allocator keep` measures it with the allocators keeping freed memory'} (docs/methodology.md)`,
   ].join('\n');

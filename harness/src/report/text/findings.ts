@@ -1,14 +1,16 @@
 /**
  * The sentences people quote from a bench report: one per runtime and question ("bun: worker
  * serves 1.90x (1.80–2.00x) the requests/s of sync"), and the findings across scenarios (which
- * off-loop mode stayed on the loop, where a worker pays). A ratio whose 95 % interval holds 1
- * reads "no difference", whatever its median says. Pure text from plain figures: the report's
+ * off-loop mode stayed on the loop, where a worker pays). A ratio whose narrow 95 % interval holds
+ * 1 reads "no difference", whatever its median says; one from doubtful cells or too wide an
+ * interval reads "inconclusive" (ratio-verdict.ts). Pure text from plain figures: the report's
  * questions are gathered in report/answers.ts.
  */
 import { percent } from '../flags.ts';
-import { holdsOne } from '../../stats/paired.ts';
+import { inconclusiveText, type RatioReading, ratioVerdict } from '../ratio-verdict.ts';
 import type { LoopVerdict } from '../../model/cell.ts';
 import { formatMs, formatRatio } from './formats.ts';
+import { HELD_LAG_SHARE, MIN_SYNC_LAG_MS } from '../loop-verdict.ts';
 
 export type Interval = readonly [number, number];
 
@@ -29,26 +31,25 @@ export function ratioWithInterval(ratio: number, ci: Interval | undefined): stri
   return `${formatRatio(ratio)} (${ci === undefined ? 'no interval' : intervalText(ci)})`;
 }
 
-/** Whether a ratio is told apart from 1: 'more' or 'less' when its interval excludes 1, else 'same' (or 'unsure' without one). */
-export function ratioReading(ratio: number, ci: Interval | undefined): 'more' | 'less' | 'same' | 'unsure' {
-  if (ci === undefined) return 'unsure';
-  if (holdsOne(ci)) return 'same';
-  return ratio > 1 ? 'more' : 'less';
-}
-
 /**
  * One runtime's answer to one question, e.g. "bun: worker serves 1.90x (1.80–2.00x) the
  * requests/s of sync", "node: async: no difference in requests/s from sync (1.02x, 0.95–1.09x)",
- * "deno: with async, a bystander request's p99 is 0.05x sync's (no interval)".
+ * "node: async vs sync, requests/s: inconclusive: async shared the host (1.48x, 0.91–2.43x)",
+ * "deno: with async, a bystander request's p99 is 0.05x sync's (no interval)". `doubt` is why the
+ * cells cannot carry an answer (ratio-verdict.ts cellsDoubt).
  */
-export function ratioSentence(lane: string, words: RatioWords, ratio: number, ci: Interval | undefined): string {
+export function ratioSentence(lane: string, words: RatioWords, ratio: number, ci: Interval | undefined, doubt?: string): string {
+  const verdict = ratioVerdict(ratio, ci, doubt);
+  const figures = ci === undefined ? `${formatRatio(ratio)}, no interval` : `${formatRatio(ratio)}, ${intervalText(ci)}`;
+  const what = words.measure === 'bystander' ? "a bystander request's p99" : 'requests/s';
+  if (verdict.reading === 'inconclusive')
+    return `${lane}: ${words.over} vs ${words.base}, ${what}: ${inconclusiveText(verdict)} (${figures})`;
   if (words.measure === 'bystander') {
-    if (ci !== undefined && holdsOne(ci))
-      return `${lane}: with ${words.over}, no difference in a bystander request's p99 from ${words.base} (${formatRatio(ratio)}, ${intervalText(ci)})`;
+    if (verdict.reading === 'same')
+      return `${lane}: with ${words.over}, no difference in a bystander request's p99 from ${words.base} (${figures})`;
     return `${lane}: with ${words.over}, a bystander request's p99 is ${formatRatio(ratio)} ${words.base}'s (${ci === undefined ? 'no interval' : intervalText(ci)})`;
   }
-  if (ci !== undefined && holdsOne(ci))
-    return `${lane}: ${words.over}: no difference in requests/s from ${words.base} (${formatRatio(ratio)}, ${intervalText(ci)})`;
+  if (verdict.reading === 'same') return `${lane}: ${words.over}: no difference in requests/s from ${words.base} (${figures})`;
   if (ci === undefined) return `${lane}: ${words.over} serves ${formatRatio(ratio)} the requests/s of ${words.base} (no interval)`;
   return `${lane}: ${words.over} serves ${ratioWithInterval(ratio, ci)} the requests/s of ${words.base}`;
 }
@@ -58,6 +59,10 @@ export interface ScenarioRatio {
   scenario: string;
   ratio: number;
   ci?: Interval;
+  /** Why its cells cannot carry an answer (shared host, invalid, failed). */
+  doubt?: string;
+  /** What the ratio's reader needs beside it: its ceiling and the CPU a request costs ("at most ~2x with 2 CPUs; ..."). */
+  costs?: string;
 }
 
 const list = (items: readonly ScenarioRatio[], figure: (r: ScenarioRatio) => string) =>
@@ -65,18 +70,28 @@ const list = (items: readonly ScenarioRatio[], figure: (r: ScenarioRatio) => str
 
 /**
  * Where a worker pays on one runtime, e.g. "node: a worker pays in fib (2.10x, 1.95–2.26x) and
- * regex (…); no difference in json (1.02x, 0.95–1.09x); it costs in sqlite (0.41x, 0.39–0.43x)".
+ * regex (…); no difference in json (1.02x, 0.95–1.09x); it costs in sqlite (0.41x, 0.39–0.43x);
+ * inconclusive in hash (1.48x, 0.91–2.43x: its interval … is wider than 1.5x end to end)".
  */
 export function workerFinding(lane: string, ratios: readonly ScenarioRatio[]): string {
-  const by = (reading: ReturnType<typeof ratioReading>) => ratios.filter((r) => ratioReading(r.ratio, r.ci) === reading);
-  const withCi = (r: ScenarioRatio) => (r.ci === undefined ? formatRatio(r.ratio) : `${formatRatio(r.ratio)}, ${intervalText(r.ci)}`);
+  const reading = (r: ScenarioRatio) => ratioVerdict(r.ratio, r.ci, r.doubt);
+  const by = (wanted: RatioReading) => ratios.filter((r) => reading(r).reading === wanted);
+  const withCi = (r: ScenarioRatio) =>
+    `${r.ci === undefined ? formatRatio(r.ratio) : `${formatRatio(r.ratio)}, ${intervalText(r.ci)}`}${r.costs === undefined ? '' : `; ${r.costs}`}`;
+  const withWhy = (r: ScenarioRatio) => `${reading(r).why ?? ''}: ${withCi(r)}`;
   // Without any interval (too few runs) there is nothing to say where it pays: the figures alone.
-  if (by('unsure').length === ratios.length) return `${lane}: worker over sync, no interval (too few runs): ${list(ratios, withCi)}`;
+  if (by('no-interval').length === ratios.length) return `${lane}: worker over sync, no interval (too few runs): ${list(ratios, withCi)}`;
   const parts = [
-    by('more').length === 0 ? 'a worker pays in no scenario' : `a worker pays in ${list(by('more'), withCi)}`,
+    // "Pays in no scenario" only where some scenario said otherwise: not when none could tell.
+    ...(by('more').length > 0
+      ? [`a worker pays in ${list(by('more'), withCi)}`]
+      : by('same').length + by('less').length > 0
+        ? ['a worker pays in no scenario']
+        : []),
     ...(by('same').length === 0 ? [] : [`no difference in ${list(by('same'), withCi)}`]),
     ...(by('less').length === 0 ? [] : [`it costs in ${list(by('less'), withCi)}`]),
-    ...(by('unsure').length === 0 ? [] : [`no interval in ${list(by('unsure'), withCi)}`]),
+    ...(by('inconclusive').length === 0 ? [] : [`inconclusive in ${list(by('inconclusive'), withWhy)}`]),
+    ...(by('no-interval').length === 0 ? [] : [`no interval in ${list(by('no-interval'), withCi)}`]),
   ];
   return `${lane}: ${parts.join('; ')}`;
 }
@@ -95,7 +110,8 @@ export interface LoopReading {
 /**
  * "ticks 2 %", "lag p99 40 ms vs sync's 42 ms": the figures the verdict rests on. A call that
  * left the loop by its ticks needs no more; where the lag made it stayed or partly, or there
- * was no loop check, the lag is given too.
+ * was no loop check, the lag is given too, and where the two disagree (reconciledLag) the
+ * sentence says how they fit.
  */
 function evidence(r: LoopReading): string {
   const parts: string[] = [];
@@ -103,7 +119,21 @@ function evidence(r: LoopReading): string {
   const lagDecided = r.ticksShare === undefined || r.verdict !== 'left';
   if (lagDecided && r.lagP99Ms !== undefined && r.syncLagP99Ms !== undefined)
     parts.push(`lag p99 ${formatMs(r.lagP99Ms)} ms vs sync's ${formatMs(r.syncLagP99Ms)} ms`);
+  const reconciled = reconciledLag(r);
+  if (reconciled !== undefined) parts.push(reconciled);
   return parts.join(', ');
+}
+
+/**
+ * Where the loop check says the calls stayed on the loop (no tick ran while one was in hand) but
+ * the lag under load was well below sync's: both hold, the calls ran on the loop in shorter holds
+ * than sync's one long one (a stream that compresses chunk by chunk yields between chunks).
+ * Undefined where the figures agree.
+ */
+export function reconciledLag(r: LoopReading): string | undefined {
+  if (r.verdict !== 'stayed' || r.ticksShare === undefined || r.lagP99Ms === undefined || r.syncLagP99Ms === undefined) return undefined;
+  if (r.syncLagP99Ms < MIN_SYNC_LAG_MS || r.lagP99Ms >= HELD_LAG_SHARE * r.syncLagP99Ms) return undefined;
+  return "the work still ran on the loop, in shorter holds than sync's";
 }
 
 const VERDICT_ORDER: readonly [LoopVerdict, string][] = [
@@ -130,7 +160,7 @@ export function loopFinding(lane: string, mode: string, readings: readonly LoopR
 
 /** What the findings' figures are, said once above them. */
 export const FINDINGS_LEGEND = {
-  loop: "Ticks: the share of an idle loop's timer ticks that ran while the mode's calls were in hand (0 %: the calls held the loop; the loop check before the runs); lag p99: the server's event-loop lateness under load, against the sync cell's.",
+  loop: "Ticks: the share of an idle loop's timer ticks that ran while the mode's calls were in hand (0 %: the calls held the loop; the loop check before the runs; it decides the verdict); lag p99: the server's event-loop lateness under load, against the sync cell's; where ticks say stayed and the lag is well below sync's, the calls held the loop in shorter pieces.",
   worker:
-    'Worker over sync, requests/s: the ratio with its 95 % interval; "no difference" when the interval holds 1 (the two cannot be told apart).',
+    'Worker over sync, requests/s: the ratio with its 95 % interval; "no difference" when the interval holds 1 and is narrow (within 1.5x end to end); "inconclusive" when it is wider, or a cell behind it shared the host, was invalid or failed.',
 } as const;

@@ -9,7 +9,7 @@ import type { NetworkPath, RoundTrip } from '../../model/environment.ts';
 import type { Parameters } from '../../model/parameters.ts';
 import type { Report, Timing } from '../../model/report.ts';
 import { formatBytes, formatMs, formatRps } from './formats.ts';
-import { firstTouchText, machineSpeedRow } from './precision.ts';
+import { firstTouchText, machineSpeedRow, referenceLoopRow } from './precision.ts';
 
 /** What a table shows where there is no figure. */
 export const DASH = '—';
@@ -42,6 +42,10 @@ export function threadFigures(cell: CellResult): string[] | undefined {
     t.othersCpuPercent.toFixed(0),
     busiest === '' ? DASH : busiest,
     cell.pageFaultsPerRequest === undefined ? DASH : formatRps(cell.pageFaultsPerRequest),
+    ...(['loopMs', 'poolMs', 'helperMs'] as const).map((k) => {
+      const ms = cell.cpuPerRequestMs?.[k];
+      return ms === undefined ? DASH : formatMs(ms);
+    }),
   ];
 }
 
@@ -53,6 +57,9 @@ export const THREAD_HEAD = [
   'their CPU %',
   'busiest',
   'page faults / request',
+  'CPU ms a request: loop thread',
+  'pool and workers',
+  'engine helpers',
 ];
 
 /** The environment as label/value rows, shared by the Markdown and HTML reports. */
@@ -63,6 +70,7 @@ export function environmentRows(report: Report): [string, string][] {
     ['kernel', env.kernel],
     ['CPU', `${env.cpu.model} × ${env.cpu.count}`],
     ...(machineSpeedRow(env) === undefined ? [] : [machineSpeedRow(env) as [string, string]]),
+    ...(referenceLoopRow(env) === undefined ? [] : [referenceLoopRow(env) as [string, string]]),
     ['memory', formatBytes(env.memoryBytes)],
     ...(env.memoryFirstTouch === undefined ? [] : [['fresh memory', firstTouchText(env.memoryFirstTouch)] as [string, string]]),
     ['commit', `${env.commit}${env.dirty ? ' (dirty: uncommitted changes)' : ''}`],

@@ -4,7 +4,7 @@
  * ("±3.1 %"), and the machine's speed over the run ("2 vCPUs, 1.1 to 1.9 cores' worth").
  * Pure: formats what the report holds.
  */
-import { holdsOne } from '../../stats/paired.ts';
+import { inconclusiveText, ratioVerdict } from '../ratio-verdict.ts';
 import type { CellResult, Summary } from '../../model/cell.ts';
 import type { Ratios } from '../../model/comparison.ts';
 import type { Environment, FirstTouch } from '../../model/environment.ts';
@@ -16,18 +16,33 @@ import { MIN_RUNS_FOR_INTERVAL } from '../../stats/stats.ts';
  * The throughput ratio from paired runs and its interval, as two pieces of a sentence ("1.05x",
  * "(0.88x to 1.25x over 6 pairs: no measurable difference)"), or undefined when the runs were not paired.
  */
-export function pairedRatioText(ratios: Ratios): { ratio: string; interval: string } | undefined {
+export function pairedRatioText(ratios: Ratios, doubt?: string): { ratio: string; interval: string } | undefined {
   const ci = ratios.throughputCi95;
   if (ci === undefined || ratios.pairedThroughput === undefined) return undefined;
   const span = `${formatRatio(ci[0])} to ${formatRatio(ci[1])} over ${ratios.pairs ?? 0} pairs`;
-  return { ratio: formatRatio(ratios.pairedThroughput), interval: holdsOne(ci) ? `(${span}: no measurable difference)` : `(${span})` };
+  const verdict = ratioVerdict(ratios.pairedThroughput, ci, doubt);
+  const reading =
+    verdict.reading === 'inconclusive' ? `: ${inconclusiveText(verdict)}` : verdict.reading === 'same' ? ': no measurable difference' : '';
+  return { ratio: formatRatio(ratios.pairedThroughput), interval: `(${span}${reading})` };
 }
 
-/** "4 runs", or "4 to 12 runs" when runs were added until a precision target was met. */
-export function runsText(p: Parameters): string {
-  return p.targetPrecision === undefined || p.maxRuns === undefined || p.maxRuns <= p.runs
-    ? `${p.runs} runs`
-    : `${p.runs} to ${p.maxRuns} runs`;
+/**
+ * The runs the cells took, as they were ("4 runs", "4 to 7 runs"), and, when the plan allowed
+ * more while an interval was wide, how many it allowed and whether any cell got them: a budget
+ * the minimum runs already fill buys none, and "4 to 12 runs" would promise what did not happen.
+ */
+export function runsText(p: Parameters, cells: readonly Pick<CellResult, 'status' | 'requestsPerSec'>[] = []): string {
+  const counts = cells.filter((c) => c.status === 'ok').map((c) => c.requestsPerSec.runs.length);
+  const allowedMore = p.targetPrecision !== undefined && p.maxRuns !== undefined && p.maxRuns > p.runs;
+  if (counts.length === 0) return allowedMore ? `${p.runs} to ${p.maxRuns} runs` : `${p.runs} runs`;
+  const low = Math.min(...counts);
+  const high = Math.max(...counts);
+  const taken = low === high ? `${low} run${low === 1 ? '' : 's'}` : `${low} to ${high} runs`;
+  if (!allowedMore || p.targetPrecision === undefined) return taken;
+  const goal = `±${Math.round(p.targetPrecision * 100)} %`;
+  return high > p.runs
+    ? `${taken} (more, up to ${p.maxRuns}, while a cell's interval was wider than ${goal} of its median, within the time budget)`
+    : `${taken} (up to ${p.maxRuns} were allowed while an interval was wider than ${goal}, within a ${p.budgetSec ?? '?'} s budget the minimum runs filled: no cell got more)`;
 }
 
 /** The legend line for the precision target and the paired ratios, when the run had them. */
@@ -99,41 +114,14 @@ export function movingMachineText(env: Environment): string | undefined {
   return `⚠ The machine's speed moved during this run: ${span.min.toFixed(2)} to ${span.max.toFixed(2)} cores' worth from run to run (${ratio.toFixed(1)}x). Each interval holds the spread of this run's own runs; a run minutes later on this machine may land outside it (\`pnpm bench:compare\` counts the cells that reproduce).`;
 }
 
-/**
- * The shared-host line for the top of the report: how many cells had a run with other processes
- * busy beside it (report/flags.ts SHARED_HOST_CORES), and the most they took; undefined when none.
- */
-export function sharedHostText(
-  cells: readonly Pick<CellResult, 'flags' | 'runtime' | 'runtimeLabel' | 'scenario' | 'mode'>[],
-): string | undefined {
-  const shared = cells.filter((c) => c.flags.includes('shared-host'));
-  if (shared.length === 0) return undefined;
-  const names = shared.slice(0, 4).map((c) => `${c.runtimeLabel ?? c.runtime} ${c.scenario}/${c.mode}`);
-  const more = shared.length > names.length ? `, and ${shared.length - names.length} more` : '';
-  return `⚠ Other processes used the CPU during runs of ${shared.length} of ${cells.length} cells (${names.join(', ')}${more}): those figures are of a shared host, which the host check cannot see, and \`bench:compare\` does not judge them.`;
-}
-
-/**
- * The independent check's line for the top of the report: whether the host's speed held between
- * the run's start and end (a pinned fib loop on each CPU alone and together), and the reference
- * loop's range over the rounds; undefined when no check ran.
- */
-export function hostCheckText(env: Environment): string | undefined {
-  const check = env.hostCheck;
-  if (check === undefined) return undefined;
-  const reading = (r: { alone: number[]; together: number[] }): string => `${r.alone.join('/')} ms alone, ${r.together.join('/')} together`;
-  const before = `fib(${check.n}) per CPU ${reading(check.before)} before`;
+/** The reference loop's row for the environment table: its range over the rounds, which req/unit divides out. */
+export function referenceLoopRow(env: Environment): [string, string] | undefined {
   const loop = env.referenceLoop;
-  const rounds =
-    loop === undefined
-      ? ''
-      : ` The reference loop (${loop.unit}) read ${loop.minMs} to ${loop.maxMs} ms a call over ${loop.rounds} rounds (${(loop.maxMs / loop.minMs).toFixed(2)}x); req/unit divides it out.`;
-  if (check.after === undefined || check.change === undefined) return `Host check: ${before}; no reading after the run.${rounds}`;
-  const change = `${check.change >= 0 ? '+' : ''}${pct(check.change)}`;
-  const verdict = check.moved
-    ? `⚠ The host's speed moved between this run's start and end: ${change} (beyond ±${pct(check.threshold)}; the check's own floor ±${pct(check.floor)}).`
-    : `✓ The host's speed held between this run's start and end: ${change} (within ±${pct(check.threshold)}; the check's own floor ±${pct(check.floor)}).`;
-  return `${verdict} Host check: ${before}, ${reading(check.after)} after.${rounds}`;
+  if (loop === undefined) return undefined;
+  return [
+    'reference loop',
+    `${loop.unit}: ${loop.minMs} to ${loop.maxMs} ms a call over ${loop.rounds} rounds (median ${loop.medianMs} ms), timed between runs; req/unit divides it out`,
+  ];
 }
 
 /** "31.2 req/unit": the drift-cancelled figure of a cell, undefined when it has none. */
@@ -153,12 +141,13 @@ export function driftCancelledLegend(cells: readonly CellResult[]): string[] {
   ];
 }
 
-/** A cell's notes on its precision: runs left out for a slow machine, a target not reached. */
+/**
+ * A cell's notes on its precision: runs left out for a slow machine. A precision target not
+ * reached needs no note: the ± beside the figure shows it.
+ */
 export function precisionNotes(cell: CellResult): string[] {
   const notes: string[] = [];
   const slow = cell.slowRunsExcluded ?? 0;
   if (slow > 0) notes.push(`🐢 ${slow} run${slow === 1 ? '' : 's'} on a slow machine left out`);
-  if (cell.precisionGoal !== undefined && !cell.precisionGoal.met && cell.status === 'ok')
-    notes.push(`± target ${(cell.precisionGoal.halfWidthShare * 100).toFixed(0)} % not reached in ${cell.requestsPerSec.runs.length} runs`);
   return notes;
 }

@@ -9,9 +9,13 @@ import type { CellResult } from '../../model/cell.ts';
 import type { Comparison, Ratios } from '../../model/comparison.ts';
 import type { Report } from '../../model/report.ts';
 import { measuredLagP99 } from '../loop-verdict.ts';
+import { reconciledLag } from './findings.ts';
 import { formatMs, formatRatio, formatRps } from './formats.ts';
 import { runtimeLabel } from './labels.ts';
 import { pairedRatioText, precisionNotes } from './precision.ts';
+import { costsText, modeCosts } from '../cpu-costs.ts';
+import { differentWork, notComparedText } from '../different-work.ts';
+import { cellsDoubt, inconclusiveText, ratioVerdict } from '../ratio-verdict.ts';
 
 /** What a reader must know before trusting the row: status first, then flags. */
 export function cellNotes(cell: CellResult): string {
@@ -66,7 +70,15 @@ function ratioSentence(
       [base, baseCell],
     ])})`;
   }
-  const paired = pairedRatioText(ratios);
+  const doubt = cellsDoubt([overCell, baseCell]);
+  const paired = pairedRatioText(ratios, doubt);
+  const verdict = ratioVerdict(ratios.pairedThroughput ?? ratios.throughput, ratios.throughputCi95, doubt);
+  if (verdict.reading === 'inconclusive') {
+    const span =
+      ratios.throughputCi95 === undefined ? '' : `, ${formatRatio(ratios.throughputCi95[0])} to ${formatRatio(ratios.throughputCi95[1])}`;
+    const figure = formatRatio(ratios.pairedThroughput ?? ratios.throughput);
+    return `${runtime}: ${over} vs ${base}, requests/s: ${inconclusiveText(verdict)} (${figure}${span}) ${ratioDetails(ratios)}`;
+  }
   const note = caveat([overCell, baseCell], paired !== undefined);
   const figure = paired === undefined ? formatRatio(ratios.throughput) : paired.ratio;
   return `${runtime}: ${over} handles ${figure} the requests/s of ${base}${paired === undefined ? '' : ` ${paired.interval}`} ${ratioDetails(ratios)}${note}`;
@@ -83,11 +95,19 @@ export function comparisonLines(report: Report, comparison: Comparison): string[
   if (comparison.honoOverRaw !== undefined) {
     lines.push(ratioSentence(runtime, ['Hono', cell('baseline')], ['the raw server', cell('raw')], comparison.honoOverRaw));
   }
-  if (comparison.asyncOverSync !== undefined) {
-    lines.push(ratioSentence(runtime, ['async', cell('async')], ['sync', cell('sync')], comparison.asyncOverSync));
-  }
-  if (comparison.workerOverSync !== undefined) {
-    lines.push(ratioSentence(runtime, ['worker', cell('worker')], ['sync', cell('sync')], comparison.workerOverSync));
+  for (const [mode, ratios] of [
+    ['async', comparison.asyncOverSync],
+    ['worker', comparison.workerOverSync],
+  ] as const) {
+    if (ratios === undefined) continue;
+    const different = differentWork(report, comparison.scenario, mode);
+    if (different !== undefined) {
+      lines.push(`${runtime}: ${mode} vs sync, ${notComparedText(different)} ${ratioDetails(ratios)}`);
+      continue;
+    }
+    const costs = modeCosts(cell(mode), cell('sync'));
+    const clause = costs === undefined ? '' : costsText(costs);
+    lines.push(`${ratioSentence(runtime, [mode, cell(mode)], ['sync', cell('sync')], ratios)}${clause === '' ? '' : `; ${clause}`}`);
   }
   for (const mode of ['async', 'worker'] as const) {
     const line = loopSentence(runtime, cell(mode), cell('sync'));
@@ -137,5 +157,12 @@ export function loopSentence(runtime: string, over: CellResult | undefined, sync
   if (over.status === 'ok' && sync?.status === 'ok') {
     evidence.push(`probe p99 ${formatMs(over.probeLatencyMs.p99)} ms against sync's ${formatMs(sync.probeLatencyMs.p99)} ms`);
   }
+  const reconciled = reconciledLag({
+    scenario: over.scenario,
+    verdict,
+    ...(share === undefined ? {} : { ticksShare: share }),
+    ...(lag === undefined || syncLag === undefined ? {} : { lagP99Ms: lag, syncLagP99Ms: syncLag }),
+  });
+  if (reconciled !== undefined) evidence.push(reconciled);
   return `${runtime}: ${over.mode} ${VERDICT_WORDS[verdict]} (${evidence.join('; ')})`;
 }

@@ -23,6 +23,12 @@ export const name = 'starve';
 export const description = 'the thread pool starved: a small fs.promises.readFile queued behind long crypto.pbkdf2 calls';
 /** Outside the default plan: `--scenarios catalogue` (pnpm bench:catalogue) or its own name measures it. */
 export const group = 'catalogue';
+/** Async's answer leaves its blockers running (see the top): its requests/s are not sync's work. */
+export const differentWork = {
+  modes: ['async'],
+  why: 'async answers once its read is done and leaves its pbkdf2 blockers running, while sync and worker run them before answering',
+  compares: "what the read waits: the request's p99 and a bystander's",
+} as const;
 
 export interface StarveInput {
   /** Long pool calls started before the read. */

@@ -1,0 +1,55 @@
+/**
+ * What a mode ratio may be read as, in one place for every renderer: "more", "less", "no
+ * difference" (a narrow interval that holds 1), "no interval" (too few paired runs), or
+ * "inconclusive" with why. A ratio from a cell that shared the host, or from an invalid or
+ * failed one, or whose interval is too wide to tell anything by, is evidence of nothing, least of
+ * all of "no difference": 1.48x (0.91-2.43x) on a shared host says the runs could not see, not
+ * that the modes are alike. Pure.
+ */
+import type { CellResult } from '../model/cell.ts';
+import type { Flag } from '../model/names.ts';
+import { holdsOne } from '../stats/paired.ts';
+
+/**
+ * An interval whose ends are further apart than this (high / low) is too wide to answer by: it
+ * would hold both "no difference" and "half as much again". Twice the ±10 % a heavy cell reaches
+ * on a steady host, with room for a four-run cell.
+ */
+export const WIDEST_READABLE = 1.5;
+
+export type RatioReading = 'more' | 'less' | 'same' | 'no-interval' | 'inconclusive';
+
+export interface RatioVerdict {
+  reading: RatioReading;
+  /** Why it is inconclusive: "async shared the host", "interval over 1.5x end to end" (the interval is quoted beside it). */
+  why?: string;
+}
+
+type Side = (Pick<CellResult, 'mode' | 'status'> & { flags: readonly Flag[] }) | undefined;
+
+/** Why the cells behind a ratio cannot carry an answer (shared host, invalid, failed), or undefined. */
+export function cellsDoubt(cells: readonly Side[]): string | undefined {
+  const reasons = cells.flatMap((cell) => {
+    if (cell === undefined) return [];
+    if (cell.status !== 'ok') return [`${cell.mode} ${cell.status}`];
+    return cell.flags.includes('shared-host') ? [`${cell.mode} shared the host`] : [];
+  });
+  return reasons.length === 0 ? undefined : reasons.join(', ');
+}
+
+/**
+ * The reading of a ratio and its 95 % interval. `doubt` (cellsDoubt) makes it inconclusive
+ * whatever the figures say; so does an interval wider than WIDEST_READABLE end to end.
+ */
+export function ratioVerdict(ratio: number, ci: readonly [number, number] | undefined, doubt?: string): RatioVerdict {
+  if (doubt !== undefined) return { reading: 'inconclusive', why: doubt };
+  if (ci === undefined) return { reading: 'no-interval' };
+  if (ci[0] > 0 && ci[1] / ci[0] > WIDEST_READABLE) return { reading: 'inconclusive', why: `interval over ${WIDEST_READABLE}x end to end` };
+  if (holdsOne(ci)) return { reading: 'same' };
+  return { reading: ratio > 1 ? 'more' : 'less' };
+}
+
+/** "inconclusive: async shared the host": the words every renderer uses for an inconclusive verdict. */
+export function inconclusiveText(verdict: RatioVerdict): string {
+  return `inconclusive: ${verdict.why ?? 'the runs could not tell'}`;
+}
