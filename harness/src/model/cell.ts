@@ -2,6 +2,7 @@
 import type { Pools, RuntimeName } from '@bench/app';
 import type { Fairness } from '../stats/fairness.ts';
 import type { ServerSources } from './environment.ts';
+import type { CellProfile } from './profile.ts';
 import type { CellStatus, Flag, Mode, ScenarioName } from './names.ts';
 
 /** One measured run of one cell (added: the raw material the summary is computed from). */
@@ -201,6 +202,8 @@ export interface Summary {
 }
 
 export interface CellResult {
+  /** added, with --profile: the cell's CPU profile, from a profiling load of its own after the measured runs. */
+  profile?: CellProfile;
   runtime: RuntimeName;
   /** added, when the plan named versions: the installation's exact version ("24.21.0") and its label ("node@24"). */
   runtimeVersion?: string;

@@ -8,6 +8,7 @@ import { benchAnswers } from '../answers.ts';
 import { findingsMarkdown } from './answers.ts';
 import { concurrencyMarkdown } from './concurrency.ts';
 import { markdownTable } from 'markdown-table';
+import { profileMarkdown } from './profile.ts';
 import { escapeCell, formatDate, formatMs, formatRatio, formatRps } from '../text/formats.ts';
 import { CLIENT_BOUND_CPU_PERCENT, PAGE_FAULT_SHARE, SHARED_HOST_CORES, UNSTABLE_CV } from '../flags.ts';
 import { shownP99 } from '../../stats/littles-law.ts';
@@ -101,11 +102,13 @@ function scenarioSection(report: Report, scenario: ScenarioName): string {
   const bullets = lines.map((line) => `- ${line}`).join('\n');
   const swept = connectionsSwept(report);
   const threads = threadsTable(cells, swept);
+  const profiles = profileMarkdown(cells, swept);
   return [
     `## ${scenario}`,
     scenarioTable(cells, swept),
     ...(bullets === '' ? [] : [bullets]),
     ...(threads === undefined ? [] : [threads]),
+    ...(profiles === undefined ? [] : [profiles]),
   ].join('\n\n');
 }
 
