@@ -1,5 +1,14 @@
 import { describe, expect, it } from 'vitest';
-import { parseCpuProfile, shortUrl, summariseProfile, type CpuProfile, type ProfileNode } from '../src/report/cpu-profile.ts';
+import {
+  flameTree,
+  parseCpuProfile,
+  shortUrl,
+  sliceProfile,
+  summariseProfile,
+  type CpuProfile,
+  type ProfileNode,
+} from '../src/report/cpu-profile.ts';
+import { windowIn } from '../src/bench/profile-runs.ts';
 
 /**
  * A profile built from a list of (stack, µs) steps, one sample each, as V8 writes them: a tree of
@@ -115,5 +124,58 @@ describe('shortUrl', () => {
     expect(shortUrl('file:///x/node_modules/.pnpm/bcrypt@6/node_modules/bcrypt/bcrypt.js')).toBe('bcrypt/bcrypt.js');
     expect(shortUrl('node:events')).toBe('node:events');
     expect(shortUrl('file:///home/me/app/src/handler.ts')).toBe('src/handler.ts');
+  });
+});
+
+describe('sliceProfile', () => {
+  it('keeps the samples of the window only, with the same tree, and still reads as a profile', () => {
+    const profile = profileOf([
+      ...repeat(100, [['setup@file:///app/src/setup.ts@3'], 100] as [string[], number]),
+      ...repeat(100, [FIB, 100] as [string[], number]),
+    ]);
+    const slice = sliceProfile(profile, 10_050, 20_050);
+    expect(slice.samples).toHaveLength(100);
+    expect(slice.nodes).toBe(profile.nodes);
+    expect(slice.endTime - slice.startTime).toBe(10_000);
+    expect(summariseProfile(parseCpuProfile(JSON.stringify(slice))).bySelf.map((f) => f.name)).toEqual(['fib']);
+  });
+});
+
+describe('flameTree', () => {
+  it('merges stacks by path, its root the busy time, idle left out', () => {
+    const profile = profileOf([
+      ...repeat(60, [FIB, 100] as [string[], number]),
+      ...repeat(20, [HASH, 100] as [string[], number]),
+      ...repeat(20, [['(idle)'], 100] as [string[], number]),
+    ]);
+    const tree = flameTree(profile);
+    expect(tree.ms).toBeCloseTo(8, 1);
+    expect(tree.children.map((c) => c.name)).toEqual(['handler']);
+    const handler = tree.children[0];
+    expect(handler?.children.map((c) => [c.name, c.ms])).toEqual([
+      ['fib', 6],
+      ['hashSync', 2],
+    ]);
+  });
+
+  it('leaves out paths under the share asked for', () => {
+    const profile = profileOf([...repeat(999, [FIB, 100] as [string[], number]), [HASH, 100]]);
+    expect(flameTree(profile, { minShare: 0.01 }).children[0]?.children.map((c) => c.name)).toEqual(['fib']);
+  });
+});
+
+describe('windowIn', () => {
+  const spawned = { wallMs: 1_795_735_000_000, monotonicUs: 350_000_000_000 };
+  const window = {
+    from: { wallMs: spawned.wallMs + 3_000, monotonicUs: spawned.monotonicUs + 3_000_000 },
+    to: { wallMs: spawned.wallMs + 5_000, monotonicUs: spawned.monotonicUs + 5_000_000 },
+  };
+  it("places a window on Bun's wall clock and on Node's and Deno's monotonic clock alike", () => {
+    // Each profiler started 40 ms after the spawn, on its own clock.
+    expect(windowIn(spawned.wallMs * 1000 + 40_000, spawned, window)).toEqual({ fromUs: 2_960_000, toUs: 4_960_000 });
+    expect(windowIn(spawned.monotonicUs + 40_000, spawned, window)).toEqual({ fromUs: 2_960_000, toUs: 4_960_000 });
+  });
+  it('falls back to the time since the spawn on a clock it does not know', () => {
+    expect(windowIn(12_345, spawned, window)).toEqual({ fromUs: 3_000_000, toUs: 5_000_000 });
   });
 });

@@ -8,10 +8,9 @@ import type { CellResult } from '../../model/cell.ts';
 import type { FlameNode, ProfileFunction } from '../../model/profile.ts';
 import { escapeCell } from '../text/formats.ts';
 import { modeLabel } from '../text/labels.ts';
-import { functionLabel, heldSentence } from '../text/profile.ts';
+import { functionLabel, heldSentence, pct } from '../text/profile.ts';
 import { escapeHtml } from './html-escape.ts';
 
-const pct = (x: number) => `${(x * 100).toFixed(x < 0.1 ? 1 : 0)} %`;
 const TOP = 5;
 
 function profiled(cells: readonly CellResult[]): CellResult[] {

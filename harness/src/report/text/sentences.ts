@@ -5,6 +5,7 @@
  */
 import { cellRemarks, flagLabel, percent } from '../flags.ts';
 import { comparedCell } from '../lanes.ts';
+import { profileEvidence } from './profile.ts';
 import type { CellResult } from '../../model/cell.ts';
 import type { Comparison, Ratios } from '../../model/comparison.ts';
 import type { Report } from '../../model/report.ts';
@@ -137,5 +138,7 @@ export function loopSentence(runtime: string, over: CellResult | undefined, sync
   if (over.status === 'ok' && sync?.status === 'ok') {
     evidence.push(`probe p99 ${formatMs(over.probeLatencyMs.p99)} ms against sync's ${formatMs(sync.probeLatencyMs.p99)} ms`);
   }
+  const profiled = profileEvidence(over, sync);
+  if (profiled !== undefined) evidence.push(profiled);
   return `${runtime}: ${over.mode} ${VERDICT_WORDS[verdict]} (${evidence.join('; ')})`;
 }
