@@ -16,6 +16,7 @@ import type { CellResult } from '../model/cell.ts';
 import type { CellProfile, ThreadProfile } from '../model/profile.ts';
 import { collectProfiles, PROFILE_INTERVAL_US } from '../servers/profiler.ts';
 import { startServer, stopAllServers } from '../servers/server.ts';
+import { waitQuiet } from '../servers/quiet.ts';
 import type { CellSpec } from '../servers/scenarios.ts';
 import type { ServerKind } from '@bench/app';
 import { Interrupted } from '../cli/interrupt.ts';
@@ -41,12 +42,16 @@ interface ProfileRunSettings {
  * A cell's profiling load lasts as long as its measured runs, within these bounds: long enough
  * for thousands of samples at 100 µs even on a short plan, and no longer than insight needs.
  */
-export const PROFILE_MIN_SEC = 2;
+export const PROFILE_MIN_SEC = 1;
 export const PROFILE_MAX_SEC = 5;
 /** A warm-up before each cell's window, so the window shows the served load, not compilation. */
-const PROFILE_WARMUP_SEC = { min: 0.5, max: 1 };
-/** Quiet between two cells' loads, so no cell's window holds the last one's stragglers. */
-const SETTLE_MS = 300;
+const PROFILE_WARMUP_SEC = { min: 0.3, max: 1 };
+/** How long a load's leftovers may take; past it the next load starts anyway. */
+const QUIET_DEADLINE_MS = 15_000;
+
+function rethrowInterrupted(error: unknown): void {
+  if (error instanceof Interrupted) throw error;
+}
 
 /** A moment on both clocks a runtime's profile may use (see windowIn). */
 interface Mark {
@@ -147,16 +152,21 @@ async function profileServer(
     return;
   }
   const windows: { from: Mark; to: Mark; requestsPerSec: number }[] = [];
+  const control = { server, plan: { drainCapSec: QUIET_DEADLINE_MS / 1000, timeoutSec: settings.timeoutSec }, signal: settings.signal };
   try {
     for (const { spec } of pairs) {
       if (settings.signal.aborted) throw new Interrupted('interrupted');
       const load = (sec: number) =>
         runLoad({ url: server.url + spec.path, connections: settings.connections, durationSec: sec, timeoutSec: settings.timeoutSec }).done;
+      // The server finishes what each load left in hand before the next begins: a window holds
+      // its own cell's requests only (a bcrypt load leaves up to a second of hashes behind).
+      const quiet = () => waitQuiet(control, QUIET_DEADLINE_MS, 'still busy').catch(rethrowInterrupted);
+      await quiet();
       await load(settings.warmupSec);
       const from = mark();
       const result = await load(settings.durationSec);
       windows.push({ from, to: mark(), requestsPerSec: Math.round(result.requestsPerSec) });
-      await new Promise((resolve) => setTimeout(resolve, SETTLE_MS));
+      await quiet();
     }
   } finally {
     // Writing a profile of many seconds at 100 µs takes the runtime a moment as it exits.
