@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { CellProfile, ProfileFunction, ProfileSummary } from '../src/model/profile.ts';
-import { flameSvg, profileHtml, profileMarkdown } from '../src/report/render/profile.ts';
+import { flameSvg, profileHtml, profileMarkdown, profileSentences } from '../src/report/render/profile.ts';
 import { loopSentence } from '../src/report/text/sentences.ts';
 import { heldSentence, profileEvidence } from '../src/report/text/profile.ts';
 import { makeCell } from './fixtures.ts';
@@ -104,6 +104,15 @@ describe('profile sentences', () => {
     expect(loopSentence('node', worker, sync)).toContain('left the loop (90 % of an idle loop');
     expect(loopSentence('node', worker, sync)).toContain('gone from the main thread');
     expect(profileEvidence(worker, { ...sync, profile: undefined })).toBeUndefined();
+  });
+
+  it("says where a runtime's profiler cannot see the pool's threads, and names a busy thread where it can", () => {
+    expect(profileSentences([{ ...worker, runtime: 'bun' }], false)[0]).toContain('bun profiles its main thread only');
+    const threads = [
+      { file: 'profiles/node-hono/thread-1.cpuprofile', busyShare: 0.8, bySelf: [fn('fibPlain', 'workloads/fib.ts', 0.78)] },
+    ];
+    const line = profileSentences([{ ...worker, profile: { ...(worker.profile as CellProfile), threads } }], false)[0];
+    expect(line).toContain('1 other thread busy (80 % fibPlain)');
   });
 });
 

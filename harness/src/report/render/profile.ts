@@ -32,7 +32,10 @@ export function profileSentences(cells: readonly CellResult[], swept: boolean): 
       threads.length === 0
         ? ''
         : `; ${threads.length} other thread${threads.length === 1 ? '' : 's'} busy (${threads.map((t) => `${pct(t.busyShare)} ${t.bySelf[0]?.name}`).join(', ')})`;
-    return `${cellName(cell, swept)}: ${heldSentence(p.summary)}${others}`;
+    // Only Node's profiler writes a profile for each worker thread.
+    const unseen =
+      cell.mode === 'worker' && p.threads === undefined ? `; ${cell.runtime} profiles its main thread only, not the pool's threads` : '';
+    return `${cellName(cell, swept)}: ${heldSentence(p.summary)}${others}${unseen}`;
   });
 }
 
