@@ -202,8 +202,6 @@ export interface Summary {
 }
 
 export interface CellResult {
-  /** added, with --profile: the cell's CPU profile, from a profiling load of its own after the measured runs. */
-  profile?: CellProfile;
   runtime: RuntimeName;
   /** added, when the plan named versions: the installation's exact version ("24.21.0") and its label ("node@24"). */
   runtimeVersion?: string;
@@ -312,6 +310,8 @@ export interface CellResult {
   driftCancelled?: DriftCancelled;
   /** added, scenario modules' cells: whether the mode's call leaves the event loop (see LoopUse). */
   loop?: LoopUse;
+  /** added, with --profile: the cell's CPU profile, from a profiling load of its own after the measured runs. */
+  profile?: CellProfile;
 }
 
 /**
