@@ -32,6 +32,8 @@ describe('--profile', () => {
     const plan = parsePlan([
       ...['--runtimes', RUNTIMES.join(','), '--scenarios', 'fib,hash', '--modes', 'sync,async', '--profile'],
       ...['--runs', '1', '--duration', '0.2', '--warmup', '0', '--min-requests', '0', '--cross-check', 'none', '--out', out],
+      // A hash of about 20 ms: still past the 10 ms a stall needs, and a load leaves little behind.
+      ...['--hash-cost', '8'],
       ...['--data-dir', join(tmp, 'data'), '--file-count', '2', '--file-size', '4096'],
     ]);
     const progress = recordingProgress();
