@@ -5,6 +5,7 @@ import {
   shortUrl,
   sliceProfile,
   summariseProfile,
+  threadProfile,
   type CpuProfile,
   type ProfileNode,
 } from '../src/report/cpu-profile.ts';
@@ -177,5 +178,16 @@ describe('windowIn', () => {
   });
   it('falls back to the time since the spawn on a clock it does not know', () => {
     expect(windowIn(12_345, spawned, window)).toEqual({ fromUs: 3_000_000, toUs: 5_000_000 });
+  });
+});
+
+describe('threadProfile', () => {
+  it("counts a pool thread blocked in piscina's wait loop as waiting, its work as busy", () => {
+    const WAIT = ['atomicsWaitLoop@file:///x/node_modules/piscina/dist/worker.js@125', 'wait'];
+    const WORK = ['onMessage@file:///x/node_modules/piscina/dist/worker.js@150', 'fib@file:///app/src/workloads/fib.ts@15'];
+    const profile = profileOf([...repeat(70, [WAIT, 100] as [string[], number]), ...repeat(30, [WORK, 100] as [string[], number])]);
+    const thread = threadProfile('profiles/node-hono/thread-1.cpuprofile', summariseProfile(profile));
+    expect(thread.busyShare).toBeCloseTo(0.3, 1);
+    expect(thread.bySelf.map((f) => f.name)).toEqual(['fib']);
   });
 });

@@ -9,7 +9,7 @@ import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { runLoad } from '../load/autocannon.ts';
 import { laneOf } from '../report/lanes.ts';
-import { flameTree, parseCpuProfile, sliceProfile, summariseProfile, type CpuProfile } from '../report/cpu-profile.ts';
+import { flameTree, parseCpuProfile, sliceProfile, summariseProfile, threadProfile, type CpuProfile } from '../report/cpu-profile.ts';
 import { readCells, writeCell } from '../report/output.ts';
 import { heldSentence } from '../report/text/profile.ts';
 import type { CellResult } from '../model/cell.ts';
@@ -198,11 +198,7 @@ async function profileServer(
       writeFileSync(file, JSON.stringify(sliceProfile(main, at.fromUs, at.toUs)));
       const others: ThreadProfile[] = threads.map((t) => {
         const s = summariseProfile(t.profile, windowIn(t.profile.startTime, spawned, window));
-        // A pool thread with nothing to do blocks in Atomics.wait under piscina's wait loop:
-        // JavaScript on the stack, but waiting, not working.
-        const waiting = s.byTotal.find((f) => f.name === POOL_WAIT)?.totalShare ?? 0;
-        const working = s.bySelf.filter((f) => !s.byTotal.some((w) => w.name === POOL_WAIT) || (f.name !== POOL_WAIT && f.name !== 'wait'));
-        return { file: t.file, busyShare: Math.max(0, Math.round((s.busyShare - waiting) * 1000) / 1000), bySelf: working.slice(0, 3) };
+        return threadProfile(t.file, s);
       });
       profile = {
         ...loaded,
@@ -218,9 +214,6 @@ async function profileServer(
     settings.log(profileLine(cell, profile));
   }
 }
-
-/** piscina's idle loop in a pool thread (Atomics.wait until a task comes). */
-const POOL_WAIT = 'atomicsWaitLoop';
 
 function readProfile(path: string): CpuProfile | string {
   try {

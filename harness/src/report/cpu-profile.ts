@@ -3,7 +3,7 @@
  * what a report says of a cell's main thread: the functions by self and total time, and the
  * functions that held the loop. Pure: text in, summary out.
  */
-import type { FlameNode, ProfileFunction, ProfileHolder, ProfileSummary } from '../model/profile.ts';
+import type { FlameNode, ProfileFunction, ProfileHolder, ProfileSummary, ThreadProfile } from '../model/profile.ts';
 
 export interface CallFrame {
   functionName: string;
@@ -271,6 +271,19 @@ export function flameTree(
       .map(prune),
   });
   return prune(root);
+}
+
+/** piscina's idle loop in a pool thread: Atomics.wait until a task comes. */
+const POOL_WAIT = 'atomicsWaitLoop';
+
+/**
+ * Another thread's figures over a window. A pool thread with nothing to do blocks in Atomics.wait
+ * under piscina's wait loop: JavaScript on the stack, but waiting, so that time is not busy.
+ */
+export function threadProfile(file: string, s: ProfileSummary): ThreadProfile {
+  const waiting = s.byTotal.find((f) => f.name === POOL_WAIT)?.totalShare ?? 0;
+  const working = waiting === 0 ? s.bySelf : s.bySelf.filter((f) => f.name !== POOL_WAIT && f.name !== 'wait');
+  return { file, busyShare: Math.max(0, round(s.busyShare - waiting)), bySelf: working.slice(0, 3) };
 }
 
 /** A function's identity and how a report names it: "fibPlain", "workloads/fib.ts:16". */
