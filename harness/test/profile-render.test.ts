@@ -96,13 +96,19 @@ describe('profile sentences', () => {
     );
   });
 
-  it("cites the sync cell's busiest function in the off-loop verdict: still there, or gone", () => {
-    expect(profileEvidence(async, sync)).toBe("profile: fibPlain (workloads/fib.ts) 61 % of the main thread against sync's 75 %");
+  it("cites the main thread in the off-loop verdict: how busy, what held it, or whether sync's busiest function is still there", () => {
+    expect(profileEvidence(async, sync)).toBe(
+      "profile: main thread busy 61 % against sync's 76 %, held past 10 ms 80 % of the time, 93 % by fibPlain (workloads/fib.ts)",
+    );
     expect(profileEvidence(worker, sync)).toBe(
-      "profile: fibPlain (workloads/fib.ts) gone from the main thread (under 1.0 %, against sync's 75 %)",
+      "profile: main thread busy 4.0 % against sync's 76 %, fibPlain (workloads/fib.ts) gone from it (under 1.0 %)",
+    );
+    const partly = { ...worker, profile: profile(summary([fn('fibPlain', 'workloads/fib.ts', 0.2)]), '') };
+    expect(profileEvidence(partly, sync)).toBe(
+      "profile: main thread busy 20 % against sync's 76 %, fibPlain (workloads/fib.ts) 20 % of it against sync's 75 %",
     );
     expect(loopSentence('node', worker, sync)).toContain('left the loop (90 % of an idle loop');
-    expect(loopSentence('node', worker, sync)).toContain('gone from the main thread');
+    expect(loopSentence('node', worker, sync)).toContain('gone from it');
     expect(profileEvidence(worker, { ...sync, profile: undefined })).toBeUndefined();
   });
 
