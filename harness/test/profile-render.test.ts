@@ -144,5 +144,8 @@ describe('profile renderers', () => {
     expect(svg).toContain('<rect x="0.0" y="32" width="377.8"');
     expect(svg).toContain('<title>fibPlain workloads/fib.ts: 1700.0 ms (94 % of the busy time)</title>');
     expect(svg).toContain('height="48"');
+    // Drawn at the main thread's busy share of the window, a graph shows work that left as narrow.
+    const half = flameSvg({ name: 'all', ms: 100, children: [] }, { width: 400, share: 0.5 });
+    expect(half).toContain('<rect x="0.0" y="0" width="200.0"');
   });
 });

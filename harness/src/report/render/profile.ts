@@ -65,7 +65,9 @@ export function profileHtml(cells: readonly CellResult[], swept: boolean): strin
   const sentences = profileSentences(cells, swept);
   const figures = list.map((cell, i) => {
     const p = cell.profile;
-    const graph = p?.flame === undefined ? '' : flameSvg(p.flame, { width: 420 });
+    // The root as wide as the main thread's busy share of the window: work that left shows as a narrow graph.
+    const busy = p?.summary === undefined || p.summary.windowMs <= 0 ? 1 : Math.min(1, (p.flame?.ms ?? 0) / p.summary.windowMs);
+    const graph = p?.flame === undefined ? '' : flameSvg(p.flame, { width: 420, share: busy });
     const top = (p?.summary?.bySelf ?? [])
       .slice(0, TOP)
       .map(
@@ -90,12 +92,13 @@ export function profileHtml(cells: readonly CellResult[], swept: boolean): strin
 const ROW = 16;
 
 /**
- * An icicle graph of a call tree: the root spans the width, each frame sits under its caller as
+ * An icicle graph of a call tree: the root spans `share` of the width (all of it by default), each frame sits under its caller as
  * wide as its share of the root's time; frames too narrow to see are left out. Hover a frame
  * for its name, file and time (an SVG title).
  */
-export function flameSvg(tree: FlameNode, options: { width: number }): string {
+export function flameSvg(tree: FlameNode, options: { width: number; share?: number }): string {
   const { width } = options;
+  const rootWidth = width * Math.max(0, Math.min(1, options.share ?? 1));
   const rects: string[] = [];
   let depth = 0;
   const draw = (node: FlameNode, x: number, w: number, level: number) => {
@@ -116,7 +119,7 @@ export function flameSvg(tree: FlameNode, options: { width: number }): string {
       at += cw;
     }
   };
-  draw(tree, 0, width, 0);
+  draw(tree, 0, rootWidth, 0);
   const height = depth * ROW;
   return `<svg xmlns="http://www.w3.org/2000/svg" class="flame" width="${width}" height="${height}" viewBox="0 0 ${width} ${height}" role="img" aria-label="main thread call tree, ${tree.ms.toFixed(0)} ms busy">${rects.join('')}</svg>`;
 }
