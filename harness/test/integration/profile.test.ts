@@ -76,7 +76,7 @@ describe('--profile', () => {
 
       // The verdict cites the profile: fib's async mode still runs fib on the main thread.
       const sentence = loopSentence(runtime, cellOf(report, runtime, 'fib', 'async'), cellOf(report, runtime, 'fib', 'sync'));
-      expect(sentence, runtime).toMatch(/profile: main thread busy .* against sync's .*(by|, )fib\w* \(/);
+      expect(sentence, runtime).toMatch(/profile: main thread busy .* against sync's .*(by |, )fib\w* \(/);
     }
   });
 });
