@@ -120,7 +120,6 @@ export function summariseProfile(profile: CpuProfile, options: SummaryOptions = 
   const self = new Map<string, { k: Key; us: number }>();
   const total = new Map<string, { k: Key; us: number }>();
   const holders = new Map<string, { k: Key; us: number }>();
-  let idleUs = 0;
   let gcUs = 0;
   let busyUs = 0;
   let samples = 0;
@@ -149,8 +148,7 @@ export function summariseProfile(profile: CpuProfile, options: SummaryOptions = 
     add(self, leaf, us);
     if (leaf.name === IDLE || leaf.name === PROGRAM || leaf.name === ROOT) {
       // No JavaScript on the stack: the thread is back in the loop (waiting, or its own work).
-      if (leaf.name === IDLE) idleUs += us;
-      else busyUs += us;
+      if (leaf.name !== IDLE) busyUs += us;
       endRun();
     } else {
       if (leaf.name === GC) gcUs += us;
@@ -160,10 +158,7 @@ export function summariseProfile(profile: CpuProfile, options: SummaryOptions = 
       run.leaves.push({ k: leaf, us });
     }
     // A gap past the cap: the thread waited unsampled, which is a return to the loop too.
-    if (gap > cap) {
-      idleUs += gap - cap;
-      endRun();
-    }
+    if (gap > cap) endRun();
   }
   endRun();
 

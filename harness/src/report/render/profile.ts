@@ -108,7 +108,7 @@ export function flameSvg(tree: FlameNode, options: { width: number; share?: numb
     const label = node.where === undefined ? node.name : `${node.name} ${node.where}`;
     const share = tree.ms > 0 ? node.ms / tree.ms : 0;
     const title = `${label}: ${node.ms.toFixed(1)} ms (${pct(share)} of the busy time)`;
-    const text = w > 40 ? `<text x="${(x + 3).toFixed(1)}" y="${y + 12}" font-size="10">${escapeHtml(fit(node.name, w))}</text>` : '';
+    const text = w > 40 ? `<text x="${(x + 3).toFixed(1)}" y="${y + 12}" font-size="10">${escapeHtml(fitName(node.name, w))}</text>` : '';
     rects.push(
       `<g><title>${escapeHtml(title)}</title><rect x="${x.toFixed(1)}" y="${y}" width="${w.toFixed(1)}" height="${ROW - 1}" fill="${colour(node)}"/>${text}</g>`,
     );
@@ -125,7 +125,7 @@ export function flameSvg(tree: FlameNode, options: { width: number; share?: numb
 }
 
 /** The name cut to what fits in `w` pixels at about 6 px a character. */
-function fit(name: string, w: number): string {
+function fitName(name: string, w: number): string {
   const chars = Math.floor((w - 6) / 6);
   return name.length <= chars ? name : `${name.slice(0, Math.max(1, chars - 1))}…`;
 }
