@@ -35,6 +35,7 @@ import { createPhaseClock, phaseKind } from './phase-clock.ts';
 import { sizedCells } from './sweep-plan.ts';
 import { hopOptions, withHopCosts } from './sweep-hop.ts';
 import type { ServerHost } from '../servers/server-host.ts';
+import { profilePhase } from './profile-runs.ts';
 
 export const DEFAULT_RESULTS_ROOT = resolve(REPO_ROOT, 'data/results');
 
@@ -263,6 +264,8 @@ export async function runBench(plan: Plan, options: BenchOptions): Promise<Bench
         writeMeta(runDir, meta);
       }
     }
+    if (plan.profile) clock.enter('profile');
+    if (plan.profile) await profilePhase(plan, lanes, cells, context, { runDir, swept, log: (line) => progress.log(line) });
   } catch (error) {
     if (!(error instanceof Interrupted)) throw error;
   } finally {

@@ -6,7 +6,7 @@
 import type { Timing } from '../model/report.ts';
 
 /** The phases a cell goes through, as announced to onPhase ("run 2/3" is a "run"). */
-export type PhaseKind = 'setup' | 'check' | 'warm-up' | 'run' | 'cross-check' | 'restart' | 'other';
+export type PhaseKind = 'setup' | 'check' | 'warm-up' | 'run' | 'cross-check' | 'restart' | 'profile' | 'other';
 
 export function phaseKind(phase: string): PhaseKind {
   if (phase.startsWith('run')) return 'run';

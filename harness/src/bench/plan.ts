@@ -80,6 +80,11 @@ export interface Plan {
   /** Evict the file scenario's files from the page cache before each run. */
   cold: boolean;
   /**
+   * --profile: after its measured runs, each cell's load once more on a server of its own under
+   * the runtime's CPU profiler (bench/profile-runs.ts); the measured runs are never profiled.
+   */
+  profile: boolean;
+  /**
    * --allocator: the state the servers' allocators are held in (system/allocator.ts); "fresh" by
    * default, "keep" with --keep-freed-memory, "shipped" on another host (its environment is not
    * ours to set).
@@ -266,7 +271,7 @@ function connectionList(raw: string | undefined): Counts | undefined {
 }
 
 export function parsePlan(argv: string[]): Plan {
-  const values = parseFlags(argv, PLAN_FLAGS, ['quick', 'strict', 'cold', 'keep-freed-memory'], ['scenario-file']);
+  const values = parseFlags(argv, PLAN_FLAGS, ['quick', 'strict', 'cold', 'keep-freed-memory', 'profile'], ['scenario-file']);
   const str = (k: string) => values[k] as string | undefined;
   const quick = values.quick === true;
   const base = quick ? QUICK : FULL;
@@ -300,6 +305,7 @@ export function parsePlan(argv: string[]): Plan {
     targetCv: numberFlag('target-cv', str('target-cv'), 0.001, 1, false),
     maxRuns: 0,
     cold: values.cold === true,
+    profile: values.profile === true,
     allocator: 'fresh',
     crossCheck: crossCheckList(str('cross-check'), base.crossCheck, scenarios),
     drainCapSec: numberFlag('drain-cap', str('drain-cap'), 1, 600, false) ?? DEFAULT_DRAIN_CAP_SEC,

@@ -1,6 +1,7 @@
 /** One cell of report.json: its runs, their summary and what the server went through. */
 import type { Pools, RuntimeName } from '@bench/app';
 import type { ServerSources } from './environment.ts';
+import type { CellProfile } from './profile.ts';
 import type { CellStatus, Flag, Mode, ScenarioName } from './names.ts';
 
 /** How evenly a server served its connections in a run (stats/fairness.ts computes it). */
@@ -337,6 +338,8 @@ export interface CellResult {
   driftCancelled?: DriftCancelled;
   /** added, scenario modules' cells: whether the mode's call leaves the event loop (see LoopUse). */
   loop?: LoopUse;
+  /** added, with --profile: the cell's CPU profile, from a profiling load of its own after the measured runs. */
+  profile?: CellProfile;
 }
 
 /**

@@ -38,7 +38,7 @@ export interface RuntimeEntry {
  */
 export interface Timing {
   wallSec: number;
-  phasesSec: Partial<Record<'setup' | 'check' | 'warm-up' | 'run' | 'cross-check' | 'restart' | 'other', number>>;
+  phasesSec: Partial<Record<'setup' | 'check' | 'warm-up' | 'run' | 'cross-check' | 'restart' | 'profile' | 'other', number>>;
 }
 
 export interface Report {

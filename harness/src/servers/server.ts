@@ -2,6 +2,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import type { Health, RuntimeName, ServerKind } from '@bench/app';
 import type { RuntimeSpec } from './runtimes.ts';
+import { profilerArgs, type ProfilerSettings } from './profiler.ts';
 import { parseStat, type ThreadProgress } from '../system/proc.ts';
 import { trackGroup, untrackGroup } from '../system/children.ts';
 import { Interrupted } from '../cli/interrupt.ts';
@@ -20,6 +21,8 @@ export interface StartOptions {
   env?: Readonly<Record<string, string>>;
   /** Aborting it ends the wait for readiness at once (Interrupted) and stops the process group. */
   signal?: AbortSignal;
+  /** Run the server under its runtime's CPU profiler; the profile is written when it stops. */
+  profile?: ProfilerSettings;
 }
 
 export interface Exit {
@@ -84,7 +87,8 @@ const READY_LINE = /^ready (\S+) runtime=(\S+) server=(\S+) pid=(\d+)/m;
  */
 export async function startServer(spec: RuntimeSpec, options: StartOptions): Promise<RunningServer> {
   const host = options.host ?? '127.0.0.1';
-  const args = spec.args(['--port', '0', '--host', host, ...(options.raw ? ['--raw'] : []), ...options.serverArgs]);
+  const serverArgs = spec.args(['--port', '0', '--host', host, ...(options.raw ? ['--raw'] : []), ...options.serverArgs]);
+  const args = options.profile === undefined ? serverArgs : profilerArgs(spec.name, serverArgs, options.profile);
   const [binary, argv] = options.cpus === undefined ? [spec.binary, args] : ['taskset', ['-c', options.cpus, spec.binary, ...args]];
   const child = spawn(binary, argv, {
     detached: true,

@@ -13,6 +13,7 @@ import { CONCURRENCY_SCRIPT, concurrencyHtml } from './concurrency.ts';
 import { escapeHtml, inlineScript, jsonForScript } from './html-escape.ts';
 import { REPORT_CSS } from './html-style.ts';
 import { cellTable, environmentTable, parametersTable, threadsDetails } from './html-tables.ts';
+import { profileHtml } from './profile.ts';
 import { processesHtml } from './processes.ts';
 import { connectionsSwept, entryLane, laneOf } from '../lanes.ts';
 import { scenarioOrder } from '../merge.ts';
@@ -163,6 +164,10 @@ function scenarioSection(report: Report, scenario: ScenarioName): string {
     '</div>',
     cellTable(report, scenario),
     threadsDetails(report, scenario),
+    profileHtml(
+      report.results.filter((c) => c.scenario === scenario),
+      connectionsSwept(report),
+    ),
     '</section>',
   ].join('\n');
 }

@@ -9,6 +9,7 @@ import { hostHealth } from '../text/host-health.ts';
 import { findingsMarkdown } from './answers.ts';
 import { concurrencyMarkdown } from './concurrency.ts';
 import { markdownTable } from 'markdown-table';
+import { profileMarkdown } from './profile.ts';
 import { escapeCell, formatDate, formatMs, formatRatio, formatRps } from '../text/formats.ts';
 import { CLIENT_BOUND_CPU_PERCENT, PAGE_FAULT_SHARE, SHARED_HOST_CORES, UNFAIR_JAIN, UNSTABLE_CV } from '../flags.ts';
 import { SLOW_RUN_SHARE } from '../../system/speed-math.ts';
@@ -96,11 +97,13 @@ function scenarioSection(report: Report, scenario: ScenarioName): string {
   const bullets = lines.map((line) => `- ${line}`).join('\n');
   const swept = connectionsSwept(report);
   const threads = threadsTable(cells, swept);
+  const profiles = profileMarkdown(cells, swept);
   return [
     `## ${scenario}`,
     scenarioTable(cells, swept),
     ...(bullets === '' ? [] : [bullets]),
     ...(threads === undefined ? [] : [threads]),
+    ...(profiles === undefined ? [] : [profiles]),
   ].join('\n\n');
 }
 

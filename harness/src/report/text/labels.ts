@@ -100,6 +100,7 @@ const PHASE_LABELS: [keyof Timing['phasesSec'], string][] = [
   ['check', 'checks'],
   ['cross-check', 'wrk cross-checks'],
   ['restart', 'restarts'],
+  ['profile', 'profiling (--profile)'],
   ['setup', 'setup'],
   ['other', 'between cells'],
 ];

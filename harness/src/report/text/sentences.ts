@@ -5,6 +5,7 @@
  */
 import { cellRemarks, flagLabel, percent } from '../flags.ts';
 import { comparedCell } from '../lanes.ts';
+import { profileEvidence } from './profile.ts';
 import type { CellResult } from '../../model/cell.ts';
 import type { Comparison, Ratios } from '../../model/comparison.ts';
 import type { Report } from '../../model/report.ts';
@@ -164,5 +165,7 @@ export function loopSentence(runtime: string, over: CellResult | undefined, sync
     ...(lag === undefined || syncLag === undefined ? {} : { lagP99Ms: lag, syncLagP99Ms: syncLag }),
   });
   if (reconciled !== undefined) evidence.push(reconciled);
+  const profiled = profileEvidence(over, sync);
+  if (profiled !== undefined) evidence.push(profiled);
   return `${runtime}: ${over.mode} ${VERDICT_WORDS[verdict]} (${evidence.join('; ')})`;
 }
