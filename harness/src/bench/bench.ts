@@ -57,6 +57,8 @@ export interface BenchOptions {
   onRunStarted?: (server: RunningServer, cell: CellSpec) => void;
   /** What the features add to the report (versions compared, their sections); given by bench-cli. */
   features?: ReportFeatures;
+  /** Recorded in the report's parameters beside the plan's (bench:ab: what A and B were). */
+  parameters?: Partial<Parameters>;
 }
 
 export interface BenchOutcome {
@@ -117,6 +119,7 @@ export async function runBench(plan: Plan, options: BenchOptions): Promise<Bench
     }),
     runtimes: [],
   };
+  if (options.parameters !== undefined) meta.parameters = { ...meta.parameters, ...options.parameters };
   writeMeta(runDir, meta);
 
   const planned = cellsFor(plan.scenarios, plan.modes);

@@ -82,8 +82,9 @@ interface LaneCell {
 
 /**
  * The cells of one scenario (its modes) on every lane given. Checks and warm-ups first, then the
- * measured runs in rounds: in each round every lane runs each of the cells once, the cells'
- * order reversed every other round (sync async | async sync | ...: ABBA), so the runs compared
+ * measured runs in rounds: in each round every lane runs each of the cells once, the lanes' order
+ * and each lane's cells' order reversed every other round (sync async | async sync | ...: ABBA,
+ * and A B | B A for two lanes, so neither lane always goes first), so the runs compared
  * in a ratio are neighbours in time and a drift of the machine lands on both sides of it.
  * Each run carries its round, which pairs it with the other cells' runs of that
  * round (stats/paired.ts). A lane gets more rounds while one of its cells is short of its
@@ -126,7 +127,7 @@ export async function benchGroup(
       let ran = false;
       if (restartsBefore(round, ctx.plan)) await restartServers(cells, lanes, ctx);
       const referenceMs = await ctx.reference?.();
-      for (const laneStates of byLane) {
+      for (const laneStates of pairedOrder(byLane, round)) {
         const open = laneStates.filter((s) => s.result === undefined);
         if (!open.some((s) => wantsMoreRuns(s.runs, ctx.plan, s.cell.scenario, ctx.mayExtend))) continue;
         for (const state of pairedOrder(open, round))

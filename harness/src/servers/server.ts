@@ -78,7 +78,7 @@ export async function startServer(spec: RuntimeSpec, options: StartOptions): Pro
   const child = spawn(binary, argv, {
     detached: true,
     stdio: ['ignore', 'pipe', 'pipe'],
-    env: { ...process.env, NO_COLOR: '1', ...options.env },
+    env: { ...process.env, NO_COLOR: '1', ...options.env, ...spec.env },
   });
   const kind: ServerKind = options.raw ? 'raw' : 'hono';
   let stdout = '';
