@@ -57,7 +57,7 @@ async function main({ signal }: CommandContext): Promise<number> {
     const partial = interruptedReport(runDir, abFeatures);
     if (partial !== undefined) writeBenchReport(runDir, partial, abFeatures);
   };
-  const { report } = await runBench(plan, { progress, signal, specs, runDir, features: abFeatures, parameters: { ab } });
+  const { report } = await runBench(plan, { progress, signal, specs, runDir, features: abFeatures, parameters: { ab }, pairLanes: true });
   writeBenchReport(runDir, report, abFeatures);
   if (plan.outDir === undefined) updateLatest(DEFAULT_RESULTS_ROOT, runDir);
   if (report.ab !== undefined) console.log(abConsole(report.ab));

@@ -59,6 +59,8 @@ export interface BenchOptions {
   features?: ReportFeatures;
   /** Recorded in the report's parameters beside the plan's (bench:ab: what A and B were). */
   parameters?: Partial<Parameters>;
+  /** bench:ab: each cell's lanes run back to back in every round (ScheduleContext.pairLanes). */
+  pairLanes?: boolean;
 }
 
 export interface BenchOutcome {
@@ -178,6 +180,7 @@ export async function runBench(plan: Plan, options: BenchOptions): Promise<Bench
     reference: speed === undefined ? undefined : () => roundReference(speed),
     mayExtend: plan.budgetSec === undefined ? undefined : (need: number) => pace?.(done, groupUnits, need) ?? false,
     onRunStarted: options.onRunStarted,
+    ...(options.pairLanes === true ? { pairLanes: true } : {}),
     onPhase: (runtime, cell, phase) => {
       clock.enter(phaseKind(phase));
       progress.update({

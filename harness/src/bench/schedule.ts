@@ -57,6 +57,11 @@ export interface ScheduleContext {
    * a cell whose need (bench/budget.ts budgetNeed: 1 = at its goal or out of reach, up to 3) weighs its claim.
    */
   mayExtend?: (need: number) => boolean;
+  /**
+   * bench:ab: the lanes are what is compared, so each cell's lanes run back to back (A B, then
+   * B A) and every lane runs every round: a B/A ratio compares neighbours in time.
+   */
+  pairLanes?: boolean;
   log(line: string): void;
   onPhase(runtime: string, cell: CellSpec, phase: string): void;
   onRunStarted?: (server: RunningServer, cell: CellSpec) => void;
@@ -127,10 +132,21 @@ export async function benchGroup(
       let ran = false;
       if (restartsBefore(round, ctx.plan)) await restartServers(cells, lanes, ctx);
       const referenceMs = await ctx.reference?.();
+      const wants = (laneStates: LaneCell[]) =>
+        laneStates.some((s) => s.result === undefined && wantsMoreRuns(s.runs, ctx.plan, s.cell.scenario, ctx.mayExtend));
+      if (ctx.pairLanes === true) {
+        // Every lane runs the round while any wants it, so each round pairs; each cell's lanes back to back.
+        if (!byLane.some(wants)) break;
+        for (const index of pairedOrder([...cells.keys()], round))
+          for (const laneStates of pairedOrder(byLane, round)) {
+            const state = laneStates[index];
+            if (state !== undefined && state.result === undefined) await runOnce(state, state.cell, ctx, round, referenceMs);
+          }
+        continue;
+      }
       for (const laneStates of pairedOrder(byLane, round)) {
-        const open = laneStates.filter((s) => s.result === undefined);
-        if (!open.some((s) => wantsMoreRuns(s.runs, ctx.plan, s.cell.scenario, ctx.mayExtend))) continue;
-        for (const state of pairedOrder(open, round))
+        if (!wants(laneStates)) continue;
+        for (const state of pairedOrder(laneStates, round))
           if (state.result === undefined) await runOnce(state, state.cell, ctx, round, referenceMs);
         ran = true;
       }
