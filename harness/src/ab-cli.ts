@@ -5,7 +5,9 @@ import { resolve } from 'node:path';
 import type { RuntimeName } from '@bench/app';
 import { abConsole, abFeatures } from './ab/ab-section.ts';
 import { abExitCode, splitAbFlags } from './ab/ab-flags.ts';
-import { checkPair, laneLabel, moduleName, parseVariant, sideRecord, sideSpec, type Variant } from './ab/variants.ts';
+import { checkPair, laneLabel, moduleName, parseVariant, type Side, sideRecord, sideSpec, type Variant } from './ab/variants.ts';
+import { checkoutRef, type RefCheckout, refSpec } from './ab/ref.ts';
+import type { RuntimeSpec } from './servers/runtimes.ts';
 import { DEFAULT_RESULTS_ROOT, runBench } from './bench/bench.ts';
 import { parsePlan } from './bench/plan.ts';
 import { createProgress } from './bench/progress.ts';
@@ -44,7 +46,17 @@ async function main({ signal }: CommandContext): Promise<number> {
   if (plan.dataDir !== undefined) plan.dataDir = typedPath(plan.dataDir);
   if (!(await setupUserScenarios(plan, 'bench:ab'))) return 2;
   const log = (line: string) => console.error(`bench:ab: ${line}`);
-  const specs = plan.runtimes.flatMap((runtime) => [sideSpec(a, runtime, 'A', log), sideSpec(b, runtime, 'B', log)]);
+  // A ref: side is a worktree of its own with its own install, made (once) before anything starts.
+  const checkouts = new Map<Variant, RefCheckout>();
+  for (const v of [a, b]) if (v.kind === 'ref' && !checkouts.has(v)) checkouts.set(v, checkoutRef(v.ref, v.commit, log));
+  const specFor = async (v: Variant, runtime: RuntimeName, side: Side) => {
+    const checkout = checkouts.get(v);
+    return checkout === undefined
+      ? sideSpec(v, runtime, side, log)
+      : { ...(await refSpec(checkout, runtime)), label: laneLabel(runtime, side) };
+  };
+  const specs: RuntimeSpec[] = [];
+  for (const runtime of plan.runtimes) specs.push(await specFor(a, runtime, 'A'), await specFor(b, runtime, 'B'));
   const ab = abPlan(a, b, plan.runtimes, margin);
   if (signal.aborted) return 0;
 

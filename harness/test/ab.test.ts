@@ -17,7 +17,12 @@ describe('parseVariant', () => {
       env: { UV_THREADPOOL_SIZE: '8', X: '' },
     });
     expect(parseVariant('a', 'runtime:node@24', resolvePath)).toMatchObject({ kind: 'runtime', request: { name: 'node', version: '24' } });
-    expect(parseVariant('b', 'ref:main~1', resolvePath)).toEqual({ kind: 'ref', raw: 'ref:main~1', ref: 'main~1' });
+    expect(parseVariant('b', 'ref:HEAD', resolvePath)).toMatchObject({
+      kind: 'ref',
+      raw: 'ref:HEAD',
+      ref: 'HEAD',
+      commit: expect.stringMatching(/^[0-9a-f]{40}$/),
+    });
   });
 
   it('refuses what is not a variant, in one line naming the flag', () => {
@@ -26,11 +31,14 @@ describe('parseVariant', () => {
     expect(() => parseVariant('b', 'env:', resolvePath)).toThrow(/a variant is/);
     expect(() => parseVariant('a', 'runtime:python@3', resolvePath)).toThrow(/^--a runtime:python@3: unknown "python"/);
     expect(() => parseVariant('a', 'file:nope.ts', resolvePath)).toThrow('--a file:nope.ts: no such file: /abs/nope.ts');
+    expect(() => parseVariant('b', 'ref:no-such-ref-here', resolvePath)).toThrow(
+      /^--b ref:no-such-ref-here: not a commit of this repository/,
+    );
   });
 
   it('wants both sides of one kind, and one runtime for runtime: pairs', () => {
     const env = parseVariant('a', 'env:A=1', resolvePath);
-    expect(() => checkPair(env, parseVariant('b', 'ref:main', resolvePath))).toThrow(/both sides must be of one kind/);
+    expect(() => checkPair(env, parseVariant('b', 'runtime:node', resolvePath))).toThrow(/both sides must be of one kind/);
     expect(() => checkPair(parseVariant('a', 'runtime:node', resolvePath), parseVariant('b', 'runtime:bun', resolvePath))).toThrow(
       /two installations of one runtime/,
     );

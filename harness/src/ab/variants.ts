@@ -11,6 +11,7 @@ import { loadScenarioFile, ScenarioError } from '@bench/app';
 import { FlagError } from '../cli/flags.ts';
 import type { AbKind, AbSide } from '../model/ab.ts';
 import { resolveRequest } from '../servers/runtime-install.ts';
+import { refCommit } from './ref.ts';
 import { parseRuntimeRequest, type RuntimeRequest } from '../servers/runtime-request.ts';
 import { RUNTIME_NAMES, runtimeSpec, type RuntimeSpec } from '../servers/runtimes.ts';
 
@@ -20,7 +21,7 @@ export type Variant =
   | { kind: 'file'; raw: string; path: string }
   | { kind: 'env'; raw: string; env: Record<string, string> }
   | { kind: 'runtime'; raw: string; request: RuntimeRequest }
-  | { kind: 'ref'; raw: string; ref: string };
+  | { kind: 'ref'; raw: string; ref: string; commit: string };
 
 const KINDS: readonly AbKind[] = ['file', 'env', 'runtime', 'ref'];
 const ENV_KEY = /^[A-Za-z_][A-Za-z0-9_]*$/;
@@ -49,7 +50,7 @@ export function parseVariant(flag: string, raw: string, resolvePath: (path: stri
         throw new FlagError(`--${flag} ${raw}: ${(error as Error).message.replace(/^--runtimes: /, '')}`);
       }
     case 'ref':
-      return { kind: 'ref', raw, ref: value };
+      return { kind: 'ref', raw, ref: value, commit: refCommit(flag, value) };
   }
 }
 
@@ -106,7 +107,8 @@ export function sideSpec(variant: Variant, runtime: RuntimeName, side: Side, log
     case 'runtime':
       return { ...resolveRequest(variant.request, { log }), label };
     case 'ref':
-      throw new FlagError(`--a/--b ${variant.raw}: ref: variants are resolved by refSpec`);
+      // A worktree of its own, installed first (ref.ts refSpec): not a variation of this checkout.
+      throw new Error(`${variant.raw}: a ref: side's installation comes from ref.ts`);
   }
 }
 
@@ -121,6 +123,6 @@ export function sideRecord(variant: Variant, lanes: string[]): AbSide {
     case 'runtime':
       return { ...base, runtime: variant.request.label };
     case 'ref':
-      return base;
+      return { ...base, ref: { name: variant.ref, commit: variant.commit } };
   }
 }
