@@ -3,6 +3,7 @@
  * report and the sides recorded in its parameters) and the section that shows them, with what A
  * and B were. Verdict words and the rule are in ab-verdict.ts.
  */
+import { basename } from 'node:path';
 import { markdownTable } from 'markdown-table';
 import { throughputMargin } from '../compare/gate.ts';
 import type { AbCell, AbComparison, AbPlan, AbSide, AbVerdict } from '../model/ab.ts';
@@ -70,7 +71,7 @@ function describeSide(name: string, s: AbSide, report: Report): string {
     .flatMap((r) => (r === undefined ? [] : [`${r.name} ${r.version}`]));
   const what =
     s.file !== undefined
-      ? `module ${s.file.path} (sha256 ${s.file.sha256.slice(0, 12)})`
+      ? `module ${basename(s.file.path)} (sha256 ${s.file.sha256.slice(0, 12)})`
       : s.env !== undefined
         ? `server environment ${Object.entries(s.env)
             .map(([k, v]) => `${k}=${v}`)
