@@ -136,6 +136,27 @@ describe('judgeAb and compareAb', () => {
     expect(abExitCode({ ...report, ab: { ...ab, counts: { ...ab.counts, regressed: 0 } } })).toBe(0);
   });
 
+  it('widens a cell measured on two process pairs by the between-pair variance pooled over the cells', () => {
+    // Rounds 1-2 on one pair of servers, 3-4 on the next: B's first server ran 8 % slow in both its rounds.
+    const split = (label: string, rps: number[]) => ({
+      ...cell(label, rps),
+      runDetails: rps.map((r, i) => makeRun({ requestsPerSec: r, round: i + 1, serverProcess: i < 2 ? 1 : 2 })),
+    });
+    const one = judgeAb(split('node-A', [1000, 1000, 1000, 1000]), split('node-B', [920, 921, 1000, 999]), 0.05);
+    const two = compareAb(
+      [
+        split('node-A', [1000, 1000, 1000, 1000]),
+        split('node-B', [920, 921, 1000, 999]),
+        { ...split('node-A', [500, 500, 500, 500]), mode: 'worker' as const },
+        { ...split('node-B', [460, 461, 500, 499]), mode: 'worker' as const },
+      ],
+      plan,
+    ).cells[0];
+    const width = (ci: [number, number] | undefined) => (ci === undefined ? 0 : ci[1] - ci[0]);
+    expect(width(two?.ci95)).toBeGreaterThan(width(one.ci95));
+    expect(two?.verdict).toBe('inconclusive');
+  });
+
   it('holds hello to twice the margin', () => {
     const hello = (label: string, rps: number[]) => ({ ...cell(label, rps), scenario: 'hello' });
     const ab = compareAb([hello('node-A', [1000, 1000, 1000, 1000]), hello('node-B', [930, 940, 935, 930])], plan);

@@ -14,7 +14,8 @@ import { laneOf } from '../report/lanes.ts';
 import { escapeHtml } from '../report/render/html-escape.ts';
 import type { Headline, ReportFeatures, ReportSection } from '../report/section.ts';
 import { escapeCell } from '../report/text/formats.ts';
-import { judgeAb } from './ab-verdict.ts';
+import { judgeAb, ratiosByProcess } from './ab-verdict.ts';
+import { pooledBetween, processComponents } from '../stats/process-interval.ts';
 
 const VERDICTS: readonly AbVerdict[] = ['regressed', 'improved', 'unchanged', 'inconclusive'];
 const pct = (share: number): string => `${(share * 100).toFixed(1)} %`;
@@ -22,31 +23,40 @@ const signed = (ratio: number): string => `${ratio >= 1 ? '+' : ''}${((ratio - 1
 
 /** Each A cell against B's cell of the same runtime, scenario, mode and input. */
 export function compareAb(results: readonly CellResult[], ab: AbPlan): AbComparison {
-  const cells: AbCell[] = [];
-  ab.a.lanes.forEach((aLane, i) => {
-    const bLane = ab.b.lanes[i];
-    for (const a of results.filter((r) => laneOf(r) === aLane)) {
-      const b = results.find(
-        (r) =>
-          laneOf(r) === bLane &&
-          r.scenario === a.scenario &&
-          r.mode === a.mode &&
-          r.query === a.query &&
-          r.connections === a.connections &&
-          r.processes === a.processes,
-      );
-      const margin = throughputMargin(a.scenario as ScenarioName, ab.margin);
-      cells.push({
-        runtime: a.runtime,
-        scenario: a.scenario,
-        mode: a.mode,
-        ...(a.query === undefined ? {} : { query: a.query }),
-        ...judgeAb(a, b, margin),
-      });
-    }
-  });
+  const matched = matchCells(results, ab);
+  // The between-process variance of the log ratios, pooled over every cell measured on two or more process pairs.
+  const components = matched.flatMap(({ a, b }) =>
+    a.status === 'ok' && b?.status === 'ok' ? (processComponents({ groups: ratiosByProcess(a, b) }) ?? []) : [],
+  );
+  const between = components.length === 0 ? undefined : pooledBetween(components);
+  const cells: AbCell[] = matched.map(({ a, b }) => ({
+    runtime: a.runtime,
+    scenario: a.scenario,
+    mode: a.mode,
+    ...(a.query === undefined ? {} : { query: a.query }),
+    ...judgeAb(a, b, throughputMargin(a.scenario as ScenarioName, ab.margin), between),
+  }));
   const counts = Object.fromEntries(VERDICTS.map((v) => [v, cells.filter((c) => c.verdict === v).length])) as Record<AbVerdict, number>;
   return { cells, counts };
+}
+
+function matchCells(results: readonly CellResult[], ab: AbPlan): { a: CellResult; b: CellResult | undefined }[] {
+  return ab.a.lanes.flatMap((aLane, i) =>
+    results
+      .filter((r) => laneOf(r) === aLane)
+      .map((a) => ({
+        a,
+        b: results.find(
+          (r) =>
+            laneOf(r) === ab.b.lanes[i] &&
+            r.scenario === a.scenario &&
+            r.mode === a.mode &&
+            r.query === a.query &&
+            r.connections === a.connections &&
+            r.processes === a.processes,
+        ),
+      })),
+  );
 }
 
 /** One verdict in words people act on. */

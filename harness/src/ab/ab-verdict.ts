@@ -18,14 +18,41 @@
 import type { AbCell, AbVerdict } from '../model/ab.ts';
 import type { CellResult } from '../model/cell.ts';
 import { holdsOne, MIN_PAIRS, pairedRatioInterval, roundRatios } from '../stats/paired.ts';
+import { acrossProcessInterval, processComponents } from '../stats/process-interval.ts';
 
 export type AbJudgement = Pick<AbCell, 'verdict' | 'ratio' | 'ci95' | 'pairs' | 'margin' | 'detectable' | 'reason'>;
 
 const round4 = (x: number): number => Number(x.toFixed(4));
 const pct = (share: number): string => `${(share * 100).toFixed(1)} %`;
 
-/** The verdict on B over A for one cell, `margin` as a share (0.05). */
-export function judgeAb(a: CellResult | undefined, b: CellResult | undefined, margin: number): AbJudgement {
+/**
+ * A cell's per-round ratios B/A split by the server processes they were measured on (A and B
+ * restart at the same rounds, so a group is one pair of processes), for the two-level interval.
+ */
+export function ratiosByProcess(a: CellResult, b: CellResult): number[][] {
+  const groups = new Map<number, number[]>();
+  for (const run of b.runDetails) {
+    const partner = a.runDetails.find((r) => r.round !== undefined && r.round === run.round);
+    if (partner === undefined || !(partner.requestsPerSec > 0) || !(run.requestsPerSec > 0)) continue;
+    const key = run.serverProcess ?? 1;
+    groups.set(key, [...(groups.get(key) ?? []), run.requestsPerSec / partner.requestsPerSec]);
+  }
+  return [...groups.values()];
+}
+
+/**
+ * The verdict on B over A for one cell, `margin` as a share (0.05). With `between` (the
+ * between-process variance of the log ratios pooled over the report's A/B cells,
+ * stats/process-interval.ts), a cell measured on two or more process pairs gets the two-level
+ * interval: a pair of processes that runs apart by itself (one slower server) moves every round
+ * it served, which an interval over rounds alone would take for a change.
+ */
+export function judgeAb(
+  a: CellResult | undefined,
+  b: CellResult | undefined,
+  margin: number,
+  between?: { variance: number; df: number },
+): AbJudgement {
   const none = (reason: string, pairs = 0): AbJudgement => ({ verdict: 'inconclusive', pairs, margin, detectable: null, reason });
   if (a === undefined || b === undefined) return none(`${a === undefined ? 'A' : 'B'} has no such cell`);
   for (const [side, cell] of [['A', a] as const, ['B', b] as const])
@@ -38,7 +65,11 @@ export function judgeAb(a: CellResult | undefined, b: CellResult | undefined, ma
       `${ratios.length} paired round(s), ${MIN_PAIRS} needed for an interval: run with --runs ${Math.max(4, MIN_PAIRS)} or more`,
       ratios.length,
     );
-  return judgeRatio(interval.ratio, interval.ci95, interval.pairs, margin);
+  const components = between === undefined ? undefined : processComponents({ groups: ratiosByProcess(a, b) });
+  if (components === undefined || between === undefined) return judgeRatio(interval.ratio, interval.ci95, interval.pairs, margin);
+  const [lo, hi] = acrossProcessInterval(components, between);
+  const sig4 = (x: number): number => Number(x.toPrecision(4));
+  return judgeRatio(sig4(Math.exp(components.logMean)), [sig4(lo), sig4(hi)], interval.pairs, margin);
 }
 
 /** The rule on a paired ratio and its 95 % interval (exported for the tests on fixed inputs). */
