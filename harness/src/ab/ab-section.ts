@@ -98,7 +98,7 @@ function explanation(report: Report, ab: AbPlan): string {
   return (
     `${describeSide('A', ab.a, report)}.  \n${describeSide('B', ab.b, report)}.  \n` +
     `A and B ran as lanes alternating round by round (A B, then B A), each cell judged on B's requests/s over A's, paired ` +
-    `round by round, with its 95 % interval. regressed / improved: the interval excludes 1 and the change is at least half ` +
+    `round by round, with its 95 % interval (two-level when the cell ran on two pairs of server processes). regressed / improved: the interval excludes 1 and the change is at least half ` +
     `the margin (±${pct(ab.margin)}, hello ±${pct(throughputMargin('hello', ab.margin))}); unchanged: the whole interval within ` +
     `the margin; inconclusive: the interval is wider than the margin. "could see" is the smallest change the pair could have flagged.`
   );

@@ -83,6 +83,6 @@ export function judgeRatio(ratio: number, ci95: [number, number], pairs: number,
   if (verdict !== 'inconclusive') return base;
   return {
     ...base,
-    reason: `its 95 % interval (${ci95[0].toFixed(3)}-${ci95[1].toFixed(3)}x) is wider than ±${pct(margin)}: this pair could flag only a change over ${pct(detectable)}; give it more rounds (--max-runs, --budget) on a quieter host`,
+    reason: `its 95 % interval (${ci95[0].toFixed(3)}-${ci95[1].toFixed(3)}x) is wider than ±${pct(margin)}: this pair could flag only a change over ${pct(detectable)}; it had ${pairs} paired rounds: give it more (--max-runs, --budget) or a quieter host`,
   };
 }
