@@ -35,12 +35,14 @@ const pair = (a: string, b: string, cells: AbCell[]): Report => {
 describe('the ab-pairs block', () => {
   it('tells A/A pairs from A/B pairs by what each side ran and counts the flags of each', () => {
     const body = abPairsBlock([
-      pair('aa', 'bb', [cell('regressed', 0.03), cell('inconclusive', 0.08)]),
-      pair('aa', 'aa', [cell('unchanged', 0.025), cell('improved', 0.04)]),
+      { folder: '1-ab', report: pair('aa', 'bb', [cell('regressed', 0.03), cell('inconclusive', 0.08)]) },
+      { folder: '2', report: pair('aa', 'aa', [cell('unchanged', 0.025), cell('improved', 0.04)]) },
+      // sides that differ only in what nothing reads, declared A/A by the folder's name
+      { folder: '3-aa-default', report: pair('aa', 'cc', [cell('inconclusive', 0.2)]) },
     ]);
     expect(body).toContain('A/B pairs (A and B differ): 1 of 2 pair-cells flagged.');
-    expect(body).toContain('A/A pairs (both sides the same): 1 of 2 pair-cells flagged (false flags).');
-    expect(body).toContain('Smallest change a pair could see: median 3.0 %, from 2.5 % to 8.0 %.');
+    expect(body).toContain('A/A pairs (both sides the same): 1 of 3 pair-cells flagged (false flags).');
+    expect(body).toContain('Smallest change a pair could see: median 4.0 %, from 2.5 % to 20.0 %.');
     expect(body).toMatch(
       /\| A\/B +\| file:checksum\.ts → file:checksum-5pct\.ts \| node checksum\/sync \| 0\.950x \(0\.930-0\.970\) \| +3\.0 % \| regressed +\|/,
     );

@@ -2,7 +2,8 @@
  * The A/B self-test in the docs (`ab-pairs`): every committed bench:ab pair of a folder, each
  * cell's verdict with the smallest change its pair could see, and the counts the gate is held to:
  * how many A/B pair-cells were flagged, how many A/A pair-cells were (false flags). A pair is A/A
- * when both sides ran the same thing (the same module bytes, settings, installation or commit).
+ * when both sides ran the same thing (the same module bytes, settings, installation or commit), or
+ * when its folder's name says so (`-aa`): sides that differ only in a setting nothing reads.
  */
 import { markdownTable } from 'markdown-table';
 import { verdictWords } from '../ab/ab-section.ts';
@@ -15,14 +16,14 @@ const isAa = (ab: AbPlan): boolean => what(ab.a) === what(ab.b);
 const pct = (x: number): string => `${(x * 100).toFixed(1)} %`;
 const name = (side: AbSide): string => side.variant.replace(/^file:.*\//, 'file:');
 
-export function abPairsBlock(reports: readonly Report[]): string {
+export function abPairsBlock(pairs: readonly { folder: string; report: Report }[]): string {
   const rows: string[][] = [];
   const tally = { ab: { cells: 0, flagged: 0 }, aa: { cells: 0, flagged: 0 } };
   const seen: number[] = [];
-  for (const report of reports) {
+  for (const { folder, report } of pairs) {
     const plan = report.parameters.ab;
     if (plan === undefined || report.ab === undefined) continue;
-    const kind = isAa(plan) ? 'aa' : 'ab';
+    const kind = isAa(plan) || /(^|-)aa(-|$)/.test(folder) ? 'aa' : 'ab';
     const wall = report.timing === undefined ? '' : `, ${Math.round(report.timing.wallSec)} s`;
     for (const c of report.ab.cells) {
       tally[kind].cells++;

@@ -11,7 +11,8 @@
  *   pair           two runs of one commit as bench:compare --json judged them (source is that JSON)
  *   findings       what people quote: which off-loop modes stayed on the loop, where a worker pays
  *   answers        a picture per question with its sentences (SVG files under `pictures=<folder>`)
- *   ab-pairs       every bench:ab pair under a folder (source=<folder>/: each <name>/report.json), flags counted
+ *   ab-pairs       every bench:ab pair under a folder (source=<folder>/: each <name>/report.json), flags counted;
+ *                  a pair is A/A when its sides ran the same thing or its folder's name says -aa
  * A marker with `optional=yes` whose source is not committed yet says how to make it, instead of
  * failing: a page can be written before its sample is taken.
  */
@@ -226,7 +227,7 @@ const KINDS: Record<string, Renderer> = {
     if (!isComparison(comparison)) throw new BlockError('the source is not the JSON of bench:compare --json');
     return renderPair(comparison);
   },
-  'ab-pairs': (reports) => abPairsBlock(reports as Report[]),
+  'ab-pairs': (pairs) => abPairsBlock(pairs as { folder: string; report: Report }[]),
   findings: (report, params) => findingsBlock(report as Report, depthOf(params, 3), benchRunLine(report as Report)),
   answers: (report, params, page) => {
     try {
@@ -266,7 +267,7 @@ export function renderBlockFiles(block: Pick<ResultBlock, 'kind' | 'params'>, ro
       ? readdirSync(resolve(root, source))
           .sort()
           .filter((d) => existsSync(resolve(root, source, d, 'report.json')))
-          .map((d) => read(`${source}${d}/report.json`))
+          .map((d) => ({ folder: d, report: read(`${source}${d}/report.json`) }))
       : read(source);
   } catch (error) {
     throw new BlockError(`source=${source}: ${(error as Error).message.split('\n')[0]}`);
