@@ -33,6 +33,8 @@ async function main({ signal }: CommandContext): Promise<number> {
     if (nameA !== nameB) throw new FlagError(`--a ${a.raw} and --b ${b.raw}: the modules must share their name ("${nameA}", "${nameB}")`);
     if (!rest.some((arg) => arg === '--scenarios' || arg.startsWith('--scenarios='))) argv = [...rest, '--scenarios', nameA];
   }
+  // --quick's 2 runs give no paired interval: an A/B needs 3 rounds to say anything.
+  if (argv.includes('--quick') && !argv.some((arg) => arg === '--runs' || arg.startsWith('--runs='))) argv = [...argv, '--runs', '3'];
   const fileA = a.kind === 'file' ? [a.path] : [];
   const files = await loadUserScenarios([...userScenarioFiles(argv, typedPath), ...fileA], 'bench:ab');
   if (files === undefined) return 2;
