@@ -8,13 +8,15 @@ import { parseArgs } from 'node:util';
 import { FlagError, typedPath, writableDir } from './cli/flags.ts';
 import { CommandError, runCommand } from './cli/command.ts';
 import { writeFileAtomic } from './report/output.ts';
+import { EXPORT_FORMATS, exportReport, type ExportFormat } from './report/export-formats.ts';
+import { choice } from './cli/flags.ts';
 import type { Report } from './model/report.ts';
 import type { SiteKind } from './report/site-model.ts';
 import { rebuildSite, RESULTS_ROOT, SITE_DIR, SITE_KINDS } from './site-kinds.ts';
 
 const SCHEMA_VERSION: Report['schemaVersion'] = 1;
 const USAGE =
-  'usage: report-cli [DIR...] [--out SITE_DIR] (builds the results site) | report-cli <report.json | run folder> (re-renders that report)';
+  'usage: report-cli [DIR...] [--out SITE_DIR] (builds the results site) | report-cli <report.json | run folder> (re-renders that report) | report-cli <report.json> --format bmf|github-action-benchmark|github-action-benchmark-p99 (prints it in that format)';
 
 class ReportFileError extends CommandError {}
 
@@ -72,15 +74,24 @@ function rerender(path: string): number {
   return 0;
 }
 
+/** A bench report in a dashboard's format, on stdout. */
+function exported(path: string, format: ExportFormat): number {
+  const read = readReport(path);
+  if (read.kind.kind !== 'bench' && read.kind.kind !== 'versions')
+    throw new FlagError(`--format ${format}: ${path} is a ${read.kind.kind} report; only bench reports (bench:all, bench:ab) export`);
+  process.stdout.write(exportReport(read.json as unknown as Report, format));
+  return 0;
+}
+
 function main(argv: string[]): number {
-  let values: { out?: string; site?: boolean };
+  let values: { out?: string; site?: boolean; format?: string };
   let positionals: string[];
   try {
     ({ values, positionals } = parseArgs({
       args: argv,
       strict: true,
       allowPositionals: true,
-      options: { out: { type: 'string' }, site: { type: 'boolean' } },
+      options: { out: { type: 'string' }, site: { type: 'boolean' }, format: { type: 'string' } },
     }));
   } catch (error) {
     throw new FlagError(`${(error as Error).message.split('\n')[0]}; ${USAGE}`);
@@ -88,6 +99,11 @@ function main(argv: string[]): number {
   // pnpm runs scripts from the package folder: paths are relative to where the user typed them.
   const paths = positionals.map((p) => typedPath(p));
   const only = paths.length === 1 && paths[0] !== undefined && values.site !== true ? reportFileOf(paths[0]) : undefined;
+  const format = choice('format', values.format, EXPORT_FORMATS);
+  if (format !== undefined) {
+    if (only === undefined) throw new FlagError(`--format needs one report; ${USAGE}`);
+    return exported(only, format);
+  }
   if (only !== undefined) return rerender(only);
 
   const missing = paths.find((p) => !existsSync(p) || !statSync(p).isDirectory());

@@ -19,6 +19,7 @@ import { isSeedsReport, seedsSection } from './seeds/seeds-section.ts';
 import type { SeedsReport } from './seeds/render.ts';
 import { versionFeatures, versionsSection } from './versions/versions-section.ts';
 import { sweepFeatures } from './report/sweep-section.ts';
+import { abFeatures } from './ab/ab-section.ts';
 
 export const RESULTS_ROOT = resolve(REPO_ROOT, 'data/results');
 export const SITE_DIR = resolve(RESULTS_ROOT, 'site');
@@ -39,7 +40,12 @@ export const SITE_KINDS: readonly SiteKind[] = [
     title: 'Sync vs async (bench)',
     file: 'report.json',
     accepts: (json) => isBenchReport(json) && !hasVersions(json),
-    section: (json) => benchSection(json as unknown as Report, chartAssets, sweepFeatures.sections?.(json as unknown as Report) ?? []),
+    section: (json) => {
+      const report = json as unknown as Report;
+      // An A/B report (bench:ab) leads with its verdicts.
+      const extra = [...(abFeatures.sections?.(report) ?? []), ...(sweepFeatures.sections?.(report) ?? [])];
+      return benchSection(report, chartAssets, extra);
+    },
   },
   {
     kind: 'curve',

@@ -55,7 +55,9 @@ describe('compare-cli', () => {
   it('exits 0 for identical reports', () => {
     const outcome = runCli(file('baseline.json'), file('baseline.json'));
     expect(outcome.status).toBe(0);
-    expect(outcome.stdout).toContain('**✓ 0 regressions, 0 improvements, 2 unchanged**');
+    // Two separate sessions that measured nothing of their host: what they could see, not a green check.
+    expect(outcome.stdout).toContain('found: two separate sessions cannot see less; use bench:ab');
+    expect(outcome.stdout).toContain('(0 regressions, 0 improvements, 2 unchanged)');
   });
 
   it('exits 0 when the change is within --threshold, and writes --out', () => {

@@ -64,7 +64,7 @@ describe('renderComparisonMarkdown', () => {
 
   it('opens with a one-line verdict that counts every kind of cell', () => {
     expect(verdictLine(comparison)).toBe(
-      '**✗ 1 regression, 1 improvement, 0 unchanged, 1 not testable, 1 not compared, 1 only in current, 1 only in baseline**, margins ±5 % (hello ±10 %, p99 ±20 %) with 95 % confidence, allowing ±11.7 % between sessions, p < 0.05',
+      '**✗ 1 regression, 1 improvement, 0 unchanged, 1 not testable, 1 not compared, 1 only in current, 1 only in baseline**, margins ±5 % (hello ±10 %, p99 ±20 %) with 95 % confidence, allowing ±11.7 % between sessions (assumed: neither report measured its host), p < 0.05',
     );
     expect(markdown.split('\n')[2]).toBe(verdictLine(comparison));
   });
@@ -116,13 +116,32 @@ describe('renderComparisonMarkdown', () => {
     expect(markdown).toContain('its smallest two-sided p is 0.1');
   });
 
-  it('has no warnings section and a clean verdict when nothing differs', () => {
+  it('has no warnings section, and says what it could not see, when nothing differs between two sessions', () => {
     const report = reportOf([cellOf(HASH_SYNC, [1000, 1010, 990])]);
     const clean = renderComparisonMarkdown(compareReports(report, report, { threshold: 0.05 }));
     expect(clean).not.toContain('## Warnings');
     expect(clean).not.toContain('## Cells in only one report');
-    expect(clean).toContain(
-      '**✓ 0 regressions, 0 improvements, 1 unchanged**, margins ±5 % (hello ±10 %, p99 ±20 %) with 95 % confidence, allowing ±11.7 % between sessions, p < 0.05',
+    // Two sessions apart: ±11.7 % allowed between them, so a 5 % change could not have been seen.
+    expect(clean).not.toContain('✓ 0 regressions');
+    expect(clean).toMatch(
+      /\*\*\? no change beyond 1\d\.\d % found: two separate sessions cannot see less; use bench:ab \(A and B alternating in one session\) to see ±5 %\*\* \(0 regressions, 0 improvements, 1 unchanged\)/,
     );
+  });
+
+  it("takes the session allowance from the reports' reference loops, and gives a clean verdict only when it could see its margin", () => {
+    const steady = { unit: 'fib(28)', minMs: 3.6, maxMs: 3.64, medianMs: 3.62, rounds: 12 };
+    const base = reportOf([cellOf(HASH_SYNC, [1000, 1004, 996, 1000])]);
+    const report = { ...base, environment: { ...base.environment, referenceLoop: steady } };
+    const moved = { ...base, environment: { ...base.environment, referenceLoop: { ...steady, medianMs: 3.98, maxMs: 4 } } };
+    const same = compareReports(report, report, { threshold: 0.05 });
+    expect(same.session?.source).toBe("from the reports' reference loops");
+    expect(same.session?.allowance).toBeLessThan(0.01);
+    expect(verdictLine(same)).toMatch(
+      /^\*\*✓ 0 regressions, 0 improvements, 1 unchanged\*\*, .* allowing ±0\.\d+ % between sessions \(from the reports' reference loops\)/,
+    );
+    // The host ran 10 % slower in the second session: two sessions can then differ by as much.
+    const apart = compareReports(report, moved, { threshold: 0.05 });
+    expect(apart.session?.allowance).toBeCloseTo(0.0994, 3);
+    expect(verdictLine(apart)).toMatch(/^\*\*\? no change beyond/);
   });
 });

@@ -58,6 +58,10 @@ export interface BenchOptions {
   onRunStarted?: (server: RunningServer, cell: CellSpec) => void;
   /** What the features add to the report (versions compared, their sections); given by bench-cli. */
   features?: ReportFeatures;
+  /** Recorded in the report's parameters beside the plan's (bench:ab: what A and B were). */
+  parameters?: Partial<Parameters>;
+  /** bench:ab: each cell's lanes run back to back in every round (ScheduleContext.pairLanes). */
+  pairLanes?: boolean;
 }
 
 export interface BenchOutcome {
@@ -118,6 +122,7 @@ export async function runBench(plan: Plan, options: BenchOptions): Promise<Bench
     }),
     runtimes: [],
   };
+  if (options.parameters !== undefined) meta.parameters = { ...meta.parameters, ...options.parameters };
   writeMeta(runDir, meta);
 
   const planned = cellsFor(plan.scenarios, plan.modes);
@@ -176,6 +181,7 @@ export async function runBench(plan: Plan, options: BenchOptions): Promise<Bench
     reference: speed === undefined ? undefined : () => roundReference(speed),
     mayExtend: plan.budgetSec === undefined ? undefined : (need: number) => pace?.(done, groupUnits, need) ?? false,
     onRunStarted: options.onRunStarted,
+    ...(options.pairLanes === true ? { pairLanes: true } : {}),
     onPhase: (runtime, cell, phase) => {
       clock.enter(phaseKind(phase));
       progress.update({

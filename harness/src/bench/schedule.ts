@@ -57,6 +57,11 @@ export interface ScheduleContext {
    * a cell whose need (bench/budget.ts budgetNeed: 1 = at its goal or out of reach, up to 3) weighs its claim.
    */
   mayExtend?: (need: number) => boolean;
+  /**
+   * bench:ab: the lanes are what is compared, so each cell's lanes run back to back (A B, then
+   * B A) and every lane runs every round: a B/A ratio compares neighbours in time.
+   */
+  pairLanes?: boolean;
   log(line: string): void;
   onPhase(runtime: string, cell: CellSpec, phase: string): void;
   onRunStarted?: (server: RunningServer, cell: CellSpec) => void;
@@ -82,8 +87,9 @@ interface LaneCell {
 
 /**
  * The cells of one scenario (its modes) on every lane given. Checks and warm-ups first, then the
- * measured runs in rounds: in each round every lane runs each of the cells once, the cells'
- * order reversed every other round (sync async | async sync | ...: ABBA), so the runs compared
+ * measured runs in rounds: in each round every lane runs each of the cells once, the lanes' order
+ * and each lane's cells' order reversed every other round (sync async | async sync | ...: ABBA,
+ * and A B | B A for two lanes, so neither lane always goes first), so the runs compared
  * in a ratio are neighbours in time and a drift of the machine lands on both sides of it.
  * Each run carries its round, which pairs it with the other cells' runs of that
  * round (stats/paired.ts). A lane gets more rounds while one of its cells is short of its
@@ -152,10 +158,21 @@ export async function benchGroup(
       let ran = false;
       if (restartsBefore(round, ctx.plan)) await restartServers(cells, lanes, ctx);
       const referenceMs = await ctx.reference?.();
-      for (const laneStates of byLane) {
-        const open = laneStates.filter((s) => s.result === undefined);
-        if (!open.some((s) => wantsMoreRuns(s.runs, ctx.plan, s.cell.scenario, ctx.mayExtend))) continue;
-        for (const state of pairedOrder(open, round))
+      const wants = (laneStates: LaneCell[]) =>
+        laneStates.some((s) => s.result === undefined && wantsMoreRuns(s.runs, ctx.plan, s.cell.scenario, ctx.mayExtend));
+      if (ctx.pairLanes === true) {
+        // Every lane runs the round while any wants it, so each round pairs; each cell's lanes back to back.
+        if (!byLane.some(wants)) break;
+        for (const index of pairedOrder([...cells.keys()], round))
+          for (const laneStates of pairedOrder(byLane, round)) {
+            const state = laneStates[index];
+            if (state !== undefined && state.result === undefined) await runOnce(state, state.cell, ctx, round, referenceMs);
+          }
+        continue;
+      }
+      for (const laneStates of pairedOrder(byLane, round)) {
+        if (!wants(laneStates)) continue;
+        for (const state of pairedOrder(laneStates, round))
           if (state.result === undefined) await runOnce(state, state.cell, ctx, round, referenceMs);
         ran = true;
       }

@@ -35,7 +35,9 @@ import {
   judgeChange,
   P99_MARGIN_FACTOR,
   rawEstimate,
+  sessionFrom,
   throughputMargin,
+  type SessionAllowance,
   withJudgement,
   type GateFields,
 } from './gate.ts';
@@ -137,6 +139,8 @@ export interface ReportComparison {
   counts: ComparisonCounts;
   /** True when any cell regressed significantly beyond the threshold: the CLI's exit code 1. */
   hasRegression: boolean;
+  /** added: what two sessions may differ by beyond their intervals, from what the reports measured of their hosts. */
+  session?: SessionAllowance;
   /** added: cells whose requests/s agree (compare/reproduced.ts: within the combined 95 % interval or 3 %). */
   reproducibility?: Reproducibility;
   /** added: the headline paired ratios (async/sync, worker/sync, hono/raw) that agree by the same rule. */
@@ -249,18 +253,18 @@ function p99Estimate(cell: CellResult): { median: number; ci95: [number, number]
  * with intervals across processes, p99 on its runs' interval, each against its practical margin;
  * a change must also be significant by Welch's test at `alpha` and beyond the instrument's resolution.
  */
-export function gateCell(baseline: CellResult, current: CellResult, margin: number, alpha: number): CellComparison {
+export function gateCell(baseline: CellResult, current: CellResult, margin: number, alpha: number, sessionSd?: number): CellComparison {
   const welch = compareCell(baseline, current, margin, alpha);
   if (welch.kind === 'not-compared') return welch;
   const rule = throughputMargin(current.scenario, margin);
-  const raw = judgeChange(rawEstimate(baseline), rawEstimate(current), rule, 'lower');
+  const raw = judgeChange(rawEstimate(baseline), rawEstimate(current), rule, 'lower', sessionSd);
   const b = driftCancelledEstimate(baseline);
   const c = driftCancelledEstimate(current);
-  const cancelled = b === undefined || c === undefined ? undefined : judgeChange(b, c, rule, 'lower');
+  const cancelled = b === undefined || c === undefined ? undefined : judgeChange(b, c, rule, 'lower', sessionSd);
   const significant = (m: MetricChange, verdict: Verdict): Verdict =>
     verdict === 'regressed' || verdict === 'improved' ? (m.test !== null && m.test.p < alpha ? verdict : 'unchanged') : verdict;
   const throughput = withJudgement(welch.throughput, significant(welch.throughput, bothAgree(raw, cancelled)), raw);
-  const p99Judged = judgeChange(p99Estimate(baseline), p99Estimate(current), margin * P99_MARGIN_FACTOR, 'higher');
+  const p99Judged = judgeChange(p99Estimate(baseline), p99Estimate(current), margin * P99_MARGIN_FACTOR, 'higher', sessionSd);
   // Within the instrument's resolution (0 ms against 1 ms included) a p99 is unchanged, testable or not.
   const atResolution = (x: number) => Math.max(x, LATENCY_RESOLUTION_MS);
   const withinResolution =
@@ -343,6 +347,7 @@ export function compareReports(baseline: Report, current: Report, options: Compa
   const { threshold } = options;
   const alpha = options.alpha ?? DEFAULT_ALPHA;
   checkOptions(threshold, alpha);
+  const session = sessionFrom(baseline, current);
   const baseCells = byKey(baseline);
   const currentCells = byKey(current);
   const cells: CellComparison[] = [];
@@ -352,7 +357,7 @@ export function compareReports(baseline: Report, current: Report, options: Compa
     const before = baseCells.get(key);
     if (before === undefined) added.push(keyOf(cell));
     else {
-      cells.push(gateCell(before, cell, threshold, alpha));
+      cells.push(gateCell(before, cell, threshold, alpha, session.sd));
       pairs.push([before, cell]);
     }
   }
@@ -371,6 +376,7 @@ export function compareReports(baseline: Report, current: Report, options: Compa
     removed,
     counts,
     hasRegression: counts.regressed > 0,
+    session,
     reproducibility: reproducibility(pairs),
     ratioReproducibility: ratioReproducibility(ratioPairs(baseline.comparisons, current.comparisons)),
     ...withDefined('driftCancelledReproducibility', driftCancelledReproducibility(pairs)),

@@ -21,6 +21,7 @@
 import type { MetricChange, Verdict } from '../model/change.ts';
 import type { CellResult, Summary } from '../model/cell.ts';
 import type { ScenarioName } from '../model/names.ts';
+import type { Report } from '../model/report.ts';
 import { combinedLogHalfWidth, type Estimate } from '../stats/agreement.ts';
 
 /** Practical margin of a heavy cell's throughput: smaller changes are not worth a failed check. */
@@ -30,15 +31,48 @@ export const HELLO_MARGIN_FACTOR = 2;
 /** p99's margin is this multiple of the heavy throughput margin: a tail moves more than a mean between processes. */
 export const P99_MARGIN_FACTOR = 4;
 /**
- * What no single report can measure: the variance between sessions minutes apart (Kalibera and
- * Jones's third level, after runs and processes), as a standard deviation of a report's figure
- * on logs. A scenario's cells run in the same minute, so an episode of the host or of its
- * neighbours moves them together: between two default runs of one commit back to back on
- * 2026-11-25 (host check within ±5.4 %), every fib cell moved +3 to +16 % and every sleep cell
- * +2 to +7 %, while each cell's interval across processes was ±2 to ±8 %. 4 % a session, so two
- * sessions differ by up to ±11 % (1.96 x 4 % x √2) beyond their intervals; docs/methodology.md.
+ * What two sessions may differ by beyond their own intervals, for two reports that measured
+ * nothing of their host (older reports, servers on another host): the one assumption left. Between
+ * two default runs of one commit back to back (2026-11-25, host check within ±5.4 %) every fib cell
+ * moved +3 to +16 % while each cell's interval across processes was ±2 to ±8 %: 4 % a session, a
+ * standard deviation on logs (docs/methodology.md). Reports that carry a reference loop or a host
+ * check get their allowance from those instead (sessionFrom).
  */
 export const SESSION_SD = 0.04;
+
+/** What two sessions may differ by, and where that came from. */
+export interface SessionAllowance {
+  /** A session's standard deviation on logs. */
+  sd: number;
+  /** What two sessions may then differ by beyond their intervals, as a fraction (1.96 x sd x √2). */
+  allowance: number;
+  /** Where it came from: "from the reports' reference loops", "... host checks", or "assumed: ...". */
+  source: string;
+}
+
+/**
+ * The session allowance from what the two reports measured of their host. The pinned reference
+ * loop, timed in every round, moves with the host: within a session its range spans about four
+ * standard deviations of the host's speed (a dozen rounds and more), and between the sessions its
+ * medians differ by what the host did between them. The larger of the two is the session's
+ * spread. Without reference loops, each run's host check (its repeatability floor and its
+ * start-to-end change, both 95 % figures) stands in; with neither, SESSION_SD is assumed.
+ */
+export function sessionFrom(baseline: Pick<Report, 'environment'>, current: Pick<Report, 'environment'>): SessionAllowance {
+  const of = (sd: number, source: string): SessionAllowance => ({ sd: round4(sd), allowance: round4(sessionAllowance(sd)), source });
+  const [b, c] = [baseline.environment.referenceLoop, current.environment.referenceLoop];
+  if (b !== undefined && c !== undefined && b.minMs > 0 && c.minMs > 0) {
+    const within = Math.max(Math.log(b.maxMs / b.minMs), Math.log(c.maxMs / c.minMs)) / 4;
+    const between = Math.abs(Math.log(c.medianMs / b.medianMs)) / (Z95 * Math.SQRT2);
+    return of(Math.max(within, between), "from the reports' reference loops");
+  }
+  const checks = [baseline.environment.hostCheck, current.environment.hostCheck];
+  if (checks.every((h) => h !== undefined)) {
+    const spread = Math.max(...checks.map((h) => Math.max(h?.floor ?? 0, Math.abs(h?.change ?? 0))));
+    return of(Math.log1p(spread) / Z95, "from the reports' host checks");
+  }
+  return of(SESSION_SD, 'assumed: neither report measured its host');
+}
 
 export type Worse = 'lower' | 'higher';
 

@@ -4,7 +4,7 @@
  */
 import { markdownTable } from 'markdown-table';
 import { LATENCY_RESOLUTION_MS } from './compare.ts';
-import { HELLO_MARGIN_FACTOR, P99_MARGIN_FACTOR, SESSION_SD, sessionAllowance } from './gate.ts';
+import { HELLO_MARGIN_FACTOR, P99_MARGIN_FACTOR, sessionAllowance, type SessionAllowance } from './gate.ts';
 import { plural } from '../report/flags.ts';
 import type {
   CellKey,
@@ -43,6 +43,26 @@ function formatPercentOf(fraction: number): string {
   return `${Number((fraction * 100).toPrecision(3))} %`;
 }
 
+/**
+ * The smallest change the comparison could have flagged on its least sensitive unchanged cell,
+ * when that cell's own uncertainty (its intervals and the session allowance) was wider than its
+ * margin, so its smallest flaggable change is over twice the margin: the pair could not have told
+ * a change of the margin from none, and "0 regressions" would promise what it could not see.
+ */
+export function deafTo(c: ReportComparison): number | undefined {
+  const deaf = c.cells.flatMap((cell) => {
+    const t = cell.kind === 'compared' ? cell.throughput : undefined;
+    return t?.verdict === 'unchanged' &&
+      t.detectable !== undefined &&
+      t.margin !== undefined &&
+      Number.isFinite(t.detectable) &&
+      t.detectable > Math.expm1(2 * Math.log1p(t.margin))
+      ? [t.detectable]
+      : [];
+  });
+  return deaf.length === 0 ? undefined : Math.max(...deaf);
+}
+
 /** "2 regressions, 1 improvement, 20 unchanged, at 5 % threshold and p < 0.05". */
 export function verdictLine(c: ReportComparison): string {
   const n = c.counts;
@@ -51,13 +71,20 @@ export function verdictLine(c: ReportComparison): string {
   if (n.notCompared > 0) parts.push(`${n.notCompared} not compared`);
   if (n.added > 0) parts.push(`${n.added} only in current`);
   if (n.removed > 0) parts.push(`${n.removed} only in baseline`);
-  const symbol = c.hasRegression ? '✗' : '✓';
-  return `**${symbol} ${parts.join(', ')}**, ${marginText(c.threshold)}, p < ${c.alpha}`;
+  const deaf = deafTo(c);
+  const symbol = c.hasRegression ? '✗' : deaf === undefined ? '✓' : '?';
+  const head =
+    !c.hasRegression && deaf !== undefined
+      ? `? no change beyond ${formatPercentOf(Number(deaf.toFixed(3)))} found: two separate sessions cannot see less; use bench:ab (A and B alternating in one session) to see ±${formatPercentOf(c.threshold)}** (${parts.join(', ')})`
+      : `${symbol} ${parts.join(', ')}**`;
+  return `**${head}, ${marginText(c.threshold, c.session)}, p < ${c.alpha}`;
 }
 
 /** "margins ±5 % (hello ±10 %, p99 ±20 %) with 95 % confidence": what the gate holds each change to. */
-export function marginText(margin: number): string {
-  return `margins ±${formatPercentOf(margin)} (hello ±${formatPercentOf(margin * HELLO_MARGIN_FACTOR)}, p99 ±${formatPercentOf(margin * P99_MARGIN_FACTOR)}) with 95 % confidence, allowing ±${formatPercentOf(Number(sessionAllowance().toFixed(3)))} between sessions`;
+export function marginText(margin: number, session?: SessionAllowance): string {
+  const allowance = session?.allowance ?? sessionAllowance();
+  const from = session === undefined ? '' : ` (${session.source})`;
+  return `margins ±${formatPercentOf(margin)} (hello ±${formatPercentOf(margin * HELLO_MARGIN_FACTOR)}, p99 ±${formatPercentOf(margin * P99_MARGIN_FACTOR)}) with 95 % confidence, allowing ±${formatPercentOf(Number(allowance.toFixed(3)))} between sessions${from}`;
 }
 
 function sideText(name: string, side: ReportSide): string {
@@ -201,11 +228,11 @@ function howToRead(c: ReportComparison): string {
       'their spread differs between runtimes and versions (a pooled-variance test would be wrong exactly when something changed);',
       'means of a few runs, each itself an average over many requests, are close enough to normal for a t-test. A rank test',
       '(Mann-Whitney) cannot reach p < 0.05 with 3 runs against 3: its smallest two-sided p is 0.1.',
-      `A cell regressed when its req/s fell, or its p99 rose, beyond the practical margin (${marginText(c.threshold)}):`,
+      `A cell regressed when its req/s fell, or its p99 rose, beyond the practical margin (${marginText(c.threshold, c.session)}):`,
       "the whole 95 % interval of the change (in brackets; both reports' intervals combined, across server processes where measured) lies beyond it,",
       `Welch's p < ${c.alpha}, and for p99 by more than ${LATENCY_RESOLUTION_MS} ms (autocannon's resolution). Two runs of one commit differ by`,
       "their intervals and by what no interval of one run holds (the host's drift, the next server process), so the gate decides only beyond that;",
-      `and what two sessions minutes apart differ by beyond any one report's intervals (${formatPercentOf(SESSION_SD)} a session, measured on A/A pairs: docs/methodology.md);`,
+      `and what two sessions minutes apart differ by beyond any one report's intervals (${formatPercentOf(c.session?.sd ?? 0.04)} a session: the reports' reference loops, timed in every round, or their host checks say how far the host moved; 4 % is assumed when neither has them);`,
       'the smallest change a pair can flag is its margin plus that combined interval. When both reports carry the drift-cancelled figure',
       '(requests per reference unit: req/s times the time of a pinned reference loop measured in the same rounds), req/s regresses only when',
       'it and the drift-cancelled figure both fell: a host that slowed down moves only the raw figure of a CPU-bound cell.',

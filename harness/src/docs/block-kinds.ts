@@ -11,10 +11,12 @@
  *   pair           two runs of one commit as bench:compare --json judged them (source is that JSON)
  *   findings       what people quote: which off-loop modes stayed on the loop, where a worker pays
  *   answers        a picture per question with its sentences (SVG files under `pictures=<folder>`)
+ *   ab-pairs       every bench:ab pair under a folder (source=<folder>/: each <name>/report.json), flags counted;
+ *                  a pair is A/A when its sides ran the same thing or its folder's name says -aa
  * A marker with `optional=yes` whose source is not committed yet says how to make it, instead of
  * failing: a page can be written before its sample is taken.
  */
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { markdownTable } from 'markdown-table';
 import { renderBrowserMarkdown } from '../browser/render-md.ts';
@@ -39,6 +41,8 @@ import { versionFeatures } from '../versions/versions-section.ts';
 import { combineFeatures } from '../report/section.ts';
 import { sweepFeatures } from '../report/sweep-section.ts';
 import { isComparison, renderPair } from './pair-block.ts';
+import { abPairsBlock } from './ab-blocks.ts';
+import { abFeatures } from '../ab/ab-section.ts';
 import { AnswerBlockError, answersBlock, findingsBlock, type Rendered } from './answer-blocks.ts';
 import type { ResultBlock } from './result-blocks.ts';
 
@@ -170,7 +174,7 @@ const slug = (heading: string) => heading.trim().toLowerCase().replace(/\s+/g, '
 function benchReport(report: Report, params: Record<string, string>): string {
   const depth = depthOf(params, 3);
   // A report with several versions of a runtime, or a --sweep, carries that section as well, as bench-cli renders it.
-  const sections = renderMarkdown(report, combineFeatures(versionFeatures, sweepFeatures).sections?.(report) ?? [])
+  const sections = renderMarkdown(report, combineFeatures(abFeatures, versionFeatures, sweepFeatures).sections?.(report) ?? [])
     .split(/^(?=## )/m)
     .slice(1);
   const name = (section: string) => slug(section.slice(3, section.indexOf('\n')));
@@ -227,6 +231,7 @@ const KINDS: Record<string, Renderer> = {
     if (!isComparison(comparison)) throw new BlockError('the source is not the JSON of bench:compare --json');
     return renderPair(comparison);
   },
+  'ab-pairs': (pairs) => abPairsBlock(pairs as { folder: string; report: Report }[]),
   findings: (report, params) => findingsBlock(report as Report, depthOf(params, 3), benchRunLine(report as Report)),
   answers: (report, params, page) => {
     try {
@@ -260,8 +265,15 @@ export function renderBlockFiles(block: Pick<ResultBlock, 'kind' | 'params'>, ro
     };
   }
   let report: unknown;
+  const read = (path: string): unknown => JSON.parse(readFileSync(resolve(root, path), 'utf8'));
   try {
-    report = JSON.parse(readFileSync(resolve(root, source), 'utf8'));
+    // A folder: every report.json one level below it, in name order.
+    report = source.endsWith('/')
+      ? readdirSync(resolve(root, source))
+          .sort()
+          .filter((d) => existsSync(resolve(root, source, d, 'report.json')))
+          .map((d) => ({ folder: d, report: read(`${source}${d}/report.json`) }))
+      : read(source);
   } catch (error) {
     throw new BlockError(`source=${source}: ${(error as Error).message.split('\n')[0]}`);
   }

@@ -1,7 +1,10 @@
 /** report.json's parameters: what a run was asked to do (the contract: docs/design.md). */
+import type { AbPlan } from './ab.ts';
 import type { Mode, ScenarioName } from './names.ts';
 
 export interface Parameters {
+  /** added, with bench:ab: what A and B were and the margin the verdicts hold to. */
+  ab?: AbPlan;
   connections: number;
   /** added: --connections as a list (a sweep): each count is then a dimension of the cells, which carry their own `connections`. */
   connectionsSweep?: number[];

@@ -3,6 +3,7 @@
  * this one. Field names there are fixed; fields marked "added" are ours.
  */
 import type { Pools, RuntimeName } from '@bench/app';
+import type { AbComparison } from './ab.ts';
 import type { VersionComparison } from './change.ts';
 import type { CellResult } from './cell.ts';
 import type { Comparison, ProcessComparison } from './comparison.ts';
@@ -56,6 +57,8 @@ export interface Report {
   processComparisons?: ProcessComparison[];
   /** added, when a run measured several versions of a runtime: each against its baseline version. */
   versions?: VersionComparison;
+  /** added, with bench:ab: each cell's verdict on B over A, from the paired per-round ratios. */
+  ab?: AbComparison;
   /** added, with --sweep: per runtime, worker over sync at each input with the crossover (report/sweep-summary.ts). */
   sweep?: SweepSummary;
 }

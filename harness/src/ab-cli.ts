@@ -1,0 +1,99 @@
+// `pnpm bench:ab --a VARIANT --b VARIANT [bench flags]`: A and B measured in one session as lanes
+// whose runs alternate round by round, each cell judged on B over A. Exit 1 on a regression,
+// 0 otherwise, 2 on bad input (before any server starts).
+import { resolve } from 'node:path';
+import type { RuntimeName } from '@bench/app';
+import { abConsole, abFeatures } from './ab/ab-section.ts';
+import { abExitCode, splitAbFlags } from './ab/ab-flags.ts';
+import { checkPair, laneLabel, moduleName, parseVariant, type Side, sideRecord, sideSpec, type Variant } from './ab/variants.ts';
+import { checkoutRef, type RefCheckout, refSpec } from './ab/ref.ts';
+import type { RuntimeSpec } from './servers/runtimes.ts';
+import { DEFAULT_RESULTS_ROOT, runBench } from './bench/bench.ts';
+import { parsePlan } from './bench/plan.ts';
+import { createProgress } from './bench/progress.ts';
+import { type CommandContext, runCommand } from './cli/command.ts';
+import { FlagError, typedPath, writableDir } from './cli/flags.ts';
+import type { AbPlan } from './model/ab.ts';
+import { interruptedReport, writeBenchReport } from './report/bench-files.ts';
+import { makeRunDir, updateLatest } from './report/output.ts';
+import { stopAllServers } from './servers/server.ts';
+import { loadUserScenarios, setupUserScenarios, userScenarioFiles } from './servers/user-scenarios.ts';
+
+async function main({ signal }: CommandContext): Promise<number> {
+  const { a: rawA, b: rawB, margin, rest } = splitAbFlags(process.argv.slice(2));
+  const a = parseVariant('a', rawA, typedPath);
+  const b = parseVariant('b', rawB, typedPath);
+  checkPair(a, b);
+  if (rest.some((arg) => arg === '--server-host' || arg.startsWith('--server-host=')))
+    throw new FlagError('--server-host: bench:ab runs its servers on this host');
+  // A file: pair names one scenario: A's module is the one the harness plans and checks from.
+  let argv = rest;
+  if (a.kind === 'file' && b.kind === 'file') {
+    const [nameA, nameB] = [await moduleName('a', a), await moduleName('b', b)];
+    if (nameA !== nameB) throw new FlagError(`--a ${a.raw} and --b ${b.raw}: the modules must share their name ("${nameA}", "${nameB}")`);
+    if (!rest.some((arg) => arg === '--scenarios' || arg.startsWith('--scenarios='))) argv = [...rest, '--scenarios', nameA];
+  }
+  // --quick's 2 runs give no paired interval: an A/B needs 3 rounds to say anything.
+  if (argv.includes('--quick') && !argv.some((arg) => arg === '--runs' || arg.startsWith('--runs='))) argv = [...argv, '--runs', '3'];
+  const fileA = a.kind === 'file' ? [a.path] : [];
+  const files = await loadUserScenarios([...userScenarioFiles(argv, typedPath), ...fileA], 'bench:ab');
+  if (files === undefined) return 2;
+  const plan = parsePlan(argv);
+  // The variant's module goes to each side's servers on its own (variants.ts), not to both.
+  plan.scenarioFiles = files.filter((file) => !fileA.includes(file));
+  if (plan.versions !== undefined)
+    throw new FlagError('--runtimes names versions: compare two with --a runtime:node@24 --b runtime:node@26');
+  if (a.kind === 'runtime' && b.kind === 'runtime') plan.runtimes = [a.request.name];
+  if (plan.outDir !== undefined) plan.outDir = writableDir('out', typedPath(plan.outDir));
+  if (plan.dataDir !== undefined) plan.dataDir = typedPath(plan.dataDir);
+  if (!(await setupUserScenarios(plan, 'bench:ab'))) return 2;
+  const log = (line: string) => console.error(`bench:ab: ${line}`);
+  // A ref: side is a worktree of its own with its own install, made (once) before anything starts.
+  const checkouts = new Map<Variant, RefCheckout>();
+  for (const v of [a, b]) if (v.kind === 'ref' && !checkouts.has(v)) checkouts.set(v, checkoutRef(v.ref, v.commit, log));
+  const specFor = async (v: Variant, runtime: RuntimeName, side: Side) => {
+    const checkout = checkouts.get(v);
+    return checkout === undefined
+      ? sideSpec(v, runtime, side, log)
+      : { ...(await refSpec(checkout, runtime)), label: laneLabel(runtime, side) };
+  };
+  const specs: RuntimeSpec[] = [];
+  for (const runtime of plan.runtimes) specs.push(await specFor(a, runtime, 'A'), await specFor(b, runtime, 'B'));
+  const ab = abPlan(a, b, plan.runtimes, margin);
+  if (signal.aborted) return 0;
+
+  const progress = createProgress();
+  progress.log(
+    `bench:ab: A ${a.raw} against B ${b.raw} on ${plan.runtimes.join(', ')} x ${plan.scenarios.join(', ')}, rounds alternating A B | B A`,
+  );
+  const runDir = plan.outDir ?? makeRunDir(DEFAULT_RESULTS_ROOT);
+  forceStop = () => {
+    const partial = interruptedReport(runDir, abFeatures);
+    if (partial !== undefined) writeBenchReport(runDir, partial, abFeatures);
+  };
+  const { report } = await runBench(plan, { progress, signal, specs, runDir, features: abFeatures, parameters: { ab }, pairLanes: true });
+  writeBenchReport(runDir, report, abFeatures);
+  if (plan.outDir === undefined) updateLatest(DEFAULT_RESULTS_ROOT, runDir);
+  if (report.ab !== undefined) console.log(abConsole(report.ab));
+  console.log(`\nreport: ${resolve(runDir, 'report.md')}\n        ${resolve(runDir, 'report.json')}`);
+  return abExitCode(report);
+}
+
+function abPlan(a: Variant, b: Variant, runtimes: readonly RuntimeName[], margin: number): AbPlan {
+  return {
+    a: sideRecord(
+      a,
+      runtimes.map((r) => laneLabel(r, 'A')),
+    ),
+    b: sideRecord(
+      b,
+      runtimes.map((r) => laneLabel(r, 'B')),
+    ),
+    order: 'ABBA',
+    margin,
+  };
+}
+
+let forceStop = () => {};
+
+runCommand('bench:ab', main, { interruptible: true, cleanup: stopAllServers, onForce: () => forceStop() });

@@ -1,0 +1,199 @@
+/**
+ * What bench:ab hands the report model: each cell's verdict on B over A (derived from the merged
+ * report and the sides recorded in its parameters) and the section that shows them, with what A
+ * and B were. Verdict words and the rule are in ab-verdict.ts.
+ */
+import { basename } from 'node:path';
+import { markdownTable } from 'markdown-table';
+import { throughputMargin } from '../compare/gate.ts';
+import type { AbCell, AbComparison, AbPlan, AbSide, AbVerdict } from '../model/ab.ts';
+import type { CellResult } from '../model/cell.ts';
+import type { ScenarioName } from '../model/names.ts';
+import type { Report } from '../model/report.ts';
+import { laneOf } from '../report/lanes.ts';
+import { escapeHtml } from '../report/render/html-escape.ts';
+import type { Headline, ReportFeatures, ReportSection } from '../report/section.ts';
+import { escapeCell } from '../report/text/formats.ts';
+import { judgeAb, ratiosByProcess } from './ab-verdict.ts';
+import { pooledBetween, processComponents } from '../stats/process-interval.ts';
+
+const VERDICTS: readonly AbVerdict[] = ['regressed', 'improved', 'unchanged', 'inconclusive'];
+const pct = (share: number): string => `${(share * 100).toFixed(1)} %`;
+const signed = (ratio: number): string => `${ratio >= 1 ? '+' : ''}${((ratio - 1) * 100).toFixed(1)} %`;
+
+/** Each A cell against B's cell of the same runtime, scenario, mode and input. */
+export function compareAb(results: readonly CellResult[], ab: AbPlan): AbComparison {
+  const matched = matchCells(results, ab);
+  // The between-process variance of the log ratios, pooled over every cell measured on two or more process pairs.
+  const components = matched.flatMap(({ a, b }) =>
+    a.status === 'ok' && b?.status === 'ok' ? (processComponents({ groups: ratiosByProcess(a, b) }) ?? []) : [],
+  );
+  const between = components.length === 0 ? undefined : pooledBetween(components);
+  const cells: AbCell[] = matched.map(({ a, b }) => ({
+    runtime: a.runtime,
+    scenario: a.scenario,
+    mode: a.mode,
+    ...(a.query === undefined ? {} : { query: a.query }),
+    ...judgeAb(a, b, throughputMargin(a.scenario as ScenarioName, ab.margin), between),
+  }));
+  const counts = Object.fromEntries(VERDICTS.map((v) => [v, cells.filter((c) => c.verdict === v).length])) as Record<AbVerdict, number>;
+  return { cells, counts };
+}
+
+function matchCells(results: readonly CellResult[], ab: AbPlan): { a: CellResult; b: CellResult | undefined }[] {
+  return ab.a.lanes.flatMap((aLane, i) =>
+    results
+      .filter((r) => laneOf(r) === aLane)
+      .map((a) => ({
+        a,
+        b: results.find(
+          (r) =>
+            laneOf(r) === ab.b.lanes[i] &&
+            r.scenario === a.scenario &&
+            r.mode === a.mode &&
+            r.query === a.query &&
+            r.connections === a.connections &&
+            r.processes === a.processes,
+        ),
+      })),
+  );
+}
+
+/** One verdict in words people act on. */
+export function verdictWords(c: AbCell): string {
+  const ci = c.ci95 === undefined ? '' : `95 % CI ${signed(c.ci95[0])} to ${signed(c.ci95[1])}`;
+  switch (c.verdict) {
+    case 'regressed':
+    case 'improved':
+      return `${c.verdict}: B ${signed(c.ratio ?? 1)} requests/s (${ci})`;
+    case 'unchanged':
+      return `unchanged: within ±${pct(c.margin)} (${signed(c.ratio ?? 1)}, ${ci}); this pair could see ${pct(c.detectable ?? 0)}`;
+    case 'inconclusive':
+      return `inconclusive: ${c.reason ?? ''}`;
+  }
+}
+
+const cellName = (c: AbCell): string => `${c.runtime} ${c.scenario}/${c.mode}${c.query === undefined ? '' : `?${c.query}`}`;
+
+function describeSide(name: string, s: AbSide, report: Report): string {
+  const versions = s.lanes
+    .map((lane) => report.runtimes.find((r) => (r.label ?? r.name) === lane))
+    .flatMap((r) => (r === undefined ? [] : [`${r.name} ${r.version}`]));
+  const what =
+    s.file !== undefined
+      ? `module ${basename(s.file.path)} (sha256 ${s.file.sha256.slice(0, 12)})`
+      : s.env !== undefined
+        ? `server environment ${Object.entries(s.env)
+            .map(([k, v]) => `${k}=${v}`)
+            .join(' ')}`
+        : s.runtime !== undefined
+          ? `installation ${s.runtime}`
+          : s.ref !== undefined
+            ? `commit ${s.ref.commit.slice(0, 10)} (${s.ref.name})`
+            : s.variant;
+  return `${name}: \`${s.variant}\`: ${what}; ${versions.join(', ')}`;
+}
+
+function explanation(report: Report, ab: AbPlan): string {
+  return (
+    `${describeSide('A', ab.a, report)}.  \n${describeSide('B', ab.b, report)}.  \n` +
+    `A and B ran as lanes alternating round by round (A B, then B A), each cell judged on B's requests/s over A's, paired ` +
+    `round by round, with its 95 % interval (two-level when the cell ran on two pairs of server processes). regressed / improved: the interval excludes 1 and the change is at least half ` +
+    `the margin (±${pct(ab.margin)}, hello ±${pct(throughputMargin('hello', ab.margin))}); unchanged: the whole interval within ` +
+    `the margin; inconclusive: the interval is wider than the margin. "could see" is the smallest change the pair could have flagged.`
+  );
+}
+
+const HEAD = ['runtime', 'scenario', 'mode', 'B/A', '95 % CI', 'pairs', 'could see', 'verdict'];
+
+function row(c: AbCell): string[] {
+  return [
+    c.runtime,
+    c.scenario,
+    `${c.mode}${c.query === undefined ? '' : ` ${c.query}`}`,
+    c.ratio === undefined ? '—' : `${c.ratio.toFixed(3)}x`,
+    c.ci95 === undefined ? '—' : `${c.ci95[0].toFixed(3)}-${c.ci95[1].toFixed(3)}x`,
+    String(c.pairs),
+    c.detectable === null ? '—' : pct(c.detectable),
+    verdictWords(c),
+  ];
+}
+
+/** The one line a user reads first: how many cells of each verdict. */
+export function abHeadline(ab: AbComparison): string {
+  const { regressed, improved, unchanged, inconclusive } = ab.counts;
+  const mark = regressed > 0 ? '✗' : inconclusive > 0 ? '?' : '✓';
+  return `${mark} ${regressed} regressed, ${improved} improved, ${unchanged} unchanged, ${inconclusive} inconclusive`;
+}
+
+export function abMarkdown(report: Report): string | undefined {
+  const ab = report.ab;
+  const plan = report.parameters.ab;
+  if (ab === undefined || plan === undefined) return undefined;
+  const table = markdownTable([HEAD, ...ab.cells.map((c) => row(c).map(escapeCell))], {
+    align: ['l', 'l', 'l', 'r', 'r', 'r', 'r', 'l'],
+  });
+  return ['## A/B', `**${abHeadline(ab)}**`, explanation(report, plan), table].join('\n\n');
+}
+
+function abHtml(report: Report): string {
+  const ab = report.ab;
+  const plan = report.parameters.ab;
+  if (ab === undefined || plan === undefined) return '';
+  const head = `<tr>${HEAD.map((h) => `<th>${escapeHtml(h)}</th>`).join('')}</tr>`;
+  const rows = ab.cells.map(
+    (c) =>
+      `<tr data-verdict="${c.verdict}">${row(c)
+        .map((x) => `<td>${escapeHtml(x)}</td>`)
+        .join('')}</tr>`,
+  );
+  return [
+    '<h2 id="ab">A/B</h2>',
+    `<p><strong>${escapeHtml(abHeadline(ab))}</strong></p>`,
+    `<p class="muted">${escapeHtml(explanation(report, plan).replaceAll('  \n', ' '))}</p>`,
+    `<div class="table-wrap"><table class="ab"><thead>${head}</thead><tbody>${rows.join('\n')}</tbody></table></div>`,
+  ].join('\n');
+}
+
+/** The console's view: the headline, then one line per cell. */
+export function abConsole(ab: AbComparison): string {
+  return [abHeadline(ab), ...ab.cells.map((c) => `  ${cellName(c)}: ${verdictWords(c)}`)].join('\n');
+}
+
+function headline(c: AbCell): Headline {
+  return {
+    question: `Is B slower than A on ${cellName(c)}?`,
+    answer: verdictWords(c),
+    figure: c.ratio === undefined ? '—' : `${c.ratio.toFixed(3)}x`,
+    ...(c.ci95 === undefined
+      ? {}
+      : { confidence: `95 % CI ${c.ci95[0].toFixed(3)}-${c.ci95[1].toFixed(3)}x over ${c.pairs} paired rounds` }),
+    anchor: 'ab',
+  };
+}
+
+function abSection(report: Report): ReportSection | undefined {
+  const markdown = abMarkdown(report);
+  if (markdown === undefined || report.ab === undefined) return undefined;
+  return {
+    kind: 'ab',
+    id: 'ab',
+    title: 'A/B',
+    headlines: report.ab.cells.map(headline),
+    markdown: () => markdown,
+    html: () => abHtml(report),
+    console: () => abConsole(report.ab ?? { cells: [], counts: { regressed: 0, improved: 0, unchanged: 0, inconclusive: 0 } }),
+  };
+}
+
+/** For ab-cli and report-cli: the verdicts derived from a report that recorded its sides, and their section. */
+export const abFeatures: ReportFeatures = {
+  derive(report) {
+    const plan = report.parameters.ab;
+    return plan === undefined ? {} : { ab: compareAb(report.results, plan) };
+  },
+  sections(report) {
+    const section = abSection(report);
+    return section === undefined ? [] : [section];
+  },
+};

@@ -1,0 +1,58 @@
+/**
+ * The A/B self-test in the docs (`ab-pairs`): every committed bench:ab pair of a folder, each
+ * cell's verdict with the smallest change its pair could see, and the counts the gate is held to:
+ * how many A/B pair-cells were flagged, how many A/A pair-cells were (false flags). A pair is A/A
+ * when both sides ran the same thing (the same module bytes, settings, installation or commit), or
+ * when its folder's name says so (`-aa`): sides that differ only in a setting nothing reads.
+ */
+import { markdownTable } from 'markdown-table';
+import { verdictWords } from '../ab/ab-section.ts';
+import type { AbPlan, AbSide } from '../model/ab.ts';
+import type { Report } from '../model/report.ts';
+import { formatDate } from '../report/text/formats.ts';
+
+const what = (s: AbSide): string => JSON.stringify(s.file?.sha256 ?? s.env ?? s.runtime ?? s.ref?.commit ?? s.variant);
+const isAa = (ab: AbPlan): boolean => what(ab.a) === what(ab.b);
+const pct = (x: number): string => `${(x * 100).toFixed(1)} %`;
+const name = (side: AbSide): string => side.variant.replace(/^file:.*\//, 'file:');
+
+export function abPairsBlock(pairs: readonly { folder: string; report: Report }[]): string {
+  const rows: string[][] = [];
+  const tally = { ab: { cells: 0, flagged: 0 }, aa: { cells: 0, flagged: 0 } };
+  const seen: number[] = [];
+  for (const { folder, report } of pairs) {
+    const plan = report.parameters.ab;
+    if (plan === undefined || report.ab === undefined) continue;
+    const kind = isAa(plan) || /(^|-)aa(-|$)/.test(folder) ? 'aa' : 'ab';
+    const wall = report.timing === undefined ? '' : `, ${Math.round(report.timing.wallSec)} s`;
+    for (const c of report.ab.cells) {
+      tally[kind].cells++;
+      if (c.verdict === 'regressed' || c.verdict === 'improved') tally[kind].flagged++;
+      if (c.detectable !== null) seen.push(c.detectable);
+      rows.push([
+        `${formatDate(report.createdAt)}${wall}`,
+        kind === 'aa' ? 'A/A' : 'A/B',
+        `${name(plan.a)} → ${name(plan.b)}`,
+        `${c.runtime} ${c.scenario}/${c.mode}`,
+        c.ratio === undefined || c.ci95 === undefined ? '—' : `${c.ratio.toFixed(3)}x (${c.ci95[0].toFixed(3)}-${c.ci95[1].toFixed(3)})`,
+        c.detectable === null ? '—' : pct(c.detectable),
+        verdictWords(c).split(':')[0] ?? '',
+      ]);
+    }
+  }
+  const sorted = [...seen].sort((x, y) => x - y);
+  const median = sorted.length === 0 ? undefined : sorted[Math.floor((sorted.length - 1) / 2)];
+  const summary = [
+    `A/B pairs (A and B differ): ${tally.ab.flagged} of ${tally.ab.cells} pair-cells flagged.`,
+    `A/A pairs (both sides the same): ${tally.aa.flagged} of ${tally.aa.cells} pair-cells flagged (false flags).`,
+    median === undefined
+      ? ''
+      : `Smallest change a pair could see: median ${pct(median)}, from ${pct(sorted[0] ?? 0)} to ${pct(sorted.at(-1) ?? 0)}.`,
+  ]
+    .filter((line) => line !== '')
+    .join('  \n');
+  const table = markdownTable([['run', 'pair', 'A → B', 'cell', 'B/A (95 % CI)', 'could see', 'verdict'], ...rows], {
+    align: ['l', 'l', 'l', 'l', 'r', 'r', 'l'],
+  });
+  return [summary, '', table].join('\n');
+}

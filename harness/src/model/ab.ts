@@ -1,0 +1,61 @@
+/** report.json's A/B fields (bench:ab): what A and B were, and each cell's verdict on B over A. */
+
+export type AbKind = 'file' | 'env' | 'runtime' | 'ref';
+
+/** One side of an A/B as run: enough to say exactly what was measured. */
+export interface AbSide {
+  /** As typed: "file:./handler.ts", "env:UV_THREADPOOL_SIZE=8", "runtime:node@24", "ref:main". */
+  variant: string;
+  kind: AbKind;
+  /** The lane labels of this side's cells, one per runtime ("node-A"). */
+  lanes: string[];
+  /** file: the module's absolute path and the sha256 of its bytes. */
+  file?: { path: string; sha256: string };
+  /** env: the settings added to the server process's environment. */
+  env?: Record<string, string>;
+  /** runtime: the installation as asked for ("node@24"); its exact version is on the runtime entry. */
+  runtime?: string;
+  /** ref: the ref as given and the commit it named. */
+  ref?: { name: string; commit: string };
+}
+
+/** What the run was asked to compare: in report.parameters.ab. */
+export interface AbPlan {
+  a: AbSide;
+  b: AbSide;
+  /** Order of the two lanes within the rounds: reversed every other round (ABBA). */
+  order: 'ABBA';
+  /** The practical margin of a heavy cell's requests/s (hello's is twice it). */
+  margin: number;
+}
+
+export type AbVerdict = 'regressed' | 'improved' | 'unchanged' | 'inconclusive';
+
+/** One cell's judgement: B's requests/s over A's, paired round by round. */
+export interface AbCell {
+  runtime: string;
+  scenario: string;
+  mode: string;
+  /** Present when the cell has a query (a sized cell). */
+  query?: string;
+  verdict: AbVerdict;
+  /** Geometric mean of the per-round ratios B/A, with its 95 % interval; absent without enough pairs. */
+  ratio?: number;
+  ci95?: [number, number];
+  pairs: number;
+  /** The margin this cell is held to (0.05 = ±5 %). */
+  margin: number;
+  /**
+   * The smallest change this pair could have flagged, as a share (0.031 = 3.1 %): the larger of
+   * its interval's half-width and half the margin. Infinity (null in JSON) without an interval.
+   */
+  detectable: number | null;
+  /** Why, for inconclusive cells, and what to do. */
+  reason?: string;
+}
+
+export interface AbComparison {
+  cells: AbCell[];
+  /** Cells per verdict. */
+  counts: Record<AbVerdict, number>;
+}

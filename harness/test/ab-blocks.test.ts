@@ -1,0 +1,50 @@
+import { describe, expect, it } from 'vitest';
+import { abPairsBlock } from '../src/docs/ab-blocks.ts';
+import type { AbCell, AbPlan } from '../src/model/ab.ts';
+import type { Report } from '../src/model/report.ts';
+
+const side = (sha: string, name: string) => ({
+  variant: `file:/x/${name}`,
+  kind: 'file' as const,
+  lanes: ['node-A'],
+  file: { path: `/x/${name}`, sha256: sha },
+});
+const cell = (verdict: AbCell['verdict'], detectable: number): AbCell => ({
+  runtime: 'node',
+  scenario: 'checksum',
+  mode: 'sync',
+  verdict,
+  ratio: 0.95,
+  ci95: [0.93, 0.97],
+  pairs: 8,
+  margin: 0.05,
+  detectable,
+});
+const pair = (a: string, b: string, cells: AbCell[]): Report => {
+  const ab: AbPlan = { a: side(a, 'checksum.ts'), b: side(b, b === a ? 'checksum.ts' : 'checksum-5pct.ts'), order: 'ABBA', margin: 0.05 };
+  const counts = { regressed: 0, improved: 0, unchanged: 0, inconclusive: 0 };
+  for (const c of cells) counts[c.verdict]++;
+  return {
+    createdAt: '2026-11-26T23:40:00Z',
+    parameters: { ab },
+    ab: { cells, counts },
+    timing: { wallSec: 88.4, phasesSec: {} },
+  } as unknown as Report;
+};
+
+describe('the ab-pairs block', () => {
+  it('tells A/A pairs from A/B pairs by what each side ran and counts the flags of each', () => {
+    const body = abPairsBlock([
+      { folder: '1-ab', report: pair('aa', 'bb', [cell('regressed', 0.03), cell('inconclusive', 0.08)]) },
+      { folder: '2', report: pair('aa', 'aa', [cell('unchanged', 0.025), cell('improved', 0.04)]) },
+      // sides that differ only in what nothing reads, declared A/A by the folder's name
+      { folder: '3-aa-default', report: pair('aa', 'cc', [cell('inconclusive', 0.2)]) },
+    ]);
+    expect(body).toContain('A/B pairs (A and B differ): 1 of 2 pair-cells flagged.');
+    expect(body).toContain('A/A pairs (both sides the same): 1 of 3 pair-cells flagged (false flags).');
+    expect(body).toContain('Smallest change a pair could see: median 4.0 %, from 2.5 % to 20.0 %.');
+    expect(body).toMatch(
+      /\| A\/B +\| file:checksum\.ts → file:checksum-5pct\.ts \| node checksum\/sync \| 0\.950x \(0\.930-0\.970\) \| +3\.0 % \| regressed +\|/,
+    );
+  });
+});

@@ -1,0 +1,165 @@
+import { describe, expect, it } from 'vitest';
+import { abExitCode, splitAbFlags } from '../src/ab/ab-flags.ts';
+import { abHeadline, compareAb, verdictWords } from '../src/ab/ab-section.ts';
+import { judgeAb, judgeRatio } from '../src/ab/ab-verdict.ts';
+import { checkPair, parseVariant } from '../src/ab/variants.ts';
+import type { AbPlan } from '../src/model/ab.ts';
+import type { Report } from '../src/model/report.ts';
+import { makeCell, makeRun } from './fixtures.ts';
+
+const resolvePath = (p: string) => `/abs/${p}`;
+
+describe('parseVariant', () => {
+  it('reads each kind', () => {
+    expect(parseVariant('a', 'env:UV_THREADPOOL_SIZE=8,X=', resolvePath)).toEqual({
+      kind: 'env',
+      raw: 'env:UV_THREADPOOL_SIZE=8,X=',
+      env: { UV_THREADPOOL_SIZE: '8', X: '' },
+    });
+    expect(parseVariant('a', 'runtime:node@24', resolvePath)).toMatchObject({ kind: 'runtime', request: { name: 'node', version: '24' } });
+    expect(parseVariant('b', 'ref:HEAD', resolvePath)).toMatchObject({
+      kind: 'ref',
+      raw: 'ref:HEAD',
+      ref: 'HEAD',
+      commit: expect.stringMatching(/^[0-9a-f]{40}$/),
+    });
+  });
+
+  it('refuses what is not a variant, in one line naming the flag', () => {
+    expect(() => parseVariant('a', 'fast', resolvePath)).toThrow(/^--a fast: a variant is file:/);
+    expect(() => parseVariant('b', 'env:1X=2', resolvePath)).toThrow('--b env:1X=2: "1X=2" is not KEY=VALUE');
+    expect(() => parseVariant('b', 'env:', resolvePath)).toThrow(/a variant is/);
+    expect(() => parseVariant('a', 'runtime:python@3', resolvePath)).toThrow(/^--a runtime:python@3: unknown "python"/);
+    expect(() => parseVariant('a', 'file:nope.ts', resolvePath)).toThrow('--a file:nope.ts: no such file: /abs/nope.ts');
+    expect(() => parseVariant('b', 'ref:no-such-ref-here', resolvePath)).toThrow(
+      /^--b ref:no-such-ref-here: not a commit of this repository/,
+    );
+  });
+
+  it('wants both sides of one kind, and one runtime for runtime: pairs', () => {
+    const env = parseVariant('a', 'env:A=1', resolvePath);
+    expect(() => checkPair(env, parseVariant('b', 'runtime:node', resolvePath))).toThrow(/both sides must be of one kind/);
+    expect(() => checkPair(parseVariant('a', 'runtime:node', resolvePath), parseVariant('b', 'runtime:bun', resolvePath))).toThrow(
+      /two installations of one runtime/,
+    );
+    expect(() => checkPair(env, parseVariant('b', 'env:A=2', resolvePath))).not.toThrow();
+  });
+});
+
+describe('splitAbFlags', () => {
+  it('takes --a, --b and --margin out and leaves the bench flags', () => {
+    expect(splitAbFlags(['--a', 'env:A=1', '--quick', '--b=env:A=2', '--margin', '3', '--runtimes', 'node'])).toEqual({
+      a: 'env:A=1',
+      b: 'env:A=2',
+      margin: 0.03,
+      rest: ['--quick', '--runtimes', 'node'],
+    });
+    expect(splitAbFlags(['--a', 'x', '--b', 'y']).margin).toBe(0.05);
+  });
+
+  it('refuses a missing side, a missing value and a repeat', () => {
+    expect(() => splitAbFlags(['--a', 'env:A=1'])).toThrow(/needs --a VARIANT and --b VARIANT/);
+    expect(() => splitAbFlags(['--a', '--b', 'x'])).toThrow('--a needs a value');
+    expect(() => splitAbFlags(['--a', 'x', '--a', 'y', '--b', 'z'])).toThrow('--a given twice');
+    expect(() => splitAbFlags(['--a', 'x', '--b', 'y', '--margin', '0'])).toThrow(/--margin/);
+  });
+});
+
+describe('judgeRatio', () => {
+  it('regressed: the interval excludes 1 and the change is at least half the margin', () => {
+    const j = judgeRatio(0.95, [0.93, 0.97], 8, 0.05);
+    expect(j.verdict).toBe('regressed');
+    // its half-width (2.1 %) is under half the margin, which is then the smallest change it flags
+    expect(j.detectable).toBe(0.025);
+    expect(judgeRatio(1.06, [1.03, 1.09], 8, 0.05).verdict).toBe('improved');
+  });
+
+  it('unchanged: the whole interval within the margin, even when a small change is significant', () => {
+    expect(judgeRatio(1.0, [0.98, 1.02], 8, 0.05)).toMatchObject({ verdict: 'unchanged', detectable: 0.025 });
+    expect(judgeRatio(0.99, [0.985, 0.995], 8, 0.05).verdict).toBe('unchanged');
+  });
+
+  it('inconclusive when the interval is wider than the margin, with why and the smallest change it could flag', () => {
+    const j = judgeRatio(0.97, [0.9, 1.045], 4, 0.05);
+    expect(j.verdict).toBe('inconclusive');
+    expect(j.detectable).toBeCloseTo(0.0776, 3);
+    expect(j.reason).toMatch(/wider than ±5.0 %: this pair could flag only a change over 7.8 %/);
+    // significant but under half the margin, and the interval reaching past it: no claim either way
+    expect(judgeRatio(0.98, [0.94, 0.999], 4, 0.05).verdict).toBe('inconclusive');
+  });
+});
+
+describe('judgeAb and compareAb', () => {
+  const runs = (...rps: number[]) => rps.map((r, i) => makeRun({ requestsPerSec: r, round: i + 1 }));
+  const cell = (label: string, rps: number[], mode: 'sync' | 'worker' = 'sync') => ({
+    ...makeCell({ runtime: 'node', scenario: 'checksum', mode, runtimeLabel: label }),
+    runDetails: runs(...rps),
+  });
+
+  it('pairs runs by round: B 5 % slower in every round regresses', () => {
+    const j = judgeAb(cell('node-A', [1000, 900, 1100, 1000]), cell('node-B', [950, 855, 1045, 950]), 0.05);
+    expect(j).toMatchObject({ verdict: 'regressed', ratio: 0.95, pairs: 4 });
+  });
+
+  it('is inconclusive, saying why, for a failed cell or too few pairs', () => {
+    const failed = { ...cell('node-B', [1000]), status: 'failed' as const, reason: 'server lost' };
+    expect(judgeAb(cell('node-A', [1000]), failed, 0.05)).toMatchObject({ verdict: 'inconclusive', detectable: null });
+    expect(judgeAb(cell('node-A', [1000]), failed, 0.05).reason).toMatch(/B's cell is failed \(server lost\)/);
+    expect(judgeAb(cell('node-A', [1, 2]), cell('node-B', [1, 2]), 0.05).reason).toMatch(/2 paired round\(s\), 3 needed/);
+    expect(judgeAb(undefined, cell('node-B', [1, 2]), 0.05).reason).toBe('A has no such cell');
+  });
+
+  const plan: AbPlan = {
+    a: { variant: 'env:K=1', kind: 'env', lanes: ['node-A'], env: { K: '1' } },
+    b: { variant: 'env:K=2', kind: 'env', lanes: ['node-B'], env: { K: '2' } },
+    order: 'ABBA',
+    margin: 0.05,
+  };
+
+  it('matches each A cell with B of the same mode and counts the verdicts', () => {
+    const results = [
+      cell('node-A', [1000, 1000, 1000, 1000]),
+      cell('node-B', [940, 950, 945, 950]),
+      cell('node-A', [500, 510, 490, 500], 'worker'),
+      cell('node-B', [501, 509, 492, 499], 'worker'),
+    ];
+    const ab = compareAb(results, plan);
+    expect(ab.cells.map((c) => [c.mode, c.verdict])).toEqual([
+      ['sync', 'regressed'],
+      ['worker', 'unchanged'],
+    ]);
+    expect(ab.counts).toEqual({ regressed: 1, improved: 0, unchanged: 1, inconclusive: 0 });
+    expect(abHeadline(ab)).toBe('✗ 1 regressed, 0 improved, 1 unchanged, 0 inconclusive');
+    expect(verdictWords(ab.cells[1]!)).toMatch(/^unchanged: within ±5.0 % \(.*\); this pair could see 2.5 %$/);
+    const report = { results, ab } as unknown as Report;
+    expect(abExitCode(report)).toBe(1);
+    expect(abExitCode({ ...report, ab: { ...ab, counts: { ...ab.counts, regressed: 0 } } })).toBe(0);
+  });
+
+  it('widens a cell measured on two process pairs by the between-pair variance pooled over the cells', () => {
+    // Rounds 1-2 on one pair of servers, 3-4 on the next: B's first server ran 8 % slow in both its rounds.
+    const split = (label: string, rps: number[]) => ({
+      ...cell(label, rps),
+      runDetails: rps.map((r, i) => makeRun({ requestsPerSec: r, round: i + 1, serverProcess: i < 2 ? 1 : 2 })),
+    });
+    const one = judgeAb(split('node-A', [1000, 1000, 1000, 1000]), split('node-B', [920, 921, 1000, 999]), 0.05);
+    const two = compareAb(
+      [
+        split('node-A', [1000, 1000, 1000, 1000]),
+        split('node-B', [920, 921, 1000, 999]),
+        { ...split('node-A', [500, 500, 500, 500]), mode: 'worker' as const },
+        { ...split('node-B', [460, 461, 500, 499]), mode: 'worker' as const },
+      ],
+      plan,
+    ).cells[0];
+    const width = (ci: [number, number] | undefined) => (ci === undefined ? 0 : ci[1] - ci[0]);
+    expect(width(two?.ci95)).toBeGreaterThan(width(one.ci95));
+    expect(two?.verdict).toBe('inconclusive');
+  });
+
+  it('holds hello to twice the margin', () => {
+    const hello = (label: string, rps: number[]) => ({ ...cell(label, rps), scenario: 'hello' });
+    const ab = compareAb([hello('node-A', [1000, 1000, 1000, 1000]), hello('node-B', [930, 940, 935, 930])], plan);
+    expect(ab.cells[0]).toMatchObject({ margin: 0.1, verdict: 'regressed' });
+  });
+});

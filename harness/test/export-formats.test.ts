@@ -1,0 +1,113 @@
+// The exports checked against each format's published shape: Bencher's BMF JSON schema
+// (https://bencher.dev/bmf.json: an object of benchmarks, each an object of measures, each with a
+// number `value` and optional number `lower_value`/`upper_value`) and github-action-benchmark's
+// BenchmarkResult, which its customBiggerIsBetter/customSmallerIsBetter tools read (an array of
+// { name: string, value: number, unit: string, range?: string, extra?: string }).
+import { describe, expect, it } from 'vitest';
+import { exportReport } from '../src/report/export-formats.ts';
+import type { AbComparison } from '../src/model/ab.ts';
+import { cellOf, HASH_ASYNC, HASH_SYNC, reportOf } from './fixtures/compare/reports.ts';
+
+const isObject = (x: unknown): x is Record<string, unknown> => typeof x === 'object' && x !== null && !Array.isArray(x);
+
+/** The BMF schema's rules, as bmf.json states them (draft-07: patternProperties ".+", required ["value"]). */
+function bmfViolations(json: unknown): string[] {
+  if (!isObject(json)) return ['not an object'];
+  const out: string[] = [];
+  for (const [benchmark, measures] of Object.entries(json)) {
+    if (benchmark === '') out.push('empty benchmark name');
+    if (!isObject(measures)) {
+      out.push(`${benchmark}: not an object`);
+      continue;
+    }
+    for (const [measure, metric] of Object.entries(measures)) {
+      if (!isObject(metric) || typeof metric.value !== 'number') out.push(`${benchmark}/${measure}: no number value`);
+      else
+        for (const key of ['lower_value', 'upper_value'])
+          if (key in metric && typeof metric[key] !== 'number') out.push(`${benchmark}/${measure}: ${key} not a number`);
+      if (measure.length > 64) out.push(`${measure}: a measure slug is at most 64 characters`);
+    }
+  }
+  return out;
+}
+
+function actionViolations(json: unknown): string[] {
+  if (!Array.isArray(json)) return ['not an array'];
+  return json.flatMap((entry, i) => {
+    if (!isObject(entry)) return [`${i}: not an object`];
+    const bad: string[] = [];
+    if (typeof entry.name !== 'string' || entry.name === '') bad.push(`${i}: name`);
+    if (typeof entry.value !== 'number' || !Number.isFinite(entry.value)) bad.push(`${i}: value`);
+    if (typeof entry.unit !== 'string') bad.push(`${i}: unit`);
+    for (const key of ['range', 'extra']) if (key in entry && typeof entry[key] !== 'string') bad.push(`${i}: ${key}`);
+    for (const key of Object.keys(entry)) if (!['name', 'value', 'unit', 'range', 'extra'].includes(key)) bad.push(`${i}: unknown ${key}`);
+    return bad;
+  });
+}
+
+const failed = { ...cellOf(HASH_ASYNC, [1, 2, 3]), status: 'failed' as const };
+const report = reportOf([cellOf(HASH_SYNC, [1000, 1010, 990]), failed]);
+
+describe('--format bmf', () => {
+  it("follows Bencher's schema: each measured cell with its throughput interval and p99", () => {
+    const json = JSON.parse(exportReport(report, 'bmf')) as Record<string, Record<string, { value: number }>>;
+    expect(bmfViolations(json)).toEqual([]);
+    expect(Object.keys(json)).toEqual(['node hash/sync']);
+    const throughput = json['node hash/sync']?.throughput as { value: number; lower_value: number; upper_value: number };
+    expect(throughput.value).toBe(1000);
+    expect(throughput.lower_value).toBeLessThan(1000);
+    expect(throughput.upper_value).toBeGreaterThan(1000);
+    expect(json['node hash/sync']?.['p99-latency-ms']?.value).toBeTypeOf('number');
+  });
+
+  it("adds an A/B report's ratios B/A with their intervals", () => {
+    const ab: AbComparison = {
+      cells: [
+        {
+          runtime: 'node',
+          scenario: 'hash',
+          mode: 'sync',
+          verdict: 'regressed',
+          ratio: 0.95,
+          ci95: [0.93, 0.97],
+          pairs: 8,
+          margin: 0.05,
+          detectable: 0.025,
+        },
+        {
+          runtime: 'node',
+          scenario: 'hash',
+          mode: 'async',
+          verdict: 'inconclusive',
+          pairs: 1,
+          margin: 0.05,
+          detectable: null,
+          reason: 'x',
+        },
+      ],
+      counts: { regressed: 1, improved: 0, unchanged: 0, inconclusive: 1 },
+    };
+    const json = JSON.parse(exportReport({ ...report, ab }, 'bmf')) as unknown;
+    expect(bmfViolations(json)).toEqual([]);
+    expect((json as Record<string, unknown>)['node hash/sync B/A']).toEqual({
+      ratio: { value: 0.95, lower_value: 0.93, upper_value: 0.97 },
+    });
+    expect(Object.keys(json as object)).not.toContain('node hash/async B/A');
+  });
+});
+
+describe('--format github-action-benchmark', () => {
+  it('is an array of BenchmarkResult for customBiggerIsBetter: requests/s with its half-interval', () => {
+    const json = JSON.parse(exportReport(report, 'github-action-benchmark')) as Array<Record<string, unknown>>;
+    expect(actionViolations(json)).toEqual([]);
+    expect(json).toHaveLength(1);
+    expect(json[0]).toMatchObject({ name: 'node hash/sync', unit: 'req/s', value: 1000 });
+    expect(json[0]?.range).toMatch(/^± \d/);
+  });
+
+  it('gives p99 in ms for customSmallerIsBetter', () => {
+    const json = JSON.parse(exportReport(report, 'github-action-benchmark-p99')) as Array<Record<string, unknown>>;
+    expect(actionViolations(json)).toEqual([]);
+    expect(json[0]).toMatchObject({ name: 'node hash/sync p99', unit: 'ms' });
+  });
+});

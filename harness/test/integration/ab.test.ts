@@ -1,0 +1,107 @@
+// bench:ab end to end on node: a file: pair measured as two lanes alternating round by round, the
+// report saying exactly what A and B were and a verdict per cell that the exit code follows; a bad
+// variant stopped with one line and exit 2 before any server starts. Asserts structure and the
+// rule's consequences, never which way a timing went.
+import { spawn } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Report } from '../../src/model/report.ts';
+import { processesMentioning } from './helpers.ts';
+
+const HARNESS = resolve(import.meta.dirname, '../..');
+let tmp: string;
+
+function ab(argv: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  return new Promise((done) => {
+    const child = spawn(process.execPath, ['--import', 'tsx', resolve(HARNESS, 'src/ab-cli.ts'), ...argv], { cwd: HARNESS });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
+    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+    child.on('exit', (code) => done({ code, stdout, stderr }));
+  });
+}
+
+const spin = (rounds: number) =>
+  `export const name = 'spin';\nexport const description = 'a fixed loop';\nexport const modes = ['sync'];\nexport function sync() { let h = 0; for (let i = 0; i < ${rounds}; i++) h = (h * 31 + i) | 0; return { h: ${rounds} }; }\n`;
+
+function moduleFile(file: string, text: string): string {
+  const path = join(tmp, file);
+  writeFileSync(path, text);
+  return path;
+}
+
+const sha = (path: string) => createHash('sha256').update(readFileSync(path)).digest('hex');
+const quick = () => [
+  '--runtimes',
+  'node',
+  '--quick',
+  '--runs',
+  '3',
+  '--data-dir',
+  join(tmp, 'data'),
+  '--file-count',
+  '2',
+  '--file-size',
+  '4096',
+];
+
+beforeAll(() => {
+  tmp = mkdtempSync(join(tmpdir(), 'ab-it-'));
+});
+afterAll(() => rmSync(tmp, { recursive: true, force: true }));
+
+describe('bench:ab on node', () => {
+  it('measures a file: pair as two alternating lanes and judges each cell on B over A', async () => {
+    const a = moduleFile('spin-a.mjs', spin(20_000));
+    const b = moduleFile('spin-b.mjs', spin(21_000));
+    const out = join(tmp, 'run');
+    const { code, stdout, stderr } = await ab(['--a', `file:${a}`, '--b', `file:${b}`, ...quick(), '--out', out]);
+    const report = JSON.parse(readFileSync(join(out, 'report.json'), 'utf8')) as Report;
+    expect(report.parameters.ab).toMatchObject({
+      a: { kind: 'file', lanes: ['node-A'], file: { path: a, sha256: sha(a) } },
+      b: { kind: 'file', lanes: ['node-B'], file: { path: b, sha256: sha(b) } },
+      order: 'ABBA',
+      margin: 0.05,
+    });
+    expect(report.runtimes.map((r) => [r.label, r.status])).toEqual([
+      ['node-A', 'ok'],
+      ['node-B', 'ok'],
+    ]);
+    // Each side's server served its own module: the answers differ by the loop count.
+    const cells = report.results.filter((r) => r.scenario === 'spin');
+    expect(cells.map((c) => [c.runtimeLabel, c.mode, c.status])).toEqual([
+      ['node-A', 'sync', 'ok'],
+      ['node-B', 'sync', 'ok'],
+    ]);
+    for (const c of cells) expect(c.runDetails.map((r) => r.round)).toEqual([1, 2, 3]);
+    const [cell] = report.ab?.cells ?? [];
+    expect(cell).toMatchObject({ runtime: 'node', scenario: 'spin', mode: 'sync', pairs: 3, margin: 0.05 });
+    expect(['regressed', 'improved', 'unchanged', 'inconclusive']).toContain(cell?.verdict);
+    expect(cell?.ci95?.[0]).toBeLessThanOrEqual(cell?.ratio ?? 0);
+    // The exit code follows the verdicts: 1 exactly when a cell regressed.
+    expect(code, stderr).toBe(cell?.verdict === 'regressed' ? 1 : 0);
+    expect(stdout).toMatch(/\d+ regressed, \d+ improved, \d+ unchanged, \d+ inconclusive/);
+    expect(readFileSync(join(out, 'report.md'), 'utf8')).toContain('## A/B');
+  });
+
+  it('stops a bad variant with one line and exit 2 before any server starts', async () => {
+    const a = moduleFile('spin-c.mjs', spin(1000));
+    const other = moduleFile('other.mjs', spin(1000).replace("'spin'", "'other'"));
+    for (const [argv, line] of [
+      [['--a', `file:${a}`, '--b', 'env:X=1'], /both sides must be of one kind/],
+      [['--a', `file:${a}`, '--b', `file:${other}`], /the modules must share their name \("spin", "other"\)/],
+      [['--a', 'env:X=1', '--b', 'nonsense'], /--b nonsense: a variant is/],
+      [['--a', 'env:X=1'], /needs --a VARIANT and --b VARIANT/],
+    ] as const) {
+      const { code, stderr } = await ab([...argv, ...quick(), '--out', join(tmp, 'bad')]);
+      expect(code, stderr).toBe(2);
+      expect(stderr.trim().split('\n')).toHaveLength(1);
+      expect(stderr).toMatch(line);
+    }
+    expect(processesMentioning(tmp)).toEqual([]);
+  });
+});
