@@ -5,12 +5,13 @@
  * Pure.
  *
  * Why the whole interval: two runs of one commit differ by their intervals and by what no
- * interval of one run holds (the next server process, which the intervals across processes now
- * hold, and the minute each scenario ran in, which SESSION_SD allows for). A gate
- * that fires on a significant change just past the margin fires on A/A pairs; shared/DESIGN.md
- * section 3: "a regression gate decides only beyond what an A/A pair differs by". The price is
- * stated: the smallest change a pair can flag is its margin plus its combined interval
- * (`detectable`), about 19 % for a heavy cell measured to ±5 % on both sides.
+ * interval of one run holds (the next server process, which the intervals across processes
+ * hold, and the minute each scenario ran in, which the session allowance measured from the
+ * reports' reference loops or host checks stands for). A gate that fires on a significant change
+ * just past the margin fires on A/A pairs: a regression gate decides only beyond what an A/A
+ * pair differs by (docs/design.md, "Measurement principles"). The price is stated: the smallest
+ * change a pair can flag is its margin plus its combined interval (`detectable`), well above the
+ * margin for two separate sessions, which is why bench:ab compares within one session.
  *
  * Throughput is judged on two figures when both reports carry them: the raw requests/s and the
  * drift-cancelled one (requests per reference unit, bench/reference.ts). A cell regresses only
