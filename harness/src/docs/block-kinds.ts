@@ -10,6 +10,7 @@
  *   curve          a bench:curve run's capacity table and sentences (`depth=3`)
  *   pair           two runs of one commit as bench:compare --json judged them (source is that JSON)
  *   findings       what people quote: which off-loop modes stayed on the loop, where a worker pays
+ *   headline       a README's opening: per scenario and off-loop mode, its ratio over sync on each runtime
  *   answers        a picture per question with its sentences (SVG files under `pictures=<folder>`)
  *   ab-pairs       every bench:ab pair under a folder (source=<folder>/: each <name>/report.json), flags counted;
  *                  a pair is A/A when its sides ran the same thing or its folder's name says -aa
@@ -41,6 +42,7 @@ import { versionFeatures } from '../versions/versions-section.ts';
 import { combineFeatures } from '../report/section.ts';
 import { sweepFeatures } from '../report/sweep-section.ts';
 import { isComparison, renderPair } from './pair-block.ts';
+import { headlineBlock } from './headline-block.ts';
 import { abPairsBlock } from './ab-blocks.ts';
 import { abFeatures } from '../ab/ab-section.ts';
 import { AnswerBlockError, answersBlock, findingsBlock, type Rendered } from './answer-blocks.ts';
@@ -233,6 +235,7 @@ const KINDS: Record<string, Renderer> = {
   },
   'ab-pairs': (pairs) => abPairsBlock(pairs as { folder: string; report: Report }[]),
   findings: (report, params) => findingsBlock(report as Report, depthOf(params, 3), benchRunLine(report as Report)),
+  headline: (report) => headlineBlock(report as Report),
   answers: (report, params, page) => {
     try {
       return answersBlock(report as Report, depthOf(params, 3), benchRunLine(report as Report), params.pictures, page);

@@ -15,7 +15,7 @@ import { cellOf, connectionsSwept, laneOf } from './lanes.ts';
 import { type Interval, type LoopReading, loopFinding, type RatioWords, ratioSentence, workerFinding } from './text/findings.ts';
 import { runtimeLabel } from './text/labels.ts';
 import { formatMs } from './text/formats.ts';
-import { costsText, modeCosts } from './cpu-costs.ts';
+import { costsText, type ModeCosts, modeCosts } from './cpu-costs.ts';
 import { differentWork } from './different-work.ts';
 import { cellsDoubt, type RatioVerdict, ratioVerdict } from './ratio-verdict.ts';
 
@@ -34,6 +34,10 @@ export interface AnswerRow {
   sentence: string;
   /** Beside a requests/s ratio over sync: the ceiling here and the CPU a request cost (report/cpu-costs.ts). */
   costs?: string;
+  /** The figures behind `costs`. */
+  modeCosts?: ModeCosts;
+  /** Beside a requests/s ratio over sync: what one sync request takes, in ms. */
+  syncRequestMs?: number;
 }
 
 export interface Question {
@@ -92,6 +96,8 @@ function rowOf(report: Report, c: Comparison, pair: Pair, measure: RatioWords['m
   const costsLine = [oneRequest, costs === undefined ? '' : costsText(costs)].filter((t) => t !== '').join('; ');
   return {
     ...(costsLine === '' ? {} : { costs: costsLine }),
+    ...(costs === undefined ? {} : { modeCosts: costs }),
+    ...(oneRequest === '' ? {} : { syncRequestMs: 1000 / base.requestsPerSec.median }),
     lane,
     runtime: c.runtime,
     ratio,
