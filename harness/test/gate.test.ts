@@ -7,7 +7,7 @@ import { cellVerdictText, renderComparisonMarkdown } from '../src/compare/render
 import { acrossProcessInterval, pooledBetween, processComponents } from '../src/stats/process-interval.ts';
 import { withAcrossProcesses } from '../src/report/across-processes.ts';
 import { driftCancelled, readingMs, withAfter } from '../src/bench/reference.ts';
-import { restartsBefore } from '../src/bench/schedule.ts';
+import { restartsBefore } from '../src/bench/run-rules.ts';
 import { parsePlan } from '../src/bench/plan.ts';
 import { movingMachineText } from '../src/report/text/precision.ts';
 import { hostHealth } from '../src/report/text/host-health.ts';

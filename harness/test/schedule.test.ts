@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { pairedOrder } from '../src/bench/schedule.ts';
+import { pairedOrder } from '../src/bench/run-rules.ts';
 import { keptRuns, markSlowRuns, precisionTarget, wantsMoreRuns, withCrossCheck } from '../src/bench/run-rules.ts';
 import { makeCell, makeRun } from './fixtures.ts';
 

@@ -25,7 +25,8 @@ import { probeRuntime, runtimeSpec, type RuntimeSpec } from '../servers/runtimes
 import { REPO_ROOT } from '../system/paths.ts';
 import { resolveRequest } from '../servers/runtime-install.ts';
 import { cellsFor, scenarioModule, scenarioSettings, type CellSpec } from '../servers/scenarios.ts';
-import { benchGroup, stopKind, type Lane, type ScheduleContext } from './schedule.ts';
+import { benchGroup, type Lane, type ScheduleContext } from './schedule.ts';
+import { stopKind } from '../servers/quiet.ts';
 import { startSpeedSampler, type SpeedSampler } from '../system/speed-sampler.ts';
 import { samplerMove } from '../system/speed-math.ts';
 import { checkBefore, checkTwice, referenceLoop, roundReference, withAfter } from './reference.ts';

@@ -70,3 +70,20 @@ export function markSlowRuns(runs: RunResult[]): void {
     else delete run.slowMachine;
   });
 }
+
+/**
+ * Whether the servers are restarted before round `round`: the plan's runs split evenly between
+ * its server processes (4 runs, 2 processes: before round 3); rounds beyond the plan's runs stay
+ * on the last process.
+ */
+export function restartsBefore(round: number, plan: Pick<ScheduleSettings, 'runs' | 'serverProcesses'>): boolean {
+  const processes = plan.serverProcesses ?? 1;
+  if (processes < 2) return false;
+  const per = Math.ceil(plan.runs / processes);
+  return round > 1 && round <= plan.runs && (round - 1) % per === 0;
+}
+
+/** Round r's order of a lane's cells: as given on odd rounds, reversed on even ones (ABBA). */
+export function pairedOrder<T>(items: readonly T[], round: number): T[] {
+  return round % 2 === 1 ? [...items] : [...items].reverse();
+}

@@ -8,11 +8,11 @@ import type { CellResult, LoopUse, RunResult } from '../model/cell.ts';
 import type { RuntimeEntry } from '../model/report.ts';
 import type { RuntimeSpec } from '../servers/runtimes.ts';
 import type { CellSpec } from '../servers/scenarios.ts';
-import { pastDrainCap } from '../servers/quiet.ts';
+import { stopKind } from '../servers/quiet.ts';
 import { startServer, type RunningServer } from '../servers/server.ts';
 import type { ServerHost } from '../servers/server-host.ts';
 import { halfWidthShare } from '../stats/paired.ts';
-import { keptRuns, markSlowRuns, precisionTarget, wantsMoreRuns, withCrossCheck } from './run-rules.ts';
+import { keptRuns, markSlowRuns, pairedOrder, precisionTarget, restartsBefore, wantsMoreRuns, withCrossCheck } from './run-rules.ts';
 import type { SpeedSampler } from '../system/speed-sampler.ts';
 import { driftCancelled } from './reference.ts';
 
@@ -192,27 +192,10 @@ export async function benchGroup(
   return states.map((state) => withInstallation(state.result ?? summarizeLane(state, ctx), state.lane));
 }
 
-/**
- * Whether the servers are restarted before round `round`: the plan's runs split evenly between
- * its server processes (4 runs, 2 processes: before round 3); rounds beyond the plan's runs stay
- * on the last process.
- */
-export function restartsBefore(round: number, plan: Pick<ScheduleSettings, 'runs' | 'serverProcesses'>): boolean {
-  const processes = plan.serverProcesses ?? 1;
-  if (processes < 2) return false;
-  const per = Math.ceil(plan.runs / processes);
-  return round > 1 && round <= plan.runs && (round - 1) % per === 0;
-}
-
 /** Stops the group's servers on every lane: the next run of each cell starts, checks and warms up a fresh one. */
 async function restartServers(cells: readonly CellSpec[], lanes: Lane[], ctx: ScheduleContext): Promise<void> {
   for (const kind of new Set(cells.map((c) => c.server))) await stopKind(lanes, kind, ctx.plan.drainCapSec);
   ctx.log(`bench: ${cells[0]?.scenario ?? ''} servers restarted midway: the runs after this use a second server process`);
-}
-
-/** Round r's order of a lane's cells: as given on odd rounds, reversed on even ones (ABBA). */
-export function pairedOrder<T>(items: readonly T[], round: number): T[] {
-  return round % 2 === 1 ? [...items] : [...items].reverse();
 }
 
 /** A cell of a lane the plan named by version carries that installation's label and exact version. */
@@ -409,18 +392,4 @@ async function serverFor(lane: Lane, kind: ServerKind, ctx: ScheduleContext): Pr
     ctx.log(`${lane.spec.label ?? lane.spec.name}: ${reason}`);
     return reason;
   }
-}
-
-/**
- * Stops a lane's servers of one kind once no later cell needs them. One still working through a
- * backlog past the drain cap is stopped without a SIGTERM grace, for the reason a restart is.
- */
-export async function stopKind(lanes: Lane[], kind: ServerKind, drainCapSec: number): Promise<void> {
-  await Promise.all(
-    lanes.map(async (lane) => {
-      const server = lane.servers.get(kind);
-      if (server !== undefined) await server.stop(pastDrainCap(server, drainCapSec) ? { graceMs: 0 } : {});
-      lane.servers.delete(kind);
-    }),
-  );
 }

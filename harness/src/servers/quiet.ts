@@ -1,3 +1,4 @@
+import type { ServerKind } from '@bench/app';
 /**
  * Getting a server quiet between loads, the one concern the bench, the curve and the seeds share:
  * what each load left on the server (requests in hand, the rate it served them at), the wait
@@ -163,4 +164,22 @@ export async function quietOrRestart(ctx: Restartable, after: AfterRestart = {})
 
 function toLost(error: unknown): Error {
   return error instanceof ServerBusy ? new ServerLost(`${error.message}, even after a restart`) : (error as Error);
+}
+
+/**
+ * Stops a lane's servers of one kind once no later cell needs them. One still working through a
+ * backlog past the drain cap is stopped without a SIGTERM grace, for the reason a restart is.
+ */
+export async function stopKind(
+  lanes: readonly { servers: Map<ServerKind, RunningServer> }[],
+  kind: ServerKind,
+  drainCapSec: number,
+): Promise<void> {
+  await Promise.all(
+    lanes.map(async (lane) => {
+      const server = lane.servers.get(kind);
+      if (server !== undefined) await server.stop(pastDrainCap(server, drainCapSec) ? { graceMs: 0 } : {});
+      lane.servers.delete(kind);
+    }),
+  );
 }
