@@ -67,6 +67,22 @@ describe('the cost clause beside a ratio', () => {
     );
   });
 
+  it('gives no ceiling where sync was waiting rather than computing on its loop (a blocking sleep)', () => {
+    // 0.5 ms of CPU a request at 48 requests/s: the loop computed 2 % of the time.
+    const sleepSync = {
+      mode: 'sync',
+      status: 'ok',
+      serverCpus: 2,
+      requestsPerSec: { median: 48 },
+      cpuPerRequestMs: { loopMs: 0.5, poolMs: 0, helperMs: 0 },
+    } as const;
+    const sleepAsync = { mode: 'async', status: 'ok', serverCpus: 2, cpuPerRequestMs: { loopMs: 0.2, poolMs: 0, helperMs: 0 } } as const;
+    expect(costsText(modeCosts(sleepAsync, sleepSync) ?? {})).toMatch(/^a request costs 0\.40x the CPU/);
+    // The same CPU at 190 requests/s of a 5 ms computation: the loop was the bottleneck.
+    const busy = { ...sync, requestsPerSec: { median: 190 } };
+    expect(costsText(modeCosts(worker, busy) ?? {})).toMatch(/^at most ~2x with 2 CPUs; /);
+  });
+
   it('gives the ceiling alone without thread figures, and nothing for a failed cell', () => {
     const bare = { mode: 'async', status: 'ok', serverCpus: 1 } as const;
     expect(costsText(modeCosts(bare, { mode: 'sync', status: 'ok' }) ?? {})).toBe('at most ~1x with 1 CPU');

@@ -29,14 +29,29 @@ export interface ModeCosts {
   sync?: CpuPerRequest;
 }
 
-type Side = Pick<CellResult, 'mode' | 'status' | 'cpuPerRequestMs' | 'serverCpus'> | undefined;
+type Side = (Pick<CellResult, 'mode' | 'status' | 'cpuPerRequestMs' | 'serverCpus'> & { requestsPerSec?: { median: number } }) | undefined;
+
+/**
+ * The share of a second sync's loop thread spent computing: its CPU a request times its
+ * requests/s. Near 1, the loop was the bottleneck and moving the work off it can gain at most the
+ * CPUs the server has; well below (a blocking wait: sleep), the loop was waiting, not computing,
+ * and no core count bounds what async gains.
+ */
+const LOOP_BOUND_SHARE = 0.5;
+function loopBound(sync: NonNullable<Side>): boolean | undefined {
+  const loopMs = sync.cpuPerRequestMs?.loopMs;
+  const rps = sync.requestsPerSec?.median;
+  if (loopMs === undefined || rps === undefined) return undefined;
+  return (loopMs * rps) / 1000 >= LOOP_BOUND_SHARE;
+}
 
 /** The costs of `over` (async or worker) against its sync cell; undefined when neither has a figure. */
 export function modeCosts(over: Side, sync: Side): ModeCosts | undefined {
   if (over === undefined || sync === undefined || over.status === 'failed' || sync.status === 'failed') return undefined;
   const o = over.cpuPerRequestMs;
   const s = sync.cpuPerRequestMs;
-  const ceiling = over.serverCpus ?? sync.serverCpus;
+  // A ceiling only where sync was computing on its loop (unknown: stated, as before).
+  const ceiling = loopBound(sync) === false ? undefined : (over.serverCpus ?? sync.serverCpus);
   if (o === undefined && s === undefined && ceiling === undefined) return undefined;
   const ratio = o !== undefined && s !== undefined && totalCpuMs(s) > 0 ? totalCpuMs(o) / totalCpuMs(s) : undefined;
   return {
