@@ -51,6 +51,13 @@ describe('the host health statement', () => {
     });
   });
 
+  it("does not call a host steady when the check's own floor is too wide to tell", () => {
+    const noisy = hostHealth({ ...env, hostCheck: { ...held, floor: 0.399, threshold: 1.197, change: -0.242 } }, [], true);
+    expect(noisy?.warn).toBe(true);
+    expect(noisy?.text).toMatch(/^⚠ Whether the host held is not known: the independent check read −24\.2 % .*cannot tell/);
+    expect(noisy?.text).not.toMatch(/✓/);
+  });
+
   it('warns when the check moved, and lets the sampler speak only where no complete check ran', () => {
     expect(hostHealth({ ...env, hostCheck: { ...held, change: -0.4, moved: true } }, [], true)?.text).toMatch(
       /^⚠ The host's speed moved: independent check −40\.0 % between this run's start and end \(beyond ±5\.0 %/,

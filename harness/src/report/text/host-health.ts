@@ -26,6 +26,9 @@ const pct = (x: number): string => `${(x * 100).toFixed(1)} %`;
 const signed = (x: number): string => `${x >= 0 ? '+' : '−'}${pct(Math.abs(x))}`;
 const reading = (r: HostCheckReading): string => `${r.alone.join('/')} ms alone, ${r.together.join('/')} together`;
 
+/** The check's own floor past which it cannot tell a steady host from one that moved: twice the ±5 % precision goal of a heavy cell. */
+const CHECK_FLOOR_TELLS = 0.1;
+
 /** "+0.4 % between this run's start and end (within ±5.0 %; the check's own floor ±0.0 %)". */
 function checkFigures(check: HostCheck, change: number): string {
   const side = check.moved === true ? 'beyond' : 'within';
@@ -51,6 +54,13 @@ function speedClause(env: Environment, brief: boolean): { text: string; warn: bo
   }
   if (check.moved === true)
     return { text: `⚠ The host's speed moved: independent check ${checkFigures(check, check.change)}${detail}.`, warn: true };
+  // A check whose two readings before the run already disagree this much cannot tell a host
+  // that held from one that moved by tens of per cent: "held" would claim what it did not see.
+  if (check.floor > CHECK_FLOOR_TELLS)
+    return {
+      text: `⚠ Whether the host held is not known: the independent check read ${checkFigures(check, check.change)}${detail}, and a floor over ±${pct(CHECK_FLOOR_TELLS)} cannot tell; the paired ratios hold, absolute figures may not.`,
+      warn: true,
+    };
   return { text: `✓ The host held: independent check ${checkFigures(check, check.change)}${detail}.`, warn: false };
 }
 
