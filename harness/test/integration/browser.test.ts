@@ -64,7 +64,9 @@ for (const name of BROWSERS) {
         expect(byMode[mode]?.value).toBe(FIB_20);
       }
       expect(byMode.sync?.timerLateMs?.max).toBeGreaterThanOrEqual(10);
-      expect(byMode.worker?.timerLateMs?.p99).toBeLessThan(10);
+      // The worker leaves the page's timer running: its late ticks stay below what the blocked
+      // page's did, in the same browser a moment apart (not a fixed figure a busy host can cross).
+      expect(byMode.worker?.timerLateMs?.p99).toBeLessThan(byMode.sync?.timerLateMs?.max ?? 0);
       expect(await gone(TAG)).toEqual([]);
     }, 60_000);
   });
