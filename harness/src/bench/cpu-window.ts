@@ -14,19 +14,20 @@ const cpuOf = (s: ThreadsSnapshot) => [...s.threads.values()].reduce((sum, t) =>
 
 /**
  * A snapshot taken once the process's threads used no more CPU over POLL_MS than clock-tick
- * noise (one tick, 10 ms, across its threads), or at `capMs`: then the last one, with the backlog
- * still in it (the cost reads high, never low).
+ * noise (one tick, 10 ms, across its threads), with `quiet` true; or at `capMs`, the last one,
+ * with the backlog still in it (the cost reads high, never low) and `quiet` false.
  */
-export async function quietThreads(pid: number, capMs: number): Promise<ThreadsSnapshot | undefined> {
+export async function quietThreads(pid: number, capMs: number): Promise<{ snapshot: ThreadsSnapshot; quiet: boolean } | undefined> {
   const until = performance.now() + capMs;
   let last = snapshotThreads(pid);
-  while (last !== undefined && performance.now() < until) {
+  if (last === undefined) return undefined;
+  while (performance.now() < until) {
     await new Promise((resolve) => setTimeout(resolve, POLL_MS));
     const next = snapshotThreads(pid);
-    if (next === undefined) return last;
+    if (next === undefined) return { snapshot: last, quiet: false };
     const moved = cpuOf(next) - cpuOf(last) + (next.main.runNs - last.main.runNs) / 1e6;
     last = next;
-    if (moved <= 10) return next;
+    if (moved <= 10) return { snapshot: next, quiet: true };
   }
-  return last;
+  return { snapshot: last, quiet: false };
 }

@@ -24,7 +24,7 @@ import { checkAnswer, checkModesAgree } from '../servers/validate.ts';
 import { scenarioModule } from '../servers/scenarios.ts';
 import { ServerLost, tailOf, whileAlive } from '../servers/liveness.ts';
 import { quietOrRestart, rememberLeftovers, statsAfterLoad } from '../servers/quiet.ts';
-import { getStats, hungAfterMs, lostIfDead, post, totalCpu } from '../servers/server-control.ts';
+import { getStats, hungAfterMs, lostIfDead, post, type ServerStats, totalCpu } from '../servers/server-control.ts';
 
 export { ServerLost } from '../servers/liveness.ts';
 
@@ -214,10 +214,14 @@ export async function crossCheckRun(spec: CellSpec, ctx: CellContext, wrkBinary:
 }
 
 const QUIET_CAP_MS = 3000;
+/** A quiet server answers /stats at once; this only bounds a reply lost on the way. */
+const QUIET_STATS_MS = 2000;
 
 /**
  * CPU a request by kind of thread, over the requests the server counted once its backlog was
- * done (bench/cpu-window.ts); without /stats (the raw server), over the client's count.
+ * done (bench/cpu-window.ts); without /stats (the raw server), over the client's count. A server
+ * still busy at the cap is not asked again (its /stats would wait behind the backlog): the count
+ * it gave when the load stopped stands, and the cost reads high, never low.
  */
 async function costPerRequest(
   ctx: CellContext,
@@ -225,22 +229,26 @@ async function costPerRequest(
   route: string,
   probes: number,
   completed: number,
+  atLoadEnd: ServerStats | undefined,
 ): Promise<CpuPerRequest | undefined> {
   const { server, plan } = ctx;
-  // At most a few seconds: a server still busy then has its backlog read into the cost (high, never low).
   const after = await quietThreads(server.pid, Math.min(plan.drainCapSec * 1000, QUIET_CAP_MS));
   if (after === undefined) return undefined;
   let counted = completed;
   if (server.kind === 'hono') {
-    try {
-      const stats = await getStats(ctx, plan.drainCapSec * 1000);
-      // The probe calls /hello on the same server: its answers are not the load's.
-      counted = (stats.routes[route]?.count ?? 0) - (route === '/hello' ? probes : 0);
-    } catch {
-      return undefined;
+    let stats = atLoadEnd;
+    if (after.quiet) {
+      try {
+        stats = await getStats(ctx, QUIET_STATS_MS);
+      } catch {
+        stats = undefined;
+      }
     }
+    if (stats === undefined) return undefined;
+    // The probe calls /hello on the same server: its answers are not the load's.
+    counted = (stats.routes[route]?.count ?? 0) - (route === '/hello' ? probes : 0);
   }
-  return cpuPerRequest(cpuByKind(before, after, server.pid), counted);
+  return cpuPerRequest(cpuByKind(before, after.snapshot, server.pid), counted);
 }
 
 /** One measured run (`phase`: its progress label): quiet server, /reset, load beside the probe, then /stats and /proc. */
@@ -291,7 +299,9 @@ export async function measureRun(spec: CellSpec, ctx: CellContext, phase: string
   const peakRss = rss?.stop();
   const stats = hono ? await statsAfterLoad(ctx) : undefined;
   const perRequest =
-    threadsBefore === undefined ? undefined : await costPerRequest(ctx, threadsBefore, spec.route, probed.count, result.completed);
+    threadsBefore === undefined
+      ? undefined
+      : await costPerRequest(ctx, threadsBefore, spec.route, probed.count, result.completed, stats?.value);
 
   const cpuMs =
     before !== undefined && after !== undefined
