@@ -7,21 +7,19 @@
  */
 import { answerQuestions, type AnswerRow, type Question } from '../report/answers.ts';
 import { formatDate, formatMs, formatRatio } from '../report/text/formats.ts';
+import { intervalText, ratioWithInterval } from '../report/text/findings.ts';
 import type { Report } from '../model/report.ts';
 
 /** "1.74x (1.49–2.03x)", "no difference (0.98x, 0.95–1.01x)", "inconclusive (2.20x, 1.40–3.45x: why)". */
 function figure(row: AnswerRow): string {
-  const ci = row.ci === undefined ? '' : `${formatRatio(row.ci[0]).replace(/x$/, '')}–${formatRatio(row.ci[1])}`;
-  const ratio = formatRatio(row.ratio);
+  const figures = row.ci === undefined ? formatRatio(row.ratio) : `${formatRatio(row.ratio)}, ${intervalText(row.ci)}`;
   switch (row.verdict.reading) {
     case 'inconclusive':
-      return `inconclusive (${ratio}${ci === '' ? '' : `, ${ci}`}: ${row.verdict.why ?? 'the runs could not tell'})`;
+      return `inconclusive (${figures}: ${row.verdict.why ?? 'the runs could not tell'})`;
     case 'same':
-      return `no difference (${ratio}, ${ci})`;
-    case 'no-interval':
-      return `${ratio} (no interval)`;
+      return `no difference (${figures})`;
     default:
-      return `${ratio} (${ci})`;
+      return ratioWithInterval(row.ratio, row.ci);
   }
 }
 

@@ -63,8 +63,11 @@ describe('1,000 connections on blocking handlers', () => {
       // Timers overlap the waits: past the ceiling of one blocking wait at a time, whatever else
       // the machine runs (a bound from the scenario, not a rate compared between cells).
       expect(asleep.requestsPerSec.median).toBeGreaterThan(52);
-      // sync left a backlog longer than the drain cap: the next cell restarted the server first.
-      expect(asleep.restarts?.[0]).toMatch(/^restarted: about \d+ requests in hand/);
+      // Where sync left a backlog longer than the drain cap, the next cell restarted the server
+      // first. (How many of the thousand connections got in, and so the backlog, depends on the
+      // host's other load: a backlog within the cap is waited for instead.)
+      if ((sync.runDetails[0]?.statsMissing ?? '').includes('drain cap'))
+        expect(asleep.restarts?.[0]).toMatch(/^restarted: about \d+ requests in hand/);
     }
     // The run after a restart is charged to the run, not to the new server's warm-up: the time
     // spent in runs holds every run's load.
