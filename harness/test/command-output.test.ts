@@ -4,7 +4,8 @@
  * " ELIFECYCLE  Command failed" line is off: reporter silent in pnpm-workspace.yaml).
  */
 import { spawnSync } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
@@ -30,4 +31,25 @@ describe.skipIf(!existsSync(PNPM))('root bench commands print the harness output
     },
     70_000,
   );
+});
+
+describe('warnings a command prints', () => {
+  it("leave out Node's negative-timeout warning (autocannon's timer under load), and print every other", () => {
+    const dir = mkdtempSync(join(tmpdir(), 'bench-warn-'));
+    try {
+      const script = join(dir, 'warn.ts');
+      const command = join(ROOT, 'harness/src/cli/command.ts');
+      writeFileSync(
+        script,
+        `import { runCommand } from ${JSON.stringify(command)};\n` +
+          "runCommand('t', async () => { setTimeout(() => {}, -3); process.emitWarning('another warning'); await new Promise((r) => setTimeout(r, 20)); return 0; });\n",
+      );
+      const result = spawnSync(join(ROOT, 'harness/node_modules/.bin/tsx'), [script], { encoding: 'utf8', timeout: 30_000 });
+      expect(result.status, result.stderr).toBe(0);
+      expect(result.stderr).toContain('another warning');
+      expect(result.stderr).not.toContain('TimeoutNegativeWarning');
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
 });

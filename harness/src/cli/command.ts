@@ -42,8 +42,23 @@ export interface CommandContext {
   signal: AbortSignal;
 }
 
+/**
+ * autocannon's per-request timeout timer (retimer) reschedules itself by the time left, which can
+ * come out a few ms below zero under load; Node then warns and waits 1 ms, which is what was
+ * meant. The warning tells the user nothing about their run, so it alone is not printed.
+ */
+function quietNegativeTimeouts(): void {
+  const printers = process.listeners('warning');
+  process.removeAllListeners('warning');
+  process.on('warning', (warning) => {
+    if (warning.name === 'TimeoutNegativeWarning') return;
+    for (const print of printers) print(warning);
+  });
+}
+
 /** Runs `main` and ends the process with its exit code, or that of the signal that stopped it. */
 export function runCommand(name: string, main: (context: CommandContext) => Promise<number> | number, options: CommandOptions = {}): void {
+  quietNegativeTimeouts();
   const controller = new AbortController();
   const caught = options.interruptible === true ? onSignals(name, controller, options.onForce) : () => undefined;
   const end = (code: number) => {
