@@ -65,6 +65,15 @@ export function checkoutRef(name: string, commit: string, log: (line: string) =>
   return { name, commit, root };
 }
 
+const withDataDir = (serverArgs: string[]) =>
+  serverArgs.includes('--data-dir') ? serverArgs : [...serverArgs, '--data-dir', DEFAULT_DATA_DIR];
+
+/** A ref may predate the server's --scenarios: its servers set up every module, on both sides alike. */
+function withoutScenarioList(serverArgs: string[]): string[] {
+  const at = serverArgs.indexOf('--scenarios');
+  return at === -1 ? serverArgs : [...serverArgs.slice(0, at), ...serverArgs.slice(at + 2)];
+}
+
 /**
  * A runtime's pinned installation in the ref's checkout, started with the ref's entrypoints; its
  * data files are the current checkout's (the ref's own data/ is empty).
@@ -73,7 +82,7 @@ export async function refSpec(checkout: RefCheckout, runtime: RuntimeName): Prom
   const runtimesDir = resolve(checkout.root, 'runtimes');
   const withData = (spec: RuntimeSpec): RuntimeSpec => ({
     ...spec,
-    args: (serverArgs) => spec.args(serverArgs.includes('--data-dir') ? serverArgs : [...serverArgs, '--data-dir', DEFAULT_DATA_DIR]),
+    args: (serverArgs) => spec.args(withDataDir(withoutScenarioList(serverArgs))),
   });
   if (runtime === 'node') return withData(resolved('node', () => nodeSpec(runtimesDir)));
   if (runtime === 'bun') return withData(resolved('bun', () => bunSpec(runtimesDir)));

@@ -8,7 +8,7 @@ import type { AppContext, RouteGroup } from './routes/context.ts';
 import { helloRoutes } from './routes/hello.ts';
 import { statsRoutes } from './routes/stats.ts';
 import type { ScenarioSettings } from './scenario-contract.ts';
-import { loadScenarios, setupScenarios, type LoadedScenario } from './scenario-loader.ts';
+import { loadScenarios, selectScenarios, setupScenarios, type LoadedScenario } from './scenario-loader.ts';
 import { LOOP_CHECK_PREFIX, mountScenarios } from './scenario-routes.ts';
 import { ScenarioPool } from './workloads/scenario-pool.ts';
 
@@ -32,7 +32,7 @@ export type BenchApp = Hono & { close(): Promise<void>; scenarios: readonly Load
 export async function createApp(config: AppConfig): Promise<BenchApp> {
   checkConfig(config);
   const settings = scenarioSettings(config);
-  const scenarios = await loadScenarios(config.scenarioFiles);
+  const scenarios = selectScenarios(await loadScenarios(config.scenarioFiles), config.scenarios);
   await setupScenarios(scenarios, settings);
   // Threads load only the scenarios that set up here: an unavailable one would fail every thread.
   const available = scenarios.filter((s) => s.unavailable === undefined).map((s) => s.url);

@@ -36,6 +36,12 @@ export interface AppConfig {
   /** The user's own scenario modules (--scenario-file), absolute paths, served beside the built-ins. */
   scenarioFiles?: string[];
   /**
+   * The scenario modules to load and set up, by name (--scenarios): a run that measures two of them
+   * does not pay the others' setup (sqlite builds 5x10^5 rows in every thread, about a second
+   * each). Every module when absent.
+   */
+  scenarios?: string[];
+  /**
    * The client port of the connection a request came on, from the runtime's own handle on it
    * (Hono's `c.env` and the raw Request): how /stats counts answers per connection, so the
    * harness can tell how evenly a server served its connections. Left out: not counted.

@@ -70,6 +70,15 @@ export async function loadScenarios(userFiles: readonly string[] = []): Promise<
   return all;
 }
 
+/** The modules named in `names` (all when undefined); a name no module has is a ScenarioError. */
+export function selectScenarios(all: readonly LoadedScenario[], names: readonly string[] | undefined): LoadedScenario[] {
+  if (names === undefined) return [...all];
+  const unknown = names.filter((name) => !all.some((s) => s.module.name === name));
+  if (unknown.length > 0)
+    throw new ScenarioError(`--scenarios: no scenario named ${unknown.join(', ')} (there are ${all.map((s) => s.module.name).join(', ')})`);
+  return all.filter((s) => names.includes(s.module.name));
+}
+
 /**
  * Runs each module's setup(), one after another. A user's module that throws is a ScenarioError
  * naming its file (the run stops before any load); a built-in that throws is marked unavailable

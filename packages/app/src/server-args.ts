@@ -108,6 +108,8 @@ export function parseServerArgs(argv: string[], identity: Identity): ServerOptio
       'lag-interval-ms': { type: 'string', default: String(DEFAULTS.lagIntervalMs) },
       // A scenario module of the user's own, served beside the built-ins (repeatable).
       'scenario-file': { type: 'string', multiple: true },
+      // Only these scenario modules are set up (comma-separated names, or none).
+      scenarios: { type: 'string' },
     },
   });
   const int = (name: string, raw: string | undefined, min: number, max: number): number => {
@@ -144,6 +146,7 @@ export function parseServerArgs(argv: string[], identity: Identity): ServerOptio
       workerPoolSize: int('workers', workers, 1, MAX_WORKER_POOL),
       lagIntervalMs: int('lag-interval-ms', values['lag-interval-ms'], 1, 1000),
       ...(values['scenario-file'] === undefined ? {} : { scenarioFiles: values['scenario-file'].map((f) => resolve(f)) }),
+      ...(values.scenarios === undefined ? {} : { scenarios: values.scenarios === 'none' ? [] : values.scenarios.split(',') }),
     },
   };
 }

@@ -262,6 +262,24 @@ describe('createApp', () => {
     }
   });
 
+  it('sets up only the scenarios named, serving the others as unknown routes', async () => {
+    const some = await createApp(config({ scenarios: ['sleep'] }));
+    try {
+      expect(some.scenarios.map((s) => s.module.name)).toEqual(['sleep']);
+      expect((await some.request('/sleep/sync?ms=0')).status).toBe(200);
+      expect((await some.request('/hello')).status).toBe(200);
+      expect((await some.request('/hash/sync')).status).toBe(404);
+    } finally {
+      await some.close();
+    }
+    const none = await createApp(config({ scenarios: [] }));
+    expect(none.scenarios).toEqual([]);
+    await none.close();
+    await expect(createApp(config({ scenarios: ['sleep', 'nope'] }))).rejects.toThrow(
+      /--scenarios: no scenario named nope \(there are .*sleep/,
+    );
+  });
+
   it('refuses out-of-range configuration', async () => {
     await expect(createApp(config({ hashCost: 3 }))).rejects.toThrow(/hash cost must be an integer from 4 to 13/);
     await expect(createApp(config({ workerPoolSize: 0 }))).rejects.toThrow(/worker pool size/);

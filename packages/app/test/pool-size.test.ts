@@ -19,6 +19,12 @@ describe('worker pool size from the CPUs the server may use', () => {
     expect(parseServerArgs([], identity).app.workerPoolSize).toBe(DEFAULTS.workerPoolSize);
   });
 
+  it('reads --scenarios as names, none as no module, and no flag as every module', () => {
+    expect(parseServerArgs(['--scenarios', 'hash,sleep'], identity).app.scenarios).toEqual(['hash', 'sleep']);
+    expect(parseServerArgs(['--scenarios', 'none'], identity).app.scenarios).toEqual([]);
+    expect(parseServerArgs([], identity).app.scenarios).toBeUndefined();
+  });
+
   it('takes the default from the identity, and --workers still overrides it', () => {
     expect(parseServerArgs([], { ...identity, cpus: 16 }).app.workerPoolSize).toBe(16);
     expect(parseServerArgs(['--workers', '3'], { ...identity, cpus: 16 }).app.workerPoolSize).toBe(3);
