@@ -139,7 +139,7 @@ describe('the questions of a report', () => {
     ]);
     expect(answers.worker).toEqual([
       expect.stringMatching(
-        /^node: a worker pays in fib \(2\.1\dx, [\d.]+–[\d.]+x; one sync request 10\.0 ms\); no difference in regex \(1\.02x, 0\.8\d–1\.2\dx; one sync request [\d.]+ ms\)$/,
+        /^node: a worker pays in fib \(2\.1\dx, [\d.]+–[\d.]+x; one sync request 10\.0 ms\); no difference in regex \(1\.00x, 0\.9\d–1\.0\dx; one sync request [\d.]+ ms\)$/,
       ),
       expect.stringMatching(/^bun: a worker pays in fib \(1\.90x/),
     ]);

@@ -51,7 +51,7 @@ describe('the answers block', () => {
     expect(body).toMatch(/^Measured 2026-11-25 12:00 UTC/);
     expect(body).toContain('### fib');
     expect(body).toContain('![fib: worker over sync, requests/s](catalogue/fib-worker.svg)');
-    expect(body).toContain('- node: worker: no difference in requests/s from sync (1.02x');
+    expect(body).toContain('- node: worker: no difference in requests/s from sync (1.00x');
     expect(refreshDocs(root, { write: false }).every((s) => s.state === 'current')).toBe(true);
   });
 

@@ -121,8 +121,7 @@ function benchSummary(report: Report): string {
       const worker = cellFor(cells, lane, scenario, 'worker');
       const comparison = report.comparisons.find((c) => runtimeLabel(c) === lane && c.scenario === scenario && c.connections === undefined);
       // The ratio measured paired (runs alternating, so drift cancels) with its interval where the
-      // report has it; a narrow interval holding 1 is no measurable difference, a wide one or a
-      // shared-host cell's inconclusive.
+      // report has it, read by ratio-verdict.ts.
       const ratioText = (r: Ratios | undefined, over: CellResult | undefined) => {
         if (over !== undefined && differentWork(report, scenario, over.mode) !== undefined) return ' (not compared: other work per answer)';
         const ratio = r?.pairedThroughput ?? r?.throughput;

@@ -1,6 +1,6 @@
 /**
  * What a mode ratio may be read as, in one place for every renderer: "more", "less", "no
- * difference" (a narrow interval that holds 1), "no interval" (too few paired runs), or
+ * difference" (an interval that holds 1 and nothing beyond ±10 %), "no interval" (too few paired runs), or
  * "inconclusive" with why. A ratio from a cell that shared the host, or from an invalid or
  * failed one, or whose interval is too wide to tell anything by, is evidence of nothing, least of
  * all of "no difference": 1.48x (0.91-2.43x) on a shared host says the runs could not see, not
@@ -16,6 +16,13 @@ import { holdsOne } from '../stats/paired.ts';
  * on a steady host, with room for a four-run cell.
  */
 export const WIDEST_READABLE = 1.5;
+
+/**
+ * "No difference" is said only of an interval that rules out more than this change either way
+ * (0.9x to 1.1x): one that holds 1 but reaches 0.75x has not shown the modes alike, it has
+ * not seen. The ±10 % a heavy cell's interval reaches on a steady host.
+ */
+export const NO_DIFFERENCE_WITHIN = 0.1;
 
 export type RatioReading = 'more' | 'less' | 'same' | 'no-interval' | 'inconclusive';
 
@@ -45,7 +52,13 @@ export function ratioVerdict(ratio: number, ci: readonly [number, number] | unde
   if (doubt !== undefined) return { reading: 'inconclusive', why: doubt };
   if (ci === undefined) return { reading: 'no-interval' };
   if (ci[0] > 0 && ci[1] / ci[0] > WIDEST_READABLE) return { reading: 'inconclusive', why: `interval over ${WIDEST_READABLE}x end to end` };
-  if (holdsOne(ci)) return { reading: 'same' };
+  if (holdsOne(ci)) {
+    // The ends as printed (three decimals): 0.90x-1.10x is within.
+    const within = ci[0] >= 1 - NO_DIFFERENCE_WITHIN - 5e-4 && ci[1] <= 1 + NO_DIFFERENCE_WITHIN + 5e-4;
+    return within
+      ? { reading: 'same' }
+      : { reading: 'inconclusive', why: `the interval holds 1 and changes beyond ±${NO_DIFFERENCE_WITHIN * 100} %` };
+  }
   return { reading: ratio > 1 ? 'more' : 'less' };
 }
 

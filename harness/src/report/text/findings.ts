@@ -162,5 +162,5 @@ export function loopFinding(lane: string, mode: string, readings: readonly LoopR
 export const FINDINGS_LEGEND = {
   loop: "Ticks: the share of an idle loop's timer ticks that ran while the mode's calls were in hand (0 %: the calls held the loop; the loop check before the runs; it decides the verdict); lag p99: the server's event-loop lateness under load, against the sync cell's; where ticks say stayed and the lag is well below sync's, the calls held the loop in shorter pieces.",
   worker:
-    'Worker over sync, requests/s: the ratio with its 95 % interval; "no difference" when the interval holds 1 and is narrow (within 1.5x end to end); "inconclusive" when it is wider, or a cell behind it shared the host, was invalid or failed.',
+    'Worker over sync, requests/s: the ratio with its 95 % interval; "no difference" when the interval holds 1 and stays within ±10 %; "inconclusive" when it holds 1 but reaches further, is over 1.5x end to end, or a cell behind it shared the host, was invalid or failed.',
 } as const;
