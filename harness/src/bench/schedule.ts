@@ -198,8 +198,8 @@ export async function benchGroup(
 
 /**
  * Every server the group's cells need, on every lane, started side by side: a start is not
- * measured (each is checked, then warmed up, one at a time before its runs), and one at a time
- * the group's starts were a run's largest wait after its loads (about 2 s each on 2 cores).
+ * measured (each is checked, then warmed up, one at a time before its runs), so there is no
+ * reason to wait out each runtime's start-up in turn.
  */
 async function startServers(cells: readonly CellSpec[], lanes: readonly Lane[], ctx: ScheduleContext): Promise<void> {
   const kinds = [...new Set(cells.map((c) => c.server))];
