@@ -1,4 +1,8 @@
+import { mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { collectProfiles } from '../src/servers/profiler.ts';
 import {
   flameTree,
   parseCpuProfile,
@@ -187,6 +191,33 @@ describe('lateIn', () => {
     const expected = { thresholdMs: 10, intervals: [{ fromUs: 4_960_000, toUs: 4_985_000 }] };
     expect(lateIn(spawned.wallMs * 1000 + 40_000, spawned, read)).toEqual(expected);
     expect(lateIn(spawned.monotonicUs + 40_000, spawned, read)).toEqual(expected);
+  });
+});
+
+describe('collectProfiles', () => {
+  it("names each runtime's files by thread: Node's and Bun's numbered threads, Deno's main thread and its workers", () => {
+    const dir = mkdtempSync(join(tmpdir(), 'profiles-'));
+    try {
+      for (const [sub, files] of [
+        ['node', ['CPU.20261127.032126.18618.0.001.cpuprofile', 'CPU.20261127.032126.18618.1.002.cpuprofile']],
+        ['bun', ['CPU.20261127.032127.18634.0.001.cpuprofile']],
+        // Deno's worker starts later than its main thread, so its name sorts after the main thread's.
+        ['deno', ['CPU.1795749687510.18656.cpuprofile', 'CPU.1795749687685.18656.worker-1.cpuprofile']],
+      ] as const) {
+        mkdirSync(join(dir, sub));
+        for (const file of files) writeFileSync(join(dir, sub, file), file);
+      }
+      expect(collectProfiles(join(dir, 'node'))).toEqual({
+        main: join(dir, 'node/main.cpuprofile'),
+        threads: [join(dir, 'node/thread-1.cpuprofile')],
+      });
+      expect(collectProfiles(join(dir, 'bun'))).toEqual({ main: join(dir, 'bun/main.cpuprofile'), threads: [] });
+      const deno = collectProfiles(join(dir, 'deno'));
+      expect(deno).toEqual({ main: join(dir, 'deno/main.cpuprofile'), threads: [join(dir, 'deno/thread-worker-1.cpuprofile')] });
+      expect(readdirSync(join(dir, 'deno')).sort()).toEqual(['main.cpuprofile', 'thread-worker-1.cpuprofile']);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });
 

@@ -49,10 +49,18 @@ export function heldSentence(summary: ProfileSummary): string {
 }
 
 /**
+ * The late share past which an off-loop mode's late time is its work still on the loop. Below it
+ * the stalls are a few a second, which a shared host gives a mode that left too (a thread kept
+ * off its CPU, a collection), and sync's busiest function says more: gone from the main thread,
+ * or how much of it is left.
+ */
+const LATE_STAYED = 0.1;
+
+/**
  * The profiles' evidence beside the timer ticks: how busy the main thread was against sync's, and
  * then what ran while the loop was late ("while the loop was late (...): 96 % in write (native)":
  * the work stayed, whatever the function is called there; in older reports what held it), or,
- * where the loop was never late, whether sync's busiest
+ * where the loop was seldom late, whether sync's busiest
  * function is still on it ("hashSync (bcrypt/bcrypt.js:85) gone from it"; under the last of its
  * top functions when not listed).
  */
@@ -61,7 +69,7 @@ export function profileEvidence(over: CellResult, sync: CellResult | undefined):
   const on = sync?.profile?.summary;
   if (off === undefined || on === undefined) return undefined;
   const busy = `profile: main thread busy ${pct(off.busyShare)} against sync's ${pct(on.busyShare)}`;
-  if (off.late !== undefined && off.late.stalls > 0 && off.late.holders.length > 0) return `${busy}, ${lateClause(off.late)}`;
+  if (off.late !== undefined && off.late.share >= LATE_STAYED && off.late.holders.length > 0) return `${busy}, ${lateClause(off.late)}`;
   const held = off.held;
   const holder = held?.holders[0];
   if (held !== undefined && held.stretches > 0 && holder !== undefined)
