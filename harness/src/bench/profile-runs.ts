@@ -59,7 +59,7 @@ const PROFILE_WARMUP_SEC = { min: 0.3, max: 1 };
 /** How long a load's leftovers may take; past it the next load starts anyway. */
 const QUIET_DEADLINE_MS = 15_000;
 /** A tick of the server's lag sampler later than this is a stall: what ran then held the loop. */
-export const LATE_MS = 10;
+const LATE_MS = 10;
 
 function rethrowInterrupted(error: unknown): void {
   if (error instanceof Interrupted) throw error;
