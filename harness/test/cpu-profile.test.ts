@@ -1,4 +1,8 @@
+import { mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { collectProfiles } from '../src/servers/profiler.ts';
 import {
   flameTree,
   parseCpuProfile,
@@ -9,7 +13,7 @@ import {
   type CpuProfile,
   type ProfileNode,
 } from '../src/report/cpu-profile.ts';
-import { windowIn } from '../src/bench/profile-runs.ts';
+import { lateIn, windowIn } from '../src/bench/profile-runs.ts';
 
 /**
  * A profile built from a list of (stack, µs) steps, one sample each, as V8 writes them: a tree of
@@ -69,7 +73,7 @@ describe('summariseProfile', () => {
     expect(summary.byTotal.find((f) => f.name === 'handler')?.totalMs).toBe(17);
     expect(summary.byTotal.some((f) => f.kind === 'vm')).toBe(false);
     expect(summary.held).toMatchObject({ thresholdMs: 10, stretches: 1, ms: 15, longestMs: 15 });
-    expect(summary.held.holders).toEqual([{ name: 'fib', where: 'workloads/fib.ts:16', kind: 'js', ms: 15, share: 1 }]);
+    expect(summary.held?.holders).toEqual([{ name: 'fib', where: 'workloads/fib.ts:16', kind: 'js', ms: 15, share: 1 }]);
     expect(summary.idleShare).toBeGreaterThan(0.2);
   });
 
@@ -77,7 +81,7 @@ describe('summariseProfile', () => {
     const profile = profileOf([...repeat(120, [[...HASH, ''], 100] as [string[], number]), [['(idle)'], 100]]);
     const summary = summariseProfile(profile);
     expect(summary.bySelf[0]).toMatchObject({ name: 'hashSync', where: 'bcrypt/bcrypt.js:85' });
-    expect(summary.held.holders[0]).toMatchObject({ name: 'hashSync', share: 1 });
+    expect(summary.held?.holders[0]).toMatchObject({ name: 'hashSync', share: 1 });
   });
 
   it('reads a long gap between samples as waiting, not as more of the last function (Bun samples no idle thread)', () => {
@@ -91,7 +95,7 @@ describe('summariseProfile', () => {
     // 20 samples of 100 µs, and the one before the gap counted at the cap (four intervals).
     expect(summary.bySelf[0]?.selfMs).toBeCloseTo(2.4, 3);
     expect(summary.idleShare).toBeGreaterThan(0.9);
-    expect(summary.held.stretches).toBe(0);
+    expect(summary.held?.stretches).toBe(0);
   });
 
   it('an idle main thread: nothing held, nearly all idle', () => {
@@ -109,6 +113,111 @@ describe('summariseProfile', () => {
     ]);
     const summary = summariseProfile(profile, { fromUs: 20_050 });
     expect(summary.bySelf.map((f) => f.name)).toEqual(['hashSync']);
+  });
+});
+
+describe('summariseProfile with the late intervals of the server', () => {
+  // 0-30 ms: a 30 ms fib request (the loop late from 10 ms, when the tick was due, to 30 ms);
+  // 30-40 ms: idle; 40-60 ms: hashSync through its native child (late 50-60 ms); 60-100 ms idle
+  // but for 1 ms of fib at 80 ms that is no stall.
+  const profile = profileOf([
+    ...repeat(300, [FIB_DEEP, 100] as [string[], number]),
+    ...repeat(100, [['(idle)'], 100] as [string[], number]),
+    ...repeat(200, [[...HASH, ''], 100] as [string[], number]),
+    ...repeat(200, [['(idle)'], 100] as [string[], number]),
+    ...repeat(10, [FIB, 100] as [string[], number]),
+    ...repeat(190, [['(idle)'], 100] as [string[], number]),
+  ]);
+  // Sample i is at (i + 1) * 100 µs after the start.
+  const late = {
+    thresholdMs: 10,
+    intervals: [
+      { fromUs: 10_000, toUs: 30_000 },
+      { fromUs: 50_000, toUs: 60_000 },
+    ],
+  };
+
+  it('names what was on top of the stack while the loop was late, recursion and idle time left out', () => {
+    const summary = summariseProfile(profile, { late });
+    expect(summary.held).toBeUndefined();
+    expect(summary.late).toMatchObject({ thresholdMs: 10, stalls: 2, ms: 30, share: 0.3, longestMs: 20, sampledMs: 30 });
+    expect(summary.late?.holders.map((h) => [h.name, h.where, h.ms, h.share])).toEqual([
+      ['fib', 'workloads/fib.ts:16', 20, 0.667],
+      ['hashSync', 'bcrypt/bcrypt.js:85', 10, 0.333],
+    ]);
+    // The caller skips fib's recursion to the function that called it.
+    expect(summary.late?.holders[0]?.caller).toEqual({ name: 'handler', where: 'src/routes.ts:12', kind: 'js' });
+  });
+
+  it('reads the intervals within the window only, and none in the window as none', () => {
+    const second = summariseProfile(profile, { fromUs: 40_000, toUs: 100_000, late });
+    expect(second.late).toMatchObject({ stalls: 1, ms: 10, sampledMs: 10 });
+    expect(second.late?.holders.map((h) => h.name)).toEqual(['hashSync']);
+    const quiet = summariseProfile(profile, { fromUs: 61_000, late });
+    expect(quiet.late).toEqual({ thresholdMs: 10, stalls: 0, ms: 0, share: 0, longestMs: 0, sampledMs: 0, holders: [] });
+  });
+
+  it('names the samples it finds, whatever they are: a loop late while its thread waited says so', () => {
+    const waiting = summariseProfile(profile, { late: { thresholdMs: 10, intervals: [{ fromUs: 85_050, toUs: 99_950 }] } });
+    expect(waiting.late?.holders.map((h) => [h.name, h.share])).toEqual([['(idle)', 1]]);
+  });
+
+  it('names a native leaf with the function that called it', () => {
+    const WRITE = ['handler@file:///app/src/routes.ts@11', 'deflate@file:///app/src/workloads/gzip.ts@4', 'write'];
+    const native = profileOf([...repeat(200, [WRITE, 100] as [string[], number]), [['(idle)'], 100]]);
+    const summary = summariseProfile(native, { late: { thresholdMs: 10, intervals: [{ fromUs: 0, toUs: 20_000 }] } });
+    expect(summary.late?.holders[0]).toMatchObject({
+      name: 'write',
+      kind: 'native',
+      share: 1,
+      caller: { name: 'deflate', where: 'workloads/gzip.ts:5', kind: 'js' },
+    });
+  });
+});
+
+describe('lateIn', () => {
+  const spawned = { wallMs: 1_795_735_000_000, monotonicUs: 350_000_000_000 };
+  // The server answered at its 5,000 ms, midway through a request the harness sent 6 s after the spawn.
+  const read = {
+    thresholdMs: 10,
+    nowMs: 5_000,
+    intervals: [[4_000, 4_025] as [number, number]],
+    asked: {
+      before: { wallMs: spawned.wallMs + 5_999, monotonicUs: spawned.monotonicUs + 5_999_000 },
+      after: { wallMs: spawned.wallMs + 6_001, monotonicUs: spawned.monotonicUs + 6_001_000 },
+    },
+  };
+  it("places the server's intervals on Bun's wall clock and Node's and Deno's monotonic clock alike", () => {
+    const expected = { thresholdMs: 10, intervals: [{ fromUs: 4_960_000, toUs: 4_985_000 }] };
+    expect(lateIn(spawned.wallMs * 1000 + 40_000, spawned, read)).toEqual(expected);
+    expect(lateIn(spawned.monotonicUs + 40_000, spawned, read)).toEqual(expected);
+  });
+});
+
+describe('collectProfiles', () => {
+  it("names each runtime's files by thread: Node's and Bun's numbered threads, Deno's main thread and its workers", () => {
+    const dir = mkdtempSync(join(tmpdir(), 'profiles-'));
+    try {
+      for (const [sub, files] of [
+        ['node', ['CPU.20261127.032126.18618.0.001.cpuprofile', 'CPU.20261127.032126.18618.1.002.cpuprofile']],
+        ['bun', ['CPU.20261127.032127.18634.0.001.cpuprofile']],
+        // Deno's worker starts later than its main thread, so its name sorts after the main thread's.
+        ['deno', ['CPU.1795749687510.18656.cpuprofile', 'CPU.1795749687685.18656.worker-1.cpuprofile']],
+      ] as const) {
+        mkdirSync(join(dir, sub));
+        for (const file of files) writeFileSync(join(dir, sub, file), file);
+      }
+      expect(collectProfiles(join(dir, 'node'))).toEqual({
+        main: join(dir, 'node/main.cpuprofile'),
+        threads: [join(dir, 'node/thread-1.cpuprofile')],
+      });
+      expect(collectProfiles(join(dir, 'bun'))).toEqual({ main: join(dir, 'bun/main.cpuprofile'), threads: [] });
+      const deno = collectProfiles(join(dir, 'deno'));
+      expect(deno).toEqual({ main: join(dir, 'deno/main.cpuprofile'), threads: [join(dir, 'deno/thread-worker-1.cpuprofile')] });
+      expect(readdirSync(join(dir, 'deno')).sort()).toEqual(['main.cpuprofile', 'thread-worker-1.cpuprofile']);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });
 

@@ -122,6 +122,82 @@ describe('profile sentences', () => {
   });
 });
 
+const late = (over: Partial<NonNullable<ProfileSummary['late']>>): NonNullable<ProfileSummary['late']> => ({
+  thresholdMs: 10,
+  stalls: 212,
+  ms: 4210.4,
+  share: 0.842,
+  longestMs: 31,
+  sampledMs: 4100,
+  holders: [
+    {
+      name: 'fibPlain',
+      where: 'workloads/fib.ts:17',
+      kind: 'js',
+      ms: 3650,
+      share: 0.89,
+      caller: { name: 'sync', where: 'scenarios/fib.ts:20', kind: 'js' },
+    },
+  ],
+  ...over,
+});
+const withLate = (s: ProfileSummary, l: NonNullable<ProfileSummary['late']>): ProfileSummary => {
+  const { held: _held, ...rest } = s;
+  return { ...rest, late: l };
+};
+
+describe('profile sentences from the late intervals of the server', () => {
+  it('names what ran while the loop was late, with how many stalls and how long', () => {
+    expect(heldSentence(withLate(summary([fn('fibPlain', 'workloads/fib.ts:17', 0.9)]), late({})))).toBe(
+      'main thread busy 90 %, while the loop was late (212 stalls over 10 ms, 4,210 ms in all, 84 % of the time): 89 % in fibPlain (workloads/fib.ts:17)',
+    );
+    expect(heldSentence(withLate(summary([]), late({ stalls: 0, ms: 0, share: 0, holders: [] })))).toBe(
+      'main thread busy 0 %, the loop never late by more than 10 ms',
+    );
+    // A native function is named with its caller: its own name says little of whose work it was.
+    const write = {
+      name: 'write',
+      kind: 'native' as const,
+      ms: 90,
+      share: 0.96,
+      caller: { name: 'deflate', where: 'workloads/gzip.ts:5', kind: 'js' as const },
+    };
+    expect(heldSentence(withLate(summary([]), late({ stalls: 1, ms: 94, share: 0.05, holders: [write] })))).toBe(
+      'main thread busy 0 %, while the loop was late (1 stall over 10 ms, 94.0 ms in all, 5.0 % of the time): 96 % in write (native) from deflate (workloads/gzip.ts:5)',
+    );
+  });
+
+  it("cites the late time in the off-loop verdict, and falls back on sync's busiest function where the loop was never late", () => {
+    const lateAsync = { ...async, profile: profile(withLate(summary([fn('fibPlain', 'workloads/fib.ts', 0.61)]), late({})), '') };
+    expect(profileEvidence(lateAsync, sync)).toBe(
+      "profile: main thread busy 61 % against sync's 76 %, while the loop was late (212 stalls over 10 ms, 4,210 ms in all, 84 % of the time): 89 % in fibPlain (workloads/fib.ts:17)",
+    );
+    const calm = {
+      ...worker,
+      profile: profile(withLate(summary([fn('postMessage', undefined, 0.03)]), late({ stalls: 0, holders: [] })), ''),
+    };
+    // A stall or two in a mode that left is the host's, not the mode's work: sync's function says more.
+    const seldom = {
+      ...worker,
+      profile: profile(withLate(summary([fn('postMessage', undefined, 0.03)]), late({ stalls: 1, ms: 38, share: 0.019 })), ''),
+    };
+    expect(profileEvidence(seldom, sync)).toBe(
+      "profile: main thread busy 3.0 % against sync's 76 %, fibPlain (workloads/fib.ts) gone from it (under 3.0 %)",
+    );
+    expect(profileEvidence(calm, sync)).toBe(
+      "profile: main thread busy 3.0 % against sync's 76 %, fibPlain (workloads/fib.ts) gone from it (under 3.0 %)",
+    );
+  });
+
+  it('tells the two figures apart in one sentence only where a report has both', () => {
+    const lateSync = { ...sync, profile: profile(withLate(summary([fn('fibPlain', 'workloads/fib.ts', 0.75)]), late({})), '') };
+    const raw = makeCell({ runtime: 'node', scenario: 'hello', mode: 'raw', profile: profile(summary([]), '') });
+    expect(profileMarkdown([lateSync], false)).not.toContain('"held" is read from the profile alone');
+    expect(profileMarkdown([lateSync, raw], false)).toContain('"held" is read from the profile alone');
+    expect(profileHtml([lateSync, raw], false)).toContain('&quot;held&quot; is read from the profile alone');
+  });
+});
+
 describe('profile renderers', () => {
   it('report.md: a sentence a cell, the top functions and the files', () => {
     const md = profileMarkdown([worker, sync, async], false) ?? '';

@@ -3,13 +3,22 @@
  * started once more under the runtime's own CPU profiler and each cell's load is run against it
  * in turn, so the profiler's cost never reaches a measured figure. The process's profile is cut
  * at each cell's load (the runtime's clock is known: report/cpu-profile.ts) into one
- * `.cpuprofile` a cell, kept beside the report and read into the cell.
+ * `.cpuprofile` a cell, kept beside the report and read into the cell, with the intervals the
+ * server's own lag sampler saw its loop late in that load placed on the profile's clock.
  */
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { runLoad } from '../load/autocannon.ts';
 import { laneOf } from '../report/lanes.ts';
-import { flameTree, parseCpuProfile, sliceProfile, summariseProfile, threadProfile, type CpuProfile } from '../report/cpu-profile.ts';
+import {
+  flameTree,
+  type LateInput,
+  parseCpuProfile,
+  sliceProfile,
+  summariseProfile,
+  threadProfile,
+  type CpuProfile,
+} from '../report/cpu-profile.ts';
 import { readCells, writeCell } from '../report/output.ts';
 import { heldSentence } from '../report/text/profile.ts';
 import type { CellResult } from '../model/cell.ts';
@@ -17,6 +26,7 @@ import type { CellProfile, ThreadProfile } from '../model/profile.ts';
 import { collectProfiles, PROFILE_INTERVAL_US } from '../servers/profiler.ts';
 import { startServer, stopAllServers } from '../servers/server.ts';
 import { waitQuiet } from '../servers/quiet.ts';
+import { type ControlContext, control as controlRequest, post } from '../servers/server-control.ts';
 import type { CellSpec } from '../servers/scenarios.ts';
 import type { ServerKind } from '@bench/app';
 import { Interrupted } from '../cli/interrupt.ts';
@@ -48,13 +58,15 @@ export const PROFILE_MAX_SEC = 5;
 const PROFILE_WARMUP_SEC = { min: 0.3, max: 1 };
 /** How long a load's leftovers may take; past it the next load starts anyway. */
 const QUIET_DEADLINE_MS = 15_000;
+/** A tick of the server's lag sampler later than this is a stall: what ran then held the loop. */
+const LATE_MS = 10;
 
 function rethrowInterrupted(error: unknown): void {
   if (error instanceof Interrupted) throw error;
 }
 
 /** A moment on both clocks a runtime's profile may use (see windowIn). */
-interface Mark {
+export interface Mark {
   wallMs: number;
   monotonicUs: number;
 }
@@ -151,8 +163,10 @@ async function profileServer(
     for (const { cell } of pairs) settings.log(`profile: ${cellName(cell)}: the profiled server did not start: ${server}`);
     return;
   }
-  const windows: { from: Mark; to: Mark; requestsPerSec: number }[] = [];
+  const windows: { from: Mark; to: Mark; requestsPerSec: number; late?: LateRead }[] = [];
   const control = { server, plan: { drainCapSec: QUIET_DEADLINE_MS / 1000, timeoutSec: settings.timeoutSec }, signal: settings.signal };
+  // A raw server has no lag sampler: its cells say what held the loop from the profile alone.
+  const lagSampler = kind === 'hono';
   try {
     for (const { spec } of pairs) {
       if (settings.signal.aborted) throw new Interrupted('interrupted');
@@ -162,11 +176,14 @@ async function profileServer(
       // its own cell's requests only (a bcrypt load leaves up to a second of hashes behind).
       const quiet = () => waitQuiet(control, QUIET_DEADLINE_MS, 'still busy').catch(rethrowInterrupted);
       await quiet();
+      const recording = lagSampler && (await post(control, `/reset?late-ms=${LATE_MS}`).then(() => true, unlessInterrupted(false)));
       await load(settings.warmupSec);
       const from = mark();
       const result = await load(settings.durationSec);
-      windows.push({ from, to: mark(), requestsPerSec: Math.round(result.requestsPerSec) });
+      const to = mark();
       await quiet();
+      const late = recording ? await readLate(control) : undefined;
+      windows.push({ from, to, requestsPerSec: Math.round(result.requestsPerSec), ...(late === undefined ? {} : { late }) });
     }
   } finally {
     // Writing a profile of many seconds at 100 µs takes the runtime a moment as it exits.
@@ -205,7 +222,10 @@ async function profileServer(
         file: rel(file),
         processFile: rel(files.main),
         windowUs: { from: Math.round(at.fromUs), to: Math.round(at.toUs) },
-        summary: summariseProfile(main, at),
+        summary: summariseProfile(main, {
+          ...at,
+          ...(window.late === undefined ? {} : { late: lateIn(main.startTime, spawned, window.late) }),
+        }),
         flame: flameTree(main, at),
         ...(others.length === 0 ? {} : { threads: others }),
       };
@@ -238,6 +258,58 @@ export function windowIn(startTimeUs: number, spawned: Mark, window: { from: Mar
         ? [window.from.monotonicUs, window.to.monotonicUs]
         : [startTimeUs + (window.from.wallMs - spawned.wallMs) * 1000, startTimeUs + (window.to.wallMs - spawned.wallMs) * 1000];
   return { fromUs: Math.max(0, from - startTimeUs), toUs: Math.max(0, to - startTimeUs) };
+}
+
+/** The server's late intervals (GET /stats/late) and the moments just before and after it answered. */
+export interface LateRead {
+  thresholdMs: number;
+  /** The server's clock (ms) as it answered, and the intervals on that clock. */
+  nowMs: number;
+  intervals: [number, number][];
+  asked: { before: Mark; after: Mark };
+}
+
+const unlessInterrupted =
+  <T>(value: T) =>
+  (error: unknown): T => {
+    rethrowInterrupted(error);
+    return value;
+  };
+
+/**
+ * The intervals the server recorded since the cell's reset, read once it is quiet (a quiet server
+ * answers at once, so the moment it answered is known to a round trip). An app that cannot record
+ * them (a ref: variant from before it could) gives none, and its cells fall back on the profile alone.
+ */
+async function readLate(ctx: ControlContext): Promise<LateRead | undefined> {
+  const before = mark();
+  const answer = await controlRequest(ctx, '/stats/late', 'GET', QUIET_DEADLINE_MS)
+    .then((res) => res.json() as Promise<{ thresholdMs?: number | null; nowMs?: number; intervals?: [number, number][] }>)
+    .catch(unlessInterrupted(undefined));
+  const after = mark();
+  if (typeof answer?.thresholdMs !== 'number' || typeof answer.nowMs !== 'number' || !Array.isArray(answer.intervals)) return undefined;
+  return { thresholdMs: answer.thresholdMs, nowMs: answer.nowMs, intervals: answer.intervals, asked: { before, after } };
+}
+
+/**
+ * The server's late intervals in a profile's own µs (as windowIn places a window): the server
+ * gave them on its clock with that clock's reading as it answered, which is taken as the midpoint
+ * of the request on the harness's clocks.
+ */
+export function lateIn(startTimeUs: number, spawned: Mark, read: LateRead): LateInput {
+  const { before, after } = read.asked;
+  const mid = { wallMs: (before.wallMs + after.wallMs) / 2, monotonicUs: (before.monotonicUs + after.monotonicUs) / 2 };
+  const at = (serverMs: number): Mark => {
+    const agoMs = read.nowMs - serverMs;
+    return { wallMs: mid.wallMs - agoMs, monotonicUs: mid.monotonicUs - agoMs * 1000 };
+  };
+  return {
+    thresholdMs: read.thresholdMs,
+    intervals: read.intervals.map(([from, to]) => {
+      const w = windowIn(startTimeUs, spawned, { from: at(from), to: at(to) });
+      return { fromUs: w.fromUs, toUs: w.toUs };
+    }),
+  };
 }
 
 const cellName = (cell: CellResult) => `${cell.runtimeLabel ?? cell.runtime} ${cell.scenario}/${cell.mode}`;

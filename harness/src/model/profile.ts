@@ -14,14 +14,34 @@ export interface ProfileFunction {
   totalShare: number;
 }
 
-/** A function's share of the time the loop was held (stretches past the stall threshold). */
+/** A function's share of the time the loop was late (or held: stretches past the stall threshold). */
 export interface ProfileHolder {
   name: string;
   where?: string;
   kind: 'js' | 'native' | 'vm';
   ms: number;
-  /** Of the held time. */
+  /** Of the late (or held) time the profile sampled. */
   share: number;
+  /** added: the function that called it most in that time, recursion skipped (the nearest frame of another function). */
+  caller?: { name: string; where?: string; kind: 'js' | 'native' | 'vm' };
+}
+
+/**
+ * added: the main thread while the server's own lag sampler saw the loop late (GET /stats/late):
+ * each interval from when one of its ticks was due to when it ran, the tick more than
+ * `thresholdMs` late, and the functions on top of the stack in the samples taken then.
+ */
+export interface ProfileLate {
+  thresholdMs: number;
+  /** Late intervals in the window. */
+  stalls: number;
+  /** Their time in the window, ms, and as a share of the window. */
+  ms: number;
+  share: number;
+  longestMs: number;
+  /** The samples' time in those intervals, ms: what the holders' shares are of. */
+  sampledMs: number;
+  holders: ProfileHolder[];
 }
 
 /** What a profile's main thread did over the analysed window. */
@@ -38,11 +58,15 @@ export interface ProfileSummary {
   /** By self time, then by total time (time on the stack), the VM's own entries left out of the second. */
   bySelf: ProfileFunction[];
   byTotal: ProfileFunction[];
+  /** added: what ran while the loop was late, where the server's lag sampler recorded it (every Hono server since it could). */
+  late?: ProfileLate;
   /**
-   * The loop held: stretches of at least `thresholdMs` in which every sample had code running on
-   * the main thread (no return to the loop seen), and the functions on top of the stack in them.
+   * The loop held, read from the profile alone, where the server recorded no late intervals (a
+   * raw server, an app from before it could): stretches of at least `thresholdMs` in which every
+   * sample had code running on the main thread (no return to the loop seen), and the functions on
+   * top of the stack in them. Optional since `late` came: a summary has one or the other.
    */
-  held: { thresholdMs: number; stretches: number; ms: number; share: number; longestMs: number; holders: ProfileHolder[] };
+  held?: { thresholdMs: number; stretches: number; ms: number; share: number; longestMs: number; holders: ProfileHolder[] };
 }
 
 /** Another thread's share of a cell's window (Node profiles each worker thread; Bun and Deno the main thread only). */

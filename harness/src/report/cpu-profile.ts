@@ -1,9 +1,10 @@
 /**
  * Reads a V8-format `.cpuprofile` (what `--cpu-prof` writes on Node, Bun and Deno alike) into
  * what a report says of a cell's main thread: the functions by self and total time, and the
- * functions that held the loop. Pure: text in, summary out.
+ * functions that ran while the loop was late (the server's own late intervals, placed on the
+ * profile's clock) or, without those, held it. Pure: text and intervals in, summary out.
  */
-import type { FlameNode, ProfileFunction, ProfileHolder, ProfileSummary, ThreadProfile } from '../model/profile.ts';
+import type { FlameNode, ProfileFunction, ProfileHolder, ProfileLate, ProfileSummary, ThreadProfile } from '../model/profile.ts';
 
 export interface CallFrame {
   functionName: string;
@@ -67,10 +68,21 @@ export interface SummaryOptions {
   /** The part of the profile to read, µs after its startTime; default the whole. */
   fromUs?: number;
   toUs?: number;
-  /** A stretch of code running this long without a return to the loop is a stall. */
+  /** A stretch of code running this long without a return to the loop is a stall (where no late intervals are given). */
   thresholdMs?: number;
+  /**
+   * The intervals the server's lag sampler saw the loop late by more than `thresholdMs`, µs after
+   * the profile's startTime: given, the summary names what ran in them (`late`) instead of
+   * guessing stalls from the samples (`held`).
+   */
+  late?: LateInput;
   /** Functions listed in each ranking. */
   top?: number;
+}
+
+export interface LateInput {
+  thresholdMs: number;
+  intervals: { fromUs: number; toUs: number }[];
 }
 
 interface Key {
@@ -100,6 +112,16 @@ export function summariseProfile(profile: CpuProfile, options: SummaryOptions = 
     const caller = keyOf(up);
     return caller.kind === 'vm' ? k : caller;
   });
+  // The nearest frame of another function than the leaf's (recursion skipped), JavaScript or native.
+  const callerOf = memo((id: number): Key | undefined => {
+    const leaf = keyOf(id);
+    for (let at = parent.get(id); at !== undefined; at = parent.get(at)) {
+      const k = keyOf(at);
+      if (k.name === ROOT) return undefined;
+      if (k.key !== leaf.key && k.kind !== 'vm') return k;
+    }
+    return undefined;
+  });
   // Every distinct function on a node's stack (recursion counted once), leaf first.
   const stackOf = memo((id: number): Key[] => {
     const seen = new Map<string, Key>();
@@ -120,6 +142,10 @@ export function summariseProfile(profile: CpuProfile, options: SummaryOptions = 
   const self = new Map<string, { k: Key; us: number }>();
   const total = new Map<string, { k: Key; us: number }>();
   const holders = new Map<string, { k: Key; us: number }>();
+  const lateHolders = new Map<string, { k: Key; us: number; callers: Map<string, { k: Key; us: number }> }>();
+  const lateIn = clipIntervals(options.late?.intervals ?? [], from, to);
+  let lateAt = 0;
+  let lateSampledUs = 0;
   let gcUs = 0;
   let busyUs = 0;
   let samples = 0;
@@ -146,6 +172,21 @@ export function summariseProfile(profile: CpuProfile, options: SummaryOptions = 
     samples++;
     const leaf = keyOf(id);
     add(self, leaf, us);
+    while (lateAt < lateIn.length && (lateIn[lateAt]?.toUs ?? 0) <= t) lateAt++;
+    const late = lateIn[lateAt];
+    if (late !== undefined && late.fromUs <= t) {
+      // What the thread was doing while the loop was late, whatever it was: the VM's own work and waiting included.
+      const inLate = Math.min(us, late.toUs - t);
+      lateSampledUs += inLate;
+      let entry = lateHolders.get(leaf.key);
+      if (entry === undefined) {
+        entry = { k: leaf, us: 0, callers: new Map() };
+        lateHolders.set(leaf.key, entry);
+      }
+      entry.us += inLate;
+      const caller = callerOf(id);
+      if (caller !== undefined) add(entry.callers, caller, inLate);
+    }
     if (leaf.name === IDLE || leaf.name === PROGRAM || leaf.name === ROOT) {
       // No JavaScript on the stack: the thread is back in the loop (waiting, or its own work).
       if (leaf.name !== IDLE) busyUs += us;
@@ -183,13 +224,31 @@ export function summariseProfile(profile: CpuProfile, options: SummaryOptions = 
   const heldHolders: ProfileHolder[] = [...holders.values()]
     .sort((a, b) => b.us - a.us)
     .slice(0, top)
-    .map(({ k, us }) => ({
-      name: k.name,
-      ...(k.where === undefined ? {} : { where: k.where }),
-      kind: k.kind,
-      ms: ms(us),
-      share: held.us > 0 ? round(us / held.us) : 0,
-    }));
+    .map(({ k, us }) => ({ ...named(k), ms: ms(us), share: held.us > 0 ? round(us / held.us) : 0 }));
+  let late: ProfileLate | undefined;
+  if (options.late !== undefined) {
+    const lateUs = lateIn.reduce((sum, iv) => sum + iv.toUs - iv.fromUs, 0);
+    late = {
+      thresholdMs: options.late.thresholdMs,
+      stalls: lateIn.length,
+      ms: ms(lateUs),
+      share: share(lateUs),
+      longestMs: ms(Math.max(0, ...lateIn.map((iv) => iv.toUs - iv.fromUs))),
+      sampledMs: ms(lateSampledUs),
+      holders: [...lateHolders.values()]
+        .sort((a, b) => b.us - a.us)
+        .slice(0, top)
+        .map(({ k, us, callers }) => {
+          const caller = [...callers.values()].sort((a, b) => b.us - a.us)[0]?.k;
+          return {
+            ...named(k),
+            ms: ms(us),
+            share: lateSampledUs > 0 ? round(us / lateSampledUs) : 0,
+            ...(caller === undefined ? {} : { caller: named(caller) }),
+          };
+        }),
+    };
+  }
   return {
     windowMs: ms(windowUs),
     samples,
@@ -199,15 +258,40 @@ export function summariseProfile(profile: CpuProfile, options: SummaryOptions = 
     gcShare: share(gcUs),
     bySelf: ranked(new Map([...self].filter(([, v]) => v.k.name !== IDLE)), figures),
     byTotal: ranked(total, figures),
-    held: {
-      thresholdMs: thresholdUs / 1000,
-      stretches: held.stretches,
-      ms: ms(held.us),
-      share: share(held.us),
-      longestMs: ms(held.longestUs),
-      holders: heldHolders,
-    },
+    ...(late === undefined
+      ? {
+          held: {
+            thresholdMs: thresholdUs / 1000,
+            stretches: held.stretches,
+            ms: ms(held.us),
+            share: share(held.us),
+            longestMs: ms(held.longestUs),
+            holders: heldHolders,
+          },
+        }
+      : { late }),
   };
+}
+
+const named = (k: Key) => ({ name: k.name, ...(k.where === undefined ? {} : { where: k.where }), kind: k.kind });
+
+/** The intervals cut to the window, in order, overlapping ones merged (a sample is counted once). */
+function clipIntervals(
+  intervals: readonly { fromUs: number; toUs: number }[],
+  from: number,
+  to: number,
+): { fromUs: number; toUs: number }[] {
+  const out: { fromUs: number; toUs: number }[] = [];
+  const sorted = intervals
+    .map((iv) => ({ fromUs: Math.max(from, iv.fromUs), toUs: Math.min(to, iv.toUs) }))
+    .filter((iv) => iv.toUs > iv.fromUs)
+    .sort((a, b) => a.fromUs - b.fromUs);
+  for (const iv of sorted) {
+    const last = out.at(-1);
+    if (last !== undefined && iv.fromUs <= last.toUs) last.toUs = Math.max(last.toUs, iv.toUs);
+    else out.push({ ...iv });
+  }
+  return out;
 }
 
 /**

@@ -41,8 +41,9 @@ export interface ProfileFiles {
 /**
  * Node and Bun name a profile `CPU.<date>.<time>.<pid>.<thread>.<n>.cpuprofile`, thread 0 being
  * the main thread (Node writes one more for each worker thread); Deno writes
- * `CPU.<ms>.<pid>.cpuprofile`, its main thread's only. The main thread's becomes
- * `main.cpuprofile`, the others `thread-<id>.cpuprofile`, so a reader finds them by name.
+ * `CPU.<ms>.<pid>.cpuprofile` for its main thread and `CPU.<ms>.<pid>.worker-<n>.cpuprofile` for
+ * a worker that ends before the process does. The main thread's becomes `main.cpuprofile`, the
+ * others `thread-<id>.cpuprofile`, so a reader finds them by name.
  */
 export function collectProfiles(dir: string): ProfileFiles {
   if (!existsSync(dir)) return { threads: [] };
@@ -50,7 +51,7 @@ export function collectProfiles(dir: string): ProfileFiles {
   for (const file of readdirSync(dir).sort()) {
     if (!file.startsWith('CPU.') || !file.endsWith('.cpuprofile')) continue;
     const parts = file.slice(0, -'.cpuprofile'.length).split('.');
-    const thread = parts.length >= 6 ? parts[4] : '0';
+    const thread = parts.length >= 6 ? parts[4] : parts.length === 4 ? parts[3] : '0';
     const name = thread === '0' ? 'main.cpuprofile' : `thread-${thread}.cpuprofile`;
     renameSync(join(dir, file), join(dir, name));
     if (thread === '0') out.main = join(dir, name);

@@ -4,12 +4,12 @@
 // rule's consequences, never which way a timing went.
 import { spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Report } from '../../src/model/report.ts';
-import { processesMentioning } from './helpers.ts';
+import { isAlive, processesMentioning } from './helpers.ts';
 
 const HARNESS = resolve(import.meta.dirname, '../..');
 let tmp: string;
@@ -86,6 +86,38 @@ describe('bench:ab on node', () => {
     expect(code, stderr).toBe(cell?.verdict === 'regressed' ? 1 : 0);
     expect(stdout).toMatch(/\d+ regressed, \d+ improved, \d+ unchanged, \d+ inconclusive/);
     expect(readFileSync(join(out, 'report.md'), 'utf8')).toContain('## A/B');
+  });
+
+  it("--profile: each side profiled on a server of its own, the report naming both profiles and each side's own module as what held the loop", {
+    timeout: 90_000,
+  }, async () => {
+    // A request that holds the loop past the 10 ms a stall needs: each side's own function is named.
+    const hold = (ms: number) =>
+      `export const name = 'hold';\nexport const description = 'a busy wait';\nexport const modes = ['sync'];\nexport function sync() {\n  const end = Date.now() + ${ms};\n  while (Date.now() < end) {}\n  return { ok: true };\n}\n`;
+    const a = moduleFile('hold-a.mjs', hold(15));
+    const b = moduleFile('hold-b.mjs', hold(16));
+    const out = join(tmp, 'profiled');
+    const short = ['--duration', '0.3', '--warmup', '0', '--min-requests', '0', '--cross-check', 'none', '--profile'];
+    const { code, stderr } = await ab(['--a', `file:${a}`, '--b', `file:${b}`, ...quick(), ...short, '--out', out]);
+    expect([0, 1], stderr).toContain(code);
+    const report = JSON.parse(readFileSync(join(out, 'report.json'), 'utf8')) as Report;
+    const md = readFileSync(join(out, 'report.md'), 'utf8');
+    for (const [lane, file] of [
+      ['node-A', 'hold-a.mjs'],
+      ['node-B', 'hold-b.mjs'],
+    ] as const) {
+      const profile = report.results.find((c) => c.runtimeLabel === lane)?.profile;
+      expect(profile?.reason, lane).toBeUndefined();
+      expect(profile?.file, lane).toBe(`profiles/${lane}-hono/hold-sync.cpuprofile`);
+      expect(existsSync(join(out, profile?.file ?? 'none')), lane).toBe(true);
+      const holder = profile?.summary?.late?.holders[0];
+      expect(holder, lane).toMatchObject({ name: 'sync', where: expect.stringContaining(file) });
+      expect(md).toContain(`\`${profile?.file}\``);
+      expect(md).toMatch(
+        new RegExp(`- ${lane} sync: main thread busy .*while the loop was late .*% in sync \\([^)]*${file.replace('.', '\\.')}`),
+      );
+    }
+    expect(processesMentioning(tmp).filter(isAlive)).toEqual([]);
   });
 
   it('stops a bad variant with one line and exit 2 before any server starts', async () => {

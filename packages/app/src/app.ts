@@ -16,7 +16,7 @@ import { ScenarioPool } from './workloads/scenario-pool.ts';
 const ROUTE_GROUPS: RouteGroup[] = [helloRoutes, statsRoutes];
 
 /** Routes that describe the server rather than load it: not counted in /stats. */
-const UNCOUNTED = new Set(['/stats', '/reset', '/health']);
+const UNCOUNTED = new Set(['/stats', '/stats/late', '/reset', '/health']);
 
 /** Runtimes' own limits on the request head differ (16 KiB on Node and Bun, more on Deno). */
 const MAX_URL_LENGTH = 2048;

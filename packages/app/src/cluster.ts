@@ -138,7 +138,7 @@ export async function askPeers<T>(cluster: ClusterInfo, selfPid: number, path: s
   return Promise.all(
     others.map(async (peer) => {
       try {
-        const res = await fetch(`${peer.controlUrl}${path}?scope=process`, { method });
+        const res = await fetch(`${peer.controlUrl}${path}${path.includes('?') ? '&' : '?'}scope=process`, { method });
         if (!res.ok) throw new Error(`answered ${res.status}`);
         return (await res.json()) as T;
       } catch (error) {

@@ -8,6 +8,27 @@ export interface LagSummary {
 }
 
 /**
+ * The intervals the loop was late by more than `thresholdMs` since recording was turned on
+ * (POST /reset?late-ms=N): each from when a tick was due to when it ran, on the sampler's clock
+ * (performance.now()), oldest first. `nowMs` is that clock as the answer was made, so a caller
+ * places the intervals on a clock of its own from the moment it got the answer.
+ */
+export interface LateIntervals {
+  /** null: not recording (the last reset did not ask for it). */
+  thresholdMs: number | null;
+  nowMs: number;
+  intervals: [number, number][];
+  /** Intervals recorded and since overwritten: the ring keeps the latest LATE_CAPACITY. */
+  dropped: number;
+}
+
+/**
+ * A late tick comes at least threshold + interval after the one before, so at a 10 ms tick and a
+ * 10 ms threshold at most 50 intervals a second: 4,096 hold well over a minute, in 64 KiB.
+ */
+export const LATE_CAPACITY = 4096;
+
+/**
  * Event-loop lag, measured the same way on every runtime (their built-in monitors differ):
  * a short setInterval whose lateness is recorded. When a handler blocks the loop for 50 ms, the
  * next tick comes ~50 ms late, and that lateness lands in the histogram.
@@ -18,6 +39,8 @@ export class LagSampler {
   private last = 0;
   private readonly intervalMs: number;
   private readonly now: () => number;
+  /** While recording: the threshold, and a ring of [due, ran] pairs. */
+  private late: { thresholdMs: number; ring: Float64Array; count: number } | undefined;
 
   constructor(intervalMs: number, now: () => number = () => performance.now()) {
     this.intervalMs = intervalMs;
@@ -40,9 +63,40 @@ export class LagSampler {
   /** Records one tick's lateness; exposed so tests can drive the clock. */
   tick(): void {
     const now = this.now();
-    const lateMs = Math.max(0, now - this.last - this.intervalMs);
+    const due = this.last + this.intervalMs;
+    const lateMs = Math.max(0, now - due);
     this.last = now;
     this.histogram.recordValue(Math.max(1, Math.round(lateMs * 1000)));
+    const late = this.late;
+    if (late !== undefined && lateMs > late.thresholdMs) {
+      const at = (late.count % LATE_CAPACITY) * 2;
+      late.ring[at] = due;
+      late.ring[at + 1] = now;
+      late.count++;
+    }
+  }
+
+  /**
+   * From now on, also keeps each interval the loop was late by more than `thresholdMs`
+   * (undefined: keeps none). Off by default: only a profiled server is asked to, and a measured
+   * one pays nothing for it.
+   */
+  recordLate(thresholdMs: number | undefined): void {
+    this.late =
+      thresholdMs === undefined ? undefined : { thresholdMs, ring: this.late?.ring ?? new Float64Array(LATE_CAPACITY * 2), count: 0 };
+  }
+
+  lateIntervals(): LateIntervals {
+    const nowMs = this.now();
+    const late = this.late;
+    if (late === undefined) return { thresholdMs: null, nowMs, intervals: [], dropped: 0 };
+    const kept = Math.min(late.count, LATE_CAPACITY);
+    const intervals: [number, number][] = [];
+    for (let i = late.count - kept; i < late.count; i++) {
+      const at = (i % LATE_CAPACITY) * 2;
+      intervals.push([late.ring[at] ?? 0, late.ring[at + 1] ?? 0]);
+    }
+    return { thresholdMs: late.thresholdMs, nowMs, intervals, dropped: late.count - kept };
   }
 
   reset(): void {

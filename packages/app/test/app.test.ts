@@ -117,6 +117,29 @@ describe('routes', () => {
     expect(performance.now() - t1).toBeLessThan(400);
   });
 
+  it('POST /reset?late-ms=N records the intervals the loop was late past N ms, served at /stats/late; a plain reset stops it', async () => {
+    expect((await json('/stats/late')).body).toMatchObject({ thresholdMs: null, intervals: [] });
+    expect((await json('/reset?late-ms=0', { method: 'POST' })).status).toBe(400);
+    await json('/reset?late-ms=10', { method: 'POST' });
+    const before = performance.now();
+    await app.request('/sleep/sync?ms=60');
+    await new Promise((r) => setTimeout(r, 30));
+    const { body } = await json('/stats/late');
+    const intervals = body.intervals as [number, number][];
+    expect(body.thresholdMs).toBe(10);
+    // The same clock as this process's performance.now(): the 60 ms block lies in the test's own window.
+    const block = intervals.find(([from, to]) => to - from >= 40);
+    expect(block, JSON.stringify(body)).toBeDefined();
+    expect(block?.[0]).toBeGreaterThanOrEqual(before - 1);
+    expect(block?.[1]).toBeLessThanOrEqual(body.nowMs as number);
+    expect(((await json('/stats')).body.routes as Record<string, unknown>)['/stats/late']).toBeUndefined();
+
+    await json('/reset', { method: 'POST' });
+    await app.request('/sleep/sync?ms=30');
+    await new Promise((r) => setTimeout(r, 20));
+    expect((await json('/stats/late')).body).toMatchObject({ thresholdMs: null, intervals: [] });
+  });
+
   it('GET /stats counts the requests still being handled', async () => {
     const pending = app.request('/sleep/async?ms=200');
     const pending2 = app.request('/sleep/async?ms=200');

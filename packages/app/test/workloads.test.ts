@@ -6,7 +6,7 @@ import { checksum32 } from '../src/workloads/checksum.ts';
 import { generateDataFiles, hasDataFiles, loadManifest } from '../src/workloads/data-files.ts';
 import { fibAsync, fibMemo, fibPlain, fibSync, spin } from '../src/workloads/fib.ts';
 import { ScenarioPool } from '../src/workloads/scenario-pool.ts';
-import { LagSampler } from '../src/lag-sampler.ts';
+import { LATE_CAPACITY, LagSampler } from '../src/lag-sampler.ts';
 
 describe('fib', () => {
   it('every variant and mode agrees with the closed values', async () => {
@@ -130,5 +130,40 @@ describe('LagSampler', () => {
     expect(summary.p50).toBeLessThan(0.01);
     sampler.reset();
     expect(sampler.summary()).toEqual({ p50: 0, p99: 0, max: 0, samples: 0 });
+  });
+
+  it('keeps, once asked, each interval a tick was late past the threshold, from when it was due to when it ran', () => {
+    let now = 1000;
+    const sampler = new LagSampler(10, () => now);
+    sampler.reset();
+    const steps = (list: number[]) => {
+      for (const step of list) {
+        now += step;
+        sampler.tick();
+      }
+    };
+    steps([10, 40]);
+    expect(sampler.lateIntervals()).toEqual({ thresholdMs: null, nowMs: 1050, intervals: [], dropped: 0 });
+    sampler.recordLate(10);
+    // Late by 0, 30, 10 (not past 10) and 15 ms.
+    steps([10, 40, 20, 25]);
+    expect(sampler.lateIntervals()).toEqual({
+      thresholdMs: 10,
+      nowMs: 1145,
+      intervals: [
+        [1070, 1100],
+        [1130, 1145],
+      ],
+      dropped: 0,
+    });
+    // A capped ring: the latest intervals are kept, the count of the rest is said.
+    steps(Array.from({ length: LATE_CAPACITY + 5 }, () => 30));
+    const full = sampler.lateIntervals();
+    expect(full.intervals).toHaveLength(LATE_CAPACITY);
+    expect(full.dropped).toBe(7);
+    expect(full.intervals.at(-1)).toEqual([now - 20, now]);
+    sampler.recordLate(undefined);
+    steps([50]);
+    expect(sampler.lateIntervals().intervals).toEqual([]);
   });
 });

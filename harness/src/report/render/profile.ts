@@ -20,6 +20,18 @@ function profiled(cells: readonly CellResult[]): CellResult[] {
     .sort((a, b) => a.runtime.localeCompare(b.runtime) || (a.runtimeLabel ?? '').localeCompare(b.runtimeLabel ?? '') || rank(a) - rank(b));
 }
 
+/**
+ * Where some cells' servers recorded when their loop was late and others' could not (a raw
+ * server), the two figures are told apart in one sentence; otherwise there is one kind and none is needed.
+ */
+function figuresNote(list: readonly CellResult[]): string | undefined {
+  const late = list.find((c) => c.profile?.summary?.late !== undefined)?.profile?.summary?.late;
+  const held = list.some((c) => c.profile?.summary?.held !== undefined);
+  return late !== undefined && held
+    ? `"While the loop was late" is read from the server's own lag sampler (its ticks more than ${late.thresholdMs} ms late) and what the profile sampled then; "held" is read from the profile alone (stretches of samples with no return to the loop), for servers with no lag sampler.`
+    : undefined;
+}
+
 const cellName = (cell: CellResult, swept: boolean) => `${cell.runtimeLabel ?? cell.runtime} ${modeLabel(cell, swept)}`;
 
 /** One line a cell: what its main thread did and what held the loop, or why it has no profile. */
@@ -48,8 +60,8 @@ export function profileMarkdown(cells: readonly CellResult[], swept: boolean): s
   );
   const sentences = profileSentences(cells, swept).map((line) => `- ${line}`);
   const files = list.flatMap((c) => (c.profile?.file ? [`\`${c.profile.file}\``] : []));
-  const intro =
-    "Where the time goes (`--profile`: each cell's load once more on a server under its runtime's CPU profiler, after the measured runs; shares are of the main thread's wall time):";
+  const note = figuresNote(list);
+  const intro = `Where the time goes (\`--profile\`: each cell's load once more on a server under its runtime's CPU profiler, after the measured runs; shares are of the main thread's wall time):${note === undefined ? '' : ` ${note}`}`;
   const table = markdownTable([['cell', 'function', 'where', 'self', 'total'], ...rows], { align: ['l', 'l', 'l', 'r', 'r'] });
   return [intro, sentences.join('\n'), table, `Profiles (open in Chrome DevTools, speedscope or cpupro): ${files.join(', ')}`].join('\n\n');
 }
@@ -86,7 +98,8 @@ export function profileHtml(cells: readonly CellResult[], swept: boolean): strin
       '</figure>',
     ].join('');
   });
-  return `<details class="profiles" open><summary>Where the time goes: the main thread's CPU profile (--profile, after the measured runs)</summary><div class="profile-row" style="display:flex;flex-wrap:wrap;gap:1em">${figures.join('')}</div></details>`;
+  const note = figuresNote(list);
+  return `<details class="profiles" open><summary>Where the time goes: the main thread's CPU profile (--profile, after the measured runs)</summary>${note === undefined ? '' : `<p>${escapeHtml(note)}</p>`}<div class="profile-row" style="display:flex;flex-wrap:wrap;gap:1em">${figures.join('')}</div></details>`;
 }
 
 const ROW = 16;

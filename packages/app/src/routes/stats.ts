@@ -1,10 +1,16 @@
 import { cpuUsage, memoryUsage } from 'node:process';
 import { askPeers, ClusterIncomplete, mergeStats, type ClusterInfo, type ProcessStats } from '../cluster.ts';
+import { intParam } from '../params.ts';
 import type { RouteGroup } from './context.ts';
+
+/** The lateness `POST /reset?late-ms=N` may ask to be recorded past, ms. */
+const LATE_MS = { min: 1, max: 1000 };
 
 /**
  * /stats and /reset. With --processes, the process a request lands on answers for the whole
  * group (cluster.ts); `?scope=process` asks one process for its own figures only.
+ * `/stats/late` is the intervals the answering process's loop was late, recorded only after a
+ * `POST /reset?late-ms=N` (the profiler's harness asks for them; a profiled server is one process).
  */
 export const statsRoutes: RouteGroup = (app, { config, stats, lag }) => {
   const own = (): ProcessStats => {
@@ -20,9 +26,10 @@ export const statsRoutes: RouteGroup = (app, { config, stats, lag }) => {
       rssBytes: memoryUsage().rss,
     };
   };
-  const resetOwn = () => {
+  const resetOwn = (lateMs: number | undefined) => {
     stats.reset();
     lag.reset();
+    lag.recordLate(lateMs);
     return { ok: true, since: stats.since.toISOString() };
   };
   const cluster = config.cluster;
@@ -54,9 +61,13 @@ export const statsRoutes: RouteGroup = (app, { config, stats, lag }) => {
     );
     return c.json(answer.body, answer.status);
   });
+  app.get('/stats/late', (c) => c.json(lag.lateIntervals()));
   app.post('/reset', async (c) => {
-    const mine = resetOwn();
-    const answer = await forGroup(c.req.query('scope'), mine, '/reset', 'POST', (others) => ({
+    const late = c.req.queries('late-ms');
+    const lateMs = late === undefined ? undefined : intParam(late, 'late-ms', 0, LATE_MS);
+    const mine = resetOwn(lateMs);
+    const path = lateMs === undefined ? '/reset' : `/reset?late-ms=${lateMs}`;
+    const answer = await forGroup(c.req.query('scope'), mine, path, 'POST', (others) => ({
       ok: true,
       since: mine.since,
       processes: 1 + others.length,
