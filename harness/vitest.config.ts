@@ -20,10 +20,6 @@ const SHARED = [
   'test/integration/scenario-file.test.ts',
   'test/integration/versions.test.ts',
   'test/integration/quiet-wait.test.ts',
-  // Named holders and verdict words, never a rate: the profile's holder is the same function
-  // however busy the machine is, and the A/B test accepts any of the four verdicts.
-  'test/integration/profile.test.ts',
-  'test/integration/ab.test.ts',
 ];
 
 export default defineConfig({
