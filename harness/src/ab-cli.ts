@@ -4,11 +4,14 @@
 import { resolve } from 'node:path';
 import type { RuntimeName } from '@bench/app';
 import { abConsole, abFeatures } from './ab/ab-section.ts';
-import { abExitCode, splitAbFlags } from './ab/ab-flags.ts';
+import { abExitCode, abSchedule, splitAbFlags } from './ab/ab-flags.ts';
+import { abNeed } from './ab/ab-verdict.ts';
+import { throughputMargin } from './compare/gate.ts';
 import { checkPair, laneLabel, moduleName, parseVariant, type Side, sideRecord, sideSpec, type Variant } from './ab/variants.ts';
 import { checkoutRef, type RefCheckout, refSpec } from './ab/ref.ts';
 import type { RuntimeSpec } from './servers/runtimes.ts';
 import { DEFAULT_RESULTS_ROOT, runBench } from './bench/bench.ts';
+import type { PairNeed } from './bench/schedule.ts';
 import { parsePlan } from './bench/plan.ts';
 import { createProgress } from './bench/progress.ts';
 import { type CommandContext, runCommand } from './cli/command.ts';
@@ -39,6 +42,7 @@ async function main({ signal }: CommandContext): Promise<number> {
   const files = await loadUserScenarios([...userScenarioFiles(argv, typedPath), ...fileA], 'bench:ab');
   if (files === undefined) return 2;
   const plan = parsePlan(argv);
+  abSchedule(plan, argv);
   // The variant's module goes to each side's servers on its own (variants.ts), not to both.
   plan.scenarioFiles = files.filter((file) => !fileA.includes(file));
   if (plan.versions !== undefined)
@@ -71,7 +75,27 @@ async function main({ signal }: CommandContext): Promise<number> {
     const partial = interruptedReport(runDir, abFeatures);
     if (partial !== undefined) writeBenchReport(runDir, partial, abFeatures);
   };
-  const { report } = await runBench(plan, { progress, signal, specs, runDir, features: abFeatures, parameters: { ab }, pairLanes: true });
+  const pairNeed: PairNeed = (lanes) => {
+    let need = 0;
+    for (const runtime of plan.runtimes) {
+      const a = lanes.find((l) => l.label === laneLabel(runtime, 'A'));
+      const b = lanes.find((l) => l.label === laneLabel(runtime, 'B'));
+      if (a === undefined || b === undefined) continue;
+      const maxPairs = plan.maxRuns / (plan.roundsPerProcess ?? 1);
+      need = Math.max(need, abNeed(a.runs, b.runs, throughputMargin(a.scenario, margin), maxPairs));
+    }
+    return need;
+  };
+  const { report } = await runBench(plan, {
+    progress,
+    signal,
+    specs,
+    runDir,
+    features: abFeatures,
+    parameters: { ab },
+    pairLanes: true,
+    pairNeed,
+  });
   writeBenchReport(runDir, report, abFeatures);
   if (plan.outDir === undefined) updateLatest(DEFAULT_RESULTS_ROOT, runDir);
   if (report.ab !== undefined) console.log(abConsole(report.ab));

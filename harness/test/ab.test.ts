@@ -1,7 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { abExitCode, splitAbFlags } from '../src/ab/ab-flags.ts';
+import { AB_PLAN, abExitCode, abSchedule, splitAbFlags } from '../src/ab/ab-flags.ts';
 import { abHeadline, compareAb, verdictWords } from '../src/ab/ab-section.ts';
-import { judgeAb, judgeRatio } from '../src/ab/ab-verdict.ts';
+import { abNeed, judgeAb, judgeRatio } from '../src/ab/ab-verdict.ts';
+import { parsePlan } from '../src/bench/plan.ts';
+import { restartsBefore } from '../src/bench/run-rules.ts';
 import { checkPair, parseVariant } from '../src/ab/variants.ts';
 import type { AbPlan } from '../src/model/ab.ts';
 import type { Report } from '../src/model/report.ts';
@@ -157,9 +159,78 @@ describe('judgeAb and compareAb', () => {
     expect(two?.verdict).toBe('inconclusive');
   });
 
+  // Two rounds on each pair of server processes, as bench:ab runs them.
+  const pairs = (rps: number[], others: (number | undefined)[] = []) =>
+    rps.map((r, i) => makeRun({ requestsPerSec: r, round: i + 1, serverProcess: Math.floor(i / 2) + 1, othersCpuCores: others[i] }));
+  const paired = (label: string, rps: number[], others?: (number | undefined)[]) => ({
+    ...cell(label, rps),
+    runDetails: pairs(rps, others),
+  });
+
+  it('with 3 process pairs or more, the interval is over the pairs: a pair that ran apart moves one unit, not every round', () => {
+    const a = paired('node-A', [1000, 1000, 1000, 1000, 1000, 1000, 1000, 1000]);
+    // B 5 % slower throughout; its third pair of processes 10 % slower still, in both its rounds.
+    const b = paired('node-B', [950, 951, 949, 950, 855, 856, 950, 949]);
+    const j = judgeAb(a, b, 0.05);
+    expect(j).toMatchObject({ pairs: 8, processPairs: 4 });
+    // Over rounds the interval would treat the slow pair's two rounds as two independent findings.
+    const rounds = judgeAb(
+      { ...a, runDetails: runs(1000, 1000, 1000, 1000, 1000, 1000, 1000, 1000) },
+      { ...b, runDetails: runs(950, 951, 949, 950, 855, 856, 950, 949) },
+      0.05,
+    );
+    const width = (ci: [number, number] | undefined) => (ci === undefined ? 0 : Math.log(ci[1]) - Math.log(ci[0]));
+    expect(width(j.ci95)).toBeGreaterThan(width(rounds.ci95));
+    expect(j.reason ?? '').not.toMatch(/paired round\(s\)/);
+  });
+
+  it('leaves out a round in which another process used the CPU beside either side, and says how many', () => {
+    const a = paired('node-A', [1000, 1000, 1000, 1000, 1000, 1000]);
+    const b = paired('node-B', [1000, 700, 1001, 999, 1000, 1000], [0, 0.9, 0, 0, 0, 0]);
+    const j = judgeAb(a, b, 0.05);
+    expect(j).toMatchObject({ pairs: 5, sharedRounds: 1, processPairs: 3, verdict: 'unchanged' });
+  });
+
+  it('asks for another pair of processes while the interval over pairs is wider than a change of the margin needs', () => {
+    const a = pairs([1000, 1000, 1000, 1000, 1000, 1000]);
+    expect(abNeed(a, pairs([1000, 1000, 1000, 1000]), 0.05, 20)).toBe(1);
+    expect(abNeed(a, pairs([1000, 1001, 999, 1000, 1001, 1000]), 0.05, 20)).toBe(0);
+    expect(abNeed(a, pairs([1000, 1010, 900, 910, 1080, 1090]), 0.05, 20)).toBeGreaterThanOrEqual(1);
+  });
+
   it('holds hello to twice the margin', () => {
     const hello = (label: string, rps: number[]) => ({ ...cell(label, rps), scenario: 'hello' });
     const ab = compareAb([hello('node-A', [1000, 1000, 1000, 1000]), hello('node-B', [930, 940, 935, 930])], plan);
     expect(ab.cells[0]).toMatchObject({ margin: 0.1, verdict: 'regressed' });
+  });
+});
+
+describe('abSchedule', () => {
+  it('runs bench:ab on a new pair of server processes every two rounds, three pairs at least, more within the budget', () => {
+    const plan = parsePlan([]);
+    abSchedule(plan, []);
+    expect(plan).toMatchObject({ roundsPerProcess: AB_PLAN.roundsPerProcess, runs: 6, maxRuns: 40, budgetSec: 300 });
+    expect(plan.serverProcesses).toBeUndefined();
+    expect([1, 2, 3, 4, 5, 6, 7, 8, 9].map((round) => restartsBefore(round, plan))).toEqual([
+      false,
+      false,
+      true,
+      false,
+      true,
+      false,
+      true,
+      false,
+      true,
+    ]);
+  });
+
+  it('keeps what the user gave, in whole pairs, and leaves --quick as bench has it', () => {
+    const plan = parsePlan(['--runs', '5', '--max-runs', '9', '--budget', '60']);
+    abSchedule(plan, ['--runs', '5', '--max-runs', '9', '--budget', '60']);
+    expect(plan).toMatchObject({ runs: 6, maxRuns: 10, budgetSec: 60 });
+    const quick = parsePlan(['--quick']);
+    abSchedule(quick, ['--quick']);
+    expect(quick.roundsPerProcess).toBeUndefined();
+    expect(() => abSchedule(parsePlan([]), ['--server-processes', '3'])).toThrow(/every 2 rounds/);
   });
 });

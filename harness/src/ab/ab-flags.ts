@@ -1,4 +1,8 @@
-/** bench:ab's own flags (--a, --b, --margin), taken out before the rest is parsed as a bench plan; and its exit code. */
+/**
+ * bench:ab's own flags (--a, --b, --margin), taken out before the rest is parsed as a bench plan;
+ * the shape of its runs (abSchedule); and its exit code.
+ */
+import type { Plan } from '../bench/plan.ts';
 import { FlagError, numberFlag } from '../cli/flags.ts';
 import { DEFAULT_MARGIN } from '../compare/gate.ts';
 import type { Report } from '../model/report.ts';
@@ -39,4 +43,28 @@ export function splitAbFlags(argv: readonly string[]): AbFlags {
 export function abExitCode(report: Report): number {
   if (!report.results.some((r) => r.status !== 'failed')) return 1;
   return (report.ab?.counts.regressed ?? 0) > 0 ? 1 : 0;
+}
+
+/**
+ * bench:ab's runs: a new pair of server processes every AB_PLAN.roundsPerProcess rounds (A B | B A
+ * on each pair, so each pair is balanced and is one unit of the interval), at least minPairs of
+ * them, then one more at a time while a cell's interval is wider than a change of the margin
+ * needs (ab-verdict.ts abNeed), up to maxPairs and within the budget. The minimum is what an
+ * interval over pairs needs; the budget is the five minutes a check on a pull request can take.
+ */
+export const AB_PLAN = { roundsPerProcess: 2, minPairs: 3, maxPairs: 20, budgetSec: 300 } as const;
+
+/** Sets the plan's runs to bench:ab's shape, keeping what the user gave (--runs, --max-runs, --budget: rounded to whole pairs). --quick keeps bench's. */
+export function abSchedule(plan: Plan, argv: readonly string[]): void {
+  const given = (flag: string): boolean => argv.some((arg) => arg === `--${flag}` || arg.startsWith(`--${flag}=`));
+  if (given('server-processes'))
+    throw new FlagError(`--server-processes: bench:ab starts a new pair of server processes every ${AB_PLAN.roundsPerProcess} rounds`);
+  if (argv.includes('--quick')) return;
+  const per = AB_PLAN.roundsPerProcess;
+  const whole = (rounds: number): number => Math.ceil(rounds / per) * per;
+  plan.roundsPerProcess = per;
+  delete plan.serverProcesses;
+  plan.runs = given('runs') ? whole(plan.runs) : AB_PLAN.minPairs * per;
+  plan.maxRuns = given('max-runs') ? Math.max(plan.runs, whole(plan.maxRuns)) : Math.max(plan.runs, AB_PLAN.maxPairs * per);
+  if (!given('budget')) plan.budgetSec = AB_PLAN.budgetSec;
 }

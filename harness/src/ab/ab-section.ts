@@ -98,13 +98,24 @@ function explanation(report: Report, ab: AbPlan): string {
   return (
     `${describeSide('A', ab.a, report)}.  \n${describeSide('B', ab.b, report)}.  \n` +
     `A and B ran as lanes alternating round by round (A B, then B A), each cell judged on B's requests/s over A's, paired ` +
-    `round by round, with its 95 % interval (two-level when the cell ran on two pairs of server processes). regressed / improved: the interval excludes 1 and the change is at least half ` +
+    `round by round, with its 95 % interval: ${intervalUnits(report)} Rounds in which another process used the CPU beside either side are left out. regressed / improved: the interval excludes 1 and the change is at least half ` +
     `the margin (±${pct(ab.margin)}, hello ±${pct(throughputMargin('hello', ab.margin))}); unchanged: the whole interval within ` +
     `the margin; inconclusive: the interval is wider than the margin. "could see" is the smallest change the pair could have flagged.`
   );
 }
 
-const HEAD = ['runtime', 'scenario', 'mode', 'B/A', '95 % CI', 'pairs', 'could see', 'verdict'];
+/** What the interval is over: the pairs of server processes the run started, or the rounds. */
+function intervalUnits(report: Report): string {
+  const per = report.parameters.roundsPerProcess;
+  return per === undefined
+    ? 'over the rounds (two-level, rounds and process pairs, when the cell ran on two pairs of server processes).'
+    : `a new pair of server processes every ${per} rounds, and the interval over those pairs (Student's t on each pair's geometric mean ratio), since a process that runs apart by itself moves all its rounds alike; more pairs were measured while a cell's interval was too wide to flag a change of its margin 9 times in 10, within the run's budget.`;
+}
+
+const HEAD = ['runtime', 'scenario', 'mode', 'B/A', '95 % CI', 'rounds (process pairs)', 'could see', 'verdict'];
+
+const roundsCell = (c: AbCell): string =>
+  `${c.pairs}${c.processPairs === undefined ? '' : ` (${c.processPairs})`}${c.sharedRounds === undefined ? '' : `, ${c.sharedRounds} shared left out`}`;
 
 function row(c: AbCell): string[] {
   return [
@@ -113,7 +124,7 @@ function row(c: AbCell): string[] {
     `${c.mode}${c.query === undefined ? '' : ` ${c.query}`}`,
     c.ratio === undefined ? '—' : `${c.ratio.toFixed(3)}x`,
     c.ci95 === undefined ? '—' : `${c.ci95[0].toFixed(3)}-${c.ci95[1].toFixed(3)}x`,
-    String(c.pairs),
+    roundsCell(c),
     c.detectable === null ? '—' : pct(c.detectable),
     verdictWords(c),
   ];
@@ -167,7 +178,9 @@ function headline(c: AbCell): Headline {
     figure: c.ratio === undefined ? '—' : `${c.ratio.toFixed(3)}x`,
     ...(c.ci95 === undefined
       ? {}
-      : { confidence: `95 % CI ${c.ci95[0].toFixed(3)}-${c.ci95[1].toFixed(3)}x over ${c.pairs} paired rounds` }),
+      : {
+          confidence: `95 % CI ${c.ci95[0].toFixed(3)}-${c.ci95[1].toFixed(3)}x over ${c.pairs} paired rounds${c.processPairs === undefined ? '' : ` on ${c.processPairs} pairs of server processes`}`,
+        }),
     anchor: 'ab',
   };
 }

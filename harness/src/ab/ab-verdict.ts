@@ -3,6 +3,15 @@
  * lanes' runs alternate, A B | B A, so each round's ratio is of neighbours in time and a drift of
  * the host lands on both sides of it). Pure.
  *
+ * The unit of the interval is a pair of server processes (Kalibera and Jones, "Rigorous
+ * benchmarking in reasonable time"): bench:ab starts a new pair every few rounds
+ * (plan.roundsPerProcess), and a process that runs apart by itself (one slower server for its
+ * whole life) moves all its rounds alike, so its rounds are not independent; the pairs are.
+ * With 3 pairs or more the interval is Student's t over the pairs' geometric mean ratios; with
+ * fewer (a run whose servers restarted once midway), the two-level interval of
+ * stats/process-interval.ts. A round in which another process used the CPU beside either
+ * side's run (SHARED_HOST_CORES) is left out: the host was shared for one side and not the other.
+ *
  * - regressed / improved: the ratio's 95 % interval excludes 1 and its estimate is at least half
  *   the margin away from 1. Half the margin keeps a real but negligible change (1 %, seen
  *   precisely) from failing a check, while a change of the margin itself is still flagged as soon
@@ -16,36 +25,87 @@
  * half-width (a change that large would just exclude 1), and never less than half the margin.
  */
 import type { AbCell, AbVerdict } from '../model/ab.ts';
-import type { CellResult } from '../model/cell.ts';
-import { holdsOne, MIN_PAIRS, pairedRatioInterval, roundRatios } from '../stats/paired.ts';
+import type { CellResult, RunResult } from '../model/cell.ts';
+import { SHARED_HOST_CORES } from '../report/flags.ts';
+import { budgetNeed } from '../bench/budget.ts';
+import { holdsOne, MIN_PAIRS, pairedRatioInterval } from '../stats/paired.ts';
 import { acrossProcessInterval, processComponents } from '../stats/process-interval.ts';
 
-export type AbJudgement = Pick<AbCell, 'verdict' | 'ratio' | 'ci95' | 'pairs' | 'margin' | 'detectable' | 'reason'>;
+export type AbJudgement = Pick<
+  AbCell,
+  'verdict' | 'ratio' | 'ci95' | 'pairs' | 'processPairs' | 'sharedRounds' | 'margin' | 'detectable' | 'reason'
+>;
 
 const round4 = (x: number): number => Number(x.toFixed(4));
 const pct = (share: number): string => `${(share * 100).toFixed(1)} %`;
 
+/** Fewest process pairs for an interval over pairs (t with 2 degrees of freedom is 4.3; with 1 it is 12.7). */
+export const MIN_PROCESS_PAIRS = 3;
+
 /**
- * A cell's per-round ratios B/A split by the server processes they were measured on (A and B
- * restart at the same rounds, so a group is one pair of processes), for the two-level interval.
+ * The share of the margin an interval's half-width must be within for a change of the margin to
+ * be flagged 9 times in 10: the estimate lands within 1.28 standard errors below the change 90 %
+ * of the time, and the interval reaches 1.96 of them, so 1.96 / (1.96 + 1.28) of the change.
  */
-export function ratiosByProcess(a: CellResult, b: CellResult): number[][] {
-  const groups = new Map<number, number[]>();
-  for (const run of b.runDetails) {
-    const partner = a.runDetails.find((r) => r.round !== undefined && r.round === run.round);
+export const POWER_SHARE = 0.6;
+
+const sharedRun = (run: RunResult): boolean => (run.othersCpuCores ?? 0) >= SHARED_HOST_CORES;
+
+interface PairedRound {
+  ratio: number;
+  process: number;
+}
+
+/** B/A by round with the process pair it ran on, and how many rounds were left out for a shared host. */
+export function pairedRounds(a: readonly RunResult[], b: readonly RunResult[]): { rounds: PairedRound[]; shared: number } {
+  const rounds: PairedRound[] = [];
+  let shared = 0;
+  for (const run of b) {
+    const partner = a.find((r) => r.round !== undefined && r.round === run.round);
     if (partner === undefined || !(partner.requestsPerSec > 0) || !(run.requestsPerSec > 0)) continue;
-    const key = run.serverProcess ?? 1;
-    groups.set(key, [...(groups.get(key) ?? []), run.requestsPerSec / partner.requestsPerSec]);
+    if (sharedRun(run) || sharedRun(partner)) shared++;
+    else rounds.push({ ratio: run.requestsPerSec / partner.requestsPerSec, process: run.serverProcess ?? 1 });
   }
+  return { rounds, shared };
+}
+
+/** The rounds' ratios grouped by the pair of server processes they ran on (A and B restart at the same rounds). */
+function byProcess(rounds: readonly PairedRound[]): number[][] {
+  const groups = new Map<number, number[]>();
+  for (const r of rounds) groups.set(r.process, [...(groups.get(r.process) ?? []), r.ratio]);
   return [...groups.values()];
 }
 
+/** Each process pair's geometric mean ratio: the units of the interval over pairs. */
+function pairRatios(rounds: readonly PairedRound[]): number[] {
+  return byProcess(rounds).map((g) => Math.exp(g.reduce((s, x) => s + Math.log(x), 0) / g.length));
+}
+
+/** A cell's per-round ratios B/A split by the server processes they were measured on, for the two-level interval. */
+export function ratiosByProcess(a: CellResult, b: CellResult): number[][] {
+  return byProcess(pairedRounds(a.runDetails, b.runDetails).rounds);
+}
+
 /**
- * The verdict on B over A for one cell, `margin` as a share (0.05). With `between` (the
- * between-process variance of the log ratios pooled over the report's A/B cells,
- * stats/process-interval.ts), a cell measured on two or more process pairs gets the two-level
- * interval: a pair of processes that runs apart by itself (one slower server) moves every round
- * it served, which an interval over rounds alone would take for a change.
+ * bench:ab's rule for another pair of processes (bench/schedule.ts pairNeed): 0 once the
+ * interval over process pairs is within POWER_SHARE of the margin (a change of the margin would
+ * be flagged 9 times in 10), else budget/budgetNeed's weight; 1 while there are too few pairs
+ * for an interval.
+ */
+export function abNeed(a: readonly RunResult[], b: readonly RunResult[], margin: number, maxPairs: number): number {
+  const units = pairRatios(pairedRounds(a, b).rounds);
+  const interval = units.length >= MIN_PROCESS_PAIRS ? pairedRatioInterval(units) : undefined;
+  if (interval === undefined) return 1;
+  const half = (Math.log(interval.ci95[1]) - Math.log(interval.ci95[0])) / 2;
+  const goal = Math.log1p(margin * POWER_SHARE);
+  return half <= goal ? 0 : budgetNeed(half, goal, units.length, Math.max(units.length, maxPairs));
+}
+
+/**
+ * The verdict on B over A for one cell, `margin` as a share (0.05). With 3 process pairs or
+ * more, the interval is over the pairs; with fewer and `between` (the between-process variance
+ * of the log ratios pooled over the report's A/B cells, stats/process-interval.ts), a cell
+ * measured on two process pairs gets the two-level interval.
  */
 export function judgeAb(
   a: CellResult | undefined,
@@ -58,22 +118,39 @@ export function judgeAb(
   for (const [side, cell] of [['A', a] as const, ['B', b] as const])
     if (cell.status !== 'ok')
       return none(`${side}'s cell is ${cell.status}${cell.reason === undefined ? '' : ` (${cell.reason})`}: fix it, then run again`);
-  const ratios = roundRatios(b.runDetails, a.runDetails);
-  const interval = pairedRatioInterval(ratios);
+  const { rounds, shared } = pairedRounds(a.runDetails, b.runDetails);
+  const sharedNote = shared === 0 ? {} : { sharedRounds: shared };
+  const units = pairRatios(rounds);
+  const overPairs = units.length >= MIN_PROCESS_PAIRS ? pairedRatioInterval(units) : undefined;
+  if (overPairs !== undefined)
+    return {
+      ...judgeRatio(overPairs.ratio, overPairs.ci95, rounds.length, margin, units.length),
+      processPairs: units.length,
+      ...sharedNote,
+    };
+  const interval = pairedRatioInterval(rounds.map((r) => r.ratio));
   if (interval === undefined)
-    return none(
-      `${ratios.length} paired round(s), ${MIN_PAIRS} needed for an interval: run with --runs ${Math.max(4, MIN_PAIRS)} or more`,
-      ratios.length,
-    );
-  const components = between === undefined ? undefined : processComponents({ groups: ratiosByProcess(a, b) });
-  if (components === undefined || between === undefined) return judgeRatio(interval.ratio, interval.ci95, interval.pairs, margin);
+    return {
+      ...none(
+        `${rounds.length} paired round(s)${shared === 0 ? '' : ` (${shared} more left out: another process used the CPU)`}, ${MIN_PAIRS} needed for an interval: run with --runs ${Math.max(4, MIN_PAIRS)} or more`,
+        rounds.length,
+      ),
+      ...sharedNote,
+    };
+  const components = between === undefined ? undefined : processComponents({ groups: byProcess(rounds) });
+  if (components === undefined || between === undefined)
+    return { ...judgeRatio(interval.ratio, interval.ci95, interval.pairs, margin), ...sharedNote };
   const [lo, hi] = acrossProcessInterval(components, between);
   const sig4 = (x: number): number => Number(x.toPrecision(4));
-  return judgeRatio(sig4(Math.exp(components.logMean)), [sig4(lo), sig4(hi)], interval.pairs, margin);
+  return {
+    ...judgeRatio(sig4(Math.exp(components.logMean)), [sig4(lo), sig4(hi)], interval.pairs, margin, units.length),
+    processPairs: units.length,
+    ...sharedNote,
+  };
 }
 
 /** The rule on a paired ratio and its 95 % interval (exported for the tests on fixed inputs). */
-export function judgeRatio(ratio: number, ci95: [number, number], pairs: number, margin: number): AbJudgement {
+export function judgeRatio(ratio: number, ci95: [number, number], pairs: number, margin: number, processPairs?: number): AbJudgement {
   const half = (Math.log(ci95[1]) - Math.log(ci95[0])) / 2;
   const detectable = round4(Math.max(Math.expm1(half), margin / 2));
   const beyond = Math.abs(Math.log(ratio)) >= Math.log1p(margin / 2);
@@ -83,6 +160,6 @@ export function judgeRatio(ratio: number, ci95: [number, number], pairs: number,
   if (verdict !== 'inconclusive') return base;
   return {
     ...base,
-    reason: `its 95 % interval (${ci95[0].toFixed(3)}-${ci95[1].toFixed(3)}x) is wider than ±${pct(margin)}: this pair could flag only a change over ${pct(detectable)}; it had ${pairs} paired rounds: give it more (--max-runs, --budget) or a quieter host`,
+    reason: `its 95 % interval (${ci95[0].toFixed(3)}-${ci95[1].toFixed(3)}x) is wider than ±${pct(margin)}: this pair could flag only a change over ${pct(detectable)}; it had ${pairs} paired rounds${processPairs === undefined ? '' : ` on ${processPairs} pairs of server processes`}: give it more (--max-runs, --budget) or a quieter host`,
   };
 }

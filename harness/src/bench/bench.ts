@@ -25,7 +25,7 @@ import { probeRuntime, runtimeSpec, type RuntimeSpec } from '../servers/runtimes
 import { REPO_ROOT } from '../system/paths.ts';
 import { resolveRequest } from '../servers/runtime-install.ts';
 import { cellsFor, scenarioModule, scenarioSettings, type CellSpec } from '../servers/scenarios.ts';
-import { benchGroup, type Lane, type ScheduleContext } from './schedule.ts';
+import { benchGroup, type Lane, type PairNeed, type ScheduleContext } from './schedule.ts';
 import { stopKind } from '../servers/quiet.ts';
 import { startSpeedSampler, type SpeedSampler } from '../system/speed-sampler.ts';
 import { samplerMove } from '../system/speed-math.ts';
@@ -63,6 +63,8 @@ export interface BenchOptions {
   parameters?: Partial<Parameters>;
   /** bench:ab: each cell's lanes run back to back in every round (ScheduleContext.pairLanes). */
   pairLanes?: boolean;
+  /** bench:ab: whether a cell's lanes need another pair of processes past the plan's runs (ScheduleContext.pairNeed). */
+  pairNeed?: PairNeed;
 }
 
 export interface BenchOutcome {
@@ -183,6 +185,7 @@ export async function runBench(plan: Plan, options: BenchOptions): Promise<Bench
     mayExtend: plan.budgetSec === undefined ? undefined : (need: number) => pace?.(done, groupUnits, need) ?? false,
     onRunStarted: options.onRunStarted,
     ...(options.pairLanes === true ? { pairLanes: true } : {}),
+    ...(options.pairNeed === undefined ? {} : { pairNeed: options.pairNeed }),
     onPhase: (runtime, cell, phase) => {
       clock.enter(phaseKind(phase));
       progress.update({

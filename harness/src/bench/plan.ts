@@ -119,6 +119,11 @@ export interface Plan {
    */
   serverProcesses?: number;
   /**
+   * bench:ab: a new pair of server processes every this many rounds, for as many rounds as the
+   * run takes (each process pair is one unit of its interval: ab/ab-verdict.ts).
+   */
+  roundsPerProcess?: number;
+  /**
    * --sweep json:kb=16,64,256: that scenario alone, its cells measured at each value of one input
    * parameter (bench/sweep-plan.ts); the worker's hop is timed at each value too (bench/sweep-hop.ts).
    */

@@ -72,11 +72,13 @@ export function markSlowRuns(runs: RunResult[]): void {
 }
 
 /**
- * Whether the servers are restarted before round `round`: the plan's runs split evenly between
- * its server processes (4 runs, 2 processes: before round 3); rounds beyond the plan's runs stay
- * on the last process.
+ * Whether the servers are restarted before round `round`: every roundsPerProcess rounds when set
+ * (bench:ab), for as long as the run goes; else the plan's runs split evenly between its server
+ * processes (4 runs, 2 processes: before round 3), rounds beyond the plan's runs staying on the
+ * last process.
  */
-export function restartsBefore(round: number, plan: Pick<ScheduleSettings, 'runs' | 'serverProcesses'>): boolean {
+export function restartsBefore(round: number, plan: Pick<ScheduleSettings, 'runs' | 'serverProcesses' | 'roundsPerProcess'>): boolean {
+  if (plan.roundsPerProcess !== undefined) return round > 1 && (round - 1) % plan.roundsPerProcess === 0;
   const processes = plan.serverProcesses ?? 1;
   if (processes < 2) return false;
   const per = Math.ceil(plan.runs / processes);

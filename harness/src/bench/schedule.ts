@@ -5,6 +5,7 @@ import { crossCheckRun, measureRun, prepareCell, ServerLost, type CellContext } 
 import type { ScheduleSettings } from './settings.ts';
 import type { Probe } from '../load/probe.ts';
 import type { CellResult, LoopUse, RunResult } from '../model/cell.ts';
+import type { ScenarioName } from '../model/names.ts';
 import type { RuntimeEntry } from '../model/report.ts';
 import type { RuntimeSpec } from '../servers/runtimes.ts';
 import type { CellSpec } from '../servers/scenarios.ts';
@@ -62,10 +63,27 @@ export interface ScheduleContext {
    * B A) and every lane runs every round: a B/A ratio compares neighbours in time.
    */
   pairLanes?: boolean;
+  /**
+   * bench:ab with a process length (plan.roundsPerProcess): past the plan's runs, another pair of
+   * server processes is measured while this says one cell's lanes still need it and the budget
+   * allows. Without it, the lanes' own precision rules decide (wantsMoreRuns).
+   */
+  pairNeed?: PairNeed;
   log(line: string): void;
   onPhase(runtime: string, cell: CellSpec, phase: string): void;
   onRunStarted?: (server: RunningServer, cell: CellSpec) => void;
 }
+
+/** One cell's runs on one lane, as bench:ab's rule for more rounds reads them. */
+export interface PairLaneRuns {
+  label: string | undefined;
+  runtime: string;
+  scenario: ScenarioName;
+  runs: readonly RunResult[];
+}
+
+/** How much one cell's lanes still need another pair of processes: 0 none, else budget/budgetNeed's weight (1 to 3). */
+export type PairNeed = (lanes: readonly PairLaneRuns[]) => number;
 
 interface LaneCell {
   lane: Lane;
@@ -158,7 +176,7 @@ export async function benchGroup(
     for (let round = 1; ; round++) {
       let ran = false;
       if (restartsBefore(round, ctx.plan)) {
-        await restartServers(cells, lanes, ctx);
+        await restartServers(cells, lanes, ctx, round);
         await startServers(cells, lanes, ctx);
       }
       const referenceMs = await ctx.reference?.();
@@ -166,7 +184,7 @@ export async function benchGroup(
         laneStates.some((s) => s.result === undefined && wantsMoreRuns(s.runs, ctx.plan, s.cell.scenario, ctx.mayExtend));
       if (ctx.pairLanes === true) {
         // Every lane runs the round while any wants it, so each round pairs; each cell's lanes back to back.
-        if (!byLane.some(wants)) break;
+        if (!pairedRoundWanted(byLane, cells, round, ctx, wants)) break;
         for (const index of pairedOrder([...cells.keys()], round))
           for (const laneStates of pairedOrder(byLane, round)) {
             const state = laneStates[index];
@@ -197,6 +215,40 @@ export async function benchGroup(
 }
 
 /**
+ * Whether paired lanes run round `round`. With a process length, whole processes only: the
+ * plan's runs, then (at a process boundary) one more pair of processes while any cell's lanes
+ * need it (ctx.pairNeed), the cap allows a whole process and the budget allows it; a process
+ * once started serves all its rounds, so each pair of processes is balanced (A B | B A).
+ */
+function pairedRoundWanted(
+  byLane: readonly LaneCell[][],
+  cells: readonly CellSpec[],
+  round: number,
+  ctx: ScheduleContext,
+  wants: (laneStates: LaneCell[]) => boolean,
+): boolean {
+  const per = ctx.plan.roundsPerProcess;
+  if (per === undefined || ctx.pairNeed === undefined) return byLane.some(wants);
+  const measured = round - 1;
+  if (!byLane.some((lane) => lane.some((s) => s.result === undefined))) return false;
+  if (measured < ctx.plan.runs || measured % per !== 0) return measured < ctx.plan.maxRuns;
+  if (measured + per > ctx.plan.maxRuns) return false;
+  const need = Math.max(
+    0,
+    ...cells.map(
+      (cell, index) =>
+        ctx.pairNeed?.(
+          byLane
+            .map((lane) => lane[index])
+            .filter((s): s is LaneCell => s !== undefined && s.result === undefined)
+            .map((s) => ({ label: s.lane.spec.label, runtime: s.lane.spec.name, scenario: cell.scenario, runs: s.runs })),
+        ) ?? 0,
+    ),
+  );
+  return need > 0 && (ctx.mayExtend?.(need) ?? true);
+}
+
+/**
  * Every server the group's cells need, on every lane, started side by side: a start is not
  * measured (each is checked, then warmed up, one at a time before its runs), so there is no
  * reason to wait out each runtime's start-up in turn.
@@ -207,9 +259,12 @@ async function startServers(cells: readonly CellSpec[], lanes: readonly Lane[], 
 }
 
 /** Stops the group's servers on every lane: the next run of each cell starts, checks and warms up a fresh one. */
-async function restartServers(cells: readonly CellSpec[], lanes: Lane[], ctx: ScheduleContext): Promise<void> {
+async function restartServers(cells: readonly CellSpec[], lanes: Lane[], ctx: ScheduleContext, round: number): Promise<void> {
   for (const kind of new Set(cells.map((c) => c.server))) await stopKind(lanes, kind, ctx.plan.drainCapSec);
-  ctx.log(`bench: ${cells[0]?.scenario ?? ''} servers restarted midway: the runs after this use a second server process`);
+  const per = ctx.plan.roundsPerProcess;
+  const scenario = cells[0]?.scenario ?? '';
+  if (per === undefined) ctx.log(`bench: ${scenario} servers restarted midway: the runs after this use a second server process`);
+  else if (round === per + 1) ctx.log(`bench: ${scenario} servers restarted: a new pair of server processes every ${per} rounds`);
 }
 
 /** A cell of a lane the plan named by version carries that installation's label and exact version. */

@@ -40,6 +40,8 @@ export interface ScheduleSettings extends RunSettings {
   crossCheck: ScenarioName[];
   /** Server processes a cell's runs are split between (restarted midway); undefined = one. */
   serverProcesses?: number;
+  /** bench:ab: the servers restart every this many rounds, for as many rounds as are run (overrides serverProcesses). */
+  roundsPerProcess?: number;
 }
 
 const RUN_FIELDS = [
@@ -65,6 +67,7 @@ export function scheduleSettings(plan: Plan, connections: number): ScheduleSetti
     ...(plan.targetPrecision === undefined ? {} : { targetPrecision: plan.targetPrecision }),
     crossCheck: plan.crossCheck,
     ...(plan.serverProcesses === undefined ? {} : { serverProcesses: plan.serverProcesses }),
+    ...(plan.roundsPerProcess === undefined ? {} : { roundsPerProcess: plan.roundsPerProcess }),
   };
 }
 
@@ -118,6 +121,7 @@ export function reportParameters(plan: Plan, allowed: Allowed): Parameters {
     scenarios: scenarioEntries(plan.scenarios),
     ...(plan.sweep === undefined ? {} : { sweep: plan.sweep }),
     ...(plan.serverProcesses === undefined || plan.serverProcesses < 2 ? {} : { serverProcesses: plan.serverProcesses }),
+    ...(plan.roundsPerProcess === undefined ? {} : { roundsPerProcess: plan.roundsPerProcess }),
     ...(plan.serverCpus === undefined ? {} : { serverCpus: plan.serverCpus }),
     ...serverEnvOf(plan),
   };

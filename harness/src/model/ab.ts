@@ -39,10 +39,17 @@ export interface AbCell {
   /** Present when the cell has a query (a sized cell). */
   query?: string;
   verdict: AbVerdict;
-  /** Geometric mean of the per-round ratios B/A, with its 95 % interval; absent without enough pairs. */
+  /**
+   * Geometric mean ratio B/A with its 95 % interval (over process pairs when there are 3 or more,
+   * else over rounds); absent without enough pairs.
+   */
   ratio?: number;
   ci95?: [number, number];
   pairs: number;
+  /** The pairs of server processes those rounds ran on (the interval's units with 3 or more). */
+  processPairs?: number;
+  /** Rounds left out because another process used the CPU beside either side's run. */
+  sharedRounds?: number;
   /** The margin this cell is held to (0.05 = ±5 %). */
   margin: number;
   /**

@@ -74,6 +74,8 @@ export interface Parameters {
   serverCpus?: number;
   /** added: server processes each cell's runs were split between (the servers restarted midway through each group's rounds). */
   serverProcesses?: number;
+  /** added, bench:ab: a new pair of server processes every this many rounds (each pair is one unit of a cell's interval). */
+  roundsPerProcess?: number;
   /**
    * added: the scenarios planned, in the report's order (hello, the built-in modules, then the
    * user's own in the order given), each with its module's one-line description and, for a

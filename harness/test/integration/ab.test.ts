@@ -55,11 +55,22 @@ beforeAll(() => {
 afterAll(() => rmSync(tmp, { recursive: true, force: true }));
 
 describe('bench:ab on node', () => {
-  it('measures a file: pair as two alternating lanes and judges each cell on B over A', async () => {
+  it('measures a file: pair as two alternating lanes on a new pair of server processes every two rounds, and judges each cell on B over A', async () => {
     const a = moduleFile('spin-a.mjs', spin(20_000));
     const b = moduleFile('spin-b.mjs', spin(21_000));
     const out = join(tmp, 'run');
-    const { code, stdout, stderr } = await ab(['--a', `file:${a}`, '--b', `file:${b}`, ...quick(), '--out', out]);
+    // bench:ab's own shape (not --quick), at its minimum of three process pairs and short runs.
+    const short = ['--runs', '6', '--max-runs', '6', '--duration', '0.3', '--warmup', '0', '--min-requests', '0', '--cross-check', 'none'];
+    const { code, stdout, stderr } = await ab([
+      '--a',
+      `file:${a}`,
+      '--b',
+      `file:${b}`,
+      ...quick().filter((f) => f !== '--quick' && f !== '--runs' && f !== '3'),
+      ...short,
+      '--out',
+      out,
+    ]);
     const report = JSON.parse(readFileSync(join(out, 'report.json'), 'utf8')) as Report;
     expect(report.parameters.ab).toMatchObject({
       a: { kind: 'file', lanes: ['node-A'], file: { path: a, sha256: sha(a) } },
@@ -77,9 +88,18 @@ describe('bench:ab on node', () => {
       ['node-A', 'sync', 'ok'],
       ['node-B', 'sync', 'ok'],
     ]);
-    for (const c of cells) expect(c.runDetails.map((r) => r.round)).toEqual([1, 2, 3]);
+    expect(report.parameters.roundsPerProcess).toBe(2);
+    for (const c of cells) {
+      expect(c.runDetails.map((r) => r.round)).toEqual([1, 2, 3, 4, 5, 6]);
+      expect(c.runDetails.map((r) => r.serverProcess)).toEqual([1, 1, 2, 2, 3, 3]);
+    }
+    // A and B restarted together: each round's two runs came from the same pair of fresh processes.
+    const pids = (label: string) => cells.find((c) => c.runtimeLabel === label)?.runDetails.map((r) => r.serverProcess);
+    expect(pids('node-A')).toEqual(pids('node-B'));
     const [cell] = report.ab?.cells ?? [];
-    expect(cell).toMatchObject({ runtime: 'node', scenario: 'spin', mode: 'sync', pairs: 3, margin: 0.05 });
+    const shared = cell?.sharedRounds ?? 0;
+    expect(cell).toMatchObject({ runtime: 'node', scenario: 'spin', mode: 'sync', pairs: 6 - shared, margin: 0.05 });
+    if (shared <= 1) expect(cell?.processPairs).toBe(3);
     expect(['regressed', 'improved', 'unchanged', 'inconclusive']).toContain(cell?.verdict);
     expect(cell?.ci95?.[0]).toBeLessThanOrEqual(cell?.ratio ?? 0);
     // The exit code follows the verdicts: 1 exactly when a cell regressed.
