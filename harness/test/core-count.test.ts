@@ -60,4 +60,31 @@ describe('coreCountRows', () => {
     expect(block).toContain('req/s on 1 CPU: predicted → measured');
     expect(block).toMatch(/357 → 350 \(× sync: 0\.89x → 0\.90x; a bystander's p99 1\.00x sync's\)/);
   });
+
+  it("leaves out a mode that does not do sync's work per answer, and says which and why", () => {
+    const why = 'async answers once its read is done and leaves its pbkdf2 blockers running';
+    const starve = (cpus: number, scenarioRps: [number, number, number]): Report => {
+      const r = report(cpus, []);
+      const modes = ['sync', 'async', 'worker'] as const;
+      return {
+        ...r,
+        parameters: { scenarios: [{ name: 'starve', differentWork: { modes: ['async'], why, compares: "the read's p99" } }] },
+        results: modes.map((mode, i) =>
+          makeCell({
+            runtime: 'node',
+            scenario: 'starve',
+            mode,
+            requestsPerSec: { median: scenarioRps[i] ?? 0, ci95: [1, 1], cv: 0, runs: [1] },
+            serverCpus: cpus,
+            cpuPerRequestMs: { loopMs: 1, poolMs: 4, helperMs: 0 },
+          }),
+        ),
+      } as unknown as Report;
+    };
+    const [a, b] = [starve(1, [200, 190, 180]), starve(2, [190, 350, 330])];
+    expect(coreCountRows(a, b).map((r) => r.mode)).toEqual(['sync', 'worker']);
+    const block = coreCountBlock(a, b, () => 'run');
+    expect(block).not.toMatch(/\| starve +\| node +\| async/);
+    expect(block).toContain(`Left out: starve async, whose requests/s are not the same work as sync's (${why})`);
+  });
 });

@@ -6,12 +6,12 @@ import { judgeChange } from '../src/compare/gate.ts';
 import { cellVerdictText, renderComparisonMarkdown } from '../src/compare/render-compare.ts';
 import { acrossProcessInterval, pooledBetween, processComponents } from '../src/stats/process-interval.ts';
 import { withAcrossProcesses } from '../src/report/across-processes.ts';
-import { driftCancelled, readingMs, withAfter } from '../src/bench/reference.ts';
+import { driftCancelled, withAfter } from '../src/bench/reference.ts';
 import { restartsBefore } from '../src/bench/run-rules.ts';
 import { parsePlan } from '../src/bench/plan.ts';
-import { movingMachineText } from '../src/report/text/precision.ts';
 import { hostHealth } from '../src/report/text/host-health.ts';
-import { idleFloor, samplerMove } from '../src/system/speed-math.ts';
+import { idleFloor } from '../src/system/speed-math.ts';
+import { readingMs, samplerMove } from '../src/system/host-speed.ts';
 import type { CellResult } from '../src/model/cell.ts';
 import type { Comparison } from '../src/model/comparison.ts';
 import { summarize } from '../src/stats/stats.ts';
@@ -254,6 +254,8 @@ describe('the host check and the warnings at the top of a report', () => {
 
   it("stays silent on the sampler's spread when no run left its cell beyond the floor, and says how far when one did", () => {
     const speed = { vcpus: 2, pinned: true, intervalMs: 250, coresWorth: { min: 0.9, max: 1.7 }, overheadPercent: 0.3, samples: 900 };
+    // The sampler speaks at the top only where no check ran.
+    const movingMachineText = (env: typeof environment) => hostHealth(env, [])?.text;
     expect(movingMachineText({ ...environment, machineSpeed: { ...speed, moved: { beyondFloor: false } } })).toBeUndefined();
     const worst = { cell: 'node hash/sync', deviation: 0.3, floor: 0.05 };
     expect(movingMachineText({ ...environment, machineSpeed: { ...speed, moved: { beyondFloor: true, worst } } })).toContain(

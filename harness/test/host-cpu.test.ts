@@ -3,7 +3,7 @@
 import { spawn } from 'node:child_process';
 import { afterEach, describe, expect, it } from 'vitest';
 import { othersCores, readCpu } from '../src/system/host-cpu.ts';
-import { sharedHostReason } from '../src/report/flags.ts';
+import { sharedHostReason } from '../src/system/host-speed.ts';
 import { hostHealth } from '../src/report/text/host-health.ts';
 import { environment, makeRun } from './fixtures.ts';
 

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { pairedOrder } from '../src/bench/run-rules.ts';
-import { keptRuns, markSlowRuns, precisionTarget, wantsMoreRuns, withCrossCheck } from '../src/bench/run-rules.ts';
+import { markSlowRuns, precisionTarget, wantsMoreRuns, withCrossCheck } from '../src/bench/run-rules.ts';
+import { keptRuns } from '../src/system/host-speed.ts';
 import { makeCell, makeRun } from './fixtures.ts';
 
 describe('withCrossCheck', () => {

@@ -1,8 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { coresWorthSpan, medianUnit, runSpeed, slowRuns, tickSums, type SpeedSample } from '../src/system/speed-math.ts';
+import { coresWorthSpan, medianUnit, runSpeed, tickSums, type SpeedSample } from '../src/system/speed-math.ts';
+import { slowRuns } from '../src/system/host-speed.ts';
 import { scenarioGroups, weightedPace } from '../src/bench/budget.ts';
 import { cellsFor } from '../src/servers/scenarios.ts';
-import { movingMachineText } from '../src/report/text/precision.ts';
+import { hostHealth } from '../src/report/text/host-health.ts';
 import { renderMarkdown } from '../src/report/render/markdown.ts';
 import { renderHtml } from '../src/report/render/html.ts';
 import { renderConsoleSummary } from '../src/report/render/console.ts';
@@ -47,9 +48,10 @@ describe('speed sampler arithmetic', () => {
   });
 
   it('flags a run below 0.8 of the median of its cell, never with fewer than three known', () => {
-    expect(slowRuns([1.9, 1.0, 1.95, undefined, 1.85])).toEqual([1]);
-    expect(slowRuns([1.9, 1.6, 1.95])).toEqual([]);
-    expect(slowRuns([1.9, 1.0])).toEqual([]);
+    const at = (coresWorth: number) => ({ coresWorth, min: coresWorth, max: coresWorth, ticks: 4 });
+    expect(slowRuns([at(1.9), at(1.0), at(1.95), undefined, at(1.85)])).toEqual([1]);
+    expect(slowRuns([at(1.9), at(1.6), at(1.95)])).toEqual([]);
+    expect(slowRuns([at(1.9), at(1.0)])).toEqual([]);
     expect(coresWorthSpan([1.9, undefined, 1.0])).toEqual({ min: 1, max: 1.9 });
   });
 });
@@ -81,6 +83,7 @@ describe('a report read on a machine whose speed moved', () => {
   const steady = speedOf(1.85, 1.98);
 
   it('says so at the top of every renderer when the runs saw 1.25x or more between slowest and fastest', () => {
+    const movingMachineText = (env: Environment) => hostHealth(env, [])?.text;
     expect(movingMachineText(moving)).toBe(
       "⚠ The machine's speed moved during this run: 0.84 to 1.68 cores' worth from run to run (2.0x). Each interval holds the spread of this run's own runs; a run minutes later on this machine may land outside it (`pnpm bench:compare` counts the cells that reproduce).",
     );

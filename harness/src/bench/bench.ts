@@ -28,7 +28,7 @@ import { cellsFor, scenarioModule, scenarioSettings, type CellSpec } from '../se
 import { benchGroup, type Lane, type PairNeed, type ScheduleContext } from './schedule.ts';
 import { stopKind } from '../servers/quiet.ts';
 import { startSpeedSampler, type SpeedSampler } from '../system/speed-sampler.ts';
-import { samplerMove } from '../system/speed-math.ts';
+import { cellMachineMoved, samplerMove } from '../system/host-speed.ts';
 import { checkBefore, checkTwice, referenceLoop, roundReference, withAfter } from './reference.ts';
 import { scenarioGroups, weightedPace } from './budget.ts';
 import { stopAllServers, type RunningServer } from '../servers/server.ts';
@@ -297,6 +297,15 @@ export async function runBench(plan: Plan, options: BenchOptions): Promise<Bench
       runs: c.runDetails.map((r) => r.machine),
     }));
     meta.environment.machineSpeed = { ...summary, moved: samplerMove(cells, summary.idleFloor ?? 0) };
+    // Where a cell's runs read the machine apart beyond the floor, the cell says so itself: the
+    // top of the report speaks of the host only through the independent check.
+    for (const cell of measured) {
+      const moved = cellMachineMoved(
+        cell.runDetails.map((r) => r.machine),
+        summary.idleFloor ?? 0,
+      );
+      if (moved !== undefined) writeCell(runDir, { ...cell, machineMoved: moved }, swept);
+    }
     const loop = referenceLoop(measured);
     if (loop !== undefined) meta.environment.referenceLoop = loop;
     writeMeta(runDir, meta);

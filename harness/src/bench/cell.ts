@@ -3,7 +3,8 @@
  */
 import { slowFirstRun } from './first-run.ts';
 import type { Pools, RuntimeName } from '@bench/app';
-import { cellFlags, cellStatus, overloadSummary, sharedHostReason } from '../report/flags.ts';
+import { cellFlags, cellStatus, overloadSummary } from '../report/flags.ts';
+import { sharedHostReason } from '../system/host-speed.ts';
 import type { CellResult, CpuPerRequest, RunResult, ThreadUse } from '../model/cell.ts';
 import type { Mode, ScenarioName } from '../model/names.ts';
 import { cellCensoredLatency, cellLittlesLaw, cellUnanswered, latencyCensoredReason } from '../stats/littles-law.ts';

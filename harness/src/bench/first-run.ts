@@ -8,15 +8,10 @@
  */
 import type { RunResult, SlowFirstRun, Warmup } from '../model/cell.ts';
 import { median, roundFigure } from '../stats/stats.ts';
+import { runReadings } from '../system/host-speed.ts';
 
 /** A first run below this share of the cell's median is called out. */
 export const SLOW_FIRST_RUN = 0.8;
-
-/**
- * The machine counts as the reason when its cores' worth in the first run was at most this share
- * of the cell's median cores' worth: a tenth slower, beyond the sampler's tick-to-tick noise.
- */
-const SLOWER_MACHINE = 0.9;
 
 /** Runs needed before a median says what "the rest" served. */
 const MIN_RUNS = 3;
@@ -32,10 +27,11 @@ export function slowFirstRun(runs: readonly RunResult[], warmup: Warmup | undefi
 }
 
 function why(first: RunResult, runs: readonly RunResult[], warmup: Warmup | undefined): string {
-  const speeds = runs.flatMap((r) => (r.machine === undefined ? [] : [r.machine.coresWorth]));
-  const machine = first.machine?.coresWorth;
-  if (machine !== undefined && speeds.length >= MIN_RUNS && machine <= SLOWER_MACHINE * median(speeds)) {
-    return `the machine was slower in that run (${machine.toFixed(2)} cores' worth against ${median(speeds).toFixed(2)})`;
+  // The machine is the reason where the sampler read it slower in that run beyond its floor (system/host-speed.ts).
+  const reading = runReadings(runs.map((r) => r.machine))[runs.indexOf(first)];
+  if (reading?.moved === true && reading.slower) {
+    const speeds = runs.flatMap((r) => (r.machine === undefined ? [] : [r.machine.coresWorth]));
+    return `the machine was slower in that run (${(first.machine?.coresWorth ?? 0).toFixed(2)} cores' worth against ${median(speeds).toFixed(2)})`;
   }
   if (warmup === undefined) return 'no warm-up before it';
   const served =

@@ -12,15 +12,18 @@
  *   carry a reference build for the same reason: a host that slows down 1.5x between two reports
  *   serves a CPU-bound cell 1.5x slower and takes 1.5x longer per unit, so the product holds.
  * - Before the first cell and after the last (`hostCheck`): fib(CHECK_FIB_N) on each CPU alone,
- *   then on all together, twice before (their difference is the check's own floor): whether the
- *   host's speed held between the run's start and end, told apart from the tool's own noise
- *   (docs/design.md, "Measurement principles": an independent check tells a steady host from a
- *   moving one).
+ *   then on all together, twice before (their difference is the check's own floor): the readings
+ *   from which system/host-speed.ts judges whether the host's speed held between the run's start
+ *   and end, told apart from the tool's own noise (docs/design.md, "Measurement principles": an
+ *   independent check tells a steady host from a moving one).
+ *
+ * This file measures; system/host-speed.ts owns every verdict on what it measured.
  */
 import type { CellResult, RunResult, DriftCancelled } from '../model/cell.ts';
 import type { Environment, HostCheck, HostCheckReading } from '../model/environment.ts';
 import type { SpeedSampler } from '../system/speed-sampler.ts';
 import { median, summarize } from '../stats/stats.ts';
+import { checkChange, checkThreshold, checkVerdict, readingMs } from '../system/host-speed.ts';
 
 /** fib(25): well under a millisecond a call on a current CPU, so 40 calls keep a round short. */
 export const REFERENCE_FIB_N = 25;
@@ -28,10 +31,6 @@ export const REFERENCE_CALLS = 40;
 /** fib(28): a few milliseconds a call, long beside the timer's resolution; 20 calls per reading. */
 export const CHECK_FIB_N = 28;
 export const CHECK_CALLS = 20;
-/** The host moved when the check changed by more than this many times its own floor ... */
-export const CHECK_FLOOR_FACTOR = 3;
-/** ... and by more than this: a smaller change is within every cell's precision target. */
-export const CHECK_MIN_THRESHOLD = 0.05;
 
 /**
  * The unit the drift-cancelled figure counts in: a thousand calls of the round's reference (its
@@ -75,13 +74,6 @@ export async function checkReading(sampler: Sampler, cpus: number): Promise<Host
   return { at: new Date().toISOString(), alone, together: together.ms.map(round3) };
 }
 
-/** A reading's one figure: the median over CPUs, alone and together (one disturbed call does not move it). */
-export function readingMs(r: HostCheckReading): number {
-  const xs = [...r.alone, ...r.together].sort((a, b) => a - b);
-  const mid = Math.floor(xs.length / 2);
-  return xs.length % 2 === 1 ? (xs[mid] ?? 0) : ((xs[mid - 1] ?? 0) + (xs[mid] ?? 0)) / 2;
-}
-
 /** Two readings as one: each figure the faster of the two (a reading disturbed by something else only reads slower). */
 function fasterOf(a: HostCheckReading, b: HostCheckReading): HostCheckReading {
   const min = (xs: number[], ys: number[]) => xs.map((x, i) => Math.min(x, ys[i] ?? x));
@@ -105,16 +97,15 @@ export async function checkBefore(sampler: Sampler, cpus: number): Promise<HostC
     calls: CHECK_CALLS,
     before: twice.reading,
     floor: twice.apart,
-    threshold: Math.max(CHECK_MIN_THRESHOLD, round3(CHECK_FLOOR_FACTOR * twice.apart)),
+    threshold: checkThreshold(twice.apart),
   };
 }
 
-/** The check completed after the run: the change and whether it is beyond the threshold. */
+/** The check completed after the run: the change, and whether it is beyond the threshold (kept in report.json for its readers). */
 export function withAfter(check: HostCheck, after: HostCheckReading | undefined): HostCheck {
   if (after === undefined) return check;
-  // Slower host = longer calls; change is in speed, so a slowdown reads negative.
-  const change = Math.round((readingMs(check.before) / readingMs(after) - 1) * 10_000) / 10_000;
-  return { ...check, after, change, moved: Math.abs(change) > check.threshold };
+  const done = { ...check, after, change: checkChange(check.before, after) };
+  return { ...done, moved: checkVerdict(done) === 'moved' };
 }
 
 /** The reference loop over the run's rounds (environment.referenceLoop); undefined when no run carries one. */

@@ -1,15 +1,16 @@
 /**
- * The rules a cell's runs are held to: how many it wants, which count, which were taken on a slow
- * machine, and what a wrk cross-check does to its flags. Pure.
+ * The rules a cell's runs are held to: how many it wants, marking those taken on a slow machine
+ * (judged in system/host-speed.ts, which also says which runs count), and what a wrk cross-check
+ * does to its flags. Pure.
  */
 import { CEILING_OK_RATIO } from '../report/flags.ts';
 import type { CellResult, RunResult } from '../model/cell.ts';
 import type { Flag, ScenarioName } from '../model/names.ts';
 import type { ScheduleSettings } from './settings.ts';
-import { cv, MIN_RUNS_FOR_INTERVAL, summarize } from '../stats/stats.ts';
+import { cv, summarize } from '../stats/stats.ts';
 import { halfWidthShare } from '../stats/paired.ts';
 import { budgetNeed } from './budget.ts';
-import { slowRuns } from '../system/speed-math.ts';
+import { keptRuns, slowRuns } from '../system/host-speed.ts';
 
 /** A cross-check's figure: wrk's requests/s, at the connections and threads it ran with. */
 export type CrossCheckFigure = { requestsPerSec: number; connections: number; threads: number } | undefined;
@@ -56,15 +57,12 @@ export function precisionTarget(target: number, scenario: ScenarioName | undefin
   return scenario === 'hello' ? target * 2 : target;
 }
 
-/** Runs that count in the summary: all but those taken on a markedly slow machine, unless too few remain. */
-export function keptRuns(runs: readonly RunResult[]): RunResult[] {
-  const kept = runs.filter((r) => r.slowMachine !== true);
-  return kept.length >= MIN_RUNS_FOR_INTERVAL ? kept : [...runs];
-}
-
-/** Marks (and unmarks) the runs of a cell taken while the machine was markedly slower than for its other runs. */
+/**
+ * Marks (and unmarks) the runs of a cell taken while the machine was markedly slower than for its
+ * other runs, as system/host-speed.ts judges them: keptRuns leaves them out.
+ */
 export function markSlowRuns(runs: RunResult[]): void {
-  const slow = new Set(slowRuns(runs.map((r) => r.machine?.coresWorth)));
+  const slow = new Set(slowRuns(runs.map((r) => r.machine)));
   runs.forEach((run, i) => {
     if (slow.has(i)) run.slowMachine = true;
     else delete run.slowMachine;

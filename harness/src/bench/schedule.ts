@@ -13,9 +13,10 @@ import { stopKind } from '../servers/quiet.ts';
 import { startServer, type RunningServer } from '../servers/server.ts';
 import type { ServerHost } from '../servers/server-host.ts';
 import { halfWidthShare } from '../stats/paired.ts';
-import { keptRuns, markSlowRuns, pairedOrder, precisionTarget, restartsBefore, wantsMoreRuns, withCrossCheck } from './run-rules.ts';
+import { markSlowRuns, pairedOrder, precisionTarget, restartsBefore, wantsMoreRuns, withCrossCheck } from './run-rules.ts';
 import type { SpeedSampler } from '../system/speed-sampler.ts';
 import { driftCancelled } from './reference.ts';
+import { keptRuns } from '../system/host-speed.ts';
 
 /** One runtime's side of the run: its servers (started on demand) and its report entry. */
 export interface Lane {

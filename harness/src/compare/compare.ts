@@ -42,6 +42,7 @@ import {
   type GateFields,
 } from './gate.ts';
 import { ci95 } from '../stats/stats.ts';
+import { sharedHost } from '../system/host-speed.ts';
 
 export const SUPPORTED_SCHEMA_VERSION = 1;
 export const DEFAULT_THRESHOLD = DEFAULT_MARGIN;
@@ -280,7 +281,7 @@ export function gateCell(baseline: CellResult, current: CellResult, margin: numb
         );
   // A run beside other processes' work moved by what they took, which no interval of either
   // report holds and the host check does not see.
-  const shared = baseline.flags.includes('shared-host') || current.flags.includes('shared-host');
+  const shared = sharedHost(baseline) || sharedHost(current);
   const unjudged = <M extends { verdict: Verdict }>(m: M): M =>
     shared && (m.verdict === 'regressed' || m.verdict === 'improved') ? { ...m, verdict: 'not-testable' } : m;
   const judged = { throughput: unjudged(throughput), p99: unjudged(p99) };

@@ -24,6 +24,7 @@ import type { CellResult, Summary } from '../model/cell.ts';
 import type { ScenarioName } from '../model/names.ts';
 import type { Report } from '../model/report.ts';
 import { combinedLogHalfWidth, type Estimate } from '../stats/agreement.ts';
+import { sessionSpread } from '../system/host-speed.ts';
 
 /** Practical margin of a heavy cell's throughput: smaller changes are not worth a failed check. */
 export const DEFAULT_MARGIN = 0.05;
@@ -52,27 +53,14 @@ export interface SessionAllowance {
 }
 
 /**
- * The session allowance from what the two reports measured of their host. The pinned reference
- * loop, timed in every round, moves with the host: within a session its range spans about four
- * standard deviations of the host's speed (a dozen rounds and more), and between the sessions its
- * medians differ by what the host did between them. The larger of the two is the session's
- * spread. Without reference loops, each run's host check (its repeatability floor and its
- * start-to-end change, both 95 % figures) stands in; with neither, SESSION_SD is assumed.
+ * The session allowance from what the two reports measured of their host: how far the host's
+ * speed may differ between their sessions is the host's verdict (system/host-speed.ts
+ * sessionSpread); where neither measured it, SESSION_SD is assumed.
  */
 export function sessionFrom(baseline: Pick<Report, 'environment'>, current: Pick<Report, 'environment'>): SessionAllowance {
   const of = (sd: number, source: string): SessionAllowance => ({ sd: round4(sd), allowance: round4(sessionAllowance(sd)), source });
-  const [b, c] = [baseline.environment.referenceLoop, current.environment.referenceLoop];
-  if (b !== undefined && c !== undefined && b.minMs > 0 && c.minMs > 0) {
-    const within = Math.max(Math.log(b.maxMs / b.minMs), Math.log(c.maxMs / c.minMs)) / 4;
-    const between = Math.abs(Math.log(c.medianMs / b.medianMs)) / (Z95 * Math.SQRT2);
-    return of(Math.max(within, between), "from the reports' reference loops");
-  }
-  const checks = [baseline.environment.hostCheck, current.environment.hostCheck];
-  if (checks.every((h) => h !== undefined)) {
-    const spread = Math.max(...checks.map((h) => Math.max(h?.floor ?? 0, Math.abs(h?.change ?? 0))));
-    return of(Math.log1p(spread) / Z95, "from the reports' host checks");
-  }
-  return of(SESSION_SD, 'assumed: neither report measured its host');
+  const spread = sessionSpread(baseline.environment, current.environment);
+  return spread === undefined ? of(SESSION_SD, 'assumed: neither report measured its host') : of(spread.sd, spread.source);
 }
 
 export type Worse = 'lower' | 'higher';

@@ -19,6 +19,7 @@ import type {
 import { reproducedLine } from './reproduced.ts';
 import type { FieldDifference } from './differences.ts';
 import { escapeCell, formatDate, formatMs, formatRps } from '../report/text/formats.ts';
+import { sharedHost } from '../system/host-speed.ts';
 
 const DASH = '—';
 /** Fields shown in the header rather than as warnings: a new commit is the point of comparing. */
@@ -159,7 +160,7 @@ export function cellVerdictText(cell: ComparedCell): string {
     'not-testable':
       cell.runs.baseline < 2 || cell.runs.current < 2
         ? `? not testable (${cell.runs.baseline} vs ${cell.runs.current} runs)`
-        : cell.flags.baseline.includes('shared-host') || cell.flags.current.includes('shared-host')
+        : sharedHost({ flags: cell.flags.baseline }) || sharedHost({ flags: cell.flags.current })
           ? '? not judged (other processes shared the host)'
           : '? not testable (no per-run p99)',
   }[cell.verdict];

@@ -4,7 +4,7 @@
  * async's gain over sync, predicted and measured, at each count.
  */
 import { markdownTable } from 'markdown-table';
-import { type CoreCountRow, coreCountRows } from '../report/core-count.ts';
+import { type CoreCountRow, coreCountLeftOut, coreCountRows } from '../report/core-count.ts';
 import { formatRatio, formatRps } from '../report/text/formats.ts';
 import type { Report } from '../model/report.ts';
 
@@ -25,6 +25,10 @@ export function coreCountBlock(a: Report, b: Report, runLine: (r: Report) => str
   const rows = coreCountRows(a, b);
   if (rows.length === 0) return 'No cell measured ok in both runs with its CPU costs: nothing to predict.';
   const counts = rows[0]?.at.map((s) => s.cpus) ?? [];
+  const leftOut = coreCountLeftOut(a, b).map(
+    (l) =>
+      `Left out: ${l.scenario} ${l.mode}, whose requests/s are not the same work as sync's (${l.why}): neither a prediction from its CPU costs nor its gain over sync would compare with the other modes'.`,
+  );
   const head = ['scenario', 'runtime', 'mode', ...counts.map((n) => `req/s on ${n} CPU${n === 1 ? '' : 's'}: predicted → measured`)];
   const body = rows.map((row) => [
     row.scenario,
@@ -40,5 +44,6 @@ export function coreCountBlock(a: Report, b: Report, runLine: (r: Report) => str
     markdownTable([head, ...body], { align: ['l', 'l', 'l', ...counts.map(() => 'r')] }),
     '',
     "Predicted: from the CPU a request cost in the other run (every thread of the server, and its loop's thread alone), as min(CPUs free ÷ CPU a request, 1 ÷ the loop's CPU a request); CPUs free: the server's own, less the load generator's CPU where it shared them. It holds for CPU-bound work; a timer (sleep) is bounded by neither.",
+    ...leftOut.flatMap((line) => ['', line]),
   ].join('\n');
 }

@@ -7,20 +7,13 @@
  */
 import { answerQuestions, type AnswerRow, type Question } from '../report/answers.ts';
 import { formatDate, formatMs, formatRatio } from '../report/text/formats.ts';
-import { intervalText, ratioWithInterval } from '../report/text/findings.ts';
+import { ratioWithInterval, verdictFigures } from '../report/text/findings.ts';
 import type { Report } from '../model/report.ts';
 
-/** "1.74x (1.49–2.03x)", "no difference (0.98x, 0.95–1.01x)", "inconclusive (2.20x, 1.40–3.45x: why)". */
+/** "1.74x (1.49–2.03x)", "no difference (0.98x, 0.95–1.01x)", "inconclusive: why (2.20x, 1.40–3.45x)": worded as the findings word them. */
 function figure(row: AnswerRow): string {
-  const figures = row.ci === undefined ? formatRatio(row.ratio) : `${formatRatio(row.ratio)}, ${intervalText(row.ci)}`;
-  switch (row.verdict.reading) {
-    case 'inconclusive':
-      return `inconclusive (${figures}: ${row.verdict.why ?? 'the runs could not tell'})`;
-    case 'same':
-      return `no difference (${figures})`;
-    default:
-      return ratioWithInterval(row.ratio, row.ci);
-  }
+  const { words, figures } = verdictFigures(row);
+  return words === undefined ? ratioWithInterval(row.ratio, row.ci) : `${words} (${figures})`;
 }
 
 const range = (values: readonly number[], format: (v: number) => string): string => {

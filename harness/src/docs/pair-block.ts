@@ -5,10 +5,10 @@
  * what the regression gate found, and how many headline ratios and cells agreed by the
  * reproducibility rule. Nothing here measures: every figure is the comparison's.
  */
-import { readingMs } from '../bench/reference.ts';
 import type { ReportComparison, ReportSide } from '../compare/compare.ts';
 import type { Reproducibility } from '../compare/reproduced.ts';
 import { formatDate } from '../report/text/formats.ts';
+import { checkAcross } from '../system/host-speed.ts';
 
 const percent = (x: number) => `${x >= 0 ? '+' : '−'}${Math.abs(x * 100).toFixed(1)} %`;
 
@@ -20,14 +20,11 @@ function agreed(label: string, r: Reproducibility | undefined): string | undefin
 
 /** "+1.2 % from the first run's start to the second's end (each run's own check: −0.4 %, +2.0 %)". */
 function hostLine(a: ReportSide, b: ReportSide): string {
-  const first = a.hostCheck;
-  const last = b.hostCheck;
-  if (first === undefined || last?.after === undefined) return 'The reports carry no host check.';
-  const across = readingMs(first.before) / readingMs(last.after) - 1;
-  const own = [first.change, last.change].map((c) => (c === undefined ? 'none' : percent(c))).join(' and ');
-  const held = Math.abs(across) <= Math.max(first.threshold, last.threshold) ? 'held' : 'moved';
+  const across = checkAcross(a.hostCheck, b.hostCheck);
+  if (across === undefined || a.hostCheck === undefined) return 'The reports carry no host check.';
+  const own = [a.hostCheck.change, b.hostCheck?.change].map((c) => (c === undefined ? 'none' : percent(c))).join(' and ');
   return (
-    `The host ${held} (independent check, fib(${first.n}) per CPU): ${percent(across)} from the first run's start to the ` +
+    `The host ${across.held ? 'held' : 'moved'} (independent check, fib(${a.hostCheck.n}) per CPU): ${percent(across.change)} from the first run's start to the ` +
     `second's end, ${own} within each run.`
   );
 }

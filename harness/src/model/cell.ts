@@ -127,6 +127,15 @@ export interface CensoredLatency {
   lowerBound: ('p50' | 'p90' | 'p99' | 'p999' | 'max')[];
 }
 
+/** added, CellResult.machineMoved: how many runs' machine left the cell's other runs beyond the sampler's floor, and the furthest one. */
+export interface MachineMoved {
+  runs: number;
+  /** The furthest run's |cores' worth / the cell's median - 1|. */
+  deviation: number;
+  /** The floor that run was held to (system/host-speed.ts runReadings). */
+  floor: number;
+}
+
 /**
  * added: the machine during one run, from the speed sampler: the sum over CPUs of each
  * one's speed (a fixed unit's fastest CPU time over its CPU time now), the median over the run's
@@ -319,6 +328,8 @@ export interface CellResult {
   sharedHost?: string;
   /** added: runs left out of the figures because the machine was markedly slow during them (still in runDetails). */
   slowRunsExcluded?: number;
+  /** added: the sampler read the machine during some of this cell's runs beyond its floor from the cell's other runs (system/host-speed.ts). */
+  machineMoved?: MachineMoved;
   /** added: the first measured run was below 0.8x the cell's median (bench/first-run.ts). */
   slowFirstRun?: SlowFirstRun;
   /** added: the precision asked (half-width share of the median) and whether the interval reached it. */

@@ -117,12 +117,12 @@ export interface SpeedSummary {
   reference?: string;
   /** added: the noise of a run's reading on an idle CPU, as a share (system/speed-math.ts idleFloor). */
   idleFloor?: number;
-  /** added: whether a run's reading left its cell's other runs by more than the sampler's floor, and the worst one. */
+  /** added: whether a run's reading left its cell's other runs by more than the sampler's floor, and the worst one (system/host-speed.ts samplerMove). */
   moved?: { beyondFloor: boolean; worst?: { cell: string; deviation: number; floor: number } };
 }
 
 /**
- * added: the independent check of the host's speed (bench/host-check.ts): a pinned fib loop on
+ * added: the independent check of the host's speed (bench/reference.ts; judged in system/host-speed.ts): a pinned fib loop on
  * each CPU alone, then on every CPU together, before the first cell and after the last.
  */
 export interface HostCheck {
@@ -135,7 +135,7 @@ export interface HostCheck {
   change?: number;
   /** The check's own repeatability at the start, as a share: two readings back to back (each reading kept is the faster of two). */
   floor: number;
-  /** The threshold used: the larger of 3 x floor and 5 %. */
+  /** The threshold used: the larger of 3 x floor and 5 % (system/host-speed.ts checkThreshold). */
   threshold: number;
   /** Whether |change| exceeds the threshold: the host's speed moved between the run's start and end. */
   moved?: boolean;

@@ -7,6 +7,7 @@
 import type { CellResult, RunResult, Summary } from '../model/cell.ts';
 import { acrossProcessInterval, pooledBetween, processComponents, type ProcessComponents } from '../stats/process-interval.ts';
 import { roundFigure } from '../stats/stats.ts';
+import { keptRuns } from '../system/host-speed.ts';
 
 type Figure = (run: RunResult) => number | undefined;
 type CellFigure = (cell: CellResult) => Figure;
@@ -22,8 +23,7 @@ const cancelledFigure =
 
 /** The runs that count (not taken on a slow machine, unless too few remain: as the summary) grouped by server process. */
 function groups(cell: CellResult, figure: Figure): number[][] | undefined {
-  const kept = cell.runDetails.filter((r) => r.slowMachine !== true);
-  const runs = kept.length >= 3 ? kept : cell.runDetails;
+  const runs = keptRuns(cell.runDetails);
   const byProcess = new Map<number, number[]>();
   for (const run of runs) {
     const value = figure(run);

@@ -7,6 +7,7 @@ import type { CellStatus, Flag } from '../model/names.ts';
 import { latencyCensoredReason } from '../stats/littles-law.ts';
 import { cv, median } from '../stats/stats.ts';
 import { formatRps } from './text/formats.ts';
+import { sharedHostReason } from '../system/host-speed.ts';
 
 /**
  * Client CPU (100 = one full core) at or above which the load generator, not the server,
@@ -83,21 +84,6 @@ export interface FlagOptions {
   connections: number;
   /** False when the server cannot count requests (the raw servers have no /stats). */
   countsAvailable: boolean;
-}
-
-/**
- * Cores' worth of CPU other processes may use during a run before its cell says the host was
- * shared: a quarter of a core over a run is more than the counters' 10 ms ticks can make up, and
- * on a 2-core host it is an eighth of the machine taken from the server and its client.
- */
-export const SHARED_HOST_CORES = 0.25;
-
-/** Why the runs were on a shared host ("other processes used up to 0.92 cores' worth in 4 of 4 runs"), or undefined. */
-export function sharedHostReason(runs: readonly RunResult[]): string | undefined {
-  const others = runs.map((r) => r.othersCpuCores ?? 0);
-  const shared = others.filter((c) => c >= SHARED_HOST_CORES);
-  if (shared.length === 0) return undefined;
-  return `other processes used up to ${Math.max(...shared).toFixed(2)} cores' worth in ${shared.length} of ${runs.length} runs`;
 }
 
 /** All flags that apply, in a fixed order so reports diff cleanly. */

@@ -9,6 +9,7 @@
 import type { CellResult } from '../model/cell.ts';
 import type { Flag } from '../model/names.ts';
 import { holdsOne } from '../stats/paired.ts';
+import { sharedHost } from '../system/host-speed.ts';
 
 /**
  * An interval whose ends are further apart than this (high / low) is too wide to answer by: it
@@ -39,7 +40,7 @@ export function cellsDoubt(cells: readonly Side[]): string | undefined {
   const reasons = cells.flatMap((cell) => {
     if (cell === undefined) return [];
     if (cell.status !== 'ok') return [`${cell.mode} ${cell.status}`];
-    return cell.flags.includes('shared-host') ? [`${cell.mode} shared the host`] : [];
+    return sharedHost(cell) ? [`${cell.mode} shared the host`] : [];
   });
   return reasons.length === 0 ? undefined : reasons.join(', ');
 }

@@ -10,10 +10,10 @@
  * the start, idle); the machine's "cores' worth" at an instant is the sum of its CPUs' speeds at
  * that tick. Not the fastest unit: that is an outlier, which an idle CPU reads 0.7-0.9 of.
  *
- * Noise floor: a reading says the machine moved only beyond what the sampler reads on a machine
- * that held: idle, the spread of its warm-up (idleFloor); under load, the spread of a run's own
- * ticks, which a cell's load sets (a sync cell keeps one CPU busy, a worker cell both). Runs are
- * compared with their own cell's other runs (same load), never across cells.
+ * Noise floor: idle, the spread of the warm-up (idleFloor); under load, the spread of a run's own
+ * ticks (RunSpeed.tickCv), which a cell's load sets (a sync cell keeps one CPU busy, a worker cell
+ * both). What a reading means (whether a run's machine moved, or was slow) is judged in
+ * system/host-speed.ts, against these floors.
  */
 import { median } from '../stats/stats.ts';
 import type { RunSpeed } from '../model/cell.ts';
@@ -30,13 +30,6 @@ export interface SpeedSample {
 
 /** Samples closer than this to each other (ms) on different CPUs belong to the same tick. */
 export const TICK_MATCH_MS = 60;
-/**
- * A run is slow when its cores' worth is below this share of the median of its cell's runs.
- * 0.8: the drift seen here moves between one and two cores' worth, a 2x step; ordinary tick
- * jitter of the unit stays within a few per cent (docs/methodology.md has the figures).
- */
-export const SLOW_RUN_SHARE = 0.8;
-
 /**
  * The full-speed reference per CPU: the median of its warm-up units (samples dated 0 carry it),
  * or, without one, the median of all its units so far.
@@ -74,51 +67,6 @@ export function idleFloor(warmPerCpu: readonly (readonly number[])[]): number {
     total += deviations[Math.min(deviations.length - 1, Math.floor(deviations.length * 0.95))] ?? 0;
   }
   return Math.round((total / Math.max(1, warmPerCpu.length)) * 10_000) / 10_000;
-}
-
-/**
- * Below this, a difference in cores' worth between runs of one cell is not worth a warning
- * whatever the floor says: the precision asked of a heavy cell.
- */
-export const PRACTICAL_MOVE = 0.05;
-
-/**
- * A run's floor is a 95 % bound: on a steady host one run in twenty crosses it, several in a
- * default run's ~150. The sampler says the machine moved only when a run left its cell's median
- * by more than this multiple of its floor.
- */
-export const MOVE_FACTOR = 2;
-
-export interface SamplerMove {
-  /** Whether some run's reading left its cell's median by more than MOVE_FACTOR times its floor. */
-  beyondFloor: boolean;
-  /** The run furthest beyond its floor: its cell, how far from the cell's median, and the floor it was held to (shares). */
-  worst?: { cell: string; deviation: number; floor: number };
-}
-
-/**
- * Whether the sampler saw the machine move, per cell (one load): each run's reading against its
- * cell's median, its floor the larger of the idle floor, twice the run's own standard error
- * (1.2533 x tick CV / sqrt(ticks): a median's), and PRACTICAL_MOVE; moved beyond MOVE_FACTOR x floor.
- */
-export function samplerMove(cells: readonly { cell: string; runs: readonly (RunSpeed | undefined)[] }[], floorIdle: number): SamplerMove {
-  let worst: SamplerMove['worst'];
-  let worstExcess = -Infinity;
-  for (const { cell, runs } of cells) {
-    const known = runs.filter((r): r is RunSpeed => r !== undefined && r.coresWorth > 0);
-    if (known.length < 3) continue;
-    const typical = median(known.map((r) => r.coresWorth));
-    for (const run of known) {
-      const deviation = Math.abs(run.coresWorth / typical - 1);
-      const own = run.tickCv === undefined ? 0 : (2 * 1.2533 * run.tickCv) / Math.sqrt(Math.max(1, run.ticks));
-      const floor = Math.max(floorIdle, own, PRACTICAL_MOVE);
-      if (deviation - floor > worstExcess) {
-        worstExcess = deviation - floor;
-        worst = { cell, deviation: Math.round(deviation * 1000) / 1000, floor: Math.round(floor * 1000) / 1000 };
-      }
-    }
-  }
-  return { beyondFloor: worst !== undefined && worst.deviation > MOVE_FACTOR * worst.floor, ...(worst === undefined ? {} : { worst }) };
 }
 
 /**
@@ -177,18 +125,6 @@ export function runSpeed(
     ticks: sums.length,
     tickCv: m > 0 ? Math.round((sd / m) * 1000) / 1000 : 0,
   };
-}
-
-/**
- * Which runs were taken while the machine was markedly slower than for the cell's other runs:
- * indexes of runs whose cores' worth is below SLOW_RUN_SHARE of the median of all the runs that
- * have one. Fewer than three measured runs cannot tell "slow" from "the other one was fast".
- */
-export function slowRuns(speeds: readonly (number | undefined)[], share: number = SLOW_RUN_SHARE): number[] {
-  const known = speeds.filter((s): s is number => s !== undefined);
-  if (known.length < 3) return [];
-  const typical = median(known);
-  return speeds.flatMap((s, i) => (s !== undefined && s < typical * share ? [i] : []));
 }
 
 /** The span of cores' worth over a session's runs, for the environment line ("1.0 to 2.0"). */

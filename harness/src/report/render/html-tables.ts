@@ -7,7 +7,7 @@ import { cellRemarks, flagLabel } from '../flags.ts';
 import { shownP99 } from '../../stats/littles-law.ts';
 import { connectionsSwept, entryLane, laneOf } from '../lanes.ts';
 import { MODE_ORDER } from '../merge.ts';
-import { driftCancelledText, precisionText } from '../text/precision.ts';
+import { driftCancelledText, precisionNotes, precisionText } from '../text/precision.ts';
 import { environmentRows, modeLabel, parameterRows, THREAD_HEAD, threadFigures, runtimeLabel } from '../text/labels.ts';
 import { formatMs, formatRatio, formatRps } from '../text/formats.ts';
 import type { CellResult } from '../../model/cell.ts';
@@ -42,7 +42,7 @@ function notes(cell: CellResult): string {
       : [
           `<span class="badge bad" data-flag="${cell.status}">✗ ${cell.status}${cell.reason === undefined ? '' : `: ${escapeHtml(cell.reason)}`}</span>`,
         ];
-  const remarks = cellRemarks(cell).map((text) => `<span class="badge">${escapeHtml(text)}</span>`);
+  const remarks = [...cellRemarks(cell), ...precisionNotes(cell)].map((text) => `<span class="badge">${escapeHtml(text)}</span>`);
   return [...status, ...cell.flags.map((flag) => flagBadge(flag, cell)), ...remarks].join('');
 }
 

@@ -4,8 +4,8 @@
  * Pure: it formats, never measures, and takes the chart libraries as text so it reads no files.
  * The charts are drawn in the page from the embedded report JSON (see html-chart-script.ts).
  */
-import { CLIENT_BOUND_CPU_PERCENT, PAGE_FAULT_SHARE, SHARED_HOST_CORES, UNFAIR_JAIN, UNSTABLE_CV } from '../flags.ts';
-import { SLOW_RUN_SHARE } from '../../system/speed-math.ts';
+import { CLIENT_BOUND_CPU_PERCENT, PAGE_FAULT_SHARE, UNFAIR_JAIN, UNSTABLE_CV } from '../flags.ts';
+import { MOVE_FACTOR, SHARED_HOST_CORES, SLOW_RUN_SHARE } from '../../system/host-speed.ts';
 import type { ReportSection } from '../section.ts';
 import type { ChartAssets } from './html-assets.ts';
 import { chartScript } from './html-chart-script.ts';
@@ -117,6 +117,7 @@ function howToRead(report: Report): string {
 <li>⚠ shared host: other processes (outside the harness and its servers) used at least ${SHARED_HOST_CORES} cores' worth of CPU during a run: the host was shared, which the speed checks cannot see; bench:compare does not judge such a cell.</li>
 <li>⚖ connections served unevenly: Jain's fairness index of the answers per connection under ${UNFAIR_JAIN} (1: every connection served alike); what one caller waits then differs from another's.</li>
 <li>🐢 runs on a slow machine left out: the speed sampler read the machine under ${SLOW_RUN_SHARE} of the cell's median speed during those runs.</li>
+<li>〰 machine's speed varied: the speed sampler read the machine during some of the cell's runs apart from its other runs by more than ${MOVE_FACTOR}x its floor; the cell's figures keep those runs unless they were slow.</li>
 <li>✗ invalid: errors, timeouts, non-2xx answers or a failed answer check; ✗ failed: the server died (no figures).</li>
 ${driftCancelledLegend(report.results)
   .map((line) => `<li>${escapeHtml(line)}</li>`)

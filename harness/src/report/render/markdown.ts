@@ -11,8 +11,8 @@ import { concurrencyMarkdown } from './concurrency.ts';
 import { markdownTable } from 'markdown-table';
 import { profileMarkdown } from './profile.ts';
 import { escapeCell, formatDate, formatMs, formatRatio, formatRps } from '../text/formats.ts';
-import { CLIENT_BOUND_CPU_PERCENT, PAGE_FAULT_SHARE, SHARED_HOST_CORES, UNFAIR_JAIN, UNSTABLE_CV } from '../flags.ts';
-import { SLOW_RUN_SHARE } from '../../system/speed-math.ts';
+import { CLIENT_BOUND_CPU_PERCENT, PAGE_FAULT_SHARE, UNFAIR_JAIN, UNSTABLE_CV } from '../flags.ts';
+import { MOVE_FACTOR, SHARED_HOST_CORES, SLOW_RUN_SHARE } from '../../system/host-speed.ts';
 import { shownP99 } from '../../stats/littles-law.ts';
 import { connectionsSwept, laneOf } from '../lanes.ts';
 import { MODE_ORDER } from '../merge.ts';
@@ -135,6 +135,7 @@ function howToRead(report: Report): string {
     `- ⚠ shared host: other processes (outside the harness and its servers) used at least ${SHARED_HOST_CORES} cores' worth of CPU during a run: the host was shared, which the speed checks cannot see; \`bench:compare\` does not judge such a cell`,
     `- ⚖ connections served unevenly: Jain's fairness index of the answers per connection under ${UNFAIR_JAIN} (1: every connection served alike); what one caller waits then differs from another's`,
     `- 🐢 runs on a slow machine left out: the speed sampler read the machine under ${SLOW_RUN_SHARE} of the cell's median speed during those runs`,
+    `- 〰 machine's speed varied: the speed sampler read the machine during some of the cell's runs apart from its other runs by more than ${MOVE_FACTOR}x its floor; the cell's figures keep those runs unless they were slow`,
     '- ✗ invalid: errors (without overload), non-2xx answers or a failed answer check; ✗ failed: the server died or hung (alive but doing no work at all)',
     `- ⚠ page faults ≈ x %: the server's page faults a request, at what a fresh page costs on this host ("fresh memory" below), took at least ${PAGE_FAULT_SHARE * 100} % of its CPU a request: the figure measures the host's memory handling as much as the endpoint${allocatorOf(report.parameters) === 'keep' ? '' : '; `--allocator keep` measures it with the allocators keeping freed memory'} (docs/methodology.md)`,
   ].join('\n');

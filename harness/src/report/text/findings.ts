@@ -7,7 +7,7 @@
  * questions are gathered in report/answers.ts.
  */
 import { percent } from '../flags.ts';
-import { inconclusiveText, type RatioReading, ratioVerdict } from '../ratio-verdict.ts';
+import { inconclusiveText, type RatioReading, type RatioVerdict, ratioVerdict } from '../ratio-verdict.ts';
 import type { LoopVerdict } from '../../model/cell.ts';
 import { formatMs, formatRatio } from './formats.ts';
 import { HELD_LAG_SHARE, MIN_SYNC_LAG_MS } from '../loop-verdict.ts';
@@ -31,6 +31,23 @@ export function ratioWithInterval(ratio: number, ci: Interval | undefined): stri
   return `${formatRatio(ratio)} (${ci === undefined ? 'no interval' : intervalText(ci)})`;
 }
 
+/** A ratio's reading with its figures, worded once for every text that quotes a ratio. */
+export interface VerdictFigures {
+  verdict: RatioVerdict;
+  /** "1.90x, 1.80–2.00x", or "1.90x, no interval". */
+  figures: string;
+  /** The reading in words where the figure alone does not carry it: "no difference", "inconclusive: why"; absent for more, less and no interval. */
+  words?: string;
+}
+
+/** How a ratio reads (ratio-verdict.ts) and the words and figures that say it. */
+export function verdictFigures(row: { ratio: number; ci?: Interval | undefined; doubt?: string | undefined }): VerdictFigures {
+  const verdict = ratioVerdict(row.ratio, row.ci, row.doubt);
+  const figures = `${formatRatio(row.ratio)}, ${row.ci === undefined ? 'no interval' : intervalText(row.ci)}`;
+  const words = verdict.reading === 'inconclusive' ? inconclusiveText(verdict) : verdict.reading === 'same' ? 'no difference' : undefined;
+  return { verdict, figures, ...(words === undefined ? {} : { words }) };
+}
+
 /**
  * One runtime's answer to one question, e.g. "bun: worker serves 1.90x (1.80–2.00x) the
  * requests/s of sync", "node: async: no difference in requests/s from sync (1.02x, 0.95–1.09x)",
@@ -39,17 +56,15 @@ export function ratioWithInterval(ratio: number, ci: Interval | undefined): stri
  * cells cannot carry an answer (ratio-verdict.ts cellsDoubt).
  */
 export function ratioSentence(lane: string, words: RatioWords, ratio: number, ci: Interval | undefined, doubt?: string): string {
-  const verdict = ratioVerdict(ratio, ci, doubt);
-  const figures = ci === undefined ? `${formatRatio(ratio)}, no interval` : `${formatRatio(ratio)}, ${intervalText(ci)}`;
+  const { verdict, figures, words: reading } = verdictFigures({ ratio, ci, doubt });
   const what = words.measure === 'bystander' ? "a bystander request's p99" : 'requests/s';
-  if (verdict.reading === 'inconclusive')
-    return `${lane}: ${words.over} vs ${words.base}, ${what}: ${inconclusiveText(verdict)} (${figures})`;
+  if (verdict.reading === 'inconclusive') return `${lane}: ${words.over} vs ${words.base}, ${what}: ${reading} (${figures})`;
   if (words.measure === 'bystander') {
     if (verdict.reading === 'same')
-      return `${lane}: with ${words.over}, no difference in a bystander request's p99 from ${words.base} (${figures})`;
+      return `${lane}: with ${words.over}, ${reading} in a bystander request's p99 from ${words.base} (${figures})`;
     return `${lane}: with ${words.over}, a bystander request's p99 is ${formatRatio(ratio)} ${words.base}'s (${ci === undefined ? 'no interval' : intervalText(ci)})`;
   }
-  if (verdict.reading === 'same') return `${lane}: ${words.over}: no difference in requests/s from ${words.base} (${figures})`;
+  if (verdict.reading === 'same') return `${lane}: ${words.over}: ${reading} in requests/s from ${words.base} (${figures})`;
   if (ci === undefined) return `${lane}: ${words.over} serves ${formatRatio(ratio)} the requests/s of ${words.base} (no interval)`;
   return `${lane}: ${words.over} serves ${ratioWithInterval(ratio, ci)} the requests/s of ${words.base}`;
 }

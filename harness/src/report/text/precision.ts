@@ -1,7 +1,8 @@
 /**
  * How sure the figures are, as text for every renderer: a paired ratio with its
  * interval ("1.05x (0.88 to 1.25, 6 pairs), no measurable difference"), a cell's precision
- * ("±3.1 %"), and the machine's speed over the run ("2 vCPUs, 1.1 to 1.9 cores' worth").
+ * ("±3.1 %"), the machine's speed over the run ("2 vCPUs, 1.1 to 1.9 cores' worth") and a cell's
+ * notes on its machine.
  * Pure: formats what the report holds.
  */
 import { inconclusiveText, ratioVerdict } from '../ratio-verdict.ts';
@@ -86,33 +87,7 @@ export function machineSpeedRow(env: Environment): [string, string] | undefined 
   ];
 }
 
-/**
- * Old reports (no noise floor recorded): the per-run cores' worth moved by this factor or more
- * within one run. New reports warn only beyond the sampler's measured floor (SpeedSummary.moved).
- */
-export const MOVING_MACHINE_RATIO = 1.25;
-
 const pct = (x: number): string => `${(x * 100).toFixed(1)} %`;
-
-/**
- * What a reader must know before trusting an interval to predict the next run, when the sampler
- * saw the machine's speed move within this run beyond its own noise floor (the runs of one cell,
- * same load, read apart by more than the floor); undefined otherwise. A warning that fires on a
- * steady host is a defect (docs/design.md, "Measurement principles"), so the floor comes first.
- */
-export function movingMachineText(env: Environment): string | undefined {
-  const speed = env.machineSpeed;
-  if (speed?.moved !== undefined) {
-    const worst = speed.moved.worst;
-    if (!speed.moved.beyondFloor || worst === undefined) return undefined;
-    return `⚠ The machine's speed moved during this run: a run of ${worst.cell} read ${pct(worst.deviation)} from that cell's other runs, ${(worst.deviation / worst.floor).toFixed(1)}x the sampler's floor of ±${pct(worst.floor)}. Raw req/s may not reproduce; the paired ratios and the drift-cancelled figures (req/unit) are built to.`;
-  }
-  const span = speed?.coresWorth;
-  if (span === undefined || !(span.min > 0)) return undefined;
-  const ratio = span.max / span.min;
-  if (ratio < MOVING_MACHINE_RATIO) return undefined;
-  return `⚠ The machine's speed moved during this run: ${span.min.toFixed(2)} to ${span.max.toFixed(2)} cores' worth from run to run (${ratio.toFixed(1)}x). Each interval holds the spread of this run's own runs; a run minutes later on this machine may land outside it (\`pnpm bench:compare\` counts the cells that reproduce).`;
-}
 
 /** The reference loop's row for the environment table: its range over the rounds, which req/unit divides out. */
 export function referenceLoopRow(env: Environment): [string, string] | undefined {
@@ -142,12 +117,19 @@ export function driftCancelledLegend(cells: readonly CellResult[]): string[] {
 }
 
 /**
- * A cell's notes on its precision: runs left out for a slow machine. A precision target not
- * reached needs no note: the ± beside the figure shows it.
+ * A cell's notes on its machine and precision: runs left out for a slow machine, and runs whose
+ * machine the sampler read apart from the cell's others beyond its floor (system/host-speed.ts
+ * judges both; the top of the report does not repeat them where the independent check held). A
+ * precision target not reached needs no note: the ± beside the figure shows it.
  */
-export function precisionNotes(cell: CellResult): string[] {
+export function precisionNotes(cell: Pick<CellResult, 'slowRunsExcluded' | 'machineMoved'>): string[] {
   const notes: string[] = [];
   const slow = cell.slowRunsExcluded ?? 0;
   if (slow > 0) notes.push(`🐢 ${slow} run${slow === 1 ? '' : 's'} on a slow machine left out`);
+  const moved = cell.machineMoved;
+  if (moved !== undefined)
+    notes.push(
+      `〰 machine's speed varied in ${moved.runs} run${moved.runs === 1 ? '' : 's'} (up to ${pct(moved.deviation)} from the cell's others; sampler floor ±${pct(moved.floor)})`,
+    );
   return notes;
 }
