@@ -10,7 +10,7 @@
  * With 3 pairs or more the interval is Student's t over the pairs' geometric mean ratios; with
  * fewer (a run whose servers restarted once midway), the two-level interval of
  * stats/process-interval.ts. A round in which another process used the CPU beside either
- * side's run (SHARED_HOST_CORES) is left out: the host was shared for one side and not the other.
+ * side's run (system/host-speed.ts sharedRun) is left out: the host was shared for one side and not the other.
  *
  * - regressed / improved: the ratio's 95 % interval excludes 1 and its estimate is at least half
  *   the margin away from 1. Half the margin keeps a real but negligible change (1 %, seen
@@ -26,7 +26,7 @@
  */
 import type { AbCell, AbVerdict } from '../model/ab.ts';
 import type { CellResult, RunResult } from '../model/cell.ts';
-import { SHARED_HOST_CORES } from '../report/flags.ts';
+import { sharedRun } from '../system/host-speed.ts';
 import { budgetNeed } from '../bench/budget.ts';
 import { holdsOne, MIN_PAIRS, pairedRatioInterval } from '../stats/paired.ts';
 import { acrossProcessInterval, processComponents } from '../stats/process-interval.ts';
@@ -48,8 +48,6 @@ export const MIN_PROCESS_PAIRS = 3;
  * of the time, and the interval reaches 1.96 of them, so 1.96 / (1.96 + 1.28) of the change.
  */
 export const POWER_SHARE = 0.6;
-
-const sharedRun = (run: RunResult): boolean => (run.othersCpuCores ?? 0) >= SHARED_HOST_CORES;
 
 interface PairedRound {
   ratio: number;

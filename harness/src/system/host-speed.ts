@@ -187,10 +187,14 @@ export function samplerMove(cells: readonly { cell: string; runs: readonly (RunS
   return { beyondFloor: worst.moved, worst: { cell: worst.cell, deviation: round3(worst.deviation), floor: round3(worst.floor) } };
 }
 
+/** Whether other processes used the CPU during one run (SHARED_HOST_CORES or more beside it). */
+export function sharedRun(run: Pick<RunResult, 'othersCpuCores'>): boolean {
+  return (run.othersCpuCores ?? 0) >= SHARED_HOST_CORES;
+}
+
 /** Why the runs were on a shared host ("other processes used up to 0.92 cores' worth in 4 of 4 runs"), or undefined. */
 export function sharedHostReason(runs: readonly Pick<RunResult, 'othersCpuCores'>[]): string | undefined {
-  const others = runs.map((r) => r.othersCpuCores ?? 0);
-  const shared = others.filter((c) => c >= SHARED_HOST_CORES);
+  const shared = runs.filter(sharedRun).map((r) => r.othersCpuCores ?? 0);
   if (shared.length === 0) return undefined;
   return `other processes used up to ${Math.max(...shared).toFixed(2)} cores' worth in ${shared.length} of ${runs.length} runs`;
 }
