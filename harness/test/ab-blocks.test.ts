@@ -17,6 +17,7 @@ const cell = (verdict: AbCell['verdict'], detectable: number): AbCell => ({
   ratio: 0.95,
   ci95: [0.93, 0.97],
   pairs: 8,
+  processPairs: 4,
   margin: 0.05,
   detectable,
 });
@@ -40,11 +41,11 @@ describe('the ab-pairs block', () => {
       // sides that differ only in what nothing reads, declared A/A by the folder's name
       { folder: '3-aa-default', report: pair('aa', 'cc', [cell('inconclusive', 0.2)]) },
     ]);
-    expect(body).toContain('A/B pairs (A and B differ): 1 of 2 pair-cells flagged.');
+    expect(body).toContain('A/B pairs (A and B differ): 1 of 2 pair-cells flagged; their estimates of B/A: median 0.950x, from 0.950x to 0.950x.');
     expect(body).toContain('A/A pairs (both sides the same): 1 of 3 pair-cells flagged (false flags).');
     expect(body).toContain('Smallest change a pair could see: median 4.0 %, from 2.5 % to 20.0 %.');
     expect(body).toMatch(
-      /\| A\/B +\| file:checksum\.ts → file:checksum-5pct\.ts \| node checksum\/sync \| 0\.950x \(0\.930-0\.970\) \| +3\.0 % \| regressed +\|/,
+      /\| A\/B +\| file:checksum\.ts → file:checksum-5pct\.ts \| node checksum\/sync \| 0\.950x \(0\.930-0\.970\) \| +8 \(4\) \| +3\.0 % \| regressed +\|/,
     );
   });
 });

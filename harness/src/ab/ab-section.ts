@@ -114,7 +114,8 @@ function intervalUnits(report: Report): string {
 
 const HEAD = ['runtime', 'scenario', 'mode', 'B/A', '95 % CI', 'rounds (process pairs)', 'could see', 'verdict'];
 
-const roundsCell = (c: AbCell): string =>
+/** A cell's rounds, the process pairs they ran on and the rounds left out for a shared host: "12 (6)". */
+export const roundsCell = (c: AbCell): string =>
   `${c.pairs}${c.processPairs === undefined ? '' : ` (${c.processPairs})`}${c.sharedRounds === undefined ? '' : `, ${c.sharedRounds} shared left out`}`;
 
 function row(c: AbCell): string[] {

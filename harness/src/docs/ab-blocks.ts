@@ -6,7 +6,7 @@
  * when its folder's name says so (`-aa`): sides that differ only in a setting nothing reads.
  */
 import { markdownTable } from 'markdown-table';
-import { verdictWords } from '../ab/ab-section.ts';
+import { roundsCell, verdictWords } from '../ab/ab-section.ts';
 import type { AbPlan, AbSide } from '../model/ab.ts';
 import type { Report } from '../model/report.ts';
 import { formatDate } from '../report/text/formats.ts';
@@ -20,6 +20,7 @@ export function abPairsBlock(pairs: readonly { folder: string; report: Report }[
   const rows: string[][] = [];
   const tally = { ab: { cells: 0, flagged: 0 }, aa: { cells: 0, flagged: 0 } };
   const seen: number[] = [];
+  const abRatios: number[] = [];
   for (const { folder, report } of pairs) {
     const plan = report.parameters.ab;
     if (plan === undefined || report.ab === undefined) continue;
@@ -29,12 +30,14 @@ export function abPairsBlock(pairs: readonly { folder: string; report: Report }[
       tally[kind].cells++;
       if (c.verdict === 'regressed' || c.verdict === 'improved') tally[kind].flagged++;
       if (c.detectable !== null) seen.push(c.detectable);
+      if (kind === 'ab' && c.ratio !== undefined) abRatios.push(c.ratio);
       rows.push([
         `${formatDate(report.createdAt)}${wall}`,
         kind === 'aa' ? 'A/A' : 'A/B',
         `${name(plan.a)} → ${name(plan.b)}`,
         `${c.runtime} ${c.scenario}/${c.mode}`,
         c.ratio === undefined || c.ci95 === undefined ? '—' : `${c.ratio.toFixed(3)}x (${c.ci95[0].toFixed(3)}-${c.ci95[1].toFixed(3)})`,
+        roundsCell(c),
         c.detectable === null ? '—' : pct(c.detectable),
         verdictWords(c).split(':')[0] ?? '',
       ]);
@@ -42,8 +45,13 @@ export function abPairsBlock(pairs: readonly { folder: string; report: Report }[
   }
   const sorted = [...seen].sort((x, y) => x - y);
   const median = sorted.length === 0 ? undefined : sorted[Math.floor((sorted.length - 1) / 2)];
+  const ratios = [...abRatios].sort((x, y) => x - y);
   const summary = [
-    `A/B pairs (A and B differ): ${tally.ab.flagged} of ${tally.ab.cells} pair-cells flagged.`,
+    `A/B pairs (A and B differ): ${tally.ab.flagged} of ${tally.ab.cells} pair-cells flagged${
+      ratios.length === 0
+        ? ''
+        : `; their estimates of B/A: median ${ratios[Math.floor((ratios.length - 1) / 2)]?.toFixed(3)}x, from ${ratios[0]?.toFixed(3)}x to ${ratios.at(-1)?.toFixed(3)}x`
+    }.`,
     `A/A pairs (both sides the same): ${tally.aa.flagged} of ${tally.aa.cells} pair-cells flagged (false flags).`,
     median === undefined
       ? ''
@@ -51,8 +59,11 @@ export function abPairsBlock(pairs: readonly { folder: string; report: Report }[
   ]
     .filter((line) => line !== '')
     .join('  \n');
-  const table = markdownTable([['run', 'pair', 'A → B', 'cell', 'B/A (95 % CI)', 'could see', 'verdict'], ...rows], {
-    align: ['l', 'l', 'l', 'l', 'r', 'r', 'l'],
-  });
+  const table = markdownTable(
+    [['run', 'pair', 'A → B', 'cell', 'B/A (95 % CI)', 'rounds (process pairs)', 'could see', 'verdict'], ...rows],
+    {
+      align: ['l', 'l', 'l', 'l', 'r', 'r', 'r', 'l'],
+    },
+  );
   return [summary, '', table].join('\n');
 }
