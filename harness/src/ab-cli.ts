@@ -8,7 +8,7 @@ import { abExitCode, abSchedule, splitAbFlags } from './ab/ab-flags.ts';
 import { abNeed } from './ab/ab-verdict.ts';
 import { throughputMargin } from './compare/gate.ts';
 import { checkPair, laneLabel, moduleName, parseVariant, type Side, sideRecord, sideSpec, type Variant } from './ab/variants.ts';
-import { checkoutRef, type RefCheckout, refSpec } from './ab/ref.ts';
+import { checkoutRef, type RefCheckout, refSpec, unknownServerFlags } from './ab/ref.ts';
 import type { RuntimeSpec } from './servers/runtimes.ts';
 import { DEFAULT_RESULTS_ROOT, runBench } from './bench/bench.ts';
 import type { PairNeed } from './bench/schedule.ts';
@@ -55,11 +55,14 @@ async function main({ signal }: CommandContext): Promise<number> {
   // A ref: side is a worktree of its own with its own install, made (once) before anything starts.
   const checkouts = new Map<Variant, RefCheckout>();
   for (const v of [a, b]) if (v.kind === 'ref' && !checkouts.has(v)) checkouts.set(v, checkoutRef(v.ref, v.commit, log));
+  // A flag either ref predates is left off both sides, so both set up and serve alike.
+  const dropFlags = [...new Set((await Promise.all([...checkouts.values()].map(unknownServerFlags))).flat())];
+  if (dropFlags.length > 0) log(`server flags left off both sides (a ref predates them): ${dropFlags.map((f) => `--${f}`).join(' ')}`);
   const specFor = async (v: Variant, runtime: RuntimeName, side: Side) => {
     const checkout = checkouts.get(v);
     return checkout === undefined
       ? sideSpec(v, runtime, side, log)
-      : { ...(await refSpec(checkout, runtime)), label: laneLabel(runtime, side) };
+      : { ...(await refSpec(checkout, runtime, dropFlags)), label: laneLabel(runtime, side) };
   };
   const specs: RuntimeSpec[] = [];
   for (const runtime of plan.runtimes) specs.push(await specFor(a, runtime, 'A'), await specFor(b, runtime, 'B'));

@@ -1,9 +1,13 @@
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { AB_PLAN, abExitCode, abSchedule, splitAbFlags } from '../src/ab/ab-flags.ts';
 import { abHeadline, compareAb, verdictWords } from '../src/ab/ab-section.ts';
 import { abNeed, judgeAb, judgeRatio } from '../src/ab/ab-verdict.ts';
 import { parsePlan } from '../src/bench/plan.ts';
 import { restartsBefore } from '../src/bench/run-rules.ts';
+import { unknownServerFlags, withoutFlags } from '../src/ab/ref.ts';
 import { checkPair, parseVariant } from '../src/ab/variants.ts';
 import type { AbPlan } from '../src/model/ab.ts';
 import type { Report } from '../src/model/report.ts';
@@ -232,5 +236,34 @@ describe('abSchedule', () => {
     abSchedule(quick, ['--quick']);
     expect(quick.roundsPerProcess).toBeUndefined();
     expect(() => abSchedule(parsePlan([]), ['--server-processes', '3'])).toThrow(/every 2 rounds/);
+  });
+});
+
+describe('a ref that predates a server flag', () => {
+  it("asks the ref's own parser which of today's flags it does not know", async () => {
+    const root = mkdtempSync(join(tmpdir(), 'ab-ref-'));
+    try {
+      mkdirSync(join(root, 'packages/app/src'), { recursive: true });
+      // A parser of an older build: it knows --port, --raw and --hash-cost (and checks its value), nothing else.
+      writeFileSync(
+        join(root, 'packages/app/src/server-args.ts'),
+        `import { parseArgs } from 'node:util';\nexport function parseServerArgs(argv: string[]) {\n  const { values } = parseArgs({ args: argv, strict: true, options: { port: { type: 'string' }, raw: { type: 'boolean' }, 'hash-cost': { type: 'string' } } });\n  if (values['hash-cost'] !== undefined && Number(values['hash-cost']) < 4) throw new Error('--hash-cost must be from 4');\n  return values;\n}\n`,
+      );
+      const unknown = await unknownServerFlags({ name: 'old', commit: 'c0ffee', root });
+      expect(unknown).toContain('scenarios');
+      expect(unknown).toContain('scenario-file');
+      expect(unknown).not.toContain('port');
+      expect(unknown).not.toContain('raw');
+      // refused for its value, not as unknown: a flag the ref knows
+      expect(unknown).not.toContain('hash-cost');
+    } finally {
+      rmSync(root, { recursive: true, force: true });
+    }
+  });
+
+  it('leaves those flags (and a string flag’s value) off the command line, keeping the rest', () => {
+    expect(
+      withoutFlags(['--port', '0', '--scenarios', 'hash,fib', '--raw', '--scenarios=none', '--hash-cost', '10'], ['scenarios', 'raw']),
+    ).toEqual(['--port', '0', '--hash-cost', '10']);
   });
 });

@@ -8,7 +8,7 @@ import { execFileSync } from 'node:child_process';
 import { existsSync, writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import type { RuntimeName } from '@bench/app';
+import { type RuntimeName, SERVER_FLAGS } from '@bench/app';
 import { FlagError } from '../cli/flags.ts';
 import { bunSpec, denoSpecFor, nodeSpec, packageId, resolved, type RuntimeSpec } from '../servers/runtimes.ts';
 import { DEFAULT_DATA_DIR } from '../system/data-files.ts';
@@ -68,21 +68,51 @@ export function checkoutRef(name: string, commit: string, log: (line: string) =>
 const withDataDir = (serverArgs: string[]) =>
   serverArgs.includes('--data-dir') ? serverArgs : [...serverArgs, '--data-dir', DEFAULT_DATA_DIR];
 
-/** A ref may predate the server's --scenarios: its servers set up every module, on both sides alike. */
-function withoutScenarioList(serverArgs: string[]): string[] {
-  const at = serverArgs.indexOf('--scenarios');
-  return at === -1 ? serverArgs : [...serverArgs.slice(0, at), ...serverArgs.slice(at + 2)];
+/**
+ * The server flags of this checkout that a ref's own parser refuses as unknown (a ref may predate
+ * a flag the harness passes): each flag is put to the ref's parseServerArgs, and only its
+ * "unknown option" error counts (a known flag with a stub value fails validation instead).
+ */
+export async function unknownServerFlags(checkout: RefCheckout): Promise<string[]> {
+  const file = resolve(checkout.root, 'packages/app/src/server-args.ts');
+  if (!existsSync(file)) return [];
+  const { parseServerArgs } = (await import(pathToFileURL(file).href)) as {
+    parseServerArgs?: (argv: string[], identity: Record<string, unknown>) => unknown;
+  };
+  if (parseServerArgs === undefined) return [];
+  const identity = { runtime: 'node', version: '0', pid: 0, cpus: 1, defaultDataDir: checkout.root };
+  return Object.entries(SERVER_FLAGS).flatMap(([name, option]) => {
+    try {
+      parseServerArgs(option.type === 'boolean' ? [`--${name}`] : [`--${name}`, '1'], identity);
+      return [];
+    } catch (error) {
+      return (error as { code?: string }).code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION' ? [name] : [];
+    }
+  });
+}
+
+/** `serverArgs` without the named flags (and a string flag's value). */
+export function withoutFlags(serverArgs: readonly string[], names: readonly string[]): string[] {
+  const out: string[] = [];
+  for (let i = 0; i < serverArgs.length; i++) {
+    const name = (serverArgs[i] ?? '').replace(/^--/, '').split('=')[0] ?? '';
+    const flag = (serverArgs[i] ?? '').startsWith('--') ? SERVER_FLAGS[name as keyof typeof SERVER_FLAGS] : undefined;
+    if (flag === undefined || !names.includes(name)) out.push(serverArgs[i] ?? '');
+    else if (flag.type === 'string' && !(serverArgs[i] ?? '').includes('=')) i++;
+  }
+  return out;
 }
 
 /**
  * A runtime's pinned installation in the ref's checkout, started with the ref's entrypoints; its
- * data files are the current checkout's (the ref's own data/ is empty).
+ * data files are the current checkout's (the ref's own data/ is empty). `dropFlags`: server flags
+ * left off its command line (those one side of the pair does not know, left off both sides alike).
  */
-export async function refSpec(checkout: RefCheckout, runtime: RuntimeName): Promise<RuntimeSpec> {
+export async function refSpec(checkout: RefCheckout, runtime: RuntimeName, dropFlags: readonly string[] = []): Promise<RuntimeSpec> {
   const runtimesDir = resolve(checkout.root, 'runtimes');
   const withData = (spec: RuntimeSpec): RuntimeSpec => ({
     ...spec,
-    args: (serverArgs) => spec.args(withDataDir(withoutScenarioList(serverArgs))),
+    args: (serverArgs) => spec.args(withDataDir(withoutFlags(serverArgs, dropFlags))),
   });
   if (runtime === 'node') return withData(resolved('node', () => nodeSpec(runtimesDir)));
   if (runtime === 'bun') return withData(resolved('bun', () => bunSpec(runtimesDir)));

@@ -2,7 +2,7 @@ export { createApp, type BenchApp } from './app.ts';
 export { BOUNDS, DEFAULTS, type AppConfig, type RuntimeName, type ServerKind } from './config.ts';
 export { health, HELLO_TEXT, type Health } from './identity.ts';
 export { HASH_SECRET } from './scenarios/hash.ts';
-export { parseServerArgs, readinessLine, type ServerOptions } from './server-args.ts';
+export { parseServerArgs, readinessLine, SERVER_FLAGS, type ServerOptions } from './server-args.ts';
 export {
   contractBreach,
   defaultModes,

@@ -83,35 +83,34 @@ export function workerPoolSizeFor(cpus: number | undefined): number {
   return Math.min(MAX_WORKER_POOL, Math.max(1, Math.floor(cpus)));
 }
 
+/** Every flag a server takes: exported so a harness can ask another build's parser which of them it knows. */
+export const SERVER_FLAGS = {
+  port: { type: 'string', default: '3000' },
+  host: { type: 'string', default: '127.0.0.1' },
+  raw: { type: 'boolean', default: false },
+  'data-dir': { type: 'string' },
+  'hash-cost': { type: 'string', default: String(DEFAULTS.hashCost) },
+  'fib-n': { type: 'string', default: String(DEFAULTS.fibN) },
+  'fib-variant': { type: 'string', default: DEFAULTS.fibVariant },
+  'busy-exponent': { type: 'string', default: String(DEFAULTS.busyExponent) },
+  'async-depth': { type: 'string', default: String(DEFAULTS.asyncDepth) },
+  'sleep-ms': { type: 'string', default: String(DEFAULTS.sleepMs) },
+  workers: { type: 'string' },
+  processes: { type: 'string' },
+  threadpool: { type: 'string' },
+  'lag-interval-ms': { type: 'string', default: String(DEFAULTS.lagIntervalMs) },
+  // A scenario module of the user's own, served beside the built-ins (repeatable).
+  'scenario-file': { type: 'string', multiple: true },
+  // Only these scenario modules are set up (comma-separated names, or none).
+  scenarios: { type: 'string' },
+} as const;
+
 /**
  * The flags every runtime entrypoint takes, parsed with node:util (present on all three).
  * Throws one clear message on a bad flag; the entrypoint prints it and exits 2.
  */
 export function parseServerArgs(argv: string[], identity: Identity): ServerOptions {
-  const { values } = parseArgs({
-    args: argv,
-    strict: true,
-    options: {
-      port: { type: 'string', default: '3000' },
-      host: { type: 'string', default: '127.0.0.1' },
-      raw: { type: 'boolean', default: false },
-      'data-dir': { type: 'string' },
-      'hash-cost': { type: 'string', default: String(DEFAULTS.hashCost) },
-      'fib-n': { type: 'string', default: String(DEFAULTS.fibN) },
-      'fib-variant': { type: 'string', default: DEFAULTS.fibVariant },
-      'busy-exponent': { type: 'string', default: String(DEFAULTS.busyExponent) },
-      'async-depth': { type: 'string', default: String(DEFAULTS.asyncDepth) },
-      'sleep-ms': { type: 'string', default: String(DEFAULTS.sleepMs) },
-      workers: { type: 'string' },
-      processes: { type: 'string' },
-      threadpool: { type: 'string' },
-      'lag-interval-ms': { type: 'string', default: String(DEFAULTS.lagIntervalMs) },
-      // A scenario module of the user's own, served beside the built-ins (repeatable).
-      'scenario-file': { type: 'string', multiple: true },
-      // Only these scenario modules are set up (comma-separated names, or none).
-      scenarios: { type: 'string' },
-    },
-  });
+  const { values } = parseArgs({ args: argv, strict: true, options: SERVER_FLAGS });
   const int = (name: string, raw: string | undefined, min: number, max: number): number => {
     const value = Number(raw);
     if (raw === undefined || !/^\d+$/.test(raw) || value < min || value > max) {
