@@ -1,6 +1,6 @@
 import { Interrupted } from '../cli/interrupt.ts';
 import type { ScenarioSettings } from '@bench/app';
-import { runLoad, type LoadResult } from '../load/autocannon.ts';
+import { runLoad, type LoadOptions, type LoadResult } from '../load/autocannon.ts';
 import type { RunSettings } from './settings.ts';
 import type { Probe, ProbeReport } from '../load/probe.ts';
 import { evictAndVerify } from '../system/page-cache.ts';
@@ -15,7 +15,7 @@ import { cpuByKind, cpuPerRequest } from '../system/thread-kinds.ts';
 import type { CpuPerRequest, LoopUse, RunResult, Warmup } from '../model/cell.ts';
 import { checkLoopUse } from './loop-check.ts';
 import type { ServerSources } from '../model/environment.ts';
-import { isSteady, runCapSec, servingThreads, WARMUP_REQUESTS_PER_THREAD, warmupSliceSec } from './run-length.ts';
+import { isSteady, runCapSec, servingThreads, WARMUP_REQUESTS_PER_THREAD, warmupWatch } from './run-length.ts';
 import { fairness } from '../stats/fairness.ts';
 import { runLatencyCheck } from '../stats/littles-law.ts';
 import type { CellSpec } from '../servers/scenarios.ts';
@@ -85,9 +85,11 @@ export async function prepareCell(spec: CellSpec, ctx: CellContext): Promise<Pre
 const warmups = new WeakMap<RunningServer, Map<string, Warmup>>();
 
 /**
- * The discarded warm-up: at least --warmup, then short slices until two in a row serve the same
- * rate within 10 % (the JIT has settled) and every thread serving the cell has had its share of
- * requests (each worker thread has a JIT of its own), or --warmup-max has passed.
+ * The discarded warm-up: one load of at least --warmup, watched in short slices until two in a
+ * row serve the same rate within 10 % (the JIT has settled) and every thread serving the cell
+ * has had its share of requests (each worker thread has a JIT of its own), or --warmup-max has
+ * passed (warmupWatch). In this process, never on autocannon's worker threads: only here can
+ * the load be watched as it runs, and a warm-up's figures are not measured.
  */
 async function warmUp(spec: CellSpec, ctx: CellContext): Promise<void> {
   const { plan } = ctx;
@@ -95,30 +97,25 @@ async function warmUp(spec: CellSpec, ctx: CellContext): Promise<void> {
   ctx.onPhase('warm-up');
   const threads = servingThreads(spec.mode, ctx.server.health.pools, ctx.server.servingPids.length);
   const connections = Math.max(Math.min(plan.connections, WARMUP_MAX_CONNECTIONS), threads);
-  const first = await load(spec, ctx, plan.warmupSec, connections);
-  const rates = [first.requestsPerSec];
-  const slices = [plan.warmupSec];
-  let served = first.completed;
-  let spent = plan.warmupSec;
-  while (!isSteady(rates, slices) || served < threads * WARMUP_REQUESTS_PER_THREAD) {
-    const left = plan.warmupMaxSec - spent;
-    // Nothing finished yet (a bcrypt cell's first 0.1 s): the rest of the budget in one slice.
-    const slice = (rates.at(-1) ?? 0) > 0 ? warmupSliceSec(rates.at(-1) ?? 0, connections) : left;
-    if (slice <= 0.05 || spent + slice > plan.warmupMaxSec + 1e-9) break;
-    const next = await load(spec, ctx, slice, connections);
-    rates.push(next.requestsPerSec);
-    served += next.completed;
-    slices.push(slice);
-    spent += slice;
-  }
+  const watch = warmupWatch({
+    minSec: plan.warmupSec,
+    maxSec: Math.max(plan.warmupSec, plan.warmupMaxSec),
+    connections,
+    requests: threads * WARMUP_REQUESTS_PER_THREAD,
+  });
+  const result = await load(spec, ctx, Math.max(plan.warmupSec, plan.warmupMaxSec), connections, {
+    stopWhen: (responses, elapsedSec) => watch.observe(responses, elapsedSec),
+  });
+  // A load that reached its length between two looks: its last slice closes on its own figures.
+  watch.observe(result.completed, result.elapsedSec);
   const server = ctx.server;
   const byPath = warmups.get(server) ?? new Map<string, Warmup>();
   byPath.set(spec.path, {
-    sec: Math.round(spent * 100) / 100,
-    steady: isSteady(rates, slices),
-    requestsPerSec: rates.at(-1) ?? 0,
+    sec: Math.round(result.elapsedSec * 100) / 100,
+    steady: isSteady(watch.rates, watch.slices),
+    requestsPerSec: watch.rates.at(-1) ?? result.requestsPerSec,
     connections,
-    requests: served,
+    requests: result.completed,
     servingThreads: threads,
   });
   warmups.set(server, byPath);
@@ -158,14 +155,16 @@ async function load(
   ctx: CellContext,
   durationSec: number,
   connections = ctx.plan.connections,
-  stretch: { minRequests: number; maxDurationSec: number } = { minRequests: 0, maxDurationSec: durationSec },
+  stretch: { minRequests?: number; maxDurationSec?: number; stopWhen?: LoadOptions['stopWhen'] } = {},
 ): Promise<LoadResult> {
   throwIfInterrupted(ctx.signal);
   const { plan, server } = ctx;
-  const workers = ctx.loadWorkers !== undefined && connections >= ctx.loadWorkers ? { workers: ctx.loadWorkers } : {};
+  // A watched load runs in this process (stopWhen is asked here).
+  const workers =
+    ctx.loadWorkers !== undefined && connections >= ctx.loadWorkers && stretch.stopWhen === undefined ? { workers: ctx.loadWorkers } : {};
   const run = runLoad({ url: server.url + spec.path, connections, durationSec, timeoutSec: plan.timeoutSec, ...stretch, ...workers });
   // autocannon stops at the duration whatever is outstanding; past this something is wrong.
-  const deadlineMs = (Math.max(durationSec, stretch.maxDurationSec) + plan.timeoutSec + 5) * 1000;
+  const deadlineMs = (Math.max(durationSec, stretch.maxDurationSec ?? durationSec) + plan.timeoutSec + 5) * 1000;
   let timer: NodeJS.Timeout | undefined;
   const onAbort = () => run.stop();
   ctx.signal.addEventListener('abort', onAbort, { once: true });
