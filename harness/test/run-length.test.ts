@@ -96,3 +96,31 @@ describe('warmupWatch: one load cut into slices', () => {
     expect(watch.slices).toEqual([0.5, 2.5]);
   });
 });
+
+describe('warmupWatch.atSpeedAfter: what a later server of the cell is warmed up to', () => {
+  it('is the requests served at the start of the earlier of the two slices that agreed', () => {
+    const watch = warmupWatch({ minSec: 0.5, maxSec: 3, connections: 10, requests: 10 });
+    // A ramp: 1000 req/s for 0.5 s, then 2000, 3000, 3000 in 0.2 s slices (steady at the last two).
+    expect(watch.observe(500, 0.5)).toBe(false);
+    expect(watch.atSpeedAfter()).toBeUndefined();
+    expect(watch.observe(900, 0.7)).toBe(false);
+    expect(watch.observe(1500, 0.9)).toBe(false);
+    expect(watch.observe(2100, 1.1)).toBe(true);
+    expect(watch.atSpeedAfter()).toBe(900);
+  });
+
+  it('is 0 when the first slice was already at speed (native code: bcrypt)', () => {
+    const watch = warmupWatch({ minSec: 0.5, maxSec: 3, connections: 10, requests: 10 });
+    watch.observe(7, 0.5);
+    expect(watch.observe(21, 1.5)).toBe(true);
+    expect(watch.atSpeedAfter()).toBe(0);
+  });
+
+  it('is undefined for a warm-up that stopped at its cap unsteady', () => {
+    const watch = warmupWatch({ minSec: 0.5, maxSec: 1, connections: 10, requests: 10 });
+    watch.observe(500, 0.5);
+    expect(watch.observe(1500, 0.7)).toBe(false);
+    expect(watch.observe(1700, 0.9)).toBe(true);
+    expect(watch.atSpeedAfter()).toBeUndefined();
+  });
+});

@@ -50,6 +50,12 @@ export interface CellContext {
    * like any other) and records why; absent where nothing may be restarted.
    */
   restart?: (reason: string) => Promise<RunningServer>;
+  /**
+   * The requests an earlier server of this cell (same lane) had served when its warm-up's rate
+   * was first at speed (Prepared.atSpeedAfter): a later server is warmed up to that many, and at
+   * least --warmup and the serving threads' minimum, instead of until two slices agree.
+   */
+  atSpeedAfter?: number;
 }
 
 /**
@@ -63,6 +69,8 @@ export const WARMUP_MAX_CONNECTIONS = 10;
 export interface Prepared {
   checkError?: string;
   loop?: LoopUse;
+  /** What the warm-up found (warmupWatch's atSpeedAfter), for the cell's later servers (CellContext.atSpeedAfter). */
+  atSpeedAfter?: number;
 }
 
 /**
@@ -77,8 +85,8 @@ export async function prepareCell(spec: CellSpec, ctx: CellContext): Promise<Pre
   const checkError = await check(spec, ctx);
   if (checkError !== undefined) return { checkError: `answer check failed: ${checkError}` };
   const loop = await checkLoopUse(spec, ctx);
-  await warmUp(spec, ctx);
-  return loop === undefined ? {} : { loop };
+  const atSpeedAfter = await warmUp(spec, ctx);
+  return { ...(loop === undefined ? {} : { loop }), ...(atSpeedAfter === undefined ? {} : { atSpeedAfter }) };
 }
 
 /** What each server's warm-up of each path showed: the rate the runs are sized from. */
@@ -91,20 +99,21 @@ const warmups = new WeakMap<RunningServer, Map<string, Warmup>>();
  * passed (warmupWatch). In this process, never on autocannon's worker threads: only here can
  * the load be watched as it runs, and a warm-up's figures are not measured.
  */
-async function warmUp(spec: CellSpec, ctx: CellContext): Promise<void> {
+async function warmUp(spec: CellSpec, ctx: CellContext): Promise<number | undefined> {
   const { plan } = ctx;
-  if (plan.warmupSec <= 0) return;
+  if (plan.warmupSec <= 0) return undefined;
   ctx.onPhase('warm-up');
   const threads = servingThreads(spec.mode, ctx.server.health.pools, ctx.server.servingPids.length);
   const connections = Math.max(Math.min(plan.connections, WARMUP_MAX_CONNECTIONS), threads);
-  const watch = warmupWatch({
-    minSec: plan.warmupSec,
-    maxSec: Math.max(plan.warmupSec, plan.warmupMaxSec),
-    connections,
-    requests: threads * WARMUP_REQUESTS_PER_THREAD,
-  });
-  const result = await load(spec, ctx, Math.max(plan.warmupSec, plan.warmupMaxSec), connections, {
-    stopWhen: (responses, elapsedSec) => watch.observe(responses, elapsedSec),
+  const maxSec = Math.max(plan.warmupSec, plan.warmupMaxSec);
+  const minimum = threads * WARMUP_REQUESTS_PER_THREAD;
+  const watch = warmupWatch({ minSec: plan.warmupSec, maxSec, connections, requests: minimum });
+  // A later server of a cell runs the same code as the first: it is at speed after as many
+  // requests as the first needed, so it is not kept on to see two slices agree again.
+  const enough = ctx.atSpeedAfter === undefined ? undefined : Math.max(minimum, ctx.atSpeedAfter);
+  const result = await load(spec, ctx, maxSec, connections, {
+    stopWhen: (responses, elapsedSec) =>
+      enough === undefined ? watch.observe(responses, elapsedSec) : elapsedSec >= plan.warmupSec && responses >= enough,
   });
   // A load that reached its length between two looks: its last slice closes on its own figures.
   watch.observe(result.completed, result.elapsedSec);
@@ -112,13 +121,15 @@ async function warmUp(spec: CellSpec, ctx: CellContext): Promise<void> {
   const byPath = warmups.get(server) ?? new Map<string, Warmup>();
   byPath.set(spec.path, {
     sec: Math.round(result.elapsedSec * 100) / 100,
-    steady: isSteady(watch.rates, watch.slices),
+    steady: enough === undefined ? isSteady(watch.rates, watch.slices) : result.completed >= enough,
     requestsPerSec: watch.rates.at(-1) ?? result.requestsPerSec,
     connections,
     requests: result.completed,
     servingThreads: threads,
+    ...(enough === undefined ? {} : { asEarlierServer: enough }),
   });
   warmups.set(server, byPath);
+  return enough === undefined ? watch.atSpeedAfter() : ctx.atSpeedAfter;
 }
 
 async function check(spec: CellSpec, ctx: CellContext): Promise<string | undefined> {

@@ -73,6 +73,11 @@ export interface WarmupWatch {
    * slices agree and `requests` have been served, or once the next slice would pass `maxSec`.
    */
   observe(responses: number, elapsedSec: number): boolean;
+  /**
+   * Once steady: the requests served when the rate was first at speed, at the start of the
+   * earlier of the two slices that agreed (0 when that was the first slice). Undefined while unsteady.
+   */
+  atSpeedAfter(): number | undefined;
 }
 
 /**
@@ -85,6 +90,8 @@ export interface WarmupWatch {
 export function warmupWatch(options: { minSec: number; maxSec: number; connections: number; requests: number }): WarmupWatch {
   const rates: number[] = [];
   const slices: number[] = [];
+  // Requests served by the end of each slice.
+  const ends: number[] = [];
   let from = 0;
   let counted = 0;
   let next = options.minSec;
@@ -99,6 +106,7 @@ export function warmupWatch(options: { minSec: number; maxSec: number; connectio
       const rate = (responses - counted) / slice;
       rates.push(rate);
       slices.push(slice);
+      ends.push(responses);
       from = elapsedSec;
       counted = responses;
       // Nothing finished yet (a bcrypt cell's first 0.1 s): the rest of the budget in one slice.
@@ -106,6 +114,9 @@ export function warmupWatch(options: { minSec: number; maxSec: number; connectio
       next = elapsedSec + length;
       done = (isSteady(rates, slices) && responses >= options.requests) || length <= 0.05 || next > options.maxSec + 1e-9;
       return done;
+    },
+    atSpeedAfter() {
+      return isSteady(rates, slices) ? (ends.at(-3) ?? 0) : undefined;
     },
   };
 }

@@ -83,6 +83,8 @@ interface LaneCell {
   pids: number[];
   /** The loop check before the runs (bench/loop-check.ts). */
   loop?: LoopUse;
+  /** From the cell's first steady warm-up on this lane: what its later servers are warmed up to (CellContext.atSpeedAfter). */
+  atSpeedAfter?: number;
 }
 
 /**
@@ -290,9 +292,10 @@ async function prepare(state: LaneCell, cell: CellSpec, ctx: ScheduleContext): P
   if (server.health.pools !== undefined) state.meta = { ...state.meta, pools: server.health.pools };
   await guarded(state, cell.server, ctx.signal, async () => {
     const context = cellContext(state, server, cell, ctx);
-    const { checkError, loop } = await prepareCell(cell, context);
+    const { checkError, loop, atSpeedAfter } = await prepareCell(cell, context);
     state.preparedOn = context.server.pid;
     state.loop = loop ?? state.loop;
+    state.atSpeedAfter ??= atSpeedAfter;
     if (checkError !== undefined) {
       state.result = summarizeCell(state.meta, [], {
         connections: ctx.plan.connections,
@@ -371,6 +374,7 @@ function cellContext(state: LaneCell, server: RunningServer, cell: CellSpec, ctx
       return fresh;
     },
     plan: ctx.plan,
+    ...(state.atSpeedAfter === undefined ? {} : { atSpeedAfter: state.atSpeedAfter }),
     loadWorkers: ctx.loadWorkers,
     probe: ctx.probe,
     settings: ctx.settings,
