@@ -56,6 +56,8 @@ export interface CellContext {
    * least --warmup and the serving threads' minimum, instead of until two slices agree.
    */
   atSpeedAfter?: number;
+  /** The cell's loop use was measured on an earlier server: the same code, so it is not measured again. */
+  loopChecked?: boolean;
 }
 
 /**
@@ -76,7 +78,7 @@ export interface Prepared {
 /**
  * Before any run of a cell on one server: quiet again after the previous cell, its answer checked
  * once (checkError: why it is wrong, if it is), the loop check while the server is still quiet
- * (a warm-up's leftovers would hold the loop), then a discarded warm-up. Throws ServerLost when
+ * (a warm-up's leftovers would hold the loop; on the cell's first server only), then a discarded warm-up. Throws ServerLost when
  * the server dies or hangs meanwhile.
  */
 export async function prepareCell(spec: CellSpec, ctx: CellContext): Promise<Prepared> {
@@ -84,7 +86,7 @@ export async function prepareCell(spec: CellSpec, ctx: CellContext): Promise<Pre
   ctx.onPhase('check');
   const checkError = await check(spec, ctx);
   if (checkError !== undefined) return { checkError: `answer check failed: ${checkError}` };
-  const loop = await checkLoopUse(spec, ctx);
+  const loop = ctx.loopChecked === true ? undefined : await checkLoopUse(spec, ctx);
   const atSpeedAfter = await warmUp(spec, ctx);
   return { ...(loop === undefined ? {} : { loop }), ...(atSpeedAfter === undefined ? {} : { atSpeedAfter }) };
 }

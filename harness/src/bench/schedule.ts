@@ -375,6 +375,7 @@ function cellContext(state: LaneCell, server: RunningServer, cell: CellSpec, ctx
     },
     plan: ctx.plan,
     ...(state.atSpeedAfter === undefined ? {} : { atSpeedAfter: state.atSpeedAfter }),
+    ...(state.loop === undefined ? {} : { loopChecked: true }),
     loadWorkers: ctx.loadWorkers,
     probe: ctx.probe,
     settings: ctx.settings,
