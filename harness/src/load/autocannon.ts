@@ -149,8 +149,10 @@ export function runLoad(options: LoadOptions): LoadRun {
         // Stretched runs are given the cap, and stopped once --duration and the minimum are both met.
         duration: stretch ? maxDurationSec : options.durationSec,
         timeout: options.timeoutSec,
-        // 100 ms samples let sub-second runs end on time (the default 1 s rounds them up).
-        sampleInt: 100,
+        // 100 ms samples let sub-second runs end on time (the default 1 s rounds them up); autocannon
+        // ends a run only on a sample, so a watched load samples as often as it is looked at, or
+        // each warm-up would run on for 50 ms on average after it was done.
+        sampleInt: options.stopWhen !== undefined && workers === 0 ? WATCH_MS : 100,
         ...(fromWorkers !== undefined
           ? // autocannon's types know only the in-process function; its threads take a path.
             { workers, setupClient: WORKER_LATENCY as unknown as (client: autocannon.Client) => void, title: fromWorkers.channel }
