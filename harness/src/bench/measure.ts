@@ -1,6 +1,6 @@
 import { Interrupted } from '../cli/interrupt.ts';
 import type { ScenarioSettings } from '@bench/app';
-import { runLoad, type LoadResult } from '../load/autocannon.ts';
+import { runLoad, type LoadOptions, type LoadResult } from '../load/autocannon.ts';
 import type { RunSettings } from './settings.ts';
 import type { Probe, ProbeReport } from '../load/probe.ts';
 import { evictAndVerify } from '../system/page-cache.ts';
@@ -15,7 +15,7 @@ import { cpuByKind, cpuPerRequest } from '../system/thread-kinds.ts';
 import type { CpuPerRequest, LoopUse, RunResult, Warmup } from '../model/cell.ts';
 import { checkLoopUse } from './loop-check.ts';
 import type { ServerSources } from '../model/environment.ts';
-import { isSteady, runCapSec, servingThreads, WARMUP_REQUESTS_PER_THREAD, warmupSliceSec } from './run-length.ts';
+import { isSteady, runCapSec, servingThreads, WARMUP_REQUESTS_PER_THREAD, warmupWatch } from './run-length.ts';
 import { fairness } from '../stats/fairness.ts';
 import { runLatencyCheck } from '../stats/littles-law.ts';
 import type { CellSpec } from '../servers/scenarios.ts';
@@ -50,6 +50,14 @@ export interface CellContext {
    * like any other) and records why; absent where nothing may be restarted.
    */
   restart?: (reason: string) => Promise<RunningServer>;
+  /**
+   * The requests an earlier server of this cell (same lane) had served when its warm-up's rate
+   * was first at speed (Prepared.atSpeedAfter): a later server is warmed up to that many, and at
+   * least --warmup and the serving threads' minimum, instead of until two slices agree.
+   */
+  atSpeedAfter?: number;
+  /** The cell's loop use was measured on an earlier server: the same code, so it is not measured again. */
+  loopChecked?: boolean;
 }
 
 /**
@@ -63,12 +71,14 @@ export const WARMUP_MAX_CONNECTIONS = 10;
 export interface Prepared {
   checkError?: string;
   loop?: LoopUse;
+  /** What the warm-up found (warmupWatch's atSpeedAfter), for the cell's later servers (CellContext.atSpeedAfter). */
+  atSpeedAfter?: number;
 }
 
 /**
  * Before any run of a cell on one server: quiet again after the previous cell, its answer checked
  * once (checkError: why it is wrong, if it is), the loop check while the server is still quiet
- * (a warm-up's leftovers would hold the loop), then a discarded warm-up. Throws ServerLost when
+ * (a warm-up's leftovers would hold the loop; on the cell's first server only), then a discarded warm-up. Throws ServerLost when
  * the server dies or hangs meanwhile.
  */
 export async function prepareCell(spec: CellSpec, ctx: CellContext): Promise<Prepared> {
@@ -76,52 +86,52 @@ export async function prepareCell(spec: CellSpec, ctx: CellContext): Promise<Pre
   ctx.onPhase('check');
   const checkError = await check(spec, ctx);
   if (checkError !== undefined) return { checkError: `answer check failed: ${checkError}` };
-  const loop = await checkLoopUse(spec, ctx);
-  await warmUp(spec, ctx);
-  return loop === undefined ? {} : { loop };
+  const loop = ctx.loopChecked === true ? undefined : await checkLoopUse(spec, ctx);
+  const atSpeedAfter = await warmUp(spec, ctx);
+  return { ...(loop === undefined ? {} : { loop }), ...(atSpeedAfter === undefined ? {} : { atSpeedAfter }) };
 }
 
 /** What each server's warm-up of each path showed: the rate the runs are sized from. */
 const warmups = new WeakMap<RunningServer, Map<string, Warmup>>();
 
 /**
- * The discarded warm-up: at least --warmup, then short slices until two in a row serve the same
- * rate within 10 % (the JIT has settled) and every thread serving the cell has had its share of
- * requests (each worker thread has a JIT of its own), or --warmup-max has passed.
+ * The discarded warm-up: one load of at least --warmup, watched in short slices until two in a
+ * row serve the same rate within 10 % (the JIT has settled) and every thread serving the cell
+ * has had its share of requests (each worker thread has a JIT of its own), or --warmup-max has
+ * passed (warmupWatch). In this process, never on autocannon's worker threads: only here can
+ * the load be watched as it runs, and a warm-up's figures are not measured.
  */
-async function warmUp(spec: CellSpec, ctx: CellContext): Promise<void> {
+async function warmUp(spec: CellSpec, ctx: CellContext): Promise<number | undefined> {
   const { plan } = ctx;
-  if (plan.warmupSec <= 0) return;
+  if (plan.warmupSec <= 0) return undefined;
   ctx.onPhase('warm-up');
   const threads = servingThreads(spec.mode, ctx.server.health.pools, ctx.server.servingPids.length);
   const connections = Math.max(Math.min(plan.connections, WARMUP_MAX_CONNECTIONS), threads);
-  const first = await load(spec, ctx, plan.warmupSec, connections);
-  const rates = [first.requestsPerSec];
-  const slices = [plan.warmupSec];
-  let served = first.completed;
-  let spent = plan.warmupSec;
-  while (!isSteady(rates, slices) || served < threads * WARMUP_REQUESTS_PER_THREAD) {
-    const left = plan.warmupMaxSec - spent;
-    // Nothing finished yet (a bcrypt cell's first 0.1 s): the rest of the budget in one slice.
-    const slice = (rates.at(-1) ?? 0) > 0 ? warmupSliceSec(rates.at(-1) ?? 0, connections) : left;
-    if (slice <= 0.05 || spent + slice > plan.warmupMaxSec + 1e-9) break;
-    const next = await load(spec, ctx, slice, connections);
-    rates.push(next.requestsPerSec);
-    served += next.completed;
-    slices.push(slice);
-    spent += slice;
-  }
+  const maxSec = Math.max(plan.warmupSec, plan.warmupMaxSec);
+  const minimum = threads * WARMUP_REQUESTS_PER_THREAD;
+  const watch = warmupWatch({ minSec: plan.warmupSec, maxSec, connections, requests: minimum });
+  // A later server of a cell runs the same code as the first: it is at speed after as many
+  // requests as the first needed, so it is not kept on to see two slices agree again.
+  const enough = ctx.atSpeedAfter === undefined ? undefined : Math.max(minimum, ctx.atSpeedAfter);
+  const result = await load(spec, ctx, maxSec, connections, {
+    stopWhen: (responses, elapsedSec) =>
+      enough === undefined ? watch.observe(responses, elapsedSec) : elapsedSec >= plan.warmupSec && responses >= enough,
+  });
+  // A load that reached its length between two looks: its last slice closes on its own figures.
+  watch.observe(result.completed, result.elapsedSec);
   const server = ctx.server;
   const byPath = warmups.get(server) ?? new Map<string, Warmup>();
   byPath.set(spec.path, {
-    sec: Math.round(spent * 100) / 100,
-    steady: isSteady(rates, slices),
-    requestsPerSec: rates.at(-1) ?? 0,
+    sec: Math.round(result.elapsedSec * 100) / 100,
+    steady: enough === undefined ? isSteady(watch.rates, watch.slices) : result.completed >= enough,
+    requestsPerSec: watch.rates.at(-1) ?? result.requestsPerSec,
     connections,
-    requests: served,
+    requests: result.completed,
     servingThreads: threads,
+    ...(enough === undefined ? {} : { asEarlierServer: enough }),
   });
   warmups.set(server, byPath);
+  return enough === undefined ? watch.atSpeedAfter() : ctx.atSpeedAfter;
 }
 
 async function check(spec: CellSpec, ctx: CellContext): Promise<string | undefined> {
@@ -158,14 +168,16 @@ async function load(
   ctx: CellContext,
   durationSec: number,
   connections = ctx.plan.connections,
-  stretch: { minRequests: number; maxDurationSec: number } = { minRequests: 0, maxDurationSec: durationSec },
+  stretch: { minRequests?: number; maxDurationSec?: number; stopWhen?: LoadOptions['stopWhen'] } = {},
 ): Promise<LoadResult> {
   throwIfInterrupted(ctx.signal);
   const { plan, server } = ctx;
-  const workers = ctx.loadWorkers !== undefined && connections >= ctx.loadWorkers ? { workers: ctx.loadWorkers } : {};
+  // A watched load runs in this process (stopWhen is asked here).
+  const workers =
+    ctx.loadWorkers !== undefined && connections >= ctx.loadWorkers && stretch.stopWhen === undefined ? { workers: ctx.loadWorkers } : {};
   const run = runLoad({ url: server.url + spec.path, connections, durationSec, timeoutSec: plan.timeoutSec, ...stretch, ...workers });
   // autocannon stops at the duration whatever is outstanding; past this something is wrong.
-  const deadlineMs = (Math.max(durationSec, stretch.maxDurationSec) + plan.timeoutSec + 5) * 1000;
+  const deadlineMs = (Math.max(durationSec, stretch.maxDurationSec ?? durationSec) + plan.timeoutSec + 5) * 1000;
   let timer: NodeJS.Timeout | undefined;
   const onAbort = () => run.stop();
   ctx.signal.addEventListener('abort', onAbort, { once: true });

@@ -63,6 +63,64 @@ export function isSteady(rates: readonly number[], slicesSec: readonly number[] 
   return Math.abs(last - before) < STEADY_TOLERANCE * Math.max(last, before) + counting;
 }
 
+/** What a warm-up's slices showed, and whether it may end. */
+export interface WarmupWatch {
+  /** Each closed slice's rate (requests/s) and length (s), in order. */
+  readonly rates: readonly number[];
+  readonly slices: readonly number[];
+  /**
+   * Given the responses so far and the seconds since the load began: true once the last two
+   * slices agree and `requests` have been served, or once the next slice would pass `maxSec`.
+   */
+  observe(responses: number, elapsedSec: number): boolean;
+  /**
+   * Once steady: the requests served when the rate was first at speed, at the start of the
+   * earlier of the two slices that agreed (0 when that was the first slice). Undefined while unsteady.
+   */
+  atSpeedAfter(): number | undefined;
+}
+
+/**
+ * The warm-up's stop rule over one unbroken load, cut into slices as it goes: the first
+ * `minSec` long, each next one warmupSliceSec of the last rate. One load rather than a load per
+ * slice: a new load starts behind the requests the last one left in flight (ten bcrypt hashes,
+ * 0.7 s), so its slice read 5 to 6 hashes a second where the server served 14, bcrypt and
+ * sleep/sync cells compared that backlog instead of the server and ran to 2.5 s or to their cap.
+ */
+export function warmupWatch(options: { minSec: number; maxSec: number; connections: number; requests: number }): WarmupWatch {
+  const rates: number[] = [];
+  const slices: number[] = [];
+  // Requests served by the end of each slice.
+  const ends: number[] = [];
+  let from = 0;
+  let counted = 0;
+  let next = options.minSec;
+  let done = false;
+  return {
+    rates,
+    slices,
+    observe(responses, elapsedSec) {
+      if (done) return true;
+      if (elapsedSec < next) return false;
+      const slice = elapsedSec - from;
+      const rate = (responses - counted) / slice;
+      rates.push(rate);
+      slices.push(slice);
+      ends.push(responses);
+      from = elapsedSec;
+      counted = responses;
+      // Nothing finished yet (a bcrypt cell's first 0.1 s): the rest of the budget in one slice.
+      const length = rate > 0 ? warmupSliceSec(rate, options.connections) : options.maxSec - elapsedSec;
+      next = elapsedSec + length;
+      done = (isSteady(rates, slices) && responses >= options.requests) || length <= 0.05 || next > options.maxSec + 1e-9;
+      return done;
+    },
+    atSpeedAfter() {
+      return isSteady(rates, slices) ? (ends.at(-3) ?? 0) : undefined;
+    },
+  };
+}
+
 /**
  * Requests each thread serving a cell should have run before the warm-up may end, however soon
  * its slices agreed: each worker thread has a JIT of its own, and one fib(28) request alone calls

@@ -23,7 +23,15 @@ export interface LoadOptions {
    */
   minRequests?: number;
   maxDurationSec?: number;
+  /**
+   * In-process only: asked every WATCH_MS with the responses so far and the seconds since the
+   * load began; the run stops as soon as it answers true (a warm-up that has seen enough).
+   */
+  stopWhen?: (responses: number, elapsedSec: number) => boolean;
 }
+
+/** How often stopWhen is asked: a warm-up slice (0.2 s at least) ends within this of its time. */
+const WATCH_MS = 20;
 
 export interface LoadResult {
   requestsPerSec: number;
@@ -125,6 +133,7 @@ export function runLoad(options: LoadOptions): LoadRun {
   const maxDurationSec = Math.max(options.durationSec, options.maxDurationSec ?? options.durationSec);
   const stretch = minRequests > 0 && maxDurationSec > options.durationSec;
   let timer: NodeJS.Timeout | undefined;
+  let watch: NodeJS.Timeout | undefined;
   // Connection by connection, in-process only (worker threads take setupClient as a file path).
   const inFlight: InFlight[] = [];
   const answeredMs: number[] = [];
@@ -140,8 +149,10 @@ export function runLoad(options: LoadOptions): LoadRun {
         // Stretched runs are given the cap, and stopped once --duration and the minimum are both met.
         duration: stretch ? maxDurationSec : options.durationSec,
         timeout: options.timeoutSec,
-        // 100 ms samples let sub-second runs end on time (the default 1 s rounds them up).
-        sampleInt: 100,
+        // 100 ms samples let sub-second runs end on time (the default 1 s rounds them up); autocannon
+        // ends a run only on a sample, so a watched load samples as often as it is looked at, or
+        // each warm-up would run on for 50 ms on average after it was done.
+        sampleInt: options.stopWhen !== undefined && workers === 0 ? WATCH_MS : 100,
         ...(fromWorkers !== undefined
           ? // autocannon's types know only the in-process function; its threads take a path.
             { workers, setupClient: WORKER_LATENCY as unknown as (client: autocannon.Client) => void, title: fromWorkers.channel }
@@ -149,6 +160,7 @@ export function runLoad(options: LoadOptions): LoadRun {
       },
       async (error, result) => {
         clearTimeout(timer);
+        clearInterval(watch);
         if (error !== null && error !== undefined) {
           fromWorkers?.close();
           return reject(error);
@@ -185,6 +197,17 @@ export function runLoad(options: LoadOptions): LoadRun {
         });
       },
     );
+    const stopWhen = workers === 0 ? options.stopWhen : undefined;
+    if (stopWhen !== undefined) {
+      let responses = 0;
+      const startedAt = performance.now();
+      instance.on('response', () => responses++);
+      watch = setInterval(() => {
+        if (!stopWhen(responses, (performance.now() - startedAt) / 1000)) return;
+        clearInterval(watch);
+        instance?.stop();
+      }, WATCH_MS);
+    }
     if (stretch) {
       let responses = 0;
       let durationPassed = false;

@@ -191,6 +191,13 @@ export interface Warmup {
   connections?: number;
   requests?: number;
   servingThreads?: number;
+  /**
+   * added: set on a cell's later server (the midway restart, or a replacement): the requests it
+   * was warmed up to, what the cell's first server had served when its rate was at speed (or the
+   * serving threads' minimum), instead of waiting for two slices to agree; `steady` then says it
+   * got them before --warmup-max.
+   */
+  asEarlierServer?: number;
 }
 
 /**

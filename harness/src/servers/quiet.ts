@@ -76,8 +76,16 @@ export async function drain(ctx: ControlContext): Promise<void> {
 }
 
 /**
+ * The gap between the two /stats answers that call a server quiet. A server with nothing in hand
+ * is idle, so a request still unread in a socket is read and counted within a millisecond or
+ * two; the gap is paid by every wait, about 180 of them in a default run (before each run, check
+ * and cross-check), so it is no longer than that needs.
+ */
+const QUIET_GAP_MS = 20;
+
+/**
  * Waits until the server is quiet: nothing in hand and nothing new finished between two /stats
- * answers 50 ms apart. The one quiet-wait of the harness: the bench (drain above), the curve's
+ * answers QUIET_GAP_MS apart. The one quiet-wait of the harness: the bench (drain above), the curve's
  * steps and the seeds' replays all wait with it, so all of them watch the process while waiting
  * (a dead or hung server is ServerLost at once, not a deadline later) and give up with ServerBusy,
  * saying `busyReason`, when `deadlineMs` passes with the server still working.
@@ -93,7 +101,7 @@ export async function waitQuiet(ctx: ControlContext, deadlineMs: number, busyRea
     const total = Object.values(stats.routes).reduce((sum, r) => sum + r.count, 0);
     if (stats.inFlight === 0 && total === lastTotal) return;
     lastTotal = stats.inFlight === 0 ? total : -1;
-    await new Promise((resolve) => setTimeout(resolve, 50));
+    await new Promise((resolve) => setTimeout(resolve, QUIET_GAP_MS));
   }
 }
 
