@@ -41,7 +41,9 @@ describe('the ab-pairs block', () => {
       // sides that differ only in what nothing reads, declared A/A by the folder's name
       { folder: '3-aa-default', report: pair('aa', 'cc', [cell('inconclusive', 0.2)]) },
     ]);
-    expect(body).toContain('A/B pairs (A and B differ): 1 of 2 pair-cells flagged; their estimates of B/A: median 0.950x, from 0.950x to 0.950x.');
+    expect(body).toContain(
+      'A/B pairs (A and B differ): 1 of 2 pair-cells flagged; their estimates of B/A: median 0.950x, from 0.950x to 0.950x.',
+    );
     expect(body).toContain('A/A pairs (both sides the same): 1 of 3 pair-cells flagged (false flags).');
     expect(body).toContain('Smallest change a pair could see: median 4.0 %, from 2.5 % to 20.0 %.');
     expect(body).toMatch(
