@@ -49,10 +49,12 @@ export function abExitCode(report: Report): number {
  * bench:ab's runs: a new pair of server processes every AB_PLAN.roundsPerProcess rounds (A B | B A
  * on each pair, so each pair is balanced and is one unit of the interval), at least minPairs of
  * them, then one more at a time while a cell's interval is wider than a change of the margin
- * needs (ab-verdict.ts abNeed), up to maxPairs and within the budget. The minimum is what an
- * interval over pairs needs; the budget is the five minutes a check on a pull request can take.
+ * needs (ab-verdict.ts abNeed), up to maxPairs and within the budget. The minimum is what a
+ * width to stop on needs: from 3 pairs (2 degrees of freedom) the spread reads narrow by chance
+ * often enough that a run stops early on an interval that misses a change of the margin; the
+ * budget is the five minutes a check on a pull request can take.
  */
-export const AB_PLAN = { roundsPerProcess: 2, minPairs: 3, maxPairs: 20, budgetSec: 300 } as const;
+export const AB_PLAN = { roundsPerProcess: 2, minPairs: 6, maxPairs: 20, budgetSec: 300 } as const;
 
 /** Sets the plan's runs to bench:ab's shape, keeping what the user gave (--runs, --max-runs, --budget: rounded to whole pairs). --quick keeps bench's. */
 export function abSchedule(plan: Plan, argv: readonly string[]): void {
