@@ -89,7 +89,8 @@ describe('--profile', () => {
       const sleeper = sleepSync?.late?.holders[0];
       expect(`${sleeper?.name} from ${sleeper?.caller?.name}`, runtime).toMatch(/sleep/);
       const sleepAsync = cellOf(report, runtime, 'sleep', 'async').profile?.summary;
-      expect(sleepAsync?.late?.share, runtime).toBeLessThan(0.05);
+      // Not zero: a shared host or a collection can make any loop late now and then.
+      expect(sleepAsync?.late?.share, runtime).toBeLessThan(Math.min(0.25, (sleepSync?.late?.share ?? 0) / 4));
       expect(
         sleepAsync?.late?.holders.some((h) => /^sleep/.test(h.name)),
         runtime,
