@@ -2,7 +2,7 @@
 // the warm-up asks every thread that serves a cell for its share of requests.
 import { describe, expect, it } from 'vitest';
 import { slowFirstRun } from '../src/bench/first-run.ts';
-import { servingThreads } from '../src/bench/run-length.ts';
+import { servingThreads, warmupRequests } from '../src/bench/run-length.ts';
 import { cellRemarks } from '../src/report/flags.ts';
 import type { Warmup } from '../src/model/cell.ts';
 import { makeRun } from './fixtures.ts';
@@ -63,5 +63,21 @@ describe('servingThreads', () => {
     expect(servingThreads('worker', pools, 3)).toBe(6);
     expect(servingThreads('async', { ...pools, threadpool: { size: null, source: 'cannot be set', what: 'bun' } }, 1)).toBe(1);
     expect(servingThreads('worker', undefined, 1)).toBe(1);
+  });
+});
+
+describe('warmupRequests', () => {
+  const pools = {
+    threadpool: { size: 4, source: 'default' as const, what: 'libuv' },
+    workers: { size: 2, source: 'default' as const, what: 'fib' },
+  };
+  it("ten for each thread running the cell's JavaScript, one for each native pool thread", () => {
+    expect(warmupRequests('sync', pools, 1)).toBe(10);
+    expect(warmupRequests('worker', pools, 1)).toBe(20);
+    expect(warmupRequests('worker', pools, 3)).toBe(60);
+    // The loop's JavaScript and a start for each of the 4 pool threads, not 40.
+    expect(warmupRequests('async', pools, 1)).toBe(14);
+    expect(warmupRequests('async', pools, 2)).toBe(28);
+    expect(warmupRequests('async', { ...pools, threadpool: { size: null, source: 'cannot be set', what: 'bun' } }, 1)).toBe(10);
   });
 });

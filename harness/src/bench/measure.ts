@@ -15,7 +15,7 @@ import { cpuByKind, cpuPerRequest } from '../system/thread-kinds.ts';
 import type { CpuPerRequest, LoopUse, RunResult, Warmup } from '../model/cell.ts';
 import { checkLoopUse } from './loop-check.ts';
 import type { ServerSources } from '../model/environment.ts';
-import { isSteady, runCapSec, servingThreads, WARMUP_REQUESTS_PER_THREAD, warmupWatch } from './run-length.ts';
+import { isSteady, runCapSec, servingThreads, warmupRequests, warmupWatch } from './run-length.ts';
 import { fairness } from '../stats/fairness.ts';
 import { runLatencyCheck } from '../stats/littles-law.ts';
 import type { CellSpec } from '../servers/scenarios.ts';
@@ -108,7 +108,7 @@ async function warmUp(spec: CellSpec, ctx: CellContext): Promise<number | undefi
   const threads = servingThreads(spec.mode, ctx.server.health.pools, ctx.server.servingPids.length);
   const connections = Math.max(Math.min(plan.connections, WARMUP_MAX_CONNECTIONS), threads);
   const maxSec = Math.max(plan.warmupSec, plan.warmupMaxSec);
-  const minimum = threads * WARMUP_REQUESTS_PER_THREAD;
+  const minimum = warmupRequests(spec.mode, ctx.server.health.pools, ctx.server.servingPids.length);
   const watch = warmupWatch({ minSec: plan.warmupSec, maxSec, connections, requests: minimum });
   // A later server of a cell runs the same code as the first: it is at speed after as many
   // requests as the first needed, so it is not kept on to see two slices agree again.

@@ -122,13 +122,25 @@ export function warmupWatch(options: { minSec: number; maxSec: number; connectio
 }
 
 /**
- * Requests each thread serving a cell should have run before the warm-up may end, however soon
- * its slices agreed: each worker thread has a JIT of its own, and one fib(28) request alone calls
- * the function some 300,000 times, so ten leave every thread's hot path compiled (a bcrypt pool,
- * native code, needs only its threads started). Ten a thread keeps Node's hash/async warm-up (4
- * threads at 14 to 15 hashes a second) within the 3 s cap.
+ * Requests each thread that runs a cell's JavaScript should have run before the warm-up may end,
+ * however soon its slices agreed: each event loop and each worker thread has a JIT of its own,
+ * and one fib(28) request alone calls the function some 300,000 times, so ten leave every such
+ * thread's hot path compiled.
  */
-export const WARMUP_REQUESTS_PER_THREAD = 10;
+const WARMUP_REQUESTS_PER_THREAD = 10;
+
+/**
+ * The requests a cell's warm-up must serve: ten for each thread that runs its JavaScript (each
+ * process's loop, or each worker in worker mode), and one for each thread of a runtime's pool in
+ * async mode. That pool runs native code (bcrypt, file reads) with nothing to compile: one
+ * request starts a thread. Ten a pool thread too held Node's and Deno's hash/async warm-ups (4
+ * threads at 14 hashes a second) near 3 s on every server process.
+ */
+export function warmupRequests(mode: string, pools: Pools | undefined, processes: number): number {
+  if (mode === 'worker') return servingThreads(mode, pools, processes) * WARMUP_REQUESTS_PER_THREAD;
+  const poolThreads = mode === 'async' ? Math.max(0, pools?.threadpool.size ?? 0) : 0;
+  return Math.max(1, processes) * (WARMUP_REQUESTS_PER_THREAD + poolThreads);
+}
 
 /**
  * The threads that serve a cell's requests, over all serving processes: the worker pool for
