@@ -264,13 +264,16 @@ describe('a second Ctrl-C', () => {
       });
     child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
     await seen(/^node hello\/baseline: /m);
+    // The sleep cells' servers are up once one is checked (between groups, the hello servers may
+    // be gone and the next not started yet).
+    await seen(/node sleep\/\w+ check/);
     const tree = processTree(child.pid!);
-    const servers = tree.filter((pid) => processesMentioning('--port').includes(pid));
+    const servers = tree.filter((pid) => processesMentioning('--port').includes(pid)).filter(isAlive);
     expect(servers.length).toBeGreaterThan(0);
     // Servers that do not answer their SIGTERM hold the graceful stop for its 5 s grace, so the
     // second request below always comes while the first is still being served (a fast host would
-    // otherwise finish the stop first).
-    for (const pid of servers.filter(isAlive)) process.kill(pid, 'SIGSTOP');
+    // otherwise finish the stop first). A stopped process acts on no signal but SIGKILL and SIGCONT.
+    for (const pid of servers) process.kill(pid, 'SIGSTOP');
     child.kill('SIGINT');
     await seen(/SIGINT: stopping the load/);
     // A second request, not the first one's echo: after the acknowledgement has been read.
