@@ -3,32 +3,29 @@ import { mergeReport } from '../report/merge.ts';
 import { readCells, writeCell, writeMeta } from '../report/output.ts';
 import type { Plan } from './plan.ts';
 import { scheduleSettings } from './settings.ts';
-import type { Progress } from './progress.ts';
 import { formatMs, formatRps } from '../report/text/formats.ts';
 import { percent } from '../report/flags.ts';
 import type { CellResult } from '../model/cell.ts';
-import type { Report, RuntimeEntry } from '../model/report.ts';
+import type { Report } from '../model/report.ts';
 import { withFeatures, type ReportFeatures } from '../report/section.ts';
-import { probeRuntime, runtimeSpec, type RuntimeSpec } from '../servers/runtimes.ts';
-import { resolveRequest } from '../servers/runtime-install.ts';
 import type { CellSpec } from '../servers/scenarios.ts';
-import { benchGroup, type Lane, type PairNeed, type ScheduleContext } from './schedule.ts';
+import { benchGroup, type PairNeed, type ScheduleContext } from './schedule.ts';
+import { runLanes, type LaneSpec } from './lanes.ts';
 import { stopKind } from '../servers/quiet.ts';
 import { scenarioGroups, weightedPace } from './budget.ts';
 import type { RunningServer } from '../servers/server.ts';
 import { createPhaseClock, phaseKind } from './phase-clock.ts';
 import { hopOptions, withHopCosts } from './sweep-hop.ts';
-import type { ServerHost } from '../servers/server-host.ts';
 import { profilePhase } from './profile-runs.ts';
 import { closeRun, measureRoundTrip, primeFor, recordMachineSpeed, setUpRun, type SetupOptions } from './run-setup.ts';
 
 export interface BenchOptions extends SetupOptions {
   /**
-   * The installations to run, one lane each (bench-cli resolves plan.versions before anything
-   * starts, so an unknown version exits 2). Default: the plan's versions resolved here, or each
-   * runtime's pinned installation.
+   * What is measured against what, before --processes multiplies it (bench-cli resolves
+   * plan.versions before anything starts, so an unknown version exits 2; bench:ab gives its A and
+   * B sides). Default: the plan's versions resolved here, or each runtime's pinned installation.
    */
-  specs?: RuntimeSpec[];
+  lanes?: LaneSpec[];
   /** Called as each measured run starts, with its server (fault-injection tests kill or stop it). */
   onRunStarted?: (server: RunningServer, cell: CellSpec) => void;
   /** What the features add to the report (versions compared, their sections); given by bench-cli. */
@@ -59,18 +56,12 @@ export async function runBench(plan: Plan, options: BenchOptions): Promise<Bench
   const setup = await setUpRun(plan, options);
   const { runDir, meta, cells, swept, host, signal } = setup;
   const passes = plan.connections;
-  const specs = options.specs ?? planSpecs(plan, (line) => progress.log(line));
-  const counts = plan.processes?.map((p) => (p === 'auto' ? setup.serverCpuCount : p));
-  const processCounts = counts === undefined ? [undefined] : [...new Set(counts)];
-  if (plan.processes?.includes('auto') === true)
-    meta.parameters.autoProcesses = { count: setup.serverCpuCount, cpusOf: host?.environment.host ?? 'this host' };
-  const total = cells.length * specs.length * processCounts.length * passes.length;
   const perUnitSec = plan.warmupSec + plan.runs * (plan.durationSec + 0.4) + 0.3;
   let done = 0;
+  let total = 0;
   let groupUnits = 0;
   // The pace starts with the first cell: what setup took (input files, fingerprint) comes off the budget first.
   let pace: ((done: number, current: number, need?: number) => boolean) | undefined;
-  const lanes: Lane[] = [];
   const context: ScheduleContext = {
     plan: scheduleSettings(plan, passes[0]),
     probe: setup.probe,
@@ -105,16 +96,10 @@ export async function runBench(plan: Plan, options: BenchOptions): Promise<Bench
     },
   };
   try {
-    for (const spec of specs) {
-      const first = openLane(spec, progress, host);
-      meta.runtimes.push(first.entry);
-      for (const processes of processCounts) {
-        // Lanes of one installation share its report entry (one version, one status).
-        const lane: Lane = { ...first, servers: new Map(), startErrors: new Map(), ...(processes === undefined ? {} : { processes }) };
-        if (lane.entry.status === 'ok') lanes.push(lane);
-        else done += cells.length * passes.length;
-      }
-    }
+    const run = runLanes(plan, setup, options.lanes);
+    const lanes = run.lanes;
+    total = cells.length * (lanes.length + run.skipped) * passes.length;
+    done = run.skipped * cells.length * passes.length;
     await measureRoundTrip(setup, lanes[0]?.spec);
     writeMeta(runDir, meta);
     // Interleaved: every runtime takes part in each cell, run by run. Sequential: one runtime
@@ -166,7 +151,7 @@ export async function runBench(plan: Plan, options: BenchOptions): Promise<Bench
       }
     }
     if (plan.profile) clock.enter('profile');
-    if (plan.profile) await profilePhase(plan, lanes, cells, context, { runDir, swept, log: (line) => progress.log(line) });
+    if (plan.profile) await profilePhase(plan, lanes, setup);
   } catch (error) {
     if (!(error instanceof Interrupted)) throw error;
   } finally {
@@ -184,35 +169,6 @@ export async function runBench(plan: Plan, options: BenchOptions): Promise<Bench
     timing: clock.read(),
   });
   return { report: withFeatures(merged, options.features), runDir };
-}
-
-/** One spec per lane: each named version's installation (fetched if needed), or each runtime's pinned one. */
-export function planSpecs(plan: Plan, log: (line: string) => void): RuntimeSpec[] {
-  return plan.versions === undefined
-    ? plan.runtimes.map((name) => runtimeSpec(name))
-    : plan.versions.map((request) => resolveRequest(request, { log }));
-}
-
-/**
- * A lane for one installation, or its entry saying why it is skipped (binary missing or broken,
- * here or on the server host). With --server-host the server host's own installation of that
- * runtime is used (found by the preflight), not this host's.
- */
-export function openLane(local: RuntimeSpec, progress: Progress, host?: ServerHost): Lane {
-  const there = host?.installation(local);
-  const spec = there?.spec ?? local;
-  const probed = there?.probe ?? probeRuntime(spec);
-  const name = spec.label ?? spec.name;
-  if (!probed.ok) progress.log(`${name}: skipped: ${probed.reason}`);
-  const where = {
-    ...(spec.source === undefined ? {} : { source: spec.source }),
-    ...(spec.binary === '' ? {} : { binary: spec.binary }),
-    ...(spec.label === undefined ? {} : { label: spec.label }),
-  };
-  const entry: RuntimeEntry = probed.ok
-    ? { name: spec.name, version: probed.version, status: 'ok', ...where }
-    : { name: spec.name, version: '', status: 'skipped', reason: probed.reason, ...where };
-  return { spec, entry, servers: new Map(), startErrors: new Map() };
 }
 
 /**

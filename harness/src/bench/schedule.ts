@@ -6,28 +6,17 @@ import type { ScheduleSettings } from './settings.ts';
 import type { Probe } from '../load/probe.ts';
 import type { CellResult, LoopUse, RunResult } from '../model/cell.ts';
 import type { ScenarioName } from '../model/names.ts';
-import type { RuntimeEntry } from '../model/report.ts';
-import type { RuntimeSpec } from '../servers/runtimes.ts';
 import type { CellSpec } from '../servers/scenarios.ts';
 import { stopKind } from '../servers/quiet.ts';
 import { startServer, type RunningServer } from '../servers/server.ts';
 import type { ServerHost } from '../servers/server-host.ts';
+import { laneName, laneStart, type Lane } from './lanes.ts';
+import type { ServerSettings } from './run-setup.ts';
 import { halfWidthShare } from '../stats/paired.ts';
 import { markSlowRuns, pairedOrder, precisionTarget, restartsBefore, wantsMoreRuns, withCrossCheck } from './run-rules.ts';
 import type { SpeedSampler } from '../system/speed-sampler.ts';
 import { driftCancelled } from './reference.ts';
 import { keptRuns } from '../system/host-speed.ts';
-
-/** One runtime's side of the run: its servers (started on demand) and its report entry. */
-export interface Lane {
-  spec: RuntimeSpec;
-  entry: RuntimeEntry;
-  servers: Map<ServerKind, RunningServer>;
-  /** Why a server kind could not start: it is not tried again in this run. */
-  startErrors: Map<ServerKind, string>;
-  /** Serving processes of this lane's servers (--processes); undefined = one, and not recorded. */
-  processes?: number;
-}
 
 export interface ScheduleContext {
   /** The settings of the pass under way (bench/settings.ts): its connections and run figures. */
@@ -420,7 +409,7 @@ function cellContext(state: LaneCell, server: RunningServer, cell: CellSpec, ctx
     server,
     restart: async (reason) => {
       if (recordRestarts) state.restarts.push(reason);
-      ctx.log(`${state.lane.spec.label ?? state.lane.spec.name} ${cell.scenario}/${cell.mode}: ${reason}`);
+      ctx.log(`${laneName(state.lane)} ${cell.scenario}/${cell.mode}: ${reason}`);
       // No grace: a server is restarted because it is still working through a backlog, so its
       // SIGTERM handler runs only behind that backlog and the grace would be waited out in full.
       await state.lane.servers.get(cell.server)?.stop({ graceMs: 0 });
@@ -438,7 +427,7 @@ function cellContext(state: LaneCell, server: RunningServer, cell: CellSpec, ctx
     evict: ctx.evict,
     host: ctx.host,
     signal: ctx.signal,
-    onPhase: (phase) => ctx.onPhase(state.lane.spec.label ?? state.lane.spec.name, cell, phase),
+    onPhase: (phase) => ctx.onPhase(laneName(state.lane), cell, phase),
     onRunStarted: (running) => ctx.onRunStarted?.(running, cell),
   };
 }
@@ -455,18 +444,11 @@ async function serverFor(lane: Lane, kind: ServerKind, ctx: ScheduleContext): Pr
       ctx.host !== undefined
         ? await ctx.host.startServer(lane.spec, {
             raw: kind === 'raw',
-            serverArgs: ctx.serverArgs,
+            serverArgs: [...ctx.serverArgs, ...(lane.moduleFile === undefined ? [] : ['--scenario-file', lane.moduleFile])],
             signal: ctx.signal,
             ...(lane.processes === undefined ? {} : { processes: lane.processes }),
           })
-        : await startServer(lane.spec, {
-            raw: kind === 'raw',
-            serverArgs: [...ctx.serverArgs, ...(lane.processes === undefined ? [] : ['--processes', String(lane.processes)])],
-            ...(lane.processes === undefined ? {} : { processes: lane.processes }),
-            ...(ctx.serverCpus === undefined ? {} : { cpus: ctx.serverCpus }),
-            ...(ctx.serverEnv === undefined ? {} : { env: ctx.serverEnv }),
-            signal: ctx.signal,
-          });
+        : await startServer(lane.spec, { raw: kind === 'raw', ...laneStart(lane, serverSettings(ctx), true), signal: ctx.signal });
     lane.servers.set(kind, server);
     // The pools this server runs with, as it named them: on the runtime's entry (first lane) and its cells.
     if (server.health.pools !== undefined && kind === 'hono') lane.entry.pools ??= server.health.pools;
@@ -477,7 +459,15 @@ async function serverFor(lane: Lane, kind: ServerKind, ctx: ScheduleContext): Pr
     lane.startErrors.set(kind, reason);
     lane.entry.status = 'failed';
     lane.entry.reason = reason;
-    ctx.log(`${lane.spec.label ?? lane.spec.name}: ${reason}`);
+    ctx.log(`${laneName(lane)}: ${reason}`);
     return reason;
   }
+}
+
+function serverSettings(ctx: ScheduleContext): ServerSettings {
+  return {
+    args: ctx.serverArgs,
+    ...(ctx.serverEnv === undefined ? {} : { env: ctx.serverEnv }),
+    ...(ctx.serverCpus === undefined ? {} : { cpus: ctx.serverCpus }),
+  };
 }
