@@ -97,8 +97,7 @@ async function main({ signal }: CommandContext): Promise<number> {
     runDir,
     features: abFeatures,
     parameters: { ab },
-    pairLanes: true,
-    pairNeed,
+    pairing: { need: pairNeed },
   });
   writeBenchReport(runDir, report, abFeatures);
   if (plan.outDir === undefined) updateLatest(DEFAULT_RESULTS_ROOT, runDir);
