@@ -46,7 +46,11 @@ export function laneName(lane: Pick<LaneSpec, 'spec'>): string {
  * version, one status), recorded in the run's meta once. `skipped` counts the lanes whose
  * installation is missing or broken: they take no part in the rounds.
  */
-export function runLanes(plan: Plan, setup: RunSetup, given?: readonly LaneSpec[]): { lanes: Lane[]; skipped: number } {
+export function runLanes(
+  plan: Plan,
+  setup: Pick<RunSetup, 'meta' | 'host' | 'log' | 'serverCpuCount'>,
+  given?: readonly LaneSpec[],
+): { lanes: Lane[]; skipped: number } {
   const { meta, host, log } = setup;
   const counts = plan.processes?.map((p) => (p === 'auto' ? setup.serverCpuCount : p));
   const processCounts = counts === undefined ? [undefined] : [...new Set(counts)];
