@@ -7,10 +7,11 @@ import { abConsole, abFeatures } from './ab/ab-section.ts';
 import { abExitCode, abSchedule, splitAbFlags } from './ab/ab-flags.ts';
 import { abNeed } from './ab/ab-verdict.ts';
 import { throughputMargin } from './compare/gate.ts';
-import { checkPair, laneLabel, moduleName, parseVariant, type Side, sideRecord, sideSpec, type Variant } from './ab/variants.ts';
+import { checkPair, laneLabel, moduleName, parseVariant, type Side, sideLane, sideRecord, type Variant } from './ab/variants.ts';
 import { checkoutRef, type RefCheckout, refSpec, unknownServerFlags } from './ab/ref.ts';
-import type { RuntimeSpec } from './servers/runtimes.ts';
-import { DEFAULT_RESULTS_ROOT, runBench } from './bench/bench.ts';
+import type { LaneSpec } from './bench/lanes.ts';
+import { runBench } from './bench/bench.ts';
+import { DEFAULT_RESULTS_ROOT } from './bench/run-setup.ts';
 import type { PairNeed } from './bench/schedule.ts';
 import { parsePlan } from './bench/plan.ts';
 import { createProgress } from './bench/progress.ts';
@@ -58,14 +59,14 @@ async function main({ signal }: CommandContext): Promise<number> {
   // A flag either ref predates is left off both sides, so both set up and serve alike.
   const dropFlags = [...new Set((await Promise.all([...checkouts.values()].map(unknownServerFlags))).flat())];
   if (dropFlags.length > 0) log(`server flags left off both sides (a ref predates them): ${dropFlags.map((f) => `--${f}`).join(' ')}`);
-  const specFor = async (v: Variant, runtime: RuntimeName, side: Side) => {
+  const laneFor = async (v: Variant, runtime: RuntimeName, side: Side): Promise<LaneSpec> => {
     const checkout = checkouts.get(v);
     return checkout === undefined
-      ? sideSpec(v, runtime, side, log)
-      : { ...(await refSpec(checkout, runtime, dropFlags)), label: laneLabel(runtime, side) };
+      ? sideLane(v, runtime, side, log)
+      : { spec: { ...(await refSpec(checkout, runtime, dropFlags)), label: laneLabel(runtime, side) } };
   };
-  const specs: RuntimeSpec[] = [];
-  for (const runtime of plan.runtimes) specs.push(await specFor(a, runtime, 'A'), await specFor(b, runtime, 'B'));
+  const lanes: LaneSpec[] = [];
+  for (const runtime of plan.runtimes) lanes.push(await laneFor(a, runtime, 'A'), await laneFor(b, runtime, 'B'));
   const ab = abPlan(a, b, plan.runtimes, margin);
   if (signal.aborted) return 0;
 
@@ -92,12 +93,11 @@ async function main({ signal }: CommandContext): Promise<number> {
   const { report } = await runBench(plan, {
     progress,
     signal,
-    specs,
+    lanes,
     runDir,
     features: abFeatures,
     parameters: { ab },
-    pairLanes: true,
-    pairNeed,
+    pairing: { need: pairNeed },
   });
   writeBenchReport(runDir, report, abFeatures);
   if (plan.outDir === undefined) updateLatest(DEFAULT_RESULTS_ROOT, runDir);

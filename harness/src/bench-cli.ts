@@ -1,7 +1,9 @@
 // `pnpm bench:all|bench:node|bench:bun|bench:deno [flags]`: the plan, the run, the report.
 import { resolve } from 'node:path';
 import { MIN_RUNS_FOR_INTERVAL } from './stats/stats.ts';
-import { DEFAULT_RESULTS_ROOT, exitCode, planSpecs, runBench } from './bench/bench.ts';
+import { exitCode, runBench } from './bench/bench.ts';
+import { planSpecs } from './bench/lanes.ts';
+import { DEFAULT_RESULTS_ROOT } from './bench/run-setup.ts';
 import { typedPath, writableDir } from './cli/flags.ts';
 import { type CommandContext, runCommand } from './cli/command.ts';
 import { fdWarning } from './system/fd-limit.ts';
@@ -85,7 +87,7 @@ async function main({ signal }: CommandContext): Promise<number> {
   const { report } = await runBench(plan, {
     progress,
     signal,
-    specs,
+    lanes: specs.map((spec) => ({ spec })),
     runDir,
     features,
     ...(remote === undefined ? {} : { host: serverHostOf(remote) }),

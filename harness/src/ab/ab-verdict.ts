@@ -85,7 +85,7 @@ export function ratiosByProcess(a: CellResult, b: CellResult): number[][] {
 }
 
 /**
- * bench:ab's rule for another pair of processes (bench/schedule.ts pairNeed): 0 once the
+ * bench:ab's rule for another pair of processes (bench/schedule.ts Pairing.need): 0 once the
  * interval over process pairs is within POWER_SHARE of the margin (a change of the margin would
  * be flagged 9 times in 10), else budget/budgetNeed's weight; 1 while there are too few pairs
  * for an interval.

@@ -13,7 +13,8 @@ import type { AbKind, AbSide } from '../model/ab.ts';
 import { resolveRequest } from '../servers/runtime-install.ts';
 import { refCommit } from './ref.ts';
 import { parseRuntimeRequest, type RuntimeRequest } from '../servers/runtime-request.ts';
-import { RUNTIME_NAMES, runtimeSpec, type RuntimeSpec } from '../servers/runtimes.ts';
+import { RUNTIME_NAMES, runtimeSpec } from '../servers/runtimes.ts';
+import type { LaneSpec } from '../bench/lanes.ts';
 
 export type Side = 'A' | 'B';
 
@@ -92,20 +93,18 @@ export function laneLabel(runtime: RuntimeName, side: Side): string {
 }
 
 /**
- * One side's installation of a runtime, labelled as its lane: the pinned one with the file or the
- * settings added, or the installation a runtime: variant names (fetched once if needed).
+ * One side's lane on a runtime: the pinned installation with the module file or the settings
+ * added, or the installation a runtime: variant names (fetched once if needed).
  */
-export function sideSpec(variant: Variant, runtime: RuntimeName, side: Side, log: (line: string) => void): RuntimeSpec {
+export function sideLane(variant: Variant, runtime: RuntimeName, side: Side, log: (line: string) => void): LaneSpec {
   const label = laneLabel(runtime, side);
   switch (variant.kind) {
-    case 'file': {
-      const base = runtimeSpec(runtime);
-      return { ...base, label, args: (serverArgs) => base.args([...serverArgs, '--scenario-file', variant.path]) };
-    }
+    case 'file':
+      return { spec: { ...runtimeSpec(runtime), label }, moduleFile: variant.path };
     case 'env':
-      return { ...runtimeSpec(runtime), label, env: variant.env };
+      return { spec: { ...runtimeSpec(runtime), label }, env: variant.env };
     case 'runtime':
-      return { ...resolveRequest(variant.request, { log }), label };
+      return { spec: { ...resolveRequest(variant.request, { log }), label } };
     case 'ref':
       // A worktree of its own, installed first (ref.ts refSpec): not a variation of this checkout.
       throw new Error(`${variant.raw}: a ref: side's installation comes from ref.ts`);

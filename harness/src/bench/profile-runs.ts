@@ -30,14 +30,13 @@ import { type ControlContext, control as controlRequest, post } from '../servers
 import type { CellSpec } from '../servers/scenarios.ts';
 import type { ServerKind } from '@bench/app';
 import { Interrupted } from '../cli/interrupt.ts';
-import type { Lane, ScheduleContext } from './schedule.ts';
+import { laneName, laneStart, type Lane } from './lanes.ts';
+import type { RunSetup, ServerSettings } from './run-setup.ts';
 import type { Plan } from './plan.ts';
 
 interface ProfileRunSettings {
   runDir: string;
-  serverArgs: string[];
-  serverEnv?: Readonly<Record<string, string>>;
-  serverCpus?: string;
+  servers: ServerSettings;
   connections: number;
   durationSec: number;
   warmupSec: number;
@@ -77,35 +76,28 @@ const mark = (): Mark => ({ wallMs: Date.now(), monotonicUs: Number(process.hrti
  * server is ever under load. Servers on another host are not profiled: their profiles would be
  * written there.
  */
-export async function profilePhase(
-  plan: Plan,
-  lanes: Lane[],
-  cells: CellSpec[],
-  context: ScheduleContext,
-  out: { runDir: string; swept: boolean; log: (line: string) => void },
-): Promise<void> {
-  if (context.host !== undefined) {
-    out.log('profile: servers on another host are not profiled (their profiles would be written there)');
+export async function profilePhase(plan: Plan, lanes: Lane[], setup: RunSetup): Promise<void> {
+  const { host, runDir, swept, cells, servers, signal, log } = setup;
+  if (host !== undefined) {
+    log('profile: servers on another host are not profiled (their profiles would be written there)');
     return;
   }
   await stopAllServers();
   const settings: ProfileRunSettings = {
-    runDir: out.runDir,
-    serverArgs: context.serverArgs,
-    ...(context.serverEnv === undefined ? {} : { serverEnv: context.serverEnv }),
-    ...(context.serverCpus === undefined ? {} : { serverCpus: context.serverCpus }),
+    runDir,
+    servers,
     connections: plan.connections[0] ?? 10,
     durationSec: Math.min(PROFILE_MAX_SEC, Math.max(PROFILE_MIN_SEC, plan.durationSec)),
     warmupSec: Math.min(PROFILE_WARMUP_SEC.max, Math.max(PROFILE_WARMUP_SEC.min, plan.warmupSec)),
     timeoutSec: plan.timeoutSec,
-    connectionsSwept: out.swept,
-    signal: context.signal,
-    log: out.log,
+    connectionsSwept: swept,
+    signal,
+    log,
   };
-  const measured = readCells(out.runDir);
+  const measured = readCells(runDir);
   for (const lane of lanes) {
     if (lane.processes !== undefined && lane.processes > 1) {
-      out.log(`profile: ${lane.spec.label ?? lane.spec.name} x${lane.processes}: not profiled (one serving process is)`);
+      log(`profile: ${laneName(lane)} x${lane.processes}: not profiled (one serving process is)`);
       continue;
     }
     for (const kind of ['hono', 'raw'] as const) {
@@ -150,11 +142,9 @@ async function profileServer(
   const spawned = mark();
   const server = await startServer(lane.spec, {
     raw: kind === 'raw',
-    serverArgs: settings.serverArgs,
+    ...laneStart(lane, settings.servers, false),
     profile: { dir, intervalUs: PROFILE_INTERVAL_US },
     signal: settings.signal,
-    ...(settings.serverCpus === undefined ? {} : { cpus: settings.serverCpus }),
-    ...(settings.serverEnv === undefined ? {} : { env: settings.serverEnv }),
   }).catch((error: unknown) => {
     if (error instanceof Interrupted) throw error;
     return (error as Error).message;

@@ -1,78 +1,52 @@
-import type { ScenarioSettings, ServerKind } from '@bench/app';
+import type { ServerKind } from '@bench/app';
 import { failedCell, summarizeCell, type CellMeta } from './cell.ts';
 import { Interrupted } from '../cli/interrupt.ts';
 import { crossCheckRun, measureRun, prepareCell, ServerLost, type CellContext } from './measure.ts';
 import type { ScheduleSettings } from './settings.ts';
-import type { Probe } from '../load/probe.ts';
 import type { CellResult, LoopUse, RunResult } from '../model/cell.ts';
 import type { ScenarioName } from '../model/names.ts';
-import type { RuntimeEntry } from '../model/report.ts';
-import type { RuntimeSpec } from '../servers/runtimes.ts';
 import type { CellSpec } from '../servers/scenarios.ts';
 import { stopKind } from '../servers/quiet.ts';
 import { startServer, type RunningServer } from '../servers/server.ts';
-import type { ServerHost } from '../servers/server-host.ts';
+import { laneName, laneStart, type Lane } from './lanes.ts';
+import type { RunSetup } from './run-setup.ts';
 import { halfWidthShare } from '../stats/paired.ts';
 import { markSlowRuns, pairedOrder, precisionTarget, restartsBefore, wantsMoreRuns, withCrossCheck } from './run-rules.ts';
-import type { SpeedSampler } from '../system/speed-sampler.ts';
 import { driftCancelled } from './reference.ts';
 import { keptRuns } from '../system/host-speed.ts';
 
-/** One runtime's side of the run: its servers (started on demand) and its report entry. */
-export interface Lane {
-  spec: RuntimeSpec;
-  entry: RuntimeEntry;
-  servers: Map<ServerKind, RunningServer>;
-  /** Why a server kind could not start: it is not tried again in this run. */
-  startErrors: Map<ServerKind, string>;
-  /** Serving processes of this lane's servers (--processes); undefined = one, and not recorded. */
-  processes?: number;
-}
+/** What the scheduler reads of the run's setup (bench/run-setup.ts). */
+export type ScheduleSetup = Pick<
+  RunSetup,
+  'probe' | 'settings' | 'evict' | 'servers' | 'host' | 'loadWorkers' | 'faultUsPerPage' | 'wrk' | 'speed' | 'reference' | 'signal' | 'log'
+>;
 
 export interface ScheduleContext {
   /** The settings of the pass under way (bench/settings.ts): its connections and run figures. */
   plan: ScheduleSettings;
-  probe: Probe;
-  settings: ScenarioSettings;
-  /** Set with --cold where eviction works: the files to evict before each file run. */
-  evict: string[] | undefined;
-  signal: AbortSignal;
-  serverArgs: string[];
-  /** CPUs for the servers when pinned. */
-  serverCpus?: string;
-  /** Added to every local server's environment (--allocator). */
-  serverEnv?: Readonly<Record<string, string>>;
-  /** What a fresh page cost on this host (environment.memoryFirstTouch), to tell a cell how much of its CPU went to page faults. */
-  faultUsPerPage?: number;
-  /** autocannon worker threads (pinned with more than one client CPU); absent = in-process. */
-  loadWorkers?: number;
-  /** --server-host: the servers are started there, through what the entry point built (servers/server-host.ts). */
-  host?: ServerHost;
-  /** The wrk binary when cross-checks are planned and wrk is installed. */
-  wrk?: string;
-  /** The machine-speed sampler (system/speed-sampler.ts), when running. */
-  speed?: Pick<SpeedSampler, 'window'>;
-  /** The pinned reference loop (bench/reference.ts), measured before each round: ms, or undefined when it could not be. */
-  reference?: () => Promise<number | undefined>;
+  setup: ScheduleSetup;
+  /**
+   * bench:ab: the lanes are what is compared, so each cell's lanes run back to back (A B, then
+   * B A) and every lane runs every round: a B/A ratio compares neighbours in time.
+   */
+  pairing?: Pairing;
   /**
    * Whether the run's time budget allows runs beyond the plan's minimum now (default: yes), for
    * a cell whose need (bench/budget.ts budgetNeed: 1 = at its goal or out of reach, up to 3) weighs its claim.
    */
   mayExtend?: (need: number) => boolean;
+  onPhase(runtime: string, cell: CellSpec, phase: string): void;
+  onRunStarted?: (server: RunningServer, cell: CellSpec) => void;
+}
+
+/** How paired lanes are measured (bench:ab). */
+export interface Pairing {
   /**
-   * bench:ab: the lanes are what is compared, so each cell's lanes run back to back (A B, then
-   * B A) and every lane runs every round: a B/A ratio compares neighbours in time.
-   */
-  pairLanes?: boolean;
-  /**
-   * bench:ab with a process length (plan.roundsPerProcess): past the plan's runs, another pair of
+   * With a process length (plan.roundsPerProcess): past the plan's runs, another pair of
    * server processes is measured while this says one cell's lanes still need it and the budget
    * allows. Without it, the lanes' own precision rules decide (wantsMoreRuns).
    */
-  pairNeed?: PairNeed;
-  log(line: string): void;
-  onPhase(runtime: string, cell: CellSpec, phase: string): void;
-  onRunStarted?: (server: RunningServer, cell: CellSpec) => void;
+  need?: PairNeed;
 }
 
 /** One cell's runs on one lane, as bench:ab's rule for more rounds reads them. */
@@ -181,10 +155,10 @@ export async function benchGroup(
       if (restartsBefore(round, ctx.plan)) {
         await restartServers(cells, lanes, ctx, round);
       }
-      const referenceMs = await ctx.reference?.();
+      const referenceMs = await ctx.setup.reference?.();
       const wants = (laneStates: LaneCell[]) =>
         laneStates.some((s) => s.result === undefined && wantsMoreRuns(s.runs, ctx.plan, s.cell.scenario, ctx.mayExtend));
-      if (ctx.pairLanes === true) {
+      if (ctx.pairing !== undefined) {
         // Every lane runs the round while any wants it, so each round pairs; each cell's lanes back to back.
         if (!pairedRoundWanted(byLane, cells, round, ctx, wants)) break;
         for (const index of pairedOrder([...cells.keys()], round))
@@ -208,10 +182,10 @@ export async function benchGroup(
   } finally {
     unfinishedGroup = undefined;
   }
-  if (ctx.wrk !== undefined) {
+  if (ctx.setup.wrk !== undefined) {
     for (const state of states)
       if (state.result === undefined && ctx.plan.crossCheck.includes(state.cell.scenario))
-        await crossCheck(state, state.cell, ctx, ctx.wrk);
+        await crossCheck(state, state.cell, ctx, ctx.setup.wrk);
   }
   return states.map((state) => withInstallation(state.result ?? summarizeLane(state, ctx), state.lane));
 }
@@ -219,7 +193,7 @@ export async function benchGroup(
 /**
  * Whether paired lanes run round `round`. With a process length, whole processes only: the
  * plan's runs, then (at a process boundary) one more pair of processes while any cell's lanes
- * need it (ctx.pairNeed), the cap allows a whole process and the budget allows it; a process
+ * need it (ctx.pairing.need), the cap allows a whole process and the budget allows it; a process
  * once started serves all its rounds, so each pair of processes is balanced (A B | B A).
  */
 function pairedRoundWanted(
@@ -230,7 +204,7 @@ function pairedRoundWanted(
   wants: (laneStates: LaneCell[]) => boolean,
 ): boolean {
   const per = ctx.plan.roundsPerProcess;
-  if (per === undefined || ctx.pairNeed === undefined) return byLane.some(wants);
+  if (per === undefined || ctx.pairing?.need === undefined) return byLane.some(wants);
   const measured = round - 1;
   if (!byLane.some((lane) => lane.some((s) => s.result === undefined))) return false;
   if (measured < ctx.plan.runs || measured % per !== 0) return measured < ctx.plan.maxRuns;
@@ -239,7 +213,7 @@ function pairedRoundWanted(
     0,
     ...cells.map(
       (cell, index) =>
-        ctx.pairNeed?.(
+        ctx.pairing?.need?.(
           byLane
             .map((lane) => lane[index])
             .filter((s): s is LaneCell => s !== undefined && s.result === undefined)
@@ -279,8 +253,8 @@ async function restartServers(cells: readonly CellSpec[], lanes: Lane[], ctx: Sc
   await Promise.all([...kinds.map((kind) => stopKind(detached, kind, ctx.plan.drainCapSec)), startServers(cells, lanes, ctx)]);
   const per = ctx.plan.roundsPerProcess;
   const scenario = cells[0]?.scenario ?? '';
-  if (per === undefined) ctx.log(`bench: ${scenario} servers restarted midway: the runs after this use a second server process`);
-  else if (round === per + 1) ctx.log(`bench: ${scenario} servers restarted: a new pair of server processes every ${per} rounds`);
+  if (per === undefined) ctx.setup.log(`bench: ${scenario} servers restarted midway: the runs after this use a second server process`);
+  else if (round === per + 1) ctx.setup.log(`bench: ${scenario} servers restarted: a new pair of server processes every ${per} rounds`);
 }
 
 /** A cell of a lane the plan named by version carries that installation's label and exact version. */
@@ -293,7 +267,7 @@ export function withInstallation(cell: CellResult, lane: Pick<Lane, 'spec' | 'en
 async function crossCheck(state: LaneCell, cell: CellSpec, ctx: ScheduleContext, wrk: string): Promise<void> {
   const server = state.lane.servers.get(cell.server);
   if (server === undefined || !server.alive) return;
-  await guarded(state, cell.server, ctx.signal, async () => {
+  await guarded(state, cell.server, ctx.setup.signal, async () => {
     const context = cellContext(state, server, cell, ctx);
     const result = await crossCheckRun(cell, context, wrk);
     state.wrk = { requestsPerSec: result.requestsPerSec, connections: ctx.plan.connections, threads: Math.min(2, ctx.plan.connections) };
@@ -307,7 +281,7 @@ function summarizeLane(state: LaneCell, ctx: ScheduleContext): CellResult {
     connections: plan.connections,
     timeoutSec: plan.timeoutSec,
     minRequests: plan.minRequests,
-    faultUsPerPage: ctx.faultUsPerPage,
+    faultUsPerPage: ctx.setup.faultUsPerPage,
   });
   // Every run stays in runDetails; the figures come from those not taken on a slow machine.
   const excluded = state.runs.length - kept.length;
@@ -346,7 +320,7 @@ async function prepare(state: LaneCell, cell: CellSpec, ctx: ScheduleContext): P
     return;
   }
   if (server.health.pools !== undefined) state.meta = { ...state.meta, pools: server.health.pools };
-  await guarded(state, cell.server, ctx.signal, async () => {
+  await guarded(state, cell.server, ctx.setup.signal, async () => {
     const context = cellContext(state, server, cell, ctx);
     const { checkError, loop, atSpeedAfter } = await prepareCell(cell, context);
     state.preparedOn = context.server.pid;
@@ -376,13 +350,13 @@ async function runOnce(state: LaneCell, cell: CellSpec, ctx: ScheduleContext, ro
     return;
   }
   const total = Math.max(ctx.plan.runs, round);
-  await guarded(state, cell.server, ctx.signal, async () => {
+  await guarded(state, cell.server, ctx.setup.signal, async () => {
     const context = cellContext(state, server, cell, ctx, false);
     const from = Date.now();
     const run = await measureRun(cell, context, `run ${round}/${total}`);
     // A restart inside the run checked and warmed the new server for this cell.
     state.preparedOn = context.server.pid;
-    const machine = ctx.speed?.window(from, Date.now());
+    const machine = ctx.setup.speed?.window(from, Date.now());
     if (!state.pids.includes(context.server.pid)) state.pids.push(context.server.pid);
     state.runs.push({
       ...run,
@@ -420,7 +394,7 @@ function cellContext(state: LaneCell, server: RunningServer, cell: CellSpec, ctx
     server,
     restart: async (reason) => {
       if (recordRestarts) state.restarts.push(reason);
-      ctx.log(`${state.lane.spec.label ?? state.lane.spec.name} ${cell.scenario}/${cell.mode}: ${reason}`);
+      ctx.setup.log(`${laneName(state.lane)} ${cell.scenario}/${cell.mode}: ${reason}`);
       // No grace: a server is restarted because it is still working through a backlog, so its
       // SIGTERM handler runs only behind that backlog and the grace would be waited out in full.
       await state.lane.servers.get(cell.server)?.stop({ graceMs: 0 });
@@ -432,13 +406,13 @@ function cellContext(state: LaneCell, server: RunningServer, cell: CellSpec, ctx
     plan: ctx.plan,
     ...(state.atSpeedAfter === undefined ? {} : { atSpeedAfter: state.atSpeedAfter }),
     ...(state.loop === undefined ? {} : { loopChecked: true }),
-    loadWorkers: ctx.loadWorkers,
-    probe: ctx.probe,
-    settings: ctx.settings,
-    evict: ctx.evict,
-    host: ctx.host,
-    signal: ctx.signal,
-    onPhase: (phase) => ctx.onPhase(state.lane.spec.label ?? state.lane.spec.name, cell, phase),
+    loadWorkers: ctx.setup.loadWorkers,
+    probe: ctx.setup.probe,
+    settings: ctx.setup.settings,
+    evict: ctx.setup.evict,
+    host: ctx.setup.host,
+    signal: ctx.setup.signal,
+    onPhase: (phase) => ctx.onPhase(laneName(state.lane), cell, phase),
     onRunStarted: (running) => ctx.onRunStarted?.(running, cell),
   };
 }
@@ -449,24 +423,18 @@ async function serverFor(lane: Lane, kind: ServerKind, ctx: ScheduleContext): Pr
   if (known !== undefined) return known;
   const running = lane.servers.get(kind);
   if (running?.alive === true) return running;
-  if (ctx.signal.aborted) throw new Interrupted('interrupted');
+  if (ctx.setup.signal.aborted) throw new Interrupted('interrupted');
   try {
+    const { host, servers, signal } = ctx.setup;
     const server =
-      ctx.host !== undefined
-        ? await ctx.host.startServer(lane.spec, {
+      host !== undefined
+        ? await host.startServer(lane.spec, {
             raw: kind === 'raw',
-            serverArgs: ctx.serverArgs,
-            signal: ctx.signal,
+            serverArgs: [...servers.args, ...(lane.moduleFile === undefined ? [] : ['--scenario-file', lane.moduleFile])],
+            signal,
             ...(lane.processes === undefined ? {} : { processes: lane.processes }),
           })
-        : await startServer(lane.spec, {
-            raw: kind === 'raw',
-            serverArgs: [...ctx.serverArgs, ...(lane.processes === undefined ? [] : ['--processes', String(lane.processes)])],
-            ...(lane.processes === undefined ? {} : { processes: lane.processes }),
-            ...(ctx.serverCpus === undefined ? {} : { cpus: ctx.serverCpus }),
-            ...(ctx.serverEnv === undefined ? {} : { env: ctx.serverEnv }),
-            signal: ctx.signal,
-          });
+        : await startServer(lane.spec, { raw: kind === 'raw', ...laneStart(lane, servers, true), signal });
     lane.servers.set(kind, server);
     // The pools this server runs with, as it named them: on the runtime's entry (first lane) and its cells.
     if (server.health.pools !== undefined && kind === 'hono') lane.entry.pools ??= server.health.pools;
@@ -477,7 +445,7 @@ async function serverFor(lane: Lane, kind: ServerKind, ctx: ScheduleContext): Pr
     lane.startErrors.set(kind, reason);
     lane.entry.status = 'failed';
     lane.entry.reason = reason;
-    ctx.log(`${lane.spec.label ?? lane.spec.name}: ${reason}`);
+    ctx.setup.log(`${laneName(lane)}: ${reason}`);
     return reason;
   }
 }

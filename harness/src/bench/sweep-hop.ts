@@ -11,7 +11,7 @@ import type { CellResult, HopCost } from '../model/cell.ts';
 import type { CellSpec } from '../servers/scenarios.ts';
 import { MIN_MEDIAN_VALUES, medianWithInterval } from '../stats/median-interval.ts';
 import type { Plan } from './plan.ts';
-import type { Lane } from './schedule.ts';
+import { laneName, type Lane } from './lanes.ts';
 
 export interface HopOptions {
   /** Most pairs to time. */
@@ -84,7 +84,7 @@ export async function withHopCosts(
       hops.set(lane, { ...medianWithInterval(differences), pairs: differences.length });
     } catch (error) {
       if (opts.signal.aborted) break;
-      opts.log(`bench: ${lane.spec.label ?? lane.spec.name} ${worker.path}: hop not measured: ${(error as Error).message}`);
+      opts.log(`bench: ${laneName(lane)} ${worker.path}: hop not measured: ${(error as Error).message}`);
     }
   }
   return results.map((cell) => {

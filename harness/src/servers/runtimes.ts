@@ -30,8 +30,6 @@ export interface RuntimeSpec {
   source?: string;
   /** As asked for on the command line when the plan names versions, e.g. "node@24". */
   label?: string;
-  /** Added to the server's environment (an A/B lane's settings, bench:ab env:). */
-  env?: Readonly<Record<string, string>>;
 }
 
 function packageDir(runtime: RuntimeName, pkg: string, runtimesDir = RUNTIMES_DIR): string {

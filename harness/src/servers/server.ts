@@ -93,7 +93,7 @@ export async function startServer(spec: RuntimeSpec, options: StartOptions): Pro
   const child = spawn(binary, argv, {
     detached: true,
     stdio: ['ignore', 'pipe', 'pipe'],
-    env: { ...inheritedEnv(), NO_COLOR: '1', ...options.env, ...spec.env },
+    env: { ...inheritedEnv(), NO_COLOR: '1', ...options.env },
   });
   const kind: ServerKind = options.raw ? 'raw' : 'hono';
   let stdout = '';

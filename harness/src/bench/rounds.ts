@@ -1,0 +1,126 @@
+/**
+ * The measured part of a run: for each pass of connections, each group of lanes (all of them
+ * interleaved, or one at a time with --schedule sequential) takes the cells one scenario at a
+ * time, in rounds (bench/schedule.ts). Each finished cell goes to disk at once.
+ */
+import { Interrupted } from '../cli/interrupt.ts';
+import type { CellResult } from '../model/cell.ts';
+import { percent } from '../report/flags.ts';
+import { writeCell, writeMeta } from '../report/output.ts';
+import { formatMs, formatRps } from '../report/text/formats.ts';
+import { stopKind } from '../servers/quiet.ts';
+import type { RunningServer } from '../servers/server.ts';
+import type { CellSpec } from '../servers/scenarios.ts';
+import { scenarioGroups, weightedPace } from './budget.ts';
+import type { Lane } from './lanes.ts';
+import { phaseKind, type PhaseClock } from './phase-clock.ts';
+import type { Plan } from './plan.ts';
+import type { Progress } from './progress.ts';
+import { primeFor, type RunSetup } from './run-setup.ts';
+import { benchGroup, type Pairing, type ScheduleContext } from './schedule.ts';
+import { scheduleSettings } from './settings.ts';
+import { hopOptions, withHopCosts } from './sweep-hop.ts';
+
+export interface RoundsOptions {
+  progress: Progress;
+  clock: PhaseClock;
+  /** bench:ab: each cell's lanes run back to back in every round (ScheduleContext.pairing). */
+  pairing?: Pairing;
+  /** Called as each measured run starts, with its server (fault-injection tests kill or stop it). */
+  onRunStarted?: (server: RunningServer, cell: CellSpec) => void;
+}
+
+/** Every cell on every lane; `skipped` lanes count as done for the progress line. */
+export async function runRounds(
+  plan: Plan,
+  setup: RunSetup,
+  { lanes, skipped }: { lanes: Lane[]; skipped: number },
+  options: RoundsOptions,
+): Promise<void> {
+  const { cells, meta, runDir, swept, host, signal } = setup;
+  const { progress, clock } = options;
+  const passes = plan.connections;
+  const total = cells.length * (lanes.length + skipped) * passes.length;
+  const perUnitSec = plan.warmupSec + plan.runs * (plan.durationSec + 0.4) + 0.3;
+  let done = skipped * cells.length * passes.length;
+  let groupUnits = 0;
+  // The pace starts with the first cell: what setup took (input files, fingerprint) comes off the budget first.
+  let pace: ((done: number, current: number, need?: number) => boolean) | undefined;
+  const context: ScheduleContext = {
+    plan: scheduleSettings(plan, passes[0]),
+    setup,
+    ...(options.pairing === undefined ? {} : { pairing: options.pairing }),
+    mayExtend: plan.budgetSec === undefined ? undefined : (need: number) => pace?.(done, groupUnits, need) ?? false,
+    onRunStarted: options.onRunStarted,
+    onPhase: (runtime, cell, phase) => {
+      clock.enter(phaseKind(phase));
+      progress.update({
+        cell: done + 1,
+        cells: total,
+        runtime,
+        scenario: cell.scenario,
+        mode: cell.mode,
+        phase,
+        etaSec: (total - done) * perUnitSec,
+      });
+    },
+  };
+  // Interleaved: every lane takes part in each cell, run by run. Sequential: one lane at a time
+  // through every cell, the other lanes' servers not even started.
+  const groups = plan.schedule === 'interleaved' ? [lanes] : lanes.map((lane) => [lane]);
+  // A --connections list: the whole plan once per count (a pass), each cell measured at its pass's count.
+  for (const connections of passes) {
+    context.plan = scheduleSettings(plan, connections);
+    const tagged = (measured: CellResult): CellResult => ({
+      ...measured,
+      connections,
+      ...(host === undefined ? {} : { serverHost: host.environment.host }),
+    });
+    for (const group of groups) {
+      // One scenario's modes at a time, their runs alternating (sync async | async sync): paired.
+      const groupsOfCells = scenarioGroups(cells);
+      for (const [index, scenarioCells] of groupsOfCells.entries()) {
+        if (signal.aborted) throw new Interrupted('interrupted');
+        groupUnits = scenarioCells.length * group.length;
+        await primeFor(setup, scenarioCells);
+        if (plan.budgetSec !== undefined && pace === undefined)
+          pace = weightedPace(Math.max(0, plan.budgetSec - (Date.now() - setup.startedAt) / 1000), total, Date.now(), perUnitSec);
+        const keepPartial = (partial: CellResult[]) => {
+          for (const cell of partial) writeCell(runDir, tagged(cell), swept);
+        };
+        const measuredGroup = await benchGroup(scenarioCells, group, context, keepPartial);
+        const finished =
+          plan.sweep === undefined
+            ? measuredGroup
+            : await withHopCosts(measuredGroup, scenarioCells, group, hopOptions(plan, signal, setup.log));
+        for (const measured of finished) {
+          const result = tagged(measured);
+          writeCell(runDir, result, swept);
+          done++;
+          progress.log(cellLine(result, swept));
+        }
+        clock.enter('other');
+        // Servers no later cell needs are stopped: idle servers are few, not many.
+        const later = groupsOfCells.slice(index + 1).flat();
+        for (const kind of new Set(scenarioCells.map((c) => c.server)))
+          if (!later.some((c) => c.server === kind)) await stopKind(group, kind, plan.drainCapSec);
+      }
+      writeMeta(runDir, meta);
+    }
+  }
+}
+
+/** One plain line per finished cell, so a log shows results as they come. */
+function cellLine(cell: CellResult, connectionsSwept: boolean): string {
+  const name = `${cell.runtimeLabel ?? cell.runtime}${cell.processes === undefined ? '' : ` x${cell.processes}`} ${cell.scenario}/${cell.mode}${connectionsSwept ? ` @${cell.connections} conns` : ''}`;
+  if (cell.status === 'failed') return `${name}: FAILED: ${cell.reason ?? ''}`;
+  const rps = cell.requestsPerSec;
+  const figures = `${formatRps(rps.median)} req/s (CV ${(rps.cv * 100).toFixed(1)}%), p99 ${formatMs(cell.latencyMs.p99)} ms, probe p99 ${formatMs(cell.probeLatencyMs.p99)} ms`;
+  const overload =
+    cell.overload === undefined
+      ? []
+      : [`${cell.overload.timeouts} of ${cell.overload.sent} requests timed out (${percent(cell.overload.timeoutShare)})`];
+  const restarts = cell.restarts === undefined ? [] : [`${cell.restarts.length} restart${cell.restarts.length === 1 ? '' : 's'}`];
+  const notes = [...(cell.status === 'invalid' ? [`INVALID: ${cell.reason ?? ''}`] : []), ...cell.flags, ...overload, ...restarts];
+  return `${name}: ${figures}${notes.length > 0 ? ` [${notes.join('; ')}]` : ''}`;
+}
