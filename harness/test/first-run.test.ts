@@ -51,11 +51,12 @@ describe('slowFirstRun', () => {
   });
 });
 
+const pools = {
+  threadpool: { size: 4, source: 'default' as const, what: 'libuv' },
+  workers: { size: 2, source: 'default' as const, what: 'fib' },
+};
+
 describe('servingThreads', () => {
-  const pools = {
-    threadpool: { size: 4, source: 'default' as const, what: 'libuv' },
-    workers: { size: 2, source: 'default' as const, what: 'fib' },
-  };
   it('counts the worker pool for worker, the thread pool for async, the loop otherwise, on every process', () => {
     expect(servingThreads('worker', pools, 1)).toBe(2);
     expect(servingThreads('async', pools, 1)).toBe(4);
@@ -67,10 +68,6 @@ describe('servingThreads', () => {
 });
 
 describe('warmupRequests', () => {
-  const pools = {
-    threadpool: { size: 4, source: 'default' as const, what: 'libuv' },
-    workers: { size: 2, source: 'default' as const, what: 'fib' },
-  };
   it("ten for each thread running the cell's JavaScript, one for each native pool thread", () => {
     expect(warmupRequests('sync', pools, 1)).toBe(10);
     expect(warmupRequests('worker', pools, 1)).toBe(20);
