@@ -156,7 +156,10 @@ describe('result blocks', () => {
       comparisons: [],
     };
     const moduleFile = { path: join(root, 'docs', 'examples', 'ab', 'checksum.ts'), sha256: 'f00' };
-    writeFileSync(join(elsewhere, 'report.json'), JSON.stringify({ ...run, parameters: { ...parameters, ab: { a: { file: moduleFile } } } }));
+    writeFileSync(
+      join(elsewhere, 'report.json'),
+      JSON.stringify({ ...run, parameters: { ...parameters, ab: { a: { file: moduleFile } } } }),
+    );
     const kept = JSON.parse(readFileSync(takeSample(join(elsewhere, 'report.json'), join(root, 'docs', 'results', 'x'), root), 'utf8'));
     // A file inside the checkout, from its root.
     expect(kept.parameters.ab.a.file.path).toBe('docs/examples/ab/checksum.ts');

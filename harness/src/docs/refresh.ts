@@ -86,7 +86,9 @@ export function takeSample(reportPath: string, dir: string, root: string, note?:
   const out = join(dir, 'report.json');
   // A path in this checkout (a module file bench:ab compared, a profiled scenario's file) is
   // written from its root, as a runtime's binary is: the same on every machine.
-  const text = JSON.stringify(sample, null, 2).replace(CHECKOUT_PATH, '"$2').replaceAll(`"${root.replace(/\/$/, '')}/`, '"');
+  const text = JSON.stringify(sample, null, 2)
+    .replace(CHECKOUT_PATH, '"$2')
+    .replaceAll(`"${root.replace(/\/$/, '')}/`, '"');
   writeFileSync(out, `${text}\n`);
   return out;
 }
