@@ -430,7 +430,8 @@ async function serverFor(lane: Lane, kind: ServerKind, ctx: ScheduleContext): Pr
       host !== undefined
         ? await host.startServer(lane.spec, {
             raw: kind === 'raw',
-            serverArgs: [...servers.args, ...(lane.moduleFile === undefined ? [] : ['--scenario-file', lane.moduleFile])],
+            // The server host's wrapper passes --processes itself (remote/remote-server.ts).
+            serverArgs: laneStart(lane, servers, false).serverArgs,
             signal,
             ...(lane.processes === undefined ? {} : { processes: lane.processes }),
           })
