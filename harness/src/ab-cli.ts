@@ -32,10 +32,12 @@ async function main({ signal }: CommandContext): Promise<number> {
     throw new FlagError('--server-host: bench:ab runs its servers on this host');
   // A file: pair names one scenario: A's module is the one the harness plans and checks from.
   let argv = rest;
+  let moduleScenario: string | undefined;
   if (a.kind === 'file' && b.kind === 'file') {
     const [nameA, nameB] = [await moduleName('a', a), await moduleName('b', b)];
     if (nameA !== nameB) throw new FlagError(`--a ${a.raw} and --b ${b.raw}: the modules must share their name ("${nameA}", "${nameB}")`);
     if (!rest.some((arg) => arg === '--scenarios' || arg.startsWith('--scenarios='))) argv = [...rest, '--scenarios', nameA];
+    moduleScenario = nameA;
   }
   // --quick's 2 runs give no paired interval: an A/B needs 3 rounds to say anything.
   if (argv.includes('--quick') && !argv.some((arg) => arg === '--runs' || arg.startsWith('--runs='))) argv = [...argv, '--runs', '3'];
@@ -67,7 +69,7 @@ async function main({ signal }: CommandContext): Promise<number> {
   };
   const lanes: LaneSpec[] = [];
   for (const runtime of plan.runtimes) lanes.push(await laneFor(a, runtime, 'A'), await laneFor(b, runtime, 'B'));
-  const ab = abPlan(a, b, plan.runtimes, margin);
+  const ab = abPlan(a, b, plan.runtimes, margin, moduleScenario);
   if (signal.aborted) return 0;
 
   const progress = createProgress();
@@ -106,15 +108,17 @@ async function main({ signal }: CommandContext): Promise<number> {
   return abExitCode(report);
 }
 
-function abPlan(a: Variant, b: Variant, runtimes: readonly RuntimeName[], margin: number): AbPlan {
+function abPlan(a: Variant, b: Variant, runtimes: readonly RuntimeName[], margin: number, moduleScenario: string | undefined): AbPlan {
   return {
     a: sideRecord(
       a,
       runtimes.map((r) => laneLabel(r, 'A')),
+      moduleScenario,
     ),
     b: sideRecord(
       b,
       runtimes.map((r) => laneLabel(r, 'B')),
+      moduleScenario,
     ),
     order: 'ABBA',
     margin,

@@ -50,4 +50,14 @@ describe('the ab-pairs block', () => {
       /\| A\/B +\| file:checksum\.ts → file:checksum-5pct\.ts \| node checksum\/sync \| 0\.950x \(0\.930-0\.970\) \| +8 \(4\) \| +3\.0 % \| regressed +\|/,
     );
   });
+
+  it("counts a file pair's other scenarios as A/A: the same built-in code ran on both sides", () => {
+    const report = pair('aa', 'bb', [cell('regressed', 0.03), { ...cell('unchanged', 0.03), scenario: 'hash' }]);
+    const ab = report.parameters.ab!;
+    for (const s of [ab.a, ab.b]) s.file = { ...s.file!, scenario: 'checksum' };
+    const body = abPairsBlock([{ folder: 'mixed', report }]);
+    expect(body).toContain('A/B pairs (A and B differ): 1 of 1 pair-cells flagged');
+    expect(body).toContain('A/A pairs (both sides the same): 0 of 1 pair-cells flagged');
+    expect(body).toMatch(/\| A\/A +\| file:checksum\.ts → file:checksum-5pct\.ts \| node hash\/sync +\|/);
+  });
 });

@@ -112,11 +112,12 @@ export function sideLane(variant: Variant, runtime: RuntimeName, side: Side, log
 }
 
 /** What the report records of one side (model/ab.ts). */
-export function sideRecord(variant: Variant, lanes: string[]): AbSide {
+/** What one side ran, for the report; `scenario` is a file: pair's module name. */
+export function sideRecord(variant: Variant, lanes: string[], scenario?: string): AbSide {
   const base = { variant: variant.raw, kind: variant.kind, lanes };
   switch (variant.kind) {
     case 'file':
-      return { ...base, file: { path: variant.path, sha256: sha256(variant.path) } };
+      return { ...base, file: { path: variant.path, sha256: sha256(variant.path), ...(scenario === undefined ? {} : { scenario }) } };
     case 'env':
       return { ...base, env: variant.env };
     case 'runtime':

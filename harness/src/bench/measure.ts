@@ -18,10 +18,9 @@ import type { ServerSources } from '../model/environment.ts';
 import { isSteady, runCapSec, servingThreads, warmupRequests, warmupWatch } from './run-length.ts';
 import { fairness } from '../stats/fairness.ts';
 import { runLatencyCheck } from '../stats/littles-law.ts';
-import type { CellSpec } from '../servers/scenarios.ts';
+import { type CellSpec, readsDataFiles } from '../servers/scenarios.ts';
 import { formatExit, type RunningServer } from '../servers/server.ts';
 import { checkAnswer, checkModesAgree } from '../servers/validate.ts';
-import { scenarioModule } from '../servers/scenarios.ts';
 import { ServerLost, tailOf, whileAlive } from '../servers/liveness.ts';
 import { quietOrRestart, rememberLeftovers, statsAfterLoad } from '../servers/quiet.ts';
 import { getStats, hungAfterMs, lostIfDead, post, type ServerStats, totalCpu } from '../servers/server-control.ts';
@@ -276,7 +275,7 @@ export async function measureRun(spec: CellSpec, ctx: CellContext, phase: string
   const server = ctx.server;
   // Evicted last, just before the load, so nothing reads the files back in between.
   const fileCache =
-    scenarioModule(spec.scenario)?.readsDataFiles === true && ctx.evict !== undefined ? await evictForRun(ctx.evict, ctx.host) : undefined;
+    readsDataFiles(spec.scenario) && ctx.evict !== undefined ? await evictForRun(ctx.evict, ctx.host) : undefined;
   // A remote server's pid is not this host's: its figures come from its own /stats.
   const local = server.remote === undefined;
   // The whole group under --processes: supervisor and serving processes.

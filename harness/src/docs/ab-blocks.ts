@@ -3,7 +3,9 @@
  * cell's verdict with the smallest change its pair could see, and the counts the gate is held to:
  * how many A/B pair-cells were flagged, how many A/A pair-cells were (false flags). A pair is A/A
  * when both sides ran the same thing (the same module bytes, settings, installation or commit), or
- * when its folder's name says so (`-aa`): sides that differ only in a setting nothing reads.
+ * when its folder's name says so (`-aa`): sides that differ only in a setting nothing reads. In a
+ * file: pair that also measured other scenarios, only the module's own cells are A/B: the others
+ * ran the same built-in code on both sides.
  */
 import { markdownTable } from 'markdown-table';
 import { roundsCell, verdictWords } from '../ab/ab-section.ts';
@@ -13,6 +15,7 @@ import { formatDate } from '../report/text/formats.ts';
 
 const what = (s: AbSide): string => JSON.stringify(s.file?.sha256 ?? s.env ?? s.runtime ?? s.ref?.commit ?? s.variant);
 const isAa = (ab: AbPlan): boolean => what(ab.a) === what(ab.b);
+const sameCode = (ab: AbPlan, scenario: string): boolean => ab.a.file?.scenario !== undefined && ab.a.file.scenario !== scenario;
 const pct = (x: number): string => `${(x * 100).toFixed(1)} %`;
 const name = (side: AbSide): string => side.variant.replace(/^file:.*\//, 'file:');
 
@@ -24,9 +27,10 @@ export function abPairsBlock(pairs: readonly { folder: string; report: Report }[
   for (const { folder, report } of pairs) {
     const plan = report.parameters.ab;
     if (plan === undefined || report.ab === undefined) continue;
-    const kind = isAa(plan) || /(^|-)aa(-|$)/.test(folder) ? 'aa' : 'ab';
+    const pairKind = isAa(plan) || /(^|-)aa(-|$)/.test(folder) ? 'aa' : 'ab';
     const wall = report.timing === undefined ? '' : `, ${Math.round(report.timing.wallSec)} s`;
     for (const c of report.ab.cells) {
+      const kind = sameCode(plan, c.scenario) ? 'aa' : pairKind;
       tally[kind].cells++;
       if (c.verdict === 'regressed' || c.verdict === 'improved') tally[kind].flagged++;
       if (c.detectable !== null) seen.push(c.detectable);
