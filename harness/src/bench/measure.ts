@@ -274,8 +274,7 @@ export async function measureRun(spec: CellSpec, ctx: CellContext, phase: string
   }
   const server = ctx.server;
   // Evicted last, just before the load, so nothing reads the files back in between.
-  const fileCache =
-    readsDataFiles(spec.scenario) && ctx.evict !== undefined ? await evictForRun(ctx.evict, ctx.host) : undefined;
+  const fileCache = readsDataFiles(spec.scenario) && ctx.evict !== undefined ? await evictForRun(ctx.evict, ctx.host) : undefined;
   // A remote server's pid is not this host's: its figures come from its own /stats.
   const local = server.remote === undefined;
   // The whole group under --processes: supervisor and serving processes.
