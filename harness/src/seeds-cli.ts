@@ -1,4 +1,4 @@
-// `tsx src/seeds-cli.ts [--runtimes node,bun,deno] [--runs N] [--quick] [--out DIR]`: the four
+// `tsx src/seeds-cli.ts [--runtimes node,bun,deno] [--claims ID,...] [--runs N] [--quick] [--out DIR]`: the four
 // source experiments (docs/seeds.md) replayed on each runtime, their claims checked; writes
 // report.json, report.md and report.html to a results folder of its own (a seeds run is not a
 // plan of cells, so it does not go through report.json's cell schema).
@@ -16,10 +16,13 @@ import { autocannonVersion, environment } from './system/environment.ts';
 import { REPO_ROOT } from './system/paths.ts';
 import { REMOTE_FLAGS } from './servers/server-host.ts';
 import { probeAb } from './seeds/ab.ts';
+import { CLAIMS, type ClaimId } from './seeds/claims.ts';
 import { judge } from './seeds/judge.ts';
 import { renderSeedsConsole, renderSeedsHtml, renderSeedsMarkdown, type SeedsReport } from './seeds/render.ts';
 import { replayRuntime } from './seeds/replay.ts';
 import { FULL_SHAPE, QUICK_SHAPE, type ReplayShape } from './seeds/replay-shape.ts';
+
+const CLAIM_IDS = CLAIMS.map((c) => c.id);
 
 const SEEDS_REMOTE_REFUSAL =
   "--server-host is not supported by bench:seeds yet: experiments 001 (file reads, evicted from this host's page cache) and 003 (a static file made on this host) cannot run on another host; 000 and 002 could, but a replay judges all four claims together";
@@ -29,13 +32,14 @@ const STATIC = { dir: resolve(REPO_ROOT, 'data/seeds-static'), count: 1, sizeByt
 
 interface CliOptions {
   runtimes: RuntimeName[];
+  claims: ClaimId[];
   shape: ReplayShape;
   quick: boolean;
   outDir: string | undefined;
 }
 
 function parseSeedsArgs(argv: string[]): CliOptions {
-  const values = parseFlags(argv, ['runtimes', 'runs', 'out', ...REMOTE_FLAGS], ['quick']);
+  const values = parseFlags(argv, ['runtimes', 'claims', 'runs', 'out', ...REMOTE_FLAGS], ['quick']);
   // --server-host: refused in one line rather than run half-remote (000 and 002 would carry over; 001
   // and 003 need their files made and evicted on the server host, which the replay cannot yet do).
   if (REMOTE_FLAGS.some((flag) => values[flag] !== undefined)) throw new FlagError(SEEDS_REMOTE_REFUSAL);
@@ -45,6 +49,7 @@ function parseSeedsArgs(argv: string[]): CliOptions {
   const runs = numberFlag('runs', values.runs as string | undefined, 2, 50, true) ?? shape.runs;
   return {
     runtimes: nameList('runtimes', values.runtimes as string | undefined, RUNTIME_NAMES) ?? [...RUNTIME_NAMES],
+    claims: nameList('claims', values.claims as string | undefined, CLAIM_IDS) ?? [...CLAIM_IDS],
     shape: { ...shape, runs },
     quick,
     outDir: values.out as string | undefined,
@@ -67,7 +72,11 @@ async function main({ signal }: CommandContext): Promise<number> {
     createdAt: new Date().toISOString(),
     status: 'interrupted',
     environment: environment(),
-    parameters: { ...options.shape, quick: options.quick },
+    parameters: {
+      ...options.shape,
+      quick: options.quick,
+      ...(options.claims.length === CLAIM_IDS.length ? {} : { claims: options.claims }),
+    },
     clients: { ab: ab.ok ? { version: ab.version } : { reason: ab.reason }, autocannon: autocannonVersion() },
     runtimes: [],
     rows: [],
@@ -82,6 +91,7 @@ async function main({ signal }: CommandContext): Promise<number> {
     if (signal.aborted) break;
     const done = await replayRuntime(runtime, {
       shape: options.shape,
+      claims: options.claims,
       dataDir: DEFAULT_DATA_DIR,
       manifest,
       staticDir: STATIC.dir,

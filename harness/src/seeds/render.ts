@@ -4,7 +4,7 @@ import { markdownTable } from 'markdown-table';
 import type { Environment } from '../model/environment.ts';
 import { escapeHtml } from '../report/render/html-escape.ts';
 import { REPORT_CSS } from '../report/render/html-style.ts';
-import { CLAIMS } from './claims.ts';
+import { CLAIMS, type ClaimId } from './claims.ts';
 import type { ClaimRow } from './judge.ts';
 import type { ReplayShape } from './replay-shape.ts';
 import { WIDE_INTERVAL } from './verdict.ts';
@@ -15,7 +15,7 @@ export interface SeedsReport {
   createdAt: string;
   status: 'complete' | 'interrupted';
   environment: Environment;
-  parameters: ReplayShape & { quick: boolean };
+  parameters: ReplayShape & { quick: boolean; claims?: ClaimId[] };
   clients: { ab: { version?: string; reason?: string }; autocannon: string };
   runtimes: Array<{ name: string; version?: string; status: 'ok' | 'skipped' | 'failed'; reason?: string }>;
   rows: ClaimRow[];
@@ -76,7 +76,7 @@ function header(report: SeedsReport): string[] {
       : `ab missing (${report.clients.ab.reason ?? ''}): its claims skipped`;
   return [
     `Seeds replayed${report.status === 'interrupted' ? ' (INTERRUPTED: partial results)' : ''}: ${report.createdAt}, ${e.cpu.model} x${e.cpu.count}, ${(e.memoryBytes / 2 ** 30).toFixed(1)} GiB, ${e.os}, commit ${e.commit.slice(0, 10)}${e.dirty ? ' (dirty)' : ''}`,
-    `${p.quick ? '--quick, ' : ''}${p.runs} runs per claim; ${ab}; autocannon ${report.clients.autocannon}`,
+    `${p.quick ? '--quick, ' : ''}${p.claims === undefined ? '' : `claims ${p.claims.join(', ')} only, `}${p.runs} runs per claim; ${ab}; autocannon ${report.clients.autocannon}`,
     `Verdict: claimed ratio inside the measured 95 % interval -> holds (inconclusive when the interval spans more than ${WIDE_INTERVAL}x); same direction, outside -> partly; no effect or the opposite -> does not hold (docs/seeds.md).`,
   ];
 }

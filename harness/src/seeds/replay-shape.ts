@@ -51,6 +51,8 @@ export interface Measured {
 
 export interface ReplayContext {
   shape: ReplayShape;
+  /** The claims to replay (--claims), in the replay's own order whatever order they were named in. */
+  claims: readonly ClaimId[];
   dataDir: string;
   manifest: Manifest;
   staticDir: string;

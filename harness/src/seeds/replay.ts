@@ -86,12 +86,16 @@ export async function replayRuntime(
     return {
       version: undefined,
       reason: probed.reason,
-      rows: STEPS.map((s) => ({ ...base(s.claim, runtime), status: 'skipped', reason: probed.reason })),
+      rows: STEPS.filter((s) => ctx.claims.includes(s.claim)).map((s) => ({
+        ...base(s.claim, runtime),
+        status: 'skipped',
+        reason: probed.reason,
+      })),
     };
   const servers: Partial<Record<'main' | 'static', RunningServer>> = {};
   const rows: Measured[] = [];
   try {
-    for (const step of STEPS) {
+    for (const step of STEPS.filter((s) => ctx.claims.includes(s.claim))) {
       const row = base(step.claim, runtime);
       if (ctx.signal.aborted) break;
       if (step.needsAb && ctx.abMissing !== undefined) {

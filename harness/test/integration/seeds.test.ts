@@ -63,9 +63,17 @@ describe('bench:seeds --quick', () => {
     expect(processesMentioning(resolve(HARNESS, '../data/seeds-static'))).toEqual([]);
   });
 
-  it('without ab, its claims (000, 003) are skipped with the reason; the others still run', { timeout: 60_000 }, async () => {
-    const { code, report } = await run(['--quick', '--runtimes', 'node'], { BENCH_AB_BIN: '/nonexistent/ab' });
+  it('without ab, its claims (000, 003) are skipped with the reason; the others still run; --claims replays only those named', {
+    timeout: 60_000,
+  }, async () => {
+    const claims = ['002-busy-fib', '003-static', '000-bcrypt'];
+    const { code, report, stdout } = await run(['--quick', '--runtimes', 'node', '--claims', claims.join(',')], {
+      BENCH_AB_BIN: '/nonexistent/ab',
+    });
     expect(code).toBe(0);
+    // In the replay's own order, whatever order they were named in; the header says which.
+    expect(report.rows.map((r) => r.claim)).toEqual(['000-bcrypt', '002-busy-fib', '003-static']);
+    expect(stdout).toContain('claims 002-busy-fib, 003-static, 000-bcrypt only');
     for (const id of ['000-bcrypt', '003-static']) {
       expect(report.rows.find((r) => r.claim === id)).toMatchObject({
         status: 'skipped',
@@ -81,5 +89,8 @@ describe('bench:seeds --quick', () => {
     const res = spawnSync(process.execPath, ['--import', 'tsx', CLI, '--runs', '1'], { cwd: HARNESS, encoding: 'utf8' });
     expect(res.status).toBe(2);
     expect(res.stderr.trim()).toBe('seeds: --runs must be an integer from 2 to 50, got "1"');
+    const claim = spawnSync(process.execPath, ['--import', 'tsx', CLI, '--claims', '002-busy-fib,004'], { cwd: HARNESS, encoding: 'utf8' });
+    expect(claim.status).toBe(2);
+    expect(claim.stderr.trim()).toMatch(/^seeds: --claims: unknown "004"; accepted: 000-bcrypt, 001-file-warm, .*002-memo-fib$/);
   });
 });
