@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { abPairsBlock } from '../src/docs/ab-blocks.ts';
+import { abPairsBlock, abSeenBlock } from '../src/docs/ab-blocks.ts';
 import type { AbCell, AbPlan } from '../src/model/ab.ts';
 import type { Report } from '../src/model/report.ts';
 
@@ -59,5 +59,25 @@ describe('the ab-pairs block', () => {
     expect(body).toContain('A/B pairs (A and B differ): 1 of 1 pair-cells flagged');
     expect(body).toContain('A/A pairs (both sides the same): 0 of 1 pair-cells flagged');
     expect(body).toMatch(/\| A\/A +\| file:checksum\.ts → file:checksum-5pct\.ts \| node hash\/sync +\|/);
+  });
+});
+
+describe('the ab-seen block', () => {
+  it('lays one run out by cell and runtime: what each pair could see, its verdict, and what the run cost', () => {
+    const report = pair('aa', 'bb', [
+      { ...cell('regressed', 0.031), processPairs: 6 },
+      { ...cell('inconclusive', 0.12), runtime: 'deno', processPairs: 6, sharedRounds: 2 },
+      { ...cell('unchanged', 0.04), scenario: 'hash', ratio: 1.01, processPairs: 8 },
+    ]);
+    const ab = report.parameters.ab!;
+    for (const s of [ab.a, ab.b]) s.file = { ...s.file!, scenario: 'checksum' };
+    const body = abSeenBlock(report);
+    expect(body).toContain(
+      '3 cells on node, deno, 88 s in all (29 s a cell); process pairs a cell: median 6, 6 to 8; 2 rounds left out as shared.',
+    );
+    expect(body).toContain('Flagged (regressed or improved): A/B cells 1 of 2, A/A cells 0 of 1.');
+    expect(body).toMatch(/\| checksum\/sync \| A\/B +\| +3\.1 % \(0\.950x, regressed\) \| +12\.0 % \(0\.950x, inconclusive\) \|/);
+    // hash ran only on node: deno's entry is empty; the built-in ran the same code on both sides
+    expect(body).toMatch(/\| hash\/sync +\| A\/A +\| +4\.0 % \(1\.010x, unchanged\) \| +\|/);
   });
 });

@@ -71,3 +71,48 @@ export function abPairsBlock(pairs: readonly { folder: string; report: Report }[
   );
   return [summary, '', table].join('\n');
 }
+
+/**
+ * One bench:ab run cell by cell (`ab-seen`): per scenario and mode, on each runtime, the smallest
+ * change its pair could see and its verdict, led by what the run cost (wall time, process pairs a
+ * cell, rounds left out). A file: pair's module cells are marked A/B; its other scenarios ran the
+ * same code on both sides.
+ */
+export function abSeenBlock(report: Report): string {
+  const plan = report.parameters.ab;
+  if (plan === undefined || report.ab === undefined) throw new Error('the source is not a bench:ab report');
+  const cells = report.ab.cells;
+  const runtimes = [...new Set(cells.map((c) => c.runtime))];
+  const keys = [...new Set(cells.map((c) => `${c.scenario}/${c.mode}`))];
+  const pairs = cells.map((c) => c.processPairs ?? 0).sort((x, y) => x - y);
+  const shared = cells.reduce((sum, c) => sum + (c.sharedRounds ?? 0), 0);
+  const wall = report.timing?.wallSec;
+  const lead = [
+    `${formatDate(report.createdAt)}: ${cells.length} cells on ${runtimes.join(', ')}`,
+    wall === undefined ? '' : `, ${Math.round(wall)} s in all (${Math.round(wall / cells.length)} s a cell)`,
+    `; process pairs a cell: median ${pairs[Math.floor((pairs.length - 1) / 2)] ?? 0}, ${pairs[0] ?? 0} to ${pairs.at(-1) ?? 0}`,
+    `; ${shared} rounds left out as shared.`,
+  ].join('');
+  const kindOf = (scenario: string): string => (isAa(plan) || sameCode(plan, scenario) ? 'A/A' : 'A/B');
+  const flagged = (kind: string): string => {
+    const of = cells.filter((c) => kindOf(c.scenario) === kind);
+    return `${of.filter((c) => c.verdict === 'regressed' || c.verdict === 'improved').length} of ${of.length}`;
+  };
+  const counts = `Flagged (regressed or improved): A/B cells ${flagged('A/B')}, A/A cells ${flagged('A/A')}.`;
+  const rows = keys.map((key) => {
+    const [scenario = '', mode = ''] = key.split('/');
+    return [
+      key,
+      kindOf(scenario),
+      ...runtimes.map((runtime) => {
+        const c = cells.find((x) => x.runtime === runtime && x.scenario === scenario && x.mode === mode);
+        if (c === undefined) return '';
+        return `${c.detectable === null ? '—' : pct(c.detectable)} (${c.ratio === undefined ? '' : `${c.ratio.toFixed(3)}x, `}${c.verdict})`;
+      }),
+    ];
+  });
+  const table = markdownTable([['cell', 'pair', ...runtimes.map((r) => `${r}: could see (B/A, verdict)`)], ...rows], {
+    align: ['l', 'l', ...runtimes.map(() => 'r' as const)],
+  });
+  return [`${lead}  `, counts, '', table].join('\n');
+}

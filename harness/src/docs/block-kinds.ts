@@ -14,6 +14,7 @@
  *   answers        a picture per question with its sentences (SVG files under `pictures=<folder>`)
  *   ab-pairs       every bench:ab pair under a folder (source=<folder>/: each <name>/report.json), flags counted;
  *                  a pair is A/A when its sides ran the same thing or its folder's name says -aa
+ *   ab-seen        one bench:ab run cell by cell: what each pair could see, its verdict, what the run cost
  * A marker with `optional=yes` whose source is not committed yet says how to make it, instead of
  * failing: a page can be written before its sample is taken.
  */
@@ -43,7 +44,7 @@ import { combineFeatures } from '../report/section.ts';
 import { sweepFeatures } from '../report/sweep-section.ts';
 import { isComparison, renderPair } from './pair-block.ts';
 import { headlineBlock } from './headline-block.ts';
-import { abPairsBlock } from './ab-blocks.ts';
+import { abPairsBlock, abSeenBlock } from './ab-blocks.ts';
 import { abFeatures } from '../ab/ab-section.ts';
 import { AnswerBlockError, answersBlock, findingsBlock, type Rendered } from './answer-blocks.ts';
 import type { ResultBlock } from './result-blocks.ts';
@@ -233,6 +234,10 @@ const KINDS: Record<string, Renderer> = {
     return renderPair(comparison);
   },
   'ab-pairs': (pairs) => abPairsBlock(pairs as { folder: string; report: Report }[]),
+  'ab-seen': (report) => {
+    if ((report as Report).ab === undefined) throw new BlockError('the source is not a bench:ab report');
+    return abSeenBlock(report as Report);
+  },
   findings: (report, params) => findingsBlock(report as Report, depthOf(params, 3), benchRunLine(report as Report)),
   headline: (report) => headlineBlock(report as Report),
   answers: (report, params, page) => {
