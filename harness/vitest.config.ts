@@ -1,4 +1,5 @@
 import { defineConfig } from 'vitest/config';
+import { BaseSequencer, type TestSpecification } from 'vitest/node';
 
 /**
  * Integration files that assert behaviour only: what failed and why, what was left running, that
@@ -10,17 +11,30 @@ import { defineConfig } from 'vitest/config';
  * network namespaces), never at every server on the machine.
  */
 const SHARED = [
-  'test/integration/remote-stops.test.ts',
-  'test/integration/remote.test.ts',
-  'test/integration/faults.test.ts',
-  'test/integration/hung-dead.test.ts',
-  'test/integration/overload.test.ts',
-  'test/integration/server-robustness.test.ts',
-  'test/integration/seeds.test.ts',
-  'test/integration/scenario-file.test.ts',
-  'test/integration/versions.test.ts',
-  'test/integration/quiet-wait.test.ts',
+  // Longest first (seconds each in a CI run): with three at a time, the last to start are short,
+  // so the group does not end on one long file running alone on a half-idle machine. On a fresh
+  // clone vitest has no durations of its own and would start the largest files first instead.
+  'test/integration/server-robustness.test.ts', // 133
+  'test/integration/faults.test.ts', // 103
+  'test/integration/seeds.test.ts', // 93
+  'test/integration/remote.test.ts', // 84
+  'test/integration/remote-stops.test.ts', // 76
+  'test/integration/overload.test.ts', // 73
+  'test/integration/scenario-file.test.ts', // 50
+  'test/integration/hung-dead.test.ts', // 45
+  'test/integration/versions.test.ts', // 20
+  'test/integration/quiet-wait.test.ts', // 6
 ];
+
+/** The shared group in SHARED's order; every other file where vitest puts it. */
+class SharedInListOrder extends BaseSequencer {
+  override async sort(files: TestSpecification[]): Promise<TestSpecification[]> {
+    const sorted = await super.sort(files);
+    const rank = (spec: TestSpecification) => SHARED.findIndex((file) => spec.moduleId.endsWith(file));
+    const shared = sorted.filter((spec) => spec.project.name === 'shared').sort((a, b) => rank(a) - rank(b));
+    return [...shared, ...sorted.filter((spec) => spec.project.name !== 'shared')];
+  }
+}
 
 /**
  * Files that start no server but need a process of their own: scenario-contract registers user
@@ -39,6 +53,7 @@ export default defineConfig({
     testTimeout: 60_000,
     hookTimeout: 60_000,
     globalSetup: ['test/global-setup.ts'],
+    sequence: { sequencer: SharedInListOrder },
     projects: [
       {
         extends: true,
