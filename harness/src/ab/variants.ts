@@ -111,8 +111,7 @@ export function sideLane(variant: Variant, runtime: RuntimeName, side: Side, log
   }
 }
 
-/** What the report records of one side (model/ab.ts). */
-/** What one side ran, for the report; `scenario` is a file: pair's module name. */
+/** What the report records of one side (model/ab.ts); `scenario` is a file: pair's module name. */
 export function sideRecord(variant: Variant, lanes: string[], scenario?: string): AbSide {
   const base = { variant: variant.raw, kind: variant.kind, lanes };
   switch (variant.kind) {
