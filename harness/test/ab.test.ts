@@ -202,6 +202,43 @@ describe('judgeAb and compareAb', () => {
     expect(abNeed(a, pairs([1000, 1010, 900, 910, 1080, 1090]), 0.05, 20)).toBeGreaterThanOrEqual(1);
   });
 
+  it("says how much the machine's speed moved between A's run and B's when a cell is inconclusive, and whether B/A moved with it", () => {
+    // B/A follows the machine's speed during B's run over A's: the host, not the change.
+    const speeds = [1, 1.1, 0.9, 1.05, 0.95, 1.12, 0.88, 1];
+    const timed = (label: string, rps: number[], speed: (i: number) => number) => ({
+      ...cell(label, rps),
+      runDetails: rps.map((r, i) =>
+        makeRun({
+          requestsPerSec: r,
+          round: i + 1,
+          serverProcess: Math.floor(i / 2) + 1,
+          machine: { coresWorth: 2 * speed(i), min: 1, max: 3, ticks: 4 },
+        }),
+      ),
+    });
+    const a = timed('node-A', [1000, 1000, 1000, 1000, 1000, 1000, 1000, 1000], () => 1);
+    const b = timed(
+      'node-B',
+      speeds.map((x) => 1000 * x),
+      (i) => speeds[i] ?? 1,
+    );
+    const j = judgeAb(a, b, 0.05);
+    expect(j.verdict).toBe('inconclusive');
+    expect(j.reason).toMatch(
+      /; the machine's speed, timed beside each run, differed by ±\d+\.\d % between A's run and B's \(standard deviation over 8 rounds\), and B\/A moved with it \(correlation 1\.00\): give it more/,
+    );
+    // Without the sampler's figures (a remote server host, an older report) the reason says nothing of it.
+    const bare = judgeAb(
+      paired('node-A', [1000, 1000, 1000, 1000, 1000, 1000, 1000, 1000]),
+      paired(
+        'node-B',
+        speeds.map((x) => 1000 * x),
+      ),
+      0.05,
+    );
+    expect(bare.reason).not.toMatch(/machine's speed/);
+  });
+
   it('holds hello to twice the margin', () => {
     const hello = (label: string, rps: number[]) => ({ ...cell(label, rps), scenario: 'hello' });
     const ab = compareAb([hello('node-A', [1000, 1000, 1000, 1000]), hello('node-B', [930, 940, 935, 930])], plan);

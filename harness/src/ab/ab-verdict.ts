@@ -24,6 +24,7 @@
  * Every verdict carries the smallest change its pair could have flagged: the interval's
  * half-width (a change that large would just exclude 1), and never less than half the margin.
  */
+import { sampleCorrelation, sampleStandardDeviation } from 'simple-statistics';
 import type { AbCell, AbVerdict } from '../model/ab.ts';
 import type { CellResult, RunResult } from '../model/cell.ts';
 import { sharedRun } from '../system/host-speed.ts';
@@ -52,6 +53,8 @@ export const POWER_SHARE = 0.6;
 interface PairedRound {
   ratio: number;
   process: number;
+  /** The machine's speed during B's run over during A's (system/speed-sampler.ts), where both were timed. */
+  speed?: number;
 }
 
 /** B/A by round with the process pair it ran on, and how many rounds were left out for a shared host. */
@@ -61,8 +64,10 @@ export function pairedRounds(a: readonly RunResult[], b: readonly RunResult[]): 
   for (const run of b) {
     const partner = a.find((r) => r.round !== undefined && r.round === run.round);
     if (partner === undefined || !(partner.requestsPerSec > 0) || !(run.requestsPerSec > 0)) continue;
+    const [speedA, speedB] = [partner.machine?.coresWorth, run.machine?.coresWorth];
+    const speed = speedA !== undefined && speedB !== undefined && speedA > 0 && speedB > 0 ? { speed: speedB / speedA } : {};
     if (sharedRun(run) || sharedRun(partner)) shared++;
-    else rounds.push({ ratio: run.requestsPerSec / partner.requestsPerSec, process: run.serverProcess ?? 1 });
+    else rounds.push({ ratio: run.requestsPerSec / partner.requestsPerSec, process: run.serverProcess ?? 1, ...speed });
   }
   return { rounds, shared };
 }
@@ -82,6 +87,23 @@ function pairRatios(rounds: readonly PairedRound[]): number[] {
 /** A cell's per-round ratios B/A split by the server processes they were measured on, for the two-level interval. */
 export function ratiosByProcess(a: CellResult, b: CellResult): number[][] {
   return byProcess(pairedRounds(a.runDetails, b.runDetails).rounds);
+}
+
+/**
+ * Why a round's B/A scattered, as far as the machine says: how much its speed (timed beside every
+ * run by the speed sampler) differed between A's run and B's, over the rounds, and whether B/A
+ * moved with it. On a shared VM the speed can move by 10 % from one second to the next, and a
+ * cell whose work feels it fully (a call-heavy recursion) then scatters as much: the host, not
+ * the change. Undefined with fewer than 4 rounds timed.
+ */
+export function hostSpeedNote(rounds: readonly PairedRound[]): string | undefined {
+  const timed = rounds.filter((r) => r.speed !== undefined);
+  if (timed.length < 4) return undefined;
+  const speed = timed.map((r) => Math.log(r.speed ?? 1));
+  const ratio = timed.map((r) => Math.log(r.ratio));
+  const moved = `the machine's speed, timed beside each run, differed by ±${pct(Math.expm1(sampleStandardDeviation(speed)))} between A's run and B's (standard deviation over ${timed.length} rounds)`;
+  const r = sampleStandardDeviation(speed) > 0 && sampleStandardDeviation(ratio) > 0 ? sampleCorrelation(speed, ratio) : 0;
+  return Math.abs(r) >= 0.3 ? `${moved}, and B/A moved with it (correlation ${r.toFixed(2)})` : moved;
 }
 
 /**
@@ -122,7 +144,7 @@ export function judgeAb(
   const overPairs = units.length >= MIN_PROCESS_PAIRS ? pairedRatioInterval(units) : undefined;
   if (overPairs !== undefined)
     return {
-      ...judgeRatio(overPairs.ratio, overPairs.ci95, rounds.length, margin, units.length),
+      ...judgeRatio(overPairs.ratio, overPairs.ci95, rounds.length, margin, units.length, hostSpeedNote(rounds)),
       processPairs: units.length,
       ...sharedNote,
     };
@@ -137,18 +159,28 @@ export function judgeAb(
     };
   const components = between === undefined ? undefined : processComponents({ groups: byProcess(rounds) });
   if (components === undefined || between === undefined)
-    return { ...judgeRatio(interval.ratio, interval.ci95, interval.pairs, margin), ...sharedNote };
+    return { ...judgeRatio(interval.ratio, interval.ci95, interval.pairs, margin, undefined, hostSpeedNote(rounds)), ...sharedNote };
   const [lo, hi] = acrossProcessInterval(components, between);
   const sig4 = (x: number): number => Number(x.toPrecision(4));
   return {
-    ...judgeRatio(sig4(Math.exp(components.logMean)), [sig4(lo), sig4(hi)], interval.pairs, margin, units.length),
+    ...judgeRatio(sig4(Math.exp(components.logMean)), [sig4(lo), sig4(hi)], interval.pairs, margin, units.length, hostSpeedNote(rounds)),
     processPairs: units.length,
     ...sharedNote,
   };
 }
 
-/** The rule on a paired ratio and its 95 % interval (exported for the tests on fixed inputs). */
-export function judgeRatio(ratio: number, ci95: [number, number], pairs: number, margin: number, processPairs?: number): AbJudgement {
+/**
+ * The rule on a paired ratio and its 95 % interval (exported for the tests on fixed inputs); an
+ * inconclusive verdict's reason carries `host` (hostSpeedNote) before what to do.
+ */
+export function judgeRatio(
+  ratio: number,
+  ci95: [number, number],
+  pairs: number,
+  margin: number,
+  processPairs?: number,
+  host?: string,
+): AbJudgement {
   const half = (Math.log(ci95[1]) - Math.log(ci95[0])) / 2;
   const detectable = round4(Math.max(Math.expm1(half), margin / 2));
   const beyond = Math.abs(Math.log(ratio)) >= Math.log1p(margin / 2);
@@ -158,6 +190,6 @@ export function judgeRatio(ratio: number, ci95: [number, number], pairs: number,
   if (verdict !== 'inconclusive') return base;
   return {
     ...base,
-    reason: `its 95 % interval (${ci95[0].toFixed(3)}-${ci95[1].toFixed(3)}x) is wider than ±${pct(margin)}: this pair could flag only a change over ${pct(detectable)}; it had ${pairs} paired rounds${processPairs === undefined ? '' : ` on ${processPairs} pairs of server processes`}: give it more (--max-runs, --budget) or a quieter host`,
+    reason: `its 95 % interval (${ci95[0].toFixed(3)}-${ci95[1].toFixed(3)}x) is wider than ±${pct(margin)}: this pair could flag only a change over ${pct(detectable)}; it had ${pairs} paired rounds${processPairs === undefined ? '' : ` on ${processPairs} pairs of server processes`}${host === undefined ? '' : `; ${host}`}: give it more (--max-runs, --budget) or a quieter host`,
   };
 }
