@@ -25,7 +25,7 @@ import { FULL_SHAPE, QUICK_SHAPE, type ReplayShape } from './seeds/replay-shape.
 const CLAIM_IDS = CLAIMS.map((c) => c.id);
 
 const SEEDS_REMOTE_REFUSAL =
-  "--server-host is not supported by bench:seeds yet: experiments 001 (file reads, evicted from this host's page cache) and 003 (a static file made on this host) cannot run on another host; 000 and 002 could, but a replay judges all four claims together";
+  "--server-host is not supported by bench:seeds yet: experiments 001 (file reads, evicted from this host's page cache) and 003 (a static file made on this host) cannot run on another host; 000 and 002 could, but the replay starts its servers on this host only";
 
 /** Seed 003's one static file: its size is not given; a small page-sized file keeps it a "static file" test. */
 const STATIC = { dir: resolve(REPO_ROOT, 'data/seeds-static'), count: 1, sizeBytes: 16 * 1024 } as const;
