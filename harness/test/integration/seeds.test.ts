@@ -92,5 +92,13 @@ describe('bench:seeds --quick', () => {
     const claim = spawnSync(process.execPath, ['--import', 'tsx', CLI, '--claims', '002-busy-fib,004'], { cwd: HARNESS, encoding: 'utf8' });
     expect(claim.status).toBe(2);
     expect(claim.stderr.trim()).toMatch(/^seeds: --claims: unknown "004"; accepted: 000-bcrypt, 001-file-warm, .*002-memo-fib$/);
+    const remote = spawnSync(process.execPath, ['--import', 'tsx', CLI, '--claims', '000-bcrypt', '--server-host', 'bench@10.0.0.2'], {
+      cwd: HARNESS,
+      encoding: 'utf8',
+    });
+    expect(remote.status).toBe(2);
+    expect(remote.stderr.trim()).toMatch(
+      /^seeds: --server-host is not supported by bench:seeds yet: .* starts its servers on this host only$/,
+    );
   });
 });
