@@ -66,6 +66,23 @@ function timeout<T>(ms: number, what: string): Promise<T> {
   return new Promise((_, reject) => setTimeout(() => reject(new Error(`${what}: no answer in ${ms} ms`)), ms).unref());
 }
 
+/**
+ * Rejects once the study is stopped, so a case ends with its killed browser whatever puppeteer
+ * is still waiting for. A Ctrl-C once took 30.07 s to end the command in CI: puppeteer's default
+ * timeout, to within a tenth of a second. Killing the browser by hand under newPage, goto,
+ * evaluate or close ended each of them within a second, so which wait it was is not known.
+ */
+function whenStopped(signal: AbortSignal | undefined): { stopped: Promise<never>; dispose(): void } {
+  let stop = () => {};
+  const stopped = new Promise<never>((_, reject) => {
+    stop = () => reject(new Error('interrupted'));
+  });
+  stopped.catch(() => undefined);
+  if (signal?.aborted === true) stop();
+  signal?.addEventListener('abort', stop, { once: true });
+  return { stopped, dispose: () => signal?.removeEventListener('abort', stop) };
+}
+
 export async function runStudy(options: StudyOptions): Promise<BrowserSection> {
   const section: BrowserSection = {
     driver: driverVersion(),
@@ -104,6 +121,7 @@ export async function runStudy(options: StudyOptions): Promise<BrowserSection> {
               if (stopped()) break cases;
               const result = await runCase(
                 launched,
+                options.signal,
                 server.url,
                 {
                   variant,
@@ -138,19 +156,22 @@ export async function runStudy(options: StudyOptions): Promise<BrowserSection> {
 
 async function runCase(
   launched: Awaited<ReturnType<typeof launch>>,
+  signal: AbortSignal | undefined,
   url: string,
   spec: PageCase,
   browser: BrowserName,
   caseTimeoutMs: number,
 ): Promise<BrowserCaseResult> {
   const base = { browser, variant: spec.variant, mode: spec.mode, n: spec.n, expected: fibIterative(spec.n) };
+  const { stopped, dispose } = whenStopped(signal);
+  const orStop = <T>(step: Promise<T>): Promise<T> => Promise.race([step, stopped]);
   let page;
   try {
-    page = await launched.browser.newPage();
+    page = await orStop(launched.browser.newPage());
     let pageError: Error | undefined;
     page.on('pageerror', (error) => (pageError ??= error as Error));
-    await page.goto(url);
-    await page.waitForFunction(() => document.title === 'fib-ready', { timeout: 10_000 });
+    await orStop(page.goto(url));
+    await orStop(page.waitForFunction(() => document.title === 'fib-ready', { timeout: 10_000 }));
     const before = snapshot(launched.pid);
     const t0 = performance.now();
     // Infinity does not survive JSON, so the page is told "full" as a huge depth instead.
@@ -158,6 +179,7 @@ async function runCase(
     const result = (await Promise.race([
       page.evaluate((s) => (globalThis as unknown as { runCase(s: PageCase): Promise<PageResult> }).runCase(s), sent),
       timeout(caseTimeoutMs, 'case'),
+      stopped,
     ])) as PageResult;
     const wallMs = performance.now() - t0;
     const use = cpuBetween(before, snapshot(launched.pid));
@@ -182,6 +204,8 @@ async function runCase(
   } catch (error) {
     return { ...base, status: 'failed', reason: (error as Error).message.split('\n')[0] ?? 'unknown error' };
   } finally {
-    await page?.close().catch(() => undefined);
+    dispose();
+    // A killed browser's page went with it: a call to close it could wait on it too.
+    if (signal?.aborted !== true) await page?.close().catch(() => undefined);
   }
 }
