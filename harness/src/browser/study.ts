@@ -68,9 +68,10 @@ function timeout<T>(ms: number, what: string): Promise<T> {
 
 /**
  * Rejects once the study is stopped, so a case ends with its killed browser whatever puppeteer
- * is still waiting for. A Ctrl-C once took 30.07 s to end the command in CI: puppeteer's default
- * timeout, to within a tenth of a second. Killing the browser by hand under newPage, goto,
- * evaluate or close ended each of them within a second, so which wait it was is not known.
+ * is still waiting for. A Ctrl-C once took 30.07 s to end the command in CI: puppeteer's 30 s
+ * default timeout, or the case in hand running to its end as if its browser lived on. Killing
+ * the browser by hand under newPage, goto, evaluate or close ended each of them within a second,
+ * so which it was is not known; this ends the case either way.
  */
 function whenStopped(signal: AbortSignal | undefined): { stopped: Promise<never>; dispose(): void } {
   let stop = () => {};
