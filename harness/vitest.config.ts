@@ -11,19 +11,19 @@ import { BaseSequencer, type TestSpecification } from 'vitest/node';
  * network namespaces), never at every server on the machine.
  */
 const SHARED = [
-  // Longest first (seconds each in a CI run): with three at a time, the last to start are short,
+  // Longest first, as they ran in CI: with three at a time, the last to start are short,
   // so the group does not end on one long file running alone on a half-idle machine. On a fresh
   // clone vitest has no durations of its own and would start the largest files first instead.
-  'test/integration/server-robustness.test.ts', // 133
-  'test/integration/faults.test.ts', // 103
-  'test/integration/seeds.test.ts', // 93
-  'test/integration/remote.test.ts', // 84
-  'test/integration/remote-stops.test.ts', // 76
-  'test/integration/overload.test.ts', // 73
-  'test/integration/scenario-file.test.ts', // 50
-  'test/integration/hung-dead.test.ts', // 45
-  'test/integration/versions.test.ts', // 20
-  'test/integration/quiet-wait.test.ts', // 6
+  'test/integration/server-robustness.test.ts',
+  'test/integration/faults.test.ts',
+  'test/integration/seeds.test.ts',
+  'test/integration/remote.test.ts',
+  'test/integration/remote-stops.test.ts',
+  'test/integration/overload.test.ts',
+  'test/integration/scenario-file.test.ts',
+  'test/integration/hung-dead.test.ts',
+  'test/integration/versions.test.ts',
+  'test/integration/quiet-wait.test.ts',
 ];
 
 /** The shared group in SHARED's order; every other file where vitest puts it. */
@@ -62,9 +62,9 @@ export default defineConfig({
       {
         extends: true,
         // The files that start no server: one after another in one process that keeps what they
-        // imported (a new process a file spent about a second each on starting and importing the
-        // same modules again, a hundred seconds over these files). None mocks a module or changes
-        // a global another reads; the two that need a process of their own are in OWN_PROCESS.
+        // imported, instead of a new process a file starting and importing the same modules again.
+        // None mocks a module or changes a global another reads; the two that need a process of
+        // their own are in OWN_PROCESS.
         test: {
           name: 'unit',
           include: ['test/*.test.ts', 'test/browser/*.test.ts'],
@@ -76,8 +76,9 @@ export default defineConfig({
       },
       {
         extends: true,
-        // Everything else, one file at a time: what compares timings or rates (capacity, processes,
-        // curves, the quick bench's probe, the browser study's timers) has the machine to itself.
+        // The other integration files (and OWN_PROCESS), one file at a time: what compares timings
+        // or rates (capacity, processes, curves, the quick bench's probe, the browser study's
+        // timers) has the machine to itself.
         test: {
           name: 'serial',
           include: ['test/integration/*.test.ts', ...OWN_PROCESS],
