@@ -71,7 +71,7 @@ describe('the ab-seen block', () => {
     ]);
     const ab = report.parameters.ab!;
     for (const s of [ab.a, ab.b]) s.file = { ...s.file!, scenario: 'checksum' };
-    const body = abSeenBlock(report);
+    const body = abSeenBlock(report, ab, report.ab!);
     expect(body).toContain(
       '3 cells on node, deno, 88 s in all (29 s a cell); process pairs a cell: median 6, 6 to 8; 2 rounds left out as shared.',
     );

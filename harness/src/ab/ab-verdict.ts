@@ -101,8 +101,9 @@ export function hostSpeedNote(rounds: readonly PairedRound[]): string | undefine
   if (timed.length < 4) return undefined;
   const speed = timed.map((r) => Math.log(r.speed ?? 1));
   const ratio = timed.map((r) => Math.log(r.ratio));
-  const moved = `the machine's speed, timed beside each run, differed by ±${pct(Math.expm1(sampleStandardDeviation(speed)))} between A's run and B's (standard deviation over ${timed.length} rounds)`;
-  const r = sampleStandardDeviation(speed) > 0 && sampleStandardDeviation(ratio) > 0 ? sampleCorrelation(speed, ratio) : 0;
+  const spread = sampleStandardDeviation(speed);
+  const moved = `the machine's speed, timed beside each run, differed by ±${pct(Math.expm1(spread))} between A's run and B's (standard deviation over ${timed.length} rounds)`;
+  const r = spread > 0 && sampleStandardDeviation(ratio) > 0 ? sampleCorrelation(speed, ratio) : 0;
   return Math.abs(r) >= 0.3 ? `${moved}, and B/A moved with it (correlation ${r.toFixed(2)})` : moved;
 }
 

@@ -9,13 +9,19 @@
  */
 import { markdownTable } from 'markdown-table';
 import { roundsCell, verdictWords } from '../ab/ab-section.ts';
-import type { AbPlan, AbSide } from '../model/ab.ts';
+import type { AbCell, AbComparison, AbPlan, AbSide } from '../model/ab.ts';
 import type { Report } from '../model/report.ts';
 import { formatDate } from '../report/text/formats.ts';
 
 const what = (s: AbSide): string => JSON.stringify(s.file?.sha256 ?? s.env ?? s.runtime ?? s.ref?.commit ?? s.variant);
 const isAa = (ab: AbPlan): boolean => what(ab.a) === what(ab.b);
-const sameCode = (ab: AbPlan, scenario: string): boolean => ab.a.file?.scenario !== undefined && ab.a.file.scenario !== scenario;
+/**
+ * Whether a cell ran the same thing on both sides: the whole pair did, its folder says so, or it
+ * is one of a file: pair's other scenarios (built-in code on both sides).
+ */
+const cellIsAa = (ab: AbPlan, scenario: string, folder = ''): boolean =>
+  isAa(ab) || /(^|-)aa(-|$)/.test(folder) || (ab.a.file?.scenario !== undefined && ab.a.file.scenario !== scenario);
+const isFlagged = (c: AbCell): boolean => c.verdict === 'regressed' || c.verdict === 'improved';
 const pct = (x: number): string => `${(x * 100).toFixed(1)} %`;
 const name = (side: AbSide): string => side.variant.replace(/^file:.*\//, 'file:');
 
@@ -27,12 +33,11 @@ export function abPairsBlock(pairs: readonly { folder: string; report: Report }[
   for (const { folder, report } of pairs) {
     const plan = report.parameters.ab;
     if (plan === undefined || report.ab === undefined) continue;
-    const pairKind = isAa(plan) || /(^|-)aa(-|$)/.test(folder) ? 'aa' : 'ab';
     const wall = report.timing === undefined ? '' : `, ${Math.round(report.timing.wallSec)} s`;
     for (const c of report.ab.cells) {
-      const kind = sameCode(plan, c.scenario) ? 'aa' : pairKind;
+      const kind = cellIsAa(plan, c.scenario, folder) ? 'aa' : 'ab';
       tally[kind].cells++;
-      if (c.verdict === 'regressed' || c.verdict === 'improved') tally[kind].flagged++;
+      if (isFlagged(c)) tally[kind].flagged++;
       if (c.detectable !== null) seen.push(c.detectable);
       if (kind === 'ab' && c.ratio !== undefined) abRatios.push(c.ratio);
       rows.push([
@@ -78,10 +83,8 @@ export function abPairsBlock(pairs: readonly { folder: string; report: Report }[
  * cell, rounds left out). A file: pair's module cells are marked A/B; its other scenarios ran the
  * same code on both sides.
  */
-export function abSeenBlock(report: Report): string {
-  const plan = report.parameters.ab;
-  if (plan === undefined || report.ab === undefined) throw new Error('the source is not a bench:ab report');
-  const cells = report.ab.cells;
+export function abSeenBlock(report: Report, plan: AbPlan, ab: AbComparison): string {
+  const cells = ab.cells;
   const runtimes = [...new Set(cells.map((c) => c.runtime))];
   const keys = [...new Set(cells.map((c) => `${c.scenario}/${c.mode}`))];
   const pairs = cells.map((c) => c.processPairs ?? 0).sort((x, y) => x - y);
@@ -93,10 +96,10 @@ export function abSeenBlock(report: Report): string {
     `; process pairs a cell: median ${pairs[Math.floor((pairs.length - 1) / 2)] ?? 0}, ${pairs[0] ?? 0} to ${pairs.at(-1) ?? 0}`,
     `; ${shared} rounds left out as shared.`,
   ].join('');
-  const kindOf = (scenario: string): string => (isAa(plan) || sameCode(plan, scenario) ? 'A/A' : 'A/B');
+  const kindOf = (scenario: string): string => (cellIsAa(plan, scenario) ? 'A/A' : 'A/B');
   const flagged = (kind: string): string => {
     const of = cells.filter((c) => kindOf(c.scenario) === kind);
-    return `${of.filter((c) => c.verdict === 'regressed' || c.verdict === 'improved').length} of ${of.length}`;
+    return `${of.filter(isFlagged).length} of ${of.length}`;
   };
   const counts = `Flagged (regressed or improved): A/B cells ${flagged('A/B')}, A/A cells ${flagged('A/A')}.`;
   const rows = keys.map((key) => {

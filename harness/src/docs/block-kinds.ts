@@ -234,9 +234,10 @@ const KINDS: Record<string, Renderer> = {
     return renderPair(comparison);
   },
   'ab-pairs': (pairs) => abPairsBlock(pairs as { folder: string; report: Report }[]),
-  'ab-seen': (report) => {
-    if ((report as Report).ab === undefined) throw new BlockError('the source is not a bench:ab report');
-    return abSeenBlock(report as Report);
+  'ab-seen': (source) => {
+    const report = source as Report;
+    if (report.parameters.ab === undefined || report.ab === undefined) throw new BlockError('the source is not a bench:ab report');
+    return abSeenBlock(report, report.parameters.ab, report.ab);
   },
   findings: (report, params) => findingsBlock(report as Report, depthOf(params, 3), benchRunLine(report as Report)),
   headline: (report) => headlineBlock(report as Report),
