@@ -26,7 +26,11 @@ const SHARED = [
   'test/integration/quiet-wait.test.ts',
 ];
 
-/** The shared group in SHARED's order; every other file where vitest puts it. */
+/**
+ * SHARED's files in its order, then every other file of their group where vitest puts it: the
+ * files that start no server (the unit project) take each worker a long file leaves, so the
+ * group's tail is not one long file alone on a half-idle machine.
+ */
 class SharedInListOrder extends BaseSequencer {
   override async sort(files: TestSpecification[]): Promise<TestSpecification[]> {
     const sorted = await super.sort(files);
@@ -44,6 +48,9 @@ class SharedInListOrder extends BaseSequencer {
  */
 const OWN_PROCESS = ['test/scenario-contract.test.ts', 'test/first-touch.test.ts'];
 
+/** The shared group's pool: vitest runs a group's projects in one pool, so both state the same count. */
+const WORKERS = 3;
+
 export default defineConfig({
   test: {
     // The default limit. A test that gives a child process (or a run of them) longer states its
@@ -57,21 +64,23 @@ export default defineConfig({
     projects: [
       {
         extends: true,
-        test: { name: 'shared', include: SHARED, maxWorkers: 3, sequence: { groupOrder: 0 } },
+        test: { name: 'shared', include: SHARED, maxWorkers: WORKERS, sequence: { groupOrder: 0 } },
       },
       {
         extends: true,
-        // The files that start no server: one after another in one process that keeps what they
-        // imported, instead of a new process a file starting and importing the same modules again.
-        // None mocks a module or changes a global another reads; the two that need a process of
-        // their own are in OWN_PROCESS.
+        // The files that start no server, in the shared group's pool after its files (the
+        // sequencer above): alone they kept one core busy and the other idle for about a minute;
+        // beside the shared files they fill the cores those leave. A worker keeps what its files
+        // imported (isolate: false) instead of a new process a file importing the same modules
+        // again. None mocks a module or changes a global another reads; the two that need a
+        // process of their own are in OWN_PROCESS.
         test: {
           name: 'unit',
           include: ['test/*.test.ts', 'test/browser/*.test.ts'],
           exclude: OWN_PROCESS,
           isolate: false,
-          maxWorkers: 1,
-          sequence: { groupOrder: 1 },
+          maxWorkers: WORKERS,
+          sequence: { groupOrder: 0 },
         },
       },
       {
@@ -84,7 +93,7 @@ export default defineConfig({
           include: ['test/integration/*.test.ts', ...OWN_PROCESS],
           exclude: SHARED,
           maxWorkers: 1,
-          sequence: { groupOrder: 2 },
+          sequence: { groupOrder: 1 },
         },
       },
     ],
