@@ -48,6 +48,13 @@ class SharedInListOrder extends BaseSequencer {
  */
 const OWN_PROCESS = ['test/scenario-contract.test.ts', 'test/first-touch.test.ts'];
 
+/**
+ * Files that start no harness server but hold a local one to a time (a 10 ms answer's p50 under
+ * 40 ms, a run's length within bounds): beside the first group's files, a core shared three ways
+ * could move those, so they run in the serial group.
+ */
+const TIMED = ['test/generator.test.ts', 'test/load.test.ts'];
+
 /** The shared group's pool: vitest runs a group's projects in one pool, so both state the same count. */
 const WORKERS = 3;
 
@@ -69,15 +76,16 @@ export default defineConfig({
       {
         extends: true,
         // The files that start no server, in the shared group's pool after its files (the
-        // sequencer above): alone they kept one core busy and the other idle for about a minute;
-        // beside the shared files they fill the cores those leave. A worker keeps what its files
-        // imported (isolate: false) instead of a new process a file importing the same modules
-        // again. None mocks a module or changes a global another reads; the two that need a
-        // process of their own are in OWN_PROCESS.
+        // sequencer above): run alone they would keep one core busy and the other idle for about
+        // a minute; beside the shared files they fill the cores those leave, and like those they
+        // hold nothing to a time. A worker keeps what its files imported (isolate: false) instead
+        // of a new process a file importing the same modules again. None mocks a module or
+        // changes a global another reads; the two that need a process of their own are in
+        // OWN_PROCESS.
         test: {
           name: 'unit',
           include: ['test/*.test.ts', 'test/browser/*.test.ts'],
-          exclude: OWN_PROCESS,
+          exclude: [...OWN_PROCESS, ...TIMED],
           isolate: false,
           maxWorkers: WORKERS,
           sequence: { groupOrder: 0 },
@@ -85,12 +93,12 @@ export default defineConfig({
       },
       {
         extends: true,
-        // The other integration files (and OWN_PROCESS), one file at a time: what compares timings
-        // or rates (capacity, processes, curves, the quick bench's probe, the browser study's
-        // timers) has the machine to itself.
+        // The other integration files (and OWN_PROCESS, TIMED), one file at a time: what compares
+        // timings or rates (capacity, processes, curves, the quick bench's probe, the browser
+        // study's timers) has the machine to itself.
         test: {
           name: 'serial',
-          include: ['test/integration/*.test.ts', ...OWN_PROCESS],
+          include: ['test/integration/*.test.ts', ...OWN_PROCESS, ...TIMED],
           exclude: SHARED,
           maxWorkers: 1,
           sequence: { groupOrder: 1 },

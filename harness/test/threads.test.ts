@@ -69,7 +69,10 @@ describe('server threads from /proc', () => {
       // spin: the main thread works for 200 ms
     }
     const use = threadUse(first!, snapshotThreads(process.pid)!, process.pid)!;
-    expect(use.mainCpuPercent).toBeGreaterThan(50);
+    // A spinning thread is runnable throughout: on a CPU, or in the run queue waiting for one
+    // while other test files hold the cores. How the 200 ms split between the two is the load's.
+    expect(use.mainCpuPercent).toBeGreaterThan(0);
+    expect(use.mainCpuPercent + use.mainWaitMsPerSec / 10).toBeGreaterThan(80);
     expect(snapshotThreads(2 ** 30)).toBeUndefined();
   });
 });
