@@ -22,8 +22,11 @@ const SHARED = [
   'test/integration/overload.test.ts',
   'test/integration/scenario-file.test.ts',
   'test/integration/hung-dead.test.ts',
+  'test/integration/sweep.test.ts',
   'test/integration/versions.test.ts',
+  'test/integration/servers.test.ts',
   'test/integration/quiet-wait.test.ts',
+  'test/integration/processes-refusal.test.ts',
 ];
 
 /**
