@@ -52,11 +52,11 @@ export function abExitCode(report: Report): number {
  * needs (ab-verdict.ts abNeed), up to maxPairs and within the budget. The minimum is what a
  * width to stop on needs: from 3 pairs (2 degrees of freedom) the spread reads narrow by chance
  * often enough that a run stops early on an interval that misses a change of the margin; the
- * budget is the five minutes a check on a pull request can take. The most pairs is past what the
- * budget holds for one cell on two cores (about 40 pairs of a 1 s cell), so the budget, not a
- * count, ends a cell that scatters: it gets all the time there is.
+ * budget is the five minutes a check on a pull request can take. No more than 20 pairs: beyond
+ * them a cell that scatters gets an interval narrow enough for what two lanes of one build
+ * differ by on a shared VM to cross it, and same-code pairs get flagged (docs/ab.md).
  */
-export const AB_PLAN = { roundsPerProcess: 2, minPairs: 6, maxPairs: 50, budgetSec: 300 } as const;
+export const AB_PLAN = { roundsPerProcess: 2, minPairs: 6, maxPairs: 20, budgetSec: 300 } as const;
 
 /** Sets the plan's runs to bench:ab's shape, keeping what the user gave (--runs, --max-runs, --budget: rounded to whole pairs). --quick keeps bench's. */
 export function abSchedule(plan: Plan, argv: readonly string[]): void {
