@@ -3,6 +3,7 @@
  * fails that case only. CPU of the browser's whole process tree is read from /proc around the
  * timed samples, against their wall time.
  */
+import { Interrupted } from '../cli/interrupt.ts';
 import type { FibVariant } from '../../../packages/app/src/workloads/fib.ts';
 import { BROWSERS, type BrowserName, driverVersion, launch, missingReason } from './driver.ts';
 import { servePage } from './bundle.ts';
@@ -68,15 +69,13 @@ function timeout<T>(ms: number, what: string): Promise<T> {
 
 /**
  * Rejects once the study is stopped, so a case ends with its killed browser whatever puppeteer
- * is still waiting for. A Ctrl-C once took 30.07 s to end the command in CI: puppeteer's 30 s
- * default timeout, or the case in hand running to its end as if its browser lived on. Killing
- * the browser by hand under newPage, goto, evaluate or close ended each of them within a second,
- * so which it was is not known; this ends the case either way.
+ * is still waiting for: a wait on a dead browser can last puppeteer's 30 s default timeout, and
+ * a stop is owed within seconds.
  */
 function whenStopped(signal: AbortSignal | undefined): { stopped: Promise<never>; dispose(): void } {
   let stop = () => {};
   const stopped = new Promise<never>((_, reject) => {
-    stop = () => reject(new Error('interrupted'));
+    stop = () => reject(new Interrupted('interrupted'));
   });
   stopped.catch(() => undefined);
   if (signal?.aborted === true) stop();
