@@ -72,16 +72,18 @@ describe('splitAbFlags', () => {
 });
 
 describe('judgeRatio', () => {
-  it('regressed: the interval excludes 1 and the change is at least half the margin', () => {
+  it('regressed: the interval excludes 1 and the change is at least 0.6 of the margin', () => {
     const j = judgeRatio(0.95, [0.93, 0.97], 8, 0.05);
     expect(j.verdict).toBe('regressed');
-    // its half-width (2.1 %) is under half the margin, which is then the smallest change it flags
-    expect(j.detectable).toBe(0.025);
+    // its half-width (2.1 %) is under the flag's floor (3 %), which is then the smallest change it flags
+    expect(j.detectable).toBe(0.03);
+    // significant, but under the floor: not a regression
+    expect(judgeRatio(0.972, [0.955, 0.99], 8, 0.05).verdict).toBe('unchanged');
     expect(judgeRatio(1.06, [1.03, 1.09], 8, 0.05).verdict).toBe('improved');
   });
 
   it('unchanged: the whole interval within the margin, even when a small change is significant', () => {
-    expect(judgeRatio(1.0, [0.98, 1.02], 8, 0.05)).toMatchObject({ verdict: 'unchanged', detectable: 0.025 });
+    expect(judgeRatio(1.0, [0.98, 1.02], 8, 0.05)).toMatchObject({ verdict: 'unchanged', detectable: 0.03 });
     expect(judgeRatio(0.99, [0.985, 0.995], 8, 0.05).verdict).toBe('unchanged');
   });
 
@@ -136,7 +138,7 @@ describe('judgeAb and compareAb', () => {
     ]);
     expect(ab.counts).toEqual({ regressed: 1, improved: 0, unchanged: 1, inconclusive: 0 });
     expect(abHeadline(ab)).toBe('✗ 1 regressed, 0 improved, 1 unchanged, 0 inconclusive');
-    expect(verdictWords(ab.cells[1]!)).toMatch(/^unchanged: within ±5.0 % \(.*\); this pair could see 2.5 %$/);
+    expect(verdictWords(ab.cells[1]!)).toMatch(/^unchanged: within ±5.0 % \(.*\); this pair could see 3.0 %$/);
     const report = { results, ab } as unknown as Report;
     expect(abExitCode(report)).toBe(1);
     expect(abExitCode({ ...report, ab: { ...ab, counts: { ...ab.counts, regressed: 0 } } })).toBe(0);
@@ -250,7 +252,7 @@ describe('abSchedule', () => {
   it('runs bench:ab on a new pair of server processes every two rounds, six pairs at least, more within the budget', () => {
     const plan = parsePlan([]);
     abSchedule(plan, []);
-    expect(plan).toMatchObject({ roundsPerProcess: AB_PLAN.roundsPerProcess, runs: 12, maxRuns: 40, budgetSec: 300 });
+    expect(plan).toMatchObject({ roundsPerProcess: AB_PLAN.roundsPerProcess, runs: 12, maxRuns: 100, budgetSec: 300 });
     expect(plan.serverProcesses).toBeUndefined();
     expect([1, 2, 3, 4, 5, 6, 7, 8, 9].map((round) => restartsBefore(round, plan))).toEqual([
       false,

@@ -12,17 +12,19 @@
  * stats/process-interval.ts. A round in which another process used the CPU beside either
  * side's run (system/host-speed.ts sharedRun) is left out: the host was shared for one side and not the other.
  *
- * - regressed / improved: the ratio's 95 % interval excludes 1 and its estimate is at least half
- *   the margin away from 1. Half the margin keeps a real but negligible change (1 %, seen
- *   precisely) from failing a check, while a change of the margin itself is still flagged as soon
- *   as the interval is narrower than it.
+ * - regressed / improved: the ratio's 95 % interval excludes 1 and its estimate is at least
+ *   FLAG_SHARE of the margin away from 1. The floor keeps a real but negligible change (1 %, seen
+ *   precisely) from failing a check, and it keeps same-code pairs quiet: with the interval alone a
+ *   pair that runs until its interval is narrow enough is flagged about 6 times in 100 (the
+ *   95 % interval's 5, and a stop on a spread read narrow by chance), above the 1 in 20 a gate may
+ *   raise; with the floor, 2 to 4 in 100 (test/ab-rule.test.ts simulates the whole rule).
  * - unchanged: otherwise, when the whole interval lies within ±margin: the pair could have seen
  *   a change of the margin and did not.
  * - inconclusive: otherwise (an interval wider than the margin, too few pairs, a cell that did
  *   not measure): no claim either way, with why and what to do.
  *
  * Every verdict carries the smallest change its pair could have flagged: the interval's
- * half-width (a change that large would just exclude 1), and never less than half the margin.
+ * half-width (a change that large would just exclude 1), and never less than the floor.
  */
 import { sampleCorrelation, sampleStandardDeviation } from 'simple-statistics';
 import type { AbCell, AbVerdict } from '../model/ab.ts';
@@ -44,11 +46,19 @@ const pct = (share: number): string => `${(share * 100).toFixed(1)} %`;
 export const MIN_PROCESS_PAIRS = 3;
 
 /**
- * The share of the margin an interval's half-width must be within for a change of the margin to
- * be flagged 9 times in 10: the estimate lands within 1.28 standard errors below the change 90 %
- * of the time, and the interval reaches 1.96 of them, so 1.96 / (1.96 + 1.28) of the change.
+ * The share of the margin a change must reach to be flagged (with an interval that excludes 1):
+ * a change of the margin is flagged when its estimate lands above it, 0.4 of the margin below
+ * the change; at POWER_SHARE that is 1.6 standard errors, 95 times in 100.
  */
-export const POWER_SHARE = 0.6;
+export const FLAG_SHARE = 0.6;
+
+/**
+ * The share of the margin an interval's half-width must be within before a cell stops: there a
+ * standard error is about a quarter of the margin, so a change of the margin clears FLAG_SHARE
+ * 9 times in 10 or more, and a same-code pair's estimate reaches it (2.4 standard errors) 1 or 2
+ * times in 100: 2 to 4 with the cells that stop on a spread read narrow by chance.
+ */
+export const POWER_SHARE = 0.5;
 
 interface PairedRound {
   ratio: number;
@@ -183,8 +193,8 @@ export function judgeRatio(
   host?: string,
 ): AbJudgement {
   const half = (Math.log(ci95[1]) - Math.log(ci95[0])) / 2;
-  const detectable = round4(Math.max(Math.expm1(half), margin / 2));
-  const beyond = Math.abs(Math.log(ratio)) >= Math.log1p(margin / 2);
+  const detectable = round4(Math.max(Math.expm1(half), margin * FLAG_SHARE));
+  const beyond = Math.abs(Math.log(ratio)) >= Math.log1p(margin * FLAG_SHARE);
   const within = ci95[0] >= 1 / (1 + margin) && ci95[1] <= 1 + margin;
   const verdict: AbVerdict = !holdsOne(ci95) && beyond ? (ratio < 1 ? 'regressed' : 'improved') : within ? 'unchanged' : 'inconclusive';
   const base = { verdict, ratio, ci95, pairs, margin, detectable };

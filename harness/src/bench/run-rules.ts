@@ -87,3 +87,15 @@ export function restartsBefore(round: number, plan: Pick<ScheduleSettings, 'runs
 export function pairedOrder<T>(items: readonly T[], round: number): T[] {
   return round % 2 === 1 ? [...items] : [...items].reverse();
 }
+
+/**
+ * Round r's order of bench:ab's lanes, a new pair of server processes every `perProcess` rounds:
+ * ABBA within each pair of processes, and the lane that goes first on a fresh pair (warmed up and
+ * measured first) alternating from one pair to the next (A B | B A, then B A | A B), so neither
+ * lane is always the first on new processes.
+ */
+export function pairedLaneOrder<T>(lanes: readonly T[], round: number, perProcess: number | undefined): T[] {
+  if (perProcess === undefined) return pairedOrder(lanes, round);
+  const pair = Math.floor((round - 1) / perProcess);
+  return pairedOrder(lanes, ((round - 1) % perProcess) + pair + 1);
+}

@@ -11,7 +11,7 @@ import { startServer, type RunningServer } from '../servers/server.ts';
 import { laneName, laneStart, type Lane } from './lanes.ts';
 import type { RunSetup } from './run-setup.ts';
 import { halfWidthShare } from '../stats/paired.ts';
-import { markSlowRuns, pairedOrder, precisionTarget, restartsBefore, wantsMoreRuns, withCrossCheck } from './run-rules.ts';
+import { markSlowRuns, pairedLaneOrder, pairedOrder, precisionTarget, restartsBefore, wantsMoreRuns, withCrossCheck } from './run-rules.ts';
 import { driftCancelled } from './reference.ts';
 import { keptRuns } from '../system/host-speed.ts';
 
@@ -27,7 +27,8 @@ export interface ScheduleContext {
   setup: ScheduleSetup;
   /**
    * bench:ab: the lanes are what is compared, so each cell's lanes run back to back (A B, then
-   * B A) and every lane runs every round: a B/A ratio compares neighbours in time.
+   * B A, the lane first on a fresh pair of processes alternating: run-rules.ts pairedLaneOrder)
+   * and every lane runs every round: a B/A ratio compares neighbours in time.
    */
   pairing?: Pairing;
   /**
@@ -162,7 +163,7 @@ export async function benchGroup(
         // Every lane runs the round while any wants it, so each round pairs; each cell's lanes back to back.
         if (!pairedRoundWanted(byLane, cells, round, ctx, wants)) break;
         for (const index of pairedOrder([...cells.keys()], round))
-          for (const laneStates of pairedOrder(byLane, round)) {
+          for (const laneStates of pairedLaneOrder(byLane, round, ctx.plan.roundsPerProcess)) {
             const state = laneStates[index];
             if (state !== undefined && state.result === undefined) await runOnce(state, state.cell, ctx, round, referenceMs);
           }

@@ -59,7 +59,8 @@ export interface AbCell {
   margin: number;
   /**
    * The smallest change this pair could have flagged, as a share (0.031 = 3.1 %): the larger of
-   * its interval's half-width and half the margin. Infinity (null in JSON) without an interval.
+   * its interval's half-width and the flag's floor, 0.6 of the margin (ab/ab-verdict.ts
+   * FLAG_SHARE). Infinity (null in JSON) without an interval.
    */
   detectable: number | null;
   /** Why, for inconclusive cells, and what to do. */
