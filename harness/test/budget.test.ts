@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { budgetNeed, MAX_NEED, weightedPace } from '../src/bench/budget.ts';
+import { budgetLine, budgetNeed, MAX_NEED, plannedUnitSec, weightedPace } from '../src/bench/budget.ts';
 import { wantsMoreRuns } from '../src/bench/run-rules.ts';
 import { makeRun } from './fixtures.ts';
 
@@ -85,5 +85,25 @@ describe("wantsMoreRuns asks the budget with the cell's need", () => {
     // at its goal: the budget is not even asked
     expect(wantsMoreRuns(runs(99, 101, 100, 100), plan, 'fib', spy)).toBe(false);
     expect(needs).toHaveLength(2);
+  });
+});
+
+describe('plannedUnitSec and budgetLine', () => {
+  const plan = { warmupSec: 0.5, runs: 12, durationSec: 1, roundsPerProcess: undefined, serverProcesses: undefined };
+
+  it('costs a warm-up for each server process a cell is measured on', () => {
+    expect(plannedUnitSec(plan)).toBeCloseTo(0.8 + 12 * 1.4);
+    expect(plannedUnitSec({ ...plan, serverProcesses: 2 })).toBeCloseTo(2 * 0.8 + 12 * 1.4);
+    // bench:ab: a new pair every 2 rounds, 6 processes a lane
+    expect(plannedUnitSec({ ...plan, roundsPerProcess: 2 })).toBeCloseTo(6 * 0.8 + 12 * 1.4);
+  });
+
+  it('says whether the budget leaves room past the planned runs, and what to do when it does not', () => {
+    expect(budgetLine(1, 2, 43, 300)).toBe(
+      '1 cell on 2 lanes takes about 43 s at the planned runs; the 300 s budget lets cells whose intervals are still wide take more, to about 5 min in all',
+    );
+    expect(budgetLine(12, 6, 1555, 300)).toMatch(
+      /^12 cells on 6 lanes take about 26 min at the planned runs, past the 300 s budget: no cell gets runs beyond those \(give --budget, or fewer cells/,
+    );
   });
 });

@@ -3,6 +3,33 @@
  */
 import type { CellSpec } from '../servers/scenarios.ts';
 import { tCritical95 } from '../stats/stats.ts';
+import type { Plan } from './plan.ts';
+
+/**
+ * What one cell costs on one lane at its planned runs, in seconds: a check and a warm-up on each
+ * server process it is measured on (bench:ab starts a new pair every roundsPerProcess rounds),
+ * and each run with the pause around it (a default bench:ab on 2 vCPUs took 45 s a cell on its
+ * two lanes; this gives 43 s).
+ */
+export function plannedUnitSec(plan: Pick<Plan, 'warmupSec' | 'runs' | 'durationSec' | 'roundsPerProcess' | 'serverProcesses'>): number {
+  const processes =
+    plan.roundsPerProcess === undefined ? Math.max(1, plan.serverProcesses ?? 1) : Math.ceil(plan.runs / plan.roundsPerProcess);
+  return processes * (plan.warmupSec + 0.3) + plan.runs * (plan.durationSec + 0.4);
+}
+
+/**
+ * The line that says, before the first cell, what the run's planned runs cost against its
+ * budget: whether the budget leaves room for more runs where intervals are wide, or is spent on
+ * the planned runs alone (then no cell gets more, and the way out is fewer cells or more budget).
+ */
+export function budgetLine(cells: number, lanes: number, plannedSec: number, budgetSec: number): string {
+  const planned = `${cells} cell${cells === 1 ? '' : 's'} on ${lanes} lane${lanes === 1 ? '' : 's'} take${cells === 1 ? 's' : ''} about ${minutes(plannedSec)} at the planned runs`;
+  return plannedSec >= budgetSec
+    ? `${planned}, past the ${budgetSec} s budget: no cell gets runs beyond those (give --budget, or fewer cells: --scenarios, --modes, --runtimes)`
+    : `${planned}; the ${budgetSec} s budget lets cells whose intervals are still wide take more, to about ${minutes(budgetSec)} in all`;
+}
+
+const minutes = (sec: number): string => (sec < 90 ? `${Math.round(sec)} s` : `${Math.round(sec / 60)} min`);
 
 /**
  * A cell's need for more runs, the weight of its claim on the budget: how many times its

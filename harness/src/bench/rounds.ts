@@ -11,7 +11,7 @@ import { formatMs, formatRps } from '../report/text/formats.ts';
 import { stopKind } from '../servers/quiet.ts';
 import type { RunningServer } from '../servers/server.ts';
 import type { CellSpec } from '../servers/scenarios.ts';
-import { scenarioGroups, weightedPace } from './budget.ts';
+import { budgetLine, plannedUnitSec, scenarioGroups, weightedPace } from './budget.ts';
 import type { Lane } from './lanes.ts';
 import { phaseKind, type PhaseClock } from './phase-clock.ts';
 import type { Plan } from './plan.ts';
@@ -41,8 +41,10 @@ export async function runRounds(
   const { progress, clock } = options;
   const passes = plan.connections;
   const total = cells.length * (lanes.length + skipped) * passes.length;
-  const perUnitSec = plan.warmupSec + plan.runs * (plan.durationSec + 0.4) + 0.3;
+  const perUnitSec = plannedUnitSec(plan);
   let done = skipped * cells.length * passes.length;
+  if (plan.budgetSec !== undefined && lanes.length > 0)
+    setup.log(budgetLine(cells.length * passes.length, lanes.length, (total - done) * perUnitSec, plan.budgetSec));
   let groupUnits = 0;
   // The pace starts with the first cell: what setup took (input files, fingerprint) comes off the budget first.
   let pace: ((done: number, current: number, need?: number) => boolean) | undefined;
