@@ -1,4 +1,4 @@
-import { spawn, type ChildProcess } from 'node:child_process';
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import type { Health, RuntimeName, ServerKind } from '@bench/app';
 import type { RuntimeSpec } from './runtimes.ts';
@@ -80,6 +80,18 @@ function inheritedEnv(): NodeJS.ProcessEnv {
 
 const READY_LINE = /^ready (\S+) runtime=(\S+) server=(\S+) pid=(\d+)/m;
 
+let pdeathsig: boolean | undefined;
+/**
+ * Whether a server can be told to die with the process that started it (util-linux setpriv
+ * --pdeathsig, which execs the server in its own place): a server runs in a process group of
+ * its own, so a harness or test runner killed outright (SIGKILL, a CI job cancelled) would
+ * otherwise leave it serving, busy or idle, beside every later run on the machine.
+ */
+function diesWithParent(): boolean {
+  pdeathsig ??= spawnSync('setpriv', ['--pdeathsig', 'KILL', '--', 'true'], { stdio: 'ignore' }).status === 0;
+  return pdeathsig;
+}
+
 /**
  * Starts one server in its own process group on a port the OS picks, waits for its readiness
  * line and for /health to name this runtime, this server kind and the pid we started: a number
@@ -89,7 +101,8 @@ export async function startServer(spec: RuntimeSpec, options: StartOptions): Pro
   const host = options.host ?? '127.0.0.1';
   const serverArgs = spec.args(['--port', '0', '--host', host, ...(options.raw ? ['--raw'] : []), ...options.serverArgs]);
   const args = options.profile === undefined ? serverArgs : profilerArgs(spec.name, serverArgs, options.profile);
-  const [binary, argv] = options.cpus === undefined ? [spec.binary, args] : ['taskset', ['-c', options.cpus, spec.binary, ...args]];
+  const [pinned, pinnedArgs] = options.cpus === undefined ? [spec.binary, args] : ['taskset', ['-c', options.cpus, spec.binary, ...args]];
+  const [binary, argv] = diesWithParent() ? ['setpriv', ['--pdeathsig', 'KILL', '--', pinned, ...pinnedArgs]] : [pinned, pinnedArgs];
   const child = spawn(binary, argv, {
     detached: true,
     stdio: ['ignore', 'pipe', 'pipe'],

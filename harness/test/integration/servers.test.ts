@@ -1,8 +1,10 @@
 // Every runtime's real entrypoint, Hono and raw: started as the harness starts it, asked every
 // route once, stopped, and checked gone.
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { spawn, spawnSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { generateDataFiles } from '@bench/app';
 import { probeRuntime, RUNTIME_NAMES, runtimeSpec } from '../../src/servers/runtimes.ts';
@@ -10,6 +12,12 @@ import { groupAlive, startServer, stopAllServers, type RunningServer } from '../
 import { checkAnswer } from '../../src/servers/validate.ts';
 import { scenarioSettings } from '../../src/servers/scenarios.ts';
 import { allocatorEnv } from '../../src/system/allocator.ts';
+
+const SRC = fileURLToPath(new URL('../../src/', import.meta.url));
+const TSX = fileURLToPath(new URL('../../node_modules/.bin/tsx', import.meta.url));
+/** util-linux setpriv with --pdeathsig: without it a server outlives a harness killed outright (servers/server.ts). */
+const SETPRIV = spawnSync('setpriv', ['--pdeathsig', 'KILL', '--', 'true'], { stdio: 'ignore' }).status === 0;
+if (!SETPRIV) console.warn('servers.test: no setpriv --pdeathsig here (util-linux): the parent-death case is skipped');
 
 const LOAD_ROUTES = [
   '/hello',
@@ -129,6 +137,41 @@ describe.each(RUNTIME_NAMES)('%s', (name) => {
       await server.stop();
     }
     expect(groupAlive(server.pid)).toBe(false);
+  });
+
+  it.skipIf(!SETPRIV)('dies with the process that started it, when that one is killed outright', async () => {
+    // A harness of its own: starts a server, says its pid, and waits to be killed.
+    const script = join(dataDir, `parent-${name}.mts`);
+    writeFileSync(
+      script,
+      `import { runtimeSpec } from ${JSON.stringify(join(SRC, 'servers/runtimes.ts'))};\n` +
+        `import { startServer } from ${JSON.stringify(join(SRC, 'servers/server.ts'))};\n` +
+        `const server = await startServer(runtimeSpec(${JSON.stringify(name)}), { raw: true, serverArgs: [] });\n` +
+        'console.log(`pid ${server.pid} parent ${process.pid}`);\nsetInterval(() => {}, 1000);\n',
+    );
+    const parent = spawn(TSX, [script], { stdio: ['ignore', 'pipe', 'inherit'] });
+    let pid: number | undefined;
+    try {
+      // tsx runs the script in a child process of its own: that one is the server's parent.
+      const [server, starter] = await new Promise<[number, number]>((resolve, reject) => {
+        let out = '';
+        parent.stdout.setEncoding('utf8').on('data', (chunk: string) => {
+          out += chunk;
+          const match = /^pid (\d+) parent (\d+)$/m.exec(out);
+          if (match) resolve([Number(match[1]), Number(match[2])]);
+        });
+        parent.once('exit', (code) => reject(new Error(`the parent exited (${code}) before its server was up`)));
+      });
+      pid = server;
+      expect(groupAlive(pid)).toBe(true);
+      process.kill(starter, 'SIGKILL');
+      const until = Date.now() + 5_000;
+      while (groupAlive(pid) && Date.now() < until) await new Promise((r) => setTimeout(r, 50));
+      expect(groupAlive(pid)).toBe(false);
+    } finally {
+      parent.kill('SIGKILL');
+      if (pid !== undefined && groupAlive(pid)) process.kill(-pid, 'SIGKILL');
+    }
   });
 });
 
