@@ -1,5 +1,5 @@
 // A/B self-test, side A: a fixed amount of CPU work per request (FNV-1a over a 4 KiB buffer,
-// ROUNDS times). checksum-5pct.ts is the same module with 7 % more rounds, about 5 % fewer requests/s: a change of known size
+// ROUNDS times). checksum-5pct.ts is the same module with 5 % more rounds, about 5 % fewer requests/s: a change of known size
 // for `pnpm bench:ab --a file:docs/examples/ab/checksum.ts --b file:docs/examples/ab/checksum-5pct.ts`
 // to find (docs/ab.md).
 
