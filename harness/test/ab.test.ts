@@ -92,8 +92,20 @@ describe('judgeRatio', () => {
     expect(j.verdict).toBe('inconclusive');
     expect(j.detectable).toBeCloseTo(0.0776, 3);
     expect(j.reason).toMatch(/wider than ±5.0 %: this pair could flag only a change over 7.8 %/);
-    // significant but under half the margin, and the interval reaching past it: no claim either way
-    expect(judgeRatio(0.98, [0.94, 0.999], 4, 0.05).verdict).toBe('inconclusive');
+  });
+
+  it('inconclusive, and says so without calling it wide, when a narrow interval reaches past the margin', () => {
+    // excludes 1, but -2 % is under the 3 % it flags, and the interval reaches past -5 %
+    const small = judgeRatio(0.98, [0.94, 0.999], 4, 0.05);
+    expect(small.verdict).toBe('inconclusive');
+    expect(small.reason).toMatch(/^its 95 % interval \(0.940-0.999x\) reaches past -5.0 % and its -2.0 % is under the 3.0 % it flags: /);
+    // holds 1, half-width 3.5 %, off centre past +5 %
+    const high = judgeRatio(1.02, [0.986, 1.055], 8, 0.05);
+    expect(high.verdict).toBe('inconclusive');
+    expect(high.reason).toMatch(
+      /reaches past \+5.0 % and holds 1: a change of the margin is neither found nor ruled out; it had 8 paired rounds/,
+    );
+    expect(high.reason).not.toMatch(/wider than/);
   });
 });
 
@@ -138,6 +150,7 @@ describe('judgeAb and compareAb', () => {
     ]);
     expect(ab.counts).toEqual({ regressed: 1, improved: 0, unchanged: 1, inconclusive: 0 });
     expect(abHeadline(ab)).toBe('✗ 1 regressed, 0 improved, 1 unchanged, 0 inconclusive');
+    expect(verdictWords(ab.cells[0]!)).toMatch(/^regressed: B -5.\d % requests\/s \(95 % CI .*\); this pair could see \d+\.\d %$/);
     expect(verdictWords(ab.cells[1]!)).toMatch(/^unchanged: within ±5.0 % \(.*\); this pair could see 3.0 %$/);
     const report = { results, ab } as unknown as Report;
     expect(abExitCode(report)).toBe(1);
@@ -242,9 +255,28 @@ describe('judgeAb and compareAb', () => {
   });
 
   it('holds hello to twice the margin', () => {
+    // B 5 % slower: past 0.6 of a 5 % margin, within 0.6 of hello's 10 %
+    const a = [1000, 1000, 1000, 1000];
+    const b = [950, 948, 952, 950];
     const hello = (label: string, rps: number[]) => ({ ...cell(label, rps), scenario: 'hello' });
-    const ab = compareAb([hello('node-A', [1000, 1000, 1000, 1000]), hello('node-B', [930, 940, 935, 930])], plan);
-    expect(ab.cells[0]).toMatchObject({ margin: 0.1, verdict: 'regressed' });
+    expect(compareAb([cell('node-A', a), cell('node-B', b)], plan).cells[0]).toMatchObject({ margin: 0.05, verdict: 'regressed' });
+    expect(compareAb([hello('node-A', a), hello('node-B', b)], plan).cells[0]).toMatchObject({ margin: 0.1, verdict: 'unchanged' });
+  });
+
+  it('fails the gate when B breaks a cell A served, and not when A broke it', () => {
+    const failed = { ...cell('node-B', [0, 0, 0, 0]), status: 'failed' as const, reason: 'server exited (code 1)' };
+    const ab = compareAb([cell('node-A', [1000, 1000, 1000, 1000]), failed], plan);
+    expect(ab.cells[0]).toMatchObject({ verdict: 'inconclusive', bFailed: true });
+    expect(ab.cells[0]!.reason).toMatch(/^B's cell is failed \(server exited \(code 1\)\)/);
+    expect(abHeadline(ab)).toBe('✗ 0 regressed, 0 improved, 0 unchanged, 1 inconclusive (B failed in 1 where A measured)');
+    expect(abExitCode({ results: [], ab } as unknown as Report)).toBe(1);
+    // B's cell missing altogether counts the same
+    expect(compareAb([cell('node-A', [1000, 1000, 1000, 1000])], plan).cells[0]).toMatchObject({ bFailed: true });
+    // A failed: the base is broken, not the change; inconclusive, and no exit 1 for it
+    const aFailed = { ...cell('node-A', [0, 0, 0, 0]), status: 'failed' as const };
+    const both = compareAb([aFailed, cell('node-B', [1000, 1000, 1000, 1000])], plan);
+    expect(both.cells[0]?.bFailed).toBeUndefined();
+    expect(abExitCode({ results: [cell('node-B', [1000])], ab: both } as unknown as Report)).toBe(0);
   });
 });
 

@@ -39,9 +39,13 @@ export function splitAbFlags(argv: readonly string[]): AbFlags {
   return { a: own.a, b: own.b, margin: percent === undefined ? DEFAULT_MARGIN : percent / 100, rest };
 }
 
-/** 1 when any cell regressed (or nothing was measured), else 0; bad input never gets this far (2). */
+/**
+ * 1 when any cell regressed, B failed where A measured (a change that breaks a cell must not pass
+ * as "inconclusive"), or nothing was measured; else 0. Bad input never gets this far (2).
+ */
 export function abExitCode(report: Report): number {
   if (!report.results.some((r) => r.status !== 'failed')) return 1;
+  if (report.ab?.cells.some((c) => c.bFailed === true)) return 1;
   return (report.ab?.counts.regressed ?? 0) > 0 ? 1 : 0;
 }
 

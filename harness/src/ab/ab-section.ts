@@ -14,12 +14,11 @@ import { laneOf } from '../report/lanes.ts';
 import { escapeHtml } from '../report/render/html-escape.ts';
 import type { Headline, ReportFeatures, ReportSection } from '../report/section.ts';
 import { escapeCell } from '../report/text/formats.ts';
-import { judgeAb, ratiosByProcess } from './ab-verdict.ts';
+import { FLAG_SHARE, judgeAb, ratiosByProcess, signedPct as signed } from './ab-verdict.ts';
 import { pooledBetween, processComponents } from '../stats/process-interval.ts';
 
 const VERDICTS: readonly AbVerdict[] = ['regressed', 'improved', 'unchanged', 'inconclusive'];
 const pct = (share: number): string => `${(share * 100).toFixed(1)} %`;
-const signed = (ratio: number): string => `${ratio >= 1 ? '+' : ''}${((ratio - 1) * 100).toFixed(1)} %`;
 
 /** Each A cell against B's cell of the same runtime, scenario, mode and input. */
 export function compareAb(results: readonly CellResult[], ab: AbPlan): AbComparison {
@@ -65,7 +64,7 @@ export function verdictWords(c: AbCell): string {
   switch (c.verdict) {
     case 'regressed':
     case 'improved':
-      return `${c.verdict}: B ${signed(c.ratio ?? 1)} requests/s (${ci})`;
+      return `${c.verdict}: B ${signed(c.ratio ?? 1)} requests/s (${ci}); this pair could see ${pct(c.detectable ?? 0)}`;
     case 'unchanged':
       return `unchanged: within ±${pct(c.margin)} (${signed(c.ratio ?? 1)}, ${ci}); this pair could see ${pct(c.detectable ?? 0)}`;
     case 'inconclusive':
@@ -98,9 +97,10 @@ function explanation(report: Report, ab: AbPlan): string {
   return (
     `${describeSide('A', ab.a, report)}.  \n${describeSide('B', ab.b, report)}.  \n` +
     `A and B ran as lanes alternating round by round (A B, then B A), each cell judged on B's requests/s over A's, paired ` +
-    `round by round, with its 95 % interval: ${intervalUnits(report)} Rounds in which another process used the CPU beside either side are left out. regressed / improved: the interval excludes 1 and the change is at least half ` +
-    `the margin (±${pct(ab.margin)}, hello ±${pct(throughputMargin('hello', ab.margin))}); unchanged: the whole interval within ` +
-    `the margin; inconclusive: the interval is wider than the margin. "could see" is the smallest change the pair could have flagged.`
+    `round by round, with its 95 % interval: ${intervalUnits(report)} Rounds in which another process used the CPU beside either side are left out. regressed / improved: the interval excludes 1 and the change is at least ` +
+    `${Math.round(FLAG_SHARE * 100)} % of the margin (±${pct(ab.margin)}, hello ±${pct(throughputMargin('hello', ab.margin))}); unchanged: the whole interval within ` +
+    `the margin; inconclusive: anything else (an interval wider than the margin or reaching past it, too few paired rounds, a cell that failed on either side). ` +
+    `"could see" is the smallest change the pair could have flagged.`
   );
 }
 
@@ -134,8 +134,10 @@ function row(c: AbCell): string[] {
 /** The one line a user reads first: how many cells of each verdict. */
 export function abHeadline(ab: AbComparison): string {
   const { regressed, improved, unchanged, inconclusive } = ab.counts;
-  const mark = regressed > 0 ? '✗' : inconclusive > 0 ? '?' : '✓';
-  return `${mark} ${regressed} regressed, ${improved} improved, ${unchanged} unchanged, ${inconclusive} inconclusive`;
+  const broken = ab.cells.filter((c) => c.bFailed === true).length;
+  const mark = regressed > 0 || broken > 0 ? '✗' : inconclusive > 0 ? '?' : '✓';
+  const failed = broken === 0 ? '' : ` (B failed in ${broken} where A measured)`;
+  return `${mark} ${regressed} regressed, ${improved} improved, ${unchanged} unchanged, ${inconclusive} inconclusive${failed}`;
 }
 
 export function abMarkdown(report: Report): string | undefined {

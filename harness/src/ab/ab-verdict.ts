@@ -37,11 +37,12 @@ import { acrossProcessInterval, processComponents } from '../stats/process-inter
 
 export type AbJudgement = Pick<
   AbCell,
-  'verdict' | 'ratio' | 'ci95' | 'pairs' | 'processPairs' | 'sharedRounds' | 'margin' | 'detectable' | 'reason'
+  'verdict' | 'ratio' | 'ci95' | 'pairs' | 'processPairs' | 'sharedRounds' | 'margin' | 'detectable' | 'reason' | 'bFailed'
 >;
 
 const round4 = (x: number): number => Number(x.toFixed(4));
 const pct = (share: number): string => `${(share * 100).toFixed(1)} %`;
+export const signedPct = (ratio: number): string => `${ratio >= 1 ? '+' : ''}${((ratio - 1) * 100).toFixed(1)} %`;
 
 /** Fewest process pairs for an interval over pairs (t with 2 degrees of freedom is 4.3; with 1 it is 12.7). */
 export const MIN_PROCESS_PAIRS = 3;
@@ -146,10 +147,15 @@ export function judgeAb(
   between?: { variance: number; df: number },
 ): AbJudgement {
   const none = (reason: string, pairs = 0): AbJudgement => ({ verdict: 'inconclusive', pairs, margin, detectable: null, reason });
-  if (a === undefined || b === undefined) return none(`${a === undefined ? 'A' : 'B'} has no such cell`);
+  const aMeasured = a?.status === 'ok';
+  if (a === undefined || b === undefined)
+    return { ...none(`${a === undefined ? 'A' : 'B'} has no such cell`), ...(aMeasured ? { bFailed: true } : {}) };
   for (const [side, cell] of [['A', a] as const, ['B', b] as const])
     if (cell.status !== 'ok')
-      return none(`${side}'s cell is ${cell.status}${cell.reason === undefined ? '' : ` (${cell.reason})`}: fix it, then run again`);
+      return {
+        ...none(`${side}'s cell is ${cell.status}${cell.reason === undefined ? '' : ` (${cell.reason})`}: fix it, then run again`),
+        ...(side === 'B' && aMeasured ? { bFailed: true } : {}),
+      };
   const { rounds, shared } = pairedRounds(a.runDetails, b.runDetails);
   const sharedNote = shared === 0 ? {} : { sharedRounds: shared };
   const units = pairRatios(rounds);
@@ -200,8 +206,15 @@ export function judgeRatio(
   const verdict: AbVerdict = !holdsOne(ci95) && beyond ? (ratio < 1 ? 'regressed' : 'improved') : within ? 'unchanged' : 'inconclusive';
   const base = { verdict, ratio, ci95, pairs, margin, detectable };
   if (verdict !== 'inconclusive') return base;
+  const interval = `its 95 % interval (${ci95[0].toFixed(3)}-${ci95[1].toFixed(3)}x)`;
+  // An interval narrower than the margin can still reach past it, off centre: the pair could see
+  // a change of the margin, yet neither found one nor ruled one out.
+  const why =
+    Math.expm1(half) > margin
+      ? `${interval} is wider than ±${pct(margin)}: this pair could flag only a change over ${pct(detectable)}`
+      : `${interval} reaches past ${ci95[0] < 1 / (1 + margin) ? '-' : '+'}${pct(margin)} and ${holdsOne(ci95) ? 'holds 1' : `its ${signedPct(ratio)} is under the ${pct(margin * FLAG_SHARE)} it flags`}: a change of the margin is neither found nor ruled out`;
   return {
     ...base,
-    reason: `its 95 % interval (${ci95[0].toFixed(3)}-${ci95[1].toFixed(3)}x) is wider than ±${pct(margin)}: this pair could flag only a change over ${pct(detectable)}; it had ${pairs} paired rounds${processPairs === undefined ? '' : ` on ${processPairs} pairs of server processes`}${host === undefined ? '' : `; ${host}`}: give it more (--max-runs, --budget) or a quieter host`,
+    reason: `${why}; it had ${pairs} paired rounds${processPairs === undefined ? '' : ` on ${processPairs} pairs of server processes`}${host === undefined ? '' : `; ${host}`}: give it more (--max-runs, --budget) or a quieter host`,
   };
 }

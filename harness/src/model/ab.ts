@@ -65,6 +65,11 @@ export interface AbCell {
   detectable: number | null;
   /** Why, for inconclusive cells, and what to do. */
   reason?: string;
+  /**
+   * True when B's cell failed, was invalid or is missing where A's measured: B broke what A
+   * served, which fails the gate as a regression does (exit 1).
+   */
+  bFailed?: true;
 }
 
 export interface AbComparison {
