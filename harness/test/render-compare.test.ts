@@ -126,6 +126,16 @@ describe('renderComparisonMarkdown', () => {
     expect(clean).toMatch(
       /\*\*\? no change beyond 1\d\.\d % found: two separate sessions cannot see less; use bench:ab \(A and B alternating in one session\) to see ±5 %\*\* \(0 regressions, 0 improvements, 1 unchanged\)/,
     );
+    // and the cell's row says the same, not "= unchanged"
+    expect(clean).toMatch(/\| \? no change beyond 1\d\.\d % \(req\/s\) \|/);
+    expect(clean).not.toContain('= unchanged');
+  });
+
+  it('gives no ✓ when no cell could be judged', () => {
+    const once = reportOf([cellOf(HASH_SYNC, [1000])]);
+    const none = compareReports(once, once, { threshold: 0.05 });
+    expect(none.counts).toMatchObject({ regressed: 0, unchanged: 0, notTestable: 1 });
+    expect(verdictLine(none)).toMatch(/^\*\*\? 0 regressions, 0 improvements, 0 unchanged, 1 not testable\*\*/);
   });
 
   it("takes the session allowance from the reports' reference loops, and gives a clean verdict only when it could see its margin", () => {

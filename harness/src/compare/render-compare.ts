@@ -52,16 +52,21 @@ function formatPercentOf(fraction: number): string {
  */
 export function deafTo(c: ReportComparison): number | undefined {
   const deaf = c.cells.flatMap((cell) => {
-    const t = cell.kind === 'compared' ? cell.throughput : undefined;
-    return t?.verdict === 'unchanged' &&
-      t.detectable !== undefined &&
-      t.margin !== undefined &&
-      Number.isFinite(t.detectable) &&
-      t.detectable > Math.expm1(2 * Math.log1p(t.margin))
-      ? [t.detectable]
-      : [];
+    const seen = cell.kind === 'compared' ? unseenChange(cell.throughput) : undefined;
+    return seen === undefined ? [] : [seen];
   });
   return deaf.length === 0 ? undefined : Math.max(...deaf);
+}
+
+/** An unchanged change's smallest flaggable size when it could not have seen its margin (see deafTo), else undefined. */
+function unseenChange(t: ComparedCell['throughput']): number | undefined {
+  return t.verdict === 'unchanged' &&
+    t.detectable !== undefined &&
+    t.margin !== undefined &&
+    Number.isFinite(t.detectable) &&
+    t.detectable > Math.expm1(2 * Math.log1p(t.margin))
+    ? t.detectable
+    : undefined;
 }
 
 /** "2 regressions, 1 improvement, 20 unchanged, at 5 % threshold and p < 0.05". */
@@ -73,7 +78,10 @@ export function verdictLine(c: ReportComparison): string {
   if (n.added > 0) parts.push(`${n.added} only in current`);
   if (n.removed > 0) parts.push(`${n.removed} only in baseline`);
   const deaf = deafTo(c);
-  const symbol = c.hasRegression ? '✗' : deaf === undefined ? '✓' : '?';
+  // ✓ only when every cell in both reports was judged: a cell that was not tested or not
+  // compared could hold the regression the line would otherwise call absent.
+  const judgedAll = n.notTestable === 0 && n.notCompared === 0 && n.unchanged + n.improved > 0;
+  const symbol = c.hasRegression ? '✗' : deaf === undefined && judgedAll ? '✓' : '?';
   const head =
     !c.hasRegression && deaf !== undefined
       ? `? no change beyond ${formatPercentOf(Number(deaf.toFixed(3)))} found: two separate sessions cannot see less; use bench:ab (A and B alternating in one session) to see ±${formatPercentOf(c.threshold)}** (${parts.join(', ')})`
@@ -156,7 +164,7 @@ export function cellVerdictText(cell: ComparedCell): string {
   const text = {
     regressed: `✗ regressed (${which(cell, 'regressed')})`,
     improved: `✓ improved (${which(cell, 'improved')})`,
-    unchanged: '= unchanged',
+    unchanged: unchangedText(cell),
     'not-testable':
       cell.runs.baseline < 2 || cell.runs.current < 2
         ? `? not testable (${cell.runs.baseline} vs ${cell.runs.current} runs)`
@@ -165,6 +173,12 @@ export function cellVerdictText(cell: ComparedCell): string {
           : '? not testable (no per-run p99)',
   }[cell.verdict];
   return `${text}${flagNotes(cell)}`;
+}
+
+/** "= unchanged", or what the cell could not rule out when its uncertainty was wider than its margin. */
+function unchangedText(cell: ComparedCell): string {
+  const unseen = unseenChange(cell.throughput);
+  return unseen === undefined ? '= unchanged' : `? no change beyond ${formatPercentOf(Number(unseen.toFixed(3)))} (req/s)`;
 }
 
 function statusText(name: string, side: SideStatus): string {
