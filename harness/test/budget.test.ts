@@ -100,10 +100,11 @@ describe('plannedUnitSec and budgetLine', () => {
 
   it('says whether the budget leaves room past the planned runs, and what to do when it does not', () => {
     expect(budgetLine(1, 2, 43, 300)).toBe(
-      '1 cell on 2 lanes takes about 43 s at the planned runs; the 300 s budget lets cells whose intervals are still wide take more, to about 5 min in all',
+      '1 cell on each of 2 lanes takes about 43 s at the planned runs; the 300 s budget lets cells whose intervals are still wide take more, to about 5 min in all',
     );
+    expect(budgetLine(1, 1, 20, 300)).toMatch(/^1 cell on 1 lane takes about 20 s/);
     expect(budgetLine(12, 6, 1555, 300)).toMatch(
-      /^12 cells on 6 lanes take about 26 min at the planned runs, past the 300 s budget: no cell gets runs beyond those \(give --budget, or fewer cells/,
+      /^12 cells on each of 6 lanes take about 26 min at the planned runs, past the 300 s budget: no cell gets runs beyond those \(give --budget, or fewer cells/,
     );
   });
 });

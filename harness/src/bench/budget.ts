@@ -23,7 +23,10 @@ export function plannedUnitSec(plan: Pick<Plan, 'warmupSec' | 'runs' | 'duration
  * the planned runs alone (then no cell gets more, and the way out is fewer cells or more budget).
  */
 export function budgetLine(cells: number, lanes: number, plannedSec: number, budgetSec: number): string {
-  const planned = `${cells} cell${cells === 1 ? '' : 's'} on ${lanes} lane${lanes === 1 ? '' : 's'} take${cells === 1 ? 's' : ''} about ${minutes(plannedSec)} at the planned runs`;
+  // A lane runs every cell, and bench:ab counts its verdicts per runtime (36 for 12 cells on 3
+  // runtimes' A and B lanes): "on each of" keeps the count of cells from reading as either.
+  const where = lanes === 1 ? 'on 1 lane' : `on each of ${lanes} lanes`;
+  const planned = `${cells} cell${cells === 1 ? '' : 's'} ${where} take${cells === 1 ? 's' : ''} about ${minutes(plannedSec)} at the planned runs`;
   return plannedSec >= budgetSec
     ? `${planned}, past the ${budgetSec} s budget: no cell gets runs beyond those (give --budget, or fewer cells: --scenarios, --modes, --runtimes)`
     : `${planned}; the ${budgetSec} s budget lets cells whose intervals are still wide take more, to about ${minutes(budgetSec)} in all`;

@@ -147,7 +147,7 @@ describe.each(RUNTIME_NAMES)('%s', (name) => {
       `import { runtimeSpec } from ${JSON.stringify(join(SRC, 'servers/runtimes.ts'))};\n` +
         `import { startServer } from ${JSON.stringify(join(SRC, 'servers/server.ts'))};\n` +
         `const server = await startServer(runtimeSpec(${JSON.stringify(name)}), { raw: true, serverArgs: [] });\n` +
-        'console.log(`pid ${server.pid} parent ${process.pid}`);\nsetInterval(() => {}, 1000);\n',
+        "console.log('pid', server.pid, 'parent', process.pid);\nsetInterval(() => {}, 1000);\n",
     );
     const parent = spawn(TSX, [script], { stdio: ['ignore', 'pipe', 'inherit'] });
     let pid: number | undefined;
