@@ -3,7 +3,7 @@ import { availableParallelism } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { pools, THREADPOOL_SOURCE_ENV } from '@bench/app/pools';
 import { serveInRole } from '@bench/app/process-roles';
-import { cpusPerProcess, parseServerArgs, type ServerOptions } from '@bench/app/server-args';
+import { cpusPerProcess, parseServerArgs, type ServerOptions, WORKERS_ENV } from '@bench/app/server-args';
 import { LEADER_ENV } from '@bench/app/supervisor';
 import { BUN_POOL_ENV, bunThreadpool } from './pools.ts';
 
@@ -16,6 +16,7 @@ try {
     pid: process.pid,
     defaultDataDir: fileURLToPath(new URL('../../data/files', import.meta.url)),
     cpus,
+    workersEnv: Bun.env[WORKERS_ENV],
   });
 } catch (error) {
   console.error(`bun server: ${(error as Error).message}`);

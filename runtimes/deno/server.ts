@@ -5,7 +5,7 @@ import { fileURLToPath } from 'node:url';
 import type { PoolSize } from '@bench/app/identity';
 import { pools } from '@bench/app/pools';
 import { serveInRole } from '@bench/app/process-roles';
-import { parseServerArgs, type ServerOptions } from '@bench/app/server-args';
+import { parseServerArgs, type ServerOptions, WORKERS_ENV } from '@bench/app/server-args';
 import { LEADER_ENV } from '@bench/app/supervisor';
 
 // command.ts passes deno's own flags with --processes, for the serving processes' command line.
@@ -22,6 +22,7 @@ try {
     pid: Deno.pid,
     defaultDataDir: fileURLToPath(new URL('../../data/files', import.meta.url)),
     cpus: availableParallelism(),
+    workersEnv: Deno.env.get(WORKERS_ENV),
   });
 } catch (error) {
   console.error(`deno server: ${(error as Error).message}`);

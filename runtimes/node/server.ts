@@ -5,7 +5,7 @@ import { fileURLToPath } from 'node:url';
 import type { ProcessPeer } from '@bench/app/cluster';
 import type { PoolSource } from '@bench/app/identity';
 import { pools } from '@bench/app/pools';
-import { describeStartError, parseServerArgs, readinessLine, type ServerOptions } from '@bench/app/server-args';
+import { describeStartError, parseServerArgs, readinessLine, type ServerOptions, WORKERS_ENV } from '@bench/app/server-args';
 import { runPrimary, serveAsWorker } from './cluster.ts';
 
 let options: ServerOptions;
@@ -16,6 +16,7 @@ try {
     pid: process.pid,
     defaultDataDir: fileURLToPath(new URL('../../data/files', import.meta.url)),
     cpus: availableParallelism(),
+    workersEnv: process.env[WORKERS_ENV],
   });
   // libuv sized its pool before this module ran: only the preload can apply --threadpool.
   if (options.threadpool !== undefined && process.env.BENCH_THREADPOOL_SOURCE !== 'flag') {

@@ -125,6 +125,15 @@ describe.each(RUNTIME_NAMES)('%s', (name) => {
     expect(groupAlive(server.pid)).toBe(false);
   });
 
+  it('BENCH_WORKERS sizes the worker pool when --workers is not given (how an env: variant sets it)', async () => {
+    const server = await startServer(spec, { raw: true, serverArgs: ['--data-dir', dataDir], env: { BENCH_WORKERS: '3' } });
+    try {
+      expect(server.health.pools?.workers).toMatchObject({ size: 3, source: 'env' });
+    } finally {
+      await server.stop();
+    }
+  });
+
   it('--allocator: the allocator settings reach the server process itself, and no other setting changes', async () => {
     const env = allocatorEnv('fresh') ?? {};
     const server = await startServer(spec, { raw: true, serverArgs: serverArgs(), env });

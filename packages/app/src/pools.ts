@@ -5,8 +5,8 @@ import type { ServerOptions } from './server-args.ts';
 export function workersPool(options: ServerOptions): PoolSize {
   return {
     size: options.app.workerPoolSize,
-    source: options.workersFromFlag ? 'flag' : 'default',
-    what: 'scenario worker threads per process, serving every /<name>/worker (--workers; default one per CPU share of the process)',
+    source: options.workersSource,
+    what: 'scenario worker threads per process, serving every /<name>/worker (--workers, else BENCH_WORKERS; default one per CPU share of the process)',
   };
 }
 

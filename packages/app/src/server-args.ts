@@ -21,8 +21,8 @@ export interface ServerOptions {
   processes: number;
   /** --threadpool N as given (the runtime applies it where it can), undefined = default. */
   threadpool: number | undefined;
-  /** Whether --workers was given (else the pool was sized from the CPUs). */
-  workersFromFlag: boolean;
+  /** Where the worker pool's size came from: --workers, BENCH_WORKERS, or the CPUs. */
+  workersSource: 'flag' | 'env' | 'default';
   app: AppConfig;
 }
 
@@ -34,7 +34,15 @@ export interface Identity {
   defaultDataDir: string;
   /** The CPUs this server may use (its affinity); sizes the scenario worker pool when --workers is not given. */
   cpus?: number;
+  /**
+   * BENCH_WORKERS from the server's environment, read by the runtime's entrypoint: the worker
+   * pool's size when --workers is not given, so settings (bench:ab's env: variants) can set it.
+   */
+  workersEnv?: string;
 }
+
+/** The environment setting that sizes the scenario worker pool when --workers is not given. */
+export const WORKERS_ENV = 'BENCH_WORKERS';
 
 export const MAX_WORKER_POOL = 64;
 export const MAX_PROCESSES = 256;
@@ -114,7 +122,8 @@ export function parseServerArgs(argv: string[], identity: Identity): ServerOptio
   const int = (name: string, raw: string | undefined, min: number, max: number): number => {
     const value = Number(raw);
     if (raw === undefined || !/^\d+$/.test(raw) || value < min || value > max) {
-      throw new Error(`--${name} must be an integer from ${min} to ${max}, got "${raw}"`);
+      // An environment setting (BENCH_WORKERS) is named as it is set, a flag with its dashes.
+      throw new Error(`${/^[A-Z_]+$/.test(name) ? name : `--${name}`} must be an integer from ${min} to ${max}, got "${raw}"`);
     }
     return value;
   };
@@ -123,14 +132,15 @@ export function parseServerArgs(argv: string[], identity: Identity): ServerOptio
     throw new Error(`--fib-variant must be one of ${FIB_VARIANTS.join(', ')}, got "${variant}"`);
   }
   const processes = parseProcesses(values.processes, identity.cpus);
-  const workers = values.workers ?? String(workerPoolSizeFor(cpusPerProcess(identity.cpus, processes)));
+  const workersEnv = identity.workersEnv === '' ? undefined : identity.workersEnv;
+  const workers = values.workers ?? workersEnv ?? String(workerPoolSizeFor(cpusPerProcess(identity.cpus, processes)));
   return {
     port: int('port', values.port, 0, 65535),
     host: values.host ?? '127.0.0.1',
     raw: values.raw ?? false,
     processes,
     threadpool: values.threadpool === undefined ? undefined : int('threadpool', values.threadpool, 1, MAX_THREADPOOL),
-    workersFromFlag: values.workers !== undefined,
+    workersSource: values.workers !== undefined ? 'flag' : workersEnv !== undefined ? 'env' : 'default',
     app: {
       runtime: identity.runtime,
       version: identity.version,
@@ -142,7 +152,7 @@ export function parseServerArgs(argv: string[], identity: Identity): ServerOptio
       busyExponent: int('busy-exponent', values['busy-exponent'], BOUNDS.busyExponent.min, BOUNDS.busyExponent.max),
       asyncDepth: int('async-depth', values['async-depth'], BOUNDS.asyncDepth.min, BOUNDS.asyncDepth.max),
       sleepMs: int('sleep-ms', values['sleep-ms'], BOUNDS.sleepMs.min, BOUNDS.sleepMs.max),
-      workerPoolSize: int('workers', workers, 1, MAX_WORKER_POOL),
+      workerPoolSize: int(values.workers === undefined && workersEnv !== undefined ? WORKERS_ENV : 'workers', workers, 1, MAX_WORKER_POOL),
       lagIntervalMs: int('lag-interval-ms', values['lag-interval-ms'], 1, 1000),
       ...(values['scenario-file'] === undefined ? {} : { scenarioFiles: values['scenario-file'].map((f) => resolve(f)) }),
       ...(values.scenarios === undefined ? {} : { scenarios: values.scenarios === 'none' ? [] : values.scenarios.split(',') }),

@@ -28,7 +28,24 @@ describe('worker pool size from the CPUs the server may use', () => {
   it('takes the default from the identity, and --workers still overrides it', () => {
     expect(parseServerArgs([], { ...identity, cpus: 16 }).app.workerPoolSize).toBe(16);
     expect(parseServerArgs(['--workers', '3'], { ...identity, cpus: 16 }).app.workerPoolSize).toBe(3);
-    expect(parseServerArgs(['--workers', '3'], identity).workersFromFlag).toBe(true);
+    expect(parseServerArgs(['--workers', '3'], identity).workersSource).toBe('flag');
+    expect(parseServerArgs([], identity).workersSource).toBe('default');
+  });
+
+  it('takes BENCH_WORKERS (the identity carries it) when --workers is not given, and checks it as the flag', () => {
+    expect(parseServerArgs([], { ...identity, cpus: 16, workersEnv: '3' }).app.workerPoolSize).toBe(3);
+    expect(parseServerArgs([], { ...identity, workersEnv: '3' }).workersSource).toBe('env');
+    expect(parseServerArgs(['--workers', '5'], { ...identity, workersEnv: '3' })).toMatchObject({
+      workersSource: 'flag',
+      app: { workerPoolSize: 5 },
+    });
+    expect(parseServerArgs([], { ...identity, cpus: 4, workersEnv: '' })).toMatchObject({
+      workersSource: 'default',
+      app: { workerPoolSize: 4 },
+    });
+    expect(() => parseServerArgs([], { ...identity, workersEnv: 'many' })).toThrow(
+      /^BENCH_WORKERS must be an integer from 1 to 64, got "many"$/,
+    );
     expect(() => parseServerArgs(['--workers', '65'], identity)).toThrow(/--workers must be an integer from 1 to 64/);
   });
 
