@@ -64,6 +64,11 @@ export async function registerScenarioFiles(files: readonly string[]): Promise<L
   return loaded;
 }
 
+/** Whether any of the user's modules reads the generated input files (declares readsDataFiles). */
+export function userScenariosReadDataFiles(): boolean {
+  return userScenarios.some((s) => s.module.readsDataFiles === true);
+}
+
 /** Runs the user's modules' setup() here, so one that throws is one line and exit 2 before any server starts. */
 export async function setupUserScenarios(settings: ScenarioSettings): Promise<void> {
   await setupScenarios(userScenarios, settings);

@@ -2,8 +2,8 @@
 // here, under the harness, before anything starts. A module that does not load, breaks the
 // contract or throws in setup() is one line naming the file and the rule, and exit 2.
 import { ScenarioError } from '@bench/app';
-import { DEFAULT_DATA_DIR } from '../system/data-files.ts';
-import { registerScenarioFiles, scenarioSettings, setupUserScenarios as runSetups } from './scenarios.ts';
+import { DEFAULT_DATA_DIR, ensureDataFiles } from '../system/data-files.ts';
+import { registerScenarioFiles, scenarioSettings, setupUserScenarios as runSetups, userScenariosReadDataFiles } from './scenarios.ts';
 
 /**
  * The --scenario-file values before the plan is parsed (their modules are loaded first, so
@@ -32,12 +32,18 @@ export async function loadUserScenarios(files: readonly string[], command: strin
   }
 }
 
-/** Runs the user's modules' setup() here with the servers' settings; false after printing the one line. */
+/**
+ * Runs the user's modules' setup() here with the servers' settings; false after printing the one
+ * line. A module that reads the generated input files (readsDataFiles) gets them first, as the
+ * file scenario does: its setup() may read their manifest.
+ */
 export async function setupUserScenarios(
-  plan: { dataDir: string | undefined; hashCost: number; fibN: number; sleepMs: number },
+  plan: { dataDir: string | undefined; hashCost: number; fibN: number; sleepMs: number; fileCount?: number; fileSizeBytes?: number },
   command: string,
 ): Promise<boolean> {
   try {
+    if (userScenariosReadDataFiles())
+      ensureDataFiles(plan.dataDir, plan.fileCount, plan.fileSizeBytes, (line) => console.error(`${command}: ${line}`));
     await runSetups(scenarioSettings({ ...plan, dataDir: plan.dataDir ?? DEFAULT_DATA_DIR }));
     return true;
   } catch (error) {
