@@ -147,14 +147,14 @@ export function judgeAb(
   between?: { variance: number; df: number },
 ): AbJudgement {
   const none = (reason: string, pairs = 0): AbJudgement => ({ verdict: 'inconclusive', pairs, margin, detectable: null, reason });
-  const aMeasured = a?.status === 'ok';
   if (a === undefined || b === undefined)
-    return { ...none(`${a === undefined ? 'A' : 'B'} has no such cell`), ...(aMeasured ? { bFailed: true } : {}) };
+    return { ...none(`${a === undefined ? 'A' : 'B'} has no such cell`), ...(a?.status === 'ok' ? { bFailed: true } : {}) };
+  // A is checked first: a B that fails here failed where A measured.
   for (const [side, cell] of [['A', a] as const, ['B', b] as const])
     if (cell.status !== 'ok')
       return {
         ...none(`${side}'s cell is ${cell.status}${cell.reason === undefined ? '' : ` (${cell.reason})`}: fix it, then run again`),
-        ...(side === 'B' && aMeasured ? { bFailed: true } : {}),
+        ...(side === 'B' ? { bFailed: true } : {}),
       };
   const { rounds, shared } = pairedRounds(a.runDetails, b.runDetails);
   const sharedNote = shared === 0 ? {} : { sharedRounds: shared };

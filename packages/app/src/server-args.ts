@@ -119,11 +119,11 @@ export const SERVER_FLAGS = {
  */
 export function parseServerArgs(argv: string[], identity: Identity): ServerOptions {
   const { values } = parseArgs({ args: argv, strict: true, options: SERVER_FLAGS });
-  const int = (name: string, raw: string | undefined, min: number, max: number): number => {
+  // `label`: what the message names, the flag by default; a value from the environment is named as it is set.
+  const int = (name: string, raw: string | undefined, min: number, max: number, label = `--${name}`): number => {
     const value = Number(raw);
     if (raw === undefined || !/^\d+$/.test(raw) || value < min || value > max) {
-      // An environment setting (BENCH_WORKERS) is named as it is set, a flag with its dashes.
-      throw new Error(`${/^[A-Z_]+$/.test(name) ? name : `--${name}`} must be an integer from ${min} to ${max}, got "${raw}"`);
+      throw new Error(`${label} must be an integer from ${min} to ${max}, got "${raw}"`);
     }
     return value;
   };
@@ -133,6 +133,7 @@ export function parseServerArgs(argv: string[], identity: Identity): ServerOptio
   }
   const processes = parseProcesses(values.processes, identity.cpus);
   const workersEnv = identity.workersEnv === '' ? undefined : identity.workersEnv;
+  const workersSource = values.workers !== undefined ? 'flag' : workersEnv !== undefined ? 'env' : 'default';
   const workers = values.workers ?? workersEnv ?? String(workerPoolSizeFor(cpusPerProcess(identity.cpus, processes)));
   return {
     port: int('port', values.port, 0, 65535),
@@ -140,7 +141,7 @@ export function parseServerArgs(argv: string[], identity: Identity): ServerOptio
     raw: values.raw ?? false,
     processes,
     threadpool: values.threadpool === undefined ? undefined : int('threadpool', values.threadpool, 1, MAX_THREADPOOL),
-    workersSource: values.workers !== undefined ? 'flag' : workersEnv !== undefined ? 'env' : 'default',
+    workersSource,
     app: {
       runtime: identity.runtime,
       version: identity.version,
@@ -152,7 +153,7 @@ export function parseServerArgs(argv: string[], identity: Identity): ServerOptio
       busyExponent: int('busy-exponent', values['busy-exponent'], BOUNDS.busyExponent.min, BOUNDS.busyExponent.max),
       asyncDepth: int('async-depth', values['async-depth'], BOUNDS.asyncDepth.min, BOUNDS.asyncDepth.max),
       sleepMs: int('sleep-ms', values['sleep-ms'], BOUNDS.sleepMs.min, BOUNDS.sleepMs.max),
-      workerPoolSize: int(values.workers === undefined && workersEnv !== undefined ? WORKERS_ENV : 'workers', workers, 1, MAX_WORKER_POOL),
+      workerPoolSize: int('workers', workers, 1, MAX_WORKER_POOL, workersSource === 'env' ? WORKERS_ENV : undefined),
       lagIntervalMs: int('lag-interval-ms', values['lag-interval-ms'], 1, 1000),
       ...(values['scenario-file'] === undefined ? {} : { scenarioFiles: values['scenario-file'].map((f) => resolve(f)) }),
       ...(values.scenarios === undefined ? {} : { scenarios: values.scenarios === 'none' ? [] : values.scenarios.split(',') }),
