@@ -116,9 +116,27 @@ describe('judgeAb and compareAb', () => {
     runDetails: runs(...rps),
   });
 
+  // Two rounds on each pair of server processes, as bench:ab runs them.
+  const pairs = (rps: number[], others: (number | undefined)[] = []) =>
+    rps.map((r, i) => makeRun({ requestsPerSec: r, round: i + 1, serverProcess: Math.floor(i / 2) + 1, othersCpuCores: others[i] }));
+  const paired = (label: string, rps: number[], others?: (number | undefined)[], mode: 'sync' | 'worker' = 'sync') => ({
+    ...cell(label, rps, mode),
+    runDetails: pairs(rps, others),
+  });
+
   it('pairs runs by round: B 5 % slower in every round regresses', () => {
+    const j = judgeAb(paired('node-A', [1000, 900, 1100, 1000, 1050, 950]), paired('node-B', [950, 855, 1045, 950, 997.5, 902.5]), 0.05);
+    expect(j).toMatchObject({ verdict: 'regressed', ratio: 0.95, pairs: 6, processPairs: 3 });
+  });
+
+  it('makes no claim from rounds on one pair of server processes (--quick), keeping the estimate for the reader', () => {
+    // The same rounds as above, all on one pair: they say B's process ran 5 % slower than A's, not that the code did.
     const j = judgeAb(cell('node-A', [1000, 900, 1100, 1000]), cell('node-B', [950, 855, 1045, 950]), 0.05);
-    expect(j).toMatchObject({ verdict: 'regressed', ratio: 0.95, pairs: 4 });
+    expect(j).toMatchObject({ verdict: 'inconclusive', ratio: 0.95, pairs: 4 });
+    expect(j.ci95?.[1]).toBeLessThan(1);
+    expect(j.reason).toMatch(
+      /^its 4 paired rounds ran on one pair of server processes: B -5.0 % \(0.9\d\d-0.9\d\dx over rounds\) speaks for those two processes, not for the code, .*run without --quick/,
+    );
   });
 
   it('is inconclusive, saying why, for a failed cell or too few pairs', () => {
@@ -138,10 +156,10 @@ describe('judgeAb and compareAb', () => {
 
   it('matches each A cell with B of the same mode and counts the verdicts', () => {
     const results = [
-      cell('node-A', [1000, 1000, 1000, 1000]),
-      cell('node-B', [940, 950, 945, 950]),
-      cell('node-A', [500, 510, 490, 500], 'worker'),
-      cell('node-B', [501, 509, 492, 499], 'worker'),
+      paired('node-A', [1000, 1000, 1000, 1000, 1000, 1000]),
+      paired('node-B', [940, 950, 945, 950, 948, 944]),
+      paired('node-A', [500, 510, 490, 500, 505, 495], undefined, 'worker'),
+      paired('node-B', [501, 509, 492, 499, 504, 496], undefined, 'worker'),
     ];
     const ab = compareAb(results, plan);
     expect(ab.cells.map((c) => [c.mode, c.verdict])).toEqual([
@@ -176,14 +194,6 @@ describe('judgeAb and compareAb', () => {
     const width = (ci: [number, number] | undefined) => (ci === undefined ? 0 : ci[1] - ci[0]);
     expect(width(two?.ci95)).toBeGreaterThan(width(one.ci95));
     expect(two?.verdict).toBe('inconclusive');
-  });
-
-  // Two rounds on each pair of server processes, as bench:ab runs them.
-  const pairs = (rps: number[], others: (number | undefined)[] = []) =>
-    rps.map((r, i) => makeRun({ requestsPerSec: r, round: i + 1, serverProcess: Math.floor(i / 2) + 1, othersCpuCores: others[i] }));
-  const paired = (label: string, rps: number[], others?: (number | undefined)[]) => ({
-    ...cell(label, rps),
-    runDetails: pairs(rps, others),
   });
 
   it('with 3 process pairs or more, the interval is over the pairs: a pair that ran apart moves one unit, not every round', () => {
@@ -256,10 +266,10 @@ describe('judgeAb and compareAb', () => {
 
   it('holds hello to twice the margin', () => {
     // B 5 % slower: past 0.6 of a 5 % margin, within 0.6 of hello's 10 %
-    const a = [1000, 1000, 1000, 1000];
-    const b = [950, 948, 952, 950];
-    const hello = (label: string, rps: number[]) => ({ ...cell(label, rps), scenario: 'hello' });
-    expect(compareAb([cell('node-A', a), cell('node-B', b)], plan).cells[0]).toMatchObject({ margin: 0.05, verdict: 'regressed' });
+    const a = [1000, 1000, 1000, 1000, 1000, 1000];
+    const b = [950, 948, 952, 950, 951, 949];
+    const hello = (label: string, rps: number[]) => ({ ...paired(label, rps), scenario: 'hello' });
+    expect(compareAb([paired('node-A', a), paired('node-B', b)], plan).cells[0]).toMatchObject({ margin: 0.05, verdict: 'regressed' });
     expect(compareAb([hello('node-A', a), hello('node-B', b)], plan).cells[0]).toMatchObject({ margin: 0.1, verdict: 'unchanged' });
   });
 

@@ -21,8 +21,8 @@
  *   whole rule).
  * - unchanged: otherwise, when the whole interval lies within ±margin: the pair could have seen
  *   a change of the margin and did not.
- * - inconclusive: otherwise (an interval wider than the margin, too few pairs, a cell that did
- *   not measure): no claim either way, with why and what to do.
+ * - inconclusive: otherwise (an interval wider than the margin, too few pairs, rounds all on one
+ *   pair of processes, a cell that did not measure): no claim either way, with why and what to do.
  *
  * Every verdict carries the smallest change its pair could have flagged: the interval's
  * half-width (a change that large would just exclude 1), and never less than the floor.
@@ -175,6 +175,7 @@ export function judgeAb(
       ),
       ...sharedNote,
     };
+  if (units.length === 1) return { ...onePair(judgeRatio(interval.ratio, interval.ci95, interval.pairs, margin), margin), ...sharedNote };
   const components = between === undefined ? undefined : processComponents({ groups: byProcess(rounds) });
   if (components === undefined || between === undefined)
     return { ...judgeRatio(interval.ratio, interval.ci95, interval.pairs, margin, undefined, hostSpeedNote(rounds)), ...sharedNote };
@@ -184,6 +185,23 @@ export function judgeAb(
     ...judgeRatio(sig4(Math.exp(components.logMean)), [sig4(lo), sig4(hi)], interval.pairs, margin, units.length, hostSpeedNote(rounds)),
     processPairs: units.length,
     ...sharedNote,
+  };
+}
+
+/**
+ * A cell whose kept rounds all ran on one pair of server processes (--quick, or a run whose other
+ * pairs were all left out): its interval over rounds speaks for those two processes, not for the
+ * code. One process can run a few per cent apart from the next for its whole life (the
+ * between-process variance this rule is built on), and nothing in one pair can say by how much,
+ * so no claim is made either way: the estimate and its interval are kept for the reader, the
+ * verdict is inconclusive.
+ */
+function onePair(overRounds: AbJudgement, margin: number): AbJudgement {
+  const { ratio = 1, ci95 = [1, 1], pairs } = overRounds;
+  return {
+    ...overRounds,
+    verdict: 'inconclusive',
+    reason: `its ${pairs} paired rounds ran on one pair of server processes: B ${signedPct(ratio)} (${ci95[0].toFixed(3)}-${ci95[1].toFixed(3)}x over rounds) speaks for those two processes, not for the code, since a server process can run apart by itself for its whole life; run without --quick (bench:ab starts a new pair every 2 rounds and judges over at least ${MIN_PROCESS_PAIRS} pairs) to see a change of ±${pct(margin)}`,
   };
 }
 
