@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { contractBreach, defaultModes, loadScenarioFile, ScenarioError, type ScenarioModule } from '@bench/app';
@@ -111,6 +111,19 @@ describe('planning from the modules', () => {
   it('--modes worker asks for the worker mode every module serves', () => {
     expect(parsePlan(['--modes', 'worker', '--scenarios', 'sleep,hash']).scenarios).toEqual(['sleep', 'hash']);
     expect(cellsFor(['sleep', 'hash'], ['worker']).map((c) => c.path)).toEqual(['/sleep/worker', '/hash/worker']);
+  });
+
+  it("every A/B self-test in docs/examples/ab loads under the contract, its B side with A's name, description and modes", async () => {
+    const dir = resolve(import.meta.dirname, '../../docs/examples/ab');
+    const sides = readdirSync(dir).filter((f) => f.endsWith('-5pct.ts'));
+    expect(sides.length).toBeGreaterThanOrEqual(6);
+    for (const b of sides) {
+      const [loadedA, loadedB] = await Promise.all([loadScenarioFile(join(dir, b.replace('-5pct', ''))), loadScenarioFile(join(dir, b))]);
+      const [a, bm] = [loadedA.module, loadedB.module];
+      expect(bm.name, b).toBe(a.name);
+      expect(defaultModes(bm), b).toEqual(defaultModes(a));
+      expect(bm.description, b).toBe(a.description);
+    }
   });
 
   it('a --scenario-file module joins the plan by its name, after the built-ins, with its description and file', async () => {
