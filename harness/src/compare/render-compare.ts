@@ -44,6 +44,9 @@ function formatPercentOf(fraction: number): string {
   return `${Number((fraction * 100).toPrecision(3))} %`;
 }
 
+/** A share measured, not set (an allowance, what a row could see), to a tenth of a per cent: no more digits than it holds. */
+const measuredPercent = (fraction: number): string => formatPercentOf(Number(fraction.toFixed(3)));
+
 /**
  * The smallest change the comparison could have flagged on its least sensitive unchanged cell,
  * when that cell's own uncertainty (its intervals and the session allowance) was wider than its
@@ -84,7 +87,7 @@ export function verdictLine(c: ReportComparison): string {
   const symbol = c.hasRegression ? '✗' : deaf === undefined && judgedAll ? '✓' : '?';
   const head =
     !c.hasRegression && deaf !== undefined
-      ? `? no change beyond ${formatPercentOf(Number(deaf.toFixed(3)))} found: two separate sessions cannot see less; use bench:ab (A and B alternating in one session) to see ±${formatPercentOf(c.threshold)}** (${parts.join(', ')})`
+      ? `? no change beyond ${measuredPercent(deaf)} found: two separate sessions cannot see less; use bench:ab (A and B alternating in one session) to see ±${formatPercentOf(c.threshold)}** (${parts.join(', ')})`
       : `${symbol} ${parts.join(', ')}**`;
   return `**${head}, ${marginText(c.threshold, c.session)}, p < ${c.alpha}`;
 }
@@ -93,7 +96,7 @@ export function verdictLine(c: ReportComparison): string {
 export function marginText(margin: number, session?: SessionAllowance): string {
   const allowance = session?.allowance ?? sessionAllowance();
   const from = session === undefined ? '' : ` (${session.source})`;
-  return `margins ±${formatPercentOf(margin)} (hello ±${formatPercentOf(margin * HELLO_MARGIN_FACTOR)}, p99 ±${formatPercentOf(margin * P99_MARGIN_FACTOR)}) with 95 % confidence, allowing ±${formatPercentOf(Number(allowance.toFixed(3)))} between sessions${from}`;
+  return `margins ±${formatPercentOf(margin)} (hello ±${formatPercentOf(margin * HELLO_MARGIN_FACTOR)}, p99 ±${formatPercentOf(margin * P99_MARGIN_FACTOR)}) with 95 % confidence, allowing ±${measuredPercent(allowance)} between sessions${from}`;
 }
 
 function sideText(name: string, side: ReportSide): string {
@@ -178,7 +181,7 @@ export function cellVerdictText(cell: ComparedCell): string {
 /** "= unchanged", or what the cell could not rule out when its uncertainty was wider than its margin. */
 function unchangedText(cell: ComparedCell): string {
   const unseen = unseenChange(cell.throughput);
-  return unseen === undefined ? '= unchanged' : `? no change beyond ${formatPercentOf(Number(unseen.toFixed(3)))} (req/s)`;
+  return unseen === undefined ? '= unchanged' : `? no change beyond ${measuredPercent(unseen)} (req/s)`;
 }
 
 function statusText(name: string, side: SideStatus): string {
