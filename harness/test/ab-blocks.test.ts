@@ -51,6 +51,16 @@ describe('the ab-pairs block', () => {
     );
   });
 
+  it('takes the middle two of an even count for a median, and says when a set has no A/A pairs', () => {
+    const body = abPairsBlock([
+      { folder: '1', report: pair('aa', 'bb', [{ ...cell('regressed', 0.03), ratio: 0.94 }]) },
+      { folder: '2', report: pair('aa', 'bb', [{ ...cell('inconclusive', 0.05), ratio: 0.97 }]) },
+    ]);
+    expect(body).toContain('their estimates of B/A: median 0.955x, from 0.940x to 0.970x.');
+    expect(body).toContain('A/A pairs (both sides the same): none in this set.');
+    expect(body).toContain('Smallest change a pair could see: median 4.0 %, from 3.0 % to 5.0 %.');
+  });
+
   it("counts a file pair's other scenarios as A/A: the same built-in code ran on both sides", () => {
     const report = pair('aa', 'bb', [cell('regressed', 0.03), { ...cell('unchanged', 0.03), scenario: 'hash' }]);
     const ab = report.parameters.ab!;

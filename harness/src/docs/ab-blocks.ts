@@ -8,6 +8,7 @@
  * ran the same built-in code on both sides.
  */
 import { markdownTable } from 'markdown-table';
+import { median } from 'simple-statistics';
 import { roundsCell, verdictWords } from '../ab/ab-section.ts';
 import type { AbCell, AbComparison, AbPlan, AbSide } from '../model/ab.ts';
 import type { Report } from '../model/report.ts';
@@ -53,18 +54,19 @@ export function abPairsBlock(pairs: readonly { folder: string; report: Report }[
     }
   }
   const sorted = [...seen].sort((x, y) => x - y);
-  const median = sorted.length === 0 ? undefined : sorted[Math.floor((sorted.length - 1) / 2)];
   const ratios = [...abRatios].sort((x, y) => x - y);
+  const flaggedOf = (t: { cells: number; flagged: number }, none: string): string =>
+    t.cells === 0 ? none : `${t.flagged} of ${t.cells} pair-cells flagged`;
   const summary = [
-    `A/B pairs (A and B differ): ${tally.ab.flagged} of ${tally.ab.cells} pair-cells flagged${
+    `A/B pairs (A and B differ): ${flaggedOf(tally.ab, 'none in this set')}${
       ratios.length === 0
         ? ''
-        : `; their estimates of B/A: median ${ratios[Math.floor((ratios.length - 1) / 2)]?.toFixed(3)}x, from ${ratios[0]?.toFixed(3)}x to ${ratios.at(-1)?.toFixed(3)}x`
+        : `; their estimates of B/A: median ${median(ratios).toFixed(3)}x, from ${ratios[0]?.toFixed(3)}x to ${ratios.at(-1)?.toFixed(3)}x`
     }.`,
-    `A/A pairs (both sides the same): ${tally.aa.flagged} of ${tally.aa.cells} pair-cells flagged (false flags).`,
-    median === undefined
+    `A/A pairs (both sides the same): ${flaggedOf(tally.aa, 'none in this set')}${tally.aa.cells === 0 ? '' : ' (false flags)'}.`,
+    sorted.length === 0
       ? ''
-      : `Smallest change a pair could see: median ${pct(median)}, from ${pct(sorted[0] ?? 0)} to ${pct(sorted.at(-1) ?? 0)}.`,
+      : `Smallest change a pair could see: median ${pct(median(sorted))}, from ${pct(sorted[0] ?? 0)} to ${pct(sorted.at(-1) ?? 0)}.`,
   ]
     .filter((line) => line !== '')
     .join('  \n');
@@ -93,7 +95,7 @@ export function abSeenBlock(report: Report, plan: AbPlan, ab: AbComparison): str
   const lead = [
     `${formatDate(report.createdAt)}: ${cells.length} cells on ${runtimes.join(', ')}`,
     wall === undefined ? '' : `, ${Math.round(wall)} s in all (${Math.round(wall / cells.length)} s a cell)`,
-    `; process pairs a cell: median ${pairs[Math.floor((pairs.length - 1) / 2)] ?? 0}, ${pairs[0] ?? 0} to ${pairs.at(-1) ?? 0}`,
+    `; process pairs a cell: median ${pairs.length === 0 ? 0 : median(pairs)}, ${pairs[0] ?? 0} to ${pairs.at(-1) ?? 0}`,
     `; ${shared} rounds left out as shared.`,
   ].join('');
   const kindOf = (scenario: string): string => (cellIsAa(plan, scenario) ? 'A/A' : 'A/B');
