@@ -1,6 +1,7 @@
 // A/B self-test on a catalogue scenario's own code, side B: kdf.ts with every twentieth request of
 // each mode deriving its key twice, 5 % more derivations than A's, on the loop (sync) and on the
-// pool (async). The derivation is nearly all of a request's time, so B serves about 5 % fewer requests/s.
+// pool (async). The derivation is nearly all of a request's time, so B serves fewer requests/s:
+// by how much is what the pairs in docs/ab.md measured, not what the count of derivations says.
 
 import { async as deriveAsync, type KdfInput, sync as deriveSync } from '../../../packages/app/src/scenarios/kdf.ts';
 
