@@ -201,7 +201,7 @@ function onePair(overRounds: AbJudgement, margin: number): AbJudgement {
   return {
     ...overRounds,
     verdict: 'inconclusive',
-    reason: `its ${pairs} paired rounds ran on one pair of server processes: B ${signedPct(ratio)} (${ci95[0].toFixed(3)}-${ci95[1].toFixed(3)}x over rounds) speaks for those two processes, not for the code, since a server process can run apart by itself for its whole life; run without --quick (bench:ab starts a new pair every 2 rounds and judges over at least ${MIN_PROCESS_PAIRS} pairs) to see a change of ±${pct(margin)}`,
+    reason: `its ${pairs} paired rounds ran on one pair of server processes: B ${signedPct(ratio)} (${ci95[0].toFixed(3)}-${ci95[1].toFixed(3)}x over rounds) speaks for those two processes, not for the code, since a server process can run apart by itself for its whole life; run without --quick, or with more --runs (bench:ab starts a new pair every 2 rounds and judges over at least ${MIN_PROCESS_PAIRS} pairs) to see a change of ±${pct(margin)}`,
   };
 }
 

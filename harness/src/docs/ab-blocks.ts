@@ -55,15 +55,15 @@ export function abPairsBlock(pairs: readonly { folder: string; report: Report }[
   }
   const sorted = [...seen].sort((x, y) => x - y);
   const ratios = [...abRatios].sort((x, y) => x - y);
-  const flaggedOf = (t: { cells: number; flagged: number }, none: string): string =>
-    t.cells === 0 ? none : `${t.flagged} of ${t.cells} pair-cells flagged`;
+  const flaggedOf = (t: { cells: number; flagged: number }): string =>
+    t.cells === 0 ? 'none in this set' : `${t.flagged} of ${t.cells} pair-cells flagged`;
   const summary = [
-    `A/B pairs (A and B differ): ${flaggedOf(tally.ab, 'none in this set')}${
+    `A/B pairs (A and B differ): ${flaggedOf(tally.ab)}${
       ratios.length === 0
         ? ''
         : `; their estimates of B/A: median ${median(ratios).toFixed(3)}x, from ${ratios[0]?.toFixed(3)}x to ${ratios.at(-1)?.toFixed(3)}x`
     }.`,
-    `A/A pairs (both sides the same): ${flaggedOf(tally.aa, 'none in this set')}${tally.aa.cells === 0 ? '' : ' (false flags)'}.`,
+    `A/A pairs (both sides the same): ${flaggedOf(tally.aa)}${tally.aa.cells === 0 ? '' : ' (false flags)'}.`,
     sorted.length === 0
       ? ''
       : `Smallest change a pair could see: median ${pct(median(sorted))}, from ${pct(sorted[0] ?? 0)} to ${pct(sorted.at(-1) ?? 0)}.`,
