@@ -34,11 +34,12 @@ function workflow(): Workflow {
 }
 
 describe('the workflow in docs/ci-gate.md', () => {
-  const steps = Object.values(workflow().jobs).flatMap((job) => job.steps);
+  const parsed = workflow();
+  const steps = Object.values(parsed.jobs).flatMap((job) => job.steps);
   const runs = steps.flatMap((s) => (s.run === undefined ? [] : s.run.split('\n')));
 
   it('runs on a pull request with both commits in the clone, and keeps the report whether the gate passes or not', () => {
-    expect(Object.keys(workflow().on)).toContain('pull_request');
+    expect(Object.keys(parsed.on)).toContain('pull_request');
     expect(steps.find((s) => s.uses?.startsWith('actions/checkout@'))?.with).toMatchObject({ 'fetch-depth': 0 });
     const upload = steps.find((s) => s.uses?.startsWith('actions/upload-artifact@'));
     expect(upload).toMatchObject({ if: 'always()', with: { path: 'ab/' } });

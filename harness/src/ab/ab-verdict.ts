@@ -175,7 +175,7 @@ export function judgeAb(
       ),
       ...sharedNote,
     };
-  if (units.length === 1) return { ...onePair(judgeRatio(interval.ratio, interval.ci95, interval.pairs, margin), margin), ...sharedNote };
+  if (units.length === 1) return { ...onePair(interval, margin), ...sharedNote };
   const components = between === undefined ? undefined : processComponents({ groups: byProcess(rounds) });
   if (components === undefined || between === undefined)
     return { ...judgeRatio(interval.ratio, interval.ci95, interval.pairs, margin, undefined, hostSpeedNote(rounds)), ...sharedNote };
@@ -196,10 +196,9 @@ export function judgeAb(
  * so no claim is made either way: the estimate and its interval are kept for the reader, the
  * verdict is inconclusive.
  */
-function onePair(overRounds: AbJudgement, margin: number): AbJudgement {
-  const { ratio = 1, ci95 = [1, 1], pairs } = overRounds;
+function onePair({ ratio, ci95, pairs }: { ratio: number; ci95: [number, number]; pairs: number }, margin: number): AbJudgement {
   return {
-    ...overRounds,
+    ...judgeRatio(ratio, ci95, pairs, margin),
     verdict: 'inconclusive',
     reason: `its ${pairs} paired rounds ran on one pair of server processes: B ${signedPct(ratio)} (${ci95[0].toFixed(3)}-${ci95[1].toFixed(3)}x over rounds) speaks for those two processes, not for the code, since a server process can run apart by itself for its whole life; run without --quick, or with more --runs (bench:ab starts a new pair every 2 rounds and judges over at least ${MIN_PROCESS_PAIRS} pairs) to see a change of ±${pct(margin)}`,
   };
