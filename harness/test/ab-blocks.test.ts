@@ -1,5 +1,9 @@
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { abPairsBlock, abSeenBlock } from '../src/docs/ab-blocks.ts';
+import { abPairsBlock, abPromiseBlock, abSeenBlock } from '../src/docs/ab-blocks.ts';
+import { renderBlock } from '../src/docs/block-kinds.ts';
 import type { AbCell, AbPlan } from '../src/model/ab.ts';
 import type { Report } from '../src/model/report.ts';
 
@@ -69,6 +73,52 @@ describe('the ab-pairs block', () => {
     expect(body).toContain('A/B pairs (A and B differ): 1 of 1 pair-cells flagged');
     expect(body).toContain('A/A pairs (both sides the same): 0 of 1 pair-cells flagged');
     expect(body).toMatch(/\| A\/A +\| file:checksum\.ts → file:checksum-5pct\.ts \| node hash\/sync +\|/);
+  });
+});
+
+describe('the ab-promise block', () => {
+  const sets = [
+    {
+      set: 'one',
+      pairs: [
+        { folder: 'ab-01', report: pair('aa', 'bb', [{ ...cell('regressed', 0.03), ratio: 0.94 }]) },
+        { folder: 'ab-02', report: pair('aa', 'bb', [{ ...cell('inconclusive', 0.05), ratio: 0.98 }]) },
+        {
+          folder: 'aa-01',
+          report: pair('aa', 'aa', [cell('unchanged', 0.03), { ...cell('improved', 0.03), runtime: 'bun' }]),
+        },
+      ],
+    },
+    { set: 'two', pairs: [{ folder: 'ab-01', report: pair('aa', 'bb', [{ ...cell('regressed', 0.04), mode: 'async', ratio: 0.9 }]) }] },
+  ];
+
+  it("gives a row per set and cell, with the A/B runs' budget share, and totals the false flags over every set", () => {
+    const body = abPromiseBlock(sets);
+    // The A/B runs measured one cell (the budget to itself); the A/A run's two cells do not change that.
+    expect(body).toMatch(
+      /\| one +\| checksum\/sync +\| node, bun +\| it alone +\| +1 of 2 \| 0\.960x \(0\.940-0\.980\) \| +1 of 2 \| +3\.0 % \|/,
+    );
+    expect(body).toMatch(/\| two +\| checksum\/async +\| node +\| it alone +\| +1 of 1 \| 0\.900x \(0\.900-0\.900\) \| +— \| +4\.0 % \|/);
+    expect(body).toContain('Over all 2 sets: A/B pair-cells flagged 2 of 3; A/A pair-cells flagged 1 of 2 (false flags).');
+  });
+
+  it('reads each named set as a folder of pairs, and names a set that holds none', () => {
+    const root = mkdtempSync(join(tmpdir(), 'ab-promise-'));
+    try {
+      for (const { set, pairs } of sets)
+        for (const { folder, report } of pairs) {
+          mkdirSync(join(root, 'ab', set, folder), { recursive: true });
+          writeFileSync(join(root, 'ab', set, folder, 'report.json'), JSON.stringify(report));
+        }
+      mkdirSync(join(root, 'ab', 'empty'));
+      expect(renderBlock({ kind: 'ab-promise', params: { source: 'ab/', sets: 'one,two' } }, root)).toBe(abPromiseBlock(sets));
+      expect(() => renderBlock({ kind: 'ab-promise', params: { source: 'ab/', sets: 'one,empty' } }, root)).toThrow(
+        'sets: empty holds no <pair>/report.json',
+      );
+      expect(() => renderBlock({ kind: 'ab-promise', params: { source: 'ab/' } }, root)).toThrow(/needs sets=/);
+    } finally {
+      rmSync(root, { recursive: true, force: true });
+    }
   });
 });
 

@@ -79,6 +79,68 @@ export function abPairsBlock(pairs: readonly { folder: string; report: Report }[
   return [summary, '', table].join('\n');
 }
 
+export interface AbSet {
+  /** The set's folder under the block's source: one A/B self-test (its pairs, each a folder). */
+  set: string;
+  pairs: { folder: string; report: Report }[];
+}
+
+/**
+ * The gate's promise over every self-test set (`ab-promise`): a row per set and cell (scenario and
+ * mode, over the runtimes it ran on), with how many cells shared each run's budget, the A/B
+ * pair-cells flagged and what they read, and the A/A pair-cells flagged; the last line totals the
+ * false flags over all sets, the figure held to "at most 1 in 20".
+ */
+export function abPromiseBlock(sets: readonly AbSet[]): string {
+  const rows: string[][] = [];
+  const total = { ab: { cells: 0, flagged: 0 }, aa: { cells: 0, flagged: 0 } };
+  for (const { set, pairs } of sets) {
+    const groups = new Map<string, { runtimes: Set<string>; share: Record<'ab' | 'aa', number[]>; ab: AbCell[]; aa: AbCell[] }>();
+    for (const { folder, report } of pairs) {
+      const plan = report.parameters.ab;
+      if (plan === undefined || report.ab === undefined) continue;
+      for (const c of report.ab.cells) {
+        const key = `${c.scenario}/${c.mode}`;
+        const group = groups.get(key) ?? { runtimes: new Set(), share: { ab: [], aa: [] }, ab: [], aa: [] };
+        groups.set(key, group);
+        group.runtimes.add(c.runtime);
+        const kind = cellIsAa(plan, c.scenario, folder) ? 'aa' : 'ab';
+        group[kind].push(c);
+        group.share[kind].push(report.ab.cells.length);
+      }
+    }
+    for (const [key, g] of groups) {
+      const ratios = g.ab.flatMap((c) => (c.ratio === undefined ? [] : [c.ratio]));
+      const seen = [...g.ab, ...g.aa].flatMap((c) => (c.detectable === null ? [] : [c.detectable]));
+      // The A/B runs' share decides what the A/B flags could see; A/A runs may have run more cells.
+      const share = median(g.share.ab.length > 0 ? g.share.ab : g.share.aa);
+      for (const kind of ['ab', 'aa'] as const) {
+        total[kind].cells += g[kind].length;
+        total[kind].flagged += g[kind].filter(isFlagged).length;
+      }
+      rows.push([
+        set,
+        key,
+        [...g.runtimes].join(', '),
+        share === 1 ? 'it alone' : `${share} share it`,
+        g.ab.length === 0 ? '—' : `${g.ab.filter(isFlagged).length} of ${g.ab.length}`,
+        ratios.length === 0 ? '—' : `${median(ratios).toFixed(3)}x (${Math.min(...ratios).toFixed(3)}-${Math.max(...ratios).toFixed(3)})`,
+        g.aa.length === 0 ? '—' : `${g.aa.filter(isFlagged).length} of ${g.aa.length}`,
+        seen.length === 0 ? '—' : pct(median(seen)),
+      ]);
+    }
+  }
+  const table = markdownTable(
+    [
+      ['set', 'cell', 'runtimes', "a run's budget: cells", 'A/B flagged', 'B/A: median (range)', 'A/A flagged', 'could see: median'],
+      ...rows,
+    ],
+    { align: ['l', 'l', 'l', 'l', 'r', 'r', 'r', 'r'] },
+  );
+  const totals = `Over all ${sets.length} sets: A/B pair-cells flagged ${total.ab.flagged} of ${total.ab.cells}; A/A pair-cells flagged ${total.aa.flagged} of ${total.aa.cells} (false flags).`;
+  return [table, '', totals].join('\n');
+}
+
 /**
  * One bench:ab run cell by cell (`ab-seen`): per scenario and mode, on each runtime, the smallest
  * change its pair could see and its verdict, led by what the run cost (wall time, process pairs a

@@ -14,6 +14,8 @@
  *   answers        a picture per question with its sentences (SVG files under `pictures=<folder>`)
  *   ab-pairs       every bench:ab pair under a folder (source=<folder>/: each <name>/report.json), flags counted;
  *                  a pair is A/A when its sides ran the same thing or its folder's name says -aa
+ *   ab-promise     the gate's promise over self-test sets (source=<folder>/ sets=<set>,<set>: each set a folder
+ *                  of pairs as ab-pairs reads it): per set and cell, A/B and A/A pair-cells flagged; the totals
  *   ab-seen        one bench:ab run cell by cell: what each pair could see, its verdict, what the run cost
  * A marker with `optional=yes` whose source is not committed yet says how to make it, instead of
  * failing: a page can be written before its sample is taken.
@@ -44,7 +46,7 @@ import { combineFeatures } from '../report/section.ts';
 import { sweepFeatures } from '../report/sweep-section.ts';
 import { isComparison, renderPair } from './pair-block.ts';
 import { headlineBlock } from './headline-block.ts';
-import { abPairsBlock, abSeenBlock } from './ab-blocks.ts';
+import { abPairsBlock, abPromiseBlock, abSeenBlock, type AbSet } from './ab-blocks.ts';
 import { abFeatures } from '../ab/ab-section.ts';
 import { AnswerBlockError, answersBlock, findingsBlock, type Rendered } from './answer-blocks.ts';
 import type { ResultBlock } from './result-blocks.ts';
@@ -234,6 +236,13 @@ const KINDS: Record<string, Renderer> = {
     return renderPair(comparison);
   },
   'ab-pairs': (pairs) => abPairsBlock(pairs as { folder: string; report: Report }[]),
+  'ab-promise': (sets, params) => {
+    if (params.sets === undefined) throw new BlockError('ab-promise needs sets=<folder>,<folder> under a source folder');
+    const read = sets as AbSet[];
+    const empty = read.find((s) => s.pairs.length === 0);
+    if (empty !== undefined) throw new BlockError(`sets: ${empty.set} holds no <pair>/report.json`);
+    return abPromiseBlock(read);
+  },
   'ab-seen': (source) => {
     const report = source as Report;
     if (report.parameters.ab === undefined || report.ab === undefined) throw new BlockError('the source is not a bench:ab report');
@@ -274,14 +283,20 @@ export function renderBlockFiles(block: Pick<ResultBlock, 'kind' | 'params'>, ro
   }
   let report: unknown;
   const read = (path: string): unknown => JSON.parse(readFileSync(resolve(root, path), 'utf8'));
+  // A folder: every report.json one level below it, in name order.
+  const folder = (dir: string) =>
+    readdirSync(resolve(root, dir))
+      .sort()
+      .filter((d) => existsSync(resolve(root, dir, d, 'report.json')))
+      .map((d) => ({ folder: d, report: read(`${dir}${d}/report.json`) }));
   try {
-    // A folder: every report.json one level below it, in name order.
-    report = source.endsWith('/')
-      ? readdirSync(resolve(root, source))
-          .sort()
-          .filter((d) => existsSync(resolve(root, source, d, 'report.json')))
-          .map((d) => ({ folder: d, report: read(`${source}${d}/report.json`) }))
-      : read(source);
+    // `sets=a,b`: folders of folders, each set read as a folder above.
+    const sets = block.params.sets?.split(',');
+    report = !source.endsWith('/')
+      ? read(source)
+      : sets === undefined
+        ? folder(source)
+        : sets.map((set) => ({ set, pairs: folder(`${source}${set}/`) }));
   } catch (error) {
     throw new BlockError(`source=${source}: ${(error as Error).message.split('\n')[0]}`);
   }
