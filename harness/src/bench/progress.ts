@@ -20,18 +20,23 @@ export interface ProgressState {
 export function createProgress(stream: NodeJS.WriteStream = process.stderr): Progress {
   const live = stream.isTTY === true;
   let current = '';
+  // Plain mode prints a cell's position once: servers restarted within a cell (bench:ab's pairs of
+  // processes, --server-processes) check again, and each check would repeat the line unchanged.
+  const printed = new Set<string>();
   const clear = () => {
     if (live && current !== '') stream.write('\r\x1b[2K');
   };
   return {
     update(state) {
-      const line = `[${state.cell}/${state.cells}] ${state.runtime} ${state.scenario}/${state.mode} ${state.phase} · ETA ${formatEta(state.etaSec)}`;
+      const where = `[${state.cell}/${state.cells}] ${state.runtime} ${state.scenario}/${state.mode}`;
+      const line = `${where} ${state.phase} · ETA ${formatEta(state.etaSec)}`;
       if (live) {
         clear();
         current = line.slice(0, (stream.columns ?? 120) - 1);
         stream.write(current);
-      } else if (state.phase.startsWith('check')) {
-        // Plain mode: one line per cell, not per phase, so CI logs stay readable.
+      } else if (state.phase.startsWith('check') && !printed.has(where)) {
+        // Plain mode: one line per cell on each lane, not per phase, so CI logs stay readable.
+        printed.add(where);
         stream.write(`${line}\n`);
       }
     },
