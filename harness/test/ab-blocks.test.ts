@@ -96,7 +96,7 @@ describe('the ab-promise block', () => {
     const body = abPromiseBlock(sets);
     // The A/B runs measured one cell (the budget to itself); the A/A run's two cells do not change that.
     expect(body).toMatch(
-      /\| one +\| checksum\/sync +\| node, bun +\| it alone +\| +1 of 2 \| 0\.960x \(0\.940-0\.980\) \| +1 of 2 \| +3\.0 % \|/,
+      /\| one +\| checksum\/sync +\| node \(A\/A: node, bun\) +\| it alone +\| +1 of 2 \| 0\.960x \(0\.940-0\.980\) \| +1 of 2 \| +3\.0 % \|/,
     );
     expect(body).toMatch(/\| two +\| checksum\/async +\| node +\| it alone +\| +1 of 1 \| 0\.900x \(0\.900-0\.900\) \| +— \| +4\.0 % \|/);
     expect(body).toContain('Over all 2 sets: A/B pair-cells flagged 2 of 3; A/A pair-cells flagged 1 of 2 (false flags).');

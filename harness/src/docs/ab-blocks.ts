@@ -95,15 +95,14 @@ export function abPromiseBlock(sets: readonly AbSet[]): string {
   const rows: string[][] = [];
   const total = { ab: { cells: 0, flagged: 0 }, aa: { cells: 0, flagged: 0 } };
   for (const { set, pairs } of sets) {
-    const groups = new Map<string, { runtimes: Set<string>; share: Record<'ab' | 'aa', number[]>; ab: AbCell[]; aa: AbCell[] }>();
+    const groups = new Map<string, { share: Record<'ab' | 'aa', number[]>; ab: AbCell[]; aa: AbCell[] }>();
     for (const { folder, report } of pairs) {
       const plan = report.parameters.ab;
       if (plan === undefined || report.ab === undefined) continue;
       for (const c of report.ab.cells) {
         const key = `${c.scenario}/${c.mode}`;
-        const group = groups.get(key) ?? { runtimes: new Set(), share: { ab: [], aa: [] }, ab: [], aa: [] };
+        const group = groups.get(key) ?? { share: { ab: [], aa: [] }, ab: [], aa: [] };
         groups.set(key, group);
-        group.runtimes.add(c.runtime);
         const kind = cellIsAa(plan, c.scenario, folder) ? 'aa' : 'ab';
         group[kind].push(c);
         group.share[kind].push(report.ab.cells.length);
@@ -114,6 +113,12 @@ export function abPromiseBlock(sets: readonly AbSet[]): string {
       const seen = [...g.ab, ...g.aa].flatMap((c) => (c.detectable === null ? [] : [c.detectable]));
       // The A/B runs' share decides what the A/B flags could see; A/A runs may have run more cells.
       const share = median(g.share.ab.length > 0 ? g.share.ab : g.share.aa);
+      const runtimesOf = (cells: AbCell[]): string => [...new Set(cells.map((c) => c.runtime))].join(', ');
+      // A/A runs may have measured more runtimes than the A/B runs: the column says so.
+      const runtimes =
+        g.ab.length === 0 || g.aa.length === 0 || runtimesOf(g.aa) === runtimesOf(g.ab)
+          ? runtimesOf([...g.ab, ...g.aa])
+          : `${runtimesOf(g.ab)} (A/A: ${runtimesOf(g.aa)})`;
       for (const kind of ['ab', 'aa'] as const) {
         total[kind].cells += g[kind].length;
         total[kind].flagged += g[kind].filter(isFlagged).length;
@@ -121,7 +126,7 @@ export function abPromiseBlock(sets: readonly AbSet[]): string {
       rows.push([
         set,
         key,
-        [...g.runtimes].join(', '),
+        runtimes,
         share === 1 ? 'it alone' : `${share} share it`,
         g.ab.length === 0 ? '—' : `${g.ab.filter(isFlagged).length} of ${g.ab.length}`,
         ratios.length === 0 ? '—' : `${median(ratios).toFixed(3)}x (${Math.min(...ratios).toFixed(3)}-${Math.max(...ratios).toFixed(3)})`,
