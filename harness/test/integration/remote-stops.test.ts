@@ -19,19 +19,22 @@ import {
   oursThere,
   serverNsEmpty,
   serverRunningThere,
-  servingMembersThere,
+  servingGroupThere,
   startLongBench,
   hosts,
+  killedWhenDone,
+  START_WITHIN_MS,
   unavailable,
   withTwoHosts,
 } from './remote-there.ts';
 
-describe.skipIf(unavailable !== undefined)('servers on another host, over ssh: when something stops', () => {
+// Each test's limit: the start (START_WITHIN_MS), the group's count, the stop and what must end.
+describe.skipIf(unavailable !== undefined)('servers on another host, over ssh: when something stops', { timeout: 110_000 }, () => {
   withTwoHosts();
 
   it('SIGINT: the harness stops, the remote servers (a group of 2) end with it', async () => {
     const child = await startLongBench(GROUP);
-    expect(servingMembersThere()).toHaveLength(2);
+    expect(await servingGroupThere(2)).toHaveLength(2);
     child.kill('SIGINT');
     expect(await exitOf(child)).toBe(130);
     expect(await serverNsEmpty(5_000)).toEqual([]);
@@ -40,7 +43,7 @@ describe.skipIf(unavailable !== undefined)('servers on another host, over ssh: w
 
   it('SIGKILL: the remote side (a group of 2) dies with its ssh channel, no kill sent by the harness', async () => {
     const child = await startLongBench(GROUP);
-    expect(servingMembersThere()).toHaveLength(2);
+    expect(await servingGroupThere(2)).toHaveLength(2);
     child.kill('SIGKILL');
     await exitOf(child);
     // The channel's EOF reaches the wrapper at once; 10 s would be its heartbeat watchdog.
@@ -51,7 +54,7 @@ describe.skipIf(unavailable !== undefined)('servers on another host, over ssh: w
 
   it('network drop: with no heartbeat through the channel, the remote side (a group of 2) ends by itself', async () => {
     const child = await startLongBench(GROUP);
-    expect(servingMembersThere()).toHaveLength(2);
+    expect(await servingGroupThere(2)).toHaveLength(2);
     const link = (state: 'up' | 'down') => spawnSync('ip', ['-n', hosts().serverNs, 'link', 'set', hosts().serverDev, state]);
     try {
       expect(link('down').status).toBe(0);
@@ -64,7 +67,7 @@ describe.skipIf(unavailable !== undefined)('servers on another host, over ssh: w
       child.kill('SIGKILL');
       await exitOf(child);
     }
-  }, 70_000);
+  }, 120_000);
 
   it('a remote server that stops is found hung from the progress samples its wrapper sends', async () => {
     const args = benchArgs([
@@ -84,10 +87,11 @@ describe.skipIf(unavailable !== undefined)('servers on another host, over ssh: w
       '1',
     ]);
     const child = spawn('ip', args, { cwd: HARNESS, stdio: ['ignore', 'pipe', 'pipe'] });
+    killedWhenDone(child);
     let log = '';
     child.stdout?.setEncoding('utf8').on('data', (c: string) => (log += c));
     child.stderr?.setEncoding('utf8').on('data', (c: string) => (log += c));
-    const until = Date.now() + 40_000;
+    const until = Date.now() + START_WITHIN_MS;
     while (!(log.includes('sleep/sync check') && serverRunningThere())) {
       if (child.exitCode !== null || Date.now() > until) throw new Error(`the bench did not get to its cell: ${log.slice(-2000)}`);
       await new Promise((r) => setTimeout(r, 100));
@@ -110,7 +114,7 @@ describe.skipIf(unavailable !== undefined)('servers on another host, over ssh: w
   it('a killed member of a remote group of 2 fails its cell, and nothing is left on either host', async () => {
     let args: string[] = [];
     const child = await startLongBench(GROUP, (a) => (args = a));
-    const [member] = servingMembersThere();
+    const [member] = await servingGroupThere(2);
     expect(member).toBeDefined();
     process.kill(member ?? 0, 'SIGKILL');
     expect(await exitOf(child)).toBe(1);

@@ -6,7 +6,7 @@ import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { afterAll, beforeAll, expect } from 'vitest';
+import { afterAll, beforeAll, expect, onTestFinished } from 'vitest';
 import type { Report } from '../../src/model/report.ts';
 import { processesMentioning, untilNone } from './helpers.ts';
 import { makeTwoHosts, type TwoHosts, twoHostsUnavailable } from './two-hosts.ts';
@@ -116,6 +116,22 @@ export function serverRunningThere(): boolean {
   return oursThere(/server\.ts/).length > 0;
 }
 
+/**
+ * How long a bench over ssh may take to reach its first cell: ssh, the checks there, the round
+ * trips and the servers' start, beside two other test files on two loaded cores.
+ */
+export const START_WITHIN_MS = 60_000;
+
+/**
+ * A test that fails before it stops its bench must not leave it measuring beside the next test:
+ * killed, the harness's ssh channels close and the remote side ends with them.
+ */
+export function killedWhenDone(child: ChildProcess): void {
+  onTestFinished(() => {
+    if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+  });
+}
+
 /** Starts a long bench, resolves once its first measured run is under way on the server host. */
 export async function startLongBench(extra: string[] = [], out?: (args: string[]) => void): Promise<ChildProcess> {
   const args = benchArgs([
@@ -140,10 +156,11 @@ export async function startLongBench(extra: string[] = [], out?: (args: string[]
     cwd: HARNESS,
     stdio: ['ignore', 'pipe', 'pipe'],
   });
+  killedWhenDone(child);
   let log = '';
   child.stdout?.setEncoding('utf8').on('data', (c: string) => (log += c));
   child.stderr?.setEncoding('utf8').on('data', (c: string) => (log += c));
-  const until = Date.now() + 40_000;
+  const until = Date.now() + START_WITHIN_MS;
   while (!(log.includes('hello/baseline check') && serverRunningThere())) {
     if (child.exitCode !== null || Date.now() > until) throw new Error(`the bench did not get to its first cell: ${log.slice(-2000)}`);
     await new Promise((r) => setTimeout(r, 100));
@@ -153,6 +170,21 @@ export async function startLongBench(extra: string[] = [], out?: (args: string[]
   await new Promise((r) => setTimeout(r, 1_500));
   expect(serverRunningThere()).toBe(true);
   return child;
+}
+
+/**
+ * The serving members of a group there once it has `count`: on a loaded machine a member may be
+ * seen still starting, or a server started before the group (the round-trip measurement's) still
+ * ending, so the count is waited for (up to 10 s), not read once. It returns the last reading.
+ */
+export async function servingGroupThere(count: number): Promise<number[]> {
+  const until = Date.now() + 10_000;
+  let members = servingMembersThere();
+  while (members.length !== count && Date.now() < until) {
+    await new Promise((r) => setTimeout(r, 200));
+    members = servingMembersThere();
+  }
+  return members;
 }
 
 /** The serving members of a process group there: server processes that are not their group's leader. */
