@@ -23,47 +23,54 @@ const isAa = (ab: AbPlan): boolean => what(ab.a) === what(ab.b);
 const cellIsAa = (ab: AbPlan, scenario: string, folder = ''): boolean =>
   isAa(ab) || /(^|-)aa(-|$)/.test(folder) || (ab.a.file?.scenario !== undefined && ab.a.file.scenario !== scenario);
 const isFlagged = (c: AbCell): boolean => c.verdict === 'regressed' || c.verdict === 'improved';
+/** "3 of 5": how many of these cells were flagged. */
+const flaggedOf = (cells: readonly AbCell[]): string => `${cells.filter(isFlagged).length} of ${cells.length}`;
 const pct = (x: number): string => `${(x * 100).toFixed(1)} %`;
 const name = (side: AbSide): string => side.variant.replace(/^file:.*\//, 'file:');
 
-export function abPairsBlock(pairs: readonly { folder: string; report: Report }[]): string {
-  const rows: string[][] = [];
-  const tally = { ab: { cells: 0, flagged: 0 }, aa: { cells: 0, flagged: 0 } };
-  const seen: number[] = [];
-  const abRatios: number[] = [];
+type Pair = { folder: string; report: Report };
+
+/** Every cell of a set's bench:ab pairs, with its run (report, plan, verdicts) and whether it is A/A or A/B. */
+function* pairCells(
+  pairs: readonly Pair[],
+): Generator<{ report: Report; plan: AbPlan; ab: AbComparison; cell: AbCell; kind: 'ab' | 'aa' }> {
   for (const { folder, report } of pairs) {
     const plan = report.parameters.ab;
     if (plan === undefined || report.ab === undefined) continue;
-    const wall = report.timing === undefined ? '' : `, ${Math.round(report.timing.wallSec)} s`;
-    for (const c of report.ab.cells) {
-      const kind = cellIsAa(plan, c.scenario, folder) ? 'aa' : 'ab';
-      tally[kind].cells++;
-      if (isFlagged(c)) tally[kind].flagged++;
-      if (c.detectable !== null) seen.push(c.detectable);
-      if (kind === 'ab' && c.ratio !== undefined) abRatios.push(c.ratio);
-      rows.push([
-        `${formatDate(report.createdAt)}${wall}`,
-        kind === 'aa' ? 'A/A' : 'A/B',
-        `${name(plan.a)} → ${name(plan.b)}`,
-        `${c.runtime} ${c.scenario}/${c.mode}`,
-        c.ratio === undefined || c.ci95 === undefined ? '—' : `${c.ratio.toFixed(3)}x (${c.ci95[0].toFixed(3)}-${c.ci95[1].toFixed(3)})`,
-        roundsCell(c),
-        c.detectable === null ? '—' : pct(c.detectable),
-        verdictWords(c).split(':')[0] ?? '',
-      ]);
-    }
+    const ab = report.ab;
+    for (const cell of ab.cells) yield { report, plan, ab, cell, kind: cellIsAa(plan, cell.scenario, folder) ? 'aa' : 'ab' };
   }
+}
+
+export function abPairsBlock(pairs: readonly Pair[]): string {
+  const rows: string[][] = [];
+  const byKind: Record<'ab' | 'aa', AbCell[]> = { ab: [], aa: [] };
+  for (const { report, plan, cell: c, kind } of pairCells(pairs)) {
+    byKind[kind].push(c);
+    const wall = report.timing === undefined ? '' : `, ${Math.round(report.timing.wallSec)} s`;
+    rows.push([
+      `${formatDate(report.createdAt)}${wall}`,
+      kind === 'aa' ? 'A/A' : 'A/B',
+      `${name(plan.a)} → ${name(plan.b)}`,
+      `${c.runtime} ${c.scenario}/${c.mode}`,
+      c.ratio === undefined || c.ci95 === undefined ? '—' : `${c.ratio.toFixed(3)}x (${c.ci95[0].toFixed(3)}-${c.ci95[1].toFixed(3)})`,
+      roundsCell(c),
+      c.detectable === null ? '—' : pct(c.detectable),
+      verdictWords(c).split(':')[0] ?? '',
+    ]);
+  }
+  const seen = [...byKind.ab, ...byKind.aa].flatMap((c) => (c.detectable === null ? [] : [c.detectable]));
+  const abRatios = byKind.ab.flatMap((c) => (c.ratio === undefined ? [] : [c.ratio]));
   const sorted = [...seen].sort((x, y) => x - y);
   const ratios = [...abRatios].sort((x, y) => x - y);
-  const flaggedOf = (t: { cells: number; flagged: number }): string =>
-    t.cells === 0 ? 'none in this set' : `${t.flagged} of ${t.cells} pair-cells flagged`;
+  const flagged = (cells: AbCell[]): string => (cells.length === 0 ? 'none in this set' : `${flaggedOf(cells)} pair-cells flagged`);
   const summary = [
-    `A/B pairs (A and B differ): ${flaggedOf(tally.ab)}${
+    `A/B pairs (A and B differ): ${flagged(byKind.ab)}${
       ratios.length === 0
         ? ''
         : `; their estimates of B/A: median ${median(ratios).toFixed(3)}x, from ${ratios[0]?.toFixed(3)}x to ${ratios.at(-1)?.toFixed(3)}x`
     }.`,
-    `A/A pairs (both sides the same): ${flaggedOf(tally.aa)}${tally.aa.cells === 0 ? '' : ' (false flags)'}.`,
+    `A/A pairs (both sides the same): ${flagged(byKind.aa)}${byKind.aa.length === 0 ? '' : ' (false flags)'}.`,
     sorted.length === 0
       ? ''
       : `Smallest change a pair could see: median ${pct(median(sorted))}, from ${pct(sorted[0] ?? 0)} to ${pct(sorted.at(-1) ?? 0)}.`,
@@ -82,7 +89,7 @@ export function abPairsBlock(pairs: readonly { folder: string; report: Report }[
 export interface AbSet {
   /** The set's folder under the block's source: one A/B self-test (its pairs, each a folder). */
   set: string;
-  pairs: { folder: string; report: Report }[];
+  pairs: Pair[];
 }
 
 /**
@@ -93,20 +100,15 @@ export interface AbSet {
  */
 export function abPromiseBlock(sets: readonly AbSet[]): string {
   const rows: string[][] = [];
-  const total = { ab: { cells: 0, flagged: 0 }, aa: { cells: 0, flagged: 0 } };
+  const total: Record<'ab' | 'aa', AbCell[]> = { ab: [], aa: [] };
   for (const { set, pairs } of sets) {
     const groups = new Map<string, { share: Record<'ab' | 'aa', number[]>; ab: AbCell[]; aa: AbCell[] }>();
-    for (const { folder, report } of pairs) {
-      const plan = report.parameters.ab;
-      if (plan === undefined || report.ab === undefined) continue;
-      for (const c of report.ab.cells) {
-        const key = `${c.scenario}/${c.mode}`;
-        const group = groups.get(key) ?? { share: { ab: [], aa: [] }, ab: [], aa: [] };
-        groups.set(key, group);
-        const kind = cellIsAa(plan, c.scenario, folder) ? 'aa' : 'ab';
-        group[kind].push(c);
-        group.share[kind].push(report.ab.cells.length);
-      }
+    for (const { ab, cell: c, kind } of pairCells(pairs)) {
+      const key = `${c.scenario}/${c.mode}`;
+      const group = groups.get(key) ?? { share: { ab: [], aa: [] }, ab: [], aa: [] };
+      groups.set(key, group);
+      group[kind].push(c);
+      group.share[kind].push(ab.cells.length);
     }
     for (const [key, g] of groups) {
       const ratios = g.ab.flatMap((c) => (c.ratio === undefined ? [] : [c.ratio]));
@@ -119,18 +121,16 @@ export function abPromiseBlock(sets: readonly AbSet[]): string {
         g.ab.length === 0 || g.aa.length === 0 || runtimesOf(g.aa) === runtimesOf(g.ab)
           ? runtimesOf([...g.ab, ...g.aa])
           : `${runtimesOf(g.ab)} (A/A: ${runtimesOf(g.aa)})`;
-      for (const kind of ['ab', 'aa'] as const) {
-        total[kind].cells += g[kind].length;
-        total[kind].flagged += g[kind].filter(isFlagged).length;
-      }
+      total.ab.push(...g.ab);
+      total.aa.push(...g.aa);
       rows.push([
         set,
         key,
         runtimes,
         share === 1 ? 'it alone' : `${share} share it`,
-        g.ab.length === 0 ? '—' : `${g.ab.filter(isFlagged).length} of ${g.ab.length}`,
+        g.ab.length === 0 ? '—' : flaggedOf(g.ab),
         ratios.length === 0 ? '—' : `${median(ratios).toFixed(3)}x (${Math.min(...ratios).toFixed(3)}-${Math.max(...ratios).toFixed(3)})`,
-        g.aa.length === 0 ? '—' : `${g.aa.filter(isFlagged).length} of ${g.aa.length}`,
+        g.aa.length === 0 ? '—' : flaggedOf(g.aa),
         seen.length === 0 ? '—' : pct(median(seen)),
       ]);
     }
@@ -142,7 +142,7 @@ export function abPromiseBlock(sets: readonly AbSet[]): string {
     ],
     { align: ['l', 'l', 'l', 'l', 'r', 'r', 'r', 'r'] },
   );
-  const totals = `Over all ${sets.length} sets: A/B pair-cells flagged ${total.ab.flagged} of ${total.ab.cells}; A/A pair-cells flagged ${total.aa.flagged} of ${total.aa.cells} (false flags).`;
+  const totals = `Over all ${sets.length} sets: A/B pair-cells flagged ${flaggedOf(total.ab)}; A/A pair-cells flagged ${flaggedOf(total.aa)} (false flags).`;
   return [table, '', totals].join('\n');
 }
 
@@ -166,10 +166,7 @@ export function abSeenBlock(report: Report, plan: AbPlan, ab: AbComparison): str
     `; ${shared} rounds left out as shared.`,
   ].join('');
   const kindOf = (scenario: string): string => (cellIsAa(plan, scenario) ? 'A/A' : 'A/B');
-  const flagged = (kind: string): string => {
-    const of = cells.filter((c) => kindOf(c.scenario) === kind);
-    return `${of.filter(isFlagged).length} of ${of.length}`;
-  };
+  const flagged = (kind: string): string => flaggedOf(cells.filter((c) => kindOf(c.scenario) === kind));
   const counts = `Flagged (regressed or improved): A/B cells ${flagged('A/B')}, A/A cells ${flagged('A/A')}.`;
   const rows = keys.map((key) => {
     const [scenario = '', mode = ''] = key.split('/');

@@ -235,7 +235,7 @@ const KINDS: Record<string, Renderer> = {
     if (!isComparison(comparison)) throw new BlockError('the source is not the JSON of bench:compare --json');
     return renderPair(comparison);
   },
-  'ab-pairs': (pairs) => abPairsBlock(pairs as { folder: string; report: Report }[]),
+  'ab-pairs': (pairs) => abPairsBlock(pairs as AbSet['pairs']),
   'ab-promise': (sets, params) => {
     if (params.sets === undefined) throw new BlockError('ab-promise needs sets=<folder>,<folder> under a source folder');
     const read = sets as AbSet[];
