@@ -18,7 +18,7 @@ import { lindleyMeanMs, md1MeanMs } from '../../src/curve/ladder.ts';
 import { generatorBound, toStep } from '../../src/curve/step.ts';
 import { runtimeSpec } from '../../src/servers/runtimes.ts';
 import { startServer, stopAllServers, type RunningServer } from '../../src/servers/server.ts';
-import { isAlive, processesMentioning, queueService } from './helpers.ts';
+import { isAlive, processesMentioning, queueService, saturatedServiceMs } from './helpers.ts';
 
 const HARNESS = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 let dataDir: string;
@@ -86,7 +86,7 @@ describe('the generator against queueing theory (node)', () => {
     const m = await step('/sleep/sync?ms=20', 35, 8, { arrivals: 'poisson', seed: 1 });
     // The service time again, right after: on a VM whose speed moves, the 8 s between the two
     // readings can move it by a few percent, and the queue's wait moves four times as much.
-    const afterMs = 1000 / (await step('/sleep/sync?ms=20', (1.3 * 1000) / Math.max(routeMs, 1), 3)).achievedPerSec;
+    const afterMs = await saturatedServiceMs((rate, sec) => step('/sleep/sync?ms=20', rate, sec), routeMs);
     // The exact queue for these very arrivals at the saturated service times (Lindley's
     // recursion), plus what does not queue. At 75 % load the wait is steep in the service time
     // (20 ms gives 43 ms, 21.5 ms 54 ms): the route's avgMs alone left the mean 15-35 % short.

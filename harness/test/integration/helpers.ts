@@ -78,12 +78,20 @@ export async function queueService(
   const idle = await runStep(10, idleSec);
   const stats = (await (await fetch(`${serverUrl}/stats`)).json()) as { routes: Record<string, { avgMs: number }> };
   const routeMs = stats.routes[route]?.avgMs ?? 0;
+  const serviceMs = await saturatedServiceMs(runStep, routeMs);
+  return { routeMs, serviceMs, outsideMs: Math.max(0, idle.latencyMs.mean - serviceMs) };
+}
+
+/** How long each request holds the server, from its throughput over 3 s at 1.3 times what its route can serve. */
+export async function saturatedServiceMs(
+  runStep: (ratePerSec: number, durationSec: number) => Promise<{ achievedPerSec: number; completed: number }>,
+  routeMs: number,
+): Promise<number> {
   const overloadPerSec = (1.3 * 1000) / Math.max(routeMs, 1);
   const saturated = await runStep(overloadPerSec, 3);
   if (saturated.completed < 10 || saturated.achievedPerSec <= 0)
     throw new Error(`a saturating step of ${overloadPerSec} req/s for 3 s got ${saturated.completed} answers: no service time`);
-  const serviceMs = 1000 / saturated.achievedPerSec;
-  return { routeMs, serviceMs, outsideMs: Math.max(0, idle.latencyMs.mean - serviceMs) };
+  return 1000 / saturated.achievedPerSec;
 }
 
 /** The report's cell for runtime, scenario and mode; a missing cell fails the test by its name. */
