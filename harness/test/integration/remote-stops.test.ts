@@ -3,7 +3,7 @@
  * network, a server or one member of a group. Nothing may be left running on either host. The
  * other host is built on this machine as in remote.test.ts (two-hosts.ts); needs root and ip netns.
  */
-import { spawn, spawnSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -12,18 +12,15 @@ import type { Report } from '../../src/model/report.ts';
 import { HEARTBEAT_TIMEOUT_SEC } from '../../src/remote/remote-server.ts';
 import {
   benchArgs,
+  benchAtCell,
   exitOf,
   GROUP,
-  HARNESS,
   localSshGone,
   oursThere,
   serverNsEmpty,
-  serverRunningThere,
   servingGroupThere,
   startLongBench,
   hosts,
-  killedWhenDone,
-  START_WITHIN_MS,
   unavailable,
   withTwoHosts,
 } from './remote-there.ts';
@@ -86,17 +83,7 @@ describe.skipIf(unavailable !== undefined)('servers on another host, over ssh: w
       '--timeout',
       '1',
     ]);
-    const child = spawn('ip', args, { cwd: HARNESS, stdio: ['ignore', 'pipe', 'pipe'] });
-    killedWhenDone(child);
-    let log = '';
-    child.stdout?.setEncoding('utf8').on('data', (c: string) => (log += c));
-    child.stderr?.setEncoding('utf8').on('data', (c: string) => (log += c));
-    const until = Date.now() + START_WITHIN_MS;
-    while (!(log.includes('sleep/sync check') && serverRunningThere())) {
-      if (child.exitCode !== null || Date.now() > until) throw new Error(`the bench did not get to its cell: ${log.slice(-2000)}`);
-      await new Promise((r) => setTimeout(r, 100));
-    }
-    await new Promise((r) => setTimeout(r, 1_500));
+    const { child, log } = await benchAtCell(args, 'sleep/sync');
     // The server itself, not its wrapper (whose command line holds the server's argv too).
     const [server] = oursThere(/runtimes\/node\/server\.ts/).filter(
       (pid) => !readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes('bench-remote'),
@@ -104,7 +91,7 @@ describe.skipIf(unavailable !== undefined)('servers on another host, over ssh: w
     expect(server).toBeDefined();
     process.kill(server ?? 0, 'SIGSTOP');
     // 1: the only cell failed, nothing was measured.
-    expect(await exitOf(child), log).toBe(1);
+    expect(await exitOf(child), log()).toBe(1);
     const report = JSON.parse(readFileSync(join(args[args.indexOf('--out') + 1] ?? '', 'report.json'), 'utf8')) as Report;
     expect(report.results[0]?.status).toBe('failed');
     expect(report.results[0]?.reason).toMatch(/server hung: stopped \(process state T\)/);

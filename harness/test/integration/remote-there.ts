@@ -120,13 +120,13 @@ export function serverRunningThere(): boolean {
  * How long a bench over ssh may take to reach its first cell: ssh, the checks there, the round
  * trips and the servers' start, beside two other test files on two loaded cores.
  */
-export const START_WITHIN_MS = 60_000;
+const START_WITHIN_MS = 60_000;
 
 /**
  * A test that fails before it stops its bench must not leave it measuring beside the next test:
  * killed, the harness's ssh channels close and the remote side ends with them.
  */
-export function killedWhenDone(child: ChildProcess): void {
+function killedWhenDone(child: ChildProcess): void {
   onTestFinished(() => {
     if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
   });
@@ -152,24 +152,30 @@ export async function startLongBench(extra: string[] = [], out?: (args: string[]
     ...extra,
   ]);
   out?.(args);
-  const child = spawn('ip', args, {
-    cwd: HARNESS,
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
+  const { child } = await benchAtCell(args, 'hello/baseline');
+  expect(serverRunningThere()).toBe(true);
+  return child;
+}
+
+/**
+ * Starts the bench that `args` describe (benchArgs) and resolves once it has checked `cell` and a
+ * server of ours runs there, 1.5 s on: past the check and a warm-up of 0.1 s, inside the cell's
+ * first run (the plain log shows no run phases). Were a slow machine still warming up, each
+ * test's behaviour would be the same. `log` reads what the bench printed so far.
+ */
+export async function benchAtCell(args: string[], cell: string): Promise<{ child: ChildProcess; log: () => string }> {
+  const child = spawn('ip', args, { cwd: HARNESS, stdio: ['ignore', 'pipe', 'pipe'] });
   killedWhenDone(child);
   let log = '';
   child.stdout?.setEncoding('utf8').on('data', (c: string) => (log += c));
   child.stderr?.setEncoding('utf8').on('data', (c: string) => (log += c));
   const until = Date.now() + START_WITHIN_MS;
-  while (!(log.includes('hello/baseline check') && serverRunningThere())) {
-    if (child.exitCode !== null || Date.now() > until) throw new Error(`the bench did not get to its first cell: ${log.slice(-2000)}`);
+  while (!(log.includes(`${cell} check`) && serverRunningThere())) {
+    if (child.exitCode !== null || Date.now() > until) throw new Error(`the bench did not get to ${cell}: ${log.slice(-2000)}`);
     await new Promise((r) => setTimeout(r, 100));
   }
-  // Past the check and the 0.1 s warm-up: inside the first 30 s run (the plain log shows no run
-  // phases). Were a slow machine still warming up, each test's behaviour would be the same.
   await new Promise((r) => setTimeout(r, 1_500));
-  expect(serverRunningThere()).toBe(true);
-  return child;
+  return { child, log: () => log };
 }
 
 /**
