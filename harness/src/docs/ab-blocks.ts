@@ -59,10 +59,8 @@ export function abPairsBlock(pairs: readonly Pair[]): string {
       verdictWords(c).split(':')[0] ?? '',
     ]);
   }
-  const seen = [...byKind.ab, ...byKind.aa].flatMap((c) => (c.detectable === null ? [] : [c.detectable]));
-  const abRatios = byKind.ab.flatMap((c) => (c.ratio === undefined ? [] : [c.ratio]));
-  const sorted = [...seen].sort((x, y) => x - y);
-  const ratios = [...abRatios].sort((x, y) => x - y);
+  const sorted = [...byKind.ab, ...byKind.aa].flatMap((c) => (c.detectable === null ? [] : [c.detectable])).sort((x, y) => x - y);
+  const ratios = byKind.ab.flatMap((c) => (c.ratio === undefined ? [] : [c.ratio])).sort((x, y) => x - y);
   const flagged = (cells: AbCell[]): string => (cells.length === 0 ? 'none in this set' : `${flaggedOf(cells)} pair-cells flagged`);
   const summary = [
     `A/B pairs (A and B differ): ${flagged(byKind.ab)}${

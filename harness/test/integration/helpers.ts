@@ -103,11 +103,16 @@ export function cellOf(report: Report, runtime: string, scenario: string, mode: 
 
 /** Polls `find` until it finds no process or `ms` has passed; returns what it found last (empty once all are gone). */
 export async function untilNone(find: () => number[], ms: number, everyMs = 100): Promise<number[]> {
+  return untilCount(find, 0, ms, everyMs);
+}
+
+/** Reads `find` every `everyMs` until it returns `count` items or `ms` have passed; returns the last reading. */
+export async function untilCount(find: () => number[], count: number, ms: number, everyMs = 100): Promise<number[]> {
   const until = Date.now() + ms;
-  let left = find();
-  while (left.length > 0 && Date.now() < until) {
+  let found = find();
+  while (found.length !== count && Date.now() < until) {
     await new Promise((r) => setTimeout(r, everyMs));
-    left = find();
+    found = find();
   }
-  return left;
+  return found;
 }

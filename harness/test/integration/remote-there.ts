@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, expect, onTestFinished } from 'vitest';
 import type { Report } from '../../src/model/report.ts';
-import { processesMentioning, untilNone } from './helpers.ts';
+import { processesMentioning, untilCount, untilNone } from './helpers.ts';
 import { makeTwoHosts, type TwoHosts, twoHostsUnavailable } from './two-hosts.ts';
 
 /** Why two hosts cannot be built on this machine (the suites then skip, saying so), or undefined. */
@@ -159,7 +159,7 @@ export async function startLongBench(extra: string[] = [], out?: (args: string[]
 
 /**
  * Starts the bench that `args` describe (benchArgs) and resolves once it has checked `cell` and a
- * server of ours runs there, 1.5 s on: past the check and a warm-up of 0.1 s, inside the cell's
+ * server of ours runs there, 1.5 s on: past the check and a short warm-up, inside the cell's
  * first run (the plain log shows no run phases). Were a slow machine still warming up, each
  * test's behaviour would be the same. `log` reads what the bench printed so far.
  */
@@ -184,13 +184,7 @@ export async function benchAtCell(args: string[], cell: string): Promise<{ child
  * ending, so the count is waited for (up to 10 s), not read once. It returns the last reading.
  */
 export async function servingGroupThere(count: number): Promise<number[]> {
-  const until = Date.now() + 10_000;
-  let members = servingMembersThere();
-  while (members.length !== count && Date.now() < until) {
-    await new Promise((r) => setTimeout(r, 200));
-    members = servingMembersThere();
-  }
-  return members;
+  return untilCount(servingMembersThere, count, 10_000, 200);
 }
 
 /** The serving members of a process group there: server processes that are not their group's leader. */
