@@ -21,7 +21,7 @@ function ab(argv: string[]): Promise<{ code: number | null; stdout: string; stde
     let stderr = '';
     child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
     child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
-    child.on('exit', (code) => done({ code, stdout, stderr }));
+    child.on('close', (code) => done({ code, stdout, stderr }));
   });
 }
 

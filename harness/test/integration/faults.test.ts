@@ -14,7 +14,7 @@ import { runtimeSpec } from '../../src/servers/runtimes.ts';
 import { groupAlive, startServer, stopAllServers } from '../../src/servers/server.ts';
 import { Interrupted } from '../../src/cli/interrupt.ts';
 import { SAME_REQUEST_MS } from '../../src/cli/command.ts';
-import { cellOf, isAlive, processesMentioning, processTree, recordingProgress } from './helpers.ts';
+import { cellOf, isAlive, listeningPorts, processesMentioning, processTree, recordingProgress } from './helpers.ts';
 
 let tmp: string;
 const HARNESS = resolve(import.meta.dirname, '../..');
@@ -166,7 +166,7 @@ const QUICK_FLAGS = ['--quick', '--runs', '1', '--duration', '0.1', '--warmup', 
 /** A bench command started, once its first cell is done: the child, its exit, its stderr so far. */
 async function untilFirstCell(child: ChildProcessByStdio<null, Readable, Readable>) {
   let stderr = '';
-  const exited = new Promise<number | null>((r) => child.on('exit', (c) => r(c)));
+  const exited = new Promise<number | null>((r) => child.on('close', (c) => r(c)));
   await new Promise<void>((resolveCell, reject) => {
     child.stderr.setEncoding('utf8').on('data', (chunk: string) => {
       stderr += chunk;
@@ -254,7 +254,7 @@ describe('a second Ctrl-C', () => {
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     let stderr = '';
-    const exited = new Promise<number | null>((r) => child.on('exit', (c) => r(c)));
+    const exited = new Promise<number | null>((r) => child.on('close', (c) => r(c)));
     const seen = (pattern: RegExp) =>
       new Promise<void>((resolveSeen, reject) => {
         const look = () => pattern.test(stderr) && resolveSeen();
@@ -270,10 +270,17 @@ describe('a second Ctrl-C', () => {
     const tree = processTree(child.pid!);
     const servers = tree.filter((pid) => processesMentioning('--port').includes(pid)).filter(isAlive);
     expect(servers.length).toBeGreaterThan(0);
-    // Servers that do not answer their SIGTERM hold the graceful stop for its 5 s grace, so the
-    // second request below always comes while the first is still being served (a fast host would
-    // otherwise finish the stop first). A stopped process acts on no signal but SIGKILL and SIGCONT.
-    for (const pid of servers) process.kill(pid, 'SIGSTOP');
+    // The second request below must come while the first is still being served, however fast the
+    // host. Three one-second waits hold Node's server loop, so its SIGTERM handler, and the
+    // graceful stop that waits for its exit, run a second or more after the first request
+    // (SIGSTOP would not hold it: the stop sends SIGCONT after its SIGTERM).
+    const node = servers.find((pid) => processesMentioning('node/server.ts').includes(pid));
+    const [port] = listeningPorts(node!);
+    expect(port).toBeGreaterThan(0);
+    for (let i = 0; i < 3; i++) {
+      fetch(`http://127.0.0.1:${port}/sleep/sync?ms=1000`, { signal: AbortSignal.timeout(10_000) }).catch(() => {});
+    }
+    await new Promise((r) => setTimeout(r, 200));
     child.kill('SIGINT');
     await seen(/SIGINT: stopping the load/);
     // A second request, not the first one's echo: after the acknowledgement has been read.
@@ -323,7 +330,7 @@ describe('invalid flags', () => {
     const child = spawn(process.execPath, ['--import', 'tsx', resolve(HARNESS, 'src/bench-cli.ts'), ...args], { cwd: HARNESS });
     let stderr = '';
     child.stderr.setEncoding('utf8').on('data', (c: string) => (stderr += c));
-    const status = await new Promise<number | null>((r) => child.on('exit', (c) => r(c)));
+    const status = await new Promise<number | null>((r) => child.on('close', (c) => r(c)));
     expect(status).toBe(2);
     expect(stderr.trim()).toBe(line);
     expect(processesMentioning(dataDir)).toEqual([]);

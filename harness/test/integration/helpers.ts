@@ -1,4 +1,4 @@
-import { readdirSync, readFileSync } from 'node:fs';
+import { readdirSync, readFileSync, readlinkSync } from 'node:fs';
 import type { Progress } from '../../src/bench/progress.ts';
 import type { CellResult } from '../../src/model/cell.ts';
 import type { Report } from '../../src/model/report.ts';
@@ -7,6 +7,37 @@ import type { Report } from '../../src/model/report.ts';
 export function recordingProgress(): Progress & { lines: string[] } {
   const lines: string[] = [];
   return { lines, update: () => {}, log: (line) => lines.push(line), done: () => {} };
+}
+
+/**
+ * The TCP ports `pid` listens on (IPv4 and IPv6): its socket inodes matched against the kernel's
+ * socket tables, as `ss -ltnp` does. A server started with `--port 0` names its port nowhere else.
+ */
+export function listeningPorts(pid: number): number[] {
+  const inodes = new Set<string>();
+  for (const fd of readdirSync(`/proc/${pid}/fd`)) {
+    try {
+      const target = readlinkSync(`/proc/${pid}/fd/${fd}`);
+      if (target.startsWith('socket:[')) inodes.add(target.slice(8, -1));
+    } catch {
+      // closed meanwhile
+    }
+  }
+  const ports = new Set<number>();
+  for (const table of ['tcp', 'tcp6']) {
+    let text = '';
+    try {
+      text = readFileSync(`/proc/${pid}/net/${table}`, 'utf8');
+    } catch {
+      continue; // no IPv6 here
+    }
+    for (const line of text.split('\n').slice(1)) {
+      const field = line.trim().split(/\s+/);
+      // local_address is ADDR:PORT in hex; state 0A is LISTEN; the inode is the tenth field.
+      if (field[3] === '0A' && inodes.has(field[9] ?? '')) ports.add(Number.parseInt(field[1]!.split(':')[1]!, 16));
+    }
+  }
+  return [...ports];
 }
 
 /** Every process whose command line mentions `needle` (e.g. a test's temporary folder). */

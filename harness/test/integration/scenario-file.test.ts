@@ -23,7 +23,7 @@ function bench(argv: string[]): Promise<{ code: number | null; stdout: string; s
     let stderr = '';
     child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
     child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
-    child.on('exit', (code) => done({ code, stdout, stderr }));
+    child.on('close', (code) => done({ code, stdout, stderr }));
   });
 }
 

@@ -28,7 +28,7 @@ function run(
     let [stdout, stderr] = ['', ''];
     child.stdout.on('data', (c: Buffer) => (stdout += c.toString()));
     child.stderr.on('data', (c: Buffer) => (stderr += c.toString()));
-    child.on('exit', (code) =>
+    child.on('close', (code) =>
       done({ code, stdout, stderr, report: JSON.parse(readFileSync(join(out, 'report.json'), 'utf8')) as SeedsReport }),
     );
   });
