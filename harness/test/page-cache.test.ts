@@ -7,6 +7,7 @@ import type { FincoreEntry } from '../src/system/page-cache.ts';
 import { primeFiles } from '../src/system/data-files.ts';
 import {
   coldCacheSupport,
+  ddShells,
   evictAndVerify,
   evictFiles,
   residentFractionOf,
@@ -119,22 +120,20 @@ describe.skipIf(skipReal)('eviction on real files', () => {
     expect(await residentFraction(paths)).toBeGreaterThan(0.95);
   });
 
-  it('evicts 100 files in well under a second', async () => {
+  it('evicts 100 files with a few shells, not a process a file', async () => {
     const many = Array.from({ length: 100 }, (_, i) => {
       const path = join(dir, `small-${i}.bin`);
       writeFileSync(path, randomFillSync(new Uint8Array(64 * 1024)));
       return path;
     });
-    await evictFiles(many); // flushes the fresh writes, which is disk-bound and not what is timed here
+    // A Node spawn a file costs 3-5 ms on a loaded host (over 300 ms for 100 files): the files
+    // go to a few shells, each file once, in order.
+    const shells = ddShells(many);
+    expect(shells.length).toBeLessThanOrEqual(8);
+    expect(shells.flatMap((argv) => argv.slice(3))).toEqual(many);
     for (const path of many) readFileSync(path);
-
-    const started = performance.now();
-    const result = await evictFiles(many);
-    const elapsedMs = performance.now() - started;
-
-    expect(result).toEqual({ ok: true, method: support.ok ? support.method : 'fadvise' });
+    expect(await evictFiles(many)).toEqual({ ok: true, method: support.ok ? support.method : 'fadvise' });
     expect(await residentFraction(many)).toBeLessThanOrEqual(0.05);
-    expect(elapsedMs).toBeLessThan(1000);
   });
 
   it('rejects a missing file instead of reporting a fraction over fewer files', async () => {

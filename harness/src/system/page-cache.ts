@@ -208,9 +208,13 @@ async function flushToDisk(paths: string[]): Promise<void> {
 const DD_LOOP = 'for f; do dd if="$f" iflag=nocache count=0 status=none || exit $?; done';
 const SH_NOT_FOUND = 127;
 
+/** The arguments of the shells (sh) evictWithDd starts for `paths`: at most MAX_PARALLEL, each with its share. */
+export function ddShells(paths: readonly string[]): string[][] {
+  return chunks(paths, MAX_PARALLEL).map((share) => ['-c', DD_LOOP, 'sh', ...share]);
+}
+
 async function evictWithDd(paths: string[]): Promise<EvictResult> {
-  const shares = chunks(paths, MAX_PARALLEL);
-  const results = await Promise.all(shares.map((share) => run('sh', ['-c', DD_LOOP, 'sh', ...share])));
+  const results = await Promise.all(ddShells(paths).map((args) => run('sh', args)));
   if (results.some((r) => r === undefined)) return { ok: false, reason: 'sh is not installed' };
   const failed = results.find((r) => r !== undefined && r.code !== 0);
   if (failed === undefined) return { ok: true, method: 'fadvise' };
