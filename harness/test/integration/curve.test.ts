@@ -83,22 +83,34 @@ describe('the generator against queueing theory (node)', () => {
     // The schedule is a fair Poisson draw: at exactly 20 ms its queue is M/D/1's (43.3 ms).
     expect(md1MeanMs(35, 20)).toBeCloseTo(43.33, 2);
     expect(Math.abs(lindleyMeanMs(offsets, 20) / md1MeanMs(35, 20) - 1)).toBeLessThan(0.1);
-    const m = await step('/sleep/sync?ms=20', 35, 8, { arrivals: 'poisson', seed: 1 });
-    // The service time again, right after: on a VM whose speed moves, the 8 s between the two
-    // readings can move it by a few percent, and the queue's wait moves four times as much.
-    const afterMs = await saturatedServiceMs((rate, sec) => step('/sleep/sync?ms=20', rate, sec), routeMs);
+    // The service time again, right after each step: on a VM whose speed moves, the 8 s between
+    // the two readings can move it by a few percent, and the queue's wait moves four times as much.
     // The exact queue for these very arrivals at the saturated service times (Lindley's
     // recursion), plus what does not queue. At 75 % load the wait is steep in the service time
     // (20 ms gives 43 ms, 21.5 ms 54 ms): the route's avgMs alone left the mean 15-35 % short.
-    const [fast, slow] = [Math.min(serviceMs, afterMs), Math.max(serviceMs, afterMs)];
     const exact = (service: number) => lindleyMeanMs(offsets, service) + outsideMs;
+    const measure = async () => {
+      const m = await step('/sleep/sync?ms=20', 35, 8, { arrivals: 'poisson', seed: 1 });
+      const afterMs = await saturatedServiceMs((rate, sec) => step('/sleep/sync?ms=20', rate, sec), routeMs);
+      const [fast, slow] = [Math.min(serviceMs, afterMs), Math.max(serviceMs, afterMs)];
+      return { m, afterMs, fast, slow, held: m.latencyMs.mean > exact(fast) * 0.85 && m.latencyMs.mean < exact(slow) * 1.15 };
+    };
+    let run = await measure();
+    // A step the generator itself fell behind on (lateness p99 of 13 ms once in CI, the mean 30 %
+    // over) says nothing of the queue, as the capacity search says of such a step: run again, at
+    // most twice. A generator whose schedule or clock is wrong misses on every try.
+    for (let retry = 0; retry < 2 && !run.held && generatorBound(run.m); retry++) {
+      console.log(`M/D/1 35 req/s: generator-bound (lateness p99 ${run.m.latenessMs.p99} ms, mean ${run.m.latencyMs.mean} ms): run again`);
+      run = await measure();
+    }
+    const { m, afterMs, fast, slow } = run;
     console.log(
       `M/D/1 35 req/s: measured mean ${m.latencyMs.mean} ms; Lindley for this schedule ${exact(fast).toFixed(1)}-${exact(slow).toFixed(1)} ms (service ${serviceMs.toFixed(2)} ms saturated before, ${afterMs.toFixed(2)} ms after, route ${routeMs} ms; ${outsideMs.toFixed(1)} ms outside the queue); M/D/1 at the first ${md1MeanMs(35, serviceMs).toFixed(1)} ms; lateness p99 ${m.latenessMs.p99} ms`,
     );
     expect(m.completed).toBe(m.scheduled);
     expect(m.latencyMs.mean).toBeGreaterThan(exact(fast) * 0.85);
     expect(m.latencyMs.mean).toBeLessThan(exact(slow) * 1.15);
-  });
+  }, 90_000); // three tries of about 11 s (the step and the saturated reading after it), and queueService
 
   it('at 60 req/s it serves about 50 and the step is marked saturated', async () => {
     const m = await step('/sleep/sync?ms=20', 60, 3);
