@@ -102,6 +102,18 @@ describe('the ab-promise block', () => {
     expect(body).toContain('Over all 2 sets: A/B pair-cells flagged 2 of 3; A/A pair-cells flagged 1 of 2 (false flags).');
   });
 
+  it("says when a set's runs were made to hold more requests than bench:ab's own floor", () => {
+    const longer = (report: Report): Report => ({ ...report, parameters: { ...report.parameters, minRequests: 100 } });
+    const body = abPromiseBlock([
+      { set: 'long', pairs: sets[0]!.pairs.map((p) => ({ ...p, report: longer(p.report) })) },
+      { set: 'mixed', pairs: [sets[1]!.pairs[0]!, { folder: 'ab-02', report: longer(sets[1]!.pairs[0]!.report) }] },
+    ]);
+    expect(body).toMatch(/\| long +\| checksum\/sync +\| node \(A\/A: node, bun\) +\| it alone; runs ≥ 100 requests +\|/);
+    expect(body).toMatch(/\| mixed +\| checksum\/async +\| node +\| it alone; runs ≥ 20 or 100 requests +\|/);
+    // The sets run at bench:ab's floor say nothing of it.
+    expect(abPromiseBlock(sets)).not.toContain('requests');
+  });
+
   it('reads each named set as a folder of pairs, and names a set that holds none', () => {
     const root = mkdtempSync(join(tmpdir(), 'ab-promise-'));
     try {

@@ -10,6 +10,7 @@
 import { markdownTable } from 'markdown-table';
 import { median } from 'simple-statistics';
 import { roundsCell, verdictWords } from '../ab/ab-section.ts';
+import { DEFAULT_MIN_REQUESTS } from '../bench/run-length.ts';
 import type { AbCell, AbComparison, AbPlan, AbSide } from '../model/ab.ts';
 import type { Report } from '../model/report.ts';
 import { formatDate } from '../report/text/formats.ts';
@@ -96,17 +97,24 @@ export interface AbSet {
  * pair-cells flagged and what they read, and the A/A pair-cells flagged; the last line totals the
  * false flags over all sets, the figure held to "at most 1 in 20".
  */
+/** A set run with longer runs than bench:ab's own says so: "; runs ≥ 100 requests". */
+const runFloor = (floors: ReadonlySet<number>): string => {
+  const other = [...floors].filter((n) => n !== DEFAULT_MIN_REQUESTS);
+  return other.length === 0 ? '' : `; runs ≥ ${[...floors].sort((x, y) => x - y).join(' or ')} requests`;
+};
+
 export function abPromiseBlock(sets: readonly AbSet[]): string {
   const rows: string[][] = [];
   const total: Record<'ab' | 'aa', AbCell[]> = { ab: [], aa: [] };
   for (const { set, pairs } of sets) {
-    const groups = new Map<string, { share: Record<'ab' | 'aa', number[]>; ab: AbCell[]; aa: AbCell[] }>();
-    for (const { ab, cell: c, kind } of pairCells(pairs)) {
+    const groups = new Map<string, { share: Record<'ab' | 'aa', number[]>; ab: AbCell[]; aa: AbCell[]; floors: Set<number> }>();
+    for (const { report, ab, cell: c, kind } of pairCells(pairs)) {
       const key = `${c.scenario}/${c.mode}`;
-      const group = groups.get(key) ?? { share: { ab: [], aa: [] }, ab: [], aa: [] };
+      const group = groups.get(key) ?? { share: { ab: [], aa: [] }, ab: [], aa: [], floors: new Set<number>() };
       groups.set(key, group);
       group[kind].push(c);
       group.share[kind].push(ab.cells.length);
+      group.floors.add(report.parameters.minRequests ?? DEFAULT_MIN_REQUESTS);
     }
     for (const [key, g] of groups) {
       const ratios = g.ab.flatMap((c) => (c.ratio === undefined ? [] : [c.ratio]));
@@ -125,7 +133,7 @@ export function abPromiseBlock(sets: readonly AbSet[]): string {
         set,
         key,
         runtimes,
-        share === 1 ? 'it alone' : `${share} share it`,
+        `${share === 1 ? 'it alone' : `${share} share it`}${runFloor(g.floors)}`,
         g.ab.length === 0 ? '—' : flaggedOf(g.ab),
         ratios.length === 0 ? '—' : `${median(ratios).toFixed(3)}x (${Math.min(...ratios).toFixed(3)}-${Math.max(...ratios).toFixed(3)})`,
         g.aa.length === 0 ? '—' : flaggedOf(g.aa),
