@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Report } from '../../src/model/report.ts';
-import { isAlive, processesMentioning } from './helpers.ts';
+import { ended, isAlive, processesMentioning } from './helpers.ts';
 
 const HARNESS = resolve(import.meta.dirname, '../..');
 let tmp: string;
@@ -21,7 +21,7 @@ function ab(argv: string[]): Promise<{ code: number | null; stdout: string; stde
     let stderr = '';
     child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
     child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
-    child.on('close', (code) => done({ code, stdout, stderr }));
+    void ended(child).then((code) => done({ code, stdout, stderr }));
   });
 }
 

@@ -1,3 +1,4 @@
+import type { ChildProcess } from 'node:child_process';
 import { readdirSync, readFileSync, readlinkSync } from 'node:fs';
 import type { Progress } from '../../src/bench/progress.ts';
 import type { CellResult } from '../../src/model/cell.ts';
@@ -38,6 +39,28 @@ export function listeningPorts(pid: number): number[] {
     }
   }
   return [...ports];
+}
+
+/**
+ * A child's exit code once its output has been read: 'close' (stdout and stderr ended) can come
+ * after 'exit'. A process the child left holding those pipes would hold 'close' back for as long
+ * as it lives, so `graceMs` after the exit the code is given anyway, with a warning saying so.
+ */
+export function ended(child: ChildProcess, graceMs = 5_000): Promise<number | null> {
+  return new Promise((resolve) => {
+    let closed = false;
+    child.on('close', (code) => {
+      closed = true;
+      resolve(code);
+    });
+    child.on('exit', (code) => {
+      setTimeout(() => {
+        if (closed) return;
+        console.warn(`child ${child.pid} exited (${code}), its output still open ${graceMs} ms later: a process it started holds it`);
+        resolve(code);
+      }, graceMs).unref();
+    });
+  });
 }
 
 /** Every process whose command line mentions `needle` (e.g. a test's temporary folder). */

@@ -9,6 +9,7 @@ import { dirname, join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Report } from '../../src/model/report.ts';
 import { probeRuntime, RUNTIME_NAMES, runtimeSpec } from '../../src/servers/runtimes.ts';
+import { ended } from './helpers.ts';
 
 const HARNESS = resolve(import.meta.dirname, '../..');
 const EXAMPLE = resolve(HARNESS, '../docs/examples/primes.ts');
@@ -23,7 +24,7 @@ function bench(argv: string[]): Promise<{ code: number | null; stdout: string; s
     let stderr = '';
     child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
     child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
-    child.on('close', (code) => done({ code, stdout, stderr }));
+    void ended(child).then((code) => done({ code, stdout, stderr }));
   });
 }
 

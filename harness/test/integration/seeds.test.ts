@@ -8,7 +8,7 @@ import { join, resolve } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { CLAIMS } from '../../src/seeds/claims.ts';
 import type { SeedsReport } from '../../src/seeds/render.ts';
-import { processesMentioning } from './helpers.ts';
+import { ended, processesMentioning } from './helpers.ts';
 
 const HARNESS = resolve(import.meta.dirname, '../..');
 const CLI = resolve(HARNESS, 'src/seeds-cli.ts');
@@ -28,7 +28,7 @@ function run(
     let [stdout, stderr] = ['', ''];
     child.stdout.on('data', (c: Buffer) => (stdout += c.toString()));
     child.stderr.on('data', (c: Buffer) => (stderr += c.toString()));
-    child.on('close', (code) =>
+    void ended(child).then((code) =>
       done({ code, stdout, stderr, report: JSON.parse(readFileSync(join(out, 'report.json'), 'utf8')) as SeedsReport }),
     );
   });
@@ -39,7 +39,7 @@ afterAll(() => {
 });
 
 describe('bench:seeds --quick', () => {
-  it('every claim on every runtime: a row with figures per run, a ratio and a verdict', { timeout: 150_000 }, async () => {
+  it('every claim on every runtime: a row with figures per run, a ratio and a verdict', { timeout: 240_000 }, async () => {
     const { code, stdout, stderr, report } = await run(['--quick']);
     expect(code, stderr.slice(-2000)).toBe(0);
     expect(report.status).toBe('complete');
