@@ -91,18 +91,16 @@ export interface AbSet {
   pairs: Pair[];
 }
 
+/** A set run with longer runs than bench:ab's own says so: "; runs ≥ 100 requests". */
+const runFloor = (floors: ReadonlySet<number>): string =>
+  [...floors].every((n) => n === DEFAULT_MIN_REQUESTS) ? '' : `; runs ≥ ${[...floors].sort((x, y) => x - y).join(' or ')} requests`;
+
 /**
  * The gate's promise over every self-test set (`ab-promise`): a row per set and cell (scenario and
  * mode, over the runtimes it ran on), with how many cells shared each run's budget, the A/B
  * pair-cells flagged and what they read, and the A/A pair-cells flagged; the last line totals the
  * false flags over all sets, the figure held to "at most 1 in 20".
  */
-/** A set run with longer runs than bench:ab's own says so: "; runs ≥ 100 requests". */
-const runFloor = (floors: ReadonlySet<number>): string => {
-  const other = [...floors].filter((n) => n !== DEFAULT_MIN_REQUESTS);
-  return other.length === 0 ? '' : `; runs ≥ ${[...floors].sort((x, y) => x - y).join(' or ')} requests`;
-};
-
 export function abPromiseBlock(sets: readonly AbSet[]): string {
   const rows: string[][] = [];
   const total: Record<'ab' | 'aa', AbCell[]> = { ab: [], aa: [] };
