@@ -14,7 +14,7 @@ import { runtimeSpec } from '../../src/servers/runtimes.ts';
 import { groupAlive, startServer, stopAllServers } from '../../src/servers/server.ts';
 import { Interrupted } from '../../src/cli/interrupt.ts';
 import { SAME_REQUEST_MS } from '../../src/cli/command.ts';
-import { cellOf, isAlive, listeningPorts, processesMentioning, processTree, recordingProgress } from './helpers.ts';
+import { cellOf, ended, isAlive, listeningPorts, processesMentioning, processTree, recordingProgress } from './helpers.ts';
 
 let tmp: string;
 const HARNESS = resolve(import.meta.dirname, '../..');
@@ -166,7 +166,7 @@ const QUICK_FLAGS = ['--quick', '--runs', '1', '--duration', '0.1', '--warmup', 
 /** A bench command started, once its first cell is done: the child, its exit, its stderr so far. */
 async function untilFirstCell(child: ChildProcessByStdio<null, Readable, Readable>) {
   let stderr = '';
-  const exited = new Promise<number | null>((r) => child.on('close', (c) => r(c)));
+  const exited = ended(child);
   await new Promise<void>((resolveCell, reject) => {
     child.stderr.setEncoding('utf8').on('data', (chunk: string) => {
       stderr += chunk;
@@ -254,7 +254,7 @@ describe('a second Ctrl-C', () => {
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     let stderr = '';
-    const exited = new Promise<number | null>((r) => child.on('close', (c) => r(c)));
+    const exited = ended(child);
     const seen = (pattern: RegExp) =>
       new Promise<void>((resolveSeen, reject) => {
         const look = () => pattern.test(stderr) && resolveSeen();
@@ -330,7 +330,7 @@ describe('invalid flags', () => {
     const child = spawn(process.execPath, ['--import', 'tsx', resolve(HARNESS, 'src/bench-cli.ts'), ...args], { cwd: HARNESS });
     let stderr = '';
     child.stderr.setEncoding('utf8').on('data', (c: string) => (stderr += c));
-    const status = await new Promise<number | null>((r) => child.on('close', (c) => r(c)));
+    const status = await ended(child);
     expect(status).toBe(2);
     expect(stderr.trim()).toBe(line);
     expect(processesMentioning(dataDir)).toEqual([]);
