@@ -27,13 +27,33 @@ function normals(seed: number): () => number {
 }
 
 /**
+ * How the machine's speed moves a simulated cell: each run's speed (the sampler's cores' worth)
+ * is off by a normal share with sd `sd`, a run's rate moves `slope` times as much (a cell whose
+ * work feels the host's speed fully has slope 1), and the sampler reads the speed with a normal
+ * error of `readSd`. Absent: runs carry no speed, as a report without the sampler.
+ */
+interface Host {
+  sd: number;
+  slope: number;
+  readSd: number;
+  /** False: the speed moves the runs but the sampler did not run (the runs carry no reading). */
+  timed?: boolean;
+}
+
+/**
  * One cell through bench:ab's schedule: pairs of processes of AB_PLAN.roundsPerProcess rounds,
  * B's true rate `ratio` times A's, each run's rate off by a normal share with sd `roundSd / √2`
- * (so one round's B/A scatters by `roundSd`), and each of B's processes off from its A by a
- * normal share with sd `processSd` for all its rounds (a process that runs apart by itself).
- * Its verdict and how many process pairs it took.
+ * (so one round's B/A scatters by `roundSd`), each of B's processes off from its A by a normal
+ * share with sd `processSd` for all its rounds (a process that runs apart by itself), and with
+ * `host`, each run moved by the machine's speed (above). Its verdict and how many process pairs it took.
  */
-function simulateCell(ratio: number, roundSd: number, processSd: number, normal: () => number): { verdict: string; pairs: number } {
+function simulateCell(
+  ratio: number,
+  roundSd: number,
+  processSd: number,
+  normal: () => number,
+  host?: Host,
+): { verdict: string; pairs: number; adjusted: boolean } {
   const a: RunResult[] = [];
   const b: RunResult[] = [];
   const per = AB_PLAN.roundsPerProcess;
@@ -41,8 +61,20 @@ function simulateCell(ratio: number, roundSd: number, processSd: number, normal:
     const apart = Math.exp(processSd * normal());
     for (let r = 0; r < per; r++) {
       const round = (pair - 1) * per + r + 1;
-      const run = (rate: number): RunResult =>
-        makeRun({ requestsPerSec: rate * Math.exp((roundSd / Math.SQRT2) * normal()), round, serverProcess: pair });
+      const run = (rate: number): RunResult => {
+        const speed = host === undefined ? 0 : host.sd * normal();
+        const machine =
+          host === undefined || host.timed === false
+            ? {}
+            : { machine: { coresWorth: 2 * Math.exp(speed + host.readSd * normal()), min: 1, max: 2, ticks: 8 } };
+        const moved = host === undefined ? 1 : Math.exp(host.slope * speed);
+        return makeRun({
+          requestsPerSec: rate * moved * Math.exp((roundSd / Math.SQRT2) * normal()),
+          round,
+          serverProcess: pair,
+          ...machine,
+        });
+      };
       a.push(run(1000));
       b.push(run(1000 * ratio * apart));
     }
@@ -52,19 +84,29 @@ function simulateCell(ratio: number, roundSd: number, processSd: number, normal:
     ...makeCell({ runtime: 'node', scenario: 'checksum', mode: 'sync', runtimeLabel: label }),
     runDetails,
   });
-  return { verdict: judgeAb(cell('node-A', a), cell('node-B', b), MARGIN).verdict, pairs: a.length / per };
+  const judged = judgeAb(cell('node-A', a), cell('node-B', b), MARGIN);
+  return { verdict: judged.verdict, pairs: a.length / per, adjusted: judged.speedAdjusted !== undefined };
 }
 
-function flaggedShare(ratio: number, roundSd: number, processSd: number, cells: number, seed: number): { flagged: number; capped: number } {
+function flaggedShare(
+  ratio: number,
+  roundSd: number,
+  processSd: number,
+  cells: number,
+  seed: number,
+  host?: Host,
+): { flagged: number; capped: number; adjusted: number } {
   const normal = normals(seed);
   let flagged = 0;
   let capped = 0;
+  let adjusted = 0;
   for (let i = 0; i < cells; i++) {
-    const cell = simulateCell(ratio, roundSd, processSd, normal);
+    const cell = simulateCell(ratio, roundSd, processSd, normal, host);
     if (cell.verdict === 'regressed' || cell.verdict === 'improved') flagged++;
     if (cell.pairs === AB_PLAN.maxPairs) capped++;
+    if (cell.adjusted) adjusted++;
   }
-  return { flagged: flagged / cells, capped: capped / cells };
+  return { flagged: flagged / cells, capped: capped / cells, adjusted: adjusted / cells };
 }
 
 describe("bench:ab's rule on simulated cells", () => {
@@ -84,6 +126,39 @@ describe("bench:ab's rule on simulated cells", () => {
       expect(slower.capped).toBeLessThan(0.05);
     });
   }
+
+  // The machine's speed timed beside every run: the verdict is adjusted for it. A host whose speed
+  // moves by 10 % a run, felt half (a file cell on a shared VM: B/A moved with the speed at
+  // correlation 0.5-0.75 here) or fully, and one whose speed moves but the cell does not feel it:
+  // the adjustment must keep the promise in all three, the last at the cost of one degree of freedom.
+  for (const host of [
+    { sd: 0.1, slope: 0.5, readSd: 0.02 },
+    { sd: 0.1, slope: 1, readSd: 0.02 },
+    { sd: 0.1, slope: 0, readSd: 0.02 },
+  ]) {
+    it(`keeps the promise with the verdict adjusted for the machine's speed (speed sd ${host.sd}, felt ${host.slope}x)`, () => {
+      const same = flaggedShare(1, 0.05, 0.02, 2000, 4, host);
+      const slower = flaggedShare(0.95, 0.05, 0.02, 400, 5, host);
+      expect(same.adjusted).toBe(1);
+      expect(same.flagged).toBeLessThan(0.05);
+      expect(slower.flagged).toBeGreaterThanOrEqual(0.9);
+      expect(slower.capped).toBeLessThan(0.05);
+    });
+  }
+
+  it('takes fewer pairs, and flags more, on a cell whose B/A moves with the machine when the speed is timed', () => {
+    const moved = { sd: 0.1, slope: 1, readSd: 0.02 };
+    const mean = (xs: number[]): number => xs.reduce((sum, x) => sum + x, 0) / xs.length;
+    const cells = (timed: boolean) => {
+      const normal = normals(6);
+      return Array.from({ length: 200 }, () => simulateCell(0.95, 0.05, 0.02, normal, { ...moved, timed }));
+    };
+    const [timed, untimed] = [cells(true), cells(false)];
+    const flagged = (xs: { verdict: string }[]): number => xs.filter((c) => c.verdict === 'regressed').length;
+    expect(untimed.every((c) => !c.adjusted)).toBe(true);
+    expect(mean(timed.map((c) => c.pairs))).toBeLessThan(0.5 * mean(untimed.map((c) => c.pairs)));
+    expect(flagged(timed)).toBeGreaterThan(flagged(untimed));
+  });
 
   it('stays quiet on a negligible real change (1 %) most of the time', () => {
     expect(flaggedShare(0.99, 0.07, 0, 1000, 3).flagged).toBeLessThan(0.1);

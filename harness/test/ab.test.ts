@@ -227,41 +227,82 @@ describe('judgeAb and compareAb', () => {
     expect(abNeed(a, pairs([1000, 1010, 900, 910, 1080, 1090]), 0.05, 20)).toBeGreaterThanOrEqual(1);
   });
 
-  it("says how much the machine's speed moved between A's run and B's when a cell is inconclusive, and whether B/A moved with it", () => {
+  describe("the machine's speed, timed beside each run", () => {
     // B/A follows the machine's speed during B's run over A's: the host, not the change.
-    const speeds = [1, 1.1, 0.9, 1.05, 0.95, 1.12, 0.88, 1];
-    const timed = (label: string, rps: number[], speed: (i: number) => number) => ({
+    const speeds = [1.2, 1.15, 0.85, 0.9, 1.1, 1.05, 0.9, 0.85, 1.15, 1.2, 0.8, 0.85];
+    const timed = (label: string, rps: number[], speed: (i: number) => number | undefined) => ({
       ...cell(label, rps),
-      runDetails: rps.map((r, i) =>
-        makeRun({
+      runDetails: rps.map((r, i) => {
+        const s = speed(i);
+        return makeRun({
           requestsPerSec: r,
           round: i + 1,
           serverProcess: Math.floor(i / 2) + 1,
-          machine: { coresWorth: 2 * speed(i), min: 1, max: 3, ticks: 4 },
-        }),
-      ),
+          ...(s === undefined ? {} : { machine: { coresWorth: 2 * s, min: 1, max: 3, ticks: 4 } }),
+        });
+      }),
     });
-    const a = timed('node-A', [1000, 1000, 1000, 1000, 1000, 1000, 1000, 1000], () => 1);
-    const b = timed(
-      'node-B',
-      speeds.map((x) => 1000 * x),
-      (i) => speeds[i] ?? 1,
-    );
-    const j = judgeAb(a, b, 0.05);
-    expect(j.verdict).toBe('inconclusive');
-    expect(j.reason).toMatch(
-      /; the machine's speed, timed beside each run, differed by ±\d+\.\d % between A's run and B's \(standard deviation over 8 rounds\), and B\/A moved with it \(correlation 1\.00\): give it more/,
-    );
-    // Without the sampler's figures (a remote server host, an older report) the reason says nothing of it.
-    const bare = judgeAb(
-      paired('node-A', [1000, 1000, 1000, 1000, 1000, 1000, 1000, 1000]),
-      paired(
-        'node-B',
-        speeds.map((x) => 1000 * x),
-      ),
-      0.05,
-    );
-    expect(bare.reason).not.toMatch(/machine's speed/);
+    const flat = speeds.map(() => 1000);
+
+    it('adjusts the ratio to an equally fast machine for A and B, keeping the unadjusted figures', () => {
+      // B 6 % slower, and moved by the machine's speed as well.
+      const b = speeds.map((x) => 940 * x);
+      const j = judgeAb(
+        timed('node-A', flat, () => 1),
+        timed('node-B', b, (i) => speeds[i]),
+        0.05,
+      );
+      expect(j).toMatchObject({ verdict: 'regressed', ratio: 0.94, processPairs: 6 });
+      expect(j.ci95?.[1]).toBeLessThan(0.941);
+      expect(j.speedAdjusted?.correlation).toBeCloseTo(1, 3);
+      expect(j.speedAdjusted?.slope).toBeCloseTo(1, 3);
+      // The plain interval over the pairs is wide: the speed's scatter is in it.
+      const [lo, hi] = j.speedAdjusted?.unadjusted.ci95 ?? [1, 1];
+      expect(hi - lo).toBeGreaterThan(0.03);
+      // Without the sampler's figures (a remote server host, an older report) the plain interval is the verdict's.
+      const bare = judgeAb(paired('node-A', flat), paired('node-B', b), 0.05);
+      expect(bare.speedAdjusted).toBeUndefined();
+      expect(bare.ci95).toEqual(j.speedAdjusted?.unadjusted.ci95);
+    });
+
+    it('says, of an inconclusive adjusted cell, that what is left is its own scatter', () => {
+      const own = [1000, 1010, 1150, 1140, 880, 890, 1100, 1090, 900, 910, 1050, 1060];
+      const j = judgeAb(
+        timed('node-A', flat, () => 1),
+        timed('node-B', own, (i) => [1, 1.02, 0.98, 1][i % 4]),
+        0.05,
+      );
+      expect(j.verdict).toBe('inconclusive');
+      expect(j.reason).toMatch(
+        /; the interval is adjusted for the machine's speed timed beside each run \(B\/A moved with it at correlation -?\d\.\d\d; unadjusted \d\.\d{3}-\d\.\d{3}x\), so what is left is the cell's own scatter: give it more/,
+      );
+    });
+
+    it('says how much the speed moved, and whether B/A moved with it, when a round went untimed and the cell could not be adjusted', () => {
+      const j = judgeAb(
+        timed('node-A', flat, (i) => (i === 3 ? undefined : 1)),
+        timed(
+          'node-B',
+          speeds.map((x) => 1000 * x),
+          (i) => speeds[i],
+        ),
+        0.05,
+      );
+      expect(j.speedAdjusted).toBeUndefined();
+      expect(j.verdict).toBe('inconclusive');
+      expect(j.reason).toMatch(
+        /; the machine's speed, timed beside each run, differed by ±\d+\.\d % between A's run and B's \(standard deviation over 11 rounds\), and B\/A moved with it \(correlation 1\.00\): give it more/,
+      );
+      const bare = judgeAb(
+        paired('node-A', flat),
+        paired(
+          'node-B',
+          speeds.map((x) => 1000 * x),
+        ),
+        0.05,
+      );
+      expect(bare.reason).not.toMatch(/machine's speed/);
+    });
   });
 
   it('holds hello to twice the margin', () => {

@@ -6,6 +6,7 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { compareAb } from '../src/ab/ab-section.ts';
 import { compareReports } from '../src/compare/compare.ts';
 import { renderBlock } from '../src/docs/block-kinds.ts';
 import type { Report } from '../src/model/report.ts';
@@ -220,5 +221,65 @@ describe('README.md and docs/*.md', () => {
       }
     }
     expect(broken).toEqual([]);
+  });
+
+  it("keeps of an A/B's runs what its verdicts are derived from, so they derive again the same from the sample", () => {
+    const root = mkdtempSync(join(tmpdir(), 'docs-ab-sample-'));
+    const side = (variant: string, lane: string) => ({ variant, kind: 'file' as const, lanes: [lane] });
+    const ab = { a: side('file:a.ts', 'node-A'), b: side('file:b.ts', 'node-B'), order: 'ABBA' as const, margin: 0.05 };
+    const speeds = [1.1, 0.9, 1.05, 0.95, 1.2, 0.85, 1, 1.1, 0.92, 1.04, 0.97, 1.01];
+    const lane = (label: string, rate: (i: number) => number, speed: (i: number) => number) => ({
+      ...makeCell({ runtime: 'node', scenario: 'checksum', mode: 'sync', runtimeLabel: label }),
+      runDetails: speeds
+        .map((_, i) => speed(i))
+        .map((s, i) =>
+          makeRun({
+            requestsPerSec: rate(i) * s,
+            round: i + 1,
+            serverProcess: Math.floor(i / 2) + 1,
+            othersCpuCores: i === 5 ? 0.4 : 0.02,
+            machine: { coresWorth: 2 * s, min: 1.5, max: 2.2, ticks: 4, tickCv: 0.01 },
+          }),
+        ),
+    });
+    const results = [
+      lane(
+        'node-A',
+        () => 1000,
+        (i) => speeds[i] ?? 1,
+      ),
+      lane(
+        'node-B',
+        (i) => 950 + (i % 3) * 10,
+        (i) => speeds[11 - i] ?? 1,
+      ),
+    ];
+    const run = {
+      schemaVersion: 1,
+      createdAt: '2026-11-28T10:00:00.000Z',
+      status: 'complete',
+      environment,
+      parameters: { ...parameters, ab },
+      runtimes,
+      results,
+      comparisons: [],
+    };
+    writeFileSync(join(root, 'run.json'), JSON.stringify(run));
+    const kept = JSON.parse(readFileSync(takeSample(join(root, 'run.json'), join(root, 'docs', 'results', 'ab'), root), 'utf8')) as Report;
+    expect(Object.keys(kept.results[0]?.runDetails?.[0] ?? {}).sort()).toEqual([
+      'machine',
+      'othersCpuCores',
+      'requestsPerSec',
+      'round',
+      'serverProcess',
+    ]);
+    expect(kept.results[0]?.runDetails?.[0]?.machine).toEqual({ coresWorth: 2.2 });
+    expect((kept as unknown as { docsSample: { dropped: string[] } }).docsSample.dropped).toEqual([
+      'results[].runDetails[] but round, serverProcess, requestsPerSec, othersCpuCores, machine.coresWorth',
+    ]);
+    const full = compareAb(results, ab);
+    expect(full.cells[0]?.speedAdjusted).toBeDefined();
+    expect(full.cells[0]?.sharedRounds).toBe(1);
+    expect(compareAb(kept.results, ab)).toEqual(full);
   });
 });

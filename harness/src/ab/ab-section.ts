@@ -100,7 +100,18 @@ function explanation(report: Report, ab: AbPlan): string {
     `round by round, with its 95 % interval: ${intervalUnits(report)} Rounds in which another process used the CPU beside either side are left out. regressed / improved: the interval excludes 1 and the change is at least ` +
     `${Math.round(FLAG_SHARE * 100)} % of the margin (±${pct(ab.margin)}, hello ±${pct(throughputMargin('hello', ab.margin))}); unchanged: the whole interval within ` +
     `the margin; inconclusive: anything else (an interval wider than the margin or reaching past it, too few paired rounds, a cell that failed on either side). ` +
-    `"could see" is the smallest change the pair could have flagged.`
+    `"could see" is the smallest change the pair could have flagged.${speedWords(report)}`
+  );
+}
+
+/** What the adjustment for the machine's speed is, where any cell was adjusted (overPairs). */
+function speedWords(report: Report): string {
+  const adjusted = report.ab?.cells.filter((c) => c.speedAdjusted !== undefined).length ?? 0;
+  if (adjusted === 0) return '';
+  const cells = adjusted === report.ab?.cells.length ? 'Every cell' : `${adjusted} of ${report.ab?.cells.length ?? 0} cells`;
+  return (
+    ` ${cells}: B/A and its interval are adjusted for the machine's speed, timed beside every run (the pairs' B/A read against the speed during B's runs over during A's, ` +
+    `at the speed ratio of 1: A and B alternate, so neither side runs on the faster machine by design); report.json keeps each cell's unadjusted ratio and interval.`
   );
 }
 
@@ -182,7 +193,7 @@ function headline(c: AbCell): Headline {
     ...(c.ci95 === undefined
       ? {}
       : {
-          confidence: `95 % CI ${c.ci95[0].toFixed(3)}-${c.ci95[1].toFixed(3)}x over ${c.pairs} paired rounds${c.processPairs === undefined ? '' : ` on ${c.processPairs} pairs of server processes`}`,
+          confidence: `95 % CI ${c.ci95[0].toFixed(3)}-${c.ci95[1].toFixed(3)}x over ${c.pairs} paired rounds${c.processPairs === undefined ? '' : ` on ${c.processPairs} pairs of server processes`}${c.speedAdjusted === undefined ? '' : ", adjusted for the machine's speed"}`,
         }),
     anchor: 'ab',
   };

@@ -9,7 +9,10 @@
  * whole life) moves all its rounds alike, so its rounds are not independent; the pairs are.
  * With 3 pairs or more the interval is Student's t over the pairs' geometric mean ratios; with
  * fewer (a run whose servers restarted once midway), the two-level interval of
- * stats/process-interval.ts. A round in which another process used the CPU beside either
+ * stats/process-interval.ts. Where the speed sampler timed the machine beside every run of 4
+ * pairs or more, the pairs' interval is adjusted for it (overPairs): on a shared VM the machine's
+ * speed moves by several per cent from one run to the next, and a cell whose work feels it moves
+ * with it, the host and not the change. A round in which another process used the CPU beside either
  * side's run (system/host-speed.ts sharedRun) is left out: the host was shared for one side and not the other.
  *
  * - regressed / improved: the ratio's 95 % interval excludes 1 and its estimate is at least
@@ -28,17 +31,37 @@
  * half-width (a change that large would just exclude 1), and never less than the floor.
  */
 import { sampleCorrelation, sampleStandardDeviation } from 'simple-statistics';
-import type { AbCell, AbVerdict } from '../model/ab.ts';
+import type { AbCell, AbVerdict, SpeedAdjusted } from '../model/ab.ts';
 import type { CellResult, RunResult } from '../model/cell.ts';
 import { sharedRun } from '../system/host-speed.ts';
 import { budgetNeed } from '../bench/budget.ts';
 import { holdsOne, MIN_PAIRS, pairedRatioInterval } from '../stats/paired.ts';
 import { acrossProcessInterval, processComponents } from '../stats/process-interval.ts';
+import { adjustedMean } from '../stats/covariate.ts';
 
 export type AbJudgement = Pick<
   AbCell,
-  'verdict' | 'ratio' | 'ci95' | 'pairs' | 'processPairs' | 'sharedRounds' | 'margin' | 'detectable' | 'reason' | 'bFailed'
+  | 'verdict'
+  | 'ratio'
+  | 'ci95'
+  | 'pairs'
+  | 'processPairs'
+  | 'sharedRounds'
+  | 'margin'
+  | 'detectable'
+  | 'reason'
+  | 'bFailed'
+  | 'speedAdjusted'
 >;
+
+/** The interval over process pairs (overPairs). */
+interface OverPairs {
+  ratio: number;
+  ci95: [number, number];
+  /** Process pairs: the interval's units. */
+  pairs: number;
+  speedAdjusted?: SpeedAdjusted;
+}
 
 const round4 = (x: number): number => Number(x.toFixed(4));
 const pct = (share: number): string => `${(share * 100).toFixed(1)} %`;
@@ -91,9 +114,43 @@ function byProcess(rounds: readonly PairedRound[]): number[][] {
   return [...groups.values()];
 }
 
-/** Each process pair's geometric mean ratio: the units of the interval over pairs. */
-function pairRatios(rounds: readonly PairedRound[]): number[] {
-  return byProcess(rounds).map((g) => Math.exp(g.reduce((s, x) => s + Math.log(x), 0) / g.length));
+/** Each process pair's mean log ratio, and its mean log speed ratio where every one of its rounds was timed: the units of the interval over pairs. */
+function pairUnits(rounds: readonly PairedRound[]): { y: number; x?: number }[] {
+  const groups = new Map<number, PairedRound[]>();
+  for (const r of rounds) groups.set(r.process, [...(groups.get(r.process) ?? []), r]);
+  const meanLog = (xs: readonly number[]): number => xs.reduce((s, x) => s + Math.log(x), 0) / xs.length;
+  return [...groups.values()].map((g) => {
+    const speeds = g.flatMap((r) => (r.speed === undefined ? [] : [r.speed]));
+    return { y: meanLog(g.map((r) => r.ratio)), ...(speeds.length === g.length ? { x: meanLog(speeds) } : {}) };
+  });
+}
+
+/**
+ * The interval over process pairs: with every pair's speed timed, adjusted for it
+ * (stats/covariate.ts: the ratio where the machine ran equally fast for A and B), else the plain
+ * t interval of the pairs' geometric mean ratios. Undefined with fewer than MIN_PROCESS_PAIRS.
+ */
+function overPairs(rounds: readonly PairedRound[]): OverPairs | undefined {
+  const units = pairUnits(rounds);
+  if (units.length < MIN_PROCESS_PAIRS) return undefined;
+  const plain = pairedRatioInterval(units.map((u) => Math.exp(u.y)));
+  if (plain === undefined) return undefined;
+  const xs = units.flatMap((u) => (u.x === undefined ? [] : [u.x]));
+  const fit =
+    xs.length === units.length
+      ? adjustedMean(
+          units.map((u) => u.y),
+          xs,
+        )
+      : undefined;
+  if (fit === undefined) return { ...plain, pairs: units.length };
+  const sig4 = (x: number): number => Number(x.toPrecision(4));
+  return {
+    ratio: sig4(Math.exp(fit.mean)),
+    ci95: [sig4(Math.exp(fit.mean - fit.half)), sig4(Math.exp(fit.mean + fit.half))],
+    pairs: units.length,
+    speedAdjusted: { slope: round4(fit.slope), correlation: round4(fit.correlation), unadjusted: { ratio: plain.ratio, ci95: plain.ci95 } },
+  };
 }
 
 /** A cell's per-round ratios B/A split by the server processes they were measured on, for the two-level interval. */
@@ -119,6 +176,13 @@ export function hostSpeedNote(rounds: readonly PairedRound[]): string | undefine
   return Math.abs(r) >= 0.3 ? `${moved}, and B/A moved with it (correlation ${r.toFixed(2)})` : moved;
 }
 
+/** For an inconclusive cell whose interval is adjusted: what the adjustment took out, so what is left is the cell's own. */
+function adjustedNote(adjusted: SpeedAdjusted | undefined): string | undefined {
+  if (adjusted === undefined) return undefined;
+  const [lo, hi] = adjusted.unadjusted.ci95;
+  return `the interval is adjusted for the machine's speed timed beside each run (B/A moved with it at correlation ${adjusted.correlation.toFixed(2)}; unadjusted ${lo.toFixed(3)}-${hi.toFixed(3)}x), so what is left is the cell's own scatter`;
+}
+
 /**
  * bench:ab's rule for another pair of processes (bench/schedule.ts Pairing.need): 0 once the
  * interval over process pairs is within POWER_SHARE of the margin (a change of the margin would
@@ -126,12 +190,11 @@ export function hostSpeedNote(rounds: readonly PairedRound[]): string | undefine
  * for an interval.
  */
 export function abNeed(a: readonly RunResult[], b: readonly RunResult[], margin: number, maxPairs: number): number {
-  const units = pairRatios(pairedRounds(a, b).rounds);
-  const interval = units.length >= MIN_PROCESS_PAIRS ? pairedRatioInterval(units) : undefined;
+  const interval = overPairs(pairedRounds(a, b).rounds);
   if (interval === undefined) return 1;
   const half = (Math.log(interval.ci95[1]) - Math.log(interval.ci95[0])) / 2;
   const goal = Math.log1p(margin * POWER_SHARE);
-  return half <= goal ? 0 : budgetNeed(half, goal, units.length, Math.max(units.length, maxPairs));
+  return half <= goal ? 0 : budgetNeed(half, goal, interval.pairs, Math.max(interval.pairs, maxPairs));
 }
 
 /**
@@ -158,14 +221,22 @@ export function judgeAb(
       };
   const { rounds, shared } = pairedRounds(a.runDetails, b.runDetails);
   const sharedNote = shared === 0 ? {} : { sharedRounds: shared };
-  const units = pairRatios(rounds);
-  const overPairs = units.length >= MIN_PROCESS_PAIRS ? pairedRatioInterval(units) : undefined;
-  if (overPairs !== undefined)
+  const pairs = overPairs(rounds);
+  if (pairs !== undefined)
     return {
-      ...judgeRatio(overPairs.ratio, overPairs.ci95, rounds.length, margin, units.length, hostSpeedNote(rounds)),
-      processPairs: units.length,
+      ...judgeRatio(
+        pairs.ratio,
+        pairs.ci95,
+        rounds.length,
+        margin,
+        pairs.pairs,
+        adjustedNote(pairs.speedAdjusted) ?? hostSpeedNote(rounds),
+      ),
+      processPairs: pairs.pairs,
+      ...(pairs.speedAdjusted === undefined ? {} : { speedAdjusted: pairs.speedAdjusted }),
       ...sharedNote,
     };
+  const units = byProcess(rounds);
   const interval = pairedRatioInterval(rounds.map((r) => r.ratio));
   if (interval === undefined)
     return {

@@ -66,17 +66,34 @@ function writeFile(path: string, content: string): void {
 }
 
 /**
+ * What a bench:ab verdict is derived from, of each run (ab/ab-verdict.ts pairedRounds): a sample
+ * of an A/B keeps these, so its verdicts can be derived again from what is committed.
+ */
+const AB_RUN_FIELDS = ['round', 'serverProcess', 'requestsPerSec', 'othersCpuCores'] as const;
+
+function abRun(run: Record<string, unknown>): Record<string, unknown> {
+  const kept: Record<string, unknown> = Object.fromEntries(AB_RUN_FIELDS.filter((k) => k in run).map((k) => [k, run[k]]));
+  const machine = run.machine as { coresWorth?: unknown } | undefined;
+  return machine?.coresWorth === undefined ? kept : { ...kept, machine: { coresWorth: machine.coresWorth } };
+}
+
+/**
  * A run's report.json as a committed sample: `dir`/report.json, with each cell's per-run details
- * (`results[].runDetails`, the bulk of a bench report) left out, since no block renders them;
- * `docsSample` says what was left out and where the report came from, and carries `note`: what
- * the report itself does not record about the run (e.g. the machine's load), shown with its figures.
+ * (`results[].runDetails`, the bulk of a bench report) left out, since no block renders them,
+ * but for an A/B's, which keep what its verdicts are derived from (AB_RUN_FIELDS and the
+ * machine's speed); `docsSample` says what was left out and where the report came from, and
+ * carries `note`: what the report itself does not record about the run (e.g. the machine's load),
+ * shown with its figures.
  */
 export function takeSample(reportPath: string, dir: string, root: string, note?: string): string {
-  const report = JSON.parse(readFileSync(reportPath, 'utf8')) as { results?: Record<string, unknown>[] };
+  const report = JSON.parse(readFileSync(reportPath, 'utf8')) as { results?: Record<string, unknown>[]; parameters?: { ab?: unknown } };
   const dropped: string[] = [];
   if (Array.isArray(report.results) && report.results.some((cell) => 'runDetails' in cell)) {
-    report.results = report.results.map(({ runDetails: _dropped, ...cell }) => cell);
-    dropped.push('results[].runDetails');
+    const ab = report.parameters?.ab !== undefined;
+    report.results = report.results.map(({ runDetails, ...cell }) =>
+      ab && Array.isArray(runDetails) ? { ...cell, runDetails: runDetails.map((run: Record<string, unknown>) => abRun(run)) } : cell,
+    );
+    dropped.push(ab ? `results[].runDetails[] but ${[...AB_RUN_FIELDS, 'machine.coresWorth'].join(', ')}` : 'results[].runDetails');
   }
   // Where the report lay means nothing to a reader of the repository: its folder's name is kept.
   const inside = !relative(root, reportPath).startsWith('..');

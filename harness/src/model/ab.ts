@@ -36,6 +36,20 @@ export interface AbPlan {
 
 export type AbVerdict = 'regressed' | 'improved' | 'unchanged' | 'inconclusive';
 
+/**
+ * How a cell's ratio and interval were adjusted for the machine's speed (ab/ab-verdict.ts
+ * overPairs, stats/covariate.ts): the ratio where the machine ran equally fast for A and B,
+ * read off the process pairs' B/A against their speed ratio.
+ */
+export interface SpeedAdjusted {
+  /** How much a pair's log B/A moved per unit of its log speed ratio (B's run over A's). */
+  slope: number;
+  /** Pearson's r of the pairs' log B/A and log speed ratio. */
+  correlation: number;
+  /** The plain geometric mean over the pairs and its 95 % interval, before the adjustment. */
+  unadjusted: { ratio: number; ci95: [number, number] };
+}
+
 /** One cell's judgement: B's requests/s over A's, paired round by round. */
 export interface AbCell {
   runtime: string;
@@ -55,6 +69,8 @@ export interface AbCell {
   processPairs?: number;
   /** Rounds left out because another process used the CPU beside either side's run. */
   sharedRounds?: number;
+  /** Present when ratio and ci95 are adjusted for the machine's speed (every process pair timed). */
+  speedAdjusted?: SpeedAdjusted;
   /** The margin this cell is held to (0.05 = ±5 %). */
   margin: number;
   /**
