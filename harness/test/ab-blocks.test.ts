@@ -76,6 +76,42 @@ describe('the ab-pairs block', () => {
   });
 });
 
+describe("a set judged adjusted for the machine's speed", () => {
+  // Adjusted 0.95x (0.93-0.97): regressed; its unadjusted interval (0.90-1.01) holds 1.
+  const adjusted = (verdict: AbCell['verdict'], unadjusted: [number, number]): AbCell => ({
+    ...cell(verdict, 0.03),
+    speedAdjusted: { slope: 0.8, correlation: 0.7, unadjusted: { ratio: 0.955, ci95: unadjusted } },
+  });
+
+  it('says what its verdicts would have been on the unadjusted intervals its reports keep', () => {
+    const body = abPairsBlock([
+      { folder: 'ab-01', report: pair('aa', 'bb', [adjusted('regressed', [0.9, 1.01])]) },
+      { folder: 'ab-02', report: pair('aa', 'bb', [adjusted('regressed', [0.93, 0.98])]) },
+      { folder: 'aa-01', report: pair('aa', 'aa', [{ ...adjusted('unchanged', [0.96, 1.03]), ratio: 0.99, ci95: [0.97, 1.01] }]) },
+    ]);
+    expect(body).toContain(
+      "Adjusted for the machine's speed: 3 of 3 pair-cells; judged on their unadjusted intervals instead: A/B 1 of 2 flagged, A/A 0 of 1 flagged, could see median 3.6 %.",
+    );
+    // A set none of whose cells was adjusted says nothing of it.
+    expect(abPairsBlock([{ folder: 'ab-01', report: pair('aa', 'bb', [cell('regressed', 0.03)]) }])).not.toContain('Adjusted');
+  });
+
+  it("says in the promise table how many of a set's cells were adjusted", () => {
+    const body = abPromiseBlock([
+      {
+        set: 'some',
+        pairs: [
+          {
+            folder: 'ab-01',
+            report: pair('aa', 'bb', [adjusted('regressed', [0.9, 1.01]), { ...cell('regressed', 0.03), runtime: 'bun' }]),
+          },
+        ],
+      },
+    ]);
+    expect(body).toMatch(/\| some +\| checksum\/sync +\| node, bun +\| 2 share it +\| +2 of 2 \|.*\| 1 of 2 +\|$/m);
+  });
+});
+
 describe('the ab-promise block', () => {
   const sets = [
     {
@@ -98,7 +134,9 @@ describe('the ab-promise block', () => {
     expect(body).toMatch(
       /\| one +\| checksum\/sync +\| node \(A\/A: node, bun\) +\| it alone +\| +1 of 2 \| 0\.960x \(0\.940-0\.980\) \| +1 of 2 \| +3\.0 % \|/,
     );
-    expect(body).toMatch(/\| two +\| checksum\/async +\| node +\| it alone +\| +1 of 1 \| 0\.900x \(0\.900-0\.900\) \| +— \| +4\.0 % \|/);
+    expect(body).toMatch(
+      /\| two +\| checksum\/async +\| node +\| it alone +\| +1 of 1 \| 0\.900x \(0\.900-0\.900\) \| +— \| +4\.0 % \| none +\|/,
+    );
     expect(body).toContain('Over all 2 sets: A/B pair-cells flagged 2 of 3; A/A pair-cells flagged 1 of 2 (false flags).');
   });
 

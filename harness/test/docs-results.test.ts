@@ -2,7 +2,7 @@
 // block in README.md and docs/*.md must equal what its report renders to (run `pnpm docs:results`
 // after changing a renderer or a sample), and every relative link must name a file (and heading)
 // that exists.
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -173,56 +173,6 @@ describe('result blocks', () => {
     expect(kept.docsSample.from).toBe(join(elsewhere.split('/').at(-1) ?? '', 'report.json'));
     expect(JSON.stringify(kept)).not.toContain(tmpdir());
   });
-});
-
-describe('README.md and docs/*.md', () => {
-  const files = docFiles(REPO_ROOT);
-
-  it('every result block matches what its committed report renders to (else run `pnpm docs:results`)', () => {
-    const states = refreshDocs(REPO_ROOT, { write: false });
-    expect(states.length).toBeGreaterThan(0);
-    expect(
-      states.filter((s) => s.state !== 'current').map((s) => `${s.state}: ${s.where}${s.reason === undefined ? '' : `: ${s.reason}`}`),
-    ).toEqual([]);
-  });
-
-  it('the README stays a front page', () => {
-    expect(readFileSync(join(REPO_ROOT, 'README.md'), 'utf8').split('\n').length).toBeLessThanOrEqual(250);
-  });
-
-  // GitHub's heading anchors: lower case, punctuation dropped, spaces to hyphens.
-  const slug = (heading: string) =>
-    heading
-      .trim()
-      .toLowerCase()
-      .replace(/[^\p{L}\p{N}\s_-]/gu, '')
-      .replace(/ /g, '-');
-  const anchors = (markdown: string) => new Set([...markdown.matchAll(/^#{1,6} (.+)$/gm)].map((m) => slug(m[1] ?? '')));
-  const withoutCode = (markdown: string) => markdown.replace(/^```[\s\S]*?^```/gm, '').replace(/`[^`\n]*`/g, '');
-
-  // Pages written on other branches (their own topic pages): until they are
-  // merged a link to one may dangle. Empty this set once they are in.
-  const ELSEWHERE = new Set<string>();
-
-  it('every relative link names a file that exists, and a heading in it when it names one', () => {
-    const broken: string[] = [];
-    for (const file of files) {
-      const text = withoutCode(readFileSync(file, 'utf8'));
-      for (const match of text.matchAll(/\]\(([^)\s]+)\)/g)) {
-        const link = match[1] ?? '';
-        if (/^[a-z]+:/i.test(link)) continue;
-        const [path = '', anchor] = link.split('#');
-        const target = path === '' ? file : resolve(dirname(file), path);
-        const where = `${file.slice(REPO_ROOT.length + 1)}: (${link})`;
-        if (!existsSync(target) && ELSEWHERE.has(target.slice(REPO_ROOT.length + 1))) continue;
-        if (!existsSync(target)) broken.push(`${where}: no such file`);
-        else if (anchor !== undefined && target.endsWith('.md') && !anchors(readFileSync(target, 'utf8')).has(anchor))
-          broken.push(`${where}: no such heading`);
-      }
-    }
-    expect(broken).toEqual([]);
-  });
-
   it("keeps of an A/B's runs what its verdicts are derived from, so they derive again the same from the sample", () => {
     const root = mkdtempSync(join(tmpdir(), 'docs-ab-sample-'));
     const side = (variant: string, lane: string) => ({ variant, kind: 'file' as const, lanes: [lane] });
@@ -281,5 +231,67 @@ describe('README.md and docs/*.md', () => {
     expect(full.cells[0]?.speedAdjusted).toBeDefined();
     expect(full.cells[0]?.sharedRounds).toBe(1);
     expect(compareAb(kept.results, ab)).toEqual(full);
+  });
+});
+
+describe('README.md and docs/*.md', () => {
+  const files = docFiles(REPO_ROOT);
+
+  it('every result block matches what its committed report renders to (else run `pnpm docs:results`)', () => {
+    const states = refreshDocs(REPO_ROOT, { write: false });
+    expect(states.length).toBeGreaterThan(0);
+    expect(
+      states.filter((s) => s.state !== 'current').map((s) => `${s.state}: ${s.where}${s.reason === undefined ? '' : `: ${s.reason}`}`),
+    ).toEqual([]);
+  });
+
+  it('the README stays a front page', () => {
+    expect(readFileSync(join(REPO_ROOT, 'README.md'), 'utf8').split('\n').length).toBeLessThanOrEqual(250);
+  });
+
+  // GitHub's heading anchors: lower case, punctuation dropped, spaces to hyphens.
+  const slug = (heading: string) =>
+    heading
+      .trim()
+      .toLowerCase()
+      .replace(/[^\p{L}\p{N}\s_-]/gu, '')
+      .replace(/ /g, '-');
+  const anchors = (markdown: string) => new Set([...markdown.matchAll(/^#{1,6} (.+)$/gm)].map((m) => slug(m[1] ?? '')));
+  const withoutCode = (markdown: string) => markdown.replace(/^```[\s\S]*?^```/gm, '').replace(/`[^`\n]*`/g, '');
+
+  // Pages written on other branches (their own topic pages): until they are
+  // merged a link to one may dangle. Empty this set once they are in.
+  const ELSEWHERE = new Set<string>();
+
+  it('every relative link names a file that exists, and a heading in it when it names one', () => {
+    const broken: string[] = [];
+    for (const file of files) {
+      const text = withoutCode(readFileSync(file, 'utf8'));
+      for (const match of text.matchAll(/\]\(([^)\s]+)\)/g)) {
+        const link = match[1] ?? '';
+        if (/^[a-z]+:/i.test(link)) continue;
+        const [path = '', anchor] = link.split('#');
+        const target = path === '' ? file : resolve(dirname(file), path);
+        const where = `${file.slice(REPO_ROOT.length + 1)}: (${link})`;
+        if (!existsSync(target) && ELSEWHERE.has(target.slice(REPO_ROOT.length + 1))) continue;
+        if (!existsSync(target)) broken.push(`${where}: no such file`);
+        else if (anchor !== undefined && target.endsWith('.md') && !anchors(readFileSync(target, 'utf8')).has(anchor))
+          broken.push(`${where}: no such heading`);
+      }
+    }
+    expect(broken).toEqual([]);
+  });
+
+  it('every committed A/B sample that keeps its rounds records the verdicts the current rule derives from them', () => {
+    const root = join(REPO_ROOT, 'docs', 'results', 'ab');
+    const samples = readdirSync(root, { recursive: true, encoding: 'utf8' }).filter((f) => f.endsWith('report.json'));
+    let derived = 0;
+    for (const file of samples) {
+      const report = JSON.parse(readFileSync(join(root, file), 'utf8')) as Report;
+      if (report.parameters.ab === undefined || !report.results.some((c) => c.runDetails !== undefined)) continue;
+      expect(compareAb(report.results, report.parameters.ab), file).toEqual(report.ab);
+      derived++;
+    }
+    expect(derived).toBeGreaterThan(0);
   });
 });

@@ -10,6 +10,7 @@
 import { markdownTable } from 'markdown-table';
 import { median } from 'simple-statistics';
 import { roundsCell, verdictWords } from '../ab/ab-section.ts';
+import { judgeRatio } from '../ab/ab-verdict.ts';
 import { DEFAULT_MIN_REQUESTS } from '../bench/run-length.ts';
 import type { AbCell, AbComparison, AbPlan, AbSide } from '../model/ab.ts';
 import type { Report } from '../model/report.ts';
@@ -73,6 +74,7 @@ export function abPairsBlock(pairs: readonly Pair[]): string {
     sorted.length === 0
       ? ''
       : `Smallest change a pair could see: median ${pct(median(sorted))}, from ${pct(sorted[0] ?? 0)} to ${pct(sorted.at(-1) ?? 0)}.`,
+    unadjustedLine(byKind),
   ]
     .filter((line) => line !== '')
     .join('  \n');
@@ -85,6 +87,27 @@ export function abPairsBlock(pairs: readonly Pair[]): string {
   return [summary, '', table].join('\n');
 }
 
+/**
+ * What the set's verdicts would have been without the adjustment for the machine's speed: each
+ * adjusted cell judged by the same rule on the unadjusted interval its report keeps. Empty when
+ * no cell was adjusted.
+ */
+function unadjustedLine(byKind: Record<'ab' | 'aa', AbCell[]>): string {
+  const all = [...byKind.ab, ...byKind.aa];
+  const adjusted = all.filter((c) => c.speedAdjusted !== undefined).length;
+  if (adjusted === 0) return '';
+  const plain = (c: AbCell): AbCell => {
+    const u = c.speedAdjusted?.unadjusted;
+    return u === undefined ? c : { ...c, ...judgeRatio(u.ratio, u.ci95, c.pairs, c.margin) };
+  };
+  const seen = all.map(plain).flatMap((c) => (c.detectable === null ? [] : [c.detectable]));
+  const kinds = (['ab', 'aa'] as const)
+    .filter((k) => byKind[k].length > 0)
+    .map((k) => `${k === 'ab' ? 'A/B' : 'A/A'} ${flaggedOf(byKind[k].map(plain))} flagged`)
+    .join(', ');
+  return `Adjusted for the machine's speed: ${adjusted} of ${all.length} pair-cells; judged on their unadjusted intervals instead: ${kinds}${seen.length === 0 ? '' : `, could see median ${pct(median(seen))}`}.`;
+}
+
 export interface AbSet {
   /** The set's folder under the block's source: one A/B self-test (its pairs, each a folder). */
   set: string;
@@ -94,6 +117,12 @@ export interface AbSet {
 /** A set run with longer runs than bench:ab's own says so: "; runs ≥ 100 requests". */
 const runFloor = (floors: ReadonlySet<number>): string =>
   [...floors].every((n) => n === DEFAULT_MIN_REQUESTS) ? '' : `; runs ≥ ${[...floors].sort((x, y) => x - y).join(' or ')} requests`;
+
+/** How many of the cells were judged adjusted for the machine's speed: "all", "none" or "3 of 5". */
+function adjustedOf(cells: readonly AbCell[]): string {
+  const n = cells.filter((c) => c.speedAdjusted !== undefined).length;
+  return n === 0 ? 'none' : n === cells.length ? 'all' : `${n} of ${cells.length}`;
+}
 
 /**
  * The gate's promise over every self-test set (`ab-promise`): a row per set and cell (scenario and
@@ -136,15 +165,26 @@ export function abPromiseBlock(sets: readonly AbSet[]): string {
         ratios.length === 0 ? '—' : `${median(ratios).toFixed(3)}x (${Math.min(...ratios).toFixed(3)}-${Math.max(...ratios).toFixed(3)})`,
         g.aa.length === 0 ? '—' : flaggedOf(g.aa),
         seen.length === 0 ? '—' : pct(median(seen)),
+        adjustedOf([...g.ab, ...g.aa]),
       ]);
     }
   }
   const table = markdownTable(
     [
-      ['set', 'cell', 'runtimes', "a run's budget: cells", 'A/B flagged', 'B/A: median (range)', 'A/A flagged', 'could see: median'],
+      [
+        'set',
+        'cell',
+        'runtimes',
+        "a run's budget: cells",
+        'A/B flagged',
+        'B/A: median (range)',
+        'A/A flagged',
+        'could see: median',
+        'adjusted for speed',
+      ],
       ...rows,
     ],
-    { align: ['l', 'l', 'l', 'l', 'r', 'r', 'r', 'r'] },
+    { align: ['l', 'l', 'l', 'l', 'r', 'r', 'r', 'r', 'l'] },
   );
   const totals = `Over all ${sets.length} sets: A/B pair-cells flagged ${flaggedOf(total.ab)}; A/A pair-cells flagged ${flaggedOf(total.aa)} (false flags).`;
   return [table, '', totals].join('\n');
