@@ -64,6 +64,7 @@ interface OverPairs {
 }
 
 const round4 = (x: number): number => Number(x.toFixed(4));
+const sig4 = (x: number): number => Number(x.toPrecision(4));
 const pct = (share: number): string => `${(share * 100).toFixed(1)} %`;
 export const signedPct = (ratio: number): string => `${ratio >= 1 ? '+' : ''}${((ratio - 1) * 100).toFixed(1)} %`;
 
@@ -107,19 +108,22 @@ export function pairedRounds(a: readonly RunResult[], b: readonly RunResult[]): 
   return { rounds, shared };
 }
 
-/** The rounds' ratios grouped by the pair of server processes they ran on (A and B restart at the same rounds). */
-function byProcess(rounds: readonly PairedRound[]): number[][] {
-  const groups = new Map<number, number[]>();
-  for (const r of rounds) groups.set(r.process, [...(groups.get(r.process) ?? []), r.ratio]);
+/** The rounds grouped by the pair of server processes they ran on (A and B restart at the same rounds). */
+function groupByProcess(rounds: readonly PairedRound[]): PairedRound[][] {
+  const groups = new Map<number, PairedRound[]>();
+  for (const r of rounds) groups.set(r.process, [...(groups.get(r.process) ?? []), r]);
   return [...groups.values()];
+}
+
+/** The rounds' ratios grouped by the pair of server processes they ran on. */
+function byProcess(rounds: readonly PairedRound[]): number[][] {
+  return groupByProcess(rounds).map((g) => g.map((r) => r.ratio));
 }
 
 /** Each process pair's mean log ratio, and its mean log speed ratio where every one of its rounds was timed: the units of the interval over pairs. */
 function pairUnits(rounds: readonly PairedRound[]): { y: number; x?: number }[] {
-  const groups = new Map<number, PairedRound[]>();
-  for (const r of rounds) groups.set(r.process, [...(groups.get(r.process) ?? []), r]);
   const meanLog = (xs: readonly number[]): number => xs.reduce((s, x) => s + Math.log(x), 0) / xs.length;
-  return [...groups.values()].map((g) => {
+  return groupByProcess(rounds).map((g) => {
     const speeds = g.flatMap((r) => (r.speed === undefined ? [] : [r.speed]));
     return { y: meanLog(g.map((r) => r.ratio)), ...(speeds.length === g.length ? { x: meanLog(speeds) } : {}) };
   });
@@ -144,7 +148,6 @@ function overPairs(rounds: readonly PairedRound[]): OverPairs | undefined {
         )
       : undefined;
   if (fit === undefined) return { ...plain, pairs: units.length };
-  const sig4 = (x: number): number => Number(x.toPrecision(4));
   return {
     ratio: sig4(Math.exp(fit.mean)),
     ci95: [sig4(Math.exp(fit.mean - fit.half)), sig4(Math.exp(fit.mean + fit.half))],
@@ -247,11 +250,10 @@ export function judgeAb(
       ...sharedNote,
     };
   if (units.length === 1) return { ...onePair(interval, margin), ...sharedNote };
-  const components = between === undefined ? undefined : processComponents({ groups: byProcess(rounds) });
+  const components = between === undefined ? undefined : processComponents({ groups: units });
   if (components === undefined || between === undefined)
     return { ...judgeRatio(interval.ratio, interval.ci95, interval.pairs, margin, undefined, hostSpeedNote(rounds)), ...sharedNote };
   const [lo, hi] = acrossProcessInterval(components, between);
-  const sig4 = (x: number): number => Number(x.toPrecision(4));
   return {
     ...judgeRatio(sig4(Math.exp(components.logMean)), [sig4(lo), sig4(hi)], interval.pairs, margin, units.length, hostSpeedNote(rounds)),
     processPairs: units.length,
