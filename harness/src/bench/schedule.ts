@@ -237,8 +237,8 @@ async function startServers(cells: readonly CellSpec[], lanes: readonly Lane[], 
 
 /**
  * Replaces the group's servers on every lane: the next run of each cell checks and warms up a
- * fresh one. The old processes stop while the new ones start (nothing is measured during either,
- * and the check waits for both): the stops took 1.4 s a group, as long as the starts.
+ * fresh one. The old processes stop while the new ones start: nothing is measured during either,
+ * and the check waits for both.
  */
 async function restartServers(cells: readonly CellSpec[], lanes: Lane[], ctx: ScheduleContext, round: number): Promise<void> {
   const kinds = [...new Set(cells.map((c) => c.server))];

@@ -1,5 +1,5 @@
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import type { Health, RuntimeName, ServerKind } from '@bench/app';
 import type { RuntimeSpec } from './runtimes.ts';
 import { profilerArgs, type ProfilerSettings } from './profiler.ts';
@@ -265,13 +265,34 @@ function processGroupOf(pid: number): number | undefined {
   }
 }
 
+/**
+ * Whether anything of the process group still runs. A member that has exited but is not yet
+ * reaped does not count: tsx's esbuild services under a Node server are orphaned to PID 1 when
+ * the server exits, and a container's PID 1 may reap them only seconds later: stop() would wait
+ * that out on every Node server.
+ */
 export function groupAlive(pid: number): boolean {
   try {
     process.kill(-pid, 0);
-    return true;
   } catch {
     return false;
   }
+  return !existsSync('/proc/self') || groupHasLiving(pid);
+}
+
+function groupHasLiving(pgid: number): boolean {
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    let fields: string[] | undefined;
+    try {
+      fields = parseStat(readFileSync(`/proc/${entry}/stat`, 'utf8'))?.fields;
+    } catch {
+      // Gone between the listing and the read.
+      continue;
+    }
+    if (fields !== undefined && Number(fields[2]) === pgid && fields[0] !== 'Z') return true;
+  }
+  return false;
 }
 
 function signalGroup(pid: number, signal: NodeJS.Signals): void {

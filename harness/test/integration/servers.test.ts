@@ -193,3 +193,26 @@ describe('across runtimes', () => {
     }
   });
 });
+
+describe('groupAlive', () => {
+  it('a group whose one member has exited but is not yet reaped holds nothing alive', async () => {
+    // sh puts a child in a group of its own (setsid) that exits at once, then becomes sleep,
+    // which never reaps it: a zombie, as a Node server's esbuild services are while a slow
+    // PID 1 has not reaped them, and stop() need not wait for that.
+    const parent = spawn('sh', ['-c', 'setsid sh -c "exit 0" & echo $!; exec sleep 30'], { stdio: ['ignore', 'pipe', 'ignore'] });
+    try {
+      const pid = await new Promise<number>((resolve) => {
+        parent.stdout.setEncoding('utf8').once('data', (chunk: string) => resolve(Number(chunk.trim())));
+      });
+      const state = () => /\) (\S)/.exec(readFileSync(`/proc/${pid}/stat`, 'utf8'))?.[1];
+      const until = Date.now() + 5_000;
+      while (state() !== 'Z' && Date.now() < until) await new Promise((r) => setTimeout(r, 20));
+      expect(state()).toBe('Z');
+      // The kernel still counts the zombie as its group's member.
+      expect(() => process.kill(-pid, 0)).not.toThrow();
+      expect(groupAlive(pid)).toBe(false);
+    } finally {
+      parent.kill('SIGKILL');
+    }
+  });
+});
