@@ -282,6 +282,15 @@ describe('README.md and docs/*.md', () => {
     expect(broken).toEqual([]);
   });
 
+  it('no committed sample names a file by where it lay on the machine that made it', () => {
+    const root = join(REPO_ROOT, 'docs', 'results');
+    const samples = readdirSync(root, { recursive: true, encoding: 'utf8' }).filter((f) => f.endsWith('.json'));
+    // An absolute path to a file (a module, a binary, a data folder), not a route such as "/file/sync".
+    const machinePath = /"\/(?:[^"/]+\/)+[^"/]*(?:\.(?:m?[jt]s|json|cjs)|node_modules[^"]*|data)"/g;
+    const found = samples.flatMap((file) => (readFileSync(join(root, file), 'utf8').match(machinePath) ?? []).map((m) => `${file}: ${m}`));
+    expect(found).toEqual([]);
+  });
+
   it('every committed A/B sample that keeps its rounds records the verdicts the current rule derives from them', () => {
     const root = join(REPO_ROOT, 'docs', 'results', 'ab');
     const samples = readdirSync(root, { recursive: true, encoding: 'utf8' }).filter((f) => f.endsWith('report.json'));

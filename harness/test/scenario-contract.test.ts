@@ -5,6 +5,7 @@ import { contractBreach, defaultModes, loadScenarioFile, ScenarioError, type Sce
 import { afterAll, describe, expect, it } from 'vitest';
 import { parsePlan } from '../src/bench/plan.ts';
 import { cellsFor, registerScenarioFiles, scenarioEntries, scenarioNames } from '../src/servers/scenarios.ts';
+import { reportedPath } from '../src/system/paths.ts';
 
 const ok = { name: 'mine', description: 'one line', sync: () => 1 };
 const dir = mkdtempSync(join(tmpdir(), 'scenario-contract-'));
@@ -136,7 +137,14 @@ describe('planning from the modules', () => {
     expect(cellsFor(['primes']).map((c) => c.mode)).toEqual(['sync', 'async', 'worker']);
     expect(scenarioEntries(['primes', 'hello'])).toEqual([
       { name: 'hello', description: expect.stringMatching(/raw server/) },
-      { name: 'primes', description: expect.stringMatching(/count the primes/), file: example },
+      // Inside the repository, from its root: the same in a report made in any checkout of it.
+      { name: 'primes', description: expect.stringMatching(/count the primes/), file: 'docs/examples/primes.ts' },
     ]);
+  });
+
+  it("names a module outside the repository by the path it was given: the user's own file is theirs", () => {
+    const outside = join(tmpdir(), 'handler.ts');
+    expect(reportedPath(outside)).toBe(outside);
+    expect(reportedPath(resolve(import.meta.dirname, '../../docs/examples/primes.ts'))).toBe('docs/examples/primes.ts');
   });
 });

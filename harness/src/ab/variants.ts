@@ -15,6 +15,7 @@ import { refCommit } from './ref.ts';
 import { parseRuntimeRequest, type RuntimeRequest } from '../servers/runtime-request.ts';
 import { RUNTIME_NAMES, runtimeSpec } from '../servers/runtimes.ts';
 import type { LaneSpec } from '../bench/lanes.ts';
+import { reportedPath } from '../system/paths.ts';
 
 export type Side = 'A' | 'B';
 
@@ -116,7 +117,10 @@ export function sideRecord(variant: Variant, lanes: string[], scenario?: string)
   const base = { variant: variant.raw, kind: variant.kind, lanes };
   switch (variant.kind) {
     case 'file':
-      return { ...base, file: { path: variant.path, sha256: sha256(variant.path), ...(scenario === undefined ? {} : { scenario }) } };
+      return {
+        ...base,
+        file: { path: reportedPath(variant.path), sha256: sha256(variant.path), ...(scenario === undefined ? {} : { scenario }) },
+      };
     case 'env':
       return { ...base, env: variant.env };
     case 'runtime':

@@ -10,10 +10,10 @@ export interface AbSide {
   /** The lane labels of this side's cells, one per runtime ("node-A"). */
   lanes: string[];
   /**
-   * file: the module's path, the sha256 of its bytes, and the scenario name it exports: the one
-   * scenario whose cells differ between A and B (other scenarios named with --scenarios run the
-   * same built-in code on both sides: A/A cells). The name is absent in reports made before it
-   * was recorded.
+   * file: the module's path (from the repository's root when it lies inside it), the sha256 of
+   * its bytes, and the scenario name it exports: the one scenario whose cells differ between A
+   * and B (other scenarios named with --scenarios run the same built-in code on both sides: A/A
+   * cells). The name is absent in reports made before it was recorded.
    */
   file?: { path: string; sha256: string; scenario?: string };
   /** env: the settings added to the server process's environment. */

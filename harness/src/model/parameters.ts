@@ -79,7 +79,8 @@ export interface Parameters {
   /**
    * added: the scenarios planned, in the report's order (hello, the built-in modules, then the
    * user's own in the order given), each with its module's one-line description and, for a
-   * module of the user's own (--scenario-file), its file.
+   * module of the user's own (--scenario-file), its file (from the repository's root when it
+   * lies inside it).
    */
   scenarios?: ScenarioEntry[];
   /** added, with --sweep: the scenario, the input parameter and its values (ascending) its cells were measured at. */

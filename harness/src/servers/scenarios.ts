@@ -13,6 +13,7 @@ import {
 } from '@bench/app';
 import type { Mode, ScenarioName } from '../model/names.ts';
 import type { ScenarioEntry } from '../model/parameters.ts';
+import { reportedPath } from '../system/paths.ts';
 
 /** One cell's request: which server, which path, and the route /stats counts it under. */
 export interface CellSpec {
@@ -142,7 +143,7 @@ export function scenarioEntries(names: readonly ScenarioName[]): ScenarioEntry[]
       return {
         name,
         description: found?.module.description ?? '',
-        ...(found?.builtin === false ? { file: found.file } : {}),
+        ...(found?.builtin === false ? { file: reportedPath(found.file) } : {}),
         ...(different === undefined
           ? {}
           : { differentWork: { modes: [...different.modes], why: different.why, compares: different.compares } }),
