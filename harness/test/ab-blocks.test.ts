@@ -138,12 +138,12 @@ describe('the ab-promise block', () => {
       /\| two +\| checksum\/async +\| node +\| it alone +\| +1 of 1 \| 0\.900x \(0\.900-0\.900\) \| +— \| +4\.0 % \| none +\|/,
     );
     expect(body).toContain(
-      'Over all 2 sets: A/B pair-cells flagged 2 of 3, read unchanged 0 (an all-clear on the change that was there; the rest inconclusive); A/A pair-cells flagged 1 of 2 (false flags).',
+      "Over all 2 sets: A/B pair-cells flagged 2 of 3, read unchanged 0 (the interval within the margin while B did the margin's share more work), the rest inconclusive; A/A pair-cells flagged 1 of 2 (false flags).",
     );
     const cleared = abPromiseBlock([
       { set: 'one', pairs: [{ folder: 'ab-01', report: pair('aa', 'bb', [{ ...cell('unchanged', 0.03), ratio: 1.01 }]) }] },
     ]);
-    expect(cleared).toContain('A/B pair-cells flagged 0 of 1, read unchanged 1 (an all-clear');
+    expect(cleared).toContain('A/B pair-cells flagged 0 of 1, read unchanged 1 (the interval within the margin');
   });
 
   it("says when a set's runs were made to hold more requests than bench:ab's own floor", () => {

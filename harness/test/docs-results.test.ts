@@ -173,6 +173,40 @@ describe('result blocks', () => {
     expect(kept.docsSample.from).toBe(join(elsewhere.split('/').at(-1) ?? '', 'report.json'));
     expect(JSON.stringify(kept)).not.toContain(tmpdir());
   });
+  it('names a module a report from another checkout ran by its path in this one', () => {
+    const root = mkdtempSync(join(tmpdir(), 'docs-here-'));
+    const other = mkdtempSync(join(tmpdir(), 'docs-worktree-'));
+    mkdirSync(join(root, 'docs', 'examples', 'ab'), { recursive: true });
+    writeFileSync(join(root, 'docs', 'examples', 'ab', 'file.ts'), 'export const name = "file-ab";\n');
+    const module = join(other, 'docs', 'examples', 'ab', 'file.ts');
+    const elsewhere = join(tmpdir(), 'handler-of-their-own.ts');
+    const report = {
+      schemaVersion: 1,
+      createdAt: '2026-11-28T12:00:00.000Z',
+      status: 'complete',
+      environment,
+      runtimes: [],
+      results: [],
+      comparisons: [],
+      parameters: {
+        ...parameters,
+        scenarios: [
+          { name: 'file-ab', description: '', file: module },
+          { name: 'theirs', description: '', file: elsewhere },
+        ],
+        ab: { a: { file: { path: module, sha256: 'f00' } }, b: { file: { path: module, sha256: 'f00' } } },
+      },
+    };
+    mkdirSync(join(other, 'data', 'results', 'x'), { recursive: true });
+    writeFileSync(join(other, 'data', 'results', 'x', 'report.json'), JSON.stringify(report));
+    const kept = JSON.parse(
+      readFileSync(takeSample(join(other, 'data', 'results', 'x', 'report.json'), join(root, 'docs', 'results', 'x'), root), 'utf8'),
+    );
+    expect(kept.parameters.ab.a.file.path).toBe('docs/examples/ab/file.ts');
+    expect(kept.parameters.ab.b.file.path).toBe('docs/examples/ab/file.ts');
+    expect(kept.parameters.scenarios.map((s: { file: string }) => s.file)).toEqual(['docs/examples/ab/file.ts', elsewhere]);
+  });
+
   it("keeps of an A/B's runs what its verdicts are derived from, so they derive again the same from the sample", () => {
     const root = mkdtempSync(join(tmpdir(), 'docs-ab-sample-'));
     const side = (variant: string, lane: string) => ({ variant, kind: 'file' as const, lanes: [lane] });

@@ -186,11 +186,11 @@ export function abPromiseBlock(sets: readonly AbSet[]): string {
     ],
     { align: ['l', 'l', 'l', 'l', 'r', 'r', 'r', 'r', 'l'] },
   );
-  // An A/B cell read "unchanged" said a change that was there was not: the worst of the misses.
+  // An A/B cell read "unchanged" gave an all-clear on a change that was there: the worst of the misses.
   const cleared = total.ab.filter((c) => c.verdict === 'unchanged').length;
   const totals =
-    `Over all ${sets.length} sets: A/B pair-cells flagged ${flaggedOf(total.ab)}, read unchanged ${cleared} (an all-clear on the ` +
-    `change that was there; the rest inconclusive); A/A pair-cells flagged ${flaggedOf(total.aa)} (false flags).`;
+    `Over all ${sets.length} sets: A/B pair-cells flagged ${flaggedOf(total.ab)}, read unchanged ${cleared} (the interval within ` +
+    `the margin while B did the margin's share more work), the rest inconclusive; A/A pair-cells flagged ${flaggedOf(total.aa)} (false flags).`;
   return [table, '', totals].join('\n');
 }
 

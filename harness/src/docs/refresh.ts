@@ -3,7 +3,7 @@
  * the one routine behind `pnpm docs:results` (write) and the docs test (check only).
  */
 import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { basename, dirname, join, relative } from 'node:path';
+import { basename, dirname, isAbsolute, join, relative } from 'node:path';
 import { BlockError, renderBlockFiles } from './block-kinds.ts';
 import { BlockSyntaxError, findBlocks, replaceBlocks } from './result-blocks.ts';
 
@@ -86,7 +86,7 @@ function abRun(run: Record<string, unknown>): Record<string, unknown> {
  * shown with its figures.
  */
 export function takeSample(reportPath: string, dir: string, root: string, note?: string): string {
-  const report = JSON.parse(readFileSync(reportPath, 'utf8')) as { results?: Record<string, unknown>[]; parameters?: { ab?: unknown } };
+  const report = JSON.parse(readFileSync(reportPath, 'utf8')) as { results?: Record<string, unknown>[]; parameters?: SampleParameters };
   const dropped: string[] = [];
   if (Array.isArray(report.results) && report.results.some((cell) => 'runDetails' in cell)) {
     const ab = report.parameters?.ab !== undefined;
@@ -98,6 +98,7 @@ export function takeSample(reportPath: string, dir: string, root: string, note?:
   // Where the report lay means nothing to a reader of the repository: its folder's name is kept.
   const inside = !relative(root, reportPath).startsWith('..');
   const from = inside ? relative(root, reportPath) : join(basename(dirname(reportPath)), basename(reportPath));
+  relativiseModules(report.parameters, root);
   const sample = { ...report, docsSample: { from, dropped, ...(note === undefined ? {} : { note }) } };
   mkdirSync(dir, { recursive: true });
   const out = join(dir, 'report.json');
@@ -109,6 +110,30 @@ export function takeSample(reportPath: string, dir: string, root: string, note?:
   writeFileSync(out, `${text}\n`);
   return out;
 }
+
+/**
+ * A report made in another checkout of this repository (a worktree of its own) names the module
+ * files it ran by that checkout's paths: each is written as the path from this checkout's root
+ * that holds the same file, found by the longest tail of the path that exists here.
+ */
+function relativiseModules(parameters: SampleParameters | undefined, root: string): void {
+  const fromRoot = (path: string): string => {
+    if (!isAbsolute(path)) return path;
+    const parts = path.split('/').filter((part) => part !== '');
+    for (let i = 0; i < parts.length; i++) {
+      const tail = parts.slice(i).join('/');
+      if (existsSync(join(root, tail))) return tail;
+    }
+    return path;
+  };
+  for (const entry of parameters?.scenarios ?? []) if (entry.file !== undefined) entry.file = fromRoot(entry.file);
+  for (const side of [parameters?.ab?.a, parameters?.ab?.b]) if (side?.file !== undefined) side.file.path = fromRoot(side.file.path);
+}
+
+type SampleParameters = {
+  scenarios?: { file?: string }[];
+  ab?: { a?: { file?: { path: string } }; b?: { file?: { path: string } } };
+};
 
 /**
  * An absolute path into a checkout (a runtime's binary under node_modules/ or data/runtimes/),
