@@ -1,9 +1,9 @@
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import type { Health, RuntimeName, ServerKind } from '@bench/app';
 import type { RuntimeSpec } from './runtimes.ts';
 import { profilerArgs, type ProfilerSettings } from './profiler.ts';
-import { parseStat, type ThreadProgress } from '../system/proc.ts';
+import { parseStat, processStats, type ThreadProgress } from '../system/proc.ts';
 import { trackGroup, untrackGroup } from '../system/children.ts';
 import { Interrupted } from '../cli/interrupt.ts';
 
@@ -277,22 +277,7 @@ export function groupAlive(pid: number): boolean {
   } catch {
     return false;
   }
-  return !existsSync('/proc/self') || groupHasLiving(pid);
-}
-
-function groupHasLiving(pgid: number): boolean {
-  for (const entry of readdirSync('/proc')) {
-    if (!/^\d+$/.test(entry)) continue;
-    let fields: string[] | undefined;
-    try {
-      fields = parseStat(readFileSync(`/proc/${entry}/stat`, 'utf8'))?.fields;
-    } catch {
-      // Gone between the listing and the read.
-      continue;
-    }
-    if (fields !== undefined && Number(fields[2]) === pgid && fields[0] !== 'Z') return true;
-  }
-  return false;
+  return !existsSync('/proc/self') || processStats().some(({ fields }) => Number(fields[2]) === pid && fields[0] !== 'Z');
 }
 
 function signalGroup(pid: number, signal: NodeJS.Signals): void {

@@ -1,5 +1,5 @@
-import { readdirSync, readFileSync } from 'node:fs';
-import { parseStat, reapedCpuMs, statCpuMs, ticksMs } from './proc.ts';
+import { readFileSync } from 'node:fs';
+import { processStats, reapedCpuMs, statCpuMs, ticksMs } from './proc.ts';
 
 /**
  * What other processes took of this host's CPU during a run: the host's busy time (/proc/stat)
@@ -31,19 +31,9 @@ function hostBusyMs(stat: string): number {
 function treeCpuMs(root: number): number {
   const parent = new Map<number, number>();
   const cpu = new Map<number, number>();
-  for (const entry of readdirSync('/proc')) {
-    if (!/^\d+$/.test(entry)) continue;
-    let stat: string;
-    try {
-      stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
-    } catch {
-      continue; // exited between the listing and the read
-    }
-    const parsed = parseStat(stat);
-    if (parsed === undefined) continue;
-    const pid = Number(entry);
-    parent.set(pid, Number(parsed.fields[1]));
-    cpu.set(pid, statCpuMs(parsed.fields) + reapedCpuMs(parsed.fields));
+  for (const { pid, fields } of processStats()) {
+    parent.set(pid, Number(fields[1]));
+    cpu.set(pid, statCpuMs(fields) + reapedCpuMs(fields));
   }
   let total = 0;
   for (const [pid, ms] of cpu) {

@@ -1,4 +1,4 @@
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 
 /**
  * The OS's view of a server process (Linux /proc): CPU time of all its threads and its resident
@@ -25,6 +25,28 @@ export function parseStat(stat: string): { name: string; fields: string[] } | un
   const close = stat.lastIndexOf(')');
   if (open < 0 || close < open) return undefined;
   return { name: stat.slice(open + 1, close), fields: stat.slice(close + 2).split(' ') };
+}
+
+/**
+ * Every process's stat line, parsed (fields as parseStat gives them); one that exits between the
+ * listing and the read is passed over. Empty where there is no /proc.
+ */
+export function processStats(): { pid: number; fields: string[] }[] {
+  let entries: string[];
+  try {
+    entries = readdirSync('/proc');
+  } catch {
+    return [];
+  }
+  return entries.flatMap((entry) => {
+    if (!/^\d+$/.test(entry)) return [];
+    try {
+      const parsed = parseStat(readFileSync(`/proc/${entry}/stat`, 'utf8'));
+      return parsed === undefined ? [] : [{ pid: Number(entry), fields: parsed.fields }];
+    } catch {
+      return [];
+    }
+  });
 }
 
 /** Clock ticks (the unit of /proc/stat and of a process's stat times) in milliseconds. */
