@@ -13,7 +13,6 @@
  * (a little wider: one degree of freedom spent on the slope); where it does, narrower by
  * √(1 - correlation²). Pure.
  */
-import { linearRegression } from 'simple-statistics';
 import { mean, tCritical95 } from './stats.ts';
 
 export interface AdjustedMean {
@@ -37,12 +36,18 @@ export function adjustedMean(y: readonly number[], x: readonly number[]): Adjust
   const n = y.length;
   if (n !== x.length || n < MIN_ADJUSTED_POINTS) return undefined;
   const [mx, my] = [mean(x), mean(y)];
-  const sxx = x.reduce((s, v) => s + (v - mx) ** 2, 0);
-  const syy = y.reduce((s, v) => s + (v - my) ** 2, 0);
+  let [sxx, syy, sxy] = [0, 0, 0];
+  x.forEach((xi, i) => {
+    const [dx, dy] = [xi - mx, (y[i] ?? 0) - my];
+    sxx += dx * dx;
+    syy += dy * dy;
+    sxy += dx * dy;
+  });
   if (!(sxx > 0)) return undefined;
-  const { m: slope, b: intercept } = linearRegression(x.map((v, i) => [v, y[i] ?? 0]));
+  const slope = sxy / sxx;
+  const intercept = my - slope * mx;
   const residual = y.reduce((sum, v, i) => sum + (v - intercept - slope * (x[i] ?? 0)) ** 2, 0);
   const df = n - 2;
   const se = Math.sqrt((residual / df) * (1 / n + (mx * mx) / sxx));
-  return { mean: intercept, half: tCritical95(df) * se, df, slope, correlation: syy > 0 ? (slope * Math.sqrt(sxx)) / Math.sqrt(syy) : 0 };
+  return { mean: intercept, half: tCritical95(df) * se, df, slope, correlation: syy > 0 ? sxy / Math.sqrt(sxx * syy) : 0 };
 }
