@@ -225,8 +225,9 @@ describe('a signal to the whole process group, through the README command line',
       }),
     );
     const tree = processTree(child.pid!);
-    // The harness itself: the node process tsx started, the one that loads the preflight hook.
-    const harness = tree.filter((pid) => processesMentioning('tsx/dist/preflight.cjs').includes(pid));
+    // The harness itself: the node process that runs bench-cli.ts (with tsx as its loader, no
+    // relaying parent between it and pnpm).
+    const harness = tree.filter((pid) => processesMentioning('src/bench-cli.ts').includes(pid));
     expect(harness).toHaveLength(1);
     process.kill(-child.pid!, 'SIGINT');
     // What a forwarder adds a few milliseconds later, whether or not this host's wrappers did
