@@ -4,15 +4,12 @@
 import { resolve } from 'node:path';
 import type { RuntimeName } from '@bench/app';
 import { abConsole, abFeatures } from './ab/ab-section.ts';
-import { abExitCode, abSchedule, splitAbFlags } from './ab/ab-flags.ts';
-import { abNeed } from './ab/ab-verdict.ts';
-import { throughputMargin } from './compare/gate.ts';
+import { abExitCode, abPairNeed, abSchedule, splitAbFlags } from './ab/ab-flags.ts';
 import { checkPair, laneLabel, moduleName, parseVariant, type Side, sideLane, sideRecord, type Variant } from './ab/variants.ts';
 import { checkoutRef, type RefCheckout, refSpec, unknownServerFlags } from './ab/ref.ts';
 import type { LaneSpec } from './bench/lanes.ts';
 import { runBench } from './bench/bench.ts';
 import { DEFAULT_RESULTS_ROOT } from './bench/run-setup.ts';
-import type { PairNeed } from './bench/schedule.ts';
 import { parsePlan } from './bench/plan.ts';
 import { createProgress } from './bench/progress.ts';
 import { type CommandContext, runCommand } from './cli/command.ts';
@@ -81,17 +78,6 @@ async function main({ signal }: CommandContext): Promise<number> {
     const partial = interruptedReport(runDir, abFeatures);
     if (partial !== undefined) writeBenchReport(runDir, partial, abFeatures);
   };
-  const pairNeed: PairNeed = (lanes) => {
-    let need = 0;
-    for (const runtime of plan.runtimes) {
-      const a = lanes.find((l) => l.label === laneLabel(runtime, 'A'));
-      const b = lanes.find((l) => l.label === laneLabel(runtime, 'B'));
-      if (a === undefined || b === undefined) continue;
-      const maxPairs = plan.maxRuns / (plan.roundsPerProcess ?? 1);
-      need = Math.max(need, abNeed(a.runs, b.runs, throughputMargin(a.scenario, margin), maxPairs));
-    }
-    return need;
-  };
   const { report } = await runBench(plan, {
     progress,
     signal,
@@ -99,7 +85,7 @@ async function main({ signal }: CommandContext): Promise<number> {
     runDir,
     features: abFeatures,
     parameters: { ab },
-    pairing: { need: pairNeed },
+    pairing: { need: abPairNeed(margin, plan.maxRuns / (plan.roundsPerProcess ?? 1)) },
   });
   writeBenchReport(runDir, report, abFeatures);
   if (plan.outDir === undefined) updateLatest(DEFAULT_RESULTS_ROOT, runDir);

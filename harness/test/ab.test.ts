@@ -2,11 +2,11 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { AB_PLAN, abExitCode, abSchedule, splitAbFlags } from '../src/ab/ab-flags.ts';
+import { AB_PLAN, abExitCode, abPairNeed, abSchedule, splitAbFlags } from '../src/ab/ab-flags.ts';
 import { abHeadline, compareAb, verdictWords } from '../src/ab/ab-section.ts';
 import { abNeed, judgeAb, judgeRatio } from '../src/ab/ab-verdict.ts';
 import { parsePlan } from '../src/bench/plan.ts';
-import { restartsBefore } from '../src/bench/run-rules.ts';
+import { pairsStillNeeded, restartsBefore } from '../src/bench/run-rules.ts';
 import { unknownServerFlags, withoutFlags } from '../src/ab/ref.ts';
 import { checkPair, parseVariant } from '../src/ab/variants.ts';
 import type { AbPlan } from '../src/model/ab.ts';
@@ -225,6 +225,31 @@ describe('judgeAb and compareAb', () => {
     expect(abNeed(a, pairs([1000, 1000, 1000, 1000]), 0.05, 20)).toBe(1);
     expect(abNeed(a, pairs([1000, 1001, 999, 1000, 1001, 1000]), 0.05, 20)).toBe(0);
     expect(abNeed(a, pairs([1000, 1010, 900, 910, 1080, 1090]), 0.05, 20)).toBeGreaterThanOrEqual(1);
+  });
+
+  it("stops one runtime's lanes of a cell once their interval needs no more pairs, and lets another runtime's go on", () => {
+    const need = abPairNeed(0.05, 20);
+    const lane = (runtime: 'node' | 'bun', side: 'A' | 'B', rps: number[]) => ({
+      label: `${runtime}-${side}`,
+      runtime,
+      scenario: 'checksum' as const,
+      runs: pairs(rps),
+    });
+    const flat = [1000, 1000, 1000, 1000, 1000, 1000];
+    const tight = [950, 951, 949, 950, 951, 950];
+    const wide = [1000, 1010, 900, 910, 1080, 1090];
+    const label = (lanes: { label: string }[]) => lanes.map((l) => l.label);
+    const both = pairsStillNeeded(
+      [lane('node', 'A', flat), lane('node', 'B', tight), lane('bun', 'A', flat), lane('bun', 'B', wide)],
+      (l) => l,
+      need,
+    );
+    expect(label(both.enough)).toEqual(['node-A', 'node-B']);
+    expect(both.need).toBeGreaterThanOrEqual(1);
+    const done = pairsStillNeeded([lane('bun', 'A', flat), lane('bun', 'B', tight)], (l) => l, need);
+    expect({ enough: label(done.enough), need: done.need }).toEqual({ enough: ['bun-A', 'bun-B'], need: 0 });
+    // B's cell failed on bun: A has nothing left to pair with.
+    expect(pairsStillNeeded([lane('bun', 'A', flat)], (l) => l, need).need).toBe(0);
   });
 
   describe("the machine's speed, timed beside each run", () => {

@@ -3,8 +3,11 @@
  * the shape of its runs (abSchedule); and its exit code.
  */
 import type { Plan } from '../bench/plan.ts';
+import type { PairNeed } from '../bench/run-rules.ts';
 import { FlagError, numberFlag } from '../cli/flags.ts';
-import { DEFAULT_MARGIN } from '../compare/gate.ts';
+import { DEFAULT_MARGIN, throughputMargin } from '../compare/gate.ts';
+import { abNeed } from './ab-verdict.ts';
+import { laneLabel } from './variants.ts';
 import type { Report } from '../model/report.ts';
 
 export interface AbFlags {
@@ -53,7 +56,7 @@ export function abExitCode(report: Report): number {
  * bench:ab's runs: a new pair of server processes every AB_PLAN.roundsPerProcess rounds (A B | B A
  * on each pair, so each pair is balanced and is one unit of the interval), at least minPairs of
  * them, then one more at a time while a cell's interval is wider than a change of the margin
- * needs (ab-verdict.ts abNeed), up to maxPairs and within the budget. The minimum is what a
+ * needs (abPairNeed), up to maxPairs and within the budget. The minimum is what a
  * width to stop on needs: from 3 pairs (2 degrees of freedom) the spread reads narrow by chance
  * often enough that a run stops early on an interval that misses a change of the margin; the
  * budget is the five minutes a check on a pull request can take. Up to 50 pairs: a cell whose
@@ -76,4 +79,18 @@ export function abSchedule(plan: Plan, argv: readonly string[]): void {
   plan.runs = given('runs') ? whole(plan.runs) : AB_PLAN.minPairs * per;
   plan.maxRuns = given('max-runs') ? Math.max(plan.runs, whole(plan.maxRuns)) : Math.max(plan.runs, AB_PLAN.maxPairs * per);
   if (!given('budget')) plan.budgetSec = AB_PLAN.budgetSec;
+}
+
+/**
+ * bench:ab's need for another pair of processes (bench/schedule.ts Pairing.need), for one
+ * runtime's lanes of a cell: abNeed on its A and B runs at the scenario's margin (hello's is
+ * wider). A runtime with one side left (the other's cell failed) has nothing to pair: 0.
+ */
+export function abPairNeed(margin: number, maxPairs: number): PairNeed {
+  return (lanes) => {
+    const a = lanes.find((l) => l.label === laneLabel(l.runtime, 'A'));
+    const b = lanes.find((l) => l.label === laneLabel(l.runtime, 'B'));
+    if (a === undefined || b === undefined) return 0;
+    return abNeed(a.runs, b.runs, throughputMargin(a.scenario, margin), maxPairs);
+  };
 }

@@ -4,14 +4,24 @@ import { Interrupted } from '../cli/interrupt.ts';
 import { crossCheckRun, measureRun, prepareCell, ServerLost, type CellContext } from './measure.ts';
 import type { ScheduleSettings } from './settings.ts';
 import type { CellResult, LoopUse, RunResult } from '../model/cell.ts';
-import type { ScenarioName } from '../model/names.ts';
 import type { CellSpec } from '../servers/scenarios.ts';
 import { stopKind } from '../servers/quiet.ts';
 import { startServer, type RunningServer } from '../servers/server.ts';
 import { laneName, laneStart, type Lane } from './lanes.ts';
 import type { RunSetup } from './run-setup.ts';
 import { halfWidthShare } from '../stats/paired.ts';
-import { markSlowRuns, pairedLaneOrder, pairedOrder, precisionTarget, restartsBefore, wantsMoreRuns, withCrossCheck } from './run-rules.ts';
+import {
+  markSlowRuns,
+  type PairLaneRuns,
+  type PairNeed,
+  pairedLaneOrder,
+  pairedOrder,
+  pairsStillNeeded,
+  precisionTarget,
+  restartsBefore,
+  wantsMoreRuns,
+  withCrossCheck,
+} from './run-rules.ts';
 import { driftCancelled } from './reference.ts';
 import { keptRuns } from '../system/host-speed.ts';
 
@@ -44,22 +54,12 @@ export interface ScheduleContext {
 export interface Pairing {
   /**
    * With a process length (plan.roundsPerProcess): past the plan's runs, another pair of
-   * server processes is measured while this says one cell's lanes still need it and the budget
-   * allows. Without it, the lanes' own precision rules decide (wantsMoreRuns).
+   * server processes is measured for each runtime whose lanes of a cell this says still need it,
+   * while the budget allows; the others' runs of that cell stop. Without it, the lanes' own
+   * precision rules decide (wantsMoreRuns).
    */
   need?: PairNeed;
 }
-
-/** One cell's runs on one lane, as bench:ab's rule for more rounds reads them. */
-export interface PairLaneRuns {
-  label: string | undefined;
-  runtime: string;
-  scenario: ScenarioName;
-  runs: readonly RunResult[];
-}
-
-/** How much one cell's lanes still need another pair of processes: 0 none, else budget/budgetNeed's weight (1 to 3). */
-export type PairNeed = (lanes: readonly PairLaneRuns[]) => number;
 
 interface LaneCell {
   lane: Lane;
@@ -71,6 +71,8 @@ interface LaneCell {
   restarts: string[];
   /** Set once the cell is settled on this lane (failed, invalid, or measured). */
   result?: CellResult;
+  /** bench:ab: this runtime's A and B lanes of the cell have what the verdict needs and take no more runs (run-rules.ts pairsStillNeeded). */
+  enough?: boolean;
   /** The server (pid) this cell was checked and warmed up on: a new one gets both again. */
   preparedOn?: number;
   /** The server processes (pids) this cell's runs were measured on, in order: a run's serverProcess is its index + 1. */
@@ -152,25 +154,32 @@ export async function benchGroup(
     await startServers(cells, lanes, ctx);
     for (const state of states) await prepare(state, state.cell, ctx);
     for (let round = 1; ; round++) {
-      let ran = false;
-      if (restartsBefore(round, ctx.plan)) {
-        await restartServers(cells, lanes, ctx, round);
-      }
-      const referenceMs = await ctx.setup.reference?.();
-      const wants = (laneStates: LaneCell[]) =>
-        laneStates.some((s) => s.result === undefined && wantsMoreRuns(s.runs, ctx.plan, s.cell.scenario, ctx.mayExtend));
       if (ctx.pairing !== undefined) {
-        // Every lane runs the round while any wants it, so each round pairs; each cell's lanes back to back.
-        if (!pairedRoundWanted(byLane, cells, round, ctx, wants)) break;
+        // Whether the round is wanted comes first: a pair of processes nobody needs is not started.
+        if (!pairedRoundWanted(byLane, cells, round, ctx)) break;
+        // Lanes whose cells all have enough are stopped, not restarted.
+        if (restartsBefore(round, ctx.plan))
+          await restartServers(
+            cells,
+            lanes,
+            ctx,
+            round,
+            lanes.filter((_, i) => byLane[i]?.some(taking)),
+          );
+        const referenceMs = await ctx.setup.reference?.();
+        // Every lane still taking runs runs the round, so each round pairs; each cell's lanes back to back.
         for (const index of pairedOrder([...cells.keys()], round))
           for (const laneStates of pairedLaneOrder(byLane, round, ctx.plan.roundsPerProcess)) {
             const state = laneStates[index];
-            if (state !== undefined && state.result === undefined) await runOnce(state, state.cell, ctx, round, referenceMs);
+            if (state !== undefined && taking(state)) await runOnce(state, state.cell, ctx, round, referenceMs);
           }
         continue;
       }
+      if (restartsBefore(round, ctx.plan)) await restartServers(cells, lanes, ctx, round);
+      const referenceMs = await ctx.setup.reference?.();
+      let ran = false;
       for (const laneStates of pairedOrder(byLane, round)) {
-        if (!wants(laneStates)) continue;
+        if (!wants(laneStates, ctx)) continue;
         for (const state of pairedOrder(laneStates, round))
           if (state.result === undefined) await runOnce(state, state.cell, ctx, round, referenceMs);
         ran = true;
@@ -191,38 +200,49 @@ export async function benchGroup(
   return states.map((state) => withInstallation(state.result ?? summarizeLane(state, ctx), state.lane));
 }
 
+/** A lane's cell that still takes runs: not settled and, in bench:ab, not yet enough. */
+const taking = (state: LaneCell): boolean => state.result === undefined && state.enough !== true;
+
+/** Whether one lane's cells want another round by their own precision rules (run-rules.ts wantsMoreRuns). */
+const wants = (laneStates: LaneCell[], ctx: ScheduleContext): boolean =>
+  laneStates.some((s) => s.result === undefined && wantsMoreRuns(s.runs, ctx.plan, s.cell.scenario, ctx.mayExtend));
+
 /**
  * Whether paired lanes run round `round`. With a process length, whole processes only: the
- * plan's runs, then (at a process boundary) one more pair of processes while any cell's lanes
- * need it (ctx.pairing.need), the cap allows a whole process and the budget allows it; a process
- * once started serves all its rounds, so each pair of processes is balanced (A B | B A).
+ * plan's runs, then (at a process boundary) one more pair of processes while a cell's lanes on
+ * some runtime need it (ctx.pairing.need), the cap allows a whole process and the budget allows
+ * it; a process once started serves all its rounds, so each pair of processes is balanced
+ * (A B | B A). A runtime's lanes of a cell that need no more stop there (LaneCell.enough).
  */
-function pairedRoundWanted(
-  byLane: readonly LaneCell[][],
-  cells: readonly CellSpec[],
-  round: number,
-  ctx: ScheduleContext,
-  wants: (laneStates: LaneCell[]) => boolean,
-): boolean {
+function pairedRoundWanted(byLane: readonly LaneCell[][], cells: readonly CellSpec[], round: number, ctx: ScheduleContext): boolean {
   const per = ctx.plan.roundsPerProcess;
-  if (per === undefined || ctx.pairing?.need === undefined) return byLane.some(wants);
+  const need = ctx.pairing?.need;
+  if (per === undefined || need === undefined) return byLane.some((lane) => wants(lane, ctx));
   const measured = round - 1;
-  if (!byLane.some((lane) => lane.some((s) => s.result === undefined))) return false;
+  if (!byLane.some((lane) => lane.some(taking))) return false;
   if (measured < ctx.plan.runs || measured % per !== 0) return measured < ctx.plan.maxRuns;
   if (measured + per > ctx.plan.maxRuns) return false;
-  const need = Math.max(
-    0,
-    ...cells.map(
-      (cell, index) =>
-        ctx.pairing?.need?.(
-          byLane
-            .map((lane) => lane[index])
-            .filter((s): s is LaneCell => s !== undefined && s.result === undefined)
-            .map((s) => ({ label: s.lane.spec.label, runtime: s.lane.spec.name, scenario: cell.scenario, runs: s.runs })),
-        ) ?? 0,
-    ),
-  );
-  return need > 0 && (ctx.mayExtend?.(need) ?? true);
+  let most = 0;
+  const stopped: string[] = [];
+  for (const [index, cell] of cells.entries()) {
+    const open = byLane.map((lane) => lane[index]).filter((s): s is LaneCell => s !== undefined && taking(s));
+    const read = (s: LaneCell): PairLaneRuns => ({
+      label: s.lane.spec.label,
+      runtime: s.lane.spec.name,
+      scenario: cell.scenario,
+      runs: s.runs,
+    });
+    const still = pairsStillNeeded(open, read, need);
+    for (const s of still.enough) s.enough = true;
+    for (const runtime of new Set(still.enough.map((s) => s.lane.spec.name))) stopped.push(`${runtime} ${cell.scenario}/${cell.mode}`);
+    most = Math.max(most, still.need);
+  }
+  const more = most > 0 && (ctx.mayExtend?.(most) ?? true);
+  if (more && stopped.length > 0)
+    ctx.setup.log(
+      `bench:ab: ${stopped.join(', ')}: ${measured / per} pairs of processes are enough for the verdict; the other cells go on`,
+    );
+  return more;
 }
 
 /**
@@ -236,11 +256,17 @@ async function startServers(cells: readonly CellSpec[], lanes: readonly Lane[], 
 }
 
 /**
- * Replaces the group's servers on every lane: the next run of each cell checks and warms up a
- * fresh one. The old processes stop while the new ones start: nothing is measured during either,
- * and the check waits for both.
+ * Replaces the group's servers on every lane (`starting`: only on these; the others' are
+ * stopped): the next run of each cell checks and warms up a fresh one. The old processes stop
+ * while the new ones start: nothing is measured during either, and the check waits for both.
  */
-async function restartServers(cells: readonly CellSpec[], lanes: Lane[], ctx: ScheduleContext, round: number): Promise<void> {
+async function restartServers(
+  cells: readonly CellSpec[],
+  lanes: Lane[],
+  ctx: ScheduleContext,
+  round: number,
+  starting: readonly Lane[] = lanes,
+): Promise<void> {
   const kinds = [...new Set(cells.map((c) => c.server))];
   const detached = lanes.map((lane) => {
     const servers = new Map<ServerKind, RunningServer>();
@@ -251,7 +277,7 @@ async function restartServers(cells: readonly CellSpec[], lanes: Lane[], ctx: Sc
     }
     return { servers };
   });
-  await Promise.all([...kinds.map((kind) => stopKind(detached, kind, ctx.plan.drainCapSec)), startServers(cells, lanes, ctx)]);
+  await Promise.all([...kinds.map((kind) => stopKind(detached, kind, ctx.plan.drainCapSec)), startServers(cells, starting, ctx)]);
   const per = ctx.plan.roundsPerProcess;
   const scenario = cells[0]?.scenario ?? '';
   if (per === undefined) ctx.setup.log(`bench: ${scenario} servers restarted midway: the runs after this use a second server process`);
