@@ -89,7 +89,7 @@ async function main({ signal }: CommandContext): Promise<number> {
   });
   writeBenchReport(runDir, report, abFeatures);
   if (plan.outDir === undefined) updateLatest(DEFAULT_RESULTS_ROOT, runDir);
-  if (report.ab !== undefined) console.log(abConsole(report.ab));
+  if (report.ab !== undefined) console.log(abConsole(report));
   console.log(`\nreport: ${resolve(runDir, 'report.md')}\n        ${resolve(runDir, 'report.json')}`);
   return abExitCode(report);
 }

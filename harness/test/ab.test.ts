@@ -3,13 +3,13 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { AB_PLAN, abExitCode, abPairNeed, abSchedule, splitAbFlags } from '../src/ab/ab-flags.ts';
-import { abHeadline, compareAb, verdictWords } from '../src/ab/ab-section.ts';
+import { abHeadline, compareAb, pairsAdvice, verdictWords } from '../src/ab/ab-section.ts';
 import { abNeed, judgeAb, judgeRatio } from '../src/ab/ab-verdict.ts';
 import { parsePlan } from '../src/bench/plan.ts';
 import { pairsStillNeeded, restartsBefore } from '../src/bench/run-rules.ts';
 import { unknownServerFlags, withoutFlags } from '../src/ab/ref.ts';
 import { checkPair, parseVariant } from '../src/ab/variants.ts';
-import type { AbPlan } from '../src/model/ab.ts';
+import type { AbCell, AbPlan } from '../src/model/ab.ts';
 import type { Report } from '../src/model/report.ts';
 import { makeCell, makeRun } from './fixtures.ts';
 
@@ -92,6 +92,24 @@ describe('judgeRatio', () => {
     expect(j.verdict).toBe('inconclusive');
     expect(j.detectable).toBeCloseTo(0.0776, 3);
     expect(j.reason).toMatch(/wider than ±5.0 %: this pair could flag only a change over 7.8 %/);
+  });
+
+  it('says how many pairs of server processes a wide interval would need, at its spread, to see the margin', () => {
+    // Half-width 7.5 % (log) on 4 pairs: t(3)/sqrt(4) = 1.591 must fall to 0.526 of it for 2.5 %,
+    // and t(16)/sqrt(17) = 0.514 is the first that does.
+    const wide = judgeRatio(0.97, [0.9, 1.045], 8, 0.05, 4);
+    expect(wide.pairsNeeded).toBe(17);
+    expect(wide.reason).toMatch(
+      /about 17 pairs of server processes would let it see ±5.0 % 9 times in 10: give it those \(--budget; the report says how much\)/,
+    );
+    // Without pairs of processes (rounds on one pair) there is no spread over pairs to scale.
+    expect(judgeRatio(0.97, [0.9, 1.045], 8, 0.05).pairsNeeded).toBeUndefined();
+    // Narrow enough, off centre (+2.9 %, under the 3 % it flags): more pairs are not what it lacks.
+    const offCentre = judgeRatio(1.029, [1.005, 1.055], 16, 0.05, 8);
+    expect([offCentre.verdict, offCentre.pairsNeeded]).toEqual(['inconclusive', undefined]);
+    const hopeless = judgeRatio(1, [0.3, 3], 6, 0.05, 3);
+    expect(hopeless.pairsNeeded).toBeUndefined();
+    expect(hopeless.reason).toMatch(/even 400 pairs of server processes would not let it see ±5.0 %/);
   });
 
   it('inconclusive, and says so without calling it wide, when a narrow interval reaches past the margin', () => {
@@ -299,7 +317,7 @@ describe('judgeAb and compareAb', () => {
       );
       expect(j.verdict).toBe('inconclusive');
       expect(j.reason).toMatch(
-        /; the interval is adjusted for the machine's speed timed beside each run \(B\/A moved with it at correlation -?\d\.\d\d; unadjusted \d\.\d{3}-\d\.\d{3}x\), so what is left is the cell's own scatter: give it more/,
+        /; the interval is adjusted for the machine's speed timed beside each run \(B\/A moved with it at correlation -?\d\.\d\d; unadjusted \d\.\d{3}-\d\.\d{3}x\), so what is left is the cell's own scatter: at this spread about \d+ pairs of server processes would let it see ±5.0 %/,
       );
     });
 
@@ -316,7 +334,7 @@ describe('judgeAb and compareAb', () => {
       expect(j.speedAdjusted).toBeUndefined();
       expect(j.verdict).toBe('inconclusive');
       expect(j.reason).toMatch(
-        /; the machine's speed, timed beside each run, differed by ±\d+\.\d % between A's run and B's \(standard deviation over 11 rounds\), and B\/A moved with it \(correlation 1\.00\): give it more/,
+        /; the machine's speed, timed beside each run, differed by ±\d+\.\d % between A's run and B's \(standard deviation over 11 rounds\), and B\/A moved with it \(correlation 1\.00\): at this spread about \d+ pairs/,
       );
       const bare = judgeAb(
         paired('node-A', flat),
@@ -353,6 +371,43 @@ describe('judgeAb and compareAb', () => {
     const both = compareAb([aFailed, cell('node-B', [1000, 1000, 1000, 1000])], plan);
     expect(both.cells[0]?.bFailed).toBeUndefined();
     expect(abExitCode({ results: [cell('node-B', [1000])], ab: both } as unknown as Report)).toBe(0);
+  });
+});
+
+describe('pairsAdvice', () => {
+  const cell = (runtime: string, verdict: AbCell['verdict'], processPairs: number, pairsNeeded?: number): AbCell => ({
+    runtime,
+    scenario: 'file-ab',
+    mode: 'sync',
+    verdict,
+    pairs: processPairs * 2,
+    processPairs,
+    margin: 0.05,
+    detectable: 0.05,
+    ...(pairsNeeded === undefined ? {} : { pairsNeeded }),
+  });
+  const report = (cells: AbCell[], maxRuns = 100) => ({
+    ab: { cells, counts: { regressed: 0, improved: 0, unchanged: 0, inconclusive: cells.length } },
+    timing: { wallSec: 316, phasesSec: {} },
+    parameters: { maxRuns, roundsPerProcess: 2 } as Report['parameters'],
+  });
+
+  it("names the cells short of pairs and the budget that gives them what they need at the run's pace", () => {
+    const advice = pairsAdvice(
+      report([cell('node', 'inconclusive', 11, 43), cell('bun', 'regressed', 11), cell('deno', 'inconclusive', 11, 31)]),
+    );
+    expect(advice).toMatch(
+      /^Inconclusive for want of pairs of server processes: .* they showed, node file-ab\/sync would need about 43, deno file-ab\/sync about 31 \(this run gave a cell at most 11, in 316 s\)/,
+    );
+    // 316 s for 11 pairs, 43 pairs: 1,235 s, to the next whole minute.
+    expect(advice).toMatch(/At that pace `--budget 1260` gives every cell 43; fewer cells/);
+    expect(advice).not.toMatch(/--max-runs/);
+    // Past the run's cap of pairs, the cap must be raised too.
+    expect(pairsAdvice(report([cell('node', 'inconclusive', 11, 43)], 60))).toMatch(/`--budget 1260` with `--max-runs 86`/);
+  });
+
+  it('says nothing when no cell is short of pairs', () => {
+    expect(pairsAdvice(report([cell('node', 'unchanged', 11), cell('bun', 'regressed', 11)]))).toBeUndefined();
   });
 });
 

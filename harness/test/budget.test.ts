@@ -1,7 +1,18 @@
 import { describe, expect, it } from 'vitest';
-import { budgetLine, budgetNeed, MAX_NEED, plannedUnitSec, weightedPace } from '../src/bench/budget.ts';
+import { budgetLine, budgetNeed, MAX_NEED, plannedUnitSec, runsToGoal, weightedPace } from '../src/bench/budget.ts';
 import { wantsMoreRuns } from '../src/bench/run-rules.ts';
 import { makeRun } from './fixtures.ts';
+
+describe('runsToGoal', () => {
+  it('gives the runs that bring an interval to its goal if the spread holds: its own at the goal, none past the cap', () => {
+    // t(3)/sqrt(4) = 1.591, t(8)/sqrt(9) = 0.769: 9.8 % at 4 runs is 4.7 % at 9
+    expect(runsToGoal(0.098, 0.05, 4, 12)).toBe(9);
+    expect(runsToGoal(0.05, 0.05, 4, 12)).toBe(4);
+    expect(runsToGoal(0.13, 0.05, 4, 12)).toBeUndefined();
+    // t(12)/sqrt(13) = 0.604: 13 % at 4 runs is 4.9 % at 13
+    expect(runsToGoal(0.13, 0.05, 4, 40)).toBe(13);
+  });
+});
 
 describe('budgetNeed', () => {
   // t(3)/sqrt(4) = 1.591; t(8)/sqrt(9) = 0.769; t(11)/sqrt(12) = 0.635

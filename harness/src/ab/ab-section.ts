@@ -151,6 +151,31 @@ export function abHeadline(ab: AbComparison): string {
   return `${mark} ${regressed} regressed, ${improved} improved, ${unchanged} unchanged, ${inconclusive} inconclusive${failed}`;
 }
 
+/**
+ * What the cells left inconclusive for want of pairs would need, and the budget that would give
+ * it them at this run's pace (its wall time over the most pairs a cell had): a user reads what
+ * to run next, not only that this run could not tell.
+ */
+export function pairsAdvice(report: Pick<Report, 'ab' | 'timing' | 'parameters'>): string | undefined {
+  const cells = report.ab?.cells ?? [];
+  const short = cells.filter((c) => c.pairsNeeded !== undefined && c.pairsNeeded > (c.processPairs ?? 0));
+  const needed = Math.max(0, ...short.map((c) => c.pairsNeeded ?? 0));
+  const had = Math.max(0, ...cells.map((c) => c.processPairs ?? 0));
+  if (short.length === 0 || had === 0) return undefined;
+  const named = short.slice(0, 4).map((c, i) => `${cellName(c)}${i === 0 ? ' would need' : ''} about ${c.pairsNeeded}`);
+  const rest = short.length > named.length ? `, and ${short.length - named.length} more cells` : '';
+  const wall = report.timing?.wallSec;
+  const { maxRuns, roundsPerProcess } = report.parameters;
+  const per = roundsPerProcess ?? 1;
+  const cap = maxRuns === undefined ? undefined : maxRuns / per;
+  const given = `this run gave a cell at most ${had}${wall === undefined ? '' : `, in ${Math.round(wall)} s`}`;
+  const pace =
+    wall === undefined
+      ? ''
+      : ` At that pace \`--budget ${Math.ceil((wall * needed) / had / 60) * 60}\`${cap !== undefined && needed > cap ? ` with \`--max-runs ${needed * per}\`` : ''} gives every cell ${needed}; fewer cells (--runtimes, --scenarios, --modes) get more of the same budget each.`;
+  return `Inconclusive for want of pairs of server processes: to see a change of the margin 9 times in 10 at the spread ${short.length === 1 ? 'it' : 'they'} showed, ${named.join(', ')}${rest} (${given}).${pace}`;
+}
+
 export function abMarkdown(report: Report): string | undefined {
   const ab = report.ab;
   const plan = report.parameters.ab;
@@ -158,7 +183,8 @@ export function abMarkdown(report: Report): string | undefined {
   const table = markdownTable([HEAD, ...ab.cells.map((c) => row(c).map(escapeCell))], {
     align: ['l', 'l', 'l', 'r', 'r', 'r', 'r', 'l'],
   });
-  return ['## A/B', `**${abHeadline(ab)}**`, explanation(report, plan), table].join('\n\n');
+  const advice = pairsAdvice(report);
+  return ['## A/B', `**${abHeadline(ab)}**`, ...(advice === undefined ? [] : [advice]), explanation(report, plan), table].join('\n\n');
 }
 
 function abHtml(report: Report): string {
@@ -175,14 +201,21 @@ function abHtml(report: Report): string {
   return [
     '<h2 id="ab">A/B</h2>',
     `<p><strong>${escapeHtml(abHeadline(ab))}</strong></p>`,
+    ...[pairsAdvice(report)].filter((a) => a !== undefined).map((a) => `<p>${escapeHtml(a.replaceAll('`', ''))}</p>`),
     `<p class="muted">${escapeHtml(explanation(report, plan).replaceAll('  \n', ' '))}</p>`,
     `<div class="table-wrap"><table class="ab"><thead>${head}</thead><tbody>${rows.join('\n')}</tbody></table></div>`,
   ].join('\n');
 }
 
 /** The console's view: the headline, then one line per cell. */
-export function abConsole(ab: AbComparison): string {
-  return [abHeadline(ab), ...ab.cells.map((c) => `  ${cellName(c)}: ${verdictWords(c)}`)].join('\n');
+export function abConsole(report: Pick<Report, 'ab' | 'timing' | 'parameters'>): string {
+  const ab = report.ab ?? { cells: [], counts: { regressed: 0, improved: 0, unchanged: 0, inconclusive: 0 } };
+  const advice = pairsAdvice(report);
+  return [
+    abHeadline(ab),
+    ...ab.cells.map((c) => `  ${cellName(c)}: ${verdictWords(c)}`),
+    ...(advice === undefined ? [] : [advice.replaceAll('`', '')]),
+  ].join('\n');
 }
 
 function headline(c: AbCell): Headline {
@@ -209,7 +242,7 @@ function abSection(report: Report): ReportSection | undefined {
     headlines: report.ab.cells.map(headline),
     markdown: () => markdown,
     html: () => abHtml(report),
-    console: () => abConsole(report.ab ?? { cells: [], counts: { regressed: 0, improved: 0, unchanged: 0, inconclusive: 0 } }),
+    console: () => abConsole(report),
   };
 }
 

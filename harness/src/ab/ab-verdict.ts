@@ -34,7 +34,7 @@ import { sampleCorrelation, sampleStandardDeviation } from 'simple-statistics';
 import type { AbCell, AbVerdict, SpeedAdjusted } from '../model/ab.ts';
 import type { CellResult, RunResult } from '../model/cell.ts';
 import { sharedRun } from '../system/host-speed.ts';
-import { budgetNeed } from '../bench/budget.ts';
+import { budgetNeed, runsToGoal } from '../bench/budget.ts';
 import { holdsOne, MIN_PAIRS, pairedRatioInterval } from '../stats/paired.ts';
 import { acrossProcessInterval, processComponents } from '../stats/process-interval.ts';
 import { adjustedMean } from '../stats/covariate.ts';
@@ -52,6 +52,7 @@ export type AbJudgement = Pick<
   | 'reason'
   | 'bFailed'
   | 'speedAdjusted'
+  | 'pairsNeeded'
 >;
 
 /** The interval over process pairs (overPairs). */
@@ -303,8 +304,31 @@ export function judgeRatio(
     Math.expm1(half) > margin
       ? `${interval} is wider than ±${pct(margin)}: this pair could flag only a change over ${pct(detectable)}`
       : `${interval} reaches past ${ci95[0] < 1 / (1 + margin) ? '-' : '+'}${pct(margin)} and ${holdsOne(ci95) ? 'holds 1' : `its ${signedPct(ratio)} is under the ${pct(margin * FLAG_SHARE)} it flags`}: a change of the margin is neither found nor ruled out`;
+  const needed = processPairs === undefined ? undefined : pairsToSee(half, margin, processPairs);
+  const more =
+    needed === undefined
+      ? 'give it more (--max-runs, --budget) or a quieter host'
+      : needed === Number.POSITIVE_INFINITY
+        ? `at this spread even ${MAX_PAIRS_TO_SEE} pairs of server processes would not let it see ±${pct(margin)}: a quieter host, or a cell whose rounds scatter less`
+        : `at this spread about ${needed} pairs of server processes would let it see ±${pct(margin)} 9 times in 10: give it those (--budget; the report says how much) or a quieter host`;
   return {
     ...base,
-    reason: `${why}; it had ${pairs} paired rounds${processPairs === undefined ? '' : ` on ${processPairs} pairs of server processes`}${host === undefined ? '' : `; ${host}`}: give it more (--max-runs, --budget) or a quieter host`,
+    ...(needed === undefined || needed === Number.POSITIVE_INFINITY ? {} : { pairsNeeded: needed }),
+    reason: `${why}; it had ${pairs} paired rounds${processPairs === undefined ? '' : ` on ${processPairs} pairs of server processes`}${host === undefined ? '' : `; ${host}`}: ${more}`,
   };
+}
+
+/** How far pairsToSee looks: past it a cell is out of any budget's reach. */
+const MAX_PAIRS_TO_SEE = 400;
+
+/**
+ * The pairs of server processes an interval of log half-width `half` over `pairs` would need, if
+ * their spread stays what it is, to stop as abNeed stops (within POWER_SHARE of the margin, where
+ * a change of the margin is flagged 9 times in 10): undefined when `pairs` are enough already (the
+ * interval is narrow, just off centre), Infinity past MAX_PAIRS_TO_SEE.
+ */
+function pairsToSee(half: number, margin: number, pairs: number): number | undefined {
+  const goal = Math.log1p(margin * POWER_SHARE);
+  if (half <= goal) return undefined;
+  return runsToGoal(half, goal, pairs, MAX_PAIRS_TO_SEE) ?? Number.POSITIVE_INFINITY;
 }

@@ -44,12 +44,24 @@ const minutes = (sec: number): string => (sec < 90 ? `${Math.round(sec)} s` : `$
  */
 export const MAX_NEED = 3;
 export function budgetNeed(halfWidthShare: number, goal: number, runs: number, maxRuns: number): number {
-  if (!(goal > 0) || !(halfWidthShare > goal) || !Number.isFinite(halfWidthShare) || runs < 2) return 1;
+  if (!(halfWidthShare > goal)) return 1;
+  const n = runsToGoal(halfWidthShare, goal, runs, maxRuns);
+  return n === undefined ? 1 : Math.min(MAX_NEED, n / runs);
+}
+
+/**
+ * How many runs (or units: bench:ab's pairs of processes) would bring an interval of
+ * `halfWidthShare` over `runs` to `goal` if the spread stays what it is (the half-width goes as
+ * t(n-1)/sqrt(n)): `runs` itself when it is there already, undefined past `maxRuns`.
+ */
+export function runsToGoal(halfWidthShare: number, goal: number, runs: number, maxRuns: number): number | undefined {
+  if (!(goal > 0) || !Number.isFinite(halfWidthShare) || runs < 2) return undefined;
+  if (halfWidthShare <= goal) return runs;
   const scale = (n: number): number => tCritical95(n - 1) / Math.sqrt(n);
   for (let n = runs + 1; n <= maxRuns; n++) {
-    if ((halfWidthShare * scale(n)) / scale(runs) <= goal) return Math.min(MAX_NEED, n / runs);
+    if ((halfWidthShare * scale(n)) / scale(runs) <= goal) return n;
   }
-  return 1;
+  return undefined;
 }
 
 /**

@@ -82,6 +82,12 @@ export interface AbCell {
   /** Why, for inconclusive cells, and what to do. */
   reason?: string;
   /**
+   * An inconclusive cell whose interval was too wide: about how many pairs of server processes,
+   * at the spread its pairs showed, would narrow it enough to flag a change of the margin 9
+   * times in 10 (ab/ab-verdict.ts pairsToSee). Absent where more pairs would not do it within 400.
+   */
+  pairsNeeded?: number;
+  /**
    * True when B's cell failed, was invalid or is missing where A's measured: B broke what A
    * served, which fails the gate as a regression does (exit 1).
    */
