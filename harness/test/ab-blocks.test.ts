@@ -135,7 +135,7 @@ describe('the ab-promise block', () => {
       /\| one +\| checksum\/sync +\| node \(A\/A: node, bun\) +\| it alone +\| +1 of 2 \| 0\.960x \(0\.940-0\.980\) \| +1 of 2 \| +3\.0 % \|/,
     );
     expect(body).toMatch(
-      /\| two +\| checksum\/async +\| node +\| it alone +\| +1 of 1 \| 0\.900x \(0\.900-0\.900\) \| +— \| +4\.0 % \| none +\|/,
+      /\| two +\| checksum\/async +\| node +\| it alone +\| +1 of 1 \| 0\.900x \(0\.900-0\.900\) \| +— \| +4\.0 % \| +4; 4, 4 \| none +\|/,
     );
     expect(body).toContain(
       "Over all 2 sets: A/B pair-cells flagged 2 of 3, read unchanged 0 (the interval within the margin while B did the margin's share more work), the rest inconclusive; A/A pair-cells flagged 1 of 2 (false flags).",
@@ -144,6 +144,15 @@ describe('the ab-promise block', () => {
       { set: 'one', pairs: [{ folder: 'ab-01', report: pair('aa', 'bb', [{ ...cell('unchanged', 0.03), ratio: 1.01 }]) }] },
     ]);
     expect(cleared).toContain('A/B pair-cells flagged 0 of 1, read unchanged 1 (the interval within the margin');
+  });
+
+  it('says how many pairs of processes the cells had and would have needed, at their spread, to see the margin', () => {
+    // 4 pairs each; 2.1 % half-width is within 2.5 % (4 enough), 7.5 % needs 17 (t(16)/sqrt(17) = 0.514 of t(3)/sqrt(4)).
+    const wide = { ...cell('inconclusive', 0.078), ci95: [0.9, 1.045] as [number, number] };
+    const body = abPromiseBlock([
+      { set: 'need', pairs: [{ folder: 'ab-01', report: pair('aa', 'bb', [cell('regressed', 0.03), wide, wide]) }] },
+    ]);
+    expect(body).toMatch(/\| +4; 17, 17 \| none +\|/);
   });
 
   it("says when a set's runs were made to hold more requests than bench:ab's own floor", () => {

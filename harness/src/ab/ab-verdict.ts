@@ -304,7 +304,8 @@ export function judgeRatio(
     Math.expm1(half) > margin
       ? `${interval} is wider than ±${pct(margin)}: this pair could flag only a change over ${pct(detectable)}`
       : `${interval} reaches past ${ci95[0] < 1 / (1 + margin) ? '-' : '+'}${pct(margin)} and ${holdsOne(ci95) ? 'holds 1' : `its ${signedPct(ratio)} is under the ${pct(margin * FLAG_SHARE)} it flags`}: a change of the margin is neither found nor ruled out`;
-  const needed = processPairs === undefined ? undefined : pairsToSee(half, margin, processPairs);
+  const seeing = processPairs === undefined ? undefined : pairsToSee(ci95, margin, processPairs);
+  const needed = seeing === undefined || processPairs === undefined || seeing <= processPairs ? undefined : seeing;
   const more =
     needed === undefined
       ? 'give it more (--max-runs, --budget) or a quieter host'
@@ -322,13 +323,12 @@ export function judgeRatio(
 const MAX_PAIRS_TO_SEE = 400;
 
 /**
- * The pairs of server processes an interval of log half-width `half` over `pairs` would need, if
- * their spread stays what it is, to stop as abNeed stops (within POWER_SHARE of the margin, where
- * a change of the margin is flagged 9 times in 10): undefined when `pairs` are enough already (the
- * interval is narrow, just off centre), Infinity past MAX_PAIRS_TO_SEE.
+ * The pairs of server processes an interval `ci95` over `pairs` would need, if their spread stays
+ * what it is, to stop as abNeed stops (a half-width within POWER_SHARE of the margin, where a
+ * change of the margin is flagged 9 times in 10): `pairs` itself when they are enough already,
+ * Infinity past MAX_PAIRS_TO_SEE. The docs' promise table reads it of every committed cell.
  */
-function pairsToSee(half: number, margin: number, pairs: number): number | undefined {
-  const goal = Math.log1p(margin * POWER_SHARE);
-  if (half <= goal) return undefined;
-  return runsToGoal(half, goal, pairs, MAX_PAIRS_TO_SEE) ?? Number.POSITIVE_INFINITY;
+export function pairsToSee(ci95: readonly [number, number], margin: number, pairs: number): number {
+  const half = (Math.log(ci95[1]) - Math.log(ci95[0])) / 2;
+  return runsToGoal(half, Math.log1p(margin * POWER_SHARE), pairs, MAX_PAIRS_TO_SEE) ?? Number.POSITIVE_INFINITY;
 }

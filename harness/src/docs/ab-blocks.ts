@@ -8,9 +8,9 @@
  * ran the same built-in code on both sides.
  */
 import { markdownTable } from 'markdown-table';
-import { median } from 'simple-statistics';
+import { median, quantileSorted } from 'simple-statistics';
 import { roundsCell, verdictWords } from '../ab/ab-section.ts';
-import { judgeRatio } from '../ab/ab-verdict.ts';
+import { judgeRatio, pairsToSee } from '../ab/ab-verdict.ts';
 import { DEFAULT_MIN_REQUESTS } from '../bench/run-length.ts';
 import type { AbCell, AbComparison, AbPlan, AbSide } from '../model/ab.ts';
 import type { Report } from '../model/report.ts';
@@ -108,6 +108,22 @@ function unadjustedLine(byKind: Record<'ab' | 'aa', AbCell[]>): string {
   return `Adjusted for the machine's speed: ${adjusted} of ${all.length} pair-cells; judged on their unadjusted intervals instead: ${kinds}${seen.length === 0 ? '' : `, could see median ${pct(median(seen))}`}.`;
 }
 
+/**
+ * How many pairs of processes the cells had (median), and how many each would have needed, at the
+ * spread its pairs showed, to see a change of its margin 9 times in 10 (ab-verdict.ts
+ * pairsToSee): the median, and the 90th percentile, which is what a budget must give for 9 in 10
+ * of such cells to get there. "11; 25, 47".
+ */
+function pairsHadNeeded(cells: readonly AbCell[]): string {
+  const had = cells.flatMap((c) => (c.processPairs === undefined ? [] : [c.processPairs]));
+  const needed = cells
+    .flatMap((c) => (c.processPairs === undefined || c.ci95 === undefined ? [] : [pairsToSee(c.ci95, c.margin, c.processPairs)]))
+    .sort((x, y) => x - y);
+  if (had.length === 0 || needed.length === 0) return '—';
+  const count = (n: number): string => (Number.isFinite(n) ? String(Math.ceil(n)) : '> 400');
+  return `${Math.round(median(had))}; ${count(quantileSorted(needed, 0.5))}, ${count(quantileSorted(needed, 0.9))}`;
+}
+
 export interface AbSet {
   /** The set's folder under the block's source: one A/B self-test (its pairs, each a folder). */
   set: string;
@@ -165,6 +181,7 @@ export function abPromiseBlock(sets: readonly AbSet[]): string {
         ratios.length === 0 ? '—' : `${median(ratios).toFixed(3)}x (${Math.min(...ratios).toFixed(3)}-${Math.max(...ratios).toFixed(3)})`,
         g.aa.length === 0 ? '—' : flaggedOf(g.aa),
         seen.length === 0 ? '—' : pct(median(seen)),
+        pairsHadNeeded([...g.ab, ...g.aa]),
         adjustedOf([...g.ab, ...g.aa]),
       ]);
     }
@@ -180,11 +197,12 @@ export function abPromiseBlock(sets: readonly AbSet[]): string {
         'B/A: median (range)',
         'A/A flagged',
         'could see: median',
+        'process pairs: had; needed (median, 90th pct)',
         'adjusted for speed',
       ],
       ...rows,
     ],
-    { align: ['l', 'l', 'l', 'l', 'r', 'r', 'r', 'r', 'l'] },
+    { align: ['l', 'l', 'l', 'l', 'r', 'r', 'r', 'r', 'r', 'l'] },
   );
   // An A/B cell read "unchanged" gave an all-clear on a change that was there: the worst of the misses.
   const cleared = total.ab.filter((c) => c.verdict === 'unchanged').length;
