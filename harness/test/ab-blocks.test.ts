@@ -165,6 +165,11 @@ describe('the ab-promise block', () => {
     expect(body).toMatch(/\| mixed +\| checksum\/async +\| node +\| it alone; runs ≥ 20 or 100 requests +\|/);
     // The sets run at bench:ab's floor say nothing of it.
     expect(abPromiseBlock(sets)).not.toContain('requests');
+    const budget = (report: Report): Report => ({ ...report, parameters: { ...report.parameters, budgetSec: 1380 } });
+    expect(abPromiseBlock([{ set: 'more', pairs: sets[0]!.pairs.map((p) => ({ ...p, report: budget(p.report) })) }])).toMatch(
+      /\| more +\| checksum\/sync +\| node \(A\/A: node, bun\) +\| it alone; --budget 1380 +\|/,
+    );
+    expect(abPromiseBlock(sets)).not.toContain('--budget');
   });
 
   it('reads each named set as a folder of pairs, and names a set that holds none', () => {

@@ -9,6 +9,7 @@
  */
 import { markdownTable } from 'markdown-table';
 import { median, quantileSorted } from 'simple-statistics';
+import { AB_PLAN } from '../ab/ab-flags.ts';
 import { roundsCell, verdictWords } from '../ab/ab-section.ts';
 import { judgeRatio, pairsToSee } from '../ab/ab-verdict.ts';
 import { DEFAULT_MIN_REQUESTS } from '../bench/run-length.ts';
@@ -134,6 +135,10 @@ export interface AbSet {
 const runFloor = (floors: ReadonlySet<number>): string =>
   [...floors].every((n) => n === DEFAULT_MIN_REQUESTS) ? '' : `; runs ≥ ${[...floors].sort((x, y) => x - y).join(' or ')} requests`;
 
+/** A set run with another budget than bench:ab's own says so: "; --budget 1380". */
+const runBudget = (budgets: ReadonlySet<number>): string =>
+  [...budgets].every((n) => n === AB_PLAN.budgetSec) ? '' : `; --budget ${[...budgets].sort((x, y) => x - y).join(' or ')}`;
+
 /** How many of the cells were judged adjusted for the machine's speed: "all", "none" or "3 of 5". */
 function adjustedOf(cells: readonly AbCell[]): string {
   const n = cells.filter((c) => c.speedAdjusted !== undefined).length;
@@ -150,14 +155,18 @@ export function abPromiseBlock(sets: readonly AbSet[]): string {
   const rows: string[][] = [];
   const total: Record<'ab' | 'aa', AbCell[]> = { ab: [], aa: [] };
   for (const { set, pairs } of sets) {
-    const groups = new Map<string, { share: Record<'ab' | 'aa', number[]>; ab: AbCell[]; aa: AbCell[]; floors: Set<number> }>();
+    const groups = new Map<
+      string,
+      { share: Record<'ab' | 'aa', number[]>; ab: AbCell[]; aa: AbCell[]; floors: Set<number>; budgets: Set<number> }
+    >();
     for (const { report, ab, cell: c, kind } of pairCells(pairs)) {
       const key = `${c.scenario}/${c.mode}`;
-      const group = groups.get(key) ?? { share: { ab: [], aa: [] }, ab: [], aa: [], floors: new Set<number>() };
+      const group = groups.get(key) ?? { share: { ab: [], aa: [] }, ab: [], aa: [], floors: new Set<number>(), budgets: new Set<number>() };
       groups.set(key, group);
       group[kind].push(c);
       group.share[kind].push(ab.cells.length);
       group.floors.add(report.parameters.minRequests ?? DEFAULT_MIN_REQUESTS);
+      group.budgets.add(report.parameters.budgetSec ?? AB_PLAN.budgetSec);
     }
     for (const [key, g] of groups) {
       const ratios = g.ab.flatMap((c) => (c.ratio === undefined ? [] : [c.ratio]));
@@ -176,7 +185,7 @@ export function abPromiseBlock(sets: readonly AbSet[]): string {
         set,
         key,
         runtimes,
-        `${share === 1 ? 'it alone' : `${share} share it`}${runFloor(g.floors)}`,
+        `${share === 1 ? 'it alone' : `${share} share it`}${runFloor(g.floors)}${runBudget(g.budgets)}`,
         g.ab.length === 0 ? '—' : flaggedOf(g.ab),
         ratios.length === 0 ? '—' : `${median(ratios).toFixed(3)}x (${Math.min(...ratios).toFixed(3)}-${Math.max(...ratios).toFixed(3)})`,
         g.aa.length === 0 ? '—' : flaggedOf(g.aa),
