@@ -158,7 +158,8 @@ export function abHeadline(ab: AbComparison): string {
  */
 export function pairsAdvice(report: Pick<Report, 'ab' | 'timing' | 'parameters'>): string | undefined {
   const cells = report.ab?.cells ?? [];
-  const short = cells.filter((c) => c.pairsNeeded !== undefined && c.pairsNeeded > (c.processPairs ?? 0));
+  // judgeRatio sets pairsNeeded only where it is past the pairs the cell had.
+  const short = cells.filter((c) => c.pairsNeeded !== undefined);
   const needed = Math.max(0, ...short.map((c) => c.pairsNeeded ?? 0));
   const had = Math.max(0, ...cells.map((c) => c.processPairs ?? 0));
   if (short.length === 0 || had === 0) return undefined;

@@ -87,6 +87,9 @@ export const FLAG_SHARE = 0.6;
  */
 export const POWER_SHARE = 0.5;
 
+/** The log half-width a cell's interval stops at (abNeed) and is held to when its need is told (pairsToSee). */
+const stopHalfWidth = (margin: number): number => Math.log1p(margin * POWER_SHARE);
+
 interface PairedRound {
   ratio: number;
   process: number;
@@ -197,7 +200,7 @@ export function abNeed(a: readonly RunResult[], b: readonly RunResult[], margin:
   const interval = overPairs(pairedRounds(a, b).rounds);
   if (interval === undefined) return 1;
   const half = (Math.log(interval.ci95[1]) - Math.log(interval.ci95[0])) / 2;
-  const goal = Math.log1p(margin * POWER_SHARE);
+  const goal = stopHalfWidth(margin);
   return half <= goal ? 0 : budgetNeed(half, goal, interval.pairs, Math.max(interval.pairs, maxPairs));
 }
 
@@ -304,8 +307,9 @@ export function judgeRatio(
     Math.expm1(half) > margin
       ? `${interval} is wider than ±${pct(margin)}: this pair could flag only a change over ${pct(detectable)}`
       : `${interval} reaches past ${ci95[0] < 1 / (1 + margin) ? '-' : '+'}${pct(margin)} and ${holdsOne(ci95) ? 'holds 1' : `its ${signedPct(ratio)} is under the ${pct(margin * FLAG_SHARE)} it flags`}: a change of the margin is neither found nor ruled out`;
-  const seeing = processPairs === undefined ? undefined : pairsToSee(ci95, margin, processPairs);
-  const needed = seeing === undefined || processPairs === undefined || seeing <= processPairs ? undefined : seeing;
+  const seeing = processPairs === undefined ? 0 : pairsToSee(ci95, margin, processPairs);
+  // Only a cell short of pairs is told a number: one with enough is narrow, just off centre.
+  const needed = seeing > (processPairs ?? 0) ? seeing : undefined;
   const more =
     needed === undefined
       ? 'give it more (--max-runs, --budget) or a quieter host'
@@ -330,5 +334,5 @@ const MAX_PAIRS_TO_SEE = 400;
  */
 export function pairsToSee(ci95: readonly [number, number], margin: number, pairs: number): number {
   const half = (Math.log(ci95[1]) - Math.log(ci95[0])) / 2;
-  return runsToGoal(half, Math.log1p(margin * POWER_SHARE), pairs, MAX_PAIRS_TO_SEE) ?? Number.POSITIVE_INFINITY;
+  return runsToGoal(half, stopHalfWidth(margin), pairs, MAX_PAIRS_TO_SEE) ?? Number.POSITIVE_INFINITY;
 }
