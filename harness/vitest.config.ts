@@ -44,12 +44,13 @@ class SharedInListOrder extends BaseSequencer {
 }
 
 /**
- * Files that start no server but need a process of their own: scenario-contract registers user
- * modules in the harness's scenario list, which lasts as long as the process (one CLI run); the
+ * Files that start no server but need a process of their own: scenario-contract and
+ * user-scenarios register user modules in the harness's scenario list, which lasts as long as the
+ * process (one CLI run), so a file after them in a shared worker would plan their modules too; the
  * first-touch measurement needs an allocator that has not yet grown its heap, or its "fresh"
  * buffers come from pages already there.
  */
-const OWN_PROCESS = ['test/scenario-contract.test.ts', 'test/first-touch.test.ts'];
+const OWN_PROCESS = ['test/scenario-contract.test.ts', 'test/user-scenarios.test.ts', 'test/first-touch.test.ts'];
 
 /**
  * Files that start no harness server but hold a local one to a time (a 10 ms answer's p50 under
@@ -83,7 +84,7 @@ export default defineConfig({
         // a minute; beside the shared files they fill the cores those leave, and like those they
         // hold nothing to a time. A worker keeps what its files imported (isolate: false) instead
         // of a new process a file importing the same modules again. None mocks a module or
-        // changes a global another reads; the two that need a process of their own are in
+        // changes a global another reads; the three that need a process of their own are in
         // OWN_PROCESS.
         test: {
           name: 'unit',
