@@ -7,6 +7,7 @@ import { abConsole, abFeatures } from './ab/ab-section.ts';
 import { abExitCode, abPairNeed, abSchedule, splitAbFlags } from './ab/ab-flags.ts';
 import { checkPair, laneLabel, moduleName, parseVariant, type Side, sideLane, sideRecord, type Variant } from './ab/variants.ts';
 import { checkoutRef, type RefCheckout, refSpec, unknownServerFlags } from './ab/ref.ts';
+import { changedFiles, type RefScope, refScope, scopeWords } from './ab/ref-scope.ts';
 import type { LaneSpec } from './bench/lanes.ts';
 import { runBench } from './bench/bench.ts';
 import { DEFAULT_RESULTS_ROOT } from './bench/run-setup.ts';
@@ -17,6 +18,7 @@ import { FlagError, typedPath, writableDir } from './cli/flags.ts';
 import type { AbPlan } from './model/ab.ts';
 import { interruptedReport, writeBenchReport } from './report/bench-files.ts';
 import { makeRunDir, updateLatest } from './report/output.ts';
+import { scenarioNames } from './servers/scenarios.ts';
 import { stopAllServers } from './servers/server.ts';
 import { loadUserScenarios, setupUserScenarios, userScenarioFiles } from './servers/user-scenarios.ts';
 
@@ -33,8 +35,17 @@ async function main({ signal }: CommandContext): Promise<number> {
   if (a.kind === 'file' && b.kind === 'file') {
     const [nameA, nameB] = [await moduleName('a', a), await moduleName('b', b)];
     if (nameA !== nameB) throw new FlagError(`--a ${a.raw} and --b ${b.raw}: the modules must share their name ("${nameA}", "${nameB}")`);
-    if (!rest.some((arg) => arg === '--scenarios' || arg.startsWith('--scenarios='))) argv = [...rest, '--scenarios', nameA];
+    if (!given(rest, 'scenarios')) argv = [...rest, '--scenarios', nameA];
     moduleScenario = nameA;
+  }
+  // Two commits: only the cells their difference can reach (a ref pointing at one commit twice is an A/A, measured as asked).
+  let scope: RefScope | undefined;
+  if (a.kind === 'ref' && b.kind === 'ref' && a.commit !== b.commit && !given(rest, 'scenarios') && !given(rest, 'sweep')) {
+    scope = refScope(changedFiles(a.commit, b.commit), scenarioNames());
+    const words = scopeWords(scope, `${a.commit.slice(0, 10)} and ${b.commit.slice(0, 10)}`);
+    console.error(`bench:ab: ${words}`);
+    if (scope.scenarios?.length === 0) return 0;
+    if (scope.scenarios !== undefined) argv = [...argv, '--scenarios', scope.scenarios.join(',')];
   }
   // --quick's 2 runs give no paired interval: an A/B needs 3 rounds to say anything.
   if (argv.includes('--quick') && !argv.some((arg) => arg === '--runs' || arg.startsWith('--runs='))) argv = [...argv, '--runs', '3'];
@@ -67,6 +78,7 @@ async function main({ signal }: CommandContext): Promise<number> {
   const lanes: LaneSpec[] = [];
   for (const runtime of plan.runtimes) lanes.push(await laneFor(a, runtime, 'A'), await laneFor(b, runtime, 'B'));
   const ab = abPlan(a, b, plan.runtimes, margin, moduleScenario);
+  if (scope?.scenarios !== undefined) ab.scopedBy = scope.serverFiles;
   if (signal.aborted) return 0;
 
   const progress = createProgress();
@@ -110,6 +122,8 @@ function abPlan(a: Variant, b: Variant, runtimes: readonly RuntimeName[], margin
     margin,
   };
 }
+
+const given = (argv: readonly string[], flag: string) => argv.some((arg) => arg === `--${flag}` || arg.startsWith(`--${flag}=`));
 
 let forceStop = () => {};
 

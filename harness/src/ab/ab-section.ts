@@ -95,13 +95,20 @@ function describeSide(name: string, s: AbSide, report: Report): string {
 
 function explanation(report: Report, ab: AbPlan): string {
   return (
-    `${describeSide('A', ab.a, report)}.  \n${describeSide('B', ab.b, report)}.  \n` +
+    `${describeSide('A', ab.a, report)}.  \n${describeSide('B', ab.b, report)}.  \n${scopeLine(ab, report)}` +
     `A and B ran as lanes alternating round by round (A B, then B A), each cell judged on B's requests/s over A's, paired ` +
     `round by round, with its 95 % interval: ${intervalUnits(report)} Rounds in which another process used the CPU beside either side are left out. regressed / improved: the interval excludes 1 and the change is at least ` +
     `${Math.round(FLAG_SHARE * 100)} % of the margin (±${pct(ab.margin)}, hello ±${pct(throughputMargin('hello', ab.margin))}); unchanged: the whole interval within ` +
     `the margin; inconclusive: anything else (an interval wider than the margin or reaching past it, too few paired rounds, a cell that failed on either side). ` +
     `"could see" is the smallest change the pair could have flagged.${speedWords(report)}`
   );
+}
+
+/** Which scenarios bench:ab chose for two commits, and from what (ab/ref-scope.ts). */
+function scopeLine(ab: AbPlan, report: Report): string {
+  if (ab.scopedBy === undefined) return '';
+  const scenarios = [...new Set(report.results.map((c) => c.scenario))];
+  return `The commits differ, for the servers, only in ${ab.scopedBy.map((f) => `\`${f}\``).join(', ')}: measured ${scenarios.join(', ')} alone, the cells the difference can reach (\`--scenarios\` names others).  \n`;
 }
 
 /** What the adjustment for the machine's speed is, where any cell was adjusted (overPairs). */

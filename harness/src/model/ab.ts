@@ -32,6 +32,11 @@ export interface AbPlan {
   order: 'ABBA';
   /** The practical margin of a heavy cell's requests/s (hello's is twice it). */
   margin: number;
+  /**
+   * ref: pairs without --scenarios: the files two commits differ in that a server reads, when
+   * they are scenario modules only and bench:ab measured just those scenarios (ab/ref-scope.ts).
+   */
+  scopedBy?: string[];
 }
 
 export type AbVerdict = 'regressed' | 'improved' | 'unchanged' | 'inconclusive';

@@ -2,9 +2,9 @@
 // report saying exactly what A and B were and a verdict per cell that the exit code follows; a bad
 // variant stopped with one line and exit 2 before any server starts. Asserts structure and the
 // rule's consequences, never which way a timing went.
-import { spawn } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -14,9 +14,11 @@ import { ended, isAlive, processesMentioning } from './helpers.ts';
 const HARNESS = resolve(import.meta.dirname, '../..');
 let tmp: string;
 
-function ab(argv: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
+const ab = (argv: string[]) => abIn(process.env, argv);
+
+function abIn(env: NodeJS.ProcessEnv, argv: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
   return new Promise((done) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', resolve(HARNESS, 'src/ab-cli.ts'), ...argv], { cwd: HARNESS });
+    const child = spawn(process.execPath, ['--import', 'tsx', resolve(HARNESS, 'src/ab-cli.ts'), ...argv], { cwd: HARNESS, env });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
@@ -141,6 +143,41 @@ describe('bench:ab on node', () => {
       );
     }
     expect(processesMentioning(tmp).filter(isAlive)).toEqual([]);
+  });
+
+  it('measures nothing for two commits whose servers read the same files, saying so, and installs neither', async () => {
+    // A commit of HEAD's tree plus a docs file, written to an object store of the test's own (the
+    // repository's as its alternate): the repository's objects and refs stay as they were.
+    const repo = resolve(HARNESS, '..');
+    const common = resolve(repo, execFileSync('git', ['rev-parse', '--git-common-dir'], { cwd: repo, encoding: 'utf8' }).trim());
+    mkdirSync(join(tmp, 'objects'));
+    const env = {
+      ...process.env,
+      GIT_OBJECT_DIRECTORY: join(tmp, 'objects'),
+      GIT_ALTERNATE_OBJECT_DIRECTORIES: join(common, 'objects'),
+      GIT_INDEX_FILE: join(tmp, 'index'),
+    };
+    const git = (args: string[], input?: string) => execFileSync('git', args, { cwd: repo, env, encoding: 'utf8', input }).trim();
+    const head = git(['rev-parse', 'HEAD']);
+    git(['read-tree', 'HEAD']);
+    git(['update-index', '--add', '--cacheinfo', `100644,${git(['hash-object', '-w', '--stdin'], 'a note\n')},docs/ab-scope-note.md`]);
+    const docsOnly = git(['-c', 'user.name=t', '-c', 'user.email=t@t', 'commit-tree', git(['write-tree']), '-p', head, '-m', 'docs only']);
+    const { code, stdout, stderr } = await abIn(env, [
+      '--a',
+      `ref:${head}`,
+      '--b',
+      `ref:${docsOnly}`,
+      ...quick(),
+      '--out',
+      join(tmp, 'same'),
+    ]);
+    expect(code, stderr).toBe(0);
+    expect(stderr.trim()).toBe(
+      `bench:ab: ${head.slice(0, 10)} and ${docsOnly.slice(0, 10)} differ in 1 file, none of them read by a server (the harness, docs, tests): no cell can differ, so none is measured (--scenarios measures them anyway)`,
+    );
+    expect(stdout).toBe('');
+    for (const commit of [head, docsOnly]) expect(existsSync(resolve(repo, 'data/ab', commit)), commit).toBe(false);
+    expect(existsSync(join(tmp, 'same'))).toBe(false);
   });
 
   it('stops a bad variant with one line and exit 2 before any server starts', async () => {
