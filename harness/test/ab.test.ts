@@ -116,14 +116,22 @@ describe('judgeRatio', () => {
     // excludes 1, but -2 % is under the 3 % it flags, and the interval reaches past -5 %
     const small = judgeRatio(0.98, [0.94, 0.999], 4, 0.05);
     expect(small.verdict).toBe('inconclusive');
-    expect(small.reason).toMatch(/^its 95 % interval \(0.940-0.999x\) reaches past -5.0 % and its -2.0 % is under the 3.0 % it flags: /);
+    expect(small.reason).toMatch(
+      /^its 95 % interval \(0.9400-0.9990x\) reaches past the margin's lower bound, 0.9524x \(1\/1.05\) and its -2.0 % is under the 3.0 % it flags: /,
+    );
     // holds 1, half-width 3.5 %, off centre past +5 %
     const high = judgeRatio(1.02, [0.986, 1.055], 8, 0.05);
     expect(high.verdict).toBe('inconclusive');
     expect(high.reason).toMatch(
-      /reaches past \+5.0 % and holds 1: a change of the margin is neither found nor ruled out; it had 8 paired rounds/,
+      /reaches past the margin's upper bound, 1.0500x and holds 1: a change of the margin is neither found nor ruled out; it had 8 paired rounds/,
     );
     expect(high.reason).not.toMatch(/wider than/);
+    // Narrow enough to stop on, off centre: more budget would stop at the same place.
+    const stopped = judgeRatio(0.975, [0.952, 0.9985], 24, 0.05, 12);
+    expect(stopped.verdict).toBe('inconclusive');
+    expect(stopped.pairsNeeded).toBeUndefined();
+    expect(stopped.reason).toMatch(/as narrow as the rule stops at, just off centre: .*a higher --runs/);
+    expect(stopped.reason).not.toMatch(/--budget/);
   });
 });
 
@@ -152,9 +160,38 @@ describe('judgeAb and compareAb', () => {
     const j = judgeAb(cell('node-A', [1000, 900, 1100, 1000]), cell('node-B', [950, 855, 1045, 950]), 0.05);
     expect(j).toMatchObject({ verdict: 'inconclusive', ratio: 0.95, pairs: 4 });
     expect(j.ci95?.[1]).toBeLessThan(1);
+    // It could flag nothing, however narrow its interval over rounds.
+    expect(j.detectable).toBeNull();
     expect(j.reason).toMatch(
       /^its 4 paired rounds ran on one pair of server processes: B -5.0 % \(0.9\d\d-0.9\d\dx over rounds\) speaks for those two processes, not for the code, .*run without --quick/,
     );
+  });
+
+  it('keeps a pair of processes one unit when one side restarted within it', () => {
+    const rps = [1000, 900, 1100, 1000, 1050, 950, 1000, 1020];
+    const b = rps.map((r, i) => r * (i % 2 === 0 ? 0.95 : 0.96));
+    const a = paired('node-A', rps);
+    const onTime = judgeAb(a, paired('node-B', b), 0.05);
+    // B's server restarted before round 2 (its backlog would not drain): B's processes are
+    // numbered 1, 2, 3, 3, 4, 4, 5, 5 while A's stay 1, 1, 2, 2, ...
+    const processes = [1, 2, 3, 3, 4, 4, 5, 5];
+    const restarted = { ...paired('node-B', b), runDetails: pairs(b).map((r, i) => ({ ...r, serverProcess: processes[i] })) };
+    const j = judgeAb(a, restarted, 0.05);
+    expect(j.processPairs).toBe(4);
+    expect(j.ci95).toEqual(onTime.ci95);
+  });
+
+  it('fails the gate when B failed where A only went invalid, and says both', () => {
+    const invalid = { ...cell('node-A', [1000]), status: 'invalid' as const, reason: '1 non-2xx answer' };
+    const failed = { ...cell('node-B', [1000]), status: 'failed' as const, reason: 'server lost' };
+    expect(judgeAb(invalid, failed, 0.05)).toMatchObject({ verdict: 'inconclusive', bFailed: true });
+    expect(judgeAb(invalid, failed, 0.05).reason).toMatch(
+      /A's cell is invalid \(1 non-2xx answer\), and B's cell is failed \(server lost\)/,
+    );
+    // Both failed: nothing to tell B's from A's.
+    const aFailed = { ...invalid, status: 'failed' as const };
+    expect(judgeAb(aFailed, failed, 0.05).bFailed).toBeUndefined();
+    expect(judgeAb(invalid, { ...failed, status: 'invalid' as const }, 0.05).bFailed).toBeUndefined();
   });
 
   it('is inconclusive, saying why, for a failed cell or too few pairs', () => {
@@ -308,6 +345,35 @@ describe('judgeAb and compareAb', () => {
       expect(bare.ci95).toEqual(j.speedAdjusted?.unadjusted.ci95);
     });
 
+    it('keeps the plain interval where the speed read during B differs from during A beyond chance: B may have moved it', () => {
+      // B 6 % slower and its sampler reading 8-12 % slower in every pair: a B that keeps the CPUs busier.
+      const b = speeds.map((x) => 940 * x);
+      const j = judgeAb(
+        timed('node-A', flat, () => 1),
+        timed('node-B', b, (i) => [0.9, 0.88, 0.92][i % 3]),
+        0.05,
+      );
+      expect(j.speedAdjusted).toBeUndefined();
+      expect(j.verdict).toBe('inconclusive');
+      expect(j.reason).toMatch(/not adjusted for the machine's speed: it read -1\d\.\d % to -\d\.\d % during B's runs against A's/);
+    });
+
+    it('calls a cell unchanged only where its plain interval, too, lies within the margin', () => {
+      // Within the margin once adjusted; the plain interval, with the speed's scatter in it, is wide.
+      const b = speeds.map((x) => 990 * x);
+      const j = judgeAb(
+        timed('node-A', flat, () => 1),
+        timed('node-B', b, (i) => speeds[i]),
+        0.05,
+      );
+      expect(j.speedAdjusted).toBeDefined();
+      expect(j.ci95?.[0]).toBeGreaterThan(1 / 1.05);
+      expect(j.verdict).toBe('inconclusive');
+      expect(j.reason).toMatch(
+        /its interval adjusted for the machine's speed \(0.9\d\d-0.9\d\dx\) lies within ±5.0 %, its plain interval \([\d.]+-[\d.]+x\) does not/,
+      );
+    });
+
     it('says, of an inconclusive adjusted cell, that what is left is its own scatter', () => {
       const own = [1000, 1010, 1150, 1140, 880, 890, 1100, 1090, 900, 910, 1050, 1060];
       const j = judgeAb(
@@ -400,10 +466,16 @@ describe('pairsAdvice', () => {
       /^Inconclusive for want of pairs of server processes: .* they showed, node file-ab\/sync would need about 43, deno file-ab\/sync about 31 \(this run gave a cell at most 11, in 316 s\)/,
     );
     // 316 s for 11 pairs, 43 pairs: 1,235 s, to the next whole minute.
-    expect(advice).toMatch(/At that pace `--budget 1260` gives every cell 43; fewer cells/);
+    expect(advice).toMatch(/At that pace `--budget 1260` gives each of them what it needs; fewer cells/);
     expect(advice).not.toMatch(/--max-runs/);
     // Past the run's cap of pairs, the cap must be raised too.
     expect(pairsAdvice(report([cell('node', 'inconclusive', 11, 43)], 60))).toMatch(/`--budget 1260` with `--max-runs 86`/);
+  });
+
+  it('paces a cell that had fewer pairs than others at its own pace, never below the run it fell short in', () => {
+    // 316 s gave bun 20 pairs and node, paced out at its minimum, 6: node's 10 need 316 * 10 / 6 s.
+    const advice = pairsAdvice(report([cell('node', 'inconclusive', 6, 10), cell('bun', 'unchanged', 20)]));
+    expect(advice).toMatch(/`--budget 540` gives it what it needs/);
   });
 
   it('says nothing when no cell is short of pairs', () => {

@@ -160,7 +160,7 @@ export function abHeadline(ab: AbComparison): string {
 
 /**
  * What the cells left inconclusive for want of pairs would need, and the budget that would give
- * it them at this run's pace (its wall time over the most pairs a cell had): a user reads what
+ * it them at this run's pace (its wall time over the pairs each short cell had): a user reads what
  * to run next, not only that this run could not tell.
  */
 export function pairsAdvice(report: Pick<Report, 'ab' | 'timing' | 'parameters'>): string | undefined {
@@ -169,7 +169,10 @@ export function pairsAdvice(report: Pick<Report, 'ab' | 'timing' | 'parameters'>
   const short = cells.filter((c) => c.pairsNeeded !== undefined);
   const needed = Math.max(0, ...short.map((c) => c.pairsNeeded ?? 0));
   const had = Math.max(0, ...cells.map((c) => c.processPairs ?? 0));
-  if (short.length === 0 || had === 0) return undefined;
+  // Each short cell at the pace it had: one paced out at its minimum beside cells that went on
+  // needs more of the run's time than the most any cell had suggests.
+  const scale = Math.max(0, ...short.map((c) => (c.pairsNeeded ?? 0) / (c.processPairs ?? Number.POSITIVE_INFINITY)));
+  if (short.length === 0 || had === 0 || scale === 0) return undefined;
   const named = short.slice(0, 4).map((c, i) => `${cellName(c)}${i === 0 ? ' would need' : ''} about ${c.pairsNeeded}`);
   const rest = short.length > named.length ? `, and ${short.length - named.length} more cells` : '';
   const wall = report.timing?.wallSec;
@@ -180,7 +183,7 @@ export function pairsAdvice(report: Pick<Report, 'ab' | 'timing' | 'parameters'>
   const pace =
     wall === undefined
       ? ''
-      : ` At that pace \`--budget ${Math.ceil((wall * needed) / had / 60) * 60}\`${cap !== undefined && needed > cap ? ` with \`--max-runs ${needed * per}\`` : ''} gives every cell ${needed}; fewer cells (--runtimes, --scenarios, --modes) get more of the same budget each.`;
+      : ` At that pace \`--budget ${Math.ceil((wall * scale) / 60) * 60}\`${cap !== undefined && needed > cap ? ` with \`--max-runs ${needed * per}\`` : ''} gives ${short.length === 1 ? 'it' : 'each of them'} what it needs; fewer cells (--runtimes, --scenarios, --modes) get more of the same budget each.`;
   return `Inconclusive for want of pairs of server processes: to see a change of the margin 9 times in 10 at the spread ${short.length === 1 ? 'it' : 'they'} showed, ${named.join(', ')}${rest} (${given}).${pace}`;
 }
 

@@ -62,6 +62,8 @@ interface OverPairs {
   /** Process pairs: the interval's units. */
   pairs: number;
   speedAdjusted?: SpeedAdjusted;
+  /** The machine's speed during B's runs over A's, where its interval excluded 1 (speedShift): not adjusted. */
+  speedShifted?: [number, number];
 }
 
 const round4 = (x: number): number => Number(x.toFixed(4));
@@ -101,13 +103,22 @@ interface PairedRound {
 export function pairedRounds(a: readonly RunResult[], b: readonly RunResult[]): { rounds: PairedRound[]; shared: number } {
   const rounds: PairedRound[] = [];
   let shared = 0;
-  for (const run of b) {
+  // A pair of processes is the unit: a new one starts where both sides' processes changed. A
+  // restart of one side within a pair (a backlog that would not drain, a server lost to another
+  // cell) keeps the pair it restarted in: its rounds still share the other side's process.
+  let pair = 0;
+  let last: { a: number; b: number } | undefined;
+  for (const run of [...b].sort((x, y) => (x.round ?? 0) - (y.round ?? 0))) {
     const partner = a.find((r) => r.round !== undefined && r.round === run.round);
-    if (partner === undefined || !(partner.requestsPerSec > 0) || !(run.requestsPerSec > 0)) continue;
+    if (partner === undefined) continue;
+    const now = { a: partner.serverProcess ?? 1, b: run.serverProcess ?? 1 };
+    if (last === undefined || (now.a !== last.a && now.b !== last.b)) pair++;
+    last = now;
+    if (!(partner.requestsPerSec > 0) || !(run.requestsPerSec > 0)) continue;
     const [speedA, speedB] = [partner.machine?.coresWorth, run.machine?.coresWorth];
     const speed = speedA !== undefined && speedB !== undefined && speedA > 0 && speedB > 0 ? { speed: speedB / speedA } : {};
     if (sharedRun(run) || sharedRun(partner)) shared++;
-    else rounds.push({ ratio: run.requestsPerSec / partner.requestsPerSec, process: run.serverProcess ?? 1, ...speed });
+    else rounds.push({ ratio: run.requestsPerSec / partner.requestsPerSec, process: pair, ...speed });
   }
   return { rounds, shared };
 }
@@ -144,13 +155,13 @@ function overPairs(rounds: readonly PairedRound[]): OverPairs | undefined {
   const plain = pairedRatioInterval(units.map((u) => Math.exp(u.y)));
   if (plain === undefined) return undefined;
   const xs = units.flatMap((u) => (u.x === undefined ? [] : [u.x]));
-  const fit =
-    xs.length === units.length
-      ? adjustedMean(
-          units.map((u) => u.y),
-          xs,
-        )
-      : undefined;
+  if (xs.length < units.length) return { ...plain, pairs: units.length };
+  const shifted = speedShift(xs);
+  if (shifted !== undefined) return { ...plain, pairs: units.length, speedShifted: shifted };
+  const fit = adjustedMean(
+    units.map((u) => u.y),
+    xs,
+  );
   if (fit === undefined) return { ...plain, pairs: units.length };
   return {
     ratio: sig4(Math.exp(fit.mean)),
@@ -158,6 +169,43 @@ function overPairs(rounds: readonly PairedRound[]): OverPairs | undefined {
     pairs: units.length,
     speedAdjusted: { slope: round4(fit.slope), correlation: round4(fit.correlation), unadjusted: { ratio: plain.ratio, ci95: plain.ci95 } },
   };
+}
+
+/**
+ * The machine's speed during B's runs over during A's, where its 95 % interval over the pairs
+ * excludes 1; undefined where it holds 1. The adjustment rests on that ratio being 1 by design
+ * (A and B alternate): a B that changes how busy the CPUs are (more threads, a spinning wait)
+ * moves the speed the sampler reads beside it, and reading B/A at a speed ratio of 1 would then
+ * take part of B's own change out. Such a cell keeps the plain interval, and says why.
+ */
+function speedShift(logSpeeds: readonly number[]): [number, number] | undefined {
+  const interval = pairedRatioInterval(logSpeeds.map((x) => Math.exp(x)));
+  return interval === undefined || holdsOne(interval.ci95) ? undefined : interval.ci95;
+}
+
+/**
+ * "unchanged" from an adjusted interval only where the plain one lies within the margin too. The
+ * adjustment takes out what moved with the speed the sampler read, and a B that moves that reading
+ * by less than speedShift can tell (its spread is a few per cent a pair) would have part of its own
+ * change taken out: enough to hide a regression of the margin behind "unchanged", the one verdict
+ * that lets a change through. The rest of the rule keeps the adjusted interval.
+ */
+function unchangedOnBoth(judged: AbJudgement, adjusted: SpeedAdjusted | undefined): AbJudgement {
+  if (judged.verdict !== 'unchanged' || adjusted === undefined) return judged;
+  const [lo, hi] = adjusted.unadjusted.ci95;
+  if (lo >= 1 / (1 + judged.margin) && hi <= 1 + judged.margin) return judged;
+  const [alo, ahi] = judged.ci95 ?? [lo, hi];
+  return {
+    ...judged,
+    verdict: 'inconclusive',
+    reason: `its interval adjusted for the machine's speed (${alo.toFixed(3)}-${ahi.toFixed(3)}x) lies within ±${pct(judged.margin)}, its plain interval (${lo.toFixed(3)}-${hi.toFixed(3)}x) does not: the adjustment holds only where B does not move the speed the sampler reads, which no run can prove, so no change is ruled out: give it more pairs (--budget, --runs) or a quieter host`,
+  };
+}
+
+/** Why a cell whose every pair was timed is not adjusted for the machine's speed. */
+function shiftNote(ci95: [number, number] | undefined): string | undefined {
+  if (ci95 === undefined) return undefined;
+  return `not adjusted for the machine's speed: it read ${signedPct(ci95[0])} to ${signedPct(ci95[1])} during B's runs against A's (95 % interval), where A and B alternating would hold it at 0, so B itself may move what the sampler reads`;
 }
 
 /** A cell's per-round ratios B/A split by the server processes they were measured on, for the two-level interval. */
@@ -219,25 +267,32 @@ export function judgeAb(
   const none = (reason: string, pairs = 0): AbJudgement => ({ verdict: 'inconclusive', pairs, margin, detectable: null, reason });
   if (a === undefined || b === undefined)
     return { ...none(`${a === undefined ? 'A' : 'B'} has no such cell`), ...(a?.status === 'ok' ? { bFailed: true } : {}) };
-  // A is checked first: a B that fails here failed where A measured.
-  for (const [side, cell] of [['A', a] as const, ['B', b] as const])
-    if (cell.status !== 'ok')
-      return {
-        ...none(`${side}'s cell is ${cell.status}${cell.reason === undefined ? '' : ` (${cell.reason})`}: fix it, then run again`),
-        ...(side === 'B' ? { bFailed: true } : {}),
-      };
+  const status = (side: string, cell: CellResult) =>
+    `${side}'s cell is ${cell.status}${cell.reason === undefined ? '' : ` (${cell.reason})`}`;
+  // A B whose servers died or failed the check fails the gate unless A's failed too: an A cell
+  // left invalid by a stray error answer measured all the same.
+  const bBroke = b.status === 'failed' && a.status !== 'failed';
+  if (a.status !== 'ok')
+    return {
+      ...none(`${status('A', a)}${bBroke ? `, and ${status('B', b)}` : ''}: fix it, then run again`),
+      ...(bBroke ? { bFailed: true } : {}),
+    };
+  if (b.status !== 'ok') return { ...none(`${status('B', b)}: fix it, then run again`), bFailed: true };
   const { rounds, shared } = pairedRounds(a.runDetails, b.runDetails);
   const sharedNote = shared === 0 ? {} : { sharedRounds: shared };
   const pairs = overPairs(rounds);
   if (pairs !== undefined)
     return {
-      ...judgeRatio(
-        pairs.ratio,
-        pairs.ci95,
-        rounds.length,
-        margin,
-        pairs.pairs,
-        adjustedNote(pairs.speedAdjusted) ?? hostSpeedNote(rounds),
+      ...unchangedOnBoth(
+        judgeRatio(
+          pairs.ratio,
+          pairs.ci95,
+          rounds.length,
+          margin,
+          pairs.pairs,
+          adjustedNote(pairs.speedAdjusted) ?? shiftNote(pairs.speedShifted) ?? hostSpeedNote(rounds),
+        ),
+        pairs.speedAdjusted,
       ),
       processPairs: pairs.pairs,
       ...(pairs.speedAdjusted === undefined ? {} : { speedAdjusted: pairs.speedAdjusted }),
@@ -277,6 +332,8 @@ function onePair({ ratio, ci95, pairs }: { ratio: number; ci95: [number, number]
   return {
     ...judgeRatio(ratio, ci95, pairs, margin),
     verdict: 'inconclusive',
+    // It could flag no change at all, whatever its interval over rounds.
+    detectable: null,
     reason: `its ${pairs} paired rounds ran on one pair of server processes: B ${signedPct(ratio)} (${ci95[0].toFixed(3)}-${ci95[1].toFixed(3)}x over rounds) speaks for those two processes, not for the code, since a server process can run apart by itself for its whole life; run without --quick, or with more --runs (bench:ab starts a new pair every 2 rounds and judges over at least ${MIN_PROCESS_PAIRS} pairs) to see a change of ±${pct(margin)}`,
   };
 }
@@ -306,13 +363,15 @@ export function judgeRatio(
   const why =
     Math.expm1(half) > margin
       ? `${interval} is wider than ±${pct(margin)}: this pair could flag only a change over ${pct(detectable)}`
-      : `${interval} reaches past ${ci95[0] < 1 / (1 + margin) ? '-' : '+'}${pct(margin)} and ${holdsOne(ci95) ? 'holds 1' : `its ${signedPct(ratio)} is under the ${pct(margin * FLAG_SHARE)} it flags`}: a change of the margin is neither found nor ruled out`;
+      : `its 95 % interval (${ci95[0].toFixed(4)}-${ci95[1].toFixed(4)}x) reaches past the margin's ${ci95[0] < 1 / (1 + margin) ? `lower bound, ${(1 / (1 + margin)).toFixed(4)}x (1/${(1 + margin).toFixed(2)})` : `upper bound, ${(1 + margin).toFixed(4)}x`} and ${holdsOne(ci95) ? 'holds 1' : `its ${signedPct(ratio)} is under the ${pct(margin * FLAG_SHARE)} it flags`}: a change of the margin is neither found nor ruled out`;
   const seeing = processPairs === undefined ? 0 : pairsToSee(ci95, margin, processPairs);
   // Only a cell short of pairs is told a number: one with enough is narrow, just off centre.
   const needed = seeing > (processPairs ?? 0) ? seeing : undefined;
   const more =
     needed === undefined
-      ? 'give it more (--max-runs, --budget) or a quieter host'
+      ? processPairs !== undefined && Math.expm1(half) <= margin
+        ? `its interval is as narrow as the rule stops at, just off centre: B's change lies near the margin or the flag's floor, and only more pairs than the rule asks for (a higher --runs) would say on which side`
+        : 'give it more (--max-runs, --budget) or a quieter host'
       : needed === Number.POSITIVE_INFINITY
         ? `at this spread even ${MAX_PAIRS_TO_SEE} pairs of server processes would not let it see ±${pct(margin)}: a quieter host, or a cell whose rounds scatter less`
         : `at this spread about ${needed} pairs of server processes would let it see ±${pct(margin)} 9 times in 10: give it those (--budget; the report says how much) or a quieter host`;

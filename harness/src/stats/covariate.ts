@@ -43,7 +43,8 @@ export function adjustedMean(y: readonly number[], x: readonly number[]): Adjust
     syy += dy * dy;
     sxy += dx * dy;
   });
-  if (!(sxx > 0)) return undefined;
+  // An x that never moved can leave a rounding error's spread (a mean one ulp off): no slope to fit.
+  if (!(sxx > n * (1e-9 * Math.max(Math.abs(mx), 1)) ** 2)) return undefined;
   const slope = sxy / sxx;
   const intercept = my - slope * mx;
   const residual = y.reduce((sum, v, i) => sum + (v - intercept - slope * (x[i] ?? 0)) ** 2, 0);
