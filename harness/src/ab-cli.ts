@@ -23,7 +23,7 @@ import { stopAllServers } from './servers/server.ts';
 import { loadUserScenarios, setupUserScenarios, userScenarioFiles } from './servers/user-scenarios.ts';
 
 async function main({ signal }: CommandContext): Promise<number> {
-  const { a: rawA, b: rawB, margin, rest } = splitAbFlags(process.argv.slice(2));
+  const { a: rawA, b: rawB, margin, strict, rest } = splitAbFlags(process.argv.slice(2));
   const a = parseVariant('a', rawA, typedPath);
   const b = parseVariant('b', rawB, typedPath);
   checkPair(a, b);
@@ -58,7 +58,13 @@ async function main({ signal }: CommandContext): Promise<number> {
   plan.scenarioFiles = files.filter((file) => !fileA.includes(file));
   if (plan.versions !== undefined)
     throw new FlagError('--runtimes names versions: compare two with --a runtime:node@24 --b runtime:node@26');
-  if (a.kind === 'runtime' && b.kind === 'runtime') plan.runtimes = [a.request.name];
+  if (a.kind === 'runtime' && b.kind === 'runtime') {
+    if (given(rest, 'runtimes') && plan.runtimes.join(',') !== a.request.name)
+      throw new FlagError(
+        `--runtimes ${plan.runtimes.join(',')}: a runtime: pair measures ${a.request.name} alone (its two installations)`,
+      );
+    plan.runtimes = [a.request.name];
+  }
   if (plan.outDir !== undefined) plan.outDir = writableDir('out', typedPath(plan.outDir));
   if (plan.dataDir !== undefined) plan.dataDir = typedPath(plan.dataDir);
   if (!(await setupUserScenarios(plan, 'bench:ab'))) return 2;
@@ -103,7 +109,12 @@ async function main({ signal }: CommandContext): Promise<number> {
   if (plan.outDir === undefined) updateLatest(DEFAULT_RESULTS_ROOT, runDir);
   if (report.ab !== undefined) console.log(abConsole(report));
   console.log(`\nreport: ${resolve(runDir, 'report.md')}\n        ${resolve(runDir, 'report.json')}`);
-  return abExitCode(report);
+  const inconclusive = report.ab?.counts.inconclusive ?? 0;
+  if (strict && inconclusive > 0)
+    console.log(
+      `--strict: ${inconclusive} inconclusive cell${inconclusive === 1 ? '' : 's'} fail the gate: a change of the margin neither found nor ruled out`,
+    );
+  return abExitCode(report, strict);
 }
 
 function abPlan(a: Variant, b: Variant, runtimes: readonly RuntimeName[], margin: number, moduleScenario: string | undefined): AbPlan {

@@ -58,9 +58,11 @@ describe('splitAbFlags', () => {
       a: 'env:A=1',
       b: 'env:A=2',
       margin: 0.03,
+      strict: false,
       rest: ['--quick', '--runtimes', 'node'],
     });
     expect(splitAbFlags(['--a', 'x', '--b', 'y']).margin).toBe(0.05);
+    expect(splitAbFlags(['--a', 'x', '--strict', '--b', 'y'])).toMatchObject({ strict: true, rest: [] });
   });
 
   it('refuses a missing side, a missing value and a repeat', () => {
@@ -228,6 +230,10 @@ describe('judgeAb and compareAb', () => {
     const report = { results, ab } as unknown as Report;
     expect(abExitCode(report)).toBe(1);
     expect(abExitCode({ ...report, ab: { ...ab, counts: { ...ab.counts, regressed: 0 } } })).toBe(0);
+    // --strict: a cell that could neither find nor rule out a change of the margin fails too.
+    const open = { ...report, ab: { ...ab, counts: { ...ab.counts, regressed: 0, inconclusive: 1 } } };
+    expect(abExitCode(open)).toBe(0);
+    expect(abExitCode(open, true)).toBe(1);
   });
 
   it('widens a cell measured on two process pairs by the between-pair variance pooled over the cells', () => {

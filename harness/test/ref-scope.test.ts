@@ -110,6 +110,21 @@ describe('changedFiles', () => {
   });
 });
 
+describe("the ref: self-test's patches (docs/ab.md)", () => {
+  const repo = resolve(import.meta.dirname, '../..');
+  for (const patch of ['hash-5pct.patch', 'hash-comment.patch']) {
+    it(`${patch} applies to this checkout and reaches the hash scenario alone`, () => {
+      const file = join(repo, 'docs/examples/ab', patch);
+      execFileSync('git', ['apply', '--check', file], { cwd: repo });
+      const touched = execFileSync('git', ['apply', '--numstat', file], { cwd: repo, encoding: 'utf8' })
+        .trim()
+        .split('\n')
+        .map((line) => ({ status: 'M', path: line.split('\t')[2] ?? '' }));
+      expect(refScope(touched, ['hello', 'hash', 'file'])).toMatchObject({ scenarios: ['hash'] });
+    });
+  }
+});
+
 describe('the catalogue', () => {
   it("names each scenario module's file after the scenario, as refScope reads it", async () => {
     const dir = resolve(import.meta.dirname, '../../packages/app/src/scenarios');

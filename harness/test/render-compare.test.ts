@@ -124,7 +124,7 @@ describe('renderComparisonMarkdown', () => {
     // Two sessions apart: ±11.7 % allowed between them, so a 5 % change could not have been seen.
     expect(clean).not.toContain('✓ 0 regressions');
     expect(clean).toMatch(
-      /\*\*\? no change beyond 1\d\.\d % found: two separate sessions cannot see less; use bench:ab \(A and B alternating in one session\) to see ±5 %\*\* \(0 regressions, 0 improvements, 1 unchanged\)/,
+      /\*\*\? no change beyond 1\d\.\d % found: two separate sessions cannot see less; use bench:ab \(A and B alternating in one session\) to see ±5 %\*\* \(0 regressions, 0 improvements, 0 unchanged, 1 that could not see ±5 %\)/,
     );
     // and the cell's row says the same, not "= unchanged"
     expect(clean).toMatch(/\| \? no change beyond 1\d\.\d % \(req\/s\) \|/);

@@ -15,6 +15,8 @@ export interface AbFlags {
   b: string;
   /** The practical margin of a heavy cell, as a share. */
   margin: number;
+  /** --strict: a cell left inconclusive fails the gate too. */
+  strict: boolean;
   /** Every other argument: bench flags. */
   rest: string[];
 }
@@ -24,8 +26,13 @@ const OWN = ['a', 'b', 'margin'] as const;
 export function splitAbFlags(argv: readonly string[]): AbFlags {
   const own: Partial<Record<(typeof OWN)[number], string>> = {};
   const rest: string[] = [];
+  let strict = false;
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i] ?? '';
+    if (arg === '--strict') {
+      strict = true;
+      continue;
+    }
     const name = OWN.find((n) => arg === `--${n}` || arg.startsWith(`--${n}=`));
     if (name === undefined) {
       rest.push(arg);
@@ -37,18 +44,20 @@ export function splitAbFlags(argv: readonly string[]): AbFlags {
     own[name] = value;
   }
   if (own.a === undefined || own.b === undefined)
-    throw new FlagError('bench:ab needs --a VARIANT and --b VARIANT (file:<module>, env:KEY=VALUE, runtime:<name@version>, ref:<git ref>)');
+    throw new FlagError('needs --a VARIANT and --b VARIANT (file:<module>, env:KEY=VALUE, runtime:<name@version>, ref:<git ref>)');
   const percent = numberFlag('margin', own.margin, 0.1, 50, false);
-  return { a: own.a, b: own.b, margin: percent === undefined ? DEFAULT_MARGIN : percent / 100, rest };
+  return { a: own.a, b: own.b, margin: percent === undefined ? DEFAULT_MARGIN : percent / 100, strict, rest };
 }
 
 /**
  * 1 when any cell regressed, B failed where A measured (a change that breaks a cell must not pass
- * as "inconclusive"), or nothing was measured; else 0. Bad input never gets this far (2).
+ * as "inconclusive"), nothing was measured, or with `strict` a cell could neither find nor rule
+ * out a change of its margin; else 0. Bad input never gets this far (2).
  */
-export function abExitCode(report: Report): number {
+export function abExitCode(report: Report, strict = false): number {
   if (!report.results.some((r) => r.status !== 'failed')) return 1;
   if (report.ab?.cells.some((c) => c.bFailed === true)) return 1;
+  if (strict && (report.ab?.counts.inconclusive ?? 0) > 0) return 1;
   return (report.ab?.counts.regressed ?? 0) > 0 ? 1 : 0;
 }
 
@@ -70,7 +79,9 @@ export const AB_PLAN = { roundsPerProcess: 2, minPairs: 6, maxPairs: 50, budgetS
 export function abSchedule(plan: Plan, argv: readonly string[]): void {
   const given = (flag: string): boolean => argv.some((arg) => arg === `--${flag}` || arg.startsWith(`--${flag}=`));
   if (given('server-processes'))
-    throw new FlagError(`--server-processes: bench:ab starts a new pair of server processes every ${AB_PLAN.roundsPerProcess} rounds`);
+    throw new FlagError(
+      `--server-processes is not for bench:ab: it starts a new pair of server processes every ${AB_PLAN.roundsPerProcess} rounds itself`,
+    );
   if (argv.includes('--quick')) return;
   const per = AB_PLAN.roundsPerProcess;
   const whole = (rounds: number): number => Math.ceil(rounds / per) * per;

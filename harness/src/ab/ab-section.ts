@@ -100,7 +100,7 @@ function explanation(report: Report, ab: AbPlan): string {
     `round by round, with its 95 % interval: ${intervalUnits(report)} Rounds in which another process used the CPU beside either side are left out. regressed / improved: the interval excludes 1 and the change is at least ` +
     `${Math.round(FLAG_SHARE * 100)} % of the margin (±${pct(ab.margin)}, hello ±${pct(throughputMargin('hello', ab.margin))}); unchanged: the whole interval within ` +
     `the margin; inconclusive: anything else (an interval wider than the margin or reaching past it, too few paired rounds, a cell that failed on either side). ` +
-    `"could see" is the smallest change the pair could have flagged.${speedWords(report)}`
+    `"could see" is the smallest change the pair could have flagged: a change read at that size or more would have been (a true change of that size is read above it about half the time; one of the margin 9 times in 10 once a cell's interval is half the margin wide).${speedWords(report)}`
   );
 }
 
@@ -174,7 +174,8 @@ export function pairsAdvice(report: Pick<Report, 'ab' | 'timing' | 'parameters'>
   const scale = Math.max(0, ...short.map((c) => (c.pairsNeeded ?? 0) / (c.processPairs ?? Number.POSITIVE_INFINITY)));
   if (short.length === 0 || had === 0 || scale === 0) return undefined;
   const named = short.slice(0, 4).map((c, i) => `${cellName(c)}${i === 0 ? ' would need' : ''} about ${c.pairsNeeded}`);
-  const rest = short.length > named.length ? `, and ${short.length - named.length} more cells` : '';
+  const more = short.length - named.length;
+  const rest = more > 0 ? `, and ${more} more cell${more === 1 ? '' : 's'}` : '';
   const wall = report.timing?.wallSec;
   const { maxRuns, roundsPerProcess } = report.parameters;
   const per = roundsPerProcess ?? 1;

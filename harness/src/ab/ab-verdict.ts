@@ -303,7 +303,7 @@ export function judgeAb(
   if (interval === undefined)
     return {
       ...none(
-        `${rounds.length} paired round(s)${shared === 0 ? '' : ` (${shared} more left out: another process used the CPU)`}, ${MIN_PAIRS} needed for an interval: run with --runs ${Math.max(4, MIN_PAIRS)} or more`,
+        `${rounds.length} paired round(s)${shared === 0 ? '' : ` (${shared} more left out: another process used the CPU)`}, ${MIN_PAIRS} needed for an interval: run without --quick (a verdict needs pairs of server processes), or with --runs ${Math.max(4, MIN_PAIRS)} or more for --quick's estimate`,
         rounds.length,
       ),
       ...sharedNote,
@@ -334,7 +334,7 @@ function onePair({ ratio, ci95, pairs }: { ratio: number; ci95: [number, number]
     verdict: 'inconclusive',
     // It could flag no change at all, whatever its interval over rounds.
     detectable: null,
-    reason: `its ${pairs} paired rounds ran on one pair of server processes: B ${signedPct(ratio)} (${ci95[0].toFixed(3)}-${ci95[1].toFixed(3)}x over rounds) speaks for those two processes, not for the code, since a server process can run apart by itself for its whole life; run without --quick, or with more --runs (bench:ab starts a new pair every 2 rounds and judges over at least ${MIN_PROCESS_PAIRS} pairs) to see a change of ±${pct(margin)}`,
+    reason: `its ${pairs} paired rounds ran on one pair of server processes: B ${signedPct(ratio)} (${ci95[0].toFixed(3)}-${ci95[1].toFixed(3)}x over rounds) speaks for those two processes, not for the code, since a server process can run apart by itself for its whole life; run without --quick (more --runs keep --quick's one pair): bench:ab then starts a new pair of server processes every 2 rounds and judges over the pairs, to see a change of ±${pct(margin)}`,
   };
 }
 

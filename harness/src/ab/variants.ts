@@ -71,7 +71,9 @@ function parseEnv(flag: string, raw: string, value: string): Record<string, stri
 export function checkPair(a: Variant, b: Variant): void {
   if (a.kind !== b.kind) throw new FlagError(`--a ${a.raw} and --b ${b.raw}: both sides must be of one kind (${a.kind}: or ${b.kind}:)`);
   if (a.kind === 'runtime' && b.kind === 'runtime' && a.request.name !== b.request.name)
-    throw new FlagError(`--a ${a.raw} and --b ${b.raw}: two installations of one runtime (node@24 against node@26), not two runtimes`);
+    throw new FlagError(
+      `--a ${a.raw} and --b ${b.raw}: a runtime: pair is two installations of one runtime (as node@24 against node@26), not two runtimes`,
+    );
 }
 
 /** The scenario module of a file: variant, loaded and checked as --scenario-file is; its name. */
@@ -105,7 +107,12 @@ export function sideLane(variant: Variant, runtime: RuntimeName, side: Side, log
     case 'env':
       return { spec: { ...runtimeSpec(runtime), label }, env: variant.env };
     case 'runtime':
-      return { spec: { ...resolveRequest(variant.request, { log }), label } };
+      try {
+        return { spec: { ...resolveRequest(variant.request, { log }), label } };
+      } catch (error) {
+        if (!(error instanceof FlagError)) throw error;
+        throw new FlagError(`--${side.toLowerCase()} ${variant.raw}: ${error.message.replace(/^--runtimes: [^:]*: /, '')}`);
+      }
     case 'ref':
       // A worktree of its own, installed first (ref.ts refSpec): not a variation of this checkout.
       throw new Error(`${variant.raw}: a ref: side's installation comes from ref.ts`);

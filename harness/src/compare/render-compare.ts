@@ -75,7 +75,10 @@ function unseenChange(t: ComparedCell['throughput']): number | undefined {
 /** "2 regressions, 1 improvement, 20 unchanged, at 5 % threshold and p < 0.05". */
 export function verdictLine(c: ReportComparison): string {
   const n = c.counts;
-  const parts = [plural(n.regressed, 'regression'), plural(n.improved, 'improvement'), `${n.unchanged} unchanged`];
+  // A cell that could not see its margin is no evidence of "unchanged": counted apart.
+  const blind = c.cells.filter((cell) => cell.kind === 'compared' && unseenChange(cell.throughput) !== undefined).length;
+  const parts = [plural(n.regressed, 'regression'), plural(n.improved, 'improvement'), `${n.unchanged - blind} unchanged`];
+  if (blind > 0) parts.push(`${blind} that could not see ±${formatPercentOf(c.threshold)}`);
   if (n.notTestable > 0) parts.push(`${n.notTestable} not testable`);
   if (n.notCompared > 0) parts.push(`${n.notCompared} not compared`);
   if (n.added > 0) parts.push(`${n.added} only in current`);

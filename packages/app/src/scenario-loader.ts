@@ -97,6 +97,12 @@ export async function setupScenarios(scenarios: readonly LoadedScenario[], setti
   }
 }
 
+/** The error's first line, and the next one too where the first only leads into it ("Transform failed with 1 error:"). */
 function firstLine(error: unknown): string {
-  return ((error instanceof Error ? error.message : String(error)).split('\n')[0] ?? '').trim();
+  const lines = (error instanceof Error ? error.message : String(error))
+    .split('\n')
+    .map((line) => line.trim())
+    .filter((line) => line !== '');
+  const [first = '', next] = lines;
+  return first.endsWith(':') && next !== undefined ? `${first} ${next}` : first;
 }

@@ -40,6 +40,9 @@ export function runsText(p: Parameters, cells: readonly Pick<CellResult, 'status
   const high = Math.max(...counts);
   const taken = low === high ? `${low} run${low === 1 ? '' : 's'}` : `${low} to ${high} runs`;
   if (!allowedMore || p.targetPrecision === undefined) return taken;
+  // bench:ab stops on B/A's interval over pairs of processes, not on each lane's own precision.
+  if (p.ab !== undefined)
+    return `${taken} (more, up to ${p.maxRuns}, while a cell's B/A interval was wider than half its margin, within a ${p.budgetSec ?? '?'} s budget: the A/B section)`;
   const goal = `±${Math.round(p.targetPrecision * 100)} %`;
   return high > p.runs
     ? `${taken} (more, up to ${p.maxRuns}, while a cell's interval was wider than ${goal} of its median, within the time budget)`
@@ -56,6 +59,11 @@ export function precisionLegend(p: Parameters): string[] {
   }
   if (p.targetPrecision === undefined) return [];
   const goal = `${(p.targetPrecision * 100).toFixed(0)} %`;
+  if (p.ab !== undefined)
+    return [
+      `Runs were added while a cell's B/A interval over pairs of server processes was wider than half its margin${p.budgetSec === undefined ? '' : `, within a ${p.budgetSec} s budget`} (the A/B section); (±x %) is the precision each lane's median reached.`,
+      "Modes were measured in alternating rounds: a ratio is the geometric mean of the rounds' ratios, with its 95 % interval.",
+    ];
   return [
     `Runs were added until each cell's interval was within ±${goal} of its median (hello ±${(p.targetPrecision * 200).toFixed(0)} %)${p.budgetSec === undefined ? '' : ` while within a ${p.budgetSec} s budget`}; (±x %) is the precision reached.`,
     "Modes were measured in alternating rounds: a ratio is the geometric mean of the rounds' ratios, with its 95 % interval.",
