@@ -4,7 +4,7 @@
 import { resolve } from 'node:path';
 import type { RuntimeName } from '@bench/app';
 import { abConsole, abFeatures } from './ab/ab-section.ts';
-import { abExitCode, abPairNeed, abSchedule, splitAbFlags } from './ab/ab-flags.ts';
+import { abExitCode, abPairNeed, abSchedule, flagGiven, splitAbFlags } from './ab/ab-flags.ts';
 import { checkPair, laneLabel, moduleName, parseVariant, type Side, sideLane, sideRecord, type Variant } from './ab/variants.ts';
 import { checkoutRef, type RefCheckout, refSpec, unknownServerFlags } from './ab/ref.ts';
 import { changedFiles, type RefScope, refScope, scopeWords } from './ab/ref-scope.ts';
@@ -35,12 +35,12 @@ async function main({ signal }: CommandContext): Promise<number> {
   if (a.kind === 'file' && b.kind === 'file') {
     const [nameA, nameB] = [await moduleName('a', a), await moduleName('b', b)];
     if (nameA !== nameB) throw new FlagError(`--a ${a.raw} and --b ${b.raw}: the modules must share their name ("${nameA}", "${nameB}")`);
-    if (!given(rest, 'scenarios')) argv = [...rest, '--scenarios', nameA];
+    if (!flagGiven(rest, 'scenarios')) argv = [...rest, '--scenarios', nameA];
     moduleScenario = nameA;
   }
   // Two commits: only the cells their difference can reach (a ref pointing at one commit twice is an A/A, measured as asked).
   let scope: RefScope | undefined;
-  if (a.kind === 'ref' && b.kind === 'ref' && a.commit !== b.commit && !given(rest, 'scenarios') && !given(rest, 'sweep')) {
+  if (a.kind === 'ref' && b.kind === 'ref' && a.commit !== b.commit && !flagGiven(rest, 'scenarios') && !flagGiven(rest, 'sweep')) {
     scope = refScope(changedFiles(a.commit, b.commit), scenarioNames());
     const words = scopeWords(scope, `${a.commit.slice(0, 10)} and ${b.commit.slice(0, 10)}`);
     console.error(`bench:ab: ${words}`);
@@ -59,7 +59,7 @@ async function main({ signal }: CommandContext): Promise<number> {
   if (plan.versions !== undefined)
     throw new FlagError('--runtimes names versions: compare two with --a runtime:node@24 --b runtime:node@26');
   if (a.kind === 'runtime' && b.kind === 'runtime') {
-    if (given(rest, 'runtimes') && plan.runtimes.join(',') !== a.request.name)
+    if (flagGiven(rest, 'runtimes') && plan.runtimes.join(',') !== a.request.name)
       throw new FlagError(
         `--runtimes ${plan.runtimes.join(',')}: a runtime: pair measures ${a.request.name} alone (its two installations)`,
       );
@@ -133,8 +133,6 @@ function abPlan(a: Variant, b: Variant, runtimes: readonly RuntimeName[], margin
     margin,
   };
 }
-
-const given = (argv: readonly string[], flag: string) => argv.some((arg) => arg === `--${flag}` || arg.startsWith(`--${flag}=`));
 
 let forceStop = () => {};
 

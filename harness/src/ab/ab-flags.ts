@@ -23,6 +23,10 @@ export interface AbFlags {
 
 const OWN = ['a', 'b', 'margin'] as const;
 
+/** Whether the command line names `--flag`, as `--flag value` or `--flag=value`. */
+export const flagGiven = (argv: readonly string[], flag: string): boolean =>
+  argv.some((arg) => arg === `--${flag}` || arg.startsWith(`--${flag}=`));
+
 export function splitAbFlags(argv: readonly string[]): AbFlags {
   const own: Partial<Record<(typeof OWN)[number], string>> = {};
   const rest: string[] = [];
@@ -77,7 +81,7 @@ export const AB_PLAN = { roundsPerProcess: 2, minPairs: 6, maxPairs: 50, budgetS
 
 /** Sets the plan's runs to bench:ab's shape, keeping what the user gave (--runs, --max-runs, --budget: rounded to whole pairs). --quick keeps bench's. */
 export function abSchedule(plan: Plan, argv: readonly string[]): void {
-  const given = (flag: string): boolean => argv.some((arg) => arg === `--${flag}` || arg.startsWith(`--${flag}=`));
+  const given = (flag: string): boolean => flagGiven(argv, flag);
   if (given('server-processes'))
     throw new FlagError(
       `--server-processes is not for bench:ab: it starts a new pair of server processes every ${AB_PLAN.roundsPerProcess} rounds itself`,

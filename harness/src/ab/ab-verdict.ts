@@ -89,6 +89,9 @@ export const FLAG_SHARE = 0.6;
  */
 export const POWER_SHARE = 0.5;
 
+/** The whole interval within ±margin, symmetric in B/A's log (1/1.05 to 1.05 for 5 %): "unchanged". */
+const withinMargin = (ci95: readonly [number, number], margin: number): boolean => ci95[0] >= 1 / (1 + margin) && ci95[1] <= 1 + margin;
+
 /** The log half-width a cell's interval stops at (abNeed) and is held to when its need is told (pairsToSee). */
 const stopHalfWidth = (margin: number): number => Math.log1p(margin * POWER_SHARE);
 
@@ -193,7 +196,7 @@ function speedShift(logSpeeds: readonly number[]): [number, number] | undefined 
 function unchangedOnBoth(judged: AbJudgement, adjusted: SpeedAdjusted | undefined): AbJudgement {
   if (judged.verdict !== 'unchanged' || adjusted === undefined) return judged;
   const [lo, hi] = adjusted.unadjusted.ci95;
-  if (lo >= 1 / (1 + judged.margin) && hi <= 1 + judged.margin) return judged;
+  if (withinMargin(adjusted.unadjusted.ci95, judged.margin)) return judged;
   const [alo, ahi] = judged.ci95 ?? [lo, hi];
   return {
     ...judged,
@@ -353,7 +356,7 @@ export function judgeRatio(
   const half = (Math.log(ci95[1]) - Math.log(ci95[0])) / 2;
   const detectable = round4(Math.max(Math.expm1(half), margin * FLAG_SHARE));
   const beyond = Math.abs(Math.log(ratio)) >= Math.log1p(margin * FLAG_SHARE);
-  const within = ci95[0] >= 1 / (1 + margin) && ci95[1] <= 1 + margin;
+  const within = withinMargin(ci95, margin);
   const verdict: AbVerdict = !holdsOne(ci95) && beyond ? (ratio < 1 ? 'regressed' : 'improved') : within ? 'unchanged' : 'inconclusive';
   const base = { verdict, ratio, ci95, pairs, margin, detectable };
   if (verdict !== 'inconclusive') return base;
@@ -369,7 +372,7 @@ export function judgeRatio(
   const needed = seeing > (processPairs ?? 0) ? seeing : undefined;
   const more =
     needed === undefined
-      ? processPairs !== undefined && Math.expm1(half) <= margin
+      ? processPairs !== undefined
         ? `its interval is as narrow as the rule stops at, just off centre: B's change lies near the margin or the flag's floor, and only more pairs than the rule asks for (a higher --runs) would say on which side`
         : 'give it more (--max-runs, --budget) or a quieter host'
       : needed === Number.POSITIVE_INFINITY
