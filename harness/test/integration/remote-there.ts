@@ -190,9 +190,15 @@ export async function servingGroupThere(count: number): Promise<number[]> {
 /** The serving members of a process group there: server processes that are not their group's leader. */
 export function servingMembersThere(): number[] {
   return oursThere(/runtimes\/node\/server\.ts/).filter((pid) => {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    const pgid = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[2]);
-    return pgid !== pid && !readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes('bench-remote');
+    // A server seen ending (see above) can be gone before its /proc files are read: not a member.
+    try {
+      const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+      const pgid = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[2]);
+      return pgid !== pid && !readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes('bench-remote');
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === 'ENOENT' || (error as NodeJS.ErrnoException).code === 'ESRCH') return false;
+      throw error;
+    }
   });
 }
 
