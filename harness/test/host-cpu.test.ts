@@ -2,7 +2,7 @@
 // /proc. A busy child outside the tree must show; the same work inside the tree must not.
 import { spawn } from 'node:child_process';
 import { afterEach, describe, expect, it } from 'vitest';
-import { othersCores, readCpu } from '../src/system/host-cpu.ts';
+import { hostBusyMs, othersCores, readCpu } from '../src/system/host-cpu.ts';
 import { sharedHostReason } from '../src/system/host-speed.ts';
 import { hostHealth } from '../src/report/text/host-health.ts';
 import { environment, makeRun } from './fixtures.ts';
@@ -64,6 +64,13 @@ describe.skipIf(process.platform !== 'linux')('other processes on the host', () 
       text: '⚠ Other processes used the CPU during runs of 1 of 2 cells (node file/sync): their ratios read inconclusive, and `bench:compare` does not judge them.',
       warn: true,
     });
+  });
+
+  it("counts processes' time only: irq and softirq are the harness's own traffic as often as anyone's", () => {
+    // cpu  user nice system idle iowait irq softirq steal: 100 ticks a second here and on most hosts.
+    const ticks = hostBusyMs('cpu  1000 10 500 9000 40 0 0 7\ncpu0 1 2 3\n');
+    expect(hostBusyMs('cpu  1000 10 500 9000 40 300 2500 7\n')).toBe(ticks);
+    expect(hostBusyMs('cpu  1001 10 500 9000 40 0 0 7\n')).toBeGreaterThan(ticks);
   });
 
   it('never reads below 0 cores, and 0 for no time', () => {

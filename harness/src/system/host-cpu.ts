@@ -2,33 +2,42 @@ import { readFileSync } from 'node:fs';
 import { processStats, reapedCpuMs, statCpuMs, ticksMs } from './proc.ts';
 
 /**
- * What other processes took of this host's CPU during a run: the host's busy time (/proc/stat)
- * less what the harness's own process tree used (the harness, its load generator, probe and
- * sampler children, the servers it started). The host check and the speed sampler see a host
+ * What other processes took of this host's CPU during a run: the host's time in processes
+ * (/proc/stat) less what the harness's own process tree used (the harness, its load generator,
+ * probe and sampler children, the servers it started) and the kernel's own threads. The host check and the speed sampler see a host
  * that is slower; this sees a host that is shared, which they can read as one that held its speed
  * (docs/methodology.md, "A host shared with other work"). Linux only: undefined where /proc
  * cannot be read.
  */
 export interface CpuReading {
-  /** The host's busy CPU time so far (user, nice, system, irq, softirq), in ms. */
+  /** The host's CPU time so far in processes (user, nice, system), in ms. */
   hostMs: number;
-  /** The CPU time of the harness's process tree so far, in ms. */
+  /** The CPU time so far of the harness's process tree and of the kernel's own threads, in ms. */
   ownMs: number;
 }
 
-/** Busy CPU time of the whole host: steal (the hypervisor's) and idle and iowait are not use by anyone here. */
-function hostBusyMs(stat: string): number {
+/**
+ * CPU time of the whole host spent in processes, from /proc/stat's first line. Steal (the
+ * hypervisor's), idle and iowait are no one's use here; irq and softirq are left out too, with
+ * the kernel's threads (ownMs): loopback traffic and the page cache put the harness's own work
+ * there, so a server that sends more or reads more would raise them, and its rounds would be
+ * left out as shared (ab/ab-verdict.ts) for what it did itself.
+ */
+export function hostBusyMs(stat: string): number {
   const fields = (stat.split('\n', 1)[0] ?? '').trim().split(/\s+/).slice(1).map(Number);
-  const [user = 0, nice = 0, system = 0, , , irq = 0, softirq = 0] = fields;
-  return ticksMs(user + nice + system + irq + softirq);
+  const [user = 0, nice = 0, system = 0] = fields;
+  return ticksMs(user + nice + system);
 }
+
+/** The kernel's thread parent (kthreadd): ksoftirqd, kworker and the rest run below it. */
+const KERNEL_THREADS = 2;
 
 /**
  * CPU time of `root` and every process below it (each process's stat covers all its threads),
  * with the children each has reaped (cutime, cstime): a child that exits during a run moves its
  * time to its parent's count, so it is still counted as the tree's.
  */
-function treeCpuMs(root: number): number {
+function treeCpuMs(roots: readonly number[]): number {
   const parent = new Map<number, number>();
   const cpu = new Map<number, number>();
   for (const { pid, fields } of processStats()) {
@@ -38,7 +47,7 @@ function treeCpuMs(root: number): number {
   let total = 0;
   for (const [pid, ms] of cpu) {
     for (let p: number | undefined = pid; p !== undefined && p > 1; p = parent.get(p)) {
-      if (p === root) {
+      if (roots.includes(p)) {
         total += ms;
         break;
       }
@@ -50,7 +59,7 @@ function treeCpuMs(root: number): number {
 /** A reading now, for the tree rooted at `root` (the harness's own pid). */
 export function readCpu(root: number): CpuReading | undefined {
   try {
-    return { hostMs: hostBusyMs(readFileSync('/proc/stat', 'utf8')), ownMs: treeCpuMs(root) };
+    return { hostMs: hostBusyMs(readFileSync('/proc/stat', 'utf8')), ownMs: treeCpuMs([root, KERNEL_THREADS]) };
   } catch {
     return undefined;
   }
