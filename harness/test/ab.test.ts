@@ -82,6 +82,9 @@ describe('judgeRatio', () => {
     // significant, but under the floor: not a regression
     expect(judgeRatio(0.972, [0.955, 0.99], 8, 0.05).verdict).toBe('unchanged');
     expect(judgeRatio(1.06, [1.03, 1.09], 8, 0.05).verdict).toBe('improved');
+    // Judged as computed, shown to 4 significant figures: a lower bound of 1.00004 excludes 1,
+    // though the report prints it as 1.
+    expect(judgeRatio(1.031, [1.00004, 1.0629], 8, 0.05)).toMatchObject({ verdict: 'improved', ci95: [1, 1.063] });
   });
 
   it('unchanged: the whole interval within the margin, even when a small change is significant', () => {
@@ -227,6 +230,15 @@ describe('judgeAb and compareAb', () => {
     expect(abHeadline(ab)).toBe('✗ 1 regressed, 0 improved, 1 unchanged, 0 inconclusive');
     expect(verdictWords(ab.cells[0]!)).toMatch(/^regressed: B -5.\d % requests\/s \(95 % CI .*\); this pair could see \d+\.\d %$/);
     expect(verdictWords(ab.cells[1]!)).toMatch(/^unchanged: within ±5.0 % \(.*\); this pair could see 3.0 %$/);
+    // Read with the cells' flags: a client-bound side served as fast as the client asked, so
+    // "unchanged" could hide a slower server; a change read despite it stands.
+    const bound = (c: (typeof results)[number]) => ({ ...c, flags: ['client-bound' as const] });
+    const flagged = compareAb([results[0]!, bound(results[1]!), bound(results[2]!), results[3]!], plan).cells;
+    expect(flagged.map((c) => c.verdict)).toEqual(['regressed', 'inconclusive']);
+    expect(flagged[0]?.flags).toEqual({ a: [], b: ['client-bound'] });
+    expect(verdictWords(flagged[0]!)).toMatch(/this pair could see \d+\.\d %; ⚠ client-bound \(B\)$/);
+    expect(flagged[1]?.reason).toMatch(/^the load generator, not the server, set the pace on A's side \(client-bound\)/);
+    expect(ab.cells[1]?.flags).toBeUndefined();
     const report = { results, ab } as unknown as Report;
     expect(abExitCode(report)).toBe(1);
     expect(abExitCode({ ...report, ab: { ...ab, counts: { ...ab.counts, regressed: 0 } } })).toBe(0);
@@ -236,7 +248,7 @@ describe('judgeAb and compareAb', () => {
     expect(abExitCode(open, true)).toBe(1);
   });
 
-  it('widens a cell measured on two process pairs by the between-pair variance pooled over the cells', () => {
+  it('widens a cell measured on two process pairs by the between-pair variance pooled over its scenario and mode', () => {
     // Rounds 1-2 on one pair of servers, 3-4 on the next: B's first server ran 8 % slow in both its rounds.
     const split = (label: string, rps: number[]) => ({
       ...cell(label, rps),
@@ -255,6 +267,17 @@ describe('judgeAb and compareAb', () => {
     const width = (ci: [number, number] | undefined) => (ci === undefined ? 0 : ci[1] - ci[0]);
     expect(width(two?.ci95)).toBeGreaterThan(width(one.ci95));
     expect(two?.verdict).toBe('inconclusive');
+    // Pooled within a scenario and mode only: a file cell whose B processes ran 30 % apart
+    // leaves the hash cell's interval as it was.
+    const hash = [split('node-A', [1000, 1000, 1000, 1000]), split('node-B', [920, 921, 1000, 999])];
+    const alone = compareAb(hash, plan).cells[0];
+    const file = [
+      { ...split('node-A', [800, 800, 800, 800]), scenario: 'file' as const },
+      { ...split('node-B', [560, 561, 800, 799]), scenario: 'file' as const },
+    ];
+    const beside = compareAb([...hash, ...file], plan).cells;
+    expect(beside[0]?.ci95).toEqual(alone?.ci95);
+    expect(width(beside[1]?.ci95)).toBeGreaterThan(width(alone?.ci95));
   });
 
   it('with 3 process pairs or more, the interval is over the pairs: a pair that ran apart moves one unit, not every round', () => {

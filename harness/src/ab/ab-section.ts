@@ -15,7 +15,7 @@ import { escapeHtml } from '../report/render/html-escape.ts';
 import type { Headline, ReportFeatures, ReportSection } from '../report/section.ts';
 import { escapeCell } from '../report/text/formats.ts';
 import { FLAG_SHARE, judgeAb, ratiosByProcess, signedPct as signed } from './ab-verdict.ts';
-import { pooledBetween, processComponents } from '../stats/process-interval.ts';
+import { pooledBetween, processComponents, type ProcessComponents } from '../stats/process-interval.ts';
 
 const VERDICTS: readonly AbVerdict[] = ['regressed', 'improved', 'unchanged', 'inconclusive'];
 const pct = (share: number): string => `${(share * 100).toFixed(1)} %`;
@@ -23,18 +23,26 @@ const pct = (share: number): string => `${(share * 100).toFixed(1)} %`;
 /** Each A cell against B's cell of the same runtime, scenario, mode and input. */
 export function compareAb(results: readonly CellResult[], ab: AbPlan): AbComparison {
   const matched = matchCells(results, ab);
-  // The between-process variance of the log ratios, pooled over every cell measured on two or more process pairs.
-  const components = matched.flatMap(({ a, b }) =>
-    a.status === 'ok' && b?.status === 'ok' ? (processComponents({ groups: ratiosByProcess(a, b) }) ?? []) : [],
-  );
-  const between = components.length === 0 ? undefined : pooledBetween(components);
-  const cells: AbCell[] = matched.map(({ a, b }) => ({
-    runtime: a.runtime,
-    scenario: a.scenario,
-    mode: a.mode,
-    ...(a.query === undefined ? {} : { query: a.query }),
-    ...judgeAb(a, b, throughputMargin(a.scenario as ScenarioName, ab.margin), between),
-  }));
+  // The between-process variance of the log ratios, pooled over the cells of one scenario and
+  // mode measured on two or more process pairs (stats/process-interval.ts): their processes start
+  // alike and run the same work, where a file cell's processes can scatter ten times a hash
+  // cell's, and pooling the two would narrow the one and widen the other.
+  const kind = (c: CellResult): string => `${c.scenario}/${c.mode}`;
+  const components = new Map<string, ProcessComponents[]>();
+  for (const { a, b } of matched) {
+    const c = a.status === 'ok' && b?.status === 'ok' ? processComponents({ groups: ratiosByProcess(a, b) }) : undefined;
+    if (c !== undefined) components.set(kind(a), [...(components.get(kind(a)) ?? []), c]);
+  }
+  const cells: AbCell[] = matched.map(({ a, b }) => {
+    const mine = components.get(kind(a));
+    return {
+      runtime: a.runtime,
+      scenario: a.scenario,
+      mode: a.mode,
+      ...(a.query === undefined ? {} : { query: a.query }),
+      ...judgeAb(a, b, throughputMargin(a.scenario as ScenarioName, ab.margin), mine === undefined ? undefined : pooledBetween(mine)),
+    };
+  });
   const counts = Object.fromEntries(VERDICTS.map((v) => [v, cells.filter((c) => c.verdict === v).length])) as Record<AbVerdict, number>;
   return { cells, counts };
 }
@@ -58,18 +66,25 @@ function matchCells(results: readonly CellResult[], ab: AbPlan): { a: CellResult
   );
 }
 
-/** One verdict in words people act on. */
+/** One verdict in words people act on, with the flags it is to be read with. */
 export function verdictWords(c: AbCell): string {
   const ci = c.ci95 === undefined ? '' : `95 % CI ${signed(c.ci95[0])} to ${signed(c.ci95[1])}`;
-  switch (c.verdict) {
-    case 'regressed':
-    case 'improved':
-      return `${c.verdict}: B ${signed(c.ratio ?? 1)} requests/s (${ci}); this pair could see ${pct(c.detectable ?? 0)}`;
-    case 'unchanged':
-      return `unchanged: within ±${pct(c.margin)} (${signed(c.ratio ?? 1)}, ${ci}); this pair could see ${pct(c.detectable ?? 0)}`;
-    case 'inconclusive':
-      return `inconclusive: ${c.reason ?? ''}`;
-  }
+  const seen = `this pair could see ${pct(c.detectable ?? 0)}`;
+  const words =
+    c.verdict === 'inconclusive'
+      ? `inconclusive: ${c.reason ?? ''}`
+      : c.verdict === 'unchanged'
+        ? `unchanged: within ±${pct(c.margin)} (${signed(c.ratio ?? 1)}, ${ci}); ${seen}`
+        : `${c.verdict}: B ${signed(c.ratio ?? 1)} requests/s (${ci}); ${seen}`;
+  return `${words}${flagWords(c)}`;
+}
+
+/** "; ⚠ client-bound (B), unstable (A and B)": each flag with the sides it is on. */
+function flagWords(c: AbCell): string {
+  if (c.flags === undefined) return '';
+  const { a, b } = c.flags;
+  const notes = [...new Set([...a, ...b])].map((f) => `${f} (${a.includes(f) && b.includes(f) ? 'A and B' : a.includes(f) ? 'A' : 'B'})`);
+  return notes.length === 0 ? '' : `; ⚠ ${notes.join(', ')}`;
 }
 
 const cellName = (c: AbCell): string => `${c.runtime} ${c.scenario}/${c.mode}${c.query === undefined ? '' : `?${c.query}`}`;
@@ -251,6 +266,7 @@ function abSection(report: Report): ReportSection | undefined {
     kind: 'ab',
     id: 'ab',
     title: 'A/B',
+    lead: true,
     headlines: report.ab.cells.map(headline),
     markdown: () => markdown,
     html: () => abHtml(report),

@@ -33,9 +33,10 @@
 import { sampleCorrelation, sampleStandardDeviation } from 'simple-statistics';
 import type { AbCell, AbVerdict, SpeedAdjusted } from '../model/ab.ts';
 import type { CellResult, RunResult } from '../model/cell.ts';
+import type { Flag } from '../model/names.ts';
 import { sharedRun } from '../system/host-speed.ts';
 import { budgetNeed, runsToGoal } from '../bench/budget.ts';
-import { holdsOne, MIN_PAIRS, pairedRatioInterval } from '../stats/paired.ts';
+import { exactRatioInterval, holdsOne, MIN_PAIRS, roundedInterval } from '../stats/paired.ts';
 import { acrossProcessInterval, processComponents } from '../stats/process-interval.ts';
 import { adjustedMean } from '../stats/covariate.ts';
 
@@ -51,17 +52,19 @@ export type AbJudgement = Pick<
   | 'detectable'
   | 'reason'
   | 'bFailed'
+  | 'flags'
   | 'speedAdjusted'
   | 'pairsNeeded'
 >;
 
-/** The interval over process pairs (overPairs). */
+/** The interval over process pairs (overPairs), at full precision: the rule judges on it, the report rounds it. */
 interface OverPairs {
   ratio: number;
   ci95: [number, number];
   /** Process pairs: the interval's units. */
   pairs: number;
-  speedAdjusted?: SpeedAdjusted;
+  /** Where ratio and ci95 are adjusted for the machine's speed: the plain interval, and the fit as the report keeps it. */
+  adjusted?: { plain: [number, number]; record: SpeedAdjusted };
   /** The machine's speed during B's runs over A's, where its interval excluded 1 (speedShift): not adjusted. */
   speedShifted?: [number, number];
 }
@@ -155,7 +158,7 @@ function pairUnits(rounds: readonly PairedRound[]): { y: number; x?: number }[] 
 function overPairs(rounds: readonly PairedRound[]): OverPairs | undefined {
   const units = pairUnits(rounds);
   if (units.length < MIN_PROCESS_PAIRS) return undefined;
-  const plain = pairedRatioInterval(units.map((u) => Math.exp(u.y)));
+  const plain = exactRatioInterval(units.map((u) => Math.exp(u.y)));
   if (plain === undefined) return undefined;
   const xs = units.flatMap((u) => (u.x === undefined ? [] : [u.x]));
   if (xs.length < units.length) return { ...plain, pairs: units.length };
@@ -166,11 +169,15 @@ function overPairs(rounds: readonly PairedRound[]): OverPairs | undefined {
     xs,
   );
   if (fit === undefined) return { ...plain, pairs: units.length };
+  const { ratio, ci95 } = roundedInterval(plain);
   return {
-    ratio: sig4(Math.exp(fit.mean)),
-    ci95: [sig4(Math.exp(fit.mean - fit.half)), sig4(Math.exp(fit.mean + fit.half))],
+    ratio: Math.exp(fit.mean),
+    ci95: [Math.exp(fit.mean - fit.half), Math.exp(fit.mean + fit.half)],
     pairs: units.length,
-    speedAdjusted: { slope: round4(fit.slope), correlation: round4(fit.correlation), unadjusted: { ratio: plain.ratio, ci95: plain.ci95 } },
+    adjusted: {
+      plain: plain.ci95,
+      record: { slope: round4(fit.slope), correlation: round4(fit.correlation), unadjusted: { ratio, ci95 } },
+    },
   };
 }
 
@@ -182,7 +189,7 @@ function overPairs(rounds: readonly PairedRound[]): OverPairs | undefined {
  * take part of B's own change out. Such a cell keeps the plain interval, and says why.
  */
 function speedShift(logSpeeds: readonly number[]): [number, number] | undefined {
-  const interval = pairedRatioInterval(logSpeeds.map((x) => Math.exp(x)));
+  const interval = exactRatioInterval(logSpeeds.map((x) => Math.exp(x)));
   return interval === undefined || holdsOne(interval.ci95) ? undefined : interval.ci95;
 }
 
@@ -193,10 +200,10 @@ function speedShift(logSpeeds: readonly number[]): [number, number] | undefined 
  * change taken out: enough to hide a regression of the margin behind "unchanged", the one verdict
  * that lets a change through. The rest of the rule keeps the adjusted interval.
  */
-function unchangedOnBoth(judged: AbJudgement, adjusted: SpeedAdjusted | undefined): AbJudgement {
+function unchangedOnBoth(judged: AbJudgement, adjusted: OverPairs['adjusted']): AbJudgement {
   if (judged.verdict !== 'unchanged' || adjusted === undefined) return judged;
-  const [lo, hi] = adjusted.unadjusted.ci95;
-  if (withinMargin(adjusted.unadjusted.ci95, judged.margin)) return judged;
+  const [lo, hi] = adjusted.plain;
+  if (withinMargin(adjusted.plain, judged.margin)) return judged;
   const [alo, ahi] = judged.ci95 ?? [lo, hi];
   return {
     ...judged,
@@ -281,6 +288,40 @@ export function judgeAb(
       ...(bBroke ? { bFailed: true } : {}),
     };
   if (b.status !== 'ok') return { ...none(`${status('B', b)}: fix it, then run again`), bFailed: true };
+  return withFlags(judgeMeasured(a, b, margin, between), a.flags, b.flags);
+}
+
+/**
+ * The cell flags that bear on B/A of requests/s: a client that set the pace, requests that timed
+ * out (not in requests/s), counts that disagree. The others are the rule's own business already:
+ * unstable is the spread the interval carries, shared-host the rounds left out (sharedRounds),
+ * latency-censored a latency matter.
+ */
+const VERDICT_FLAGS: readonly Flag[] = ['client-bound', 'overloaded', 'count-mismatch'];
+
+/**
+ * A verdict read with the cells' flags (VERDICT_FLAGS). A client-bound side served as fast as the
+ * load generator could ask, not as fast as it could answer: B/A then compares the client with
+ * itself, and a cell reading "unchanged" could hide any slowdown the client's ceiling covered. It
+ * is inconclusive; a change read despite the ceiling stands. The flags travel with the verdict.
+ */
+function withFlags(judged: AbJudgement, aFlags: readonly Flag[], bFlags: readonly Flag[]): AbJudgement {
+  const [a, b] = [aFlags, bFlags].map((fs) => fs.filter((f) => VERDICT_FLAGS.includes(f)));
+  if (a === undefined || b === undefined || (a.length === 0 && b.length === 0)) return judged;
+  const flags = { flags: { a, b } };
+  const bound = [a.includes('client-bound') ? 'A' : '', b.includes('client-bound') ? 'B' : ''].filter((s) => s !== '');
+  if (judged.verdict !== 'unchanged' || bound.length === 0) return { ...judged, ...flags };
+  return {
+    ...judged,
+    ...flags,
+    verdict: 'inconclusive',
+    reason: `the load generator, not the server, set the pace on ${bound.length === 2 ? 'both sides' : `${bound[0]}'s side`} (client-bound), so requests/s could not show a slower server within what the client asked: no change is ruled out; give the load its own CPU (servers on another machine, --server-host) or judge a heavier cell`,
+  };
+}
+
+/** judgeAb on two measured cells. */
+function judgeMeasured(a: CellResult, b: CellResult, margin: number, between: { variance: number; df: number } | undefined): AbJudgement {
+  const none = (reason: string, pairs = 0): AbJudgement => ({ verdict: 'inconclusive', pairs, margin, detectable: null, reason });
   const { rounds, shared } = pairedRounds(a.runDetails, b.runDetails);
   const sharedNote = shared === 0 ? {} : { sharedRounds: shared };
   const pairs = overPairs(rounds);
@@ -293,16 +334,16 @@ export function judgeAb(
           rounds.length,
           margin,
           pairs.pairs,
-          adjustedNote(pairs.speedAdjusted) ?? shiftNote(pairs.speedShifted) ?? hostSpeedNote(rounds),
+          adjustedNote(pairs.adjusted?.record) ?? shiftNote(pairs.speedShifted) ?? hostSpeedNote(rounds),
         ),
-        pairs.speedAdjusted,
+        pairs.adjusted,
       ),
       processPairs: pairs.pairs,
-      ...(pairs.speedAdjusted === undefined ? {} : { speedAdjusted: pairs.speedAdjusted }),
+      ...(pairs.adjusted === undefined ? {} : { speedAdjusted: pairs.adjusted.record }),
       ...sharedNote,
     };
   const units = byProcess(rounds);
-  const interval = pairedRatioInterval(rounds.map((r) => r.ratio));
+  const interval = exactRatioInterval(rounds.map((r) => r.ratio));
   if (interval === undefined)
     return {
       ...none(
@@ -317,7 +358,7 @@ export function judgeAb(
     return { ...judgeRatio(interval.ratio, interval.ci95, interval.pairs, margin, undefined, hostSpeedNote(rounds)), ...sharedNote };
   const [lo, hi] = acrossProcessInterval(components, between);
   return {
-    ...judgeRatio(sig4(Math.exp(components.logMean)), [sig4(lo), sig4(hi)], interval.pairs, margin, units.length, hostSpeedNote(rounds)),
+    ...judgeRatio(Math.exp(components.logMean), [lo, hi], interval.pairs, margin, units.length, hostSpeedNote(rounds)),
     processPairs: units.length,
     ...sharedNote,
   };
@@ -358,7 +399,8 @@ export function judgeRatio(
   const beyond = Math.abs(Math.log(ratio)) >= Math.log1p(margin * FLAG_SHARE);
   const within = withinMargin(ci95, margin);
   const verdict: AbVerdict = !holdsOne(ci95) && beyond ? (ratio < 1 ? 'regressed' : 'improved') : within ? 'unchanged' : 'inconclusive';
-  const base = { verdict, ratio, ci95, pairs, margin, detectable };
+  // Judged on the figures as computed; the report shows them to 4 significant figures.
+  const base = { verdict, ratio: sig4(ratio), ci95: [sig4(ci95[0]), sig4(ci95[1])] as [number, number], pairs, margin, detectable };
   if (verdict !== 'inconclusive') return base;
   const interval = `its 95 % interval (${ci95[0].toFixed(3)}-${ci95[1].toFixed(3)}x)`;
   // An interval narrower than the margin can still reach past it, off centre: the pair could see

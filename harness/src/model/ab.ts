@@ -1,5 +1,7 @@
 /** report.json's A/B fields (bench:ab): what A and B were, and each cell's verdict on B over A. */
 
+import type { Flag } from './names.ts';
+
 export type AbKind = 'file' | 'env' | 'runtime' | 'ref';
 
 /** One side of an A/B as run: enough to say exactly what was measured. */
@@ -97,6 +99,11 @@ export interface AbCell {
    * served, which fails the gate as a regression does (exit 1).
    */
   bFailed?: true;
+  /**
+   * Each side's cell flags that bear on B/A (client-bound, overloaded, count-mismatch: report/flags.ts),
+   * present when either side has one: what to read the verdict with.
+   */
+  flags?: { a: Flag[]; b: Flag[] };
 }
 
 export interface AbComparison {

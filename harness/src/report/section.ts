@@ -30,6 +30,8 @@ export interface ReportSection {
   /** Stable id, used as the HTML anchor (no spaces). */
   id: string;
   title: string;
+  /** The answer to the run's own question (bench:ab's verdicts): placed right after the title, before the findings. */
+  lead?: boolean;
   headlines: Headline[];
   /** The answers drawn on the site's front page (a picture per question) and the findings; bench runs only. */
   answers?(): Answers;

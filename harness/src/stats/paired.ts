@@ -21,13 +21,28 @@ export const MIN_PAIRS = 3;
 
 const round4 = (x: number): number => Number(x.toPrecision(4));
 
-/** The t interval of the mean log ratio; undefined with fewer than MIN_PAIRS ratios or any not positive. */
+/** The t interval of the mean log ratio, rounded to 4 significant figures for a report; undefined as exactRatioInterval. */
 export function pairedRatioInterval(ratios: readonly number[]): PairedRatio | undefined {
+  const exact = exactRatioInterval(ratios);
+  return exact === undefined ? undefined : roundedInterval(exact);
+}
+
+/**
+ * The t interval of the mean log ratio at full precision, for a rule that judges on it (a bound
+ * rounded to 1.000 holds 1 where the interval did not); undefined with fewer than MIN_PAIRS
+ * ratios or any not positive.
+ */
+export function exactRatioInterval(ratios: readonly number[]): PairedRatio | undefined {
   if (ratios.length < MIN_PAIRS || ratios.some((r) => !(r > 0) || !Number.isFinite(r))) return undefined;
   const logs = ratios.map(Math.log);
   const m = mean(logs);
   const half = (tCritical95(logs.length - 1) * sampleStdDev(logs)) / Math.sqrt(logs.length);
-  return { ratio: round4(Math.exp(m)), ci95: [round4(Math.exp(m - half)), round4(Math.exp(m + half))], pairs: ratios.length };
+  return { ratio: Math.exp(m), ci95: [Math.exp(m - half), Math.exp(m + half)], pairs: ratios.length };
+}
+
+/** A ratio and its interval as a report shows them: 4 significant figures. */
+export function roundedInterval<T extends { ratio: number; ci95: readonly [number, number] }>(x: T): T & { ci95: [number, number] } {
+  return { ...x, ratio: round4(x.ratio), ci95: [round4(x.ci95[0]), round4(x.ci95[1])] };
 }
 
 /**

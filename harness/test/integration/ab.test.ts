@@ -110,7 +110,11 @@ describe('bench:ab on node', () => {
     // The exit code follows the verdicts: 1 exactly when a cell regressed.
     expect(code, stderr).toBe(cell?.verdict === 'regressed' ? 1 : 0);
     expect(stdout).toMatch(/\d+ regressed, \d+ improved, \d+ unchanged, \d+ inconclusive/);
-    expect(readFileSync(join(out, 'report.md'), 'utf8')).toContain('## A/B');
+    // The verdicts are what the run was for: the first section under the title.
+    const md = readFileSync(join(out, 'report.md'), 'utf8');
+    expect(md.split('\n').find((line) => line.startsWith('## '))).toBe('## A/B');
+    const html = readFileSync(join(out, 'report.html'), 'utf8');
+    expect(html.indexOf('<h2')).toBe(html.indexOf('<h2 id="ab">'));
   });
 
   it("--profile: each side profiled on a server of its own, the report naming both profiles and each side's own module as what held the loop", {

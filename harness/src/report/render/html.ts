@@ -182,8 +182,9 @@ function body(report: Report, extra: readonly ReportSection[]): string {
   const scenarios = scenariosOf(report);
   return [
     header(report),
+    ...extra.filter((s) => s.lead === true).map((s) => s.html()),
     summary(report),
-    ...extra.map((s) => s.html()),
+    ...extra.filter((s) => s.lead !== true).map((s) => s.html()),
     `<div class="side-by-side" id="setup">${environmentTable(report)}${parametersTable(report)}</div>`,
     '<h2>How to read the charts</h2>',
     howToRead(report),
@@ -195,7 +196,7 @@ function body(report: Report, extra: readonly ReportSection[]): string {
   ].join('\n');
 }
 
-/** `extra`: sections the features hand in (versions compared, ...), placed after the summary. */
+/** `extra`: sections the features hand in (versions compared, ...), placed after the summary; a lead section after the header. */
 export function renderHtml(report: Report, assets: ChartAssets, extra: readonly ReportSection[] = []): string {
   return `<!doctype html>
 <html lang="en">

@@ -163,14 +163,15 @@ function parametersSection(report: Report): string {
   return ['## Parameters', markdownTable([['parameter', 'value'], ...parameterRows(report.parameters, report.timing)])].join('\n\n');
 }
 
-/** `extra`: sections the features hand in (versions compared, ...), placed after the summary. */
+/** `extra`: sections the features hand in (versions compared, ...), placed after the summary; a lead section after the title. */
 export function renderMarkdown(report: Report, extra: readonly ReportSection[] = []): string {
   const scenarios = scenariosOf(report);
   const sections = [
     titleSection(report),
+    ...extra.filter((s) => s.lead === true).map((s) => s.markdown()),
     howToRead(report),
     findingsSection(report),
-    ...extra.map((s) => s.markdown()),
+    ...extra.filter((s) => s.lead !== true).map((s) => s.markdown()),
     ...(scenarios.length === 0 ? ['No cell was measured.'] : scenarios.map((s) => scenarioSection(report, s))),
     concurrencyMarkdown(report),
     processesSection(report),
