@@ -230,14 +230,31 @@ describe('judgeAb and compareAb', () => {
     expect(abHeadline(ab)).toBe('✗ 1 regressed, 0 improved, 1 unchanged, 0 inconclusive');
     expect(verdictWords(ab.cells[0]!)).toMatch(/^regressed: B -5.\d % requests\/s \(95 % CI .*\); this pair could see \d+\.\d %$/);
     expect(verdictWords(ab.cells[1]!)).toMatch(/^unchanged: within ±5.0 % \(.*\); this pair could see 3.0 %$/);
-    // Read with the cells' flags: a client-bound side served as fast as the client asked, so
-    // "unchanged" could hide a slower server; a change read despite it stands.
+    // Read with the cells' flags: a client-bound side's requests/s is a floor of its server's.
+    // B below a client-bound A is still slower; B client-bound below A, or any side bound on an
+    // "unchanged", compares the client with itself.
     const bound = (c: (typeof results)[number]) => ({ ...c, flags: ['client-bound' as const] });
-    const flagged = compareAb([results[0]!, bound(results[1]!), bound(results[2]!), results[3]!], plan).cells;
-    expect(flagged.map((c) => c.verdict)).toEqual(['regressed', 'inconclusive']);
-    expect(flagged[0]?.flags).toEqual({ a: [], b: ['client-bound'] });
-    expect(verdictWords(flagged[0]!)).toMatch(/this pair could see \d+\.\d %; ⚠ client-bound \(B\)$/);
-    expect(flagged[1]?.reason).toMatch(/^the load generator, not the server, set the pace on A's side \(client-bound\)/);
+    const [sa, sb, wa, wb] = results as [
+      (typeof results)[number],
+      (typeof results)[number],
+      (typeof results)[number],
+      (typeof results)[number],
+    ];
+    const aBound = compareAb([bound(sa), sb, wa, bound(wb)], plan).cells;
+    expect(aBound.map((c) => c.verdict)).toEqual(['regressed', 'inconclusive']);
+    expect(aBound[0]?.flags).toEqual({ a: ['client-bound'], b: [] });
+    expect(verdictWords(aBound[0]!)).toMatch(/this pair could see \d+\.\d %; ⚠ client-bound \(A\)$/);
+    expect(aBound[1]?.reason).toMatch(
+      /^B [+-]\d\.\d %, but the load generator, not the server, set the pace on B's side \(client-bound\).*whether B is alike/,
+    );
+    const bBound = compareAb([sa, bound(sb)], plan).cells[0];
+    expect(bBound).toMatchObject({ verdict: 'inconclusive', flags: { a: [], b: ['client-bound'] } });
+    expect(bBound?.reason).toMatch(/whether B is slower/);
+    // B faster than A: it stands where B's side hit the client's ceiling, not where A's did.
+    const slowA = paired('node-A', [940, 950, 945, 950, 948, 944]);
+    const fastB = paired('node-B', [1000, 1000, 1000, 1000, 1000, 1000]);
+    expect(compareAb([slowA, bound(fastB)], plan).cells[0]?.verdict).toBe('improved');
+    expect(compareAb([bound(slowA), fastB], plan).cells[0]?.reason).toMatch(/whether B is faster/);
     expect(ab.cells[1]?.flags).toBeUndefined();
     const report = { results, ab } as unknown as Report;
     expect(abExitCode(report)).toBe(1);

@@ -301,21 +301,29 @@ const VERDICT_FLAGS: readonly Flag[] = ['client-bound', 'overloaded', 'count-mis
 
 /**
  * A verdict read with the cells' flags (VERDICT_FLAGS). A client-bound side served as fast as the
- * load generator could ask, not as fast as it could answer: B/A then compares the client with
- * itself, and a cell reading "unchanged" could hide any slowdown the client's ceiling covered. It
- * is inconclusive; a change read despite the ceiling stands. The flags travel with the verdict.
+ * load generator could ask, not as fast as it could answer: its requests/s is a floor of its
+ * server's. So B below a client-bound A is still a regression (A could only have been faster),
+ * and B client-bound above A still an improvement; every other verdict with a client-bound side
+ * compares the client with itself, and is inconclusive. The flags travel with the verdict.
  */
 function withFlags(judged: AbJudgement, aFlags: readonly Flag[], bFlags: readonly Flag[]): AbJudgement {
-  const [a, b] = [aFlags, bFlags].map((fs) => fs.filter((f) => VERDICT_FLAGS.includes(f)));
-  if (a === undefined || b === undefined || (a.length === 0 && b.length === 0)) return judged;
+  const bearing = (fs: readonly Flag[]): Flag[] => fs.filter((f) => VERDICT_FLAGS.includes(f));
+  const [a, b] = [bearing(aFlags), bearing(bFlags)];
+  if (a.length === 0 && b.length === 0) return judged;
   const flags = { flags: { a, b } };
-  const bound = [a.includes('client-bound') ? 'A' : '', b.includes('client-bound') ? 'B' : ''].filter((s) => s !== '');
-  if (judged.verdict !== 'unchanged' || bound.length === 0) return { ...judged, ...flags };
+  const [aBound, bBound] = [a.includes('client-bound'), b.includes('client-bound')];
+  const stands =
+    judged.verdict === 'inconclusive' ||
+    (judged.verdict === 'regressed' && !bBound) ||
+    (judged.verdict === 'improved' && !aBound) ||
+    (judged.verdict === 'unchanged' && !aBound && !bBound);
+  if (stands) return { ...judged, ...flags };
+  const side = aBound && bBound ? 'both sides' : aBound ? "A's side" : "B's side";
   return {
     ...judged,
     ...flags,
     verdict: 'inconclusive',
-    reason: `the load generator, not the server, set the pace on ${bound.length === 2 ? 'both sides' : `${bound[0]}'s side`} (client-bound), so requests/s could not show a slower server within what the client asked: no change is ruled out; give the load its own CPU (servers on another machine, --server-host) or judge a heavier cell`,
+    reason: `B ${signedPct(judged.ratio ?? 1)}, but the load generator, not the server, set the pace on ${side} (client-bound): its requests/s is a floor of what its server could serve, so this B/A cannot say whether B is ${judged.verdict === 'unchanged' ? 'alike' : judged.verdict === 'regressed' ? 'slower' : 'faster'}; give the load its own CPU (servers on another machine, --server-host) or judge a heavier cell`,
   };
 }
 

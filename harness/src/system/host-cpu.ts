@@ -4,10 +4,10 @@ import { processStats, reapedCpuMs, statCpuMs, ticksMs } from './proc.ts';
 /**
  * What other processes took of this host's CPU during a run: the host's time in processes
  * (/proc/stat) less what the harness's own process tree used (the harness, its load generator,
- * probe and sampler children, the servers it started) and the kernel's own threads. The host check and the speed sampler see a host
- * that is slower; this sees a host that is shared, which they can read as one that held its speed
- * (docs/methodology.md, "A host shared with other work"). Linux only: undefined where /proc
- * cannot be read.
+ * probe and sampler children, the servers it started) and the kernel's own threads. The host
+ * check and the speed sampler see a host that is slower; this sees a host that is shared, which
+ * they can read as one that held its speed (docs/methodology.md, "A host shared with other
+ * work"). Linux only: undefined where /proc cannot be read.
  */
 export interface CpuReading {
   /** The host's CPU time so far in processes (user, nice, system), in ms. */
