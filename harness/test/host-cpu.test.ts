@@ -2,7 +2,7 @@
 // /proc. A busy child outside the tree must show; the same work inside the tree must not.
 import { spawn } from 'node:child_process';
 import { afterEach, describe, expect, it } from 'vitest';
-import { hostBusyMs, othersCores, readCpu } from '../src/system/host-cpu.ts';
+import { hostBusyMs, othersCores, ownCpuMs, readCpu } from '../src/system/host-cpu.ts';
 import { sharedHostReason } from '../src/system/host-speed.ts';
 import { hostHealth } from '../src/report/text/host-health.ts';
 import { environment, makeRun } from './fixtures.ts';
@@ -71,6 +71,38 @@ describe.skipIf(process.platform !== 'linux')('other processes on the host', () 
     const ticks = hostBusyMs('cpu  1000 10 500 9000 40 0 0 7\ncpu0 1 2 3\n');
     expect(hostBusyMs('cpu  1000 10 500 9000 40 300 2500 7\n')).toBe(ticks);
     expect(hostBusyMs('cpu  1001 10 500 9000 40 0 0 7\n')).toBeGreaterThan(ticks);
+  });
+
+  it("counts the kernel's threads as the harness's own, by their flag and not by pid 2", () => {
+    // stat fields after the name: state ppid pgrp session tty tpgid flags ... utime(11) stime(12) cutime cstime.
+    const stat = (ppid: number, flags: number, ticks: number) => [
+      'S',
+      String(ppid),
+      '0',
+      '0',
+      '0',
+      '0',
+      String(flags),
+      '0',
+      '0',
+      '0',
+      '0',
+      String(ticks),
+      '0',
+      '0',
+      '0',
+    ];
+    const stats = [
+      { pid: 2, fields: stat(0, 0x208040, 5) }, // kthreadd
+      { pid: 40, fields: stat(2, 0x4208040, 30) }, // a kworker
+      { pid: 100, fields: stat(1, 0x400100, 7) }, // the harness
+      { pid: 101, fields: stat(100, 0x400100, 11) }, // a server it started
+      { pid: 200, fields: stat(1, 0x400100, 1000) }, // someone else's
+    ];
+    const tick = hostBusyMs('cpu  1 0 0\n');
+    expect(ownCpuMs(100, stats)).toBe((5 + 30 + 7 + 11) * tick);
+    // In a container's pid namespace pid 2 is an ordinary process: not the harness's.
+    expect(ownCpuMs(100, [...stats.slice(2), { pid: 2, fields: stat(1, 0x400100, 500) }])).toBe((7 + 11) * tick);
   });
 
   it('never reads below 0 cores, and 0 for no time', () => {

@@ -29,25 +29,34 @@ export function hostBusyMs(stat: string): number {
   return ticksMs(user + nice + system);
 }
 
-/** The kernel's thread parent (kthreadd): ksoftirqd, kworker and the rest run below it. */
-const KERNEL_THREADS = 2;
+/**
+ * PF_KTHREAD in a process's stat flags (field 9): a kernel thread (ksoftirqd, kworker, ...). By
+ * its flag, not as a child of pid 2: in a container's pid namespace pid 2 is anyone's process and
+ * the kernel's threads are not listed at all.
+ */
+const PF_KTHREAD = 0x200000;
+const isKernelThread = (fields: readonly string[]): boolean => (Number(fields[6]) & PF_KTHREAD) !== 0;
 
 /**
  * CPU time of `root` and every process below it (each process's stat covers all its threads),
  * with the children each has reaped (cutime, cstime): a child that exits during a run moves its
- * time to its parent's count, so it is still counted as the tree's.
+ * time to its parent's count, so it is still counted as the tree's. The kernel's threads count
+ * here too (hostBusyMs says why).
  */
-function treeCpuMs(roots: readonly number[]): number {
+export function ownCpuMs(root: number, stats: readonly { pid: number; fields: readonly string[] }[] = processStats()): number {
   const parent = new Map<number, number>();
   const cpu = new Map<number, number>();
-  for (const { pid, fields } of processStats()) {
-    parent.set(pid, Number(fields[1]));
-    cpu.set(pid, statCpuMs(fields) + reapedCpuMs(fields));
-  }
   let total = 0;
+  for (const { pid, fields } of stats) {
+    if (isKernelThread(fields)) total += statCpuMs(fields);
+    else {
+      parent.set(pid, Number(fields[1]));
+      cpu.set(pid, statCpuMs(fields) + reapedCpuMs(fields));
+    }
+  }
   for (const [pid, ms] of cpu) {
     for (let p: number | undefined = pid; p !== undefined && p > 1; p = parent.get(p)) {
-      if (roots.includes(p)) {
+      if (p === root) {
         total += ms;
         break;
       }
@@ -59,7 +68,7 @@ function treeCpuMs(roots: readonly number[]): number {
 /** A reading now, for the tree rooted at `root` (the harness's own pid). */
 export function readCpu(root: number): CpuReading | undefined {
   try {
-    return { hostMs: hostBusyMs(readFileSync('/proc/stat', 'utf8')), ownMs: treeCpuMs([root, KERNEL_THREADS]) };
+    return { hostMs: hostBusyMs(readFileSync('/proc/stat', 'utf8')), ownMs: ownCpuMs(root) };
   } catch {
     return undefined;
   }
