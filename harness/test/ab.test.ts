@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { AB_PLAN, abExitCode, abPairNeed, abSchedule, splitAbFlags } from '../src/ab/ab-flags.ts';
-import { abHeadline, compareAb, pairsAdvice, verdictWords } from '../src/ab/ab-section.ts';
+import { abConsole, abHeadline, abMarkdown, compareAb, pairsAdvice, verdictLine } from '../src/ab/ab-section.ts';
 import { abNeed, judgeAb, judgeRatio } from '../src/ab/ab-verdict.ts';
 import { parsePlan } from '../src/bench/plan.ts';
 import { pairsStillNeeded, restartsBefore } from '../src/bench/run-rules.ts';
@@ -115,6 +115,17 @@ describe('judgeRatio', () => {
     const hopeless = judgeRatio(1, [0.3, 3], 6, 0.05, 3);
     expect(hopeless.pairsNeeded).toBeUndefined();
     expect(hopeless.reason).toMatch(/even 400 pairs of server processes would not let it see ±5.0 %/);
+    // At a glance: the verdict, the estimate, and why in a few words with what would settle it.
+    // judgeAb adds the pairs of processes the interval was over; judgeRatio was given 4 for `wide`.
+    const line = (j: ReturnType<typeof judgeRatio>) =>
+      verdictLine({ runtime: 'node', scenario: 'hash', mode: 'sync', processPairs: 4, ...j } as AbCell);
+    expect(wide.why).toBe('wide');
+    expect(line(wide)).toBe(
+      'inconclusive, B -3.0 % (-10.0 % to +4.5 %), could see 7.8 %: interval wider than ±5.0 %; about 17 pairs of server processes would see ±5.0 % (it had 4)',
+    );
+    expect(offCentre.why).toBe('off-centre');
+    expect(line(offCentre)).toMatch(/: interval reaches past ±5\.0 %; only more pairs than the rule asks \(--runs\) would say which side$/);
+    expect(line(hopeless)).toMatch(/: interval wider than ±5\.0 %; a quieter host$/);
   });
 
   it('inconclusive, and says so without calling it wide, when a narrow interval reaches past the margin', () => {
@@ -228,8 +239,8 @@ describe('judgeAb and compareAb', () => {
     ]);
     expect(ab.counts).toEqual({ regressed: 1, improved: 0, unchanged: 1, inconclusive: 0 });
     expect(abHeadline(ab)).toBe('✗ 1 regressed, 0 improved, 1 unchanged, 0 inconclusive');
-    expect(verdictWords(ab.cells[0]!)).toMatch(/^regressed: B -5.\d % requests\/s \(95 % CI .*\); this pair could see \d+\.\d %$/);
-    expect(verdictWords(ab.cells[1]!)).toMatch(/^unchanged: within ±5.0 % \(.*\); this pair could see 3.0 %$/);
+    expect(verdictLine(ab.cells[0]!)).toMatch(/^regressed, B -5\.\d % \(-\d\.\d % to -\d\.\d %\), could see \d+\.\d %$/);
+    expect(verdictLine(ab.cells[1]!)).toMatch(/^unchanged within ±5\.0 %, B [+-]\d\.\d % \(.*\), could see 3\.0 %$/);
     // Read with the cells' flags: a client-bound side's requests/s is a floor of its server's.
     // B below a client-bound A is still slower; B client-bound below A, or any side bound on an
     // "unchanged", compares the client with itself.
@@ -243,7 +254,10 @@ describe('judgeAb and compareAb', () => {
     const aBound = compareAb([bound(sa), sb, wa, bound(wb)], plan).cells;
     expect(aBound.map((c) => c.verdict)).toEqual(['regressed', 'inconclusive']);
     expect(aBound[0]?.flags).toEqual({ a: ['client-bound'], b: [] });
-    expect(verdictWords(aBound[0]!)).toMatch(/this pair could see \d+\.\d %; ⚠ client-bound \(A\)$/);
+    expect(verdictLine(aBound[0]!)).toMatch(/could see \d+\.\d %; ⚠ client-bound \(A\)$/);
+    expect(verdictLine(aBound[1]!)).toMatch(
+      /^inconclusive, B .*: the load generator set the pace \(client-bound\); servers on another machine; ⚠ client-bound \(B\)$/,
+    );
     expect(aBound[1]?.reason).toMatch(
       /^B [+-]\d\.\d %, but the load generator, not the server, set the pace on B's side \(client-bound\).*whether B is alike/,
     );
@@ -263,6 +277,15 @@ describe('judgeAb and compareAb', () => {
     const open = { ...report, ab: { ...ab, counts: { ...ab.counts, regressed: 0, inconclusive: 1 } } };
     expect(abExitCode(open)).toBe(0);
     expect(abExitCode(open, true)).toBe(1);
+    // Read at a glance: the console gives each cell one short line, the report its table first
+    // and each inconclusive cell's reason in full under it.
+    const bounded = compareAb([bound(sa), sb, wa, bound(wb)], plan);
+    const full = { results, ab: bounded, parameters: { ab: plan, roundsPerProcess: 2 }, runtimes: [] } as unknown as Report;
+    expect(abConsole(full).split('\n').slice(1, 3)).toEqual(bounded.cells.map((c) => `  node ${c.scenario}/${c.mode}: ${verdictLine(c)}`));
+    const md = abMarkdown(full) ?? '';
+    const [table, inFull, how] = ['| runtime', 'Why each inconclusive cell is, in full:', 'A and B ran as lanes'].map((s) => md.indexOf(s));
+    expect(0 < (table ?? -1) && (table ?? 0) < (inFull ?? 0) && (inFull ?? 0) < (how ?? 0)).toBe(true);
+    expect(md).toContain(`- node ${bounded.cells[1]?.scenario}/worker: ${bounded.cells[1]?.reason}`);
   });
 
   it('widens a cell measured on two process pairs by the between-pair variance pooled over its scenario and mode', () => {

@@ -66,17 +66,49 @@ function matchCells(results: readonly CellResult[], ab: AbPlan): { a: CellResult
   );
 }
 
-/** One verdict in words people act on, with the flags it is to be read with. */
-export function verdictWords(c: AbCell): string {
-  const ci = c.ci95 === undefined ? '' : `95 % CI ${signed(c.ci95[0])} to ${signed(c.ci95[1])}`;
-  const seen = `this pair could see ${pct(c.detectable ?? 0)}`;
-  const words =
-    c.verdict === 'inconclusive'
-      ? `inconclusive: ${c.reason ?? ''}`
-      : c.verdict === 'unchanged'
-        ? `unchanged: within ±${pct(c.margin)} (${signed(c.ratio ?? 1)}, ${ci}); ${seen}`
-        : `${c.verdict}: B ${signed(c.ratio ?? 1)} requests/s (${ci}); ${seen}`;
-  return `${words}${flagWords(c)}`;
+/**
+ * One verdict in a line read at a glance: the estimate, its interval and what the pair could
+ * see, and for an inconclusive cell why in a few words and what would settle it (its `reason`,
+ * in the report under the table, says it in full).
+ */
+export function verdictLine(c: AbCell): string {
+  const estimate =
+    c.ratio === undefined || c.ci95 === undefined
+      ? ''
+      : `, B ${signed(c.ratio)} (${signed(c.ci95[0])} to ${signed(c.ci95[1])})${c.detectable === null ? '' : `, could see ${pct(c.detectable)}`}`;
+  const within = c.verdict === 'unchanged' ? ` within ±${pct(c.margin)}` : '';
+  const why = c.verdict === 'inconclusive' ? `: ${shortWhy(c)}` : '';
+  return `${c.verdict}${within}${estimate}${why}${flagWords(c)}`;
+}
+
+/** The verdict column of a table that shows the estimate, its interval and "could see" beside it. */
+function verdictCell(c: AbCell): string {
+  const tail = c.verdict === 'inconclusive' ? `: ${shortWhy(c)}` : c.verdict === 'unchanged' ? ` within ±${pct(c.margin)}` : '';
+  return `${c.verdict}${tail}${flagWords(c)}`;
+}
+
+function shortWhy(c: AbCell): string {
+  const margin = `±${pct(c.margin)}`;
+  const more =
+    c.pairsNeeded !== undefined
+      ? `; about ${c.pairsNeeded} pairs of server processes would see ${margin} (it had ${c.processPairs ?? 0})`
+      : '';
+  switch (c.why) {
+    case 'wide':
+      return `interval wider than ${margin}${more || '; a quieter host'}`;
+    case 'off-centre':
+      return `interval reaches past ${margin}${more || '; only more pairs than the rule asks (--runs) would say which side'}`;
+    case 'adjusted-only':
+      return `within ${margin} only once adjusted for the machine's speed; more pairs or a quieter host`;
+    case 'client-bound':
+      return 'the load generator set the pace (client-bound); servers on another machine';
+    case 'one-pair':
+      return 'all rounds on one pair of server processes (--quick): never judged';
+    case 'few-rounds':
+      return `${c.pairs} paired rounds, 3 needed`;
+    default:
+      return c.reason ?? '';
+  }
 }
 
 /** "; ⚠ client-bound (B), unstable (A and B)": each flag with the sides it is on. */
@@ -160,8 +192,13 @@ function row(c: AbCell): string[] {
     c.ci95 === undefined ? '—' : `${c.ci95[0].toFixed(3)}-${c.ci95[1].toFixed(3)}x`,
     roundsCell(c),
     c.detectable === null ? '—' : pct(c.detectable),
-    verdictWords(c),
+    verdictCell(c),
   ];
+}
+
+/** Each inconclusive cell's reason in full, under the table whose line gives it in a few words. */
+function reasons(ab: AbComparison): string[] {
+  return ab.cells.filter((c) => c.verdict === 'inconclusive' && c.reason !== undefined).map((c) => `${cellName(c)}: ${c.reason}`);
 }
 
 /** The one line a user reads first: how many cells of each verdict. */
@@ -211,7 +248,15 @@ export function abMarkdown(report: Report): string | undefined {
     align: ['l', 'l', 'l', 'r', 'r', 'r', 'r', 'l'],
   });
   const advice = pairsAdvice(report);
-  return ['## A/B', `**${abHeadline(ab)}**`, ...(advice === undefined ? [] : [advice]), explanation(report, plan), table].join('\n\n');
+  const full = reasons(ab);
+  return [
+    '## A/B',
+    `**${abHeadline(ab)}**`,
+    table,
+    ...(advice === undefined ? [] : [advice]),
+    ...(full.length === 0 ? [] : [`Why each inconclusive cell is, in full:\n\n${full.map((r) => `- ${r}`).join('\n')}`]),
+    explanation(report, plan),
+  ].join('\n\n');
 }
 
 function abHtml(report: Report): string {
@@ -225,12 +270,16 @@ function abHtml(report: Report): string {
         .map((x) => `<td>${escapeHtml(x)}</td>`)
         .join('')}</tr>`,
   );
+  const full = reasons(ab);
   return [
     '<h2 id="ab">A/B</h2>',
     `<p><strong>${escapeHtml(abHeadline(ab))}</strong></p>`,
-    ...[pairsAdvice(report)].filter((a) => a !== undefined).map((a) => `<p>${escapeHtml(a.replaceAll('`', ''))}</p>`),
-    `<p class="muted">${escapeHtml(explanation(report, plan).replaceAll('  \n', ' '))}</p>`,
     `<div class="table-wrap"><table class="ab"><thead>${head}</thead><tbody>${rows.join('\n')}</tbody></table></div>`,
+    ...[pairsAdvice(report)].filter((a) => a !== undefined).map((a) => `<p>${escapeHtml(a.replaceAll('`', ''))}</p>`),
+    ...(full.length === 0
+      ? []
+      : [`<p>Why each inconclusive cell is, in full:</p><ul>${full.map((r) => `<li>${escapeHtml(r)}</li>`).join('')}</ul>`]),
+    `<p class="muted">${escapeHtml(explanation(report, plan).replaceAll('  \n', ' '))}</p>`,
   ].join('\n');
 }
 
@@ -240,7 +289,7 @@ export function abConsole(report: Pick<Report, 'ab' | 'timing' | 'parameters'>):
   const advice = pairsAdvice(report);
   return [
     abHeadline(ab),
-    ...ab.cells.map((c) => `  ${cellName(c)}: ${verdictWords(c)}`),
+    ...ab.cells.map((c) => `  ${cellName(c)}: ${verdictLine(c)}`),
     ...(advice === undefined ? [] : [advice.replaceAll('`', '')]),
   ].join('\n');
 }
@@ -248,7 +297,7 @@ export function abConsole(report: Pick<Report, 'ab' | 'timing' | 'parameters'>):
 function headline(c: AbCell): Headline {
   return {
     question: `Is B slower than A on ${cellName(c)}?`,
-    answer: verdictWords(c),
+    answer: verdictLine(c),
     figure: c.ratio === undefined ? '—' : `${c.ratio.toFixed(3)}x`,
     ...(c.ci95 === undefined
       ? {}

@@ -51,6 +51,7 @@ export type AbJudgement = Pick<
   | 'margin'
   | 'detectable'
   | 'reason'
+  | 'why'
   | 'bFailed'
   | 'flags'
   | 'speedAdjusted'
@@ -208,6 +209,7 @@ function unchangedOnBoth(judged: AbJudgement, adjusted: OverPairs['adjusted']): 
   return {
     ...judged,
     verdict: 'inconclusive',
+    why: 'adjusted-only',
     reason: `its interval adjusted for the machine's speed (${alo.toFixed(3)}-${ahi.toFixed(3)}x) lies within ±${pct(judged.margin)}, its plain interval (${lo.toFixed(3)}-${hi.toFixed(3)}x) does not: the adjustment holds only where B does not move the speed the sampler reads, which no run can prove, so no change is ruled out: give it more pairs (--budget, --runs) or a quieter host`,
   };
 }
@@ -274,7 +276,7 @@ export function judgeAb(
   margin: number,
   between?: { variance: number; df: number },
 ): AbJudgement {
-  const none = (reason: string, pairs = 0): AbJudgement => ({ verdict: 'inconclusive', pairs, margin, detectable: null, reason });
+  const none = (reason: string): AbJudgement => ({ verdict: 'inconclusive', why: 'failed', pairs: 0, margin, detectable: null, reason });
   if (a === undefined || b === undefined)
     return { ...none(`${a === undefined ? 'A' : 'B'} has no such cell`), ...(a?.status === 'ok' ? { bFailed: true } : {}) };
   const status = (side: string, cell: CellResult) =>
@@ -323,13 +325,21 @@ function withFlags(judged: AbJudgement, aFlags: readonly Flag[], bFlags: readonl
     ...judged,
     ...flags,
     verdict: 'inconclusive',
+    why: 'client-bound',
     reason: `B ${signedPct(judged.ratio ?? 1)}, but the load generator, not the server, set the pace on ${side} (client-bound): its requests/s is a floor of what its server could serve, so this B/A cannot say whether B is ${judged.verdict === 'unchanged' ? 'alike' : judged.verdict === 'regressed' ? 'slower' : 'faster'}; give the load its own CPU (servers on another machine, --server-host) or judge a heavier cell`,
   };
 }
 
 /** judgeAb on two measured cells. */
 function judgeMeasured(a: CellResult, b: CellResult, margin: number, between: { variance: number; df: number } | undefined): AbJudgement {
-  const none = (reason: string, pairs = 0): AbJudgement => ({ verdict: 'inconclusive', pairs, margin, detectable: null, reason });
+  const none = (reason: string, pairs: number): AbJudgement => ({
+    verdict: 'inconclusive',
+    why: 'few-rounds',
+    pairs,
+    margin,
+    detectable: null,
+    reason,
+  });
   const { rounds, shared } = pairedRounds(a.runDetails, b.runDetails);
   const sharedNote = shared === 0 ? {} : { sharedRounds: shared };
   const pairs = overPairs(rounds);
@@ -384,6 +394,7 @@ function onePair({ ratio, ci95, pairs }: { ratio: number; ci95: [number, number]
   return {
     ...judgeRatio(ratio, ci95, pairs, margin),
     verdict: 'inconclusive',
+    why: 'one-pair',
     // It could flag no change at all, whatever its interval over rounds.
     detectable: null,
     reason: `its ${pairs} paired rounds ran on one pair of server processes: B ${signedPct(ratio)} (${ci95[0].toFixed(3)}-${ci95[1].toFixed(3)}x over rounds) speaks for those two processes, not for the code, since a server process can run apart by itself for its whole life; run without --quick (more --runs keep --quick's one pair): bench:ab then starts a new pair of server processes every 2 rounds and judges over the pairs, to see a change of ±${pct(margin)}`,
@@ -413,10 +424,10 @@ export function judgeRatio(
   const interval = `its 95 % interval (${ci95[0].toFixed(3)}-${ci95[1].toFixed(3)}x)`;
   // An interval narrower than the margin can still reach past it, off centre: the pair could see
   // a change of the margin, yet neither found one nor ruled one out.
-  const why =
-    Math.expm1(half) > margin
-      ? `${interval} is wider than ±${pct(margin)}: this pair could flag only a change over ${pct(detectable)}`
-      : `its 95 % interval (${ci95[0].toFixed(4)}-${ci95[1].toFixed(4)}x) reaches past the margin's ${ci95[0] < 1 / (1 + margin) ? `lower bound, ${(1 / (1 + margin)).toFixed(4)}x (1/${(1 + margin).toFixed(2)})` : `upper bound, ${(1 + margin).toFixed(4)}x`} and ${holdsOne(ci95) ? 'holds 1' : `its ${signedPct(ratio)} is under the ${pct(margin * FLAG_SHARE)} it flags`}: a change of the margin is neither found nor ruled out`;
+  const wide = Math.expm1(half) > margin;
+  const what = wide
+    ? `${interval} is wider than ±${pct(margin)}: this pair could flag only a change over ${pct(detectable)}`
+    : `its 95 % interval (${ci95[0].toFixed(4)}-${ci95[1].toFixed(4)}x) reaches past the margin's ${ci95[0] < 1 / (1 + margin) ? `lower bound, ${(1 / (1 + margin)).toFixed(4)}x (1/${(1 + margin).toFixed(2)})` : `upper bound, ${(1 + margin).toFixed(4)}x`} and ${holdsOne(ci95) ? 'holds 1' : `its ${signedPct(ratio)} is under the ${pct(margin * FLAG_SHARE)} it flags`}: a change of the margin is neither found nor ruled out`;
   const seeing = processPairs === undefined ? 0 : pairsToSee(ci95, margin, processPairs);
   // Only a cell short of pairs is told a number: one with enough is narrow, just off centre.
   const needed = seeing > (processPairs ?? 0) ? seeing : undefined;
@@ -430,8 +441,9 @@ export function judgeRatio(
         : `at this spread about ${needed} pairs of server processes would let it see ±${pct(margin)} 9 times in 10: give it those (--budget; the report says how much) or a quieter host`;
   return {
     ...base,
+    why: wide ? 'wide' : 'off-centre',
     ...(needed === undefined || needed === Number.POSITIVE_INFINITY ? {} : { pairsNeeded: needed }),
-    reason: `${why}; it had ${pairs} paired rounds${processPairs === undefined ? '' : ` on ${processPairs} pairs of server processes`}${host === undefined ? '' : `; ${host}`}: ${more}`,
+    reason: `${what}; it had ${pairs} paired rounds${processPairs === undefined ? '' : ` on ${processPairs} pairs of server processes`}${host === undefined ? '' : `; ${host}`}: ${more}`,
   };
 }
 

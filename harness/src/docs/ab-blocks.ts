@@ -10,7 +10,7 @@
 import { markdownTable } from 'markdown-table';
 import { median, quantileSorted } from 'simple-statistics';
 import { AB_PLAN } from '../ab/ab-flags.ts';
-import { roundsCell, verdictWords } from '../ab/ab-section.ts';
+import { roundsCell } from '../ab/ab-section.ts';
 import { judgeRatio, pairsToSee } from '../ab/ab-verdict.ts';
 import { DEFAULT_MIN_REQUESTS } from '../bench/run-length.ts';
 import type { AbCell, AbComparison, AbPlan, AbSide } from '../model/ab.ts';
@@ -59,7 +59,7 @@ export function abPairsBlock(pairs: readonly Pair[]): string {
       c.ratio === undefined || c.ci95 === undefined ? '—' : `${c.ratio.toFixed(3)}x (${c.ci95[0].toFixed(3)}-${c.ci95[1].toFixed(3)})`,
       roundsCell(c),
       c.detectable === null ? '—' : pct(c.detectable),
-      verdictWords(c).split(':')[0] ?? '',
+      c.verdict,
     ]);
   }
   const sorted = [...byKind.ab, ...byKind.aa].flatMap((c) => (c.detectable === null ? [] : [c.detectable])).sort((x, y) => x - y);

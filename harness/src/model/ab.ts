@@ -44,6 +44,14 @@ export interface AbPlan {
 export type AbVerdict = 'regressed' | 'improved' | 'unchanged' | 'inconclusive';
 
 /**
+ * Why a cell is inconclusive, in one word (its `reason` says it in full): a side failed or is
+ * missing; too few paired rounds for an interval; all rounds on one pair of server processes
+ * (--quick); an interval wider than the margin; one as narrow, reaching past it; within the margin
+ * only once adjusted for the machine's speed; a client-bound side.
+ */
+export type AbWhy = 'failed' | 'few-rounds' | 'one-pair' | 'wide' | 'off-centre' | 'adjusted-only' | 'client-bound';
+
+/**
  * How a cell's ratio and interval were adjusted for the machine's speed (ab/ab-verdict.ts
  * overPairs, stats/covariate.ts): the ratio where the machine ran equally fast for A and B,
  * read off the process pairs' B/A against their speed ratio.
@@ -88,6 +96,8 @@ export interface AbCell {
   detectable: number | null;
   /** Why, for inconclusive cells, and what to do. */
   reason?: string;
+  /** Inconclusive cells: the reason in one word, for a line read at a glance. */
+  why?: AbWhy;
   /**
    * An inconclusive cell whose interval was too wide: about how many pairs of server processes,
    * at the spread its pairs showed, would narrow it enough to flag a change of the margin 9
