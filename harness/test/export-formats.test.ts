@@ -141,8 +141,18 @@ describe('--format github-action-benchmark', () => {
     expect(json[0]?.extra).toContain('mean of 2 runs; 2 runs: too few for an interval');
   });
 
-  it('gives p99 in ms for customSmallerIsBetter', () => {
-    const json = JSON.parse(exportReport(report, 'github-action-benchmark-p99')) as Array<Record<string, unknown>>;
+  it("adds an A/B report's ratios B/A with their interval, verdict and what the pair could see", () => {
+    const json = JSON.parse(exportReport(abReport, 'github-action-benchmark')) as Array<Record<string, unknown>>;
+    expect(actionViolations(json)).toEqual([]);
+    expect(json.map((e) => e.name)).toEqual(['node hash/sync', 'node hash/sync B/A']);
+    expect(json[1]).toMatchObject({ unit: 'B/A', value: 0.95, range: '0.93-0.97' });
+    expect(json[1]?.extra).toContain('regressed');
+    expect(json[1]?.extra).toContain('could see 2.5 %');
+    expect(json[1]?.extra).toContain('geometric mean B/A over 8 process pairs, 95 % CI 0.93-0.97');
+  });
+
+  it('gives p99 in ms for customSmallerIsBetter, without the B/A of requests/s', () => {
+    const json = JSON.parse(exportReport(abReport, 'github-action-benchmark-p99')) as Array<Record<string, unknown>>;
     expect(actionViolations(json)).toEqual([]);
     expect(json).toHaveLength(1);
     expect(json[0]).toMatchObject({ name: 'node hash/sync p99', unit: 'ms' });

@@ -3,7 +3,8 @@
  * benchmark -> measure -> { value, lower_value, upper_value }) and github-action-benchmark's
  * custom tools (an array of { name, unit, value, range, extra }: customBiggerIsBetter for
  * requests/s, customSmallerIsBetter for p99). Only measured (ok) cells; an A/B report adds each
- * cell's B/A ratio with its interval. Pure.
+ * cell's B/A ratio with the 95 % interval of its geometric mean, to BMF and beside requests/s
+ * (not beside p99: a ratio of requests/s is bigger-is-better). Pure.
  *
  * A cell's requests/s goes out as the mean of its runs, not the report's headline median: the
  * report's interval (Summary.ci95) is the 95 % interval of the mean, and a dashboard draws the
@@ -71,6 +72,8 @@ const abName = (c: AbCell): string => `${c.runtime} ${c.scenario}/${c.mode}${c.q
 const ratios = (report: Report): Array<AbCell & { ratio: number; ci95: [number, number] }> =>
   (report.ab?.cells ?? []).flatMap((c) => (c.ratio === undefined || c.ci95 === undefined ? [] : [{ ...c, ratio: c.ratio, ci95: c.ci95 }]));
 
+const percent = (share: number): string => `${(share * 100).toFixed(1)} %`;
+
 function bmf(report: Report): Bmf {
   const out: Bmf = {};
   for (const cell of measured(report)) {
@@ -104,9 +107,20 @@ function p99Result(report: Report, cell: CellResult): ActionBenchmarkResult {
   return { name: `${benchmarkName(cell)} p99`, unit: 'ms', value: round(cell.latencyMs.p99), extra };
 }
 
+/** An A/B cell's B/A of requests/s: bigger is better, so only beside requests/s. */
+function ratioResult(report: Report, c: AbCell & { ratio: number; ci95: [number, number] }): ActionBenchmarkResult {
+  const seen = c.detectable === null ? '' : `; could see ${percent(c.detectable)}`;
+  // The interval's units: process pairs when there are 3 or more, else rounds (AbCell.ratio).
+  const over = (c.processPairs ?? 0) >= 3 ? `${c.processPairs} process pairs` : `${c.pairs} rounds`;
+  const adjusted = c.speedAdjusted === undefined ? '' : ", adjusted for the machine's speed";
+  const extra = `${c.verdict} (margin ±${percent(c.margin)})${seen}; geometric mean B/A over ${over}${adjusted}, 95 % CI ${c.ci95[0]}-${c.ci95[1]}; ${report.environment.commit.slice(0, 10)}`;
+  // lo-hi, not ±: the interval of a geometric mean is not symmetric about it.
+  return { name: abName(c), unit: 'B/A', value: c.ratio, range: `${c.ci95[0]}-${c.ci95[1]}`, extra };
+}
+
 function actionBenchmark(report: Report, metric: 'rps' | 'p99'): ActionBenchmarkResult[] {
   return metric === 'rps'
-    ? measured(report).map((cell) => rpsResult(report, cell))
+    ? [...measured(report).map((cell) => rpsResult(report, cell)), ...ratios(report).map((c) => ratioResult(report, c))]
     : measured(report).map((cell) => p99Result(report, cell));
 }
 
