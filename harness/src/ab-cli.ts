@@ -14,7 +14,7 @@ import { DEFAULT_RESULTS_ROOT } from './bench/run-setup.ts';
 import { parsePlan } from './bench/plan.ts';
 import { createProgress } from './bench/progress.ts';
 import { type CommandContext, runCommand } from './cli/command.ts';
-import { FlagError, typedPath, writableDir } from './cli/flags.ts';
+import { creatableDir, FlagError, typedPath, writableDir } from './cli/flags.ts';
 import type { AbPlan } from './model/ab.ts';
 import { interruptedReport, writeBenchReport } from './report/bench-files.ts';
 import { makeRunDir, updateLatest } from './report/output.ts';
@@ -65,7 +65,7 @@ async function main({ signal }: CommandContext): Promise<number> {
       );
     plan.runtimes = [a.request.name];
   }
-  if (plan.outDir !== undefined) plan.outDir = writableDir('out', typedPath(plan.outDir));
+  if (plan.outDir !== undefined) plan.outDir = creatableDir('out', typedPath(plan.outDir));
   if (plan.dataDir !== undefined) plan.dataDir = typedPath(plan.dataDir);
   if (!(await setupUserScenarios(plan, 'bench:ab'))) return 2;
   const log = (line: string) => console.error(`bench:ab: ${line}`);
@@ -86,12 +86,13 @@ async function main({ signal }: CommandContext): Promise<number> {
   const ab = abPlan(a, b, plan.runtimes, margin, moduleScenario);
   if (scope?.scenarios !== undefined) ab.scopedBy = scope.serverFiles;
   if (signal.aborted) return 0;
+  // Made only now that both sides resolved: a pair refused above leaves no empty --out behind.
+  const runDir = plan.outDir === undefined ? makeRunDir(DEFAULT_RESULTS_ROOT) : writableDir('out', plan.outDir);
 
   const progress = createProgress();
   progress.log(
     `bench:ab: A ${a.raw} against B ${b.raw} on ${plan.runtimes.join(', ')} x ${plan.scenarios.join(', ')}, rounds alternating A B | B A`,
   );
-  const runDir = plan.outDir ?? makeRunDir(DEFAULT_RESULTS_ROOT);
   forceStop = () => {
     const partial = interruptedReport(runDir, abFeatures);
     if (partial !== undefined) writeBenchReport(runDir, partial, abFeatures);

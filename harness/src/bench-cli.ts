@@ -4,7 +4,7 @@ import { MIN_RUNS_FOR_INTERVAL } from './stats/stats.ts';
 import { exitCode, runBench } from './bench/bench.ts';
 import { planSpecs } from './bench/lanes.ts';
 import { DEFAULT_RESULTS_ROOT } from './bench/run-setup.ts';
-import { typedPath, writableDir } from './cli/flags.ts';
+import { creatableDir, typedPath, writableDir } from './cli/flags.ts';
 import { type CommandContext, runCommand } from './cli/command.ts';
 import { fdWarning } from './system/fd-limit.ts';
 import { parsePlan } from './bench/plan.ts';
@@ -33,7 +33,7 @@ async function main({ signal }: CommandContext): Promise<number> {
   const plan = parsePlan(argv);
   plan.scenarioFiles = files;
   // pnpm runs scripts from the package folder: paths are relative to where the user typed them.
-  if (plan.outDir !== undefined) plan.outDir = writableDir('out', typedPath(plan.outDir));
+  if (plan.outDir !== undefined) plan.outDir = creatableDir('out', typedPath(plan.outDir));
   if (plan.dataDir !== undefined) plan.dataDir = typedPath(plan.dataDir);
   // Named versions are resolved (and fetched once) before anything starts: an unknown one exits 2.
   // With --server-host they are resolved on the server host instead (below, after its preflight).
@@ -76,7 +76,8 @@ async function main({ signal }: CommandContext): Promise<number> {
     progress.log(
       `bench: servers on ${remote.environment.host} (${remote.environment.os}, ${remote.environment.cpu.count} CPUs), bound to ${remote.target.bind}, checkout ${remote.target.dir}`,
     );
-  const runDir = plan.outDir ?? makeRunDir(DEFAULT_RESULTS_ROOT);
+  // Made only now that the versions resolved and the server host answered: a refused run leaves no empty --out behind.
+  const runDir = plan.outDir === undefined ? makeRunDir(DEFAULT_RESULTS_ROOT) : writableDir('out', plan.outDir);
   forceStop = () => {
     // A second Ctrl-C: the cells finished so far, and the finished runs of the group in
     // progress, written before the process ends.

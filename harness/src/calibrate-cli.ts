@@ -4,7 +4,7 @@
 // how close autocannon gets to wrk on this machine, and how fast bench:curve's open-loop generator
 // sends on schedule, as a table and calibration.json.
 import { join, resolve } from 'node:path';
-import { FlagError, nameList, numberFlag, parseFlags, typedPath, writableDir } from './cli/flags.ts';
+import { creatableDir, FlagError, nameList, numberFlag, parseFlags, typedPath, writableDir } from './cli/flags.ts';
 import { type CommandContext, runCommand } from './cli/command.ts';
 import type { ServerKind } from '@bench/app';
 import { calibrate, type CalibrateOptions } from './calibrate/calibrate.ts';
@@ -87,7 +87,7 @@ function parseCalibrateArgs(argv: string[]): CliOptions {
 async function main({ signal }: CommandContext): Promise<number> {
   const options = parseCalibrateArgs(process.argv.slice(2));
   // pnpm runs scripts from the package folder: --out is relative to where the user typed it.
-  if (options.outDir !== undefined) options.outDir = writableDir('out', typedPath(options.outDir));
+  if (options.outDir !== undefined) options.outDir = creatableDir('out', typedPath(options.outDir));
   const remote: RemoteSetup | undefined = options.target === undefined ? undefined : await preflight(options.target, options.runtimes);
   const { outDir, target: _target, openLoop: withOpenLoop, ...calibrateOptions } = options;
   const generator = withOpenLoop ? new Generator() : undefined;
@@ -117,7 +117,9 @@ async function main({ signal }: CommandContext): Promise<number> {
     await generator?.close();
   }
   await stopAllServers();
-  const dir = outDir ?? makeRunDir(resolve(REPO_ROOT, 'data/results'), new Date(), 'calibration-');
+  // Made only now that the server host answered and the calibration ran: a refused run leaves no empty --out behind.
+  const dir =
+    outDir === undefined ? makeRunDir(resolve(REPO_ROOT, 'data/results'), new Date(), 'calibration-') : writableDir('out', outDir);
   const file = join(dir, 'calibration.json');
   writeJsonAtomic(file, {
     ...result,

@@ -5,7 +5,7 @@
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { loadManifest } from '@bench/app';
-import { typedPath, writableDir } from './cli/flags.ts';
+import { creatableDir, typedPath, writableDir } from './cli/flags.ts';
 import { type CommandContext, runCommand } from './cli/command.ts';
 import { curveParameters, parseCurvePlan } from './curve/curve-plan.ts';
 import type { Curve, CurveReport } from './curve/curve-types.ts';
@@ -40,7 +40,7 @@ async function main({ signal }: CommandContext): Promise<number> {
   if (files === undefined) return 2;
   const plan = parseCurvePlan(argv);
   plan.scenarioFiles = files;
-  if (plan.outDir !== undefined) plan.outDir = writableDir('out', typedPath(plan.outDir));
+  if (plan.outDir !== undefined) plan.outDir = creatableDir('out', typedPath(plan.outDir));
   if (plan.dataDir !== undefined) plan.dataDir = typedPath(plan.dataDir);
   if (!(await setupUserScenarios(plan, 'curve'))) return 2;
   // --server-host: reachable, key accepted, checkout, runtimes and data there, before anything starts.
@@ -66,7 +66,9 @@ async function main({ signal }: CommandContext): Promise<number> {
   // A --data-dir with files of its own is used as it is (tests give a small one).
   if (remote === undefined && !(plan.dataDir !== undefined && existsSync(join(plan.dataDir, 'manifest.json'))))
     ensureDataFiles(plan.dataDir ?? DEFAULT_DATA_DIR, undefined, undefined, log);
-  const dir = plan.outDir ?? makeRunDir(resolve(REPO_ROOT, 'data/results'), new Date(), 'curve-');
+  // Made only now that the server host answered: a refused run leaves no empty --out behind.
+  const dir =
+    plan.outDir === undefined ? makeRunDir(resolve(REPO_ROOT, 'data/results'), new Date(), 'curve-') : writableDir('out', plan.outDir);
   const cells = cellsFor(plan.scenarios, plan.modes);
   // Answers are checked here against the manifest: another host's goes beside the results.
   const checkDir = remote?.manifest === undefined ? (plan.dataDir ?? DEFAULT_DATA_DIR) : join(dir, 'server-data');

@@ -1,5 +1,8 @@
-import { describe, expect, it } from 'vitest';
-import { FlagError, numberFlag, plainNumber } from '../src/cli/flags.ts';
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { creatableDir, FlagError, numberFlag, plainNumber } from '../src/cli/flags.ts';
 import { CommandError } from '../src/cli/command.ts';
 import { parsePlan } from '../src/bench/plan.ts';
 import { parseCurvePlan } from '../src/curve/curve-plan.ts';
@@ -37,5 +40,29 @@ describe('strict numbers on the command line', () => {
 
   it('a flag error is a command error: one line and exit 2 in every command', () => {
     expect(new FlagError('x')).toBeInstanceOf(CommandError);
+  });
+});
+
+describe('creatableDir: --out checked without making it', () => {
+  const tmp = mkdtempSync(join(tmpdir(), 'creatable-dir-'));
+  afterAll(() => rmSync(tmp, { recursive: true, force: true }));
+
+  it('passes a nested folder that does not exist yet, and makes nothing', () => {
+    const dir = join(tmp, 'a', 'b', 'c');
+    expect(creatableDir('out', dir)).toBe(dir);
+    expect(existsSync(join(tmp, 'a'))).toBe(false);
+  });
+
+  it('passes a folder that exists', () => {
+    expect(creatableDir('out', tmp)).toBe(tmp);
+  });
+
+  it('refuses a path under a file, and a file itself, as a FlagError', () => {
+    const file = join(tmp, 'file');
+    writeFileSync(file, '');
+    expect(() => creatableDir('out', join(file, 'x', 'y'))).toThrow(FlagError);
+    expect(() => creatableDir('out', join(file, 'x', 'y'))).toThrow(`--out ${join(file, 'x', 'y')} is not a writable folder: ENOTDIR`);
+    expect(() => creatableDir('out', file)).toThrow(FlagError);
+    expect(existsSync(join(file, 'x'))).toBe(false);
   });
 });

@@ -1,7 +1,7 @@
 // Flag checks shared by the harness's command lines: each problem is one line naming the flag
 // and what it accepts, and the command exits 2 before starting anything.
-import { accessSync, constants, mkdirSync } from 'node:fs';
-import { resolve } from 'node:path';
+import { accessSync, constants, mkdirSync, statSync } from 'node:fs';
+import { dirname, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { CommandError } from './command.ts';
 
@@ -82,6 +82,30 @@ export function writableDir(flag: string, dir: string): string {
     return dir;
   } catch (error) {
     throw new FlagError(`--${flag} ${dir} is not a writable folder: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`);
+  }
+}
+
+/**
+ * writableDir's check without making anything: the folder if it exists, else its nearest existing
+ * ancestor, must be a folder this process can write in. For commands that can still refuse the
+ * run after their flags (a version to resolve, a host to reach): they make the folder with
+ * writableDir once the run starts, so a refused run leaves no empty folder behind.
+ */
+export function creatableDir(flag: string, dir: string): string {
+  const refuse = (why: string): never => {
+    throw new FlagError(`--${flag} ${dir} is not a writable folder: ${why}`);
+  };
+  for (let at = resolve(dir); ; at = dirname(at)) {
+    try {
+      if (!statSync(at).isDirectory()) refuse(at === resolve(dir) ? 'ENOTDIR' : `ENOTDIR (${at} is not a folder)`);
+      // Making an entry in a folder takes search (x) as well as write permission on it.
+      accessSync(at, constants.W_OK | constants.X_OK);
+      return dir;
+    } catch (error) {
+      if (error instanceof FlagError) throw error;
+      const code = (error as NodeJS.ErrnoException).code;
+      if (code !== 'ENOENT' || dirname(at) === at) refuse(code ?? (error as Error).message);
+    }
   }
 }
 
