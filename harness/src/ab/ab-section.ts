@@ -111,7 +111,7 @@ function shortWhy(c: AbCell): string {
   }
 }
 
-/** "; ⚠ client-bound (B), unstable (A and B)": each flag with the sides it is on. */
+/** "; ⚠ client-bound (B), overloaded (A and B)": each flag with the sides it is on. */
 function flagWords(c: AbCell): string {
   if (c.flags === undefined) return '';
   const { a, b } = c.flags;
