@@ -11,6 +11,7 @@ import { unknownServerFlags, withoutFlags } from '../src/ab/ref.ts';
 import { checkPair, parseVariant } from '../src/ab/variants.ts';
 import type { AbCell, AbPlan } from '../src/model/ab.ts';
 import type { Report } from '../src/model/report.ts';
+import { ratioText } from '../src/stats/paired.ts';
 import { makeCell, makeRun } from './fixtures.ts';
 
 const resolvePath = (p: string) => `/abs/${p}`;
@@ -82,9 +83,12 @@ describe('judgeRatio', () => {
     // significant, but under the floor: not a regression
     expect(judgeRatio(0.972, [0.955, 0.99], 8, 0.05).verdict).toBe('unchanged');
     expect(judgeRatio(1.06, [1.03, 1.09], 8, 0.05).verdict).toBe('improved');
-    // Judged as computed, shown to 4 significant figures: a lower bound of 1.00004 excludes 1,
-    // though the report prints it as 1.
-    expect(judgeRatio(1.031, [1.00004, 1.0629], 8, 0.05)).toMatchObject({ verdict: 'improved', ci95: [1, 1.063] });
+    // Judged as computed, kept to 4 significant figures or as many more as keep a bound that is
+    // not 1 off 1: a lower bound of 1.00004 excludes 1, and so does what the report keeps and shows.
+    const offOne = judgeRatio(1.031, [1.00004, 1.0629], 8, 0.05);
+    expect(offOne).toMatchObject({ verdict: 'improved', ci95: [1.00004, 1.063] });
+    expect(judgeRatio(offOne.ratio ?? 0, offOne.ci95 ?? [0, 0], 8, 0.05).verdict).toBe('improved');
+    expect([ratioText(1.00004), ratioText(0.99996), ratioText(1), ratioText(1.0629)]).toEqual(['1.00004', '0.99996', '1.000', '1.063']);
   });
 
   it('unchanged: the whole interval within the margin, even when a small change is significant', () => {
@@ -181,6 +185,9 @@ describe('judgeAb and compareAb', () => {
     expect(j.reason).toMatch(
       /^its 4 paired rounds ran on one pair of server processes: B -5.0 % \(0.9\d\d-0.9\d\dx over rounds\) speaks for those two processes, not for the code, .*run without --quick/,
     );
+    expect(verdictLine({ ...j, runtime: 'node', scenario: 'hash', mode: 'sync' })).toMatch(
+      /: all kept rounds on one pair of server processes: never judged; run without --quick$/,
+    );
   });
 
   it('keeps a pair of processes one unit when one side restarted within it', () => {
@@ -256,10 +263,10 @@ describe('judgeAb and compareAb', () => {
     expect(aBound[0]?.flags).toEqual({ a: ['client-bound'], b: [] });
     expect(verdictLine(aBound[0]!)).toMatch(/could see \d+\.\d %; ⚠ client-bound \(A\)$/);
     expect(verdictLine(aBound[1]!)).toMatch(
-      /^inconclusive, B .*: the load generator set the pace \(client-bound\); servers on another machine; ⚠ client-bound \(B\)$/,
+      /^inconclusive, B .*: the load generator may have set the pace \(client-bound\); servers on another machine; ⚠ client-bound \(B\)$/,
     );
     expect(aBound[1]?.reason).toMatch(
-      /^B [+-]\d\.\d %, but the load generator, not the server, set the pace on B's side \(client-bound\).*whether B is alike/,
+      /^B [+-]\d\.\d %, but the load generator used a core's worth of CPU on B's side \(client-bound\).*may be a floor.*whether B is alike/,
     );
     const bBound = compareAb([sa, bound(sb)], plan).cells[0];
     expect(bBound).toMatchObject({ verdict: 'inconclusive', flags: { a: [], b: ['client-bound'] } });
@@ -269,6 +276,16 @@ describe('judgeAb and compareAb', () => {
     const fastB = paired('node-B', [1000, 1000, 1000, 1000, 1000, 1000]);
     expect(compareAb([slowA, bound(fastB)], plan).cells[0]?.verdict).toBe('improved');
     expect(compareAb([bound(slowA), fastB], plan).cells[0]?.reason).toMatch(/whether B is faster/);
+    // Both sides bound: no count of pairs could flag either way, so an interval too wide is told
+    // the client, not a number of pairs the budget advice would count.
+    const wideA = paired('node-A', [1000, 1100, 900, 1050, 950, 1000]);
+    const wideB = paired('node-B', [1000, 900, 1100, 950, 1050, 980]);
+    const wide = compareAb([wideA, wideB], plan).cells[0];
+    expect(wide).toMatchObject({ verdict: 'inconclusive', why: 'wide' });
+    const bothBound = compareAb([bound(wideA), bound(wideB)], plan).cells[0];
+    expect(bothBound).toMatchObject({ verdict: 'inconclusive', why: 'client-bound', flags: { a: ['client-bound'], b: ['client-bound'] } });
+    expect(bothBound?.pairsNeeded).toBeUndefined();
+    expect(bothBound?.reason).toMatch(/on both sides \(client-bound\).*whether B is slower or faster/);
     expect(ab.cells[1]?.flags).toBeUndefined();
     const report = { results, ab } as unknown as Report;
     expect(abExitCode(report)).toBe(1);
@@ -318,6 +335,10 @@ describe('judgeAb and compareAb', () => {
     const beside = compareAb([...hash, ...file], plan).cells;
     expect(beside[0]?.ci95).toEqual(alone?.ci95);
     expect(width(beside[1]?.ci95)).toBeGreaterThan(width(alone?.ci95));
+    // And within a query: another size of the same scenario is other work.
+    const sized = file.map((c) => ({ ...c, scenario: hash[0]!.scenario, query: 'size=1mb' }));
+    const bySize = compareAb([...hash, ...sized], plan).cells;
+    expect(bySize[0]?.ci95).toEqual(alone?.ci95);
   });
 
   it('with 3 process pairs or more, the interval is over the pairs: a pair that ran apart moves one unit, not every round', () => {

@@ -15,6 +15,7 @@ import { escapeHtml } from '../report/render/html-escape.ts';
 import type { Headline, ReportFeatures, ReportSection } from '../report/section.ts';
 import { escapeCell } from '../report/text/formats.ts';
 import { FLAG_SHARE, judgeAb, ratiosByProcess, signedPct as signed } from './ab-verdict.ts';
+import { ratioText } from '../stats/paired.ts';
 import { pooledBetween, processComponents, type ProcessComponents } from '../stats/process-interval.ts';
 
 const VERDICTS: readonly AbVerdict[] = ['regressed', 'improved', 'unchanged', 'inconclusive'];
@@ -24,10 +25,11 @@ const pct = (share: number): string => `${(share * 100).toFixed(1)} %`;
 export function compareAb(results: readonly CellResult[], ab: AbPlan): AbComparison {
   const matched = matchCells(results, ab);
   // The between-process variance of the log ratios, pooled over the cells of one scenario and
-  // mode measured on two or more process pairs (stats/process-interval.ts): their processes start
-  // alike and run the same work, where a file cell's processes can scatter ten times a hash
-  // cell's, and pooling the two would narrow the one and widen the other.
-  const kind = (c: CellResult): string => `${c.scenario}/${c.mode}`;
+  // mode (and query: a size sweep's sizes are other work) measured on two or more process pairs
+  // (stats/process-interval.ts): their processes start alike and run the same work, where a file
+  // cell's processes can scatter ten times a hash cell's, and pooling the two would narrow the
+  // one and widen the other.
+  const kind = (c: CellResult): string => `${c.scenario}/${c.mode}?${c.query ?? ''}`;
   const components = new Map<string, ProcessComponents[]>();
   for (const { a, b } of matched) {
     const c = a.status === 'ok' && b?.status === 'ok' ? processComponents({ groups: ratiosByProcess(a, b) }) : undefined;
@@ -76,23 +78,29 @@ export function verdictLine(c: AbCell): string {
     c.ratio === undefined || c.ci95 === undefined
       ? ''
       : `, B ${signed(c.ratio)} (${signed(c.ci95[0])} to ${signed(c.ci95[1])})${c.detectable === null ? '' : `, could see ${pct(c.detectable)}`}`;
+  return verdictWords(c, estimate);
+}
+
+/**
+ * The verdict, "within ±x" where unchanged, `estimate`, why where inconclusive, and the flags
+ * that bear on it: a table's verdict column shows the estimate in columns of its own.
+ */
+function verdictWords(c: AbCell, estimate = ''): string {
   const within = c.verdict === 'unchanged' ? ` within ±${pct(c.margin)}` : '';
   const why = c.verdict === 'inconclusive' ? `: ${shortWhy(c)}` : '';
   return `${c.verdict}${within}${estimate}${why}${flagWords(c)}`;
 }
 
-/** The verdict column of a table that shows the estimate, its interval and "could see" beside it. */
-function verdictCell(c: AbCell): string {
-  const tail = c.verdict === 'inconclusive' ? `: ${shortWhy(c)}` : c.verdict === 'unchanged' ? ` within ±${pct(c.margin)}` : '';
-  return `${c.verdict}${tail}${flagWords(c)}`;
-}
-
+/** Why a cell is inconclusive in a few words, and what would settle it: its `reason` in short. */
 function shortWhy(c: AbCell): string {
   const margin = `±${pct(c.margin)}`;
+  // A cell judged over rounds (no process pairs) is told no count of pairs: more of them, or a quieter host.
   const more =
     c.pairsNeeded !== undefined
       ? `; about ${c.pairsNeeded} pairs of server processes would see ${margin} (it had ${c.processPairs ?? 0})`
-      : '';
+      : c.processPairs === undefined
+        ? '; more pairs (--budget, --max-runs) or a quieter host'
+        : '';
   switch (c.why) {
     case 'wide':
       return `interval wider than ${margin}${more || '; a quieter host'}`;
@@ -101,9 +109,9 @@ function shortWhy(c: AbCell): string {
     case 'adjusted-only':
       return `within ${margin} only once adjusted for the machine's speed; more pairs or a quieter host`;
     case 'client-bound':
-      return 'the load generator set the pace (client-bound); servers on another machine';
+      return 'the load generator may have set the pace (client-bound); servers on another machine';
     case 'one-pair':
-      return 'all rounds on one pair of server processes (--quick): never judged';
+      return `all kept rounds on one pair of server processes${c.sharedRounds === undefined ? '' : ` (${c.sharedRounds} shared left out)`}: never judged; run without --quick`;
     case 'few-rounds':
       return `${c.pairs} paired rounds, 3 needed`;
     default:
@@ -189,10 +197,10 @@ function row(c: AbCell): string[] {
     c.scenario,
     `${c.mode}${c.query === undefined ? '' : ` ${c.query}`}`,
     c.ratio === undefined ? '—' : `${c.ratio.toFixed(3)}x`,
-    c.ci95 === undefined ? '—' : `${c.ci95[0].toFixed(3)}-${c.ci95[1].toFixed(3)}x`,
+    c.ci95 === undefined ? '—' : `${ratioText(c.ci95[0])}-${ratioText(c.ci95[1])}x`,
     roundsCell(c),
     c.detectable === null ? '—' : pct(c.detectable),
-    verdictCell(c),
+    verdictWords(c),
   ];
 }
 
@@ -302,7 +310,7 @@ function headline(c: AbCell): Headline {
     ...(c.ci95 === undefined
       ? {}
       : {
-          confidence: `95 % CI ${c.ci95[0].toFixed(3)}-${c.ci95[1].toFixed(3)}x over ${c.pairs} paired rounds${c.processPairs === undefined ? '' : ` on ${c.processPairs} pairs of server processes`}${c.speedAdjusted === undefined ? '' : ", adjusted for the machine's speed"}`,
+          confidence: `95 % CI ${ratioText(c.ci95[0])}-${ratioText(c.ci95[1])}x over ${c.pairs} paired rounds${c.processPairs === undefined ? '' : ` on ${c.processPairs} pairs of server processes`}${c.speedAdjusted === undefined ? '' : ", adjusted for the machine's speed"}`,
         }),
     anchor: 'ab',
   };

@@ -36,7 +36,7 @@ import type { CellResult, RunResult } from '../model/cell.ts';
 import type { Flag } from '../model/names.ts';
 import { sharedRun } from '../system/host-speed.ts';
 import { budgetNeed, runsToGoal } from '../bench/budget.ts';
-import { exactRatioInterval, holdsOne, MIN_PAIRS, roundedInterval } from '../stats/paired.ts';
+import { exactRatioInterval, holdsOne, MIN_PAIRS, ratioText, roundedInterval, sig4 } from '../stats/paired.ts';
 import { acrossProcessInterval, processComponents } from '../stats/process-interval.ts';
 import { adjustedMean } from '../stats/covariate.ts';
 
@@ -71,7 +71,6 @@ interface OverPairs {
 }
 
 const round4 = (x: number): number => Number(x.toFixed(4));
-const sig4 = (x: number): number => Number(x.toPrecision(4));
 const pct = (share: number): string => `${(share * 100).toFixed(1)} %`;
 export const signedPct = (ratio: number): string => `${ratio >= 1 ? '+' : ''}${((ratio - 1) * 100).toFixed(1)} %`;
 
@@ -210,7 +209,7 @@ function unchangedOnBoth(judged: AbJudgement, adjusted: OverPairs['adjusted']): 
     ...judged,
     verdict: 'inconclusive',
     why: 'adjusted-only',
-    reason: `its interval adjusted for the machine's speed (${alo.toFixed(3)}-${ahi.toFixed(3)}x) lies within ±${pct(judged.margin)}, its plain interval (${lo.toFixed(3)}-${hi.toFixed(3)}x) does not: the adjustment holds only where B does not move the speed the sampler reads, which no run can prove, so no change is ruled out: give it more pairs (--budget, --runs) or a quieter host`,
+    reason: `its interval adjusted for the machine's speed (${ratioText(alo)}-${ratioText(ahi)}x) lies within ±${pct(judged.margin)}, its plain interval (${ratioText(lo)}-${ratioText(hi)}x) does not: the adjustment holds only where B does not move the speed the sampler reads, which no run can prove, so no change is ruled out: give it more pairs (--budget, --runs) or a quieter host`,
   };
 }
 
@@ -247,7 +246,7 @@ export function hostSpeedNote(rounds: readonly PairedRound[]): string | undefine
 function adjustedNote(adjusted: SpeedAdjusted | undefined): string | undefined {
   if (adjusted === undefined) return undefined;
   const [lo, hi] = adjusted.unadjusted.ci95;
-  return `the interval is adjusted for the machine's speed timed beside each run (B/A moved with it at correlation ${adjusted.correlation.toFixed(2)}; unadjusted ${lo.toFixed(3)}-${hi.toFixed(3)}x), so what is left is the cell's own scatter`;
+  return `the interval is adjusted for the machine's speed timed beside each run (B/A moved with it at correlation ${adjusted.correlation.toFixed(2)}; unadjusted ${ratioText(lo)}-${ratioText(hi)}x), so what is left is the cell's own scatter`;
 }
 
 /**
@@ -302,11 +301,13 @@ export function judgeAb(
 const VERDICT_FLAGS: readonly Flag[] = ['client-bound', 'overloaded', 'count-mismatch'];
 
 /**
- * A verdict read with the cells' flags (VERDICT_FLAGS). A client-bound side served as fast as the
- * load generator could ask, not as fast as it could answer: its requests/s is a floor of its
- * server's. So B below a client-bound A is still a regression (A could only have been faster),
- * and B client-bound above A still an improvement; every other verdict with a client-bound side
- * compares the client with itself, and is inconclusive. The flags travel with the verdict.
+ * A verdict read with the cells' flags (VERDICT_FLAGS). A client-bound side's load generator used
+ * a core's worth of CPU, so its requests/s may be what the client could ask rather than what the
+ * server could answer: a floor of its server's. So B below a client-bound A is still a regression
+ * (A could only have been faster), and B client-bound above A still an improvement; every other
+ * verdict with a client-bound side may compare the client with itself, and is inconclusive. With
+ * both sides bound no number of pairs could flag a change either way, so such a cell is told no
+ * count of pairs (pairsNeeded), only what would help. The flags travel with the verdict.
  */
 function withFlags(judged: AbJudgement, aFlags: readonly Flag[], bFlags: readonly Flag[]): AbJudgement {
   const bearing = (fs: readonly Flag[]): Flag[] => fs.filter((f) => VERDICT_FLAGS.includes(f));
@@ -315,18 +316,20 @@ function withFlags(judged: AbJudgement, aFlags: readonly Flag[], bFlags: readonl
   const flags = { flags: { a, b } };
   const [aBound, bBound] = [a.includes('client-bound'), b.includes('client-bound')];
   const stands =
-    judged.verdict === 'inconclusive' ||
+    (judged.verdict === 'inconclusive' && !(aBound && bBound)) ||
     (judged.verdict === 'regressed' && !bBound) ||
     (judged.verdict === 'improved' && !aBound) ||
     (judged.verdict === 'unchanged' && !aBound && !bBound);
   if (stands) return { ...judged, ...flags };
   const side = aBound && bBound ? 'both sides' : aBound ? "A's side" : "B's side";
+  const { pairsNeeded: _needed, ...rest } = judged;
+  const which = { unchanged: 'alike', regressed: 'slower', improved: 'faster', inconclusive: 'slower or faster' }[judged.verdict];
   return {
-    ...judged,
+    ...rest,
     ...flags,
     verdict: 'inconclusive',
     why: 'client-bound',
-    reason: `B ${signedPct(judged.ratio ?? 1)}, but the load generator, not the server, set the pace on ${side} (client-bound): its requests/s is a floor of what its server could serve, so this B/A cannot say whether B is ${judged.verdict === 'unchanged' ? 'alike' : judged.verdict === 'regressed' ? 'slower' : 'faster'}; give the load its own CPU (servers on another machine, --server-host) or judge a heavier cell`,
+    reason: `B ${signedPct(judged.ratio ?? 1)}, but the load generator used a core's worth of CPU on ${side} (client-bound): its requests/s may be a floor of what its server could serve, set by the client, so this B/A cannot say whether B is ${which}; give the load its own CPU (servers on another machine, --server-host) or judge a heavier cell`,
   };
 }
 
@@ -370,7 +373,7 @@ function judgeMeasured(a: CellResult, b: CellResult, margin: number, between: { 
       ),
       ...sharedNote,
     };
-  if (units.length === 1) return { ...onePair(interval, margin), ...sharedNote };
+  if (units.length === 1) return { ...onePair(interval, margin, shared), ...sharedNote };
   const components = between === undefined ? undefined : processComponents({ groups: units });
   if (components === undefined || between === undefined)
     return { ...judgeRatio(interval.ratio, interval.ci95, interval.pairs, margin, undefined, hostSpeedNote(rounds)), ...sharedNote };
@@ -390,14 +393,19 @@ function judgeMeasured(a: CellResult, b: CellResult, margin: number, between: { 
  * so no claim is made either way: the estimate and its interval are kept for the reader, the
  * verdict is inconclusive.
  */
-function onePair({ ratio, ci95, pairs }: { ratio: number; ci95: [number, number]; pairs: number }, margin: number): AbJudgement {
+function onePair(
+  { ratio, ci95, pairs }: { ratio: number; ci95: [number, number]; pairs: number },
+  margin: number,
+  shared: number,
+): AbJudgement {
+  const left = shared === 0 ? '' : ` (${shared} more left out: another process used the CPU)`;
   return {
     ...judgeRatio(ratio, ci95, pairs, margin),
     verdict: 'inconclusive',
     why: 'one-pair',
     // It could flag no change at all, whatever its interval over rounds.
     detectable: null,
-    reason: `its ${pairs} paired rounds ran on one pair of server processes: B ${signedPct(ratio)} (${ci95[0].toFixed(3)}-${ci95[1].toFixed(3)}x over rounds) speaks for those two processes, not for the code, since a server process can run apart by itself for its whole life; run without --quick (more --runs keep --quick's one pair): bench:ab then starts a new pair of server processes every 2 rounds and judges over the pairs, to see a change of ±${pct(margin)}`,
+    reason: `its ${pairs} paired rounds${left} ran on one pair of server processes: B ${signedPct(ratio)} (${ratioText(ci95[0])}-${ratioText(ci95[1])}x over rounds) speaks for those two processes, not for the code, since a server process can run apart by itself for its whole life; run without --quick (more --runs keep --quick's one pair): bench:ab then starts a new pair of server processes every 2 rounds and judges over the pairs, to see a change of ±${pct(margin)}`,
   };
 }
 
@@ -421,7 +429,7 @@ export function judgeRatio(
   // Judged on the figures as computed; the report shows them to 4 significant figures.
   const base = { verdict, ratio: sig4(ratio), ci95: [sig4(ci95[0]), sig4(ci95[1])] as [number, number], pairs, margin, detectable };
   if (verdict !== 'inconclusive') return base;
-  const interval = `its 95 % interval (${ci95[0].toFixed(3)}-${ci95[1].toFixed(3)}x)`;
+  const interval = `its 95 % interval (${ratioText(ci95[0])}-${ratioText(ci95[1])}x)`;
   // An interval narrower than the margin can still reach past it, off centre: the pair could see
   // a change of the margin, yet neither found one nor ruled one out.
   const wide = Math.expm1(half) > margin;

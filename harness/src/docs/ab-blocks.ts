@@ -16,6 +16,7 @@ import { DEFAULT_MIN_REQUESTS } from '../bench/run-length.ts';
 import type { AbCell, AbComparison, AbPlan, AbSide } from '../model/ab.ts';
 import type { Report } from '../model/report.ts';
 import { formatDate } from '../report/text/formats.ts';
+import { ratioText } from '../stats/paired.ts';
 
 const what = (s: AbSide): string => JSON.stringify(s.file?.sha256 ?? s.env ?? s.runtime ?? s.ref?.commit ?? s.variant);
 const isAa = (ab: AbPlan): boolean => what(ab.a) === what(ab.b);
@@ -56,7 +57,7 @@ export function abPairsBlock(pairs: readonly Pair[]): string {
       kind === 'aa' ? 'A/A' : 'A/B',
       `${name(plan.a)} → ${name(plan.b)}`,
       `${c.runtime} ${c.scenario}/${c.mode}`,
-      c.ratio === undefined || c.ci95 === undefined ? '—' : `${c.ratio.toFixed(3)}x (${c.ci95[0].toFixed(3)}-${c.ci95[1].toFixed(3)})`,
+      c.ratio === undefined || c.ci95 === undefined ? '—' : `${c.ratio.toFixed(3)}x (${ratioText(c.ci95[0])}-${ratioText(c.ci95[1])})`,
       roundsCell(c),
       c.detectable === null ? '—' : pct(c.detectable),
       c.verdict,

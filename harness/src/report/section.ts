@@ -48,7 +48,7 @@ export interface ReportSection {
 export interface ReportFeatures {
   /** Derived fields computed from the merged report (e.g. versions compared), merged into it. */
   derive?(report: Report): { versions?: VersionComparison; ab?: AbComparison };
-  /** Extra sections rendered after the summary of report.md and report.html. */
+  /** Extra sections for report.md and report.html: after the summary, or right under the title where `lead`. */
   sections?(report: Report): ReportSection[];
 }
 

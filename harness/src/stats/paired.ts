@@ -19,7 +19,25 @@ export interface PairedRatio {
 /** Fewest pairs for an interval: with two, t is 12.7 and the interval says nothing. */
 export const MIN_PAIRS = 3;
 
-const round4 = (x: number): number => Number(x.toPrecision(4));
+/**
+ * 4 significant figures, or as many more as keep a ratio that is not 1 off 1: a bound kept (and
+ * shown) as 1.000 would hold 1 where the interval did not, and a verdict read again from it would
+ * differ from the one judged.
+ */
+export function sig4(x: number): number {
+  let digits = 4;
+  let r = Number(x.toPrecision(digits));
+  while (r === 1 && x !== 1 && digits < 12) r = Number(x.toPrecision(++digits));
+  return r;
+}
+
+/** A ratio to `decimals` places, or as many more as keep one that is not 1 from reading 1.000 (sig4's reason). */
+export function ratioText(x: number, decimals = 3): string {
+  let places = decimals;
+  let text = x.toFixed(places);
+  while (Number(text) === 1 && x !== 1 && places < 12) text = x.toFixed(++places);
+  return text;
+}
 
 /** The t interval of the mean log ratio, rounded to 4 significant figures for a report; undefined as exactRatioInterval. */
 export function pairedRatioInterval(ratios: readonly number[]): PairedRatio | undefined {
@@ -42,7 +60,7 @@ export function exactRatioInterval(ratios: readonly number[]): PairedRatio | und
 
 /** A ratio and its interval as a report shows them: 4 significant figures. */
 export function roundedInterval<T extends { ratio: number; ci95: readonly [number, number] }>(x: T): T & { ci95: [number, number] } {
-  return { ...x, ratio: round4(x.ratio), ci95: [round4(x.ci95[0]), round4(x.ci95[1])] };
+  return { ...x, ratio: sig4(x.ratio), ci95: [sig4(x.ci95[0]), sig4(x.ci95[1])] };
 }
 
 /**
