@@ -395,6 +395,11 @@ describe('judgeAb and compareAb', () => {
     expect({ enough: label(done.enough), need: done.need }).toEqual({ enough: ['bun-A', 'bun-B'], need: 0 });
     // B's cell failed on bun: A has nothing left to pair with.
     expect(pairsStillNeeded([lane('bun', 'A', flat)], (l) => l, need).need).toBe(0);
+    // The load generator bound on both sides: no pair could flag it, so it asks for none; bound
+    // on one side, B below a bound A is still a regression to look for.
+    const bound = (l: ReturnType<typeof lane>, cpuPercent = 99) => ({ ...l, runs: l.runs.map((r) => ({ ...r, client: { cpuPercent } })) });
+    expect(pairsStillNeeded([bound(lane('bun', 'A', flat)), bound(lane('bun', 'B', wide))], (l) => l, need).need).toBe(0);
+    expect(pairsStillNeeded([bound(lane('bun', 'A', flat)), lane('bun', 'B', wide)], (l) => l, need).need).toBeGreaterThanOrEqual(1);
   });
 
   describe("the machine's speed, timed beside each run", () => {

@@ -6,6 +6,7 @@ import type { Plan } from '../bench/plan.ts';
 import type { PairNeed } from '../bench/run-rules.ts';
 import { FlagError, numberFlag } from '../cli/flags.ts';
 import { DEFAULT_MARGIN, throughputMargin } from '../compare/gate.ts';
+import { isClientBound } from '../report/flags.ts';
 import { abNeed } from './ab-verdict.ts';
 import { laneLabel } from './variants.ts';
 import type { Report } from '../model/report.ts';
@@ -99,13 +100,18 @@ export function abSchedule(plan: Plan, argv: readonly string[]): void {
 /**
  * bench:ab's need for another pair of processes (bench/schedule.ts Pairing.need), for one
  * runtime's lanes of a cell: abNeed on its A and B runs at the scenario's margin (hello's is
- * wider). A runtime with one side left (the other's cell failed) has nothing to pair: 0.
+ * wider). A runtime with one side left (the other's cell failed) has nothing to pair: 0. Nor
+ * has a cell whose load generator was bound on both sides so far: no number of pairs could flag
+ * it (ab-verdict.ts withFlags), so the budget goes to the cells that can use it. (A wrk
+ * cross-check after the rounds may still clear the flag; the cell is then judged on the pairs it
+ * had, and its verdict says what they could see.)
  */
 export function abPairNeed(margin: number, maxPairs: number): PairNeed {
   return (lanes) => {
     const a = lanes.find((l) => l.label === laneLabel(l.runtime, 'A'));
     const b = lanes.find((l) => l.label === laneLabel(l.runtime, 'B'));
     if (a === undefined || b === undefined) return 0;
+    if (isClientBound(a.runs) && isClientBound(b.runs)) return 0;
     return abNeed(a.runs, b.runs, throughputMargin(a.scenario, margin), maxPairs);
   };
 }
