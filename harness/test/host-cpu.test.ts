@@ -2,7 +2,7 @@
 // /proc. A busy child outside the tree must show; the same work inside the tree must not.
 import { spawn } from 'node:child_process';
 import { afterEach, describe, expect, it } from 'vitest';
-import { hostBusyMs, othersCores, ownCpuMs, readCpu } from '../src/system/host-cpu.ts';
+import { hostBusyMs, othersCores, ownCpu, readCpu } from '../src/system/host-cpu.ts';
 import { sharedHostReason } from '../src/system/host-speed.ts';
 import { hostHealth } from '../src/report/text/host-health.ts';
 import { environment, makeRun } from './fixtures.ts';
@@ -73,41 +73,84 @@ describe.skipIf(process.platform !== 'linux')('other processes on the host', () 
     expect(hostBusyMs('cpu  1001 10 500 9000 40 0 0 7\n')).toBeGreaterThan(ticks);
   });
 
+  // A process table as ownCpu reads it: stat fields after the name, from the state letter:
+  // state ppid pgrp session tty tpgid flags ... utime(11) stime(12) cutime(13) cstime(14) ... starttime(19).
+  const stat = (ppid: number, flags: number, ticks: number, started = 0) => {
+    const fields = Array.from({ length: 20 }, () => '0');
+    fields[0] = 'S';
+    fields[1] = String(ppid);
+    fields[6] = String(flags);
+    fields[11] = String(ticks);
+    fields[19] = String(started);
+    return fields;
+  };
+  const KTHREAD = 0x208040;
+  const USER = 0x400100;
+  const tick = hostBusyMs('cpu  1 0 0\n');
+  const kernelTotal = (own: { kernelMs: ReadonlyMap<string, number> }) => [...own.kernelMs.values()].reduce((a, b) => a + b, 0);
+  /** A reading of synthetic tables: /proc/stat's user ticks and the processes. */
+  const reading = (userTicks: number, stats: Parameters<typeof ownCpu>[1]) => ({
+    hostMs: hostBusyMs(`cpu  ${userTicks} 0 0 9000 0 0 0 0\n`),
+    ...ownCpu(100, stats),
+  });
+
   it("counts the kernel's threads as the harness's own, by their flag and not by pid 2", () => {
-    // stat fields after the name: state ppid pgrp session tty tpgid flags ... utime(11) stime(12) cutime cstime.
-    const stat = (ppid: number, flags: number, ticks: number) => [
-      'S',
-      String(ppid),
-      '0',
-      '0',
-      '0',
-      '0',
-      String(flags),
-      '0',
-      '0',
-      '0',
-      '0',
-      String(ticks),
-      '0',
-      '0',
-      '0',
-    ];
     const stats = [
-      { pid: 2, fields: stat(0, 0x208040, 5) }, // kthreadd
-      { pid: 40, fields: stat(2, 0x4208040, 30) }, // a kworker
-      { pid: 100, fields: stat(1, 0x400100, 7) }, // the harness
-      { pid: 101, fields: stat(100, 0x400100, 11) }, // a server it started
-      { pid: 200, fields: stat(1, 0x400100, 1000) }, // someone else's
+      { pid: 2, name: 'kthreadd', fields: stat(0, KTHREAD, 5) },
+      { pid: 40, name: 'kworker/0:1-events', fields: stat(2, 0x4208040, 30) },
+      { pid: 100, name: 'node', fields: stat(1, USER, 7) }, // the harness
+      { pid: 101, name: 'bun', fields: stat(100, USER, 11) }, // a server it started
+      { pid: 200, name: 'cc1plus', fields: stat(1, USER, 1000) }, // someone else's
     ];
-    const tick = hostBusyMs('cpu  1 0 0\n');
-    expect(ownCpuMs(100, stats)).toBe((5 + 30 + 7 + 11) * tick);
+    const own = ownCpu(100, stats);
+    expect(own.treeMs).toBe((7 + 11) * tick);
+    expect(kernelTotal(own)).toBe((5 + 30) * tick);
     // In a container's pid namespace pid 2 is an ordinary process: not the harness's.
-    expect(ownCpuMs(100, [...stats.slice(2), { pid: 2, fields: stat(1, 0x400100, 500) }])).toBe((7 + 11) * tick);
+    const inContainer = ownCpu(100, [...stats.slice(2), { pid: 2, name: 'sh', fields: stat(1, USER, 500) }]);
+    expect(inContainer.treeMs).toBe((7 + 11) * tick);
+    expect(inContainer.kernelMs.size).toBe(0);
+  });
+
+  it("leaves ksoftirqd out of the harness's own: Linux counts its time as softirq, which the host's busy time leaves out", () => {
+    const table = (softirqTicks: number, serverTicks: number) => [
+      { pid: 12, name: 'ksoftirqd/0', fields: stat(2, KTHREAD, softirqTicks) },
+      { pid: 13, name: 'ksoftirqd/1', fields: stat(2, KTHREAD, softirqTicks) },
+      { pid: 100, name: 'node', fields: stat(1, USER, 0) },
+      { pid: 101, name: 'bun', fields: stat(100, USER, serverTicks) },
+    ];
+    expect(ownCpu(100, table(900, 0)).kernelMs.size).toBe(0);
+    // One second: the server used 50 ticks, someone else 40; ksoftirqd's 200 ticks on each CPU
+    // went to /proc/stat's softirq column, not to user, nice or system.
+    const before = reading(1000, table(100, 0));
+    const after = reading(1000 + 50 + 40, table(300, 50));
+    expect(othersCores(before, after, 1000)).toBe(0.4);
+  });
+
+  it('takes a kernel thread that exits between two readings out with what it used in between, not its whole lifetime', () => {
+    const harness = (ticks: number) => [
+      { pid: 100, name: 'node', fields: stat(1, USER, ticks) },
+      { pid: 101, name: 'bun', fields: stat(100, USER, ticks) },
+    ];
+    const before = reading(10_000, [
+      { pid: 40, name: 'kworker/0:1-events', fields: stat(2, KTHREAD, 5000, 10) }, // exits
+      { pid: 41, name: 'kworker/1:0-mm_percpu_wq', fields: stat(2, KTHREAD, 100, 20) }, // stays, 10 more
+      { pid: 42, name: 'kworker/u4:2-flush', fields: stat(2, KTHREAD, 300, 30) }, // exits; its pid is given out again
+      ...harness(1000),
+    ]);
+    const after = reading(10_000 + 2 * 40 + 10 + 5 + 3 + 30, [
+      { pid: 41, name: 'kworker/1:0-mm_percpu_wq', fields: stat(2, KTHREAD, 110, 20) },
+      { pid: 42, name: 'kworker/u4:0-events', fields: stat(2, KTHREAD, 5, 500) }, // started since: all of it
+      { pid: 43, name: 'kworker/0:2-events', fields: stat(2, KTHREAD, 3, 510) }, // started since
+      ...harness(1040),
+    ]);
+    // Own: 80 (the tree) + 10 + 5 + 3 (kernel threads); the 30 ticks left are someone else's.
+    expect(othersCores(before, after, 1000)).toBe(0.3);
   });
 
   it('never reads below 0 cores, and 0 for no time', () => {
-    expect(othersCores({ hostMs: 100, ownMs: 50 }, { hostMs: 110, ownMs: 80 }, 1000)).toBe(0);
-    expect(othersCores({ hostMs: 100, ownMs: 50 }, { hostMs: 200, ownMs: 50 }, 0)).toBe(0);
-    expect(othersCores({ hostMs: 100, ownMs: 50 }, { hostMs: 1100, ownMs: 550 }, 1000)).toBe(0.5);
+    const at = (hostMs: number, treeMs: number) => ({ hostMs, treeMs, kernelMs: new Map<string, number>() });
+    expect(othersCores(at(100, 50), at(110, 80), 1000)).toBe(0);
+    expect(othersCores(at(100, 50), at(200, 50), 0)).toBe(0);
+    expect(othersCores(at(100, 50), at(1100, 550), 1000)).toBe(0.5);
   });
 });

@@ -28,10 +28,10 @@ export function parseStat(stat: string): { name: string; fields: string[] } | un
 }
 
 /**
- * Every process's stat line, parsed (fields as parseStat gives them); one that exits between the
- * listing and the read is passed over. Empty where there is no /proc.
+ * Every process's stat line, parsed (name and fields as parseStat gives them); one that exits
+ * between the listing and the read is passed over. Empty where there is no /proc.
  */
-export function processStats(): { pid: number; fields: string[] }[] {
+export function processStats(): { pid: number; name: string; fields: string[] }[] {
   let entries: string[];
   try {
     entries = readdirSync('/proc');
@@ -42,7 +42,7 @@ export function processStats(): { pid: number; fields: string[] }[] {
     if (!/^\d+$/.test(entry)) return [];
     try {
       const parsed = parseStat(readFileSync(`/proc/${entry}/stat`, 'utf8'));
-      return parsed === undefined ? [] : [{ pid: Number(entry), fields: parsed.fields }];
+      return parsed === undefined ? [] : [{ pid: Number(entry), name: parsed.name, fields: parsed.fields }];
     } catch {
       return [];
     }
