@@ -89,7 +89,13 @@ async function main({ signal }: CommandContext): Promise<number> {
   // pnpm runs scripts from the package folder: --out is relative to where the user typed it.
   if (options.outDir !== undefined) options.outDir = creatableDir('out', typedPath(options.outDir));
   const remote: RemoteSetup | undefined = options.target === undefined ? undefined : await preflight(options.target, options.runtimes);
+  // Interrupted during the preflight: nothing ran, nothing to write.
+  if (signal.aborted) return 0;
   const { outDir, target: _target, openLoop: withOpenLoop, ...calibrateOptions } = options;
+  // Made only now that the server host answered, and before measuring: a refused run leaves no
+  // empty --out behind, and an interrupted calibration has its folder as bench's runs do.
+  const dir =
+    outDir === undefined ? makeRunDir(resolve(REPO_ROOT, 'data/results'), new Date(), 'calibration-') : writableDir('out', outDir);
   const generator = withOpenLoop ? new Generator() : undefined;
   const openLoop: OpenLoopStep | undefined =
     generator === undefined
@@ -117,9 +123,6 @@ async function main({ signal }: CommandContext): Promise<number> {
     await generator?.close();
   }
   await stopAllServers();
-  // Made only now that the server host answered and the calibration ran: a refused run leaves no empty --out behind.
-  const dir =
-    outDir === undefined ? makeRunDir(resolve(REPO_ROOT, 'data/results'), new Date(), 'calibration-') : writableDir('out', outDir);
   const file = join(dir, 'calibration.json');
   writeJsonAtomic(file, {
     ...result,
