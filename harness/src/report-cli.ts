@@ -1,7 +1,8 @@
 // `pnpm bench:report`: with no argument, builds the one results site (data/results/site/
 // index.html and index.md) from every run under data/results; with folders, from those;
 // with one report file (or one run's folder), re-renders its report.md and report.html.
-// Rendering only: nothing is measured, the JSON is taken as written.
+// Rendering only: nothing is measured, the JSON is taken as written, but for --format's A/B
+// verdicts, judged again from the report's runs (site-kinds.ts, judgedAgain).
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { parseArgs } from 'node:util';
@@ -12,7 +13,7 @@ import { EXPORT_FORMATS, exportReport, type ExportFormat } from './report/export
 import { choice } from './cli/flags.ts';
 import type { Report } from './model/report.ts';
 import type { SiteKind } from './report/site-model.ts';
-import { rebuildSite, RESULTS_ROOT, SITE_DIR, SITE_KINDS } from './site-kinds.ts';
+import { judgedAgain, rebuildSite, RESULTS_ROOT, SITE_DIR, SITE_KINDS } from './site-kinds.ts';
 
 const SCHEMA_VERSION: Report['schemaVersion'] = 1;
 const USAGE =
@@ -74,12 +75,12 @@ function rerender(path: string): number {
   return 0;
 }
 
-/** A bench report in a dashboard's format, on stdout. */
+/** A bench report in a dashboard's format, on stdout, an A/B report's verdicts judged again (judgedAgain). */
 function exported(path: string, format: ExportFormat): number {
   const read = readReport(path);
   if (read.kind.kind !== 'bench' && read.kind.kind !== 'versions')
     throw new FlagError(`--format ${format}: ${path} is a ${read.kind.kind} report; only bench reports (bench:all, bench:ab) export`);
-  process.stdout.write(exportReport(read.json as unknown as Report, format));
+  process.stdout.write(exportReport(judgedAgain(read.json as unknown as Report), format));
   return 0;
 }
 

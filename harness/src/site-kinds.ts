@@ -20,6 +20,18 @@ import type { SeedsReport } from './seeds/render.ts';
 import { versionFeatures, versionsSection } from './versions/versions-section.ts';
 import { sweepFeatures } from './report/sweep-section.ts';
 import { abFeatures } from './ab/ab-section.ts';
+import { withFeatures } from './report/section.ts';
+
+/**
+ * A bench report read back from its file, an A/B report's verdicts judged again from its runs by
+ * the current rule: a report written under an earlier rule reads as one written now would. One
+ * that kept no runs' details (a trimmed sample) keeps the verdicts it stored: there is nothing to
+ * judge them from.
+ */
+export function judgedAgain(report: Report): Report {
+  const keptRuns = report.results.every((c) => c.status !== 'ok' || c.runDetails !== undefined);
+  return keptRuns ? withFeatures(report, abFeatures) : report;
+}
 
 export const RESULTS_ROOT = resolve(REPO_ROOT, 'data/results');
 export const SITE_DIR = resolve(RESULTS_ROOT, 'site');

@@ -8,6 +8,9 @@ import { loadChartAssets } from '../src/report/render/html-assets.ts';
 import { renderHtml } from '../src/report/render/html.ts';
 import { renderMarkdown } from '../src/report/render/markdown.ts';
 import { htmlFixtureReport } from './fixtures/html-report.ts';
+import { compareAb } from '../src/ab/ab-section.ts';
+import { EXPORT_FORMATS, exportReport } from '../src/report/export-formats.ts';
+import type { Report } from '../src/model/report.ts';
 
 const HARNESS = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const CLI = join(HARNESS, 'src/report-cli.ts');
@@ -15,9 +18,9 @@ const dir = mkdtempSync(join(tmpdir(), 'report-cli-'));
 
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-function run(file: string): { status: number | null; stdout: string; stderr: string } {
+function run(file: string, ...flags: string[]): { status: number | null; stdout: string; stderr: string } {
   // INIT_CWD (set when tests run under pnpm) would re-anchor a relative path; these are absolute.
-  const result = spawnSync(process.execPath, ['--import', 'tsx', CLI, file], { cwd: HARNESS, encoding: 'utf8', timeout: 30_000 });
+  const result = spawnSync(process.execPath, ['--import', 'tsx', CLI, file, ...flags], { cwd: HARNESS, encoding: 'utf8', timeout: 30_000 });
   return { status: result.status, stdout: result.stdout, stderr: result.stderr };
 }
 
@@ -58,6 +61,44 @@ describe('report-cli', () => {
       expect(result.stdout).toBe('');
     });
   }
+});
+
+describe('report-cli --format on an A/B report', () => {
+  const sample = (file: string) => JSON.parse(readFileSync(resolve(HARNESS, '../docs/results/ab', file), 'utf8')) as Report;
+  /** A report's verdicts as another rule might have stored them. */
+  const staled = (report: Report): Report => ({
+    ...report,
+    ab: {
+      cells: (report.ab?.cells ?? []).map((c) => ({
+        ...c,
+        verdict: c.verdict === 'improved' ? 'regressed' : 'improved',
+        ratio: 1.5,
+        ci95: [1.4, 1.6] as [number, number],
+      })),
+      counts: { regressed: 0, improved: 1, unchanged: 0, inconclusive: 0 },
+    },
+  });
+
+  it.each(EXPORT_FORMATS)('%s exports the verdicts its runs give under the current rule, not the ones stored', (format) => {
+    // A committed bench:ab sample that kept its runs' details.
+    const stale = staled(sample('pairs-file-deno/ab-02/report.json'));
+    const plan = stale.parameters.ab;
+    if (plan === undefined) throw new Error('the sample is not a bench:ab report');
+    const result = run(write(`ab-stale-${format}.json`, JSON.stringify(stale)), '--format', format);
+    expect(result.stderr).toBe('');
+    expect(result.status).toBe(0);
+    expect(result.stdout).toBe(exportReport({ ...stale, ab: compareAb(stale.results, plan) }, format));
+    // The p99 export carries no A/B figures; the other two would differ had the stored ones gone out.
+    if (format !== 'github-action-benchmark-p99') expect(result.stdout).not.toBe(exportReport(stale, format));
+  });
+
+  it('exports the stored verdicts of a report that kept no runs to judge them from', () => {
+    const trimmed = staled(sample('pairs/ab-03/report.json'));
+    expect(trimmed.results.every((c) => c.runDetails === undefined)).toBe(true);
+    const result = run(write('ab-trimmed.json', JSON.stringify(trimmed)), '--format', 'bmf');
+    expect(result.stderr).toBe('');
+    expect(result.stdout).toBe(exportReport(trimmed, 'bmf'));
+  });
 });
 
 describe('report-cli on a curve report', () => {
