@@ -1,8 +1,9 @@
 // `pnpm bench:report`: with no argument, builds the one results site (data/results/site/
 // index.html and index.md) from every run under data/results; with folders, from those;
 // with one report file (or one run's folder), re-renders its report.md and report.html.
-// Rendering only: nothing is measured, the JSON is taken as written, but for --format's A/B
-// verdicts, judged again from the report's runs (site-kinds.ts, judgedAgain).
+// Rendering only: nothing is measured, the JSON is taken as written, but for an A/B report's
+// verdicts, judged again from its runs by the current rule (site-kinds.ts, judgedAgain) in the
+// rendering and the exports alike.
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { parseArgs } from 'node:util';

@@ -53,7 +53,7 @@ export const SITE_KINDS: readonly SiteKind[] = [
     file: 'report.json',
     accepts: (json) => isBenchReport(json) && !hasVersions(json),
     section: (json) => {
-      const report = json as unknown as Report;
+      const report = judgedAgain(json as unknown as Report);
       // An A/B report (bench:ab) leads with its verdicts.
       const extra = [...(abFeatures.sections?.(report) ?? []), ...(sweepFeatures.sections?.(report) ?? [])];
       return benchSection(report, chartAssets, extra);

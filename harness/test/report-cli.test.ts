@@ -1,5 +1,5 @@
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -8,7 +8,7 @@ import { loadChartAssets } from '../src/report/render/html-assets.ts';
 import { renderHtml } from '../src/report/render/html.ts';
 import { renderMarkdown } from '../src/report/render/markdown.ts';
 import { htmlFixtureReport } from './fixtures/html-report.ts';
-import { compareAb } from '../src/ab/ab-section.ts';
+import { abFeatures, compareAb } from '../src/ab/ab-section.ts';
 import { EXPORT_FORMATS, exportReport } from '../src/report/export-formats.ts';
 import type { Report } from '../src/model/report.ts';
 
@@ -90,6 +90,23 @@ describe('report-cli --format on an A/B report', () => {
     expect(result.stdout).toBe(exportReport({ ...stale, ab: compareAb(stale.results, plan) }, format));
     // The p99 export carries no A/B figures; the other two would differ had the stored ones gone out.
     if (format !== 'github-action-benchmark-p99') expect(result.stdout).not.toBe(exportReport(stale, format));
+  });
+
+  it('re-renders its report.md with those verdicts too', () => {
+    const stale = staled(sample('pairs-file-deno/ab-02/report.json'));
+    const plan = stale.parameters.ab;
+    if (plan === undefined) throw new Error('the sample is not a bench:ab report');
+    const folder = join(dir, 'ab-rerender');
+    mkdirSync(folder);
+    const path = join(folder, 'report.json');
+    writeFileSync(path, JSON.stringify(stale));
+    const result = run(path);
+    expect(result.stderr).toBe('');
+    expect(result.status).toBe(0);
+    const derived = { ...stale, ab: compareAb(stale.results, plan) };
+    const markdown = readFileSync(join(folder, 'report.md'), 'utf8');
+    expect(markdown).toBe(renderMarkdown(derived, abFeatures.sections?.(derived)));
+    expect(markdown).not.toContain('1.500x');
   });
 
   it('exports the stored verdicts of a report that kept no runs to judge them from', () => {
