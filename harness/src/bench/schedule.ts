@@ -158,7 +158,8 @@ export async function benchGroup(
         // Whether the round is wanted comes first: a pair of processes nobody needs is not started.
         if (!pairedRoundWanted(byLane, cells, round, ctx)) break;
         // Lanes whose cells all have enough are stopped, not restarted.
-        if (restartsBefore(round, ctx.plan))
+        if (restartsBefore(round, ctx.plan)) {
+          announceRestart(cells, lanes, ctx);
           await restartServers(
             cells,
             lanes,
@@ -166,6 +167,7 @@ export async function benchGroup(
             round,
             lanes.filter((_, i) => byLane[i]?.some(taking)),
           );
+        }
         const referenceMs = await ctx.setup.reference?.();
         // Every lane still taking runs runs the round, so each round pairs; each cell's lanes back to back.
         for (const index of pairedOrder([...cells.keys()], round))
@@ -175,7 +177,10 @@ export async function benchGroup(
           }
         continue;
       }
-      if (restartsBefore(round, ctx.plan)) await restartServers(cells, lanes, ctx, round);
+      if (restartsBefore(round, ctx.plan)) {
+        announceRestart(cells, lanes, ctx);
+        await restartServers(cells, lanes, ctx, round);
+      }
       const referenceMs = await ctx.setup.reference?.();
       let ran = false;
       for (const laneStates of pairedOrder(byLane, round)) {
@@ -253,6 +258,16 @@ function pairedRoundWanted(byLane: readonly LaneCell[][], cells: readonly CellSp
 async function startServers(cells: readonly CellSpec[], lanes: readonly Lane[], ctx: ScheduleContext): Promise<void> {
   const kinds = [...new Set(cells.map((c) => c.server))];
   await Promise.all(lanes.flatMap((lane) => kinds.map((kind) => serverFor(lane, kind, ctx))));
+}
+
+/**
+ * A new set of server processes is its own phase: the run before it ended when its figures were
+ * read, and charging the start-up to it (or to the next run) would make a run look seconds longer
+ * in the report's timing than it took.
+ */
+function announceRestart(cells: readonly CellSpec[], lanes: readonly Lane[], ctx: ScheduleContext): void {
+  const [cell] = cells;
+  if (cell !== undefined) ctx.onPhase(lanes.map(laneName).join(' '), cell, 'restart (new server processes)');
 }
 
 /**

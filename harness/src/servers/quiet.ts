@@ -10,7 +10,7 @@ import type { ServerKind } from '@bench/app';
 import { Interrupted } from '../cli/interrupt.ts';
 import { assertWorking, drainDeadlineMs, ServerBusy, ServerLost } from './liveness.ts';
 import type { RunningServer } from './server.ts';
-import { type ControlContext, getStats, hungAfterMs, type ServerStats } from './server-control.ts';
+import { type ControlContext, getStats, hungAfterMs, lastReading, routeTotal, type ServerStats } from './server-control.ts';
 
 /**
  * What the last load left on each server: requests sent and not answered (still queued there,
@@ -85,20 +85,32 @@ const QUIET_GAP_MS = 20;
 
 /**
  * Waits until the server is quiet: nothing in hand and nothing new finished between two /stats
- * answers QUIET_GAP_MS apart. The one quiet-wait of the harness: the bench (drain above), the curve's
+ * answers QUIET_GAP_MS apart or more. The one quiet-wait of the harness: the bench (drain above), the curve's
  * steps and the seeds' replays all wait with it, so all of them watch the process while waiting
  * (a dead or hung server is ServerLost at once, not a deadline later) and give up with ServerBusy,
  * saying `busyReason`, when `deadlineMs` passes with the server still working.
+ *
+ * The first of the two may be the server's latest answer from before the wait (the figures read
+ * after its last load, server-control.ts lastReading), when it had nothing in hand: the second is
+ * then asked for once that answer is QUIET_GAP_MS old. bench:ab runs the other lane's cell between
+ * two runs on one server, so that answer is a second or more old by then and one more answer
+ * settles the wait, instead of two and the gap between them before every run.
  */
 export async function waitQuiet(ctx: ControlContext, deadlineMs: number, busyReason: string): Promise<void> {
   const until = performance.now() + deadlineMs;
+  const before = lastReading(ctx.server);
   let lastTotal = -1;
+  if (before !== undefined && before.inFlight === 0) {
+    lastTotal = before.total;
+    const gapLeft = before.atMs + QUIET_GAP_MS - performance.now();
+    if (gapLeft > 0) await new Promise((resolve) => setTimeout(resolve, gapLeft));
+  }
   for (;;) {
     if (ctx.signal?.aborted === true) throw new Interrupted('interrupted');
     const remaining = until - performance.now();
     if (remaining <= 0) throw new ServerBusy(busyReason);
     const stats = await getStats(ctx, remaining);
-    const total = Object.values(stats.routes).reduce((sum, r) => sum + r.count, 0);
+    const total = routeTotal(stats);
     if (stats.inFlight === 0 && total === lastTotal) return;
     lastTotal = stats.inFlight === 0 ? total : -1;
     await new Promise((resolve) => setTimeout(resolve, QUIET_GAP_MS));

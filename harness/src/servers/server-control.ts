@@ -38,12 +38,39 @@ export function totalCpu(stats: ServerStats): number {
   return stats.cpuMs.user + stats.cpuMs.system;
 }
 
+/** A server's latest /stats answer: what it had in hand, the requests it had counted, and when it answered. */
+export interface StatsReading {
+  inFlight: number;
+  /** Requests counted over every route since the last /reset. */
+  total: number;
+  /** performance.now() when the answer arrived: the server read its figures before that. */
+  atMs: number;
+}
+
+const readings = new WeakMap<RunningServer, StatsReading>();
+
+/**
+ * The server's latest /stats answer since the last control POST (a /reset starts its counts over,
+ * so a reading from before one cannot be compared with one after): the quiet-wait's first reading
+ * when a run on another server came between (servers/quiet.ts waitQuiet).
+ */
+export function lastReading(server: RunningServer): StatsReading | undefined {
+  return readings.get(server);
+}
+
+export function routeTotal(stats: Pick<ServerStats, 'routes'>): number {
+  return Object.values(stats.routes).reduce((sum, r) => sum + r.count, 0);
+}
+
 export async function getStats(ctx: ControlContext, deadlineMs: number): Promise<ServerStats> {
   const res = await control(ctx, '/stats', 'GET', deadlineMs);
-  return (await res.json()) as ServerStats;
+  const stats = (await res.json()) as ServerStats;
+  readings.set(ctx.server, { inFlight: stats.inFlight, total: routeTotal(stats), atMs: performance.now() });
+  return stats;
 }
 
 export async function post(ctx: ControlContext, path: string): Promise<void> {
+  readings.delete(ctx.server);
   await (await control(ctx, path, 'POST', ctx.plan.drainCapSec * 1000)).arrayBuffer();
 }
 

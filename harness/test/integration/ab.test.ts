@@ -98,6 +98,8 @@ describe('bench:ab on node', () => {
     // A and B restarted together: each round's two runs came from the same pair of fresh processes.
     const pids = (label: string) => cells.find((c) => c.runtimeLabel === label)?.runDetails.map((r) => r.serverProcess);
     expect(pids('node-A')).toEqual(pids('node-B'));
+    // Their start-ups are charged to restarts in the report's timing, not to the runs around them.
+    expect(report.timing?.phasesSec.restart ?? 0).toBeGreaterThan(0);
     const [cell] = report.ab?.cells ?? [];
     const shared = cell?.sharedRounds ?? 0;
     expect(cell).toMatchObject({ runtime: 'node', scenario: 'spin', mode: 'sync', pairs: 6 - shared, margin: 0.05 });
