@@ -158,8 +158,7 @@ export async function benchGroup(
         // Whether the round is wanted comes first: a pair of processes nobody needs is not started.
         if (!pairedRoundWanted(byLane, cells, round, ctx)) break;
         // Lanes whose cells all have enough are stopped, not restarted.
-        if (restartsBefore(round, ctx.plan)) {
-          announceRestart(cells, lanes, ctx);
+        if (restartsBefore(round, ctx.plan))
           await restartServers(
             cells,
             lanes,
@@ -167,7 +166,6 @@ export async function benchGroup(
             round,
             lanes.filter((_, i) => byLane[i]?.some(taking)),
           );
-        }
         const referenceMs = await ctx.setup.reference?.();
         // Every lane still taking runs runs the round, so each round pairs; each cell's lanes back to back.
         for (const index of pairedOrder([...cells.keys()], round))
@@ -177,10 +175,7 @@ export async function benchGroup(
           }
         continue;
       }
-      if (restartsBefore(round, ctx.plan)) {
-        announceRestart(cells, lanes, ctx);
-        await restartServers(cells, lanes, ctx, round);
-      }
+      if (restartsBefore(round, ctx.plan)) await restartServers(cells, lanes, ctx, round);
       const referenceMs = await ctx.setup.reference?.();
       let ran = false;
       for (const laneStates of pairedOrder(byLane, round)) {
@@ -261,16 +256,6 @@ async function startServers(cells: readonly CellSpec[], lanes: readonly Lane[], 
 }
 
 /**
- * A new set of server processes is its own phase: the run before it ended when its figures were
- * read, and charging the start-up to it (or to the next run) would make a run look seconds longer
- * in the report's timing than it took.
- */
-function announceRestart(cells: readonly CellSpec[], lanes: readonly Lane[], ctx: ScheduleContext): void {
-  const [cell] = cells;
-  if (cell !== undefined) ctx.onPhase(lanes.map(laneName).join(' '), cell, 'restart (new server processes)');
-}
-
-/**
  * Replaces the group's servers on every lane (`starting`: only on these; the others' are
  * stopped): the next run of each cell checks and warms up a fresh one. The old processes stop
  * while the new ones start: nothing is measured during either, and the check waits for both.
@@ -282,6 +267,11 @@ async function restartServers(
   round: number,
   starting: readonly Lane[] = lanes,
 ): Promise<void> {
+  // A new set of server processes is its own phase: the run before it ended when its figures were
+  // read, and charging the start-up to it (or to the next run) would make a run look seconds
+  // longer in the report's timing than it took.
+  const [first] = cells;
+  if (first !== undefined) ctx.onPhase(lanes.map(laneName).join(' '), first, 'restart (new server processes)');
   const kinds = [...new Set(cells.map((c) => c.server))];
   const detached = lanes.map((lane) => {
     const servers = new Map<ServerKind, RunningServer>();
