@@ -20,24 +20,22 @@ export interface PairedRatio {
 export const MIN_PAIRS = 3;
 
 /**
- * 4 significant figures, or as many more as keep a ratio that is not 1 off 1: a bound kept (and
- * shown) as 1.000 would hold 1 where the interval did not, and a verdict read again from it would
- * differ from the one judged.
+ * `format(x, n)` from n = `from` up, until it no longer reads 1 for an x that is not 1: a bound
+ * kept or shown as 1.000 would hold 1 where the interval did not, and a verdict read again from
+ * it would differ from the one judged.
  */
-export function sig4(x: number): number {
-  let digits = 4;
-  let r = Number(x.toPrecision(digits));
-  while (r === 1 && x !== 1 && digits < 12) r = Number(x.toPrecision(++digits));
-  return r;
-}
-
-/** A ratio to `decimals` places, or as many more as keep one that is not 1 from reading 1.000 (sig4's reason). */
-export function ratioText(x: number, decimals = 3): string {
-  let places = decimals;
-  let text = x.toFixed(places);
-  while (Number(text) === 1 && x !== 1 && places < 12) text = x.toFixed(++places);
+function offOne(x: number, from: number, format: (x: number, n: number) => string): string {
+  let n = from;
+  let text = format(x, n);
+  while (Number(text) === 1 && x !== 1 && n < 12) text = format(x, ++n);
   return text;
 }
+
+/** 4 significant figures, or as many more as keep a ratio that is not 1 off 1 (offOne). */
+export const sig4 = (x: number): number => Number(offOne(x, 4, (v, n) => v.toPrecision(n)));
+
+/** A ratio to `decimals` places, or as many more as keep one that is not 1 from reading 1.000 (offOne). */
+export const ratioText = (x: number, decimals = 3): string => offOne(x, decimals, (v, n) => v.toFixed(n));
 
 /** The t interval of the mean log ratio, rounded to 4 significant figures for a report; undefined as exactRatioInterval. */
 export function pairedRatioInterval(ratios: readonly number[]): PairedRatio | undefined {
