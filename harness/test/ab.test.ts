@@ -582,7 +582,7 @@ describe('abSchedule', () => {
   it('runs bench:ab on a new pair of server processes every two rounds, six pairs at least, more within the budget', () => {
     const plan = parsePlan([]);
     abSchedule(plan, []);
-    expect(plan).toMatchObject({ roundsPerProcess: AB_PLAN.roundsPerProcess, runs: 12, maxRuns: 100, budgetSec: 300 });
+    expect(plan).toMatchObject({ roundsPerProcess: AB_PLAN.roundsPerProcess, runs: 12, maxRuns: 100, budgetSec: 1800 });
     expect(plan.serverProcesses).toBeUndefined();
     expect([1, 2, 3, 4, 5, 6, 7, 8, 9].map((round) => restartsBefore(round, plan))).toEqual([
       false,

@@ -19,8 +19,9 @@ export function plannedUnitSec(plan: Pick<Plan, 'warmupSec' | 'runs' | 'duration
 
 /**
  * The line that says, before the first cell, what the run's planned runs cost against its
- * budget: whether the budget leaves room for more runs where intervals are wide, or is spent on
- * the planned runs alone (then no cell gets more, and the way out is fewer cells or more budget).
+ * budget: whether the budget leaves room for more runs where intervals are wide (a ceiling: the
+ * run ends sooner when every cell is narrow enough), or is spent on the planned runs alone (then
+ * no cell gets more, and the way out is fewer cells or more budget).
  */
 export function budgetLine(cells: number, lanes: number, plannedSec: number, budgetSec: number): string {
   // A lane runs every cell, and bench:ab counts its verdicts per runtime (36 for 12 cells on 3
@@ -29,7 +30,7 @@ export function budgetLine(cells: number, lanes: number, plannedSec: number, bud
   const planned = `${cells} cell${cells === 1 ? '' : 's'} ${where} take${cells === 1 ? 's' : ''} about ${minutes(plannedSec)} at the planned runs`;
   return plannedSec >= budgetSec
     ? `${planned}, past the ${budgetSec} s budget: no cell gets runs beyond those (give --budget, or fewer cells: --scenarios, --modes, --runtimes)`
-    : `${planned}; the ${budgetSec} s budget lets cells whose intervals are still wide take more, to about ${minutes(budgetSec)} in all`;
+    : `${planned}; a cell whose interval is still wide takes more until it is narrow enough, within the ${budgetSec} s budget (at most about ${minutes(budgetSec)} in all)`;
 }
 
 const minutes = (sec: number): string => (sec < 90 ? `${Math.round(sec)} s` : `${Math.round(sec / 60)} min`);
