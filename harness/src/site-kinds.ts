@@ -19,7 +19,7 @@ import { isSeedsReport, seedsSection } from './seeds/seeds-section.ts';
 import type { SeedsReport } from './seeds/render.ts';
 import { versionFeatures, versionsSection } from './versions/versions-section.ts';
 import { sweepFeatures } from './report/sweep-section.ts';
-import { abFeatures } from './ab/ab-section.ts';
+import { abFeatures, keepsRunDetails } from './ab/ab-section.ts';
 import { withFeatures } from './report/section.ts';
 
 /**
@@ -29,8 +29,7 @@ import { withFeatures } from './report/section.ts';
  * judge them from.
  */
 export function judgedAgain(report: Report): Report {
-  const keptRuns = report.results.every((c) => c.status !== 'ok' || c.runDetails !== undefined);
-  return keptRuns ? withFeatures(report, abFeatures) : report;
+  return keepsRunDetails(report) ? withFeatures(report, abFeatures) : report;
 }
 
 export const RESULTS_ROOT = resolve(REPO_ROOT, 'data/results');

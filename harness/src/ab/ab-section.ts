@@ -21,6 +21,13 @@ import { pooledBetween, processComponents, type ProcessComponents } from '../sta
 const VERDICTS: readonly AbVerdict[] = ['regressed', 'improved', 'unchanged', 'inconclusive'];
 const pct = (share: number): string => `${(share * 100).toFixed(1)} %`;
 
+/**
+ * Whether a report kept what its A/B verdicts are derived from: every measured cell's runs. A
+ * trimmed sample keeps none, and then only the verdicts it stored.
+ */
+export const keepsRunDetails = (report: Pick<Report, 'results'>): boolean =>
+  report.results.every((c) => c.status !== 'ok' || c.runDetails !== undefined);
+
 /** Each A cell against B's cell of the same runtime, scenario, mode and input. */
 export function compareAb(results: readonly CellResult[], ab: AbPlan): AbComparison {
   const matched = matchCells(results, ab);
