@@ -111,7 +111,7 @@ describe('plannedUnitSec and budgetLine', () => {
 
   it('says whether the budget leaves room past the planned runs, and what to do when it does not', () => {
     expect(budgetLine(1, 2, 43, 300)).toBe(
-      '1 cell on each of 2 lanes takes about 43 s at the planned runs; a cell whose interval is still wide takes more until it is narrow enough, within the 300 s budget (at most about 5 min in all)',
+      '1 cell on each of 2 lanes takes about 43 s at the planned runs; a cell whose interval is still wide takes more, until it is narrow enough or the 300 s budget is spent',
     );
     expect(budgetLine(1, 1, 20, 300)).toMatch(/^1 cell on 1 lane takes about 20 s/);
     expect(budgetLine(12, 6, 1555, 300)).toMatch(

@@ -77,9 +77,9 @@ export function abExitCode(report: Report, strict = false): number {
  * a 5 % change 9 times in 10, and the flag's floor (ab-verdict.ts FLAG_SHARE) keeps the narrow
  * intervals of many pairs from flagging same-code pairs (test/ab-rule.test.ts). The budget is a
  * ceiling, not a length: each cell stops once it can see its margin, so a quiet cell's run ends in
- * minutes, and a noisy one's (the file cell on three runtimes of 2 vCPUs needs 20-45 pairs) gets
- * the pairs that let it see 5 % instead of a verdict of "inconclusive"; a gate that must finish
- * sooner gives --budget and accepts that.
+ * minutes, and a noisy one (the file cell on three runtimes of 2 vCPUs took 6-46 pairs) gets the
+ * pairs that let it see 5 %, where 300 s left it inconclusive; a cell past 50 pairs still ends
+ * inconclusive. A gate that must finish sooner gives --budget and accepts that.
  */
 export const AB_PLAN = { roundsPerProcess: 2, minPairs: 6, maxPairs: 50, budgetSec: 1800 } as const;
 

@@ -30,7 +30,7 @@ export function budgetLine(cells: number, lanes: number, plannedSec: number, bud
   const planned = `${cells} cell${cells === 1 ? '' : 's'} ${where} take${cells === 1 ? 's' : ''} about ${minutes(plannedSec)} at the planned runs`;
   return plannedSec >= budgetSec
     ? `${planned}, past the ${budgetSec} s budget: no cell gets runs beyond those (give --budget, or fewer cells: --scenarios, --modes, --runtimes)`
-    : `${planned}; a cell whose interval is still wide takes more until it is narrow enough, within the ${budgetSec} s budget (at most about ${minutes(budgetSec)} in all)`;
+    : `${planned}; a cell whose interval is still wide takes more, until it is narrow enough or the ${budgetSec} s budget is spent`;
 }
 
 const minutes = (sec: number): string => (sec < 90 ? `${Math.round(sec)} s` : `${Math.round(sec / 60)} min`);
