@@ -4,8 +4,9 @@
 import { resolve } from 'node:path';
 import type { RuntimeName } from '@bench/app';
 import { abConsole, abFeatures } from './ab/ab-section.ts';
-import { abExitCode, abPairNeed, abSchedule, flagGiven, splitAbFlags } from './ab/ab-flags.ts';
-import { checkPair, laneLabel, moduleName, parseVariant, type Side, sideLane, sideRecord, type Variant } from './ab/variants.ts';
+import { abExitCode, abSchedule, flagGiven, splitAbFlags } from './ab/ab-flags.ts';
+import { abPairNeed, abRounds } from './ab/ab-rounds.ts';
+import { checkPair, laneLabel, moduleName, parseVariant, type Side, sideLane, sideRecord, sideRole, type Variant } from './ab/variants.ts';
 import { checkoutRef, type RefCheckout, refSpec, unknownServerFlags } from './ab/ref.ts';
 import { changedFiles, type RefScope, refScope, scopeWords } from './ab/ref-scope.ts';
 import type { LaneSpec } from './bench/lanes.ts';
@@ -52,8 +53,7 @@ async function main({ signal }: CommandContext): Promise<number> {
   const fileA = a.kind === 'file' ? [a.path] : [];
   const files = await loadUserScenarios([...userScenarioFiles(argv, typedPath), ...fileA], 'bench:ab');
   if (files === undefined) return 2;
-  const plan = parsePlan(argv);
-  abSchedule(plan, argv);
+  const plan = abSchedule(parsePlan(argv), argv);
   // The variant's module goes to each side's servers on its own (variants.ts), not to both.
   plan.scenarioFiles = files.filter((file) => !fileA.includes(file));
   if (plan.versions !== undefined)
@@ -79,7 +79,7 @@ async function main({ signal }: CommandContext): Promise<number> {
     const checkout = checkouts.get(v);
     return checkout === undefined
       ? sideLane(v, runtime, side, log)
-      : { spec: { ...(await refSpec(checkout, runtime, dropFlags)), label: laneLabel(runtime, side) } };
+      : { spec: { ...(await refSpec(checkout, runtime, dropFlags)), label: laneLabel(runtime, side) }, role: sideRole(side) };
   };
   const lanes: LaneSpec[] = [];
   for (const runtime of plan.runtimes) lanes.push(await laneFor(a, runtime, 'A'), await laneFor(b, runtime, 'B'));
@@ -104,7 +104,7 @@ async function main({ signal }: CommandContext): Promise<number> {
     runDir,
     features: abFeatures,
     parameters: { ab },
-    pairing: { need: abPairNeed(margin, plan.maxRuns / (plan.roundsPerProcess ?? 1)) },
+    policy: abRounds(abPairNeed(margin, plan.maxRuns / (plan.roundsPerProcess ?? 1))),
   });
   writeBenchReport(runDir, report, abFeatures);
   if (plan.outDir === undefined) updateLatest(DEFAULT_RESULTS_ROOT, runDir);

@@ -2,11 +2,12 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { AB_PLAN, abExitCode, abPairNeed, abSchedule, splitAbFlags } from '../src/ab/ab-flags.ts';
+import { AB_PLAN, abExitCode, abSchedule, splitAbFlags } from '../src/ab/ab-flags.ts';
+import { abPairNeed, pairsStillNeeded } from '../src/ab/ab-rounds.ts';
 import { abConsole, abHeadline, abMarkdown, compareAb, pairsAdvice, verdictLine } from '../src/ab/ab-section.ts';
 import { abNeed, judgeAb, judgeRatio } from '../src/ab/ab-verdict.ts';
 import { parsePlan } from '../src/bench/plan.ts';
-import { pairsStillNeeded, restartsBefore } from '../src/bench/run-rules.ts';
+import { restartsBefore } from '../src/bench/run-rules.ts';
 import { unknownServerFlags, withoutFlags } from '../src/ab/ref.ts';
 import { checkPair, parseVariant } from '../src/ab/variants.ts';
 import type { AbCell, AbPlan } from '../src/model/ab.ts';
@@ -376,6 +377,7 @@ describe('judgeAb and compareAb', () => {
     const need = abPairNeed(0.05, 20);
     const lane = (runtime: 'node' | 'bun', side: 'A' | 'B', rps: number[]) => ({
       label: `${runtime}-${side}`,
+      role: side === 'A' ? ('a' as const) : ('b' as const),
       runtime,
       scenario: 'checksum' as const,
       runs: pairs(rps),
@@ -580,8 +582,7 @@ describe('pairsAdvice', () => {
 
 describe('abSchedule', () => {
   it('runs bench:ab on a new pair of server processes every two rounds, six pairs at least, more within the budget', () => {
-    const plan = parsePlan([]);
-    abSchedule(plan, []);
+    const plan = abSchedule(parsePlan([]), []);
     expect(plan).toMatchObject({ roundsPerProcess: AB_PLAN.roundsPerProcess, runs: 12, maxRuns: 100, budgetSec: 1800 });
     expect(plan.serverProcesses).toBeUndefined();
     expect([1, 2, 3, 4, 5, 6, 7, 8, 9].map((round) => restartsBefore(round, plan))).toEqual([
@@ -598,11 +599,13 @@ describe('abSchedule', () => {
   });
 
   it('keeps what the user gave, in whole pairs, and leaves --quick as bench has it', () => {
-    const plan = parsePlan(['--runs', '5', '--max-runs', '9', '--budget', '60']);
-    abSchedule(plan, ['--runs', '5', '--max-runs', '9', '--budget', '60']);
+    const given = parsePlan(['--runs', '5', '--max-runs', '9', '--budget', '60']);
+    const plan = abSchedule(given, ['--runs', '5', '--max-runs', '9', '--budget', '60']);
     expect(plan).toMatchObject({ runs: 6, maxRuns: 10, budgetSec: 60 });
-    const quick = parsePlan(['--quick']);
-    abSchedule(quick, ['--quick']);
+    // The plan given is left as parsed: the shape is a new plan.
+    expect(given).toMatchObject({ runs: 5, maxRuns: 9 });
+    expect(given.roundsPerProcess).toBeUndefined();
+    const quick = abSchedule(parsePlan(['--quick']), ['--quick']);
     expect(quick.roundsPerProcess).toBeUndefined();
     expect(() => abSchedule(parsePlan([]), ['--server-processes', '3'])).toThrow(/every 2 rounds/);
   });

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { pairedLaneOrder, pairedOrder } from '../src/bench/run-rules.ts';
+import { abLaneOrder } from '../src/ab/ab-rounds.ts';
+import { roundOrder } from '../src/bench/round-policy.ts';
 import { markSlowRuns, precisionTarget, wantsMoreRuns, withCrossCheck } from '../src/bench/run-rules.ts';
 import { keptRuns } from '../src/system/host-speed.ts';
 import { makeCell, makeRun } from './fixtures.ts';
@@ -50,20 +51,20 @@ describe('paired schedule', () => {
   const runs = (...rps: number[]) => rps.map((r) => makeRun({ requestsPerSec: r }));
 
   it('alternates the cells of a group ABBA: as given on odd rounds, reversed on even ones', () => {
-    const order = [1, 2, 3, 4].map((round) => pairedOrder(['sync', 'async'], round).join(' '));
+    const order = [1, 2, 3, 4].map((round) => roundOrder(['sync', 'async'], round).join(' '));
     expect(order).toEqual(['sync async', 'async sync', 'sync async', 'async sync']);
-    expect(pairedOrder(['sync', 'async', 'worker'], 2)).toEqual(['worker', 'async', 'sync']);
+    expect(roundOrder(['sync', 'async', 'worker'], 2)).toEqual(['worker', 'async', 'sync']);
   });
 
   it("alternates bench:ab's lanes ABBA within each pair of processes, and which lane goes first on a fresh pair", () => {
     const order = (per: number | undefined) =>
-      [1, 2, 3, 4, 5, 6, 7, 8].map((round) => pairedLaneOrder(['A', 'B'], round, per).join('')).join(' ');
+      [1, 2, 3, 4, 5, 6, 7, 8].map((round) => abLaneOrder(['A', 'B'], round, per).join('')).join(' ');
     expect(order(2)).toBe('AB BA BA AB AB BA BA AB');
     // an odd process length alternates the fresh pair's first lane by itself
     expect(order(3)).toBe('AB BA AB BA AB BA AB BA');
     expect(order(undefined)).toBe(order(1));
     // each lane goes first on half the fresh pairs and in half the rounds
-    const firsts = [1, 3, 5, 7].map((round) => pairedLaneOrder(['A', 'B'], round, 2)[0]);
+    const firsts = [1, 3, 5, 7].map((round) => abLaneOrder(['A', 'B'], round, 2)[0]);
     expect(firsts).toEqual(['A', 'B', 'A', 'B']);
   });
 

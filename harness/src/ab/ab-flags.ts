@@ -3,12 +3,8 @@
  * the shape of its runs (abSchedule); and its exit code.
  */
 import type { Plan } from '../bench/plan.ts';
-import type { PairNeed } from '../bench/run-rules.ts';
 import { FlagError, numberFlag } from '../cli/flags.ts';
-import { DEFAULT_MARGIN, throughputMargin } from '../compare/gate.ts';
-import { isClientBound } from '../report/flags.ts';
-import { abNeed } from './ab-verdict.ts';
-import { laneLabel } from './variants.ts';
+import { DEFAULT_MARGIN } from '../compare/gate.ts';
 import type { Report } from '../model/report.ts';
 
 export interface AbFlags {
@@ -70,7 +66,7 @@ export function abExitCode(report: Report, strict = false): number {
  * bench:ab's runs: a new pair of server processes every AB_PLAN.roundsPerProcess rounds (A B | B A
  * on each pair, so each pair is balanced and is one unit of the interval), at least minPairs of
  * them, then one more at a time while a cell's interval is wider than a change of the margin
- * needs (abPairNeed), up to maxPairs and within the budget. The minimum is what a
+ * needs (ab-rounds.ts abPairNeed), up to maxPairs and within the budget. The minimum is what a
  * width to stop on needs: from 3 pairs (2 degrees of freedom) the spread reads narrow by chance
  * often enough that a run stops early on an interval that misses a change of the margin. Up to
  * 50 pairs: a cell whose round scatters by 10 % (fib's work on a shared VM) needs about 30 to see
@@ -83,38 +79,21 @@ export function abExitCode(report: Report, strict = false): number {
  */
 export const AB_PLAN = { roundsPerProcess: 2, minPairs: 6, maxPairs: 50, budgetSec: 1800 } as const;
 
-/** Sets the plan's runs to bench:ab's shape, keeping what the user gave (--runs, --max-runs, --budget: rounded to whole pairs). --quick keeps bench's. */
-export function abSchedule(plan: Plan, argv: readonly string[]): void {
-  const given = (flag: string): boolean => flagGiven(argv, flag);
-  if (given('server-processes'))
+/** The plan with bench:ab's shape of runs, keeping what the user gave (--runs, --max-runs, --budget: rounded to whole pairs). --quick keeps bench's. */
+export function abSchedule(given: Plan, argv: readonly string[]): Plan {
+  const plan = { ...given };
+  const named = (flag: string): boolean => flagGiven(argv, flag);
+  if (named('server-processes'))
     throw new FlagError(
       `--server-processes is not for bench:ab: it starts a new pair of server processes every ${AB_PLAN.roundsPerProcess} rounds itself`,
     );
-  if (argv.includes('--quick')) return;
+  if (argv.includes('--quick')) return plan;
   const per = AB_PLAN.roundsPerProcess;
   const whole = (rounds: number): number => Math.ceil(rounds / per) * per;
   plan.roundsPerProcess = per;
   delete plan.serverProcesses;
-  plan.runs = given('runs') ? whole(plan.runs) : AB_PLAN.minPairs * per;
-  plan.maxRuns = given('max-runs') ? Math.max(plan.runs, whole(plan.maxRuns)) : Math.max(plan.runs, AB_PLAN.maxPairs * per);
-  if (!given('budget')) plan.budgetSec = AB_PLAN.budgetSec;
-}
-
-/**
- * bench:ab's need for another pair of processes (bench/schedule.ts Pairing.need), for one
- * runtime's lanes of a cell: abNeed on its A and B runs at the scenario's margin (hello's is
- * wider). A runtime with one side left (the other's cell failed) has nothing to pair: 0. Nor
- * has a cell whose load generator was bound on both sides so far: no number of pairs could flag
- * it (ab-verdict.ts withFlags), so the budget goes to the cells that can use it. (A wrk
- * cross-check after the rounds may still clear the flag; the cell is then judged on the pairs it
- * had, and its verdict says what they could see.)
- */
-export function abPairNeed(margin: number, maxPairs: number): PairNeed {
-  return (lanes) => {
-    const a = lanes.find((l) => l.label === laneLabel(l.runtime, 'A'));
-    const b = lanes.find((l) => l.label === laneLabel(l.runtime, 'B'));
-    if (a === undefined || b === undefined) return 0;
-    if (isClientBound(a.runs) && isClientBound(b.runs)) return 0;
-    return abNeed(a.runs, b.runs, throughputMargin(a.scenario, margin), maxPairs);
-  };
+  plan.runs = named('runs') ? whole(plan.runs) : AB_PLAN.minPairs * per;
+  plan.maxRuns = named('max-runs') ? Math.max(plan.runs, whole(plan.maxRuns)) : Math.max(plan.runs, AB_PLAN.maxPairs * per);
+  if (!named('budget')) plan.budgetSec = AB_PLAN.budgetSec;
+  return plan;
 }

@@ -14,7 +14,7 @@ import { resolveRequest } from '../servers/runtime-install.ts';
 import { refCommit } from './ref.ts';
 import { parseRuntimeRequest, type RuntimeRequest } from '../servers/runtime-request.ts';
 import { RUNTIME_NAMES, runtimeSpec } from '../servers/runtimes.ts';
-import type { LaneSpec } from '../bench/lanes.ts';
+import type { LaneSpec, Role } from '../bench/lanes.ts';
 import { reportedPath } from '../system/paths.ts';
 
 export type Side = 'A' | 'B';
@@ -95,20 +95,24 @@ export function laneLabel(runtime: RuntimeName, side: Side): string {
   return `${runtime}-${side}`;
 }
 
+/** The lane role a side plays (bench/lanes.ts Role): what bench:ab's round policy finds it by. */
+export const sideRole = (side: Side): Role => (side === 'A' ? 'a' : 'b');
+
 /**
  * One side's lane on a runtime: the pinned installation with the module file or the settings
  * added, or the installation a runtime: variant names (fetched once if needed).
  */
 export function sideLane(variant: Variant, runtime: RuntimeName, side: Side, log: (line: string) => void): LaneSpec {
   const label = laneLabel(runtime, side);
+  const role = sideRole(side);
   switch (variant.kind) {
     case 'file':
-      return { spec: { ...runtimeSpec(runtime), label }, moduleFile: variant.path };
+      return { spec: { ...runtimeSpec(runtime), label }, moduleFile: variant.path, role };
     case 'env':
-      return { spec: { ...runtimeSpec(runtime), label }, env: variant.env };
+      return { spec: { ...runtimeSpec(runtime), label }, env: variant.env, role };
     case 'runtime':
       try {
-        return { spec: { ...resolveRequest(variant.request, { log }), label } };
+        return { spec: { ...resolveRequest(variant.request, { log }), label }, role };
       } catch (error) {
         if (!(error instanceof FlagError)) throw error;
         throw new FlagError(`--${side.toLowerCase()} ${variant.raw}: ${error.message.replace(/^--runtimes: [^:]*: /, '')}`);

@@ -12,6 +12,9 @@ import type { RunningServer, StartOptions } from '../servers/server.ts';
 import type { Plan } from './plan.ts';
 import type { RunSetup, ServerSettings } from './run-setup.ts';
 
+/** A lane's part in a comparison of two (bench:ab's A and B); a round policy finds its lanes by it, not by their labels. */
+export type Role = 'a' | 'b';
+
 /** What one lane runs. */
 export interface LaneSpec {
   /**
@@ -25,6 +28,8 @@ export interface LaneSpec {
   env?: Readonly<Record<string, string>>;
   /** Serving processes of this lane's servers (--processes); undefined = one, and not recorded. */
   processes?: number;
+  /** bench:ab: which side this lane measures. */
+  role?: Role;
 }
 
 /** A lane as the run holds it: what it runs, its report entry and its servers (started on demand). */

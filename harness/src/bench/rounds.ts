@@ -17,15 +17,16 @@ import { phaseKind, type PhaseClock } from './phase-clock.ts';
 import type { Plan } from './plan.ts';
 import type { Progress } from './progress.ts';
 import { primeFor, type RunSetup } from './run-setup.ts';
-import { benchGroup, type Pairing, type ScheduleContext } from './schedule.ts';
+import type { RoundPolicy } from './round-policy.ts';
+import { benchGroup, type ScheduleContext } from './schedule.ts';
 import { scheduleSettings } from './settings.ts';
 import { hopOptions, withHopCosts } from './sweep-hop.ts';
 
 export interface RoundsOptions {
   progress: Progress;
   clock: PhaseClock;
-  /** bench:ab: each cell's lanes run back to back in every round (ScheduleContext.pairing). */
-  pairing?: Pairing;
+  /** How each group's rounds go (bench/round-policy.ts); default: plain alternation. bench:ab gives its own. */
+  policy?: RoundPolicy;
   /** Called as each measured run starts, with its server (fault-injection tests kill or stop it). */
   onRunStarted?: (server: RunningServer, cell: CellSpec) => void;
 }
@@ -51,7 +52,7 @@ export async function runRounds(
   const context: ScheduleContext = {
     plan: scheduleSettings(plan, passes[0]),
     setup,
-    ...(options.pairing === undefined ? {} : { pairing: options.pairing }),
+    ...(options.policy === undefined ? {} : { policy: options.policy }),
     mayExtend: plan.budgetSec === undefined ? undefined : (need: number) => pace?.(done, groupUnits, need) ?? false,
     onRunStarted: options.onRunStarted,
     onPhase: (runtime, cell, phase) => {

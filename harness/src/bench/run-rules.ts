@@ -3,7 +3,6 @@
  * (judged in system/host-speed.ts, which also says which runs count), and what a wrk cross-check
  * does to its flags. Pure.
  */
-import type { RuntimeName } from '@bench/app';
 import { CEILING_OK_RATIO } from '../report/flags.ts';
 import type { CellResult, RunResult } from '../model/cell.ts';
 import type { Flag, ScenarioName } from '../model/names.ts';
@@ -82,55 +81,4 @@ export function restartsBefore(round: number, plan: Pick<ScheduleSettings, 'runs
   if (processes < 2) return false;
   const per = Math.ceil(plan.runs / processes);
   return round > 1 && round <= plan.runs && (round - 1) % per === 0;
-}
-
-/** Round r's order of a lane's cells: as given on odd rounds, reversed on even ones (ABBA). */
-export function pairedOrder<T>(items: readonly T[], round: number): T[] {
-  return round % 2 === 1 ? [...items] : [...items].reverse();
-}
-
-/**
- * Round r's order of bench:ab's lanes, a new pair of server processes every `perProcess` rounds:
- * ABBA within each pair of processes, and the lane that goes first on a fresh pair (warmed up and
- * measured first) alternating from one pair to the next (A B | B A, then B A | A B), so neither
- * lane is always the first on new processes.
- */
-export function pairedLaneOrder<T>(lanes: readonly T[], round: number, perProcess: number | undefined): T[] {
-  if (perProcess === undefined) return pairedOrder(lanes, round);
-  const pair = Math.floor((round - 1) / perProcess);
-  return pairedOrder(lanes, ((round - 1) % perProcess) + pair + 1);
-}
-
-/** One cell's runs on one lane, as bench:ab's rule for another pair of processes reads them. */
-export interface PairLaneRuns {
-  label: string | undefined;
-  runtime: RuntimeName;
-  scenario: ScenarioName;
-  runs: readonly RunResult[];
-}
-
-/** How much one runtime's lanes (A and B) of a cell still need another pair of processes: 0 none, else budget/budgetNeed's weight (1 to 3). */
-export type PairNeed = (lanes: readonly PairLaneRuns[]) => number;
-
-/**
- * bench:ab at a boundary between pairs of processes, past the minimum: one cell's lanes that
- * still take runs, asked runtime by runtime (its A and B lanes together) whether they need
- * another pair. A runtime's lanes that need none are `enough`: they stop together, so a cell
- * that has what its verdict needs leaves the budget and the restarts to the cells that do
- * instead of running on beside them. `need` is the largest need of the rest (0: none goes on).
- */
-export function pairsStillNeeded<T>(lanes: readonly T[], read: (lane: T) => PairLaneRuns, need: PairNeed): { enough: T[]; need: number } {
-  const byRuntime = new Map<RuntimeName, T[]>();
-  for (const lane of lanes) {
-    const runtime = read(lane).runtime;
-    byRuntime.set(runtime, [...(byRuntime.get(runtime) ?? []), lane]);
-  }
-  const enough: T[] = [];
-  let most = 0;
-  for (const group of byRuntime.values()) {
-    const wanted = need(group.map(read));
-    if (wanted > 0) most = Math.max(most, wanted);
-    else enough.push(...group);
-  }
-  return { enough, need: most };
 }

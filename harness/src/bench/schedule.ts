@@ -1,27 +1,17 @@
 import type { ServerKind } from '@bench/app';
-import { failedCell, summarizeCell, type CellMeta } from './cell.ts';
+import { failedCell, summarizeCell } from './cell.ts';
 import { Interrupted } from '../cli/interrupt.ts';
 import { crossCheckRun, measureRun, prepareCell, ServerLost, type CellContext } from './measure.ts';
 import type { ScheduleSettings } from './settings.ts';
-import type { CellResult, LoopUse, RunResult } from '../model/cell.ts';
+import type { CellResult } from '../model/cell.ts';
 import type { CellSpec } from '../servers/scenarios.ts';
 import { stopKind } from '../servers/quiet.ts';
 import { startServer, type RunningServer } from '../servers/server.ts';
 import { laneName, laneStart, type Lane } from './lanes.ts';
 import type { RunSetup } from './run-setup.ts';
 import { halfWidthShare } from '../stats/paired.ts';
-import {
-  markSlowRuns,
-  type PairLaneRuns,
-  type PairNeed,
-  pairedLaneOrder,
-  pairedOrder,
-  pairsStillNeeded,
-  precisionTarget,
-  restartsBefore,
-  wantsMoreRuns,
-  withCrossCheck,
-} from './run-rules.ts';
+import { markSlowRuns, precisionTarget, withCrossCheck } from './run-rules.ts';
+import { alternation, type LaneCell, type RoundPolicy, type RoundSteps } from './round-policy.ts';
 import { driftCancelled } from './reference.ts';
 import { keptRuns } from '../system/host-speed.ts';
 
@@ -35,12 +25,12 @@ export interface ScheduleContext {
   /** The settings of the pass under way (bench/settings.ts): its connections and run figures. */
   plan: ScheduleSettings;
   setup: ScheduleSetup;
-  /**
-   * bench:ab: the lanes are what is compared, so each cell's lanes run back to back (A B, then
-   * B A, the lane first on a fresh pair of processes alternating: run-rules.ts pairedLaneOrder)
-   * and every lane runs every round: a B/A ratio compares neighbours in time.
-   */
-  pairing?: Pairing;
+  /** How the group's rounds go and when it has enough (bench/round-policy.ts); default: plain alternation. */
+  policy?: RoundPolicy;
+  /** How a cell is prepared and measured on a server; default: wall clock (bench/measure.ts). */
+  measure?: CellMeasure;
+  /** How a lane's server starts; default: startLaneServer (on this host, or the run's server host). */
+  startServer?: (lane: Lane, kind: ServerKind, setup: ScheduleSetup) => Promise<RunningServer>;
   /**
    * Whether the run's time budget allows runs beyond the plan's minimum now (default: yes), for
    * a cell whose need (bench/budget.ts budgetNeed: 1 = at its goal or out of reach, up to 3) weighs its claim.
@@ -50,50 +40,15 @@ export interface ScheduleContext {
   onRunStarted?: (server: RunningServer, cell: CellSpec) => void;
 }
 
-/** How paired lanes are measured (bench:ab). */
-export interface Pairing {
-  /**
-   * With a process length (plan.roundsPerProcess): past the plan's runs, another pair of
-   * server processes is measured for each runtime whose lanes of a cell this says still need it,
-   * while the budget allows; the others' runs of that cell stop. Without it, the lanes' own
-   * precision rules decide (wantsMoreRuns).
-   */
-  need?: PairNeed;
+/** How a cell is checked, warmed up and measured on one server: bench/measure.ts's wall clock by default. */
+export interface CellMeasure {
+  prepare: typeof prepareCell;
+  run: typeof measureRun;
+  crossCheck: typeof crossCheckRun;
 }
 
-interface LaneCell {
-  lane: Lane;
-  cell: CellSpec;
-  meta: CellMeta;
-  runs: RunResult[];
-  wrk?: { requestsPerSec: number; connections: number; threads: number };
-  /** Restarts outside a measured run (while getting quiet for the check or the cross-check). */
-  restarts: string[];
-  /** Set once the cell is settled on this lane (failed, invalid, or measured). */
-  result?: CellResult;
-  /** bench:ab: this runtime's A and B lanes of the cell have what the verdict needs and take no more runs (run-rules.ts pairsStillNeeded). */
-  enough?: boolean;
-  /** The server (pid) this cell was checked and warmed up on: a new one gets both again. */
-  preparedOn?: number;
-  /** The server processes (pids) this cell's runs were measured on, in order: a run's serverProcess is its index + 1. */
-  pids: number[];
-  /** The loop check before the runs (bench/loop-check.ts). */
-  loop?: LoopUse;
-  /** From the cell's first steady warm-up on this lane: what its later servers are warmed up to (CellContext.atSpeedAfter). */
-  atSpeedAfter?: number;
-}
+const wallClock: CellMeasure = { prepare: prepareCell, run: measureRun, crossCheck: crossCheckRun };
 
-/**
- * The cells of one scenario (its modes) on every lane given. Checks and warm-ups first, then the
- * measured runs in rounds: in each round every lane runs each of the cells once, the lanes' order
- * and each lane's cells' order reversed every other round (sync async | async sync | ...: ABBA,
- * and A B | B A for two lanes, so neither lane always goes first), so the runs compared
- * in a ratio are neighbours in time and a drift of the machine lands on both sides of it.
- * Each run carries its round, which pairs it with the other cells' runs of that
- * round (stats/paired.ts). A lane gets more rounds while one of its cells is short of its
- * runs, its precision target, or a run replacing one taken on a slow machine, within the run's
- * time budget (ctx.mayExtend) and the plan's cap.
- */
 /** The group being measured: how to keep its finished runs when the process must end now. */
 let unfinishedGroup: (() => void) | undefined;
 
@@ -105,6 +60,14 @@ export function keepUnfinishedGroup(): void {
   unfinishedGroup?.();
 }
 
+/**
+ * The cells of one scenario (its modes) on every lane given. Every server the group needs is
+ * started, each cell checked and warmed up, then the measured runs go in rounds as the policy
+ * orders them (bench/round-policy.ts: plain alternation, so the runs compared in a ratio are
+ * neighbours in time and a drift of the machine lands on both sides of it; bench:ab's pairs of
+ * processes). Each run carries its round, which pairs it with the other cells' runs of that round
+ * (stats/paired.ts). After the rounds, the cells the plan cross-checks get a wrk run.
+ */
 export async function benchGroup(
   cells: readonly CellSpec[],
   lanes: Lane[],
@@ -153,39 +116,19 @@ export async function benchGroup(
   try {
     await startServers(cells, lanes, ctx);
     for (const state of states) await prepare(state, state.cell, ctx);
-    for (let round = 1; ; round++) {
-      if (ctx.pairing !== undefined) {
-        // Whether the round is wanted comes first: a pair of processes nobody needs is not started.
-        if (!pairedRoundWanted(byLane, cells, round, ctx)) break;
-        // Lanes whose cells all have enough are stopped, not restarted.
-        if (restartsBefore(round, ctx.plan))
-          await restartServers(
-            cells,
-            lanes,
-            ctx,
-            round,
-            lanes.filter((_, i) => byLane[i]?.some(taking)),
-          );
-        const referenceMs = await ctx.setup.reference?.();
-        // Every lane still taking runs runs the round, so each round pairs; each cell's lanes back to back.
-        for (const index of pairedOrder([...cells.keys()], round))
-          for (const laneStates of pairedLaneOrder(byLane, round, ctx.plan.roundsPerProcess)) {
-            const state = laneStates[index];
-            if (state !== undefined && taking(state)) await runOnce(state, state.cell, ctx, round, referenceMs);
-          }
-        continue;
-      }
-      if (restartsBefore(round, ctx.plan)) await restartServers(cells, lanes, ctx, round);
-      const referenceMs = await ctx.setup.reference?.();
-      let ran = false;
-      for (const laneStates of pairedOrder(byLane, round)) {
-        if (!wants(laneStates, ctx)) continue;
-        for (const state of pairedOrder(laneStates, round))
-          if (state.result === undefined) await runOnce(state, state.cell, ctx, round, referenceMs);
-        ran = true;
-      }
-      if (!ran) break;
-    }
+    const steps: RoundSteps = {
+      cells,
+      lanes,
+      byLane,
+      settings: ctx.plan,
+      ...(ctx.mayExtend === undefined ? {} : { mayExtend: ctx.mayExtend }),
+      log: ctx.setup.log,
+      restart: (round, starting) => restartServers(cells, lanes, ctx, round, starting),
+      reference: async () => await ctx.setup.reference?.(),
+      run: (state, round, referenceMs) => runOnce(state, state.cell, ctx, round, referenceMs),
+    };
+    const policy = ctx.policy ?? alternation;
+    for (let round = 1; await policy.round(round, steps); round++);
   } catch (error) {
     if (error instanceof Interrupted) keepPartial();
     throw error;
@@ -198,51 +141,6 @@ export async function benchGroup(
         await crossCheck(state, state.cell, ctx, ctx.setup.wrk);
   }
   return states.map((state) => withInstallation(state.result ?? summarizeLane(state, ctx), state.lane));
-}
-
-/** A lane's cell that still takes runs: not settled and, in bench:ab, not yet enough. */
-const taking = (state: LaneCell): boolean => state.result === undefined && state.enough !== true;
-
-/** Whether one lane's cells want another round by their own precision rules (run-rules.ts wantsMoreRuns). */
-const wants = (laneStates: LaneCell[], ctx: ScheduleContext): boolean =>
-  laneStates.some((s) => s.result === undefined && wantsMoreRuns(s.runs, ctx.plan, s.cell.scenario, ctx.mayExtend));
-
-/**
- * Whether paired lanes run round `round`. With a process length, whole processes only: the
- * plan's runs, then (at a process boundary) one more pair of processes while a cell's lanes on
- * some runtime need it (ctx.pairing.need), the cap allows a whole process and the budget allows
- * it; a process once started serves all its rounds, so each pair of processes is balanced
- * (A B | B A). A runtime's lanes of a cell that need no more stop there (LaneCell.enough).
- */
-function pairedRoundWanted(byLane: readonly LaneCell[][], cells: readonly CellSpec[], round: number, ctx: ScheduleContext): boolean {
-  const per = ctx.plan.roundsPerProcess;
-  const need = ctx.pairing?.need;
-  if (per === undefined || need === undefined) return byLane.some((lane) => wants(lane, ctx));
-  const measured = round - 1;
-  if (!byLane.some((lane) => lane.some(taking))) return false;
-  if (measured < ctx.plan.runs || measured % per !== 0) return measured < ctx.plan.maxRuns;
-  if (measured + per > ctx.plan.maxRuns) return false;
-  let most = 0;
-  const stopped: string[] = [];
-  for (const [index, cell] of cells.entries()) {
-    const open = byLane.map((lane) => lane[index]).filter((s): s is LaneCell => s !== undefined && taking(s));
-    const read = (s: LaneCell): PairLaneRuns => ({
-      label: s.lane.spec.label,
-      runtime: s.lane.spec.name,
-      scenario: cell.scenario,
-      runs: s.runs,
-    });
-    const still = pairsStillNeeded(open, read, need);
-    for (const s of still.enough) s.enough = true;
-    for (const runtime of new Set(still.enough.map((s) => s.lane.spec.name))) stopped.push(`${runtime} ${cell.scenario}/${cell.mode}`);
-    most = Math.max(most, still.need);
-  }
-  const more = most > 0 && (ctx.mayExtend?.(most) ?? true);
-  if (more && stopped.length > 0)
-    ctx.setup.log(
-      `bench:ab: ${stopped.join(', ')}: ${measured / per} pairs of processes are enough for the verdict; the other cells go on`,
-    );
-  return more;
 }
 
 /**
@@ -301,7 +199,7 @@ async function crossCheck(state: LaneCell, cell: CellSpec, ctx: ScheduleContext,
   if (server === undefined || !server.alive) return;
   await guarded(state, cell.server, ctx.setup.signal, async () => {
     const context = cellContext(state, server, cell, ctx);
-    const result = await crossCheckRun(cell, context, wrk);
+    const result = await (ctx.measure ?? wallClock).crossCheck(cell, context, wrk);
     state.wrk = { requestsPerSec: result.requestsPerSec, connections: ctx.plan.connections, threads: Math.min(2, ctx.plan.connections) };
   });
 }
@@ -354,7 +252,7 @@ async function prepare(state: LaneCell, cell: CellSpec, ctx: ScheduleContext): P
   if (server.health.pools !== undefined) state.meta = { ...state.meta, pools: server.health.pools };
   await guarded(state, cell.server, ctx.setup.signal, async () => {
     const context = cellContext(state, server, cell, ctx);
-    const { checkError, loop, atSpeedAfter } = await prepareCell(cell, context);
+    const { checkError, loop, atSpeedAfter } = await (ctx.measure ?? wallClock).prepare(cell, context);
     state.preparedOn = context.server.pid;
     state.loop = loop ?? state.loop;
     state.atSpeedAfter ??= atSpeedAfter;
@@ -385,7 +283,7 @@ async function runOnce(state: LaneCell, cell: CellSpec, ctx: ScheduleContext, ro
   await guarded(state, cell.server, ctx.setup.signal, async () => {
     const context = cellContext(state, server, cell, ctx, false);
     const from = Date.now();
-    const run = await measureRun(cell, context, `run ${round}/${total}`);
+    const run = await (ctx.measure ?? wallClock).run(cell, context, `run ${round}/${total}`);
     // A restart inside the run checked and warmed the new server for this cell.
     state.preparedOn = context.server.pid;
     const machine = ctx.setup.speed?.window(from, Date.now());
@@ -457,17 +355,7 @@ async function serverFor(lane: Lane, kind: ServerKind, ctx: ScheduleContext): Pr
   if (running?.alive === true) return running;
   if (ctx.setup.signal.aborted) throw new Interrupted('interrupted');
   try {
-    const { host, servers, signal } = ctx.setup;
-    const server =
-      host !== undefined
-        ? await host.startServer(lane.spec, {
-            raw: kind === 'raw',
-            // The server host's wrapper passes --processes itself (remote/remote-server.ts).
-            serverArgs: laneStart(lane, servers, false).serverArgs,
-            signal,
-            ...(lane.processes === undefined ? {} : { processes: lane.processes }),
-          })
-        : await startServer(lane.spec, { raw: kind === 'raw', ...laneStart(lane, servers, true), signal });
+    const server = await (ctx.startServer ?? startLaneServer)(lane, kind, ctx.setup);
     lane.servers.set(kind, server);
     // The pools this server runs with, as it named them: on the runtime's entry (first lane) and its cells.
     if (server.health.pools !== undefined && kind === 'hono') lane.entry.pools ??= server.health.pools;
@@ -481,4 +369,18 @@ async function serverFor(lane: Lane, kind: ServerKind, ctx: ScheduleContext): Pr
     ctx.setup.log(`${laneName(lane)}: ${reason}`);
     return reason;
   }
+}
+
+/** A lane's server of this kind, on this host or (--server-host) on the run's server host. */
+function startLaneServer(lane: Lane, kind: ServerKind, setup: ScheduleSetup): Promise<RunningServer> {
+  const { host, servers, signal } = setup;
+  return host !== undefined
+    ? host.startServer(lane.spec, {
+        raw: kind === 'raw',
+        // The server host's wrapper passes --processes itself (remote/remote-server.ts).
+        serverArgs: laneStart(lane, servers, false).serverArgs,
+        signal,
+        ...(lane.processes === undefined ? {} : { processes: lane.processes }),
+      })
+    : startServer(lane.spec, { raw: kind === 'raw', ...laneStart(lane, servers, true), signal });
 }
