@@ -1,17 +1,16 @@
 // `pnpm bench:all|bench:node|bench:bun|bench:deno [flags]`: the plan, the run, the report.
 import { resolve } from 'node:path';
 import { MIN_RUNS_FOR_INTERVAL } from './stats/stats.ts';
-import { exitCode, runBench } from './bench/bench.ts';
 import { planSpecs } from './bench/lanes.ts';
-import { DEFAULT_RESULTS_ROOT } from './bench/run-setup.ts';
-import { creatableDir, typedPath, writableDir } from './cli/flags.ts';
-import { type CommandContext, runCommand } from './cli/command.ts';
+import { creatableDir, typedPath } from './cli/flags.ts';
+import type { CommandContext } from './cli/command.ts';
+import { exitCode } from './bench/bench.ts';
+import { type Planned, runBenchCommand } from './bench-entry.ts';
+import type { Report } from './model/report.ts';
 import { fdWarning } from './system/fd-limit.ts';
 import { parsePlan } from './bench/plan.ts';
-import { keepUnfinishedGroup } from './bench/schedule.ts';
 import { loadUserScenarios, setupUserScenarios, userScenarioFiles } from './servers/user-scenarios.ts';
 import { readsDataFiles } from './servers/scenarios.ts';
-import { createProgress } from './bench/progress.ts';
 import { renderConsoleSummary } from './report/render/console.ts';
 import { assertSomeRuntime, movePath, preflight, PreflightError, processRefusal, type RemoteSetup } from './remote/preflight.ts';
 import { resolveRemoteVersions } from './remote/remote-versions.ts';
@@ -21,12 +20,8 @@ import { versionFeatures } from './versions/versions-section.ts';
 import { sweepFeatures, sweepSection } from './report/sweep-section.ts';
 import { combineFeatures } from './report/section.ts';
 import { siteLines } from './site-kinds.ts';
-import { makeRunDir, updateLatest } from './report/output.ts';
-import { interruptedReport, writeBenchReport } from './report/bench-files.ts';
-import { stopAllServers } from './servers/server.ts';
 
-async function main({ signal }: CommandContext): Promise<number> {
-  const argv = process.argv.slice(2);
+async function planBench(argv: string[], { signal }: CommandContext): Promise<Planned | number> {
   // The user's own modules are loaded and checked first, so --scenarios can name them.
   const files = await loadUserScenarios(userScenarioFiles(argv, typedPath), 'bench');
   if (files === undefined) return 2;
@@ -61,40 +56,29 @@ async function main({ signal }: CommandContext): Promise<number> {
 
   // Interrupted during the preflight: nothing ran, nothing to write.
   if (signal.aborted) return 0;
-  const progress = createProgress();
-  progress.log(
+  const banner = [
     `bench: ${specs.map((s) => s.label ?? s.name).join(', ')} x ${plan.scenarios.length} scenarios, ${plan.connections.join(',')} connections,${plan.sweep === undefined ? '' : ` ${plan.sweep.parameter}=${plan.sweep.values.join(',')},`} ${plan.runs} runs of ${plan.durationSec} s after ${plan.warmupSec} s warm-up${plan.targetPrecision === undefined ? '' : ` (more, up to ${plan.maxRuns}, until within ±${plan.targetPrecision * 100} %${plan.budgetSec === undefined ? '' : ` in a ${plan.budgetSec} s budget`})`}, ${plan.schedule}, modes paired`,
-  );
+  ];
   // --quick is a smoke run: it must say so before anyone quotes its figures.
   if (plan.quick && plan.runs < MIN_RUNS_FOR_INTERVAL)
-    progress.log(
+    banner.push(
       `bench: --quick: ${plan.runs} runs a cell, so no 95 % interval, and figures that can move by tens of percent from run to run: a smoke test, not figures to quote (the default bench:all measures each cell to ±5 %)`,
     );
   const fd = fdWarning(Math.max(...plan.connections));
-  if (fd !== undefined) progress.log(`bench: ${fd}`);
+  if (fd !== undefined) banner.push(`bench: ${fd}`);
   if (remote !== undefined)
-    progress.log(
+    banner.push(
       `bench: servers on ${remote.environment.host} (${remote.environment.os}, ${remote.environment.cpu.count} CPUs), bound to ${remote.target.bind}, checkout ${remote.target.dir}`,
     );
-  // Made only now that the versions resolved and the server host answered: a refused run leaves no empty --out behind.
-  const runDir = plan.outDir === undefined ? makeRunDir(DEFAULT_RESULTS_ROOT) : writableDir('out', plan.outDir);
-  forceStop = () => {
-    // A second Ctrl-C: the cells finished so far, and the finished runs of the group in
-    // progress, written before the process ends.
-    keepUnfinishedGroup();
-    const partial = interruptedReport(runDir, features);
-    if (partial !== undefined) writeBenchReport(runDir, partial, features);
-  };
-  const { report } = await runBench(plan, {
-    progress,
-    signal,
+  return {
+    plan,
     lanes: specs.map((spec) => ({ spec })),
-    runDir,
-    features,
-    ...(remote === undefined ? {} : { host: serverHostOf(remote) }),
-  });
-  writeBenchReport(runDir, report, features);
-  if (plan.outDir === undefined) updateLatest(DEFAULT_RESULTS_ROOT, runDir);
+    banner,
+    ...(remote === undefined ? {} : { run: { host: serverHostOf(remote) } }),
+  };
+}
+
+function reportBench(report: Report, runDir: string, { plan }: Planned): number {
   console.log(renderConsoleSummary(report));
   const sweep = sweepSection(report)?.console?.();
   if (sweep !== undefined) console.log(`\n${sweepSection(report)?.title ?? ''}\n${sweep}`);
@@ -105,8 +89,7 @@ async function main({ signal }: CommandContext): Promise<number> {
   return exitCode(report, plan.strict);
 }
 
-let forceStop = () => {};
 /** What the features add to a bench report: versions compared, and a --sweep's section. */
 const features = combineFeatures(versionFeatures, sweepFeatures);
 
-runCommand('bench', main, { interruptible: true, cleanup: stopAllServers, onForce: () => forceStop() });
+runBenchCommand({ name: 'bench', features, plan: planBench, report: reportBench });

@@ -9,7 +9,8 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Report } from '../../src/model/report.ts';
-import { ended, isAlive, processesMentioning } from './helpers.ts';
+import { SAME_REQUEST_MS } from '../../src/cli/command.ts';
+import { ended, isAlive, listeningPorts, processesMentioning, processTree } from './helpers.ts';
 
 const HARNESS = resolve(import.meta.dirname, '../..');
 let tmp: string;
@@ -205,4 +206,54 @@ describe('bench:ab on node', () => {
     }
     expect(processesMentioning(tmp)).toEqual([]);
   });
+});
+
+describe('bench:ab and a second Ctrl-C', () => {
+  it('stops at once: exit 130, and every cell finished before the first Ctrl-C in the report', async () => {
+    const dir = join(tmp, 'twice');
+    const argv = ['--a', 'env:AB_SIDE=a', '--b', 'env:AB_SIDE=b', '--runtimes', 'node', '--quick', '--scenarios', 'hello,sleep'];
+    const child = spawn(process.execPath, ['--import', 'tsx', resolve(HARNESS, 'src/ab-cli.ts'), ...argv, '--out', dir], {
+      cwd: HARNESS,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let stderr = '';
+    const exited = ended(child);
+    const seen = (pattern: RegExp) =>
+      new Promise<void>((resolveSeen, reject) => {
+        const look = () => pattern.test(stderr) && resolveSeen();
+        child.stderr.on('data', look);
+        child.on('exit', () => reject(new Error(`bench:ab exited before ${pattern}: ${stderr}`)));
+        look();
+      });
+    child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
+    await seen(/^node-[AB] hello\/\w+: /m);
+    await seen(/node-[AB] sleep\/\w+ check/);
+    // One-second waits hold each server's loop, so the orderly stop the first Ctrl-C starts is
+    // still under way when the second comes (faults.test.ts does the same for bench).
+    const servers = processTree(child.pid!)
+      .filter((pid) => processesMentioning('node/server.ts').includes(pid))
+      .filter(isAlive);
+    expect(servers.length).toBeGreaterThan(0);
+    for (const port of servers.flatMap(listeningPorts))
+      for (let i = 0; i < 3; i++)
+        fetch(`http://127.0.0.1:${port}/sleep/sync?ms=1000`, { signal: AbortSignal.timeout(10_000) }).catch(() => {});
+    await new Promise((r) => setTimeout(r, 200));
+    const finished = [...stderr.matchAll(/^(node-[AB]) (\w+)\/(\w+): /gm)].map(
+      ([, label, scenario, mode]) => `${label} ${scenario}/${mode}`,
+    );
+    const tree = processTree(child.pid!);
+    child.kill('SIGINT');
+    await seen(/SIGINT: stopping the load/);
+    await new Promise((r) => setTimeout(r, SAME_REQUEST_MS + 100));
+    child.kill('SIGINT');
+    expect(await exited).toBe(130);
+    expect(stderr).toMatch(/SIGINT again: stopping at once/);
+    const report = JSON.parse(readFileSync(join(dir, 'report.json'), 'utf8')) as Report;
+    expect(report.status).toBe('interrupted');
+    const kept = report.results.map((c) => `${c.runtimeLabel} ${c.scenario}/${c.mode}`);
+    expect(finished.length).toBeGreaterThan(0);
+    for (const cell of finished) expect(kept).toContain(cell);
+    await new Promise((r) => setTimeout(r, 500));
+    expect(tree.filter(isAlive)).toEqual([]);
+  }, 60_000);
 });

@@ -1,0 +1,71 @@
+// The one way bench (and catalogue, a bench of its scenarios) and bench:ab run: parse and plan,
+// then the run, then the report, with one interrupt handling. The first Ctrl-C ends the run in
+// order and keeps what finished; a second stops at once and still keeps the finished cells and
+// the finished runs of the group in progress.
+import type { BenchOptions } from './bench/bench.ts';
+import { runBench } from './bench/bench.ts';
+import type { LaneSpec } from './bench/lanes.ts';
+import type { Plan } from './bench/plan.ts';
+import { createProgress } from './bench/progress.ts';
+import { DEFAULT_RESULTS_ROOT } from './bench/run-setup.ts';
+import { keepUnfinishedGroup } from './bench/schedule.ts';
+import { type CommandContext, runCommand } from './cli/command.ts';
+import { writableDir } from './cli/flags.ts';
+import type { Report } from './model/report.ts';
+import { interruptedReport, writeBenchReport } from './report/bench-files.ts';
+import { makeRunDir, updateLatest } from './report/output.ts';
+import type { ReportFeatures } from './report/section.ts';
+import { stopAllServers } from './servers/server.ts';
+
+/** What a command planned: the bench plan, its lanes, what it says before anything runs, and what its run adds. */
+export interface Planned {
+  plan: Plan;
+  lanes: LaneSpec[];
+  /** Lines said once the plan stands, before anything runs. */
+  banner: string[];
+  run?: Pick<BenchOptions, 'host' | 'parameters' | 'policy'>;
+}
+
+export interface BenchCommand<P extends Planned> {
+  name: string;
+  /** What the command adds to the report (its sections, what it derives). */
+  features: ReportFeatures;
+  /** Parse and plan, checking everything that can be checked before a server starts; or an exit code. */
+  plan(argv: string[], context: CommandContext): Promise<P | number>;
+  /** Says what the report found, and returns the exit code. */
+  report(report: Report, runDir: string, planned: P): number;
+}
+
+export function runBenchCommand<P extends Planned>(command: BenchCommand<P>): void {
+  let forceStop = () => {};
+  const main = async (context: CommandContext): Promise<number> => {
+    const planned = await command.plan(process.argv.slice(2), context);
+    if (typeof planned === 'number') return planned;
+    // Interrupted while planning (a preflight, a checkout): nothing ran, nothing to write.
+    if (context.signal.aborted) return 0;
+    const { plan } = planned;
+    // Made only now that the plan stands: a refused run leaves no empty --out behind.
+    const runDir = plan.outDir === undefined ? makeRunDir(DEFAULT_RESULTS_ROOT) : writableDir('out', plan.outDir);
+    const progress = createProgress();
+    for (const line of planned.banner) progress.log(line);
+    forceStop = () => {
+      // A second Ctrl-C: the cells finished so far, and the finished runs of the group in
+      // progress, written before the process ends.
+      keepUnfinishedGroup();
+      const partial = interruptedReport(runDir, command.features);
+      if (partial !== undefined) writeBenchReport(runDir, partial, command.features);
+    };
+    const { report } = await runBench(plan, {
+      progress,
+      signal: context.signal,
+      lanes: planned.lanes,
+      runDir,
+      features: command.features,
+      ...planned.run,
+    });
+    writeBenchReport(runDir, report, command.features);
+    if (plan.outDir === undefined) updateLatest(DEFAULT_RESULTS_ROOT, runDir);
+    return command.report(report, runDir, planned);
+  };
+  runCommand(command.name, main, { interruptible: true, cleanup: stopAllServers, onForce: () => forceStop() });
+}
