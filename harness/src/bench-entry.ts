@@ -13,7 +13,7 @@ import { type CommandContext, runCommand } from './cli/command.ts';
 import { writableDir } from './cli/flags.ts';
 import type { Report } from './model/report.ts';
 import { interruptedReport, writeBenchReport } from './report/bench-files.ts';
-import { makeRunDir, updateLatest } from './report/output.ts';
+import { makeRunDir, updateLatest } from './model/run-files.ts';
 import type { ReportFeatures } from './report/section.ts';
 import { stopAllServers } from './servers/server.ts';
 

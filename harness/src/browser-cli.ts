@@ -12,7 +12,7 @@ import { BROWSER_MODES } from './browser/page/shared.ts';
 import { renderBrowserHtml } from './browser/render-html.ts';
 import { renderBrowserMarkdown } from './browser/render-md.ts';
 import { DEFAULT_LADDER, runStudy } from './browser/study.ts';
-import { makeRunDir, writeFileAtomic, writeJsonAtomic } from './report/output.ts';
+import { makeRunDir, writeFileAtomic, writeJsonAtomic } from './model/run-files.ts';
 import { siteLines } from './site-kinds.ts';
 import { environment } from './system/environment.ts';
 import { REPO_ROOT } from './system/paths.ts';

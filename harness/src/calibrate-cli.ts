@@ -13,7 +13,7 @@ import { OPEN_LOOP_MAX_IN_FLIGHT, type OpenLoopStep } from './calibrate/open-loo
 import { Generator } from './load/generator.ts';
 import { renderClosest, renderHeader, renderOpenLoop, renderSettings, renderSummary } from './calibrate/render-calibration.ts';
 import { environment } from './system/environment.ts';
-import { makeRunDir, writeJsonAtomic } from './report/output.ts';
+import { makeRunDir, writeJsonAtomic } from './model/run-files.ts';
 import { siteLines } from './site-kinds.ts';
 import { RUNTIME_NAMES } from './servers/runtimes.ts';
 import { REPO_ROOT } from './system/paths.ts';

@@ -13,7 +13,7 @@ import { Generator } from './load/generator.ts';
 import { renderCurveHtml } from './curve/render-html.ts';
 import { renderCurveConsole, renderCurveMarkdown } from './curve/render-text.ts';
 import { sweepRuntime } from './curve/sweep.ts';
-import { makeRunDir, writeFileAtomic, writeJsonAtomic } from './report/output.ts';
+import { makeRunDir, writeFileAtomic, writeJsonAtomic } from './model/run-files.ts';
 import { siteLines } from './site-kinds.ts';
 import { loadChartAssets } from './report/render/html-assets.ts';
 import { Interrupted } from './cli/interrupt.ts';

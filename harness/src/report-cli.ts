@@ -9,7 +9,7 @@ import { dirname, join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { FlagError, typedPath, writableDir } from './cli/flags.ts';
 import { CommandError, runCommand } from './cli/command.ts';
-import { writeFileAtomic } from './report/output.ts';
+import { writeFileAtomic } from './model/run-files.ts';
 import { EXPORT_FORMATS, exportReport, type ExportFormat } from './report/export-formats.ts';
 import { choice } from './cli/flags.ts';
 import type { Report } from './model/report.ts';

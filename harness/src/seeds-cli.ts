@@ -7,7 +7,7 @@ import { join, resolve } from 'node:path';
 import type { RuntimeName } from '@bench/app';
 import { FlagError, nameList, numberFlag, parseFlags, typedPath, writableDir } from './cli/flags.ts';
 import { type CommandContext, runCommand } from './cli/command.ts';
-import { makeRunDir, writeFileAtomic, writeJsonAtomic } from './report/output.ts';
+import { makeRunDir, writeFileAtomic, writeJsonAtomic } from './model/run-files.ts';
 import { siteLines } from './site-kinds.ts';
 import { RUNTIME_NAMES } from './servers/runtimes.ts';
 import { stopAllServers } from './servers/server.ts';

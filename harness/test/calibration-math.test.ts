@@ -13,7 +13,7 @@ import {
   type ServerCalibration,
   type SettingResult,
 } from '../src/calibrate/calibration-math.ts';
-import { CEILING_OK_RATIO } from '../src/report/flags.ts';
+import { CEILING_OK_RATIO } from '../src/model/thresholds.ts';
 
 function setting(connections: number, workers: number, autocannonMedian: number, wrkMedian: number | null): SettingResult {
   return {

@@ -1,16 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import {
-  CLIENT_BOUND_CPU_PERCENT,
-  cellFlags,
-  cellStatus,
-  failedAnswersReason,
-  flagLabel,
-  hasCountMismatch,
-  percent,
-  isClientBound,
-  isUnstable,
-  UNSTABLE_CV,
-} from '../src/report/flags.ts';
+import { cellFlags, cellStatus, failedAnswersReason, hasCountMismatch, isClientBound, isUnstable } from '../src/bench/cell-status.ts';
+import { CLIENT_BOUND_CPU_PERCENT, UNSTABLE_CV } from '../src/model/thresholds.ts';
+import { flagLabel, percent } from '../src/report/flags.ts';
 import { makeRun } from './fixtures.ts';
 
 const withClientCpu = (...cpus: number[]) => cpus.map((cpuPercent) => makeRun({ client: { cpuPercent } }));

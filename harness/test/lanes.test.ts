@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { laneStart, runLanes } from '../src/bench/lanes.ts';
 import { parsePlan } from '../src/bench/plan.ts';
-import type { RunMeta } from '../src/report/output.ts';
+import type { RunMeta } from '../src/model/run-files.ts';
 import { runtimeSpec } from '../src/servers/runtimes.ts';
 
 describe('laneStart', () => {

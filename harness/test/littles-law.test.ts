@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { cellFlags, flagLabel } from '../src/report/flags.ts';
+import { cellFlags } from '../src/bench/cell-status.ts';
+import { flagLabel } from '../src/report/flags.ts';
 import {
   canSetP99,
   cellCensoredLatency,

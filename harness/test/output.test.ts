@@ -2,7 +2,7 @@ import { mkdtempSync, readdirSync, readFileSync, readlinkSync, rmSync } from 'no
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { makeRunDir, readCells, updateLatest, writeCell, writeFileAtomic } from '../src/report/output.ts';
+import { makeRunDir, readCells, updateLatest, writeCell, writeFileAtomic } from '../src/model/run-files.ts';
 import { makeCell } from './fixtures.ts';
 
 let root: string;

@@ -8,7 +8,7 @@ import type { RuntimeName } from '@bench/app';
 import { throughputMargin } from '../compare/gate.ts';
 import type { RunResult } from '../model/cell.ts';
 import type { ScenarioName } from '../model/names.ts';
-import { isClientBound } from '../report/flags.ts';
+import { isClientBound } from '../bench/cell-status.ts';
 import type { Role } from '../bench/lanes.ts';
 import { type LaneCell, laneWants, type RoundPolicy, type RoundSteps, roundOrder, taking } from '../bench/round-policy.ts';
 import { restartsBefore } from '../bench/run-rules.ts';

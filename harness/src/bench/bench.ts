@@ -1,6 +1,6 @@
 import { Interrupted } from '../cli/interrupt.ts';
 import { mergeReport } from '../report/merge.ts';
-import { readCells, writeMeta } from '../report/output.ts';
+import { readCells, writeMeta } from '../model/run-files.ts';
 import type { Report } from '../model/report.ts';
 import { withFeatures, type ReportFeatures } from '../report/section.ts';
 import { runLanes, type LaneSpec } from './lanes.ts';

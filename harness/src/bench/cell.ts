@@ -3,7 +3,7 @@
  */
 import { slowFirstRun } from './first-run.ts';
 import type { Pools, RuntimeName } from '@bench/app';
-import { cellFlags, cellStatus, overloadSummary } from '../report/flags.ts';
+import { cellFlags, cellStatus, overloadSummary } from './cell-status.ts';
 import { sharedHostReason } from '../system/host-speed.ts';
 import type { CellResult, CpuPerRequest, RunResult, ThreadUse } from '../model/cell.ts';
 import type { Mode, ScenarioName } from '../model/names.ts';
@@ -54,7 +54,7 @@ function sumOf(runs: readonly RunResult[], pick: (run: RunResult) => number): nu
 /**
  * Medians of every per-run figure (each percentile is the median of that percentile across
  * runs, not a percentile of merged histograms: runs are the unit of repetition), sums of the
- * failure counts (one error in any run matters), flags and status from flags.ts.
+ * failure counts (one error in any run matters), flags and status from cell-status.ts.
  */
 export function summarizeCell(meta: CellMeta, runs: readonly RunResult[], opts: CellOptions): CellResult {
   const countsAvailable = opts.countsAvailable ?? meta.mode !== 'raw';

@@ -19,7 +19,7 @@ import {
   threadProfile,
   type CpuProfile,
 } from '../report/cpu-profile.ts';
-import { readCells, writeCell } from '../report/output.ts';
+import { readCells, writeCell } from '../model/run-files.ts';
 import { heldSentence } from '../report/text/profile.ts';
 import type { CellResult } from '../model/cell.ts';
 import type { CellProfile, ThreadProfile } from '../model/profile.ts';

@@ -6,7 +6,7 @@
 import { Interrupted } from '../cli/interrupt.ts';
 import type { CellResult } from '../model/cell.ts';
 import { percent } from '../report/flags.ts';
-import { writeCell, writeMeta } from '../report/output.ts';
+import { writeCell, writeMeta } from '../model/run-files.ts';
 import { formatMs, formatRps } from '../report/text/formats.ts';
 import { stopKind } from '../servers/quiet.ts';
 import type { RunningServer } from '../servers/server.ts';

@@ -3,7 +3,7 @@
  * (judged in system/host-speed.ts, which also says which runs count), and what a wrk cross-check
  * does to its flags. Pure.
  */
-import { CEILING_OK_RATIO } from '../report/flags.ts';
+import { CEILING_OK_RATIO } from '../model/thresholds.ts';
 import type { CellResult, RunResult } from '../model/cell.ts';
 import type { Flag, ScenarioName } from '../model/names.ts';
 import type { ScheduleSettings } from './settings.ts';

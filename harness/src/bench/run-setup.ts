@@ -12,7 +12,7 @@ import { findWrk, missingWrkReason } from '../load/wrk.ts';
 import { Probe } from '../load/probe.ts';
 import type { Parameters } from '../model/parameters.ts';
 import { connectionsSwept } from '../report/lanes.ts';
-import { makeRunDir, readCells, writeCell, writeMeta, type RunMeta } from '../report/output.ts';
+import { makeRunDir, readCells, writeCell, writeMeta, type RunMeta } from '../model/run-files.ts';
 import { cellsFor, readsDataFiles, scenarioModule, scenarioSettings, type CellSpec } from '../servers/scenarios.ts';
 import type { ServerHost } from '../servers/server-host.ts';
 import { stopAllServers } from '../servers/server.ts';

@@ -19,7 +19,7 @@ import {
   type ServerCalibration,
   type SettingResult,
 } from './calibration-math.ts';
-import { CEILING_OK_RATIO } from '../report/flags.ts';
+import { CEILING_OK_RATIO } from '../model/thresholds.ts';
 import { autocannonVersion } from '../system/environment.ts';
 import { runLoad } from '../load/autocannon.ts';
 import { readProc } from '../system/proc.ts';

@@ -5,7 +5,7 @@
  */
 import type { RuntimeName, ServerKind } from '@bench/app';
 import { cv, median } from '../stats/stats.ts';
-import { CEILING_OK_RATIO, UNSTABLE_CV } from '../report/flags.ts';
+import { CEILING_OK_RATIO, UNSTABLE_CV } from '../model/thresholds.ts';
 import type { OpenLoopCeiling } from './open-loop-ceiling.ts';
 
 /** One way of running autocannon: total connections, and worker threads (0 = in-process). */

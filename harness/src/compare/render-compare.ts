@@ -5,7 +5,7 @@
 import { markdownTable } from 'markdown-table';
 import { LATENCY_RESOLUTION_MS } from './compare.ts';
 import { HELLO_MARGIN_FACTOR, P99_MARGIN_FACTOR, sessionAllowance, type SessionAllowance } from './gate.ts';
-import { plural } from '../report/flags.ts';
+import { plural } from '../model/names.ts';
 import type {
   CellKey,
   ComparedCell,

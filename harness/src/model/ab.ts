@@ -110,7 +110,7 @@ export interface AbCell {
    */
   bFailed?: true;
   /**
-   * Each side's cell flags that bear on B/A (client-bound, overloaded, count-mismatch: report/flags.ts),
+   * Each side's cell flags that bear on B/A (client-bound, overloaded, count-mismatch: bench/cell-status.ts),
    * present when either side has one: what to read the verdict with.
    */
   flags?: { a: Flag[]; b: Flag[] };

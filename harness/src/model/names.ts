@@ -11,3 +11,8 @@ export const MODES: readonly Mode[] = ['baseline', 'raw', 'sync', 'async', 'work
 /** added: 'shared-host', other processes used the CPU during a run (system/host-cpu.ts). */
 export type Flag = 'client-bound' | 'unstable' | 'count-mismatch' | 'overloaded' | 'latency-censored' | 'shared-host';
 export type CellStatus = 'ok' | 'invalid' | 'failed';
+
+/** A count with its noun: "1 run", "3 runs". */
+export function plural(count: number, singular: string, pluralForm = `${singular}s`): string {
+  return `${count} ${count === 1 ? singular : pluralForm}`;
+}

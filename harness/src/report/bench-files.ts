@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { existsSync, readFileSync } from 'node:fs';
 import type { Report } from '../model/report.ts';
 import { mergeReport } from './merge.ts';
-import { readCells, writeReportFiles, type RunMeta } from './output.ts';
+import { readCells, writeReportFiles, type RunMeta } from '../model/run-files.ts';
 import { loadChartAssets } from './render/html-assets.ts';
 import { renderHtml } from './render/html.ts';
 import { renderMarkdown } from './render/markdown.ts';

@@ -6,7 +6,7 @@
  */
 import { rmSync } from 'node:fs';
 import { join } from 'node:path';
-import { writeFileAtomic } from './output.ts';
+import { writeFileAtomic } from '../model/run-files.ts';
 import { collectRuns } from './site-inputs.ts';
 import { newestOfKind, type SiteInput, type SiteKind } from './site-model.ts';
 import { frontPageMarkdown, frontPictures, siteHtml } from './site-render.ts';

@@ -4,7 +4,7 @@
  * Pure: it formats, never measures, and takes the chart libraries as text so it reads no files.
  * The charts are drawn in the page from the embedded report JSON (see html-chart-script.ts).
  */
-import { CLIENT_BOUND_CPU_PERCENT, PAGE_FAULT_SHARE, UNFAIR_JAIN, UNSTABLE_CV } from '../flags.ts';
+import { CLIENT_BOUND_CPU_PERCENT, PAGE_FAULT_SHARE, UNFAIR_JAIN, UNSTABLE_CV } from '../../model/thresholds.ts';
 import { MOVE_FACTOR, SHARED_HOST_CORES, SLOW_RUN_SHARE } from '../../system/host-speed.ts';
 import type { ReportSection } from '../section.ts';
 import type { ChartAssets } from './html-assets.ts';

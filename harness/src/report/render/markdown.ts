@@ -11,7 +11,7 @@ import { concurrencyMarkdown } from './concurrency.ts';
 import { markdownTable } from 'markdown-table';
 import { profileMarkdown } from './profile.ts';
 import { escapeCell, formatDate, formatMs, formatRatio, formatRps } from '../text/formats.ts';
-import { CLIENT_BOUND_CPU_PERCENT, PAGE_FAULT_SHARE, UNFAIR_JAIN, UNSTABLE_CV } from '../flags.ts';
+import { CLIENT_BOUND_CPU_PERCENT, PAGE_FAULT_SHARE, UNFAIR_JAIN, UNSTABLE_CV } from '../../model/thresholds.ts';
 import { MOVE_FACTOR, SHARED_HOST_CORES, SLOW_RUN_SHARE } from '../../system/host-speed.ts';
 import { shownP99 } from '../../stats/littles-law.ts';
 import { connectionsSwept, laneOf } from '../lanes.ts';

@@ -1,10 +1,14 @@
+/**
+ * A run's folder on disk: its meta, one file per finished cell (the unit that survives an
+ * interruption), the report files, and the `latest` link. What is written and read back, below
+ * whatever measures or renders it.
+ */
 import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { basename, dirname, join, relative } from 'node:path';
-import { laneOf } from './lanes.ts';
-import type { CellResult } from '../model/cell.ts';
-import type { Environment } from '../model/environment.ts';
-import type { Parameters } from '../model/parameters.ts';
-import type { Report, RuntimeEntry } from '../model/report.ts';
+import type { CellResult } from './cell.ts';
+import type { Environment } from './environment.ts';
+import type { Parameters } from './parameters.ts';
+import type { Report, RuntimeEntry } from './report.ts';
 
 /** What a run knows before and while it measures: written first, updated as runtimes finish. */
 export interface RunMeta {
@@ -58,7 +62,7 @@ export function writeCell(runDir: string, cell: CellResult, connectionsSwept: bo
   const processes = cell.processes === undefined ? '' : `-x${cell.processes}`;
   // A sized cell's query in its name ("kb=64" -> "-kb64"): the sizes of one mode are separate files.
   const input = cell.query === undefined ? '' : `-${cell.query.replace(/[^A-Za-z0-9.]+/g, '')}`;
-  const path = join(runDir, CELLS, `${laneOf(cell)}-${cell.scenario}-${cell.mode}${sweep}${processes}${input}.json`);
+  const path = join(runDir, CELLS, `${cell.runtimeLabel ?? cell.runtime}-${cell.scenario}-${cell.mode}${sweep}${processes}${input}.json`);
   writeJsonAtomic(path, cell);
   return path;
 }
