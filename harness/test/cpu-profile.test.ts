@@ -4,7 +4,6 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { collectProfiles } from '../src/servers/profiler.ts';
 import {
-  flameTree,
   parseCpuProfile,
   shortUrl,
   sliceProfile,
@@ -12,7 +11,8 @@ import {
   threadProfile,
   type CpuProfile,
   type ProfileNode,
-} from '../src/report/cpu-profile.ts';
+} from '../src/profile/cpu-profile.ts';
+import { flameTree } from '../src/profile/flame-tree.ts';
 import { lateIn, windowIn } from '../src/bench/profile-runs.ts';
 
 /**

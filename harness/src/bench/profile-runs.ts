@@ -2,7 +2,7 @@
  * --profile: where each cell's time goes. After every measured run, each runtime's server is
  * started once more under the runtime's own CPU profiler and each cell's load is run against it
  * in turn, so the profiler's cost never reaches a measured figure. The process's profile is cut
- * at each cell's load (the runtime's clock is known: report/cpu-profile.ts) into one
+ * at each cell's load (the runtime's clock is known: profile/cpu-profile.ts) into one
  * `.cpuprofile` a cell, kept beside the report and read into the cell, with the intervals the
  * server's own lag sampler saw its loop late in that load placed on the profile's clock.
  */
@@ -10,15 +10,8 @@ import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { runLoad } from '../load/autocannon.ts';
 import { laneOf } from '../report/lanes.ts';
-import {
-  flameTree,
-  type LateInput,
-  parseCpuProfile,
-  sliceProfile,
-  summariseProfile,
-  threadProfile,
-  type CpuProfile,
-} from '../report/cpu-profile.ts';
+import { type LateInput, parseCpuProfile, sliceProfile, summariseProfile, threadProfile, type CpuProfile } from '../profile/cpu-profile.ts';
+import { flameTree } from '../profile/flame-tree.ts';
 import { readCells, writeCell } from '../model/run-files.ts';
 import { heldSentence } from '../report/text/profile.ts';
 import type { CellResult } from '../model/cell.ts';

@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runBench } from '../../src/bench/bench.ts';
 import { parsePlan } from '../../src/bench/plan.ts';
-import { parseCpuProfile } from '../../src/report/cpu-profile.ts';
+import { parseCpuProfile } from '../../src/profile/cpu-profile.ts';
 import { loopSentence } from '../../src/report/text/sentences.ts';
 import { stopAllServers } from '../../src/servers/server.ts';
 import { cellOf, isAlive, processesMentioning, recordingProgress } from './helpers.ts';

@@ -4,7 +4,7 @@
  * functions that ran while the loop was late (the server's own late intervals, placed on the
  * profile's clock) or, without those, held it. Pure: text and intervals in, summary out.
  */
-import type { FlameNode, ProfileFunction, ProfileHolder, ProfileLate, ProfileSummary, ThreadProfile } from '../model/profile.ts';
+import type { ProfileFunction, ProfileHolder, ProfileLate, ProfileSummary, ThreadProfile } from '../model/profile.ts';
 
 export interface CallFrame {
   functionName: string;
@@ -59,10 +59,10 @@ export function sliceProfile(profile: CpuProfile, fromUs: number, toUs: number):
 }
 
 /** The VM's own entries: not code of anyone's. */
-const IDLE = '(idle)';
+export const IDLE = '(idle)';
 const PROGRAM = '(program)';
 const GC = '(garbage collector)';
-const ROOT = '(root)';
+export const ROOT = '(root)';
 
 export interface SummaryOptions {
   /** The part of the profile to read, µs after its startTime; default the whole. */
@@ -85,7 +85,7 @@ export interface LateInput {
   intervals: { fromUs: number; toUs: number }[];
 }
 
-interface Key {
+export interface Key {
   key: string;
   name: string;
   where?: string;
@@ -294,64 +294,6 @@ function clipIntervals(
   return out;
 }
 
-/**
- * The window's call tree for a flame graph: time on each stack path from the root, children
- * merged by function, paths under `minShare` of the window (and below `maxDepth`) left out so
- * a report stays small. The VM's idle entry is left out: the graph shows the work.
- */
-export function flameTree(
-  profile: CpuProfile,
-  options: { fromUs?: number; toUs?: number; minShare?: number; maxDepth?: number } = {},
-): FlameNode {
-  const byId = new Map(profile.nodes.map((n) => [n.id, n]));
-  const parent = new Map<number, number>();
-  for (const n of profile.nodes) for (const c of n.children ?? []) parent.set(c, n.id);
-  const gaps = profile.timeDeltas.slice(1).filter((d) => d > 0);
-  const cap = (median(gaps) ?? 0) * 4;
-  const from = options.fromUs ?? 0;
-  const to = options.toUs ?? profile.endTime - profile.startTime;
-  const maxDepth = options.maxDepth ?? 48;
-  const root: FlameNode = { name: 'all', ms: 0, children: [] };
-  const pathOf = memo((id: number): Key[] => {
-    const path: Key[] = [];
-    for (let at: number | undefined = id; at !== undefined; at = parent.get(at)) {
-      const k = frameKey(byId.get(at)?.callFrame);
-      if (k.name !== ROOT) path.push(k);
-    }
-    return path.reverse();
-  });
-  let t = 0;
-  for (let i = 0; i < profile.samples.length; i++) {
-    t += profile.timeDeltas[i] ?? 0;
-    if (t < from || t >= to) continue;
-    const next = profile.timeDeltas[i + 1];
-    const us = Math.min(next === undefined ? cap / 4 : Math.max(0, next), cap);
-    const path = pathOf(profile.samples[i] ?? 0);
-    if (path[0]?.name === IDLE) continue;
-    root.ms += us;
-    let at = root;
-    for (const k of path.slice(0, maxDepth)) {
-      let child = at.children.find((c) => c.name === k.name && c.where === k.where);
-      if (child === undefined) {
-        child = { name: k.name, ...(k.where === undefined ? {} : { where: k.where }), ms: 0, children: [] };
-        at.children.push(child);
-      }
-      child.ms += us;
-      at = child;
-    }
-  }
-  const floor = Math.max(0, to - from) * (options.minShare ?? 0.005);
-  const prune = (node: FlameNode): FlameNode => ({
-    ...node,
-    ms: Math.round(node.ms) / 1000,
-    children: node.children
-      .filter((c) => c.ms >= floor)
-      .sort((a, b) => b.ms - a.ms)
-      .map(prune),
-  });
-  return prune(root);
-}
-
 /** piscina's idle loop in a pool thread: Atomics.wait until a task comes. */
 const POOL_WAIT = 'atomicsWaitLoop';
 
@@ -366,7 +308,7 @@ export function threadProfile(file: string, s: ProfileSummary): ThreadProfile {
 }
 
 /** A function's identity and how a report names it: "fibPlain", "workloads/fib.ts:16". */
-function frameKey(frame: CallFrame | undefined): Key {
+export function frameKey(frame: CallFrame | undefined): Key {
   const raw = frame?.functionName ?? '';
   const url = frame?.url ?? '';
   if (raw.startsWith('(') && raw.endsWith(')') && url === '') return { key: raw, name: raw, kind: 'vm' };
@@ -394,7 +336,7 @@ function add(m: Map<string, { k: Key; us: number }>, k: Key, us: number): void {
   else entry.us += us;
 }
 
-function memo<T>(f: (id: number) => T): (id: number) => T {
+export function memo<T>(f: (id: number) => T): (id: number) => T {
   const cache = new Map<number, T>();
   return (id) => {
     let v = cache.get(id);
@@ -406,7 +348,7 @@ function memo<T>(f: (id: number) => T): (id: number) => T {
   };
 }
 
-function median(values: number[]): number | undefined {
+export function median(values: number[]): number | undefined {
   if (values.length === 0) return undefined;
   const sorted = [...values].sort((a, b) => a - b);
   return sorted[Math.floor(sorted.length / 2)];
