@@ -1,7 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { laneStart, runLanes } from '../src/bench/lanes.ts';
 import { parsePlan } from '../src/bench/plan.ts';
-import type { RunMeta } from '../src/model/run-files.ts';
 import { runtimeSpec } from '../src/servers/runtimes.ts';
 
 describe('laneStart', () => {
@@ -29,7 +28,6 @@ describe('laneStart', () => {
 
 describe('runLanes', () => {
   const setup = () => ({
-    meta: { runtimes: [], parameters: {} } as unknown as RunMeta,
     log: () => {},
     serverCpuCount: 2,
   });
@@ -40,25 +38,27 @@ describe('runLanes', () => {
       { spec: { ...runtimeSpec('node'), label: 'node-A' } },
       { spec: { ...runtimeSpec('node'), label: 'node-B' }, env: { X: '1' } },
     ];
-    const { lanes, skipped } = runLanes(parsePlan(['--runtimes', 'node', '--processes', '1,auto']), run, given);
+    const { lanes, skipped, entries, autoProcesses } = runLanes(parsePlan(['--runtimes', 'node', '--processes', '1,auto']), run, given);
     expect(skipped).toBe(0);
     expect(lanes.map((l) => `${l.spec.label} x${l.processes}`)).toEqual(['node-A x1', 'node-A x2', 'node-B x1', 'node-B x2']);
     expect(lanes[2]?.env).toEqual({ X: '1' });
-    expect(run.meta.runtimes.map((r) => r.label)).toEqual(['node-A', 'node-B']);
+    expect(entries.map((r) => r.label)).toEqual(['node-A', 'node-B']);
     expect(lanes[0]?.entry).toBe(lanes[1]?.entry);
-    expect(run.meta.parameters.autoProcesses).toEqual({ count: 2, cpusOf: 'this host' });
+    expect(autoProcesses).toEqual({ count: 2, cpusOf: 'this host' });
   });
 
   it('counts the lanes of an installation that cannot run as skipped, and says why', () => {
     const run = setup();
     const lines: string[] = [];
     const broken = { spec: { ...runtimeSpec('node'), label: 'node@0', unavailable: 'not installed' } };
-    const { lanes, skipped } = runLanes(parsePlan(['--runtimes', 'node', '--processes', '1,2']), { ...run, log: (l) => lines.push(l) }, [
-      broken,
-    ]);
+    const { lanes, skipped, entries } = runLanes(
+      parsePlan(['--runtimes', 'node', '--processes', '1,2']),
+      { ...run, log: (l) => lines.push(l) },
+      [broken],
+    );
     expect(lanes).toEqual([]);
     expect(skipped).toBe(2);
     expect(lines).toEqual(['node@0: skipped: not installed']);
-    expect(run.meta.runtimes[0]).toMatchObject({ status: 'skipped', reason: 'not installed' });
+    expect(entries[0]).toMatchObject({ status: 'skipped', reason: 'not installed' });
   });
 });

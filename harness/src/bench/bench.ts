@@ -1,12 +1,13 @@
 import { Interrupted } from '../cli/interrupt.ts';
 import { mergeReport } from '../report/merge.ts';
-import { readCells, writeMeta } from '../model/run-files.ts';
+import { readCells, type RunMeta, writeMeta } from '../model/run-files.ts';
 import type { Report } from '../model/report.ts';
 import { withFeatures, type ReportFeatures } from '../report/section.ts';
 import { runLanes, type LaneSpec } from './lanes.ts';
 import { createPhaseClock, type PhaseClock } from './phase-clock.ts';
 import type { Plan } from './plan.ts';
 import { profilePhase } from './profile-runs.ts';
+import { type Found, runMeta } from './run-meta.ts';
 import { runRounds, type RoundsOptions } from './rounds.ts';
 import { closeRun, measureRoundTrip, recordMachineSpeed, setUpRun, type RunSetup, type SetupOptions } from './run-setup.ts';
 
@@ -38,11 +39,20 @@ export interface BenchOutcome {
 export async function runBench(plan: Plan, options: BenchOptions): Promise<BenchOutcome> {
   const clock = createPhaseClock();
   const setup = await setUpRun(plan, options);
+  const found: Found = { runtimes: [] };
+  const save = (more: Partial<Found>) => {
+    Object.assign(found, more);
+    writeMeta(setup.runDir, runMeta(setup.meta, found));
+  };
   try {
-    const lanes = runLanes(plan, setup, options.lanes);
-    await measureRoundTrip(setup, lanes.lanes[0]?.spec);
-    writeMeta(setup.runDir, setup.meta);
-    await runRounds(plan, setup, lanes, { ...options, clock });
+    const { entries, autoProcesses, ...lanes } = runLanes(plan, setup, options.lanes);
+    const network = await measureRoundTrip(setup, lanes.lanes[0]?.spec);
+    save({
+      runtimes: entries,
+      ...(autoProcesses === undefined ? {} : { autoProcesses }),
+      ...(network === undefined ? {} : { network }),
+    });
+    await runRounds(plan, setup, lanes, { ...options, clock }, save);
     if (plan.profile) {
       clock.enter('profile');
       await profilePhase(plan, lanes.lanes, setup);
@@ -50,16 +60,17 @@ export async function runBench(plan: Plan, options: BenchOptions): Promise<Bench
   } catch (error) {
     if (!(error instanceof Interrupted)) throw error;
   } finally {
-    await closeRun(setup);
+    const hostCheck = await closeRun(setup);
+    if (hostCheck !== undefined) found.hostCheck = hostCheck;
     options.progress.done();
   }
-  recordMachineSpeed(setup);
-  return { report: withFeatures(runReport(setup, clock), options.features), runDir: setup.runDir };
+  if (setup.speed !== undefined) save(recordMachineSpeed(setup));
+  const meta = runMeta(setup.meta, found);
+  return { report: withFeatures(runReport(meta, setup, clock), options.features), runDir: setup.runDir };
 }
 
 /** The cells on disk merged with the run's meta. */
-function runReport(setup: RunSetup, clock: PhaseClock): Report {
-  const { meta } = setup;
+function runReport(meta: RunMeta, setup: Pick<RunSetup, 'signal' | 'runDir'>, clock: PhaseClock): Report {
   return mergeReport({
     createdAt: meta.createdAt,
     status: setup.signal.aborted ? 'interrupted' : 'complete',

@@ -5,6 +5,7 @@
  * here and scheduled alike (bench/schedule.ts), so the scheduler never asks which kind it has.
  */
 import type { ServerKind } from '@bench/app';
+import type { Parameters } from '../model/parameters.ts';
 import type { RuntimeEntry } from '../model/report.ts';
 import { resolveRequest } from '../servers/runtime-install.ts';
 import { probeRuntime, runtimeSpec, type RuntimeSpec } from '../servers/runtimes.ts';
@@ -48,32 +49,37 @@ export function laneName(lane: Pick<LaneSpec, 'spec'>): string {
 /**
  * The run's lanes: each installation given (or the plan's versions, or each runtime's pinned
  * installation) once per process count. Lanes of one installation share its report entry (one
- * version, one status), recorded in the run's meta once. `skipped` counts the lanes whose
+ * version, one status), returned once in `entries`. `skipped` counts the lanes whose
  * installation is missing or broken: they take no part in the rounds.
  */
 export function runLanes(
   plan: Plan,
-  setup: Pick<RunSetup, 'meta' | 'host' | 'log' | 'serverCpuCount'>,
+  setup: Pick<RunSetup, 'host' | 'log' | 'serverCpuCount'>,
   given?: readonly LaneSpec[],
-): { lanes: Lane[]; skipped: number } {
-  const { meta, host, log } = setup;
+): { lanes: Lane[]; skipped: number; entries: RuntimeEntry[]; autoProcesses?: Parameters['autoProcesses'] } {
+  const { host, log } = setup;
   const counts = plan.processes?.map((p) => (p === 'auto' ? setup.serverCpuCount : p));
   const processCounts = counts === undefined ? [undefined] : [...new Set(counts)];
-  if (plan.processes?.includes('auto') === true)
-    meta.parameters.autoProcesses = { count: setup.serverCpuCount, cpusOf: host?.environment.host ?? 'this host' };
+  const auto = plan.processes?.includes('auto') === true;
   const bases = given ?? planSpecs(plan, log).map((spec) => ({ spec }));
   const lanes: Lane[] = [];
+  const entries: RuntimeEntry[] = [];
   let skipped = 0;
   for (const base of bases) {
     const opened = openLane(base, log, host);
-    meta.runtimes.push(opened.entry);
+    entries.push(opened.entry);
     for (const processes of processCounts) {
       const lane: Lane = { ...opened, servers: new Map(), startErrors: new Map(), ...(processes === undefined ? {} : { processes }) };
       if (lane.entry.status === 'ok') lanes.push(lane);
       else skipped++;
     }
   }
-  return { lanes, skipped };
+  return {
+    lanes,
+    skipped,
+    entries,
+    ...(auto ? { autoProcesses: { count: setup.serverCpuCount, cpusOf: host?.environment.host ?? 'this host' } } : {}),
+  };
 }
 
 /** One spec per installation: each named version's (fetched if needed), or each runtime's pinned one. */

@@ -6,7 +6,7 @@
 import { Interrupted } from '../cli/interrupt.ts';
 import type { CellResult } from '../model/cell.ts';
 import { percent } from '../report/flags.ts';
-import { writeCell, writeMeta } from '../model/run-files.ts';
+import { writeCell } from '../model/run-files.ts';
 import { formatMs, formatRps } from '../report/text/formats.ts';
 import { stopKind } from '../servers/quiet.ts';
 import type { RunningServer } from '../servers/server.ts';
@@ -18,7 +18,8 @@ import type { Plan } from './plan.ts';
 import type { Progress } from './progress.ts';
 import { primeFor, type RunSetup } from './run-setup.ts';
 import type { RoundPolicy } from './round-policy.ts';
-import { benchGroup, type ScheduleContext } from './schedule.ts';
+import type { Found } from './run-meta.ts';
+import { benchGroup, type ScheduleContext, type ScheduleSetup } from './schedule.ts';
 import { scheduleSettings } from './settings.ts';
 import { hopOptions, withHopCosts } from './sweep-hop.ts';
 
@@ -31,14 +32,22 @@ export interface RoundsOptions {
   onRunStarted?: (server: RunningServer, cell: CellSpec) => void;
 }
 
-/** Every cell on every lane; `skipped` lanes count as done for the progress line. */
+/** What the rounds read of the run's setup: the scheduler's part, and where the cells go. */
+export type RoundsSetup = ScheduleSetup & Pick<RunSetup, 'cells' | 'runDir' | 'swept' | 'startedAt' | 'filePaths' | 'cold'>;
+
+/**
+ * Every cell on every lane; `skipped` lanes count as done for the progress line. `checkpoint`
+ * is told what the rounds found for the meta (the file inputs read in), and called after each
+ * group of lanes, for the meta to be written as it stands.
+ */
 export async function runRounds(
   plan: Plan,
-  setup: RunSetup,
+  setup: RoundsSetup,
   { lanes, skipped }: { lanes: Lane[]; skipped: number },
   options: RoundsOptions,
+  checkpoint: (found: Pick<Found, 'filesPrimed'>) => void,
 ): Promise<void> {
-  const { cells, meta, runDir, swept, host, signal } = setup;
+  const { cells, runDir, swept, host, signal } = setup;
   const { progress, clock } = options;
   const passes = plan.connections;
   const total = cells.length * (lanes.length + skipped) * passes.length;
@@ -85,7 +94,8 @@ export async function runRounds(
       for (const [index, scenarioCells] of groupsOfCells.entries()) {
         if (signal.aborted) throw new Interrupted('interrupted');
         groupUnits = scenarioCells.length * group.length;
-        await primeFor(setup, scenarioCells);
+        const filesPrimed = await primeFor(setup, scenarioCells);
+        if (filesPrimed !== undefined) checkpoint({ filesPrimed });
         if (plan.budgetSec !== undefined && pace === undefined)
           pace = weightedPace(Math.max(0, plan.budgetSec - (Date.now() - setup.startedAt) / 1000), total, Date.now(), perUnitSec);
         const keepPartial = (partial: CellResult[]) => {
@@ -108,7 +118,7 @@ export async function runRounds(
         for (const kind of new Set(scenarioCells.map((c) => c.server)))
           if (!later.some((c) => c.server === kind)) await stopKind(group, kind, plan.drainCapSec);
       }
-      writeMeta(runDir, meta);
+      checkpoint({});
     }
   }
 }

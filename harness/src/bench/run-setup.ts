@@ -10,7 +10,9 @@ import { join, resolve } from 'node:path';
 import type { ScenarioSettings } from '@bench/app';
 import { findWrk, missingWrkReason } from '../load/wrk.ts';
 import { Probe } from '../load/probe.ts';
+import type { Environment } from '../model/environment.ts';
 import type { Parameters } from '../model/parameters.ts';
+import type { Found } from './run-meta.ts';
 import { connectionsSwept } from '../report/lanes.ts';
 import { makeRunDir, readCells, writeCell, writeMeta, type RunMeta } from '../model/run-files.ts';
 import { cellsFor, readsDataFiles, scenarioModule, scenarioSettings, type CellSpec } from '../servers/scenarios.ts';
@@ -60,7 +62,7 @@ export interface RunSetup {
   runDir: string;
   /** When the run started: the time budget counts from here. */
   startedAt: number;
-  /** Written to runDir as the run goes; the report's environment, parameters and runtimes. */
+  /** The meta as the setup knew it (no runtimes yet): what the phases find is added to it at the end (run-meta.ts). */
   meta: RunMeta;
   /** Whether the report's cells are named by connection count, read from meta as every renderer reads it. */
   swept: boolean;
@@ -234,27 +236,33 @@ function serverArgs(plan: Plan, dataDir: string | undefined): string[] {
   ];
 }
 
-/** --server-host: the round trips to the server host, through a server of `spec` (the first lane's), into the meta. */
-export async function measureRoundTrip(setup: RunSetup, spec: RuntimeSpec | undefined): Promise<void> {
-  const { host, meta, log } = setup;
-  if (host === undefined || spec === undefined) return;
+/** --server-host: the round trips to the server host, through a server of `spec` (the first lane's). */
+export async function measureRoundTrip(
+  setup: Pick<RunSetup, 'host' | 'log' | 'servers'>,
+  spec: RuntimeSpec | undefined,
+): Promise<Environment['network']> {
+  const { host, log } = setup;
+  if (host === undefined || spec === undefined) return undefined;
   log(`bench: measuring the round trips to ${host.environment.host} (${host.networkProbeDescription})`);
   try {
     const { network, line } = await host.measureNetwork(spec, setup.servers.args);
-    meta.environment.network = { ...network, mtu: host.mtu };
     log(line);
+    return { ...network, mtu: host.mtu };
   } catch (error) {
     // The cells' own server starts will say why in their results; the run goes on.
     const reason = (error as Error).message;
-    meta.environment.network = { rttUnavailable: reason, mtu: host.mtu };
     log(`bench: round trip not measured: ${reason}`);
+    return { rttUnavailable: reason, mtu: host.mtu };
   }
 }
 
-/** Warm reads mean warm: the inputs are read through right before a group of cells that reads them. */
-export async function primeFor(setup: RunSetup, cells: readonly CellSpec[]): Promise<void> {
-  if (setup.host !== undefined || setup.cold?.ok === true || !cells.some((c) => readsDataFiles(c.scenario))) return;
-  setup.meta.parameters.filesPrimed = await primeInputs(setup.filePaths, setup.log);
+/** Warm reads mean warm: the inputs are read through right before a group of cells that reads them; what that found, when it did. */
+export async function primeFor(
+  setup: Pick<RunSetup, 'host' | 'cold' | 'filePaths' | 'log'>,
+  cells: readonly CellSpec[],
+): Promise<Parameters['filesPrimed']> {
+  if (setup.host !== undefined || setup.cold?.ok === true || !cells.some((c) => readsDataFiles(c.scenario))) return undefined;
+  return await primeInputs(setup.filePaths, setup.log);
 }
 
 /** Reads the file scenario's inputs into the page cache and says how much of them was there before. */
@@ -277,25 +285,29 @@ async function primeInputs(paths: string[], log: (line: string) => void): Promis
 /**
  * Ends what the setup started: the probe, every server, then the host check once more (with
  * every server stopped; not after an interruption: the user is waiting, and Ctrl-C reached the
- * sampler's children too) and the sampler.
+ * sampler's children too) and the sampler. Returns the host check with its reading after, when taken.
  */
-export async function closeRun(setup: RunSetup): Promise<void> {
+export async function closeRun(setup: Pick<RunSetup, 'speed' | 'meta' | 'probe' | 'signal'>): Promise<Environment['hostCheck']> {
   const { speed, meta } = setup;
   setup.probe.close();
   await stopAllServers();
-  if (speed !== undefined && meta.environment.hostCheck !== undefined && !setup.signal.aborted)
-    meta.environment.hostCheck = withAfter(meta.environment.hostCheck, (await checkTwice(speed, availableParallelism()))?.reading);
+  const before = meta.environment.hostCheck;
+  const after =
+    speed !== undefined && before !== undefined && !setup.signal.aborted
+      ? withAfter(before, (await checkTwice(speed, availableParallelism()))?.reading)
+      : undefined;
   speed?.stop();
+  return after;
 }
 
 /**
- * The machine's speed through the runs, into the meta; where a cell's runs read the machine apart
+ * The machine's speed through the runs, for the meta; where a cell's runs read the machine apart
  * beyond the floor, the cell says so itself: the top of the report speaks of the host only
  * through the independent check.
  */
-export function recordMachineSpeed(setup: RunSetup): void {
-  const { speed, runDir, meta, swept } = setup;
-  if (speed === undefined) return;
+export function recordMachineSpeed(setup: Pick<RunSetup, 'speed' | 'runDir' | 'swept'>): Pick<Found, 'machineSpeed' | 'referenceLoop'> {
+  const { speed, runDir, swept } = setup;
+  if (speed === undefined) return {};
   const measured = readCells(runDir);
   const perRun = measured.flatMap((c) => c.runDetails.map((r) => r.machine?.coresWorth));
   const summary = speed.summary(perRun);
@@ -303,7 +315,7 @@ export function recordMachineSpeed(setup: RunSetup): void {
     cell: `${c.runtimeLabel ?? c.runtime} ${c.scenario}/${c.mode}`,
     runs: c.runDetails.map((r) => r.machine),
   }));
-  meta.environment.machineSpeed = { ...summary, moved: samplerMove(cells, summary.idleFloor ?? 0) };
+  const machineSpeed = { ...summary, moved: samplerMove(cells, summary.idleFloor ?? 0) };
   for (const cell of measured) {
     const moved = cellMachineMoved(
       cell.runDetails.map((r) => r.machine),
@@ -312,6 +324,5 @@ export function recordMachineSpeed(setup: RunSetup): void {
     if (moved !== undefined) writeCell(runDir, { ...cell, machineMoved: moved }, swept);
   }
   const loop = referenceLoop(measured);
-  if (loop !== undefined) meta.environment.referenceLoop = loop;
-  writeMeta(runDir, meta);
+  return { machineSpeed, ...(loop === undefined ? {} : { referenceLoop: loop }) };
 }
