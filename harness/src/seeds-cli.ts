@@ -15,7 +15,7 @@ import { DEFAULT_DATA_DIR, ensureDataFiles } from './system/data-files.ts';
 import { autocannonVersion, environment } from './system/environment.ts';
 import { REPO_ROOT } from './system/paths.ts';
 import { REMOTE_FLAGS } from './servers/server-host.ts';
-import { probeAb } from './seeds/ab.ts';
+import { probeAb } from './seeds/apache-bench.ts';
 import { CLAIMS, type ClaimId } from './seeds/claims.ts';
 import { judge } from './seeds/judge.ts';
 import { renderSeedsConsole, renderSeedsHtml, renderSeedsMarkdown, type SeedsReport } from './seeds/render.ts';

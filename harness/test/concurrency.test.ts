@@ -4,19 +4,22 @@ import { mergeReport } from '../src/report/merge.ts';
 import { renderHtml } from '../src/report/render/html.ts';
 import { renderMarkdown } from '../src/report/render/markdown.ts';
 import { parsePlan } from '../src/bench/plan.ts';
-import { connectionsSwept } from '../src/bench/settings.ts';
+import { reportParameters } from '../src/bench/settings.ts';
+import { connectionsSwept } from '../src/model/parameters.ts';
 import { environment, makeCell, parameters, runtimes } from './fixtures.ts';
 
 describe('--connections as a list (closed-loop concurrency sweep)', () => {
   it('a list is a sweep; one number is not', () => {
+    const swept = (plan: ReturnType<typeof parsePlan>) =>
+      connectionsSwept({ parameters: reportParameters(plan, { cold: undefined, noWrk: undefined }) });
     const sweep = parsePlan(['--connections', '1,10,100,1000']);
     expect(sweep.connections).toEqual([1, 10, 100, 1000]);
-    expect(connectionsSwept(sweep)).toBe(true);
+    expect(swept(sweep)).toBe(true);
     const one = parsePlan(['--connections', '100']);
     expect(one.connections).toEqual([100]);
-    expect(connectionsSwept(one)).toBe(false);
+    expect(swept(one)).toBe(false);
     // Repeats are dropped: a list that comes down to one count is one count, not a sweep.
-    expect(connectionsSwept(parsePlan(['--connections', '10,10']))).toBe(false);
+    expect(swept(parsePlan(['--connections', '10,10']))).toBe(false);
     expect(() => parsePlan(['--connections', '1,0'])).toThrow(/--connections must be an integer from 1/);
   });
 

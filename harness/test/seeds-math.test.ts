@@ -3,7 +3,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { abArgs, parseAb } from '../src/seeds/ab.ts';
+import { abArgs, parseAb } from '../src/seeds/apache-bench.ts';
 import { CLAIMS, stats001 } from '../src/seeds/claims.ts';
 import { pairedRatios, summarizeRatio, verdict } from '../src/seeds/verdict.ts';
 

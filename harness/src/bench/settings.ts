@@ -10,14 +10,6 @@ import { allocatorEnv } from '../system/allocator.ts';
 import type { Plan } from './plan.ts';
 import { scenarioEntries } from '../servers/scenarios.ts';
 
-/**
- * Whether the plan sweeps connection counts (--connections 1,10,100). Every cell carries its own
- * count; the sweep is what makes the count a dimension the renderers show (report/lanes.ts).
- */
-export function connectionsSwept(plan: Pick<Plan, 'connections'>): boolean {
-  return plan.connections.length > 1;
-}
-
 /** What measuring one cell reads (bench/measure.ts, servers/server-control.ts), at one pass's connections. */
 export interface RunSettings {
   connections: number;
@@ -102,7 +94,8 @@ export function reportParameters(plan: Plan, allowed: Allowed): Parameters {
   const { cold } = allowed;
   return {
     connections: plan.connections[0],
-    ...(connectionsSwept(plan) ? { connectionsSweep: [...plan.connections] } : {}),
+    // More than one count (repeats dropped by parsePlan) is a sweep: model/parameters.ts connectionsSwept.
+    ...(plan.connections.length > 1 ? { connectionsSweep: [...plan.connections] } : {}),
     ...pick(plan, FIGURES),
     fileCache: cold?.ok === true ? 'cold' : 'warm',
     ...(cold?.ok === false ? { coldUnavailable: cold.reason } : {}),

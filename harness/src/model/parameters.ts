@@ -105,3 +105,12 @@ export interface ScenarioEntry {
 
 /** What --allocator holds the servers' allocators to (system/allocator.ts). */
 export type AllocatorState = 'fresh' | 'keep' | 'shipped';
+
+/**
+ * Whether the run swept connection counts (--connections 1,10,100). Every cell carries its count,
+ * but only a sweep makes it a dimension: the labels name it ("sync @100"), the comparisons and the
+ * cell files keep each count apart. Older reports named a cell's count only in a sweep.
+ */
+export function connectionsSwept(report: { parameters: Pick<Parameters, 'connectionsSweep'> }): boolean {
+  return report.parameters.connectionsSweep !== undefined;
+}

@@ -6,7 +6,6 @@
 import type { CellResult } from '../model/cell.ts';
 import type { Comparison } from '../model/comparison.ts';
 import type { Mode } from '../model/names.ts';
-import type { Parameters } from '../model/parameters.ts';
 import type { Report, RuntimeEntry } from '../model/report.ts';
 
 /** A cell's lane: its installation's label when the plan named versions ("node@24"), else the runtime. */
@@ -19,14 +18,7 @@ export function entryLane(entry: Pick<RuntimeEntry, 'name' | 'label'>): string {
   return entry.label ?? entry.name;
 }
 
-/**
- * Whether the run swept connection counts (--connections 1,10,100). Every cell carries its count,
- * but only a sweep makes it a dimension: the labels name it ("sync @100"), the comparisons and the
- * cell files keep each count apart. Older reports named a cell's count only in a sweep.
- */
-export function connectionsSwept(report: { parameters: Pick<Parameters, 'connectionsSweep'> }): boolean {
-  return report.parameters.connectionsSweep !== undefined;
-}
+export { connectionsSwept } from '../model/parameters.ts';
 
 /** The cell of a comparison's lane, scenario and dimensions in the given mode, whatever its status. */
 export function comparedCell(report: Pick<Report, 'results'>, c: Comparison, mode: Mode): CellResult | undefined {

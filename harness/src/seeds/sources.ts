@@ -10,7 +10,7 @@ import type { RunningServer } from '../servers/server.ts';
 import { HUNG_AFTER_SEC_BETWEEN_LOADS, waitQuiet } from '../servers/quiet.ts';
 import { checkAnswer } from '../servers/validate.ts';
 import { evictAndVerify } from '../system/page-cache.ts';
-import { runAb } from './ab.ts';
+import { runAb } from './apache-bench.ts';
 import { FIB_PATHS, type Json, type Measured, type ReplayContext } from './replay-shape.ts';
 
 /**
