@@ -14,7 +14,8 @@ import { laneOf } from '../report/lanes.ts';
 import { escapeHtml } from '../report/render/html-escape.ts';
 import type { Headline, ReportFeatures, ReportSection } from '../report/section.ts';
 import { escapeCell } from '../report/text/formats.ts';
-import { FLAG_SHARE, judgeAb, ratiosByProcess, signedPct as signed } from './ab-verdict.ts';
+import { FLAG_SHARE, judgeAb, signedPct as signed } from './ab-verdict.ts';
+import { ratiosByProcess } from './process-pairs.ts';
 import { ratioText } from '../stats/paired.ts';
 import { pooledBetween, processComponents, type ProcessComponents } from '../stats/process-interval.ts';
 

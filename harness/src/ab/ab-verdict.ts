@@ -34,11 +34,10 @@ import { sampleCorrelation, sampleStandardDeviation } from 'simple-statistics';
 import type { AbCell, AbVerdict, SpeedAdjusted } from '../model/ab.ts';
 import type { CellResult, RunResult } from '../model/cell.ts';
 import type { Flag } from '../model/names.ts';
-import { sharedRun } from '../system/host-speed.ts';
 import { budgetNeed, runsToGoal } from '../bench/budget.ts';
-import { exactRatioInterval, holdsOne, MIN_PAIRS, ratioText, roundedInterval, sig4 } from '../stats/paired.ts';
+import { exactRatioInterval, holdsOne, MIN_PAIRS, ratioText, sig4 } from '../stats/paired.ts';
 import { acrossProcessInterval, processComponents } from '../stats/process-interval.ts';
-import { adjustedMean } from '../stats/covariate.ts';
+import { byProcess, type OverPairs, overPairs, type PairedRound, pairedRounds, round4 } from './process-pairs.ts';
 
 export type AbJudgement = Pick<
   AbCell,
@@ -58,24 +57,8 @@ export type AbJudgement = Pick<
   | 'pairsNeeded'
 >;
 
-/** The interval over process pairs (overPairs), at full precision: the rule judges on it, the report rounds it. */
-interface OverPairs {
-  ratio: number;
-  ci95: [number, number];
-  /** Process pairs: the interval's units. */
-  pairs: number;
-  /** Where ratio and ci95 are adjusted for the machine's speed: the plain interval, and the fit as the report keeps it. */
-  adjusted?: { plain: [number, number]; record: SpeedAdjusted };
-  /** The machine's speed during B's runs over A's, where its interval excluded 1 (speedShift): not adjusted. */
-  speedShifted?: [number, number];
-}
-
-const round4 = (x: number): number => Number(x.toFixed(4));
 const pct = (share: number): string => `${(share * 100).toFixed(1)} %`;
 export const signedPct = (ratio: number): string => `${ratio >= 1 ? '+' : ''}${((ratio - 1) * 100).toFixed(1)} %`;
-
-/** Fewest process pairs for an interval over pairs (t with 2 degrees of freedom is 4.3; with 1 it is 12.7). */
-export const MIN_PROCESS_PAIRS = 3;
 
 /**
  * The share of the margin a change must reach to be flagged (with an interval that excludes 1):
@@ -97,101 +80,6 @@ const withinMargin = (ci95: readonly [number, number], margin: number): boolean 
 
 /** The log half-width a cell's interval stops at (abNeed) and is held to when its need is told (pairsToSee). */
 const stopHalfWidth = (margin: number): number => Math.log1p(margin * POWER_SHARE);
-
-interface PairedRound {
-  ratio: number;
-  process: number;
-  /** The machine's speed during B's run over during A's (system/speed-sampler.ts), where both were timed. */
-  speed?: number;
-}
-
-/** B/A by round with the process pair it ran on, and how many rounds were left out for a shared host. */
-export function pairedRounds(a: readonly RunResult[], b: readonly RunResult[]): { rounds: PairedRound[]; shared: number } {
-  const rounds: PairedRound[] = [];
-  let shared = 0;
-  // A pair of processes is the unit: a new one starts where both sides' processes changed. A
-  // restart of one side within a pair (a backlog that would not drain, a server lost to another
-  // cell) keeps the pair it restarted in: its rounds still share the other side's process.
-  let pair = 0;
-  let last: { a: number; b: number } | undefined;
-  for (const run of [...b].sort((x, y) => (x.round ?? 0) - (y.round ?? 0))) {
-    const partner = a.find((r) => r.round !== undefined && r.round === run.round);
-    if (partner === undefined) continue;
-    const now = { a: partner.serverProcess ?? 1, b: run.serverProcess ?? 1 };
-    if (last === undefined || (now.a !== last.a && now.b !== last.b)) pair++;
-    last = now;
-    if (!(partner.requestsPerSec > 0) || !(run.requestsPerSec > 0)) continue;
-    const [speedA, speedB] = [partner.machine?.coresWorth, run.machine?.coresWorth];
-    const speed = speedA !== undefined && speedB !== undefined && speedA > 0 && speedB > 0 ? { speed: speedB / speedA } : {};
-    if (sharedRun(run) || sharedRun(partner)) shared++;
-    else rounds.push({ ratio: run.requestsPerSec / partner.requestsPerSec, process: pair, ...speed });
-  }
-  return { rounds, shared };
-}
-
-/** The rounds grouped by the pair of server processes they ran on (A and B restart at the same rounds). */
-function groupByProcess(rounds: readonly PairedRound[]): PairedRound[][] {
-  const groups = new Map<number, PairedRound[]>();
-  for (const r of rounds) groups.set(r.process, [...(groups.get(r.process) ?? []), r]);
-  return [...groups.values()];
-}
-
-/** The rounds' ratios grouped by the pair of server processes they ran on. */
-function byProcess(rounds: readonly PairedRound[]): number[][] {
-  return groupByProcess(rounds).map((g) => g.map((r) => r.ratio));
-}
-
-/** Each process pair's mean log ratio, and its mean log speed ratio where every one of its rounds was timed: the units of the interval over pairs. */
-function pairUnits(rounds: readonly PairedRound[]): { y: number; x?: number }[] {
-  const meanLog = (xs: readonly number[]): number => xs.reduce((s, x) => s + Math.log(x), 0) / xs.length;
-  return groupByProcess(rounds).map((g) => {
-    const speeds = g.flatMap((r) => (r.speed === undefined ? [] : [r.speed]));
-    return { y: meanLog(g.map((r) => r.ratio)), ...(speeds.length === g.length ? { x: meanLog(speeds) } : {}) };
-  });
-}
-
-/**
- * The interval over process pairs: with every pair's speed timed, adjusted for it
- * (stats/covariate.ts: the ratio where the machine ran equally fast for A and B), else the plain
- * t interval of the pairs' geometric mean ratios. Undefined with fewer than MIN_PROCESS_PAIRS.
- */
-function overPairs(rounds: readonly PairedRound[]): OverPairs | undefined {
-  const units = pairUnits(rounds);
-  if (units.length < MIN_PROCESS_PAIRS) return undefined;
-  const plain = exactRatioInterval(units.map((u) => Math.exp(u.y)));
-  if (plain === undefined) return undefined;
-  const xs = units.flatMap((u) => (u.x === undefined ? [] : [u.x]));
-  if (xs.length < units.length) return { ...plain, pairs: units.length };
-  const shifted = speedShift(xs);
-  if (shifted !== undefined) return { ...plain, pairs: units.length, speedShifted: shifted };
-  const fit = adjustedMean(
-    units.map((u) => u.y),
-    xs,
-  );
-  if (fit === undefined) return { ...plain, pairs: units.length };
-  const { ratio, ci95 } = roundedInterval(plain);
-  return {
-    ratio: Math.exp(fit.mean),
-    ci95: [Math.exp(fit.mean - fit.half), Math.exp(fit.mean + fit.half)],
-    pairs: units.length,
-    adjusted: {
-      plain: plain.ci95,
-      record: { slope: round4(fit.slope), correlation: round4(fit.correlation), unadjusted: { ratio, ci95 } },
-    },
-  };
-}
-
-/**
- * The machine's speed during B's runs over during A's, where its 95 % interval over the pairs
- * excludes 1; undefined where it holds 1. The adjustment rests on that ratio being 1 by design
- * (A and B alternate): a B that changes how busy the CPUs are (more threads, a spinning wait)
- * moves the speed the sampler reads beside it, and reading B/A at a speed ratio of 1 would then
- * take part of B's own change out. Such a cell keeps the plain interval, and says why.
- */
-function speedShift(logSpeeds: readonly number[]): [number, number] | undefined {
-  const interval = exactRatioInterval(logSpeeds.map((x) => Math.exp(x)));
-  return interval === undefined || holdsOne(interval.ci95) ? undefined : interval.ci95;
-}
 
 /**
  * "unchanged" from an adjusted interval only where the plain one lies within the margin too. The
@@ -217,11 +105,6 @@ function unchangedOnBoth(judged: AbJudgement, adjusted: OverPairs['adjusted']): 
 function shiftNote(ci95: [number, number] | undefined): string | undefined {
   if (ci95 === undefined) return undefined;
   return `not adjusted for the machine's speed: it read ${signedPct(ci95[0])} to ${signedPct(ci95[1])} during B's runs against A's (95 % interval), where A and B alternating would hold it at 0, so B itself may move what the sampler reads`;
-}
-
-/** A cell's per-round ratios B/A split by the server processes they were measured on, for the two-level interval. */
-export function ratiosByProcess(a: CellResult, b: CellResult): number[][] {
-  return byProcess(pairedRounds(a.runDetails, b.runDetails).rounds);
 }
 
 /**
@@ -250,7 +133,7 @@ function adjustedNote(adjusted: SpeedAdjusted | undefined): string | undefined {
 }
 
 /**
- * bench:ab's rule for another pair of processes (bench/schedule.ts Pairing.need): 0 once the
+ * bench:ab's rule for another pair of processes (ab-rounds.ts abPairNeed): 0 once the
  * interval over process pairs is within POWER_SHARE of the margin (a change of the margin would
  * be flagged 9 times in 10), else budget/budgetNeed's weight; 1 while there are too few pairs
  * for an interval.
