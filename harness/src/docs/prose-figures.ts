@@ -52,9 +52,9 @@ export interface Figure {
 const NUM = String.raw`\d[\d,]*(?:\.\d+)?`;
 const TO = String.raw`\s*(?:–|-|to)\s*`;
 // Not inside a word or a longer number, not an approximation (~, ≈) and not a bound (≤ 100 ms).
-const FREE = String.raw`(?<![\w.,~≈≤≥<>=/+−-]\s?)(?<![~≈≤≥<>=]\s)`;
+const FREE = String.raw`(?<![\w.,~≈≤≥<>=/+−-]\s?)(?<![~≈≤≥<>=]\s)(?<!\b(?:at least|at most|up to|down to|under|over|below|above|within|every|per|each)\s)`;
 const PATTERNS: readonly { kind: Figure['kind']; re: RegExp }[] = [
-  { kind: 'ratio', re: new RegExp(String.raw`${FREE}(${NUM})\s?[x×]?(?:${TO}(${NUM}))?\s?[x×](?![\w])`, 'g') },
+  { kind: 'ratio', re: new RegExp(String.raw`${FREE}(${NUM})[x×]?(?:${TO}(${NUM}))?[x×](?![\w])`, 'g') },
   { kind: 'time', re: new RegExp(String.raw`${FREE}(${NUM})(?:\s?(?:ms|µs))?(?:${TO}(${NUM}))?\s?(?:ms|µs)(?![\w])`, 'g') },
   { kind: 'rate', re: new RegExp(String.raw`${FREE}(${NUM})(?:${TO}(${NUM}))?\s?req(?:uests)?/s(?![\w])`, 'g') },
 ];
@@ -96,7 +96,7 @@ export function unsupportedFigures(markdown: string): Unsupported[] {
 
 /** Prose lines that carry a ratio, an explanation's (`~2x`) included. */
 export function ratioLines(markdown: string): ProseLine[] {
-  return proseLines(markdown).filter(({ text }) => /(?<![\w.])\d+(?:\.\d+)?\s?[x×](?![\w])/.test(text));
+  return proseLines(markdown).filter(({ text }) => /(?<![\w.])\d+(?:\.\d+)?[x×](?![\w])/.test(text));
 }
 
 /**
