@@ -240,7 +240,9 @@ function curve(report: unknown, params: Record<string, string>): string {
 const KINDS: Record<string, Renderer> = {
   'run-line': (report) => {
     const r = report as Report;
-    return Array.isArray(r.results) ? benchRunLine(r) : `${runLine(r.createdAt, r.environment, r.runtimes ?? [], r.parameters)}${sampleNote(r)}`;
+    return Array.isArray(r.results)
+      ? benchRunLine(r)
+      : `${runLine(r.createdAt, r.environment, r.runtimes ?? [], r.parameters)}${sampleNote(r)}`;
   },
   'bench-summary': (report) => benchSummary(report as Report),
   'bench-report': (report, params) => benchReport(report as Report, params),

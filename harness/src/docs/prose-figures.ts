@@ -51,10 +51,11 @@ export interface Figure {
 
 const NUM = String.raw`\d[\d,]*(?:\.\d+)?`;
 const TO = String.raw`\s*(?:–|-|to)\s*`;
-// Not inside a word or a longer number, not an approximation (~, ≈) and not a bound (≤ 100 ms).
-const FREE = String.raw`(?<![\w.,~≈≤≥<>=/+−-]\s?)(?<![~≈≤≥<>=]\s)(?<!\b(?:at least|at most|up to|down to|under|over|below|above|within|every|per|each)\s)`;
+// Not inside a word or a longer number, not an approximation (~, ≈), not a bound (≤ 100 ms, at
+// most 10 ms) and not a setting named as an attribute (a 20 ms sleep, a 10 ms interval).
+const FREE = String.raw`(?<![\w.,~≈≤≥<>=/+−-])(?<![~≈≤≥<>=]\s)(?<!\b(?:[Aa]|[Aa]n|at least|at most|up to|down to|under|over|below|above|within|every|per|each|more than|less than)\s)`;
 const PATTERNS: readonly { kind: Figure['kind']; re: RegExp }[] = [
-  { kind: 'ratio', re: new RegExp(String.raw`${FREE}(${NUM})[x×]?(?:${TO}(${NUM}))?[x×](?![\w])`, 'g') },
+  { kind: 'ratio', re: new RegExp(String.raw`${FREE}(${NUM})(?:[x×]?${TO}(${NUM}))?[x×](?![\w])`, 'g') },
   { kind: 'time', re: new RegExp(String.raw`${FREE}(${NUM})(?:\s?(?:ms|µs))?(?:${TO}(${NUM}))?\s?(?:ms|µs)(?![\w])`, 'g') },
   { kind: 'rate', re: new RegExp(String.raw`${FREE}(${NUM})(?:${TO}(${NUM}))?\s?req(?:uests)?/s(?![\w])`, 'g') },
 ];

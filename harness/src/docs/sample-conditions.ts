@@ -48,7 +48,13 @@ export function sampleConditions(lanes: readonly Lane[], parameters?: { quick?: 
     ? []
     : lanes.filter((lane) => {
         const pin = (pins as Record<string, string | undefined>)[lane.name];
-        return lane.status === 'ok' && pin !== undefined && !(lane.label ?? '').includes('@') && lane.version !== undefined && lane.version !== pin;
+        return (
+          lane.status === 'ok' &&
+          pin !== undefined &&
+          !(lane.label ?? '').includes('@') &&
+          lane.version !== undefined &&
+          lane.version !== pin
+        );
       });
   const unique = [...new Map(off.map((lane) => [`${lane.name} ${lane.version}`, lane])).values()];
   const quick = parameters?.quick === true ? ' A --quick run: shapes to read, not figures to quote.' : '';
