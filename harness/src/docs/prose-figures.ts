@@ -71,11 +71,11 @@ export function figuresIn(text: string): Figure[] {
   return found;
 }
 
-const escape = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+const escapeRegExp = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
 /** Whether the blocks show this figure: its number as a token, a range's two ends close together in order. */
 export function shownIn(figure: Figure, blocks: string): boolean {
-  const token = (n: string) => String.raw`(?<![\d.,])${escape(n)}(?![\d]|[.,]\d)`;
+  const token = (n: string) => String.raw`(?<![\d.,])${escapeRegExp(n)}(?![\d]|[.,]\d)`;
   const re = new RegExp(figure.numbers.map(token).join(String.raw`[^\d\n]{1,14}`));
   return re.test(blocks);
 }
@@ -119,7 +119,11 @@ export function staleCurrent(markdown: string, pins: Pins): { line: number; text
   for (const paragraph of paragraphs) {
     const text = paragraph.map((l) => l.text).join(' ');
     const starts: number[] = [];
-    paragraph.reduce((at, l) => (starts.push(at), at + l.text.length + 1), 0);
+    let start = 0;
+    for (const l of paragraph) {
+      starts.push(start);
+      start += l.text.length + 1;
+    }
     const lineAt = (offset: number) => paragraph[starts.findLastIndex((s) => s <= offset)]?.line ?? 0;
     let at = 0;
     for (const sentence of text.split(/(?<=[.;:!?])\s+(?=[A-Z(])/)) {
