@@ -34,6 +34,7 @@ import { hostHealth } from '../report/text/host-health.ts';
 import { runsText } from '../report/text/precision.ts';
 import { differentWork } from '../report/different-work.ts';
 import { coreCountBlock } from './core-count-block.ts';
+import { sampleConditions } from './sample-conditions.ts';
 import { cellsDoubt, inconclusiveText, ratioVerdict } from '../report/ratio-verdict.ts';
 import type { CellResult } from '../model/cell.ts';
 import type { Ratios } from '../model/comparison.ts';
@@ -72,13 +73,27 @@ function runLine(
   createdAt: string,
   env: Environment,
   runtimes: readonly { name: string; label?: string; version?: string; status: string }[],
+  parameters?: Parameters<typeof sampleConditions>[1],
 ): string {
   const machine = `${env.cpu.model} × ${env.cpu.count}, ${(env.memoryBytes / 2 ** 30).toFixed(1)} GiB, ${env.os}`;
   const lanes = runtimes.map((r) => `${r.label ?? r.name} ${r.status === 'ok' ? (r.version ?? '') : r.status}`.trim()).join(', ');
   // What fresh memory cost here: /file/* cells move with it from one VM boot to the next.
   const touch =
     env.memoryFirstTouch === undefined ? '' : ` Fresh memory cost ${env.memoryFirstTouch.usPerPage} µs a 4 KB page on first touch.`;
-  return `Measured ${formatDate(createdAt)} on ${machine}; commit ${env.commit.slice(0, 7)}${env.dirty ? ' (uncommitted changes)' : ''}${lanes === '' ? '' : `; ${lanes}`}.${touch}`;
+  return `Measured ${formatDate(createdAt)} on ${machine}; commit ${env.commit.slice(0, 7)}${env.dirty ? ' (uncommitted changes)' : ''}${lanes === '' ? '' : `; ${lanes}`}.${sampleConditions(runtimes, parameters)}${touch}`;
+}
+
+/**
+ * What many runs ran on, in one line: "126 runs from 2026-11-27 16:35 to 2026-11-29 03:40 UTC on
+ * AMD EPYC × 2; node 26.12.1, bun 1.4.5, deno 2.9.6." Every distinct machine and version is named.
+ */
+function setsLine(reports: readonly Report[]): string {
+  const times = reports.map((r) => r.createdAt).sort();
+  const machines = [...new Set(reports.map((r) => `${r.environment.cpu.model} × ${r.environment.cpu.count}`))];
+  const lanes = reports.flatMap((r) => r.runtimes);
+  const versions = [...new Set(lanes.filter((l) => l.status === 'ok').map((l) => `${l.name} ${l.version ?? ''}`.trim()))];
+  const span = times.length === 0 ? '' : ` from ${formatDate(times[0] ?? '')} to ${formatDate(times.at(-1) ?? '')}`;
+  return `${reports.length} runs${span} on ${machines.join(', ')}; ${versions.join(', ')}.${sampleConditions(lanes, undefined)}`;
 }
 
 /** What `docs:results --take --note` recorded beside a sample (the machine's load, say). */
@@ -91,7 +106,7 @@ function benchRunLine(report: Report): string {
   const wall = report.timing === undefined ? '' : ` Wall time ${Math.round(report.timing.wallSec)} s.`;
   // Whether the host held and which cells shared it: the report's own health statement, briefly.
   const health = hostHealth(report.environment, report.results, true);
-  return `${runLine(report.createdAt, report.environment, report.runtimes)}${wall}${health === undefined ? '' : ` ${health.text}`}${sampleNote(report)}`;
+  return `${runLine(report.createdAt, report.environment, report.runtimes, report.parameters)}${wall}${health === undefined ? '' : ` ${health.text}`}${sampleNote(report)}`;
 }
 
 const cellFor = (cells: readonly CellResult[], lane: string, scenario: string, mode: Mode) =>
@@ -192,8 +207,9 @@ function benchReport(report: Report, params: Record<string, string>): string {
 
 function seeds(report: unknown): string {
   // The renderer's own title and header lines stay: they name the run (date, machine, commit).
-  const note = sampleNote(report);
-  return `${renderSeedsMarkdown(report as SeedsReport).replace(/^# Claims checked\n\n/, '')}${note === '' ? '' : `\n${note.trim()}`}`;
+  const r = report as SeedsReport;
+  const note = `${sampleConditions(r.runtimes, r.parameters)}${sampleNote(report)}`;
+  return `${renderSeedsMarkdown(r).replace(/^# Claims checked\n\n/, '')}${note === '' ? '' : `\n${note.trim()}`}`;
 }
 
 function browser(report: unknown, params: Record<string, string>): string {
@@ -215,7 +231,7 @@ function curve(report: unknown, params: Record<string, string>): string {
   if (capacity === undefined) throw new BlockError('the curve report has no "## Capacity at" section');
   const wall = r.elapsedSec === undefined ? '' : ` Wall time ${Math.round(r.elapsedSec)} s.`;
   return [
-    `${runLine(r.createdAt, r.environment, r.runtimes)}${wall}${sampleNote(r)}`,
+    `${runLine(r.createdAt, r.environment, r.runtimes, r.parameters)}${wall}${sampleNote(r)}`,
     '',
     demote(capacity.trim(), depthOf(params, 3) - 1),
   ].join('\n');
@@ -224,7 +240,9 @@ function curve(report: unknown, params: Record<string, string>): string {
 const KINDS: Record<string, Renderer> = {
   'run-line': (report) => {
     const r = report as Report;
-    return Array.isArray(r.results) ? benchRunLine(r) : `${runLine(r.createdAt, r.environment, r.runtimes ?? [])}${sampleNote(r)}`;
+    return Array.isArray(r.results)
+      ? benchRunLine(r)
+      : `${runLine(r.createdAt, r.environment, r.runtimes ?? [], r.parameters)}${sampleNote(r)}`;
   },
   'bench-summary': (report) => benchSummary(report as Report),
   'bench-report': (report, params) => benchReport(report as Report, params),
@@ -241,12 +259,12 @@ const KINDS: Record<string, Renderer> = {
     const read = sets as AbSet[];
     const empty = read.find((s) => s.pairs.length === 0);
     if (empty !== undefined) throw new BlockError(`sets: ${empty.set} holds no <pair>/report.json`);
-    return abPromiseBlock(read);
+    return `${setsLine(read.flatMap((s) => s.pairs.map((p) => p.report as Report)))}\n\n${abPromiseBlock(read)}`;
   },
   'ab-seen': (source) => {
     const report = source as Report;
     if (report.parameters.ab === undefined || report.ab === undefined) throw new BlockError('the source is not a bench:ab report');
-    return abSeenBlock(report, report.parameters.ab, report.ab);
+    return `${runLine(report.createdAt, report.environment, report.runtimes, report.parameters)}\n\n${abSeenBlock(report, report.parameters.ab, report.ab)}`;
   },
   findings: (report, params) => findingsBlock(report as Report, depthOf(params, 3), benchRunLine(report as Report)),
   headline: (report) => headlineBlock(report as Report),
