@@ -147,10 +147,11 @@ describe('the questions of a report', () => {
     expect(answers.conditions).toMatch(/^Under \d+ connections; the servers on /);
   });
 
-  it('put the findings in the bench report, after how to read it', () => {
+  it('put the findings at the top of the bench report, before the scenarios and how to read them', () => {
     const markdown = renderMarkdown(report);
     const findings = findingsMarkdown(benchAnswers(report), '###') ?? '';
-    expect(markdown).toContain(`## Findings\n\n${findings}`);
+    expect(markdown).toContain(findings);
+    expect(markdown.indexOf('## Findings')).toBeLessThan(markdown.indexOf('## How to read'));
     expect(markdown.indexOf('## Findings')).toBeLessThan(markdown.indexOf('## hello'));
   });
 });

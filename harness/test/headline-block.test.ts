@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { HEADLINE_BULLETS, HEADLINE_WORDS, headlineBlock, wordCount } from '../src/docs/headline-block.ts';
+import { headlineBlock } from '../src/docs/headline-block.ts';
+import { HEADLINE_BULLETS, HEADLINE_WORDS, wordCount } from '../src/report/headline-bullets.ts';
 import { answersReport } from './fixtures/answers-report.ts';
 
 describe('headline block', () => {

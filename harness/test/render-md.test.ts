@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { mergeReport } from '../src/report/merge.ts';
-import { renderConsoleSummary } from '../src/report/render/console.ts';
+import { CONSOLE_WIDTH, renderConsoleSummary } from '../src/report/render/console.ts';
 import { formatMs, formatRatio, formatRps } from '../src/report/text/formats.ts';
 import { renderMarkdown } from '../src/report/render/markdown.ts';
 import type { Report } from '../src/model/report.ts';
@@ -148,6 +148,17 @@ describe('renderMarkdown', () => {
     expect(markdown).not.toContain('not measured)');
   });
 
+  it('leads with the findings and ends with a legend of only the marks it uses', () => {
+    expect(markdown.indexOf('## Findings')).toBeLessThan(markdown.indexOf('## hash'));
+    const legend = markdown.slice(markdown.indexOf('## How to read'));
+    expect(markdown.indexOf('## How to read')).toBeGreaterThan(markdown.indexOf('## hash'));
+    // The sample has a client-bound cell and an invalid one, nothing overloaded or on a shared host.
+    expect(legend).toContain('- ⚠ client-bound:');
+    expect(legend).toContain('✗ invalid:');
+    expect(legend).not.toContain('⚠ overloaded');
+    expect(legend).not.toContain('⚠ shared host');
+  });
+
   it('lists runtimes that were not measured, with the reason', () => {
     expect(markdown).toContain('- deno: skipped (deno not installed)');
   });
@@ -162,12 +173,21 @@ describe('renderMarkdown', () => {
 });
 
 describe('renderConsoleSummary', () => {
-  it('prints one table and the comparison lines', () => {
-    const text = renderConsoleSummary(sampleReport());
+  const text = renderConsoleSummary(sampleReport());
+  it('leads with the findings, then one table', () => {
     expect(text).toContain('Benchmark 2025-01-02 03:04 UTC: complete');
     expect(text).toMatch(/node +│ hash +│ async +│ +2,410 │/);
-    expect(text).toContain('[hash] node: async vs sync, requests/s: 2.41x');
+    expect(text).toContain('- hash, async vs sync: faster on node 2.41x');
+    expect(text.indexOf('- hash, async vs sync')).toBeLessThan(text.indexOf('│ runtime'));
     expect(text).toContain('Not measured: deno skipped: deno not installed');
+  });
+
+  it(`fits ${CONSOLE_WIDTH} columns, its notes below the table, each kind once with the cells it applies to`, () => {
+    for (const line of text.split('\n')) expect([...line].length, line).toBeLessThanOrEqual(CONSOLE_WIDTH);
+    const notes = text.slice(text.indexOf('Notes:'));
+    expect(notes).toMatch(/^\d\. ⚠ client-bound \([^)]*\): node hash async/m);
+    // The table's rows carry the note's number, not its words.
+    expect(text).not.toMatch(/│.*client-bound.*│/);
   });
 });
 

@@ -3,9 +3,10 @@
  * ("node: async handles 2.41x the requests/s of sync ...") and the overload sentence. Pure text,
  * shared by the Markdown, HTML and console reports.
  */
-import { cellRemarks, flagLabel, percent } from '../flags.ts';
+import { percent } from '../flags.ts';
 import { comparedCell } from '../lanes.ts';
 import { profileEvidence } from './profile.ts';
+import { cellNoteList } from './cell-notes.ts';
 import type { CellResult } from '../../model/cell.ts';
 import type { Comparison, Ratios } from '../../model/comparison.ts';
 import type { Report } from '../../model/report.ts';
@@ -13,26 +14,17 @@ import { measuredLagP99 } from '../loop-verdict.ts';
 import { reconciledLag } from './findings.ts';
 import { formatMs, formatRatio, formatRps } from './formats.ts';
 import { runtimeLabel } from './labels.ts';
-import { pairedRatioText, precisionNotes } from './precision.ts';
+import { pairedRatioText } from './precision.ts';
 import { costsText, modeCosts } from '../cpu-costs.ts';
 import { differentWork, notComparedText } from '../different-work.ts';
 import { cellsDoubt } from '../ratio-verdict.ts';
 import { bystanderWords, verdictWords } from './verdict-words.ts';
 
-/** What a reader must know before trusting the row: status first, then flags. */
+/** What a reader must know before trusting the row: status first, then flags (text/cell-notes.ts). */
 export function cellNotes(cell: CellResult): string {
-  const notes: string[] = [];
-  if (cell.status !== 'ok') notes.push(`✗ ${cell.status}${cell.reason === undefined ? '' : `: ${cell.reason}`}`);
-  for (const flag of cell.flags) notes.push(flagLabel(flag, cell));
-  notes.push(...cellRemarks(cell));
-  if (cell.fileCache === 'cold') notes.push('❄ cold cache');
-  notes.push(...precisionNotes(cell));
-  if (cell.crossCheck !== undefined)
-    notes.push(`wrk ${formatRps(cell.crossCheck.requestsPerSec)} req/s (autocannon at ${formatRatio(cell.crossCheck.ratio)})`);
-  if (cell.precision !== undefined && !cell.precision.met) {
-    notes.push(`⚠ CV target ${(cell.precision.targetCv * 100).toFixed(1)} % not met in ${cell.requestsPerSec.runs.length} runs`);
-  }
-  return notes.join(', ');
+  return cellNoteList(cell)
+    .map((n) => n.text)
+    .join(', ');
 }
 
 /** The tails beside the requests/s verdict: the load's p99 and what a bystander waits. */
