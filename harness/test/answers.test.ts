@@ -16,36 +16,37 @@ import { answersReport } from './fixtures/answers-report.ts';
 const throughput = { over: 'worker', base: 'sync', measure: 'throughput' } as const;
 
 describe('the sentences', () => {
-  it('give the ratio with its interval, and "no difference" when the interval holds 1', () => {
-    expect(ratioSentence('bun', throughput, 1.9, [1.8, 2.0])).toBe('bun: worker serves 1.90x (1.80–2.00x) the requests/s of sync');
-    expect(ratioSentence('node', throughput, 1.02, [0.95, 1.09])).toBe(
-      'node: worker: no difference in requests/s from sync (1.02x, 0.95–1.09x)',
+  it('give the verdict with the ratio and its interval, and "no gain" when a narrow interval holds 1', () => {
+    expect(ratioSentence('bun', throughput, 1.9, [1.8, 2.0])).toBe('bun: worker vs sync, requests/s: faster: 1.90x, 1.80–2.00x');
+    expect(ratioSentence('node', throughput, 1.02, [0.95, 1.09])).toBe('node: worker vs sync, requests/s: no gain: 1.02x, 0.95–1.09x');
+    expect(ratioSentence('deno', throughput, 0.5, [0.46, 0.54])).toBe('deno: worker vs sync, requests/s: slower: 0.50x, 0.46–0.54x');
+    expect(ratioSentence('deno', throughput, 1.9, undefined)).toBe(
+      'deno: worker vs sync, requests/s: 1.90x (too few runs for an interval)',
     );
-    expect(ratioSentence('deno', throughput, 0.5, [0.46, 0.54])).toBe('deno: worker serves 0.50x (0.46–0.54x) the requests/s of sync');
-    expect(ratioSentence('deno', throughput, 1.9, undefined)).toBe('deno: worker serves 1.90x the requests/s of sync (no interval)');
     expect(ratioSentence('node', { ...throughput, measure: 'bystander' }, 0.0079, undefined)).toBe(
-      "node: with worker, a bystander request's p99 is 0.0079x sync's (no interval)",
+      'node: with worker, a bystander waits 127x less than with sync (p99)',
     );
   });
 
-  it('read a shared-host cell or an interval over 1.5x end to end as inconclusive, never as no difference', () => {
+  it('read a shared-host cell or an interval holding 1 past the margin as could not tell, never as no gain', () => {
     expect(ratioSentence('node', { ...throughput, over: 'async' }, 1.48, [0.91, 2.43])).toBe(
-      'node: async vs sync, requests/s: inconclusive: interval over 1.5x end to end (1.48x, 0.91–2.43x)',
+      'node: async vs sync, requests/s: could not tell: 0.91–2.43x',
     );
-    expect(ratioSentence('node', { ...throughput, over: 'async' }, 1.02, [0.97, 1.06], 'async shared the host')).toBe(
-      'node: async vs sync, requests/s: inconclusive: async shared the host (1.02x, 0.97–1.06x)',
+    expect(ratioSentence('node', { ...throughput, over: 'async' }, 1.02, [0.97, 1.06], 'the host was shared during async')).toBe(
+      'node: async vs sync, requests/s: could not tell: the host was shared during async',
     );
     expect(
       workerFinding('bun', [
         { scenario: 'kdf', ratio: 1.8, ci: [1.75, 1.85] },
         { scenario: 'hash', ratio: 1.48, ci: [0.91, 2.43] },
-        { scenario: 'json', ratio: 1.5, ci: [1.4, 1.6], doubt: 'worker shared the host' },
+        { scenario: 'json', ratio: 1.5, ci: [1.4, 1.6], doubt: 'the host was shared during worker' },
+        { scenario: 'sqlite', ratio: 1.48, ci: [1.15, 1.9] },
       ]),
     ).toBe(
-      'bun: a worker pays in kdf (1.80x, 1.75–1.85x); inconclusive in hash (interval over 1.5x end to end: 1.48x, 0.91–2.43x), json (worker shared the host: 1.50x, 1.40–1.60x)',
+      'bun: faster with a worker in kdf (1.80x, 1.75–1.85x), sqlite (by 15 to 90 % (too uncertain to size)); could not tell in hash (0.91–2.43x), json (the host was shared during worker)',
     );
-    expect(workerFinding('node', [{ scenario: 'fib', ratio: 0.91, ci: [0.74, 1.1], doubt: 'worker shared the host' }])).toBe(
-      'node: inconclusive in fib (worker shared the host: 0.91x, 0.74–1.10x)',
+    expect(workerFinding('node', [{ scenario: 'fib', ratio: 0.91, ci: [0.74, 1.1], doubt: 'the host was shared during worker' }])).toBe(
+      'node: could not tell in fib (the host was shared during worker)',
     );
   });
 
@@ -58,16 +59,16 @@ describe('the sentences', () => {
         { scenario: 'render', ratio: 1.3 },
       ]),
     ).toBe(
-      'node: a worker pays in fib (2.10x, 1.99–2.23x); no difference in json (1.02x, 0.95–1.09x); it costs in sqlite (0.41x, 0.39–0.43x); no interval in render (1.30x)',
+      'node: faster with a worker in fib (2.10x, 1.99–2.23x); no gain in json (1.02x, 0.95–1.09x); slower in sqlite (0.41x, 0.39–0.43x); too few runs for an interval in render (1.30x)',
     );
     expect(
       workerFinding('deno', [
         { scenario: 'json', ratio: 1.5 },
         { scenario: 'kdf', ratio: 2 },
       ]),
-    ).toBe('deno: worker over sync, no interval (too few runs): json (1.50x), kdf (2.00x)');
+    ).toBe('deno: worker vs sync, too few runs for an interval: json (1.50x), kdf (2.00x)');
     expect(workerFinding('bun', [{ scenario: 'json', ratio: 1, ci: [0.9, 1.1] }])).toBe(
-      'bun: a worker pays in no scenario; no difference in json (1.00x, 0.90–1.10x)',
+      'bun: faster with a worker in no scenario; no gain in json (1.00x, 0.90–1.10x)',
     );
   });
 
@@ -122,7 +123,7 @@ describe('the questions of a report', () => {
   it('list the runtimes in the report order, and only cells that can carry a figure', () => {
     const fib = questions.find((q) => q.id === 'fib-worker');
     expect(fib?.rows.map((r) => r.lane)).toEqual(['node', 'bun']);
-    expect(fib?.rows[1]?.sentence).toMatch(/^bun: worker serves 1\.90x \(1\.8\d–1\.9\dx\) the requests\/s of sync$/);
+    expect(fib?.rows[1]?.sentence).toMatch(/^bun: worker vs sync, requests\/s: faster: 1\.90x, 1\.8\d–1\.9\dx$/);
     // bun's regex worker cell is invalid: no row, not a zero.
     expect(questions.find((q) => q.id === 'regex-worker')?.rows.map((r) => r.lane)).toEqual(['node']);
   });
@@ -139,17 +140,18 @@ describe('the questions of a report', () => {
     ]);
     expect(answers.worker).toEqual([
       expect.stringMatching(
-        /^node: a worker pays in fib \(2\.1\dx, [\d.]+–[\d.]+x; one sync request 10\.0 ms\); no difference in regex \(1\.00x, 0\.9\d–1\.0\dx; one sync request [\d.]+ ms\)$/,
+        /^node: faster with a worker in fib \(2\.1\dx, [\d.]+–[\d.]+x; one sync request 10\.0 ms\); no gain in regex \(1\.00x, 0\.9\d–1\.0\dx; one sync request [\d.]+ ms\)$/,
       ),
-      expect.stringMatching(/^bun: a worker pays in fib \(1\.90x/),
+      expect.stringMatching(/^bun: faster with a worker in fib \(1\.90x/),
     ]);
     expect(answers.conditions).toMatch(/^Under \d+ connections; the servers on /);
   });
 
-  it('put the findings in the bench report, after how to read it', () => {
+  it('put the findings at the top of the bench report, before the scenarios and how to read them', () => {
     const markdown = renderMarkdown(report);
     const findings = findingsMarkdown(benchAnswers(report), '###') ?? '';
-    expect(markdown).toContain(`## Findings\n\n${findings}`);
+    expect(markdown).toContain(findings);
+    expect(markdown.indexOf('## Findings')).toBeLessThan(markdown.indexOf('## How to read'));
     expect(markdown.indexOf('## Findings')).toBeLessThan(markdown.indexOf('## hello'));
   });
 });
@@ -169,15 +171,15 @@ describe('the picture of a question', () => {
     const sentences = [...svg.matchAll(/<text class="sentence" x="([\d.]+)"[^>]*>([^<]+)</g)];
     expect(sentences.map((m) => m[2])).toEqual(question.rows.map((r) => r.sentence));
     expect(sentences.every((m) => Number(m[1]) === plotLeft + LAYOUT.plotWidth + LAYOUT.gap)).toBe(true);
-    expect(svg).toContain('>bun: worker serves 1.90x');
+    expect(svg).toContain('>bun: worker vs sync, requests/s: faster: 1.90x');
     expect(svg.startsWith('<svg xmlns="http://www.w3.org/2000/svg"')).toBe(true);
   });
 
-  it('puts the line at 1, labelled "no difference", where the log axis has 1', () => {
+  it('puts the line at 1, labelled "the same", where the log axis has 1', () => {
     const one = svg.match(/<line class="one" x1="([\d.]+)" x2="([\d.]+)"/);
     expect(Number(one?.[1])).toBe(at(1));
     expect(Number(one?.[2])).toBe(at(1));
-    expect(svg).toContain('>no difference</text>');
+    expect(svg).toContain('>1x: the same</text>');
   });
 
   it('places dots and bars on a log scale: 2x and 0.5x equally far from 1', () => {
@@ -189,16 +191,16 @@ describe('the picture of a question', () => {
     expect(logTicks(domain)).toContain(1);
   });
 
-  it('draws an interval that holds 1 hollow and says "no difference"', () => {
+  it('draws an interval that holds 1 hollow and says "no gain"', () => {
     const same = answerQuestions(answersReport()).find((q) => q.id === 'regex-worker');
     const picture = forestSvg(same ?? question);
-    expect(picture).toMatch(/data-verdict="no-difference"><title>node: worker: no difference in requests\/s from sync/);
+    expect(picture).toMatch(/data-verdict="no-gain"><title>node: worker vs sync, requests\/s: no gain/);
     expect(picture).toMatch(/<circle class="ratio" [^>]*fill="#fff"/);
     expect(svg).toMatch(/data-verdict="more"/);
     expect(svg).not.toMatch(/<circle class="ratio" [^>]*fill="#fff"/);
   });
 
-  it('draws no interval and inconclusive with marks of their own, never the hollow dot of no difference', () => {
+  it('draws no interval and could not tell with marks of their own, never the hollow dot of no gain', () => {
     const row = question.rows[0];
     if (row === undefined) throw new Error('no row');
     const noInterval = forestSvg({ ...question, rows: [{ ...row, ratio: 0.013, ci: undefined, verdict: { reading: 'no-interval' } }] });
@@ -209,7 +211,7 @@ describe('the picture of a question', () => {
       ...question,
       rows: [{ ...row, ratio: 1.48, ci: [0.91, 2.43], verdict: { reading: 'inconclusive', why: 'x' } }],
     });
-    expect(inconclusive).toMatch(/data-verdict="inconclusive"/);
+    expect(inconclusive).toMatch(/data-verdict="could-not-tell"/);
     expect(inconclusive).toMatch(/<rect class="ratio"/);
     expect(inconclusive).toMatch(/class="interval"[^>]*stroke-dasharray/);
   });

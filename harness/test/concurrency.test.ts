@@ -59,7 +59,7 @@ describe('--connections as a list (closed-loop concurrency sweep)', () => {
     expect(md).toContain('## Concurrency sweep (closed loop)');
     expect(md).toMatch(/\| sleep +\| node +\| async +\| 45\.0 · [^|]+\| 450 · [^|]+\| 4,500 · /);
     expect(md).toContain('sync @100');
-    expect(md).toContain('node @10 conns: async handles 10.00x the requests/s of sync');
+    expect(md).toContain('node @10 conns: async vs sync, requests/s: 10.00x');
     const html = renderHtml(report, { chartJs: '', errorBarsJs: '' });
     expect(html.match(/<canvas[^>]*data-chart="concurrency"/g)).toHaveLength(1);
   });

@@ -41,7 +41,7 @@ describe('modes that do different work', () => {
         ),
       ),
     ).toBe(true);
-    expect(lines.some((l) => l.startsWith('node: worker handles'))).toBe(true);
+    expect(lines.some((l) => l.startsWith('node: worker vs sync, requests/s: faster'))).toBe(true);
     expect(answerQuestions(answersReport()).map((q) => q.id)).toContain('fib-async');
   });
 

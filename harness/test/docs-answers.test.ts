@@ -33,7 +33,7 @@ describe('the findings block', () => {
     expect(body).toContain('### Which off-loop mode stays on the loop');
     expect(body).toContain("- node: async stayed on the loop in fib (ticks 0 %, lag p99 41.0 ms vs sync's 42.0 ms)");
     expect(body).toContain('### Where a worker pays');
-    expect(body).toMatch(/- node: a worker pays in fib \(2\.1\dx, .*\); no difference in regex/);
+    expect(body).toMatch(/- node: faster with a worker in fib \(2\.1\dx, .*\); no gain in regex/);
   });
 });
 
@@ -51,7 +51,7 @@ describe('the answers block', () => {
     expect(body).toMatch(/^Measured 2026-11-25 12:00 UTC/);
     expect(body).toContain('### fib');
     expect(body).toContain('![fib: worker over sync, requests/s](catalogue/fib-worker.svg)');
-    expect(body).toContain('- node: worker: no difference in requests/s from sync (1.00x');
+    expect(body).toContain('- node: worker vs sync, requests/s: no gain: 1.00x');
     expect(refreshDocs(root, { write: false }).every((s) => s.state === 'current')).toBe(true);
   });
 

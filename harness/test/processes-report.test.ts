@@ -57,7 +57,7 @@ describe('the report with process counts', () => {
     const md = renderMarkdown(report);
     expect(md).toContain('## Processes');
     expect(md).toMatch(/\| node +\| sleep +\| sync x2 \/ sync x1 +\| +2\.00× \|/);
-    expect(md).toContain('node x2: async handles 4.70x the requests/s of sync');
+    expect(md).toContain('node x2: async vs sync, requests/s: 4.70x');
     expect(md).toMatch(/## Pools[\s\S]*\| node x1 +\| +4 \(default\) \|/);
     const html = renderHtml(report, { chartJs: '', errorBarsJs: '' });
     expect(html).toContain('<section id="processes">');

@@ -10,9 +10,10 @@ describe('ratioVerdict', () => {
     expect(ratioVerdict(0.013, undefined)).toEqual({ reading: 'no-interval' });
   });
 
-  it('calls an interval wider than 1.5x end to end inconclusive, whether or not it holds 1', () => {
+  it('calls an interval wider than 1.5x end to end inconclusive where it holds 1, and wide (a direction, no size) where it does not', () => {
     expect(ratioVerdict(1.48, [0.91, 2.43])).toEqual({ reading: 'inconclusive', why: `interval over ${WIDEST_READABLE}x end to end` });
-    expect(ratioVerdict(2.2, [1.4, 3.45]).reading).toBe('inconclusive');
+    expect(ratioVerdict(2.2, [1.4, 3.45])).toEqual({ reading: 'wide', direction: 'more' });
+    expect(ratioVerdict(0.5, [0.3, 0.8])).toEqual({ reading: 'wide', direction: 'less' });
     expect(ratioVerdict(1.25, [1.05, 1.55]).reading).toBe('more');
   });
 
@@ -21,8 +22,13 @@ describe('ratioVerdict', () => {
     const shared = { mode: 'async', status: 'ok', flags: ['shared-host'] } as const;
     const failed = { mode: 'worker', status: 'failed', flags: [] } as const;
     expect(cellsDoubt([ok, { mode: 'async', status: 'ok', flags: ['unstable'] }])).toBeUndefined();
-    expect(cellsDoubt([shared, ok])).toBe('async shared the host');
-    expect(cellsDoubt([failed, shared])).toBe('worker failed, async shared the host');
-    expect(ratioVerdict(1.01, [0.99, 1.03], cellsDoubt([shared, ok]))).toEqual({ reading: 'inconclusive', why: 'async shared the host' });
+    expect(cellsDoubt([shared, ok])).toBe('the host was shared during async');
+    expect(cellsDoubt([failed, shared])).toBe('the worker server failed, the host was shared during async');
+    expect(cellsDoubt([{ mode: 'async', status: 'invalid', flags: [] }])).toBe('async gave invalid answers');
+    expect(ratioVerdict(1.01, [0.99, 1.03], cellsDoubt([shared, ok]))).toEqual({
+      reading: 'inconclusive',
+      why: 'the host was shared during async',
+      doubt: true,
+    });
   });
 });

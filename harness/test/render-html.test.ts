@@ -111,9 +111,9 @@ describe('renderHtml', () => {
 
   it('opens with what async and worker bought over sync, in figures', () => {
     const summary = html.slice(html.indexOf('id="summary"'), html.indexOf('id="setup"'));
-    expect(summary).toContain('<b>hash</b>: async handles 2.00x the requests/s of sync');
-    expect(summary).toContain('<b>fib</b>: worker handles 1.16x the requests/s of sync');
-    expect(summary).toContain('<b>fib</b>: worker vs sync not comparable (worker failed)');
+    expect(summary).toContain('<b>hash</b>: async vs sync, requests/s: 2.00x');
+    expect(summary).toContain('<b>fib</b>: worker vs sync, requests/s: 1.16x');
+    expect(summary).toContain('<b>fib</b>: worker vs sync, requests/s: could not tell: the worker server failed');
     expect(html.indexOf('Environment')).toBeLessThan(html.indexOf('Parameters'));
     expect(html.indexOf('Parameters')).toBeLessThan(html.indexOf('id="scenario-hello"'));
   });
@@ -128,8 +128,8 @@ describe('renderHtml', () => {
     });
     const summary = renderHtml(swept, assets);
     const cards = summary.slice(summary.indexOf('id="summary"'), summary.indexOf('id="setup"'));
-    expect(cards).toContain('<b>hash x2</b>: async handles 2.00x the requests/s of sync');
-    expect(cards).toContain('<b>hash @100 conns</b>: async handles 2.00x the requests/s of sync');
+    expect(cards).toContain('<b>hash x2</b>: async vs sync, requests/s: 2.00x');
+    expect(cards).toContain('<b>hash @100 conns</b>: async vs sync, requests/s: 2.00x');
     expect(cards).not.toContain('node x2:');
   });
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { mergeReport } from '../src/report/merge.ts';
-import { renderConsoleSummary } from '../src/report/render/console.ts';
+import { CONSOLE_WIDTH, renderConsoleSummary } from '../src/report/render/console.ts';
 import { formatMs, formatRatio, formatRps } from '../src/report/text/formats.ts';
 import { renderMarkdown } from '../src/report/render/markdown.ts';
 import type { Report } from '../src/model/report.ts';
@@ -135,12 +135,28 @@ describe('renderMarkdown', () => {
 
   it('writes the comparison sentences under each scenario', () => {
     expect(markdown).toContain(
-      '- node: async handles 2.41x the requests/s of sync (p99 0.52x, probe p99 0.05x), read with care: async client-bound',
+      '- node: async vs sync, requests/s: 2.41x (too few runs for an interval) (p99 0.52x, a bystander waits 20x less), read with care: async client-bound',
     );
-    expect(markdown).toContain('- node: worker handles 3.00x the requests/s of sync (p99 0.25x, probe p99 0.01x)');
-    expect(markdown).toContain('- node: Hono handles 0.80x the requests/s of the raw server (p99 1.20x, probe p99 1.50x)');
-    expect(markdown).toContain('- bun: async vs sync not comparable (async failed, sync invalid)');
-    expect(markdown).toContain('- node: async vs sync not comparable (async not measured)');
+    expect(markdown).toContain(
+      '- node: worker vs sync, requests/s: 3.00x (too few runs for an interval) (p99 0.25x, a bystander waits 100x less)',
+    );
+    expect(markdown).toContain(
+      '- node: Hono vs the raw server, requests/s: 0.80x (too few runs for an interval) (p99 1.20x, a bystander waits 1.5x longer)',
+    );
+    expect(markdown).toContain('- bun: async vs sync, requests/s: could not tell: the async server failed, sync gave invalid answers');
+    // A mode the module does not have is not mentioned.
+    expect(markdown).not.toContain('not measured)');
+  });
+
+  it('leads with the findings and ends with a legend of only the marks it uses', () => {
+    expect(markdown.indexOf('## Findings')).toBeLessThan(markdown.indexOf('## hash'));
+    const legend = markdown.slice(markdown.indexOf('## How to read'));
+    expect(markdown.indexOf('## How to read')).toBeGreaterThan(markdown.indexOf('## hash'));
+    // The sample has a client-bound cell and an invalid one, nothing overloaded or on a shared host.
+    expect(legend).toContain('- ⚠ client-bound:');
+    expect(legend).toContain('✗ invalid:');
+    expect(legend).not.toContain('⚠ overloaded');
+    expect(legend).not.toContain('⚠ shared host');
   });
 
   it('lists runtimes that were not measured, with the reason', () => {
@@ -157,12 +173,21 @@ describe('renderMarkdown', () => {
 });
 
 describe('renderConsoleSummary', () => {
-  it('prints one table and the comparison lines', () => {
-    const text = renderConsoleSummary(sampleReport());
+  const text = renderConsoleSummary(sampleReport());
+  it('leads with the findings, then one table', () => {
     expect(text).toContain('Benchmark 2025-01-02 03:04 UTC: complete');
     expect(text).toMatch(/node +│ hash +│ async +│ +2,410 │/);
-    expect(text).toContain('[hash] node: async handles 2.41x the requests/s of sync');
+    expect(text).toContain('- hash, async vs sync: faster on node 2.41x');
+    expect(text.indexOf('- hash, async vs sync')).toBeLessThan(text.indexOf('│ runtime'));
     expect(text).toContain('Not measured: deno skipped: deno not installed');
+  });
+
+  it(`fits ${CONSOLE_WIDTH} columns, its notes below the table, each kind once with the cells it applies to`, () => {
+    for (const line of text.split('\n')) expect([...line].length, line).toBeLessThanOrEqual(CONSOLE_WIDTH);
+    const notes = text.slice(text.indexOf('Notes:'));
+    expect(notes).toMatch(/^\d\. ⚠ client-bound \([^)]*\): node hash async/m);
+    // The table's rows carry the note's number, not its words.
+    expect(text).not.toMatch(/│.*client-bound.*│/);
   });
 });
 
@@ -186,8 +211,8 @@ describe('findings only from cells that can carry them', () => {
         ),
       ]),
     );
-    expect(md).toContain('deno: async vs sync not comparable (async invalid)');
-    expect(md).not.toMatch(/async handles 0\.06/);
+    expect(md).toContain('deno: async vs sync, requests/s: could not tell: async gave invalid answers');
+    expect(md).not.toMatch(/0\.06x/);
   });
 
   it('states overload as a result: the share that timed out per mode, and what was still served', () => {

@@ -1,6 +1,6 @@
 /**
  * The results site's headlines and run selection on fixed reports: figures equal the report's,
- * an interval holding 1 reads "no measurable difference", the newest run of each kind is shown,
+ * an interval holding 1 within the margin reads "no gain", the newest run of each kind is shown,
  * and a corrupt, partial or foreign folder is listed as skipped while the site still builds.
  */
 import { formatDate } from '../src/report/text/formats.ts';
@@ -45,16 +45,17 @@ function hashReport(asyncRuns: number[], createdAt = '2026-11-23T10:00:00.000Z')
 }
 
 describe('how sure a ratio is', () => {
-  it('says "no measurable difference" when the 95 % interval holds 1, and gives the interval otherwise', () => {
+  it('says "no gain" when the 95 % interval holds 1 within the margin, and gives the interval otherwise', () => {
     expect(holdsOne([0.9, 1.1])).toBe(true);
-    expect(ratioConfidence([0.9, 1.1])).toBe('no measurable difference (95 % CI 0.90x-1.10x)');
+    expect(ratioConfidence([0.9, 1.1])).toBe('no gain (95 % CI 0.90x-1.10x)');
     expect(holdsOne([1.2, 1.5])).toBe(false);
     expect(ratioConfidence([1.2, 1.5])).toBe('95 % CI 1.20x-1.50x');
   });
 
-  it('calls an interval over 1.5x end to end, or a shared-host cell, inconclusive, never "no measurable difference"', () => {
-    expect(ratioConfidence([0.91, 2.43])).toBe('inconclusive: interval over 1.5x end to end (95 % CI 0.91x-2.43x)');
-    expect(ratioConfidence([0.95, 1.05], 'async shared the host')).toBe('inconclusive: async shared the host (95 % CI 0.95x-1.05x)');
+  it('calls a wide interval holding 1, or a shared-host cell, could not tell, never "no gain"', () => {
+    expect(ratioConfidence([0.91, 2.43])).toBe('could not tell (95 % CI 0.91x-2.43x)');
+    expect(ratioConfidence([1.15, 1.9])).toBe('faster, too uncertain to size (95 % CI 1.15x-1.90x)');
+    expect(ratioConfidence([0.95, 1.05], 'the host was shared during async')).toBe('could not tell: the host was shared during async');
   });
 
   it('needs three paired runs for an interval of a ratio', () => {
@@ -92,14 +93,14 @@ describe('bench headlines', () => {
     expect(line?.question).toContain('what do 2 processes buy (sync on 2 processes over sync on 1)');
   });
 
-  it('call a narrow interval holding 1 "no measurable difference" in the answer itself, a wide one inconclusive', () => {
+  it('call a narrow interval holding 1 "no gain" in the answer itself, a wide one could not tell', () => {
     const [wide] = benchHeadlines(hashReport([90, 105, 112]));
-    expect(wide?.answer).toMatch(/^async vs sync, requests\/s: inconclusive: interval over 1\.5x end to end \(1\.05x\)/);
+    expect(wide?.answer).toMatch(/^async vs sync, requests\/s: could not tell: /);
     const [same] = benchHeadlines(hashReport([98, 101, 103]));
-    expect(same?.answer).toMatch(/^async: no measurable difference in requests\/s from sync/);
-    expect(same?.confidence).toMatch(/^no measurable difference \(95 % CI/);
+    expect(same?.answer).toMatch(/^async vs sync, requests\/s: no gain: 1\.0\dx/);
+    expect(same?.confidence).toMatch(/^no gain \(95 % CI/);
     const [faster] = benchHeadlines(hashReport([200, 210, 190]));
-    expect(faster?.answer).toMatch(/^async serves 2\.00x the requests\/s of sync/);
+    expect(faster?.answer).toMatch(/^async vs sync, requests\/s: faster: 2\.00x/);
     expect(faster?.confidence).toMatch(/^95 % CI 1\.\d\dx-2\.\d\dx$/);
   });
 });
@@ -156,7 +157,7 @@ describe('the site from a results folder', () => {
     });
     const md = readFileSync(site.markdown, 'utf8');
     // The newest bench run's 3.00x, not the older 2.00x; links relative to the site's folder.
-    expect(md).toContain('async serves 3.00x the requests/s of sync');
+    expect(md).toContain('async vs sync, requests/s: faster: 3.00x');
     expect(md).not.toContain('2.00x the requests/s');
     expect(md).toContain('](../new/report.json#scenario-hash)');
     expect(md).toContain('](../curve-1/report.json#curve-sleep)');

@@ -63,7 +63,7 @@ describe('the cost clause beside a ratio', () => {
     expect(costs?.cpuRatio).toBeCloseTo(5.8 / 5.3, 6);
     expect(costs?.hopMs).toBeCloseTo(0.5, 6);
     expect(costsText(costs ?? {})).toBe(
-      'at most ~2x with 2 CPUs; a request costs 1.09x the CPU (on the loop 5.2 ms → 0.3 ms, off it 0.1 ms → 5.5 ms; the hop 0.5 ms)',
+      'at most ~2x with 2 CPUs; each request costs 9 % more CPU (1.09x: on the loop 5.2 ms → 0.3 ms, off it 0.1 ms → 5.5 ms; the hop 0.5 ms)',
     );
   });
 
@@ -77,7 +77,7 @@ describe('the cost clause beside a ratio', () => {
       cpuPerRequestMs: { loopMs: 0.5, poolMs: 0, helperMs: 0 },
     } as const;
     const sleepAsync = { mode: 'async', status: 'ok', serverCpus: 2, cpuPerRequestMs: { loopMs: 0.2, poolMs: 0, helperMs: 0 } } as const;
-    expect(costsText(modeCosts(sleepAsync, sleepSync) ?? {})).toMatch(/^a request costs 0\.40x the CPU/);
+    expect(costsText(modeCosts(sleepAsync, sleepSync) ?? {})).toMatch(/^each request costs 60 % less CPU \(0\.40x/);
     // The same CPU at 190 requests/s of a 5 ms computation: the loop was the bottleneck.
     const busy = { ...sync, requestsPerSec: { median: 190 } };
     expect(costsText(modeCosts(worker, busy) ?? {})).toMatch(/^at most ~2x with 2 CPUs; /);

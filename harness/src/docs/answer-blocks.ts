@@ -44,7 +44,7 @@ export function answersBlock(report: Report, depth: number, runLine: string, fol
   for (const q of questions) files[posix.join(folder, `${q.id}.svg`)] = `${forestSvg(q)}\n`;
   const link = (id: string) => posix.relative(posix.dirname(page), posix.join(folder, `${id}.svg`));
   const legend =
-    'Each picture: one question, a row per runtime: the ratio (dot) and its 95 % interval (bar) on a log axis, the dashed line at 1 is no difference; ● a difference, ○ no difference (an interval holding 1, within ±10 %), ◇ no interval, □ inconclusive (a cell shared the host, was invalid, the interval is over 1.5x end to end, or it holds 1 but reaches beyond ±10 %).';
+    'Each picture: one question, a row per runtime: the ratio (dot) and its 95 % interval (bar) on a log axis, the dashed line at 1 is the same; ● faster or slower (bar dashed: too uncertain to size), ○ no gain, □ could not tell, ◇ no interval.';
   const body =
     questions.length === 0
       ? 'No question to draw: no scenario has two modes measured ok to compare.'

@@ -10,7 +10,8 @@
  *   curve          a bench:curve run's capacity table and sentences (`depth=3`)
  *   pair           two runs of one commit as bench:compare --json judged them (source is that JSON)
  *   findings       what people quote: which off-loop modes stayed on the loop, where a worker pays
- *   headline       a README's opening: per scenario and off-loop mode, its ratio over sync on each runtime
+ *   headline       a README's opening: per scenario and off-loop mode, its verdict over sync on each runtime, a
+ *                  picture of them (`picture=<svg path>`) and "In words" from the same verdicts
  *   answers        a picture per question with its sentences (SVG files under `pictures=<folder>`)
  *   ab-pairs       every bench:ab pair under a folder (source=<folder>/: each <name>/report.json), flags counted;
  *                  a pair is A/A when its sides ran the same thing or its folder's name says -aa
@@ -27,7 +28,7 @@ import { renderBrowserMarkdown } from '../browser/render-md.ts';
 import type { CurveReport } from '../curve/curve-types.ts';
 import { renderCurveMarkdown } from '../curve/render-text.ts';
 import type { BrowserSection } from '../browser/study.ts';
-import { formatDate, formatMs, formatRatio, formatRps } from '../report/text/formats.ts';
+import { formatDate, formatMs, formatRps } from '../report/text/formats.ts';
 import { renderMarkdown } from '../report/render/markdown.ts';
 import { runtimeLabel } from '../report/text/labels.ts';
 import { hostHealth } from '../report/text/host-health.ts';
@@ -35,7 +36,8 @@ import { runsText } from '../report/text/precision.ts';
 import { differentWork } from '../report/different-work.ts';
 import { coreCountBlock } from './core-count-block.ts';
 import { sampleConditions } from './sample-conditions.ts';
-import { cellsDoubt, inconclusiveText, ratioVerdict } from '../report/ratio-verdict.ts';
+import { cellsDoubt } from '../report/ratio-verdict.ts';
+import { plainLegend, type VerdictKind, verdictWords } from '../report/text/verdict-words.ts';
 import type { CellResult } from '../model/cell.ts';
 import type { Ratios } from '../model/comparison.ts';
 import type { Environment } from '../model/environment.ts';
@@ -132,6 +134,7 @@ function benchSummary(report: Report): string {
   const cells = report.results;
   const scenarios = [...new Set(cells.filter((c) => c.mode === 'sync').map((c) => c.scenario))];
   const rows: string[][] = [];
+  const used = new Set<VerdictKind>();
   for (const scenario of scenarios) {
     for (const lane of [...new Set(cells.filter((c) => c.scenario === scenario).map(runtimeLabel))]) {
       const sync = cellFor(cells, lane, scenario, 'sync');
@@ -145,13 +148,9 @@ function benchSummary(report: Report): string {
         const ratio = r?.pairedThroughput ?? r?.throughput;
         if (ratio === null || ratio === undefined) return '';
         const ci = r?.throughputCi95;
-        const verdict = ratioVerdict(ratio, ci, cellsDoubt([over, sync]));
-        const span = ci === undefined ? '' : `, ${formatRatio(ci[0])}–${formatRatio(ci[1])}`;
-        if (verdict.reading === 'inconclusive') return ` (${formatRatio(ratio)}${span}: ${inconclusiveText(verdict)})`;
-        if (ci === undefined) return ` (${formatRatio(ratio)})`;
-        return verdict.reading === 'same'
-          ? ` (${formatRatio(ratio)}: no measurable difference)`
-          : ` (${formatRatio(ratio)}, ${formatRatio(ci[0])}–${formatRatio(ci[1])})`;
+        const words = verdictWords({ ratio, ci, doubt: cellsDoubt([over, sync]) });
+        used.add(words.kind);
+        return ` (${words.text})`;
       };
       const withRatio = (cell: CellResult | undefined, r: Ratios | undefined) =>
         cell === undefined ? '—' : `${rps(cell)}${ratioText(r, cell)}`;
@@ -170,7 +169,14 @@ function benchSummary(report: Report): string {
   }
   const table = markdownTable(
     [
-      ['scenario', 'runtime', 'sync req/s', 'async req/s (× sync)', 'worker req/s (× sync)', 'probe p99 ms: sync → async → worker'],
+      [
+        'scenario',
+        'runtime',
+        'sync req/s',
+        'async req/s (paired ratio over sync)',
+        'worker req/s (paired ratio over sync)',
+        'probe p99 ms: sync → async → worker',
+      ],
       ...rows,
     ],
     {
@@ -180,9 +186,10 @@ function benchSummary(report: Report): string {
   const p = report.parameters;
   const runs = runsText(p, report.results);
   const ratios = report.comparisons.some((c) => c.asyncOverSync?.throughputCi95 !== undefined)
-    ? ' Ratios: the geometric mean of the per-round ratios of runs taken alternating (sync, async, async, sync, …), with their 95 % interval.'
+    ? " Paired ratio: the geometric mean of the per-round ratios of runs taken alternating (sync, async, async, sync, …), with its 95 % interval; it is not the quotient of the two medians beside it, which carry the host's drift between rounds."
     : '';
-  const how = `Medians of ${runs} of ${p.durationSec} s at ${p.connections} connections, ± the half-width of the 95 % interval; ⚠ marks a flagged cell (unstable, client-bound, shared host, …: see the full report).${ratios} Probe p99: what one more caller waits while the load runs.`;
+  const verdicts = used.size === 0 ? '' : ` The verdicts: ${plainLegend(used).join('; ')}.`;
+  const how = `Medians of ${runs} of ${p.durationSec} s at ${p.connections} connections, ± the half-width of the 95 % interval; ⚠ marks a flagged cell (unstable, client-bound, shared host, …: see the full report).${ratios}${verdicts} Probe p99: what one more caller waits while the load runs.`;
   return [benchRunLine(report), '', table, '', how].join('\n');
 }
 
@@ -267,7 +274,7 @@ const KINDS: Record<string, Renderer> = {
     return `${runLine(report.createdAt, report.environment, report.runtimes, report.parameters)}\n\n${abSeenBlock(report, report.parameters.ab, report.ab)}`;
   },
   findings: (report, params) => findingsBlock(report as Report, depthOf(params, 3), benchRunLine(report as Report)),
-  headline: (report) => headlineBlock(report as Report),
+  headline: (report, params, page) => headlineBlock(report as Report, params.picture, page),
   answers: (report, params, page) => {
     try {
       return answersBlock(report as Report, depthOf(params, 3), benchRunLine(report as Report), params.pictures, page);

@@ -93,7 +93,7 @@ function rowOf(report: Report, c: Comparison, pair: Pair, measure: RatioWords['m
     measure === 'throughput' && pair.base === 'sync' && base.requestsPerSec.median > 0
       ? `one sync request ${formatMs(1000 / base.requestsPerSec.median)} ms`
       : '';
-  const costsLine = [oneRequest, costs === undefined ? '' : costsText(costs)].filter((t) => t !== '').join('; ');
+  const costsLine = [oneRequest, costs === undefined ? '' : costsText(costs, true)].filter((t) => t !== '').join('; ');
   return {
     ...(costsLine === '' ? {} : { costs: costsLine }),
     ...(costs === undefined ? {} : { modeCosts: costs }),

@@ -7,7 +7,8 @@
 import { benchAnswers } from './answers.ts';
 import { pairedRatioInterval, ratioConfidence } from './headline.ts';
 import { differentWork } from './different-work.ts';
-import { cellsDoubt, inconclusiveText, ratioVerdict } from './ratio-verdict.ts';
+import { cellsDoubt } from './ratio-verdict.ts';
+import { bystanderWords, verdictWords } from './text/verdict-words.ts';
 import { cellOf } from './lanes.ts';
 import { formatRatio } from './text/formats.ts';
 import type { ChartAssets } from './render/html-assets.ts';
@@ -42,15 +43,10 @@ function ratioHeadline(report: Report, c: Comparison, over: 'async' | 'worker', 
   const ci = ratios.throughputCi95 ?? pairedRatioInterval(a.requestsPerSec.runs, b.requestsPerSec.runs);
   const what = over === 'async' ? 'async' : 'a worker pool';
   const figure = formatRatio(ratios.pairedThroughput ?? ratios.throughput);
-  const probe = ratios.probeP99 === null ? '' : `; a bystander request's p99 ${formatRatio(ratios.probeP99)} of sync's`;
+  const probe = ratios.probeP99 === null ? '' : `; a bystander ${bystanderWords(ratios.probeP99)}`;
   const doubt = cellsDoubt([a, b]);
-  const verdict = ratioVerdict(ratios.pairedThroughput ?? ratios.throughput, ci, doubt);
-  const answer =
-    verdict.reading === 'inconclusive'
-      ? `${what} vs sync, requests/s: ${inconclusiveText(verdict)} (${figure})${probe}`
-      : verdict.reading === 'same'
-        ? `${what}: no measurable difference in requests/s from sync (${figure})${probe}`
-        : `${what} serves ${figure} the requests/s of sync${probe}`;
+  const words = verdictWords({ ratio: ratios.pairedThroughput ?? ratios.throughput, ci, doubt });
+  const answer = `${what} vs sync, requests/s: ${words.text}${words.kind === 'no-data' ? '' : probe}`;
   // Flagged cells still count, but the line says so, as the report's own summary does.
   const flagged = [a, b].flatMap((cell) => cell.flags.filter((f) => f !== 'shared-host').map((f) => `${cell.mode} ${f}`));
   return {

@@ -1,25 +1,26 @@
 /**
- * Headline figures with how sure they are. A ratio whose narrow 95 % interval holds 1 is
- * "no measurable difference", whatever its median says; a wide one is inconclusive.
+ * Headline figures with how sure they are, in the words of text/verdict-words.ts: a ratio whose
+ * narrow 95 % interval holds 1 is "no gain", whatever its median says.
  */
 import { formatRatio } from './text/formats.ts';
 import { holdsOne, pairedRatioInterval as byRound } from '../stats/paired.ts';
-import { inconclusiveText, ratioVerdict } from './ratio-verdict.ts';
+import { verdictWords } from './text/verdict-words.ts';
 
 export type Interval = readonly [number, number];
 
 export { holdsOne };
 
 /**
- * "95 % CI 1.90x-2.31x"; "no measurable difference (95 % CI 0.97x-1.04x)" when a narrow interval
- * holds 1; "inconclusive: ... (95 % CI ...)" when the interval is too wide or `doubt` says the
- * cells cannot carry it (ratio-verdict.ts).
+ * "95 % CI 1.90x-2.31x", with the verdict's word where the interval alone does not carry it:
+ * "no gain (95 % CI 0.97x-1.04x)", "could not tell (95 % CI 0.73x-1.10x)", "could not tell: the
+ * host was shared during async", "faster, too uncertain to size (95 % CI 1.15x-1.90x)".
  */
 export function ratioConfidence(ci: Interval, doubt?: string): string {
   const text = `95 % CI ${formatRatio(ci[0])}-${formatRatio(ci[1])}`;
-  const verdict = ratioVerdict(Math.sqrt(ci[0] * ci[1]), ci, doubt);
-  if (verdict.reading === 'inconclusive') return `${inconclusiveText(verdict)} (${text})`;
-  return verdict.reading === 'same' ? `no measurable difference (${text})` : text;
+  const words = verdictWords({ ratio: Math.sqrt(ci[0] * ci[1]), ci, doubt });
+  if (words.kind === 'no-data') return words.text;
+  if (words.kind === 'unsized') return `${words.word}, too uncertain to size (${text})`;
+  return words.kind === 'no-gain' || words.kind === 'unclear' ? `${words.word} (${text})` : text;
 }
 
 /**

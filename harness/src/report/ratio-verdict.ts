@@ -1,10 +1,11 @@
 /**
- * What a mode ratio may be read as, in one place for every renderer: "more", "less", "no
- * difference" (an interval that holds 1 and nothing beyond ±10 %), "no interval" (too few paired runs), or
- * "inconclusive" with why. A ratio from a cell that shared the host, or from an invalid or
- * failed one, or whose interval is too wide to tell anything by, is evidence of nothing, least of
- * all of "no difference": 1.48x (0.91-2.43x) on a shared host says the runs could not see, not
- * that the modes are alike. Pure.
+ * What a mode ratio may be read as, in one place for every renderer: "more", "less", "wide" (a
+ * known direction whose interval is too wide to size), "same" (an interval that holds 1 and
+ * nothing beyond ±10 %), "no interval" (too few paired runs), or "inconclusive" with why. A ratio
+ * from a cell that shared the host, or from an invalid or failed one, or whose interval holds 1
+ * but reaches past the margin, is evidence of nothing, least of all of "no difference": 1.48x
+ * (0.91-2.43x) on a shared host says the runs could not see, not that the modes are alike. The
+ * words for each reading live in text/verdict-words.ts. Pure.
  */
 import type { CellResult } from '../model/cell.ts';
 import type { Flag } from '../model/names.ts';
@@ -25,22 +26,27 @@ export const WIDEST_READABLE = 1.5;
  */
 export const NO_DIFFERENCE_WITHIN = 0.1;
 
-export type RatioReading = 'more' | 'less' | 'same' | 'no-interval' | 'inconclusive';
+export type RatioReading = 'more' | 'less' | 'wide' | 'same' | 'no-interval' | 'inconclusive';
 
 export interface RatioVerdict {
   reading: RatioReading;
   /** Why it is inconclusive: "async shared the host", "interval over 1.5x end to end" (the interval is quoted beside it). */
   why?: string;
+  /** Inconclusive because the cells cannot carry a figure (`doubt`), not because the interval is too wide. */
+  doubt?: true;
+  /** For "wide": which side of 1 the whole interval lies on. */
+  direction?: 'more' | 'less';
 }
 
 type Side = (Pick<CellResult, 'mode' | 'status'> & { flags: readonly Flag[] }) | undefined;
 
-/** Why the cells behind a ratio cannot carry an answer (shared host, invalid, failed), or undefined. */
+/** Why the cells behind a ratio cannot carry an answer, in a reader's words ("the host was shared during async"), or undefined. */
 export function cellsDoubt(cells: readonly Side[]): string | undefined {
   const reasons = cells.flatMap((cell) => {
     if (cell === undefined) return [];
-    if (cell.status !== 'ok') return [`${cell.mode} ${cell.status}`];
-    return sharedHost(cell) ? [`${cell.mode} shared the host`] : [];
+    if (cell.status === 'failed') return [`the ${cell.mode} server failed`];
+    if (cell.status !== 'ok') return [`${cell.mode} gave invalid answers`];
+    return sharedHost(cell) ? [`the host was shared during ${cell.mode}`] : [];
   });
   return reasons.length === 0 ? undefined : reasons.join(', ');
 }
@@ -50,9 +56,13 @@ export function cellsDoubt(cells: readonly Side[]): string | undefined {
  * whatever the figures say; so does an interval wider than WIDEST_READABLE end to end.
  */
 export function ratioVerdict(ratio: number, ci: readonly [number, number] | undefined, doubt?: string): RatioVerdict {
-  if (doubt !== undefined) return { reading: 'inconclusive', why: doubt };
+  if (doubt !== undefined) return { reading: 'inconclusive', why: doubt, doubt: true };
   if (ci === undefined) return { reading: 'no-interval' };
-  if (ci[0] > 0 && ci[1] / ci[0] > WIDEST_READABLE) return { reading: 'inconclusive', why: `interval over ${WIDEST_READABLE}x end to end` };
+  if (ci[0] > 0 && ci[1] / ci[0] > WIDEST_READABLE) {
+    // Too wide to size, but an interval wholly on one side of 1 still says which way it went.
+    if (!holdsOne(ci)) return { reading: 'wide', direction: ci[0] > 1 ? 'more' : 'less' };
+    return { reading: 'inconclusive', why: `interval over ${WIDEST_READABLE}x end to end` };
+  }
   if (holdsOne(ci)) {
     // The ends as printed (three decimals): 0.90x-1.10x is within.
     const within = ci[0] >= 1 - NO_DIFFERENCE_WITHIN - 5e-4 && ci[1] <= 1 + NO_DIFFERENCE_WITHIN + 5e-4;
@@ -61,9 +71,4 @@ export function ratioVerdict(ratio: number, ci: readonly [number, number] | unde
       : { reading: 'inconclusive', why: `the interval holds 1 and changes beyond ±${NO_DIFFERENCE_WITHIN * 100} %` };
   }
   return { reading: ratio > 1 ? 'more' : 'less' };
-}
-
-/** "inconclusive: async shared the host": the words every renderer uses for an inconclusive verdict. */
-export function inconclusiveText(verdict: RatioVerdict): string {
-  return `inconclusive: ${verdict.why ?? 'the runs could not tell'}`;
 }

@@ -4,6 +4,7 @@
  * the HTML site with one tab per kind (the newest run's own page, then the older runs listed).
  * Pure: paths are made relative to the site's folder, so the site opens from file://.
  */
+import { plainLegend } from './text/verdict-words.ts';
 import { relative, sep } from 'node:path';
 import { markdownTable } from 'markdown-table';
 import { escapeCell, formatDate } from './text/formats.ts';
@@ -209,13 +210,13 @@ export function siteHtml(input: SiteInput, kinds: readonly SiteKind[], siteDir: 
       : `<h3>Skipped</h3><ul class="skipped">${input.skipped.map((s) => `<li><code>${escapeHtml(linkFrom(siteDir, s.path))}</code>: ${escapeHtml(s.reason)}</li>`).join('')}</ul>`;
   const pictures = answered(input, kinds).map(
     ({ run, answers }) =>
-      `<div class="answers" data-kind="${escapeHtml(run.kind)}"><h3>${escapeHtml(kinds.find((k) => k.kind === run.kind)?.title ?? run.kind)}</h3><p class="muted">${escapeHtml(`From ${source(run)} (${run.status}), commit ${commitOf(run)}, ${run.machine}. Each picture: one question, a row per runtime, the ratio and its 95 % interval on a log axis; the line at 1 is no difference; ● a difference, ○ no difference (an interval holding 1, within ±10 %), ◇ no interval, □ inconclusive.`)}</p>${answersHtml(answers)}</div>`,
+      `<div class="answers" data-kind="${escapeHtml(run.kind)}"><h3>${escapeHtml(kinds.find((k) => k.kind === run.kind)?.title ?? run.kind)}</h3><p class="muted">${escapeHtml(`From ${source(run)} (${run.status}), commit ${commitOf(run)}, ${run.machine}. Each picture: one question, a row per runtime, the ratio and its 95 % interval on a log axis; the line at 1 is the same; ● faster or slower (bar dashed: too uncertain to size), ○ no gain, □ could not tell, ◇ no interval.`)}</p>${answersHtml(answers)}</div>`,
   );
   const front = [
     '<section class="site-tab" id="front">',
     '<h2>Answers</h2>',
     ...pictures,
-    '<p class="muted">Each line: the question, the answer with its figure, how sure (95 % interval or test; an interval holding 1 within ±10 % is "no measurable difference"; a shared-host, invalid or failed cell, an interval over 1.5x end to end, or one holding 1 but reaching beyond ±10 %, is "inconclusive"), and the run and section it comes from. Each answer comes from the newest run that asked its question, named above it; each tab shows its kind\u2019s newest run and lists the older ones.</p>',
+    `<p class="muted">Each line: the question, the answer with its figure, how sure, and the run and section it comes from. The verdicts read: ${escapeHtml(plainLegend().join('; '))}. Each answer comes from the newest run that asked its question, named above it; each tab shows its kind\u2019s newest run and lists the older ones.</p>`,
     rows.length === 0
       ? '<p>No run found: run <code>pnpm bench:all</code> (or bench:curve, bench:seeds, bench:browser), then <code>pnpm bench:report</code>.</p>'
       : headlineTable(rows, siteDir),

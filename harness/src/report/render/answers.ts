@@ -5,6 +5,7 @@
  */
 import type { Answers, Question } from '../answers.ts';
 import { FINDINGS_LEGEND } from '../text/findings.ts';
+import { plainLegend, verdictKind } from '../text/verdict-words.ts';
 import { escapeHtml } from './html-escape.ts';
 import { forestSvg } from './forest-svg.ts';
 
@@ -13,12 +14,22 @@ export const FINDING_TITLES = {
   worker: 'Where a worker pays',
 } as const;
 
+/** What a finding's figures are; for the worker, only the verdicts its lines use. */
+function legendOf(key: 'loop' | 'worker', answers: Pick<Answers, 'questions'>): string {
+  if (key === 'loop') return FINDINGS_LEGEND.loop;
+  const kinds = answers.questions.filter((q) => q.id === `${q.scenario}-worker`).flatMap((q) => q.rows.map((r) => verdictKind(r.verdict)));
+  return `${FINDINGS_LEGEND.worker} ${plainLegend(kinds).join('; ')}.`;
+}
+
 /** The findings as Markdown under `hashes` headings ("###"); undefined when the report has none. */
-export function findingsMarkdown(answers: Pick<Answers, 'loop' | 'worker' | 'conditions'>, hashes: string): string | undefined {
+export function findingsMarkdown(
+  answers: Pick<Answers, 'loop' | 'worker' | 'conditions' | 'questions'>,
+  hashes: string,
+): string | undefined {
   const parts = (['loop', 'worker'] as const).flatMap((key) => {
     const lines = answers[key];
     if (lines.length === 0) return [];
-    return [`${hashes} ${FINDING_TITLES[key]}`, lines.map((line) => `- ${line}`).join('\n'), FINDINGS_LEGEND[key]];
+    return [`${hashes} ${FINDING_TITLES[key]}`, lines.map((line) => `- ${line}`).join('\n'), legendOf(key, answers)];
   });
   if (parts.length === 0) return undefined;
   return [...(answers.conditions === undefined ? [] : [answers.conditions]), ...parts].join('\n\n');
@@ -53,7 +64,7 @@ export function answersHtml(answers: Answers): string {
     const lines = answers[key];
     if (lines.length === 0) return [];
     return [
-      `<div class="finding" data-finding="${key}"><h4>${escapeHtml(FINDING_TITLES[key])}</h4><ul>${lines.map((l) => `<li>${escapeHtml(l)}</li>`).join('')}</ul><p class="muted">${escapeHtml(FINDINGS_LEGEND[key])}</p></div>`,
+      `<div class="finding" data-finding="${key}"><h4>${escapeHtml(FINDING_TITLES[key])}</h4><ul>${lines.map((l) => `<li>${escapeHtml(l)}</li>`).join('')}</ul><p class="muted">${escapeHtml(legendOf(key, answers))}</p></div>`,
     ];
   });
   const pictures = byScenario(answers.questions).map(

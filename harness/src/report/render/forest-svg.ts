@@ -1,6 +1,6 @@
 /**
  * One question's answer as a picture (a forest plot): a row per runtime, its ratio as a dot and
- * its 95 % interval as a bar on a log axis, a line at 1 ("no difference"), the sentence beside
+ * its 95 % interval as a bar on a log axis, a line at 1 (the same), the sentence beside
  * it. Plain SVG drawn here rather than by a chart library in the page: the same file serves the
  * results site (inline), the docs (an image in Markdown) and a pull request, and needs no script.
  * A log axis because ratios are symmetric there: 2x and 0.5x sit equally far from 1.
@@ -17,7 +17,7 @@ const FONT = 'font-family="system-ui, -apple-system, Segoe UI, Helvetica, Arial,
 export const LAYOUT = {
   pad: 8,
   titleHeight: 22,
-  /** Room above the first row for the "no difference" label of the line at 1. */
+  /** Room above the first row for the label of the line at 1. */
   lineLabelHeight: 16,
   rowHeight: 24,
   labelWidth: 112,
@@ -69,7 +69,8 @@ function rowSvg(row: AnswerRow, index: number, y: number, domain: Domain, plotLe
   const colour = colourOf(row, index);
   const mid = n(y + rowHeight / 2);
   const verdict = VERDICT_CLASS[row.verdict.reading];
-  const inconclusive = row.verdict.reading === 'inconclusive';
+  // A dashed bar: the interval cannot size the ratio (too wide, or the cells could not tell).
+  const inconclusive = row.verdict.reading === 'inconclusive' || row.verdict.reading === 'wide';
   const bar =
     row.ci === undefined
       ? ''
@@ -90,15 +91,17 @@ function rowSvg(row: AnswerRow, index: number, y: number, domain: Domain, plotLe
 const VERDICT_CLASS: Record<RatioReading, string> = {
   more: 'more',
   less: 'less',
-  same: 'no-difference',
+  wide: 'too-uncertain-to-size',
+  same: 'no-gain',
   'no-interval': 'no-interval',
-  inconclusive: 'inconclusive',
+  inconclusive: 'could-not-tell',
 };
 
 /**
- * One mark per meaning: a filled dot, a difference; a hollow dot, no difference (a narrow
- * interval holding 1); a hollow diamond, no interval to tell by; a hollow square (its bar
- * dashed), inconclusive. A bystander waiting 77x less with no interval is not drawn like no difference.
+ * One mark per meaning (the words of text/verdict-words.ts): a filled dot, faster or slower (its
+ * bar dashed when too uncertain to size); a hollow dot, no gain (a narrow interval holding 1); a
+ * hollow diamond, no interval to tell by; a hollow square (its bar dashed), could not tell. A
+ * bystander waiting 77x less with no interval is not drawn like no gain.
  */
 function mark(reading: RatioReading, cx: number, cy: number, colour: string): string {
   const stroke = `stroke="${colour}" stroke-width="2"`;
@@ -112,8 +115,9 @@ function mark(reading: RatioReading, cx: number, cy: number, colour: string): st
 }
 
 /** The question as a self-contained SVG document (also valid inline in HTML). */
-export function forestSvg(question: Question): string {
-  const { pad, titleHeight, lineLabelHeight, rowHeight, labelWidth, plotWidth, gap, axisHeight, charWidth } = LAYOUT;
+export function forestSvg(question: Question, options: { labelWidth?: number } = {}): string {
+  const { pad, titleHeight, lineLabelHeight, rowHeight, plotWidth, gap, axisHeight, charWidth } = LAYOUT;
+  const labelWidth = options.labelWidth ?? LAYOUT.labelWidth;
   const domain = forestDomain(question.rows);
   const plotLeft = pad + labelWidth;
   const textLeft = plotLeft + plotWidth + gap;
@@ -137,9 +141,9 @@ export function forestSvg(question: Question): string {
     `<line x1="${plotLeft}" x2="${plotLeft + plotWidth}" y1="${bottom}" y2="${bottom}" stroke="#718096"/>`,
     ...ticks,
     `<line class="one" x1="${one}" x2="${one}" y1="${top - 4}" y2="${bottom}" stroke="${MARK_COLORS.target}" stroke-dasharray="4 3"/>`,
-    `<text x="${one}" y="${top - 6}" font-size="11" text-anchor="middle" fill="${MARK_COLORS.target}">no difference</text>`,
+    `<text x="${one}" y="${top - 6}" font-size="11" text-anchor="middle" fill="${MARK_COLORS.target}">1x: the same</text>`,
     ...rows,
-    `<text x="${plotLeft}" y="${bottom + 30}" font-size="10" fill="#718096">ratio, log scale; bar: 95 % interval; ● a difference; ○ no difference (narrow interval holds 1); ◇ no interval; □ inconclusive (shared host, invalid, or interval over 1.5x)</text>`,
+    `<text x="${plotLeft}" y="${bottom + 30}" font-size="10" fill="#718096">ratio, log scale; bar: 95 % interval; ● faster or slower (bar dashed: too uncertain to size); ○ no gain; □ could not tell; ◇ no interval</text>`,
     '</svg>',
   ].join('\n');
 }

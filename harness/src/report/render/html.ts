@@ -4,6 +4,7 @@
  * Pure: it formats, never measures, and takes the chart libraries as text so it reads no files.
  * The charts are drawn in the page from the embedded report JSON (see html-chart-script.ts).
  */
+import { plainLegend } from '../text/verdict-words.ts';
 import { CLIENT_BOUND_CPU_PERCENT, PAGE_FAULT_SHARE, UNFAIR_JAIN, UNSTABLE_CV } from '../../model/thresholds.ts';
 import { MOVE_FACTOR, SHARED_HOST_CORES, SLOW_RUN_SHARE } from '../../system/host-speed.ts';
 import type { ReportSection } from '../section.ts';
@@ -101,7 +102,7 @@ function summary(report: Report): string {
   ];
   return [
     '<h2 id="summary">What async and worker bought over sync</h2>',
-    '<p class="muted">Ratios of medians: above 1x is more requests/s; below 1x is lower latency (p99 of the load, p99 of the probe, a light client beside it). &ldquo;Read with care&rdquo; names a flagged or invalid cell behind the ratio: see its scenario&rsquo;s table.</p>',
+    `<p class="muted">Requests/s: the ratio of runs paired round by round where the runs alternated (not the quotient of the medians in the tables), else of the medians; p99: the load&rsquo;s, over sync&rsquo;s; a bystander: one more caller&rsquo;s p99. The verdicts: ${escapeHtml(plainLegend().join('; '))}. &ldquo;Read with care&rdquo; names a flagged cell behind the ratio: see its scenario&rsquo;s table.</p>`,
     `<div class="cards">${entries.map((entry) => runtimeCard(report, entry)).join('\n')}</div>`,
   ].join('\n');
 }

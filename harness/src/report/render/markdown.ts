@@ -4,7 +4,10 @@
  * console reports.
  */
 import { allocatorOf } from '../text/allocator.ts';
-import { benchAnswers } from '../answers.ts';
+import { answerQuestions, benchAnswers } from '../answers.ts';
+import { conditionsLine, headlineBullet, syncQuestions } from '../headline-bullets.ts';
+import { type NoteKind, noteKinds } from '../text/cell-notes.ts';
+import { verdictKind, verdictLegend } from '../text/verdict-words.ts';
 import { hostHealth } from '../text/host-health.ts';
 import { findingsMarkdown } from './answers.ts';
 import { concurrencyMarkdown } from './concurrency.ts';
@@ -126,26 +129,77 @@ function howToRead(report: Report): string {
     "req/s is ± the half-width of the 95 % confidence interval of the mean; p99 is the load's latency;",
     "probe p99 is the latency of a separate light client (what one more caller waits); lag p99 is the server's event-loop lateness.",
   ].join('\n');
-  const legend = [
-    `- ⚠ client-bound: the load generator used ≥ ${CLIENT_BOUND_CPU_PERCENT} % of a core, so the server may be faster than shown`,
-    `- ⚠ unstable: requests/s varied by more than ${UNSTABLE_CV * 100} % (CV) between runs`,
-    '- ⚠ count-mismatch: the server counted more or fewer requests than the client sent',
-    "- ⚠ latency censored: the latency figures cannot be told: the answered requests' mean is under a quarter of the time in the system Little's law gives (connections ÷ req/s: the runs held under half a turn of the queue), or more requests were left unanswered at the runs' end than answered, or those (counted at their age, a lower bound) lift the p99 1.5x; a p99 that is such a lower bound reads \"≥ …\"",
-    '- ⚠ overloaded: requests waited past the timeout and the client gave up on them; the figures are of the answered ones, and the share that timed out is given',
-    `- ⚠ shared host: other processes (outside the harness and its servers) used at least ${SHARED_HOST_CORES} cores' worth of CPU during a run: the host was shared, which the speed checks cannot see; \`bench:compare\` does not judge such a cell`,
-    `- ⚖ connections served unevenly: Jain's fairness index of the answers per connection under ${UNFAIR_JAIN} (1: every connection served alike); what one caller waits then differs from another's`,
-    `- 🐢 runs on a slow machine left out: the speed sampler read the machine under ${SLOW_RUN_SHARE} of the cell's median speed during those runs`,
-    `- 〰 machine's speed varied: the speed sampler read the machine during some of the cell's runs apart from its other runs by more than ${MOVE_FACTOR}x its floor; the cell's figures keep those runs unless they were slow`,
-    '- ✗ invalid: errors (without overload), non-2xx answers or a failed answer check; ✗ failed: the server died or hung (alive but doing no work at all)',
-    `- ⚠ page faults ≈ x %: the server's page faults a request, at what a fresh page costs on this host ("fresh memory" below), took at least ${PAGE_FAULT_SHARE * 100} % of its CPU a request: the figure measures the host's memory handling as much as the endpoint${allocatorOf(report.parameters) === 'keep' ? '' : '; `--allocator keep` measures it with the allocators keeping freed memory'} (docs/methodology.md)`,
-  ].join('\n');
-  return `${figures}\n\n${legend}`;
+  const used = noteKinds(report.results);
+  const marks: [NoteKind[], string][] = [
+    [
+      ['client-bound'],
+      `- ⚠ client-bound: the load generator used ≥ ${CLIENT_BOUND_CPU_PERCENT} % of a core, so the server may be faster than shown`,
+    ],
+    [['unstable'], `- ⚠ unstable: requests/s varied by more than ${UNSTABLE_CV * 100} % (CV) between runs`],
+    [['count-mismatch'], '- ⚠ count-mismatch: the server counted more or fewer requests than the client sent'],
+    [
+      ['latency-censored'],
+      "- ⚠ latency censored: the latency figures cannot be told: the answered requests' mean is under a quarter of the time in the system Little's law gives (connections ÷ req/s: the runs held under half a turn of the queue), or more requests were left unanswered at the runs' end than answered, or those (counted at their age, a lower bound) lift the p99 1.5x; a p99 that is such a lower bound reads \"≥ …\"",
+    ],
+    [
+      ['overloaded'],
+      '- ⚠ overloaded: requests waited past the timeout and the client gave up on them; the figures are of the answered ones, and the share that timed out is given',
+    ],
+    [
+      ['shared-host'],
+      `- ⚠ shared host: other processes (outside the harness and its servers) used at least ${SHARED_HOST_CORES} cores' worth of CPU during a run: the host was shared, which the speed checks cannot see; \`bench:compare\` does not judge such a cell`,
+    ],
+    [
+      ['unfair'],
+      `- ⚖ connections served unevenly: Jain's fairness index of the answers per connection under ${UNFAIR_JAIN} (1: every connection served alike); what one caller waits then differs from another's`,
+    ],
+    [
+      ['slow-runs'],
+      `- 🐢 runs on a slow machine left out: the speed sampler read the machine under ${SLOW_RUN_SHARE} of the cell's median speed during those runs`,
+    ],
+    [
+      ['machine-moved'],
+      `- 〰 machine's speed varied: the speed sampler read the machine during some of the cell's runs apart from its other runs by more than ${MOVE_FACTOR}x its floor; the cell's figures keep those runs unless they were slow`,
+    ],
+    [
+      ['invalid', 'failed'],
+      '- ✗ invalid: errors (without overload), non-2xx answers or a failed answer check; ✗ failed: the server died or hung (alive but doing no work at all)',
+    ],
+    [
+      ['page-faults'],
+      `- ⚠ page faults ≈ x %: the server's page faults a request, at what a fresh page costs on this host ("fresh memory" below), took at least ${PAGE_FAULT_SHARE * 100} % of its CPU a request: the figure measures the host's memory handling as much as the endpoint${allocatorOf(report.parameters) === 'keep' ? '' : '; `--allocator keep` measures it with the allocators keeping freed memory'} (docs/methodology.md)`,
+    ],
+  ];
+  // Only the marks this report uses: a legend of fourteen marks before one figure is read as noise.
+  const legend = marks.filter(([kinds]) => kinds.some((k) => used.has(k))).map(([, line]) => line);
+  const kinds = answerQuestions(report)
+    .filter((q) => q.words.measure === 'throughput')
+    .flatMap((q) => q.rows.map((r) => verdictKind(r.verdict)));
+  const verdicts = kinds.length === 0 ? [] : ['The verdicts on a ratio:', ...verdictLegend(kinds).map((line) => `- ${line}`)];
+  return [
+    '## How to read',
+    figures,
+    ...(legend.length === 0 ? [] : [legend.join('\n')]),
+    ...(verdicts.length === 0 ? [] : [verdicts.join('\n')]),
+  ].join('\n\n');
 }
 
 /** What people quote: which off-loop modes stayed on the loop, where a worker pays. */
 function findingsSection(report: Report): string | undefined {
+  const pairs = syncQuestions(report);
+  const bullets =
+    pairs.length === 0
+      ? []
+      : [
+          conditionsLine(
+            report,
+            pairs.map((p) => p.question),
+          ),
+          pairs.map(({ question, bystander }) => `- ${headlineBullet(question, bystander)}`).join('\n'),
+        ];
   const body = findingsMarkdown(benchAnswers(report), '###');
-  return body === undefined ? undefined : `## Findings\n\n${body}`;
+  if (bullets.length === 0 && body === undefined) return undefined;
+  return ['## Findings', ...bullets, ...(body === undefined ? [] : [body])].join('\n\n');
 }
 
 function runtimeProblems(report: Report): string | undefined {
@@ -169,7 +223,6 @@ export function renderMarkdown(report: Report, extra: readonly ReportSection[] =
   const sections = [
     titleSection(report),
     ...extra.filter((s) => s.lead === true).map((s) => s.markdown()),
-    howToRead(report),
     findingsSection(report),
     ...extra.filter((s) => s.lead !== true).map((s) => s.markdown()),
     ...(scenarios.length === 0 ? ['No cell was measured.'] : scenarios.map((s) => scenarioSection(report, s))),
@@ -177,6 +230,7 @@ export function renderMarkdown(report: Report, extra: readonly ReportSection[] =
     processesSection(report),
     poolsSection(report),
     runtimeProblems(report),
+    howToRead(report),
     environmentSection(report),
     parametersSection(report),
   ];

@@ -1,18 +1,18 @@
 /**
  * The sentences people quote from a bench report: one per runtime and question ("bun: worker
- * serves 1.90x (1.80–2.00x) the requests/s of sync"), and the findings across scenarios (which
- * off-loop mode stayed on the loop, where a worker pays). A ratio whose narrow 95 % interval holds
- * 1 reads "no difference", whatever its median says; one from doubtful cells or too wide an
- * interval reads "inconclusive" (ratio-verdict.ts). Pure text from plain figures: the report's
- * questions are gathered in report/answers.ts.
+ * vs sync: faster: 1.90x, 1.80–2.00x"), and the findings across scenarios (which off-loop mode
+ * stayed on the loop, where a worker pays). Every verdict is worded by text/verdict-words.ts,
+ * the one vocabulary of the reports. Pure text from plain figures: the report's questions are
+ * gathered in report/answers.ts.
  */
 import { percent } from '../flags.ts';
-import { inconclusiveText, type RatioReading, type RatioVerdict, ratioVerdict } from '../ratio-verdict.ts';
+import type { RatioReading } from '../ratio-verdict.ts';
 import type { LoopVerdict } from '../../model/cell.ts';
-import { formatMs, formatRatio } from './formats.ts';
+import { formatMs } from './formats.ts';
 import { HELD_LAG_SHARE, MIN_SYNC_LAG_MS } from '../loop-verdict.ts';
+import { bystanderWords, type Interval, verdictWords } from './verdict-words.ts';
 
-export type Interval = readonly [number, number];
+export type { Interval };
 
 /** What a ratio compares, in words: "worker" over "sync", of "requests/s" or a bystander's p99. */
 export interface RatioWords {
@@ -21,52 +21,16 @@ export interface RatioWords {
   measure: 'throughput' | 'bystander';
 }
 
-/** "1.80–2.00x": an interval at the ratio's own precision. */
-export function intervalText(ci: Interval): string {
-  return `${formatRatio(ci[0]).slice(0, -1)}–${formatRatio(ci[1])}`;
-}
-
-/** How sure, beside a ratio: "1.90x (1.80–2.00x)", "1.02x (0.95–1.09x)", or "1.90x (no interval)". */
-export function ratioWithInterval(ratio: number, ci: Interval | undefined): string {
-  return `${formatRatio(ratio)} (${ci === undefined ? 'no interval' : intervalText(ci)})`;
-}
-
-/** A ratio's reading with its figures, worded once for every text that quotes a ratio. */
-export interface VerdictFigures {
-  verdict: RatioVerdict;
-  /** "1.90x, 1.80–2.00x", or "1.90x, no interval". */
-  figures: string;
-  /** The reading in words where the figure alone does not carry it: "no difference", "inconclusive: why"; absent for more, less and no interval. */
-  words?: string;
-}
-
-/** How a ratio reads (ratio-verdict.ts) and the words and figures that say it. */
-export function verdictFigures(row: { ratio: number; ci?: Interval | undefined; doubt?: string | undefined }): VerdictFigures {
-  const verdict = ratioVerdict(row.ratio, row.ci, row.doubt);
-  const figures = `${formatRatio(row.ratio)}, ${row.ci === undefined ? 'no interval' : intervalText(row.ci)}`;
-  const words = verdict.reading === 'inconclusive' ? inconclusiveText(verdict) : verdict.reading === 'same' ? 'no difference' : undefined;
-  return { verdict, figures, ...(words === undefined ? {} : { words }) };
-}
-
 /**
- * One runtime's answer to one question, e.g. "bun: worker serves 1.90x (1.80–2.00x) the
- * requests/s of sync", "node: async: no difference in requests/s from sync (1.02x, 0.95–1.09x)",
- * "node: async vs sync, requests/s: inconclusive: async shared the host (1.48x, 0.91–2.43x)",
- * "deno: with async, a bystander request's p99 is 0.05x sync's (no interval)". `doubt` is why the
- * cells cannot carry an answer (ratio-verdict.ts cellsDoubt).
+ * One runtime's answer to one question, e.g. "bun: worker vs sync, requests/s: faster: 1.90x,
+ * 1.80–2.00x", "node: async vs sync, requests/s: could not tell: the host was shared during
+ * async", "deno: with async, a bystander waits 20x less (p99)". `doubt` is why the cells cannot
+ * carry an answer (ratio-verdict.ts cellsDoubt).
  */
 export function ratioSentence(lane: string, words: RatioWords, ratio: number, ci: Interval | undefined, doubt?: string): string {
-  const { verdict, figures, words: reading } = verdictFigures({ ratio, ci, doubt });
-  const what = words.measure === 'bystander' ? "a bystander request's p99" : 'requests/s';
-  if (verdict.reading === 'inconclusive') return `${lane}: ${words.over} vs ${words.base}, ${what}: ${reading} (${figures})`;
-  if (words.measure === 'bystander') {
-    if (verdict.reading === 'same')
-      return `${lane}: with ${words.over}, ${reading} in a bystander request's p99 from ${words.base} (${figures})`;
-    return `${lane}: with ${words.over}, a bystander request's p99 is ${formatRatio(ratio)} ${words.base}'s (${ci === undefined ? 'no interval' : intervalText(ci)})`;
-  }
-  if (verdict.reading === 'same') return `${lane}: ${words.over}: ${reading} in requests/s from ${words.base} (${figures})`;
-  if (ci === undefined) return `${lane}: ${words.over} serves ${formatRatio(ratio)} the requests/s of ${words.base} (no interval)`;
-  return `${lane}: ${words.over} serves ${ratioWithInterval(ratio, ci)} the requests/s of ${words.base}`;
+  if (words.measure === 'bystander')
+    return `${lane}: with ${words.over}, a bystander ${bystanderWords(ratio)} than with ${words.base} (p99)`;
+  return `${lane}: ${words.over} vs ${words.base}, requests/s: ${verdictWords({ ratio, ci, doubt }).text}`;
 }
 
 /** A scenario's worker ratio, for the per-runtime finding. */
@@ -84,29 +48,33 @@ const list = (items: readonly ScenarioRatio[], figure: (r: ScenarioRatio) => str
   items.map((r) => `${r.scenario} (${figure(r)})`).join(', ');
 
 /**
- * Where a worker pays on one runtime, e.g. "node: a worker pays in fib (2.10x, 1.95–2.26x) and
- * regex (…); no difference in json (1.02x, 0.95–1.09x); it costs in sqlite (0.41x, 0.39–0.43x);
- * inconclusive in hash (1.48x, 0.91–2.43x: its interval … is wider than 1.5x end to end)".
+ * Where a worker pays on one runtime, e.g. "node: faster with a worker in fib (2.10x, 1.95–2.26x)
+ * and regex (…); no gain in json (1.02x, 0.95–1.09x); slower in sqlite (0.41x, 0.39–0.43x);
+ * could not tell in hash (0.91–1.48x)".
  */
 export function workerFinding(lane: string, ratios: readonly ScenarioRatio[]): string {
-  const reading = (r: ScenarioRatio) => ratioVerdict(r.ratio, r.ci, r.doubt);
-  const by = (wanted: RatioReading) => ratios.filter((r) => reading(r).reading === wanted);
-  const withCi = (r: ScenarioRatio) =>
-    `${r.ci === undefined ? formatRatio(r.ratio) : `${formatRatio(r.ratio)}, ${intervalText(r.ci)}`}${r.costs === undefined ? '' : `; ${r.costs}`}`;
-  const withWhy = (r: ScenarioRatio) => `${reading(r).why ?? ''}: ${withCi(r)}`;
+  const words = (r: ScenarioRatio) => verdictWords(r);
+  const by = (...wanted: RatioReading[]) =>
+    ratios.filter((r) => {
+      const v = words(r).verdict;
+      return wanted.includes(v.reading === 'wide' ? (v.direction === 'less' ? 'less' : 'more') : v.reading);
+    });
+  const figure = (r: ScenarioRatio) => (words(r).kind === 'no-interval' ? words(r).word : words(r).detail);
+  const withCosts = (r: ScenarioRatio) => `${figure(r)}${r.costs === undefined ? '' : `; ${r.costs}`}`;
   // Without any interval (too few runs) there is nothing to say where it pays: the figures alone.
-  if (by('no-interval').length === ratios.length) return `${lane}: worker over sync, no interval (too few runs): ${list(ratios, withCi)}`;
+  if (by('no-interval').length === ratios.length)
+    return `${lane}: worker vs sync, too few runs for an interval: ${list(ratios, withCosts)}`;
   const parts = [
-    // "Pays in no scenario" only where some scenario said otherwise: not when none could tell.
+    // "Faster in no scenario" only where some scenario said otherwise: not when none could tell.
     ...(by('more').length > 0
-      ? [`a worker pays in ${list(by('more'), withCi)}`]
-      : by('same').length + by('less').length > 0
-        ? ['a worker pays in no scenario']
+      ? [`faster with a worker in ${list(by('more'), withCosts)}`]
+      : by('same', 'less').length > 0
+        ? ['faster with a worker in no scenario']
         : []),
-    ...(by('same').length === 0 ? [] : [`no difference in ${list(by('same'), withCi)}`]),
-    ...(by('less').length === 0 ? [] : [`it costs in ${list(by('less'), withCi)}`]),
-    ...(by('inconclusive').length === 0 ? [] : [`inconclusive in ${list(by('inconclusive'), withWhy)}`]),
-    ...(by('no-interval').length === 0 ? [] : [`no interval in ${list(by('no-interval'), withCi)}`]),
+    ...(by('same').length === 0 ? [] : [`no gain in ${list(by('same'), withCosts)}`]),
+    ...(by('less').length === 0 ? [] : [`slower in ${list(by('less'), withCosts)}`]),
+    ...(by('inconclusive').length === 0 ? [] : [`could not tell in ${list(by('inconclusive'), withCosts)}`]),
+    ...(by('no-interval').length === 0 ? [] : [`too few runs for an interval in ${list(by('no-interval'), withCosts)}`]),
   ];
   return `${lane}: ${parts.join('; ')}`;
 }
@@ -176,6 +144,5 @@ export function loopFinding(lane: string, mode: string, readings: readonly LoopR
 /** What the findings' figures are, said once above them. */
 export const FINDINGS_LEGEND = {
   loop: "Ticks: the share of an idle loop's timer ticks that ran while the mode's calls were in hand (0 %: the calls held the loop; the loop check before the runs; it decides the verdict); lag p99: the server's event-loop lateness under load, against the sync cell's; where ticks say stayed and the lag is well below sync's, the calls held the loop in shorter pieces.",
-  worker:
-    'Worker over sync, requests/s: the ratio with its 95 % interval; "no difference" when the interval holds 1 and stays within ±10 %; "inconclusive" when it holds 1 but reaches further, is over 1.5x end to end, or a cell behind it shared the host, was invalid or failed.',
+  worker: 'Worker over sync, requests/s, read as:',
 } as const;

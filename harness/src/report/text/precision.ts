@@ -1,30 +1,24 @@
 /**
  * How sure the figures are, as text for every renderer: a paired ratio with its
- * interval ("1.05x (0.88 to 1.25, 6 pairs), no measurable difference"), a cell's precision
+ * interval's pairs ("6 pairs"), a cell's precision
  * ("±3.1 %"), the machine's speed over the run ("2 vCPUs, 1.1 to 1.9 cores' worth") and a cell's
  * notes on its machine.
  * Pure: formats what the report holds.
  */
-import { inconclusiveText, ratioVerdict } from '../ratio-verdict.ts';
 import type { CellResult, Summary } from '../../model/cell.ts';
 import type { Ratios } from '../../model/comparison.ts';
 import type { Environment, FirstTouch } from '../../model/environment.ts';
 import type { Parameters } from '../../model/parameters.ts';
-import { formatRatio, formatRps } from './formats.ts';
+import { formatRps } from './formats.ts';
 import { MIN_RUNS_FOR_INTERVAL } from '../../stats/stats.ts';
 
 /**
- * The throughput ratio from paired runs and its interval, as two pieces of a sentence ("1.05x",
- * "(0.88x to 1.25x over 6 pairs: no measurable difference)"), or undefined when the runs were not paired.
+ * How many paired rounds the throughput ratio and its interval rest on ("6 pairs"), or undefined
+ * when the runs were not paired; the verdict itself is worded by verdict-words.ts.
  */
-export function pairedRatioText(ratios: Ratios, doubt?: string): { ratio: string; interval: string } | undefined {
-  const ci = ratios.throughputCi95;
-  if (ci === undefined || ratios.pairedThroughput === undefined) return undefined;
-  const span = `${formatRatio(ci[0])} to ${formatRatio(ci[1])} over ${ratios.pairs ?? 0} pairs`;
-  const verdict = ratioVerdict(ratios.pairedThroughput, ci, doubt);
-  const reading =
-    verdict.reading === 'inconclusive' ? `: ${inconclusiveText(verdict)}` : verdict.reading === 'same' ? ': no measurable difference' : '';
-  return { ratio: formatRatio(ratios.pairedThroughput), interval: `(${span}${reading})` };
+export function pairedRatioText(ratios: Ratios): string | undefined {
+  if (ratios.throughputCi95 === undefined || ratios.pairedThroughput === undefined) return undefined;
+  return `${ratios.pairs ?? 0} pairs`;
 }
 
 /**

@@ -3,9 +3,10 @@
  * ("node: async handles 2.41x the requests/s of sync ...") and the overload sentence. Pure text,
  * shared by the Markdown, HTML and console reports.
  */
-import { cellRemarks, flagLabel, percent } from '../flags.ts';
+import { percent } from '../flags.ts';
 import { comparedCell } from '../lanes.ts';
 import { profileEvidence } from './profile.ts';
+import { cellNoteList } from './cell-notes.ts';
 import type { CellResult } from '../../model/cell.ts';
 import type { Comparison, Ratios } from '../../model/comparison.ts';
 import type { Report } from '../../model/report.ts';
@@ -13,29 +14,23 @@ import { measuredLagP99 } from '../loop-verdict.ts';
 import { reconciledLag } from './findings.ts';
 import { formatMs, formatRatio, formatRps } from './formats.ts';
 import { runtimeLabel } from './labels.ts';
-import { pairedRatioText, precisionNotes } from './precision.ts';
+import { pairedRatioText } from './precision.ts';
 import { costsText, modeCosts } from '../cpu-costs.ts';
 import { differentWork, notComparedText } from '../different-work.ts';
-import { cellsDoubt, inconclusiveText, ratioVerdict } from '../ratio-verdict.ts';
+import { cellsDoubt } from '../ratio-verdict.ts';
+import { bystanderWords, verdictWords } from './verdict-words.ts';
 
-/** What a reader must know before trusting the row: status first, then flags. */
+/** What a reader must know before trusting the row: status first, then flags (text/cell-notes.ts). */
 export function cellNotes(cell: CellResult): string {
-  const notes: string[] = [];
-  if (cell.status !== 'ok') notes.push(`✗ ${cell.status}${cell.reason === undefined ? '' : `: ${cell.reason}`}`);
-  for (const flag of cell.flags) notes.push(flagLabel(flag, cell));
-  notes.push(...cellRemarks(cell));
-  if (cell.fileCache === 'cold') notes.push('❄ cold cache');
-  notes.push(...precisionNotes(cell));
-  if (cell.crossCheck !== undefined)
-    notes.push(`wrk ${formatRps(cell.crossCheck.requestsPerSec)} req/s (autocannon at ${formatRatio(cell.crossCheck.ratio)})`);
-  if (cell.precision !== undefined && !cell.precision.met) {
-    notes.push(`⚠ CV target ${(cell.precision.targetCv * 100).toFixed(1)} % not met in ${cell.requestsPerSec.runs.length} runs`);
-  }
-  return notes.join(', ');
+  return cellNoteList(cell)
+    .map((n) => n.text)
+    .join(', ');
 }
 
+/** The tails beside the requests/s verdict: the load's p99 and what a bystander waits. */
 function ratioDetails(ratios: Ratios): string {
-  return `(p99 ${formatRatio(ratios.p99)}, probe p99 ${formatRatio(ratios.probeP99)})`;
+  const probe = ratios.probeP99 === null ? '' : `, a bystander ${bystanderWords(ratios.probeP99)}`;
+  return `(p99 ${formatRatio(ratios.p99)}${probe})`;
 }
 
 /** Cells a ratio was computed from that are not clean, so the sentence is not over-trusted. */
@@ -49,11 +44,11 @@ function caveat(cells: readonly (CellResult | undefined)[], paired = false): str
   return notes.length === 0 ? '' : `, read with care: ${notes.join(', ')}`;
 }
 
-/** Why a throughput ratio could not be computed, side by side: "async not measured, sync failed". */
+/** Why a throughput ratio could not be computed, side by side: "the async server failed, sync gave invalid answers". */
 function whyNotComparable(sides: readonly [string, CellResult | undefined][]): string {
   const problems = sides.flatMap(([name, cell]) => {
-    if (cell === undefined) return [`${name} not measured`];
-    if (cell.status !== 'ok') return [`${name} ${cell.status}`];
+    if (cell === undefined) return [];
+    if (cell.status !== 'ok') return [cellsDoubt([cell]) ?? `${name} ${cell.status}`];
     return cell.requestsPerSec.median === 0 ? [`${name} measured 0 req/s`] : [];
   });
   return problems.join(', ');
@@ -64,25 +59,22 @@ function ratioSentence(
   [over, overCell]: [string, CellResult | undefined],
   [base, baseCell]: [string, CellResult | undefined],
   ratios: Ratios,
-): string {
+): string | undefined {
   if (ratios.throughput === null) {
-    return `${runtime}: ${over} vs ${base} not comparable (${whyNotComparable([
+    // A mode the module does not have is not a finding: nothing is said of it.
+    if (overCell === undefined || baseCell === undefined) return undefined;
+    return `${runtime}: ${over} vs ${base}, requests/s: could not tell: ${whyNotComparable([
       [over, overCell],
       [base, baseCell],
-    ])})`;
+    ])}`;
   }
   const doubt = cellsDoubt([overCell, baseCell]);
-  const paired = pairedRatioText(ratios, doubt);
-  const verdict = ratioVerdict(ratios.pairedThroughput ?? ratios.throughput, ratios.throughputCi95, doubt);
-  if (verdict.reading === 'inconclusive') {
-    const span =
-      ratios.throughputCi95 === undefined ? '' : `, ${formatRatio(ratios.throughputCi95[0])} to ${formatRatio(ratios.throughputCi95[1])}`;
-    const figure = formatRatio(ratios.pairedThroughput ?? ratios.throughput);
-    return `${runtime}: ${over} vs ${base}, requests/s: ${inconclusiveText(verdict)} (${figure}${span}) ${ratioDetails(ratios)}`;
-  }
+  const paired = pairedRatioText(ratios);
+  const words = verdictWords({ ratio: ratios.pairedThroughput ?? ratios.throughput, ci: ratios.throughputCi95, doubt });
+  // A ratio the cells cannot carry is not quoted, nor what it would have said of the tails.
+  if (words.kind === 'no-data') return `${runtime}: ${over} vs ${base}, requests/s: ${words.text}`;
   const note = caveat([overCell, baseCell], paired !== undefined);
-  const figure = paired === undefined ? formatRatio(ratios.throughput) : paired.ratio;
-  return `${runtime}: ${over} handles ${figure} the requests/s of ${base}${paired === undefined ? '' : ` ${paired.interval}`} ${ratioDetails(ratios)}${note}`;
+  return `${runtime}: ${over} vs ${base}, requests/s: ${words.text}${paired === undefined ? '' : ` (${paired})`} ${ratioDetails(ratios)}${note}`;
 }
 
 /**
@@ -94,7 +86,8 @@ export function comparisonLines(report: Report, comparison: Comparison): string[
   const runtime = `${runtimeLabel(comparison)}${comparison.connections === undefined ? '' : ` @${comparison.connections} conns`}${comparison.query === undefined ? '' : ` at ${comparison.query}`}`;
   const lines: string[] = [];
   if (comparison.honoOverRaw !== undefined) {
-    lines.push(ratioSentence(runtime, ['Hono', cell('baseline')], ['the raw server', cell('raw')], comparison.honoOverRaw));
+    const line = ratioSentence(runtime, ['Hono', cell('baseline')], ['the raw server', cell('raw')], comparison.honoOverRaw);
+    if (line !== undefined) lines.push(line);
   }
   for (const [mode, ratios] of [
     ['async', comparison.asyncOverSync],
@@ -106,9 +99,11 @@ export function comparisonLines(report: Report, comparison: Comparison): string[
       lines.push(`${runtime}: ${mode} vs sync, ${notComparedText(different)} ${ratioDetails(ratios)}`);
       continue;
     }
+    const sentence = ratioSentence(runtime, [mode, cell(mode)], ['sync', cell('sync')], ratios);
+    if (sentence === undefined) continue;
     const costs = modeCosts(cell(mode), cell('sync'));
     const clause = costs === undefined ? '' : costsText(costs);
-    lines.push(`${ratioSentence(runtime, [mode, cell(mode)], ['sync', cell('sync')], ratios)}${clause === '' ? '' : `; ${clause}`}`);
+    lines.push(`${sentence}${clause === '' ? '' : `; ${clause}`}`);
   }
   for (const mode of ['async', 'worker'] as const) {
     const line = loopSentence(runtime, cell(mode), cell('sync'));

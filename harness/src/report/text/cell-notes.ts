@@ -1,0 +1,114 @@
+/**
+ * A cell's notes, each tagged with its kind, so a renderer can group them (the console lists each
+ * kind once under its table, with the cells it applies to, instead of repeating it per row) and
+ * a legend can list only the kinds a report uses. Pure.
+ */
+import type { CellResult } from '../../model/cell.ts';
+import { CLIENT_BOUND_CPU_PERCENT, UNSTABLE_CV } from '../../model/thresholds.ts';
+import { cellRemarks, flagLabel } from '../flags.ts';
+import { formatRatio, formatRps } from './formats.ts';
+import { precisionNotes } from './precision.ts';
+
+/** Each kind and the start of its note's text: the note's kind is the first whose prefix it has. */
+const KINDS = [
+  ['failed', '✗ failed'],
+  ['invalid', '✗ invalid'],
+  ['client-bound', '⚠ client-bound'],
+  ['unstable', '⚠ unstable'],
+  ['count-mismatch', '⚠ count-mismatch'],
+  ['latency-censored', '⚠ latency'],
+  ['overloaded', '⚠ overloaded'],
+  ['shared-host', '⚠ shared'],
+  ['page-faults', '⚠ page faults'],
+  ['cv-target', '⚠ CV target'],
+  ['unfair', '⚖ connections served unevenly'],
+  ['slow-runs', '🐢'],
+  ['machine-moved', '〰'],
+  ['cold-cache', '❄'],
+  ['cross-check', 'wrk '],
+] as const;
+
+export type NoteKind = (typeof KINDS)[number][0] | 'other';
+
+export interface CellNote {
+  kind: NoteKind;
+  text: string;
+}
+
+function kindOf(text: string): NoteKind {
+  return KINDS.find(([, prefix]) => text.startsWith(prefix))?.[0] ?? 'other';
+}
+
+/** What a reader must know before trusting the row: status first, then flags, each with its kind. */
+export function cellNoteList(cell: CellResult): CellNote[] {
+  const notes: string[] = [];
+  if (cell.status !== 'ok') notes.push(`✗ ${cell.status}${cell.reason === undefined ? '' : `: ${cell.reason}`}`);
+  for (const flag of cell.flags) notes.push(flagLabel(flag, cell));
+  notes.push(...cellRemarks(cell));
+  if (cell.fileCache === 'cold') notes.push('❄ cold cache');
+  notes.push(...precisionNotes(cell));
+  if (cell.crossCheck !== undefined)
+    notes.push(`wrk ${formatRps(cell.crossCheck.requestsPerSec)} req/s (autocannon at ${formatRatio(cell.crossCheck.ratio)})`);
+  if (cell.precision !== undefined && !cell.precision.met) {
+    notes.push(`⚠ CV target ${(cell.precision.targetCv * 100).toFixed(1)} % not met in ${cell.requestsPerSec.runs.length} runs`);
+  }
+  return notes.map((text) => ({ kind: kindOf(text), text }));
+}
+
+/** The kinds of note any of the cells carries. */
+export function noteKinds(cells: readonly CellResult[]): Set<NoteKind> {
+  return new Set(cells.flatMap((c) => cellNoteList(c).map((n) => n.kind)));
+}
+
+/** A note's own words once its kind's label is said: "⚠ unstable (CV 23 %)" -> "CV 23 %". */
+function detailOf(note: CellNote): string {
+  const prefix = KINDS.find(([kind]) => kind === note.kind)?.[1] ?? '';
+  const rest = note.text
+    .slice(prefix.length)
+    .trim()
+    .replace(/^[:≈]\s*/, '');
+  // "(CV 23 %)" loses its parentheses: the caller puts the detail in its own.
+  return rest.startsWith('(') && rest.endsWith(')') ? rest.slice(1, -1) : rest;
+}
+
+/** The label a group of notes goes under. */
+const GROUP_LABELS: Record<NoteKind, string> = {
+  failed: '✗ failed (the server died or hung)',
+  invalid: '✗ invalid (errors, non-2xx answers or a failed answer check)',
+  'client-bound': `⚠ client-bound (the load generator used ≥ ${CLIENT_BOUND_CPU_PERCENT} % of a core: the server may be faster than shown)`,
+  unstable: `⚠ unstable (requests/s varied between runs by more than ${UNSTABLE_CV * 100} % CV)`,
+  'count-mismatch': '⚠ count-mismatch (the server counted other requests than the client sent)',
+  'latency-censored': '⚠ latency censored (the latency figures cannot be told)',
+  overloaded: '⚠ overloaded (requests timed out; the figures are of the answered ones)',
+  'shared-host': '⚠ shared host (other processes used the CPU during runs)',
+  'page-faults': "⚠ page faults (a large share of the server's CPU went to faulting in fresh memory)",
+  'cv-target': '⚠ CV target not met',
+  unfair: '⚖ connections served unevenly',
+  'slow-runs': '🐢 runs on a slow machine left out',
+  'machine-moved': "〰 the machine's speed varied during some runs",
+  'cold-cache': '❄ cold cache',
+  'cross-check': 'wrk cross-check (autocannon against wrk)',
+  other: 'other notes',
+};
+
+export interface NoteGroup {
+  kind: NoteKind;
+  label: string;
+  /** "bun hello raw (CV 23 %)": each cell the kind applies to, with its own figure. */
+  cells: string[];
+}
+
+/** The cells' notes grouped by kind, in the order of KINDS; `name` says which cell a note is on. */
+export function groupNotes(cells: readonly CellResult[], name: (cell: CellResult) => string): NoteGroup[] {
+  const groups = new Map<NoteKind, string[]>();
+  for (const cell of cells)
+    for (const note of cellNoteList(cell)) {
+      const detail = detailOf(note);
+      groups.set(note.kind, [...(groups.get(note.kind) ?? []), `${name(cell)}${detail === '' ? '' : ` (${detail})`}`]);
+    }
+  const order: NoteKind[] = [...KINDS.map(([kind]) => kind), 'other'];
+  return order.flatMap((kind) => {
+    const mine = groups.get(kind);
+    return mine === undefined ? [] : [{ kind, label: GROUP_LABELS[kind], cells: mine }];
+  });
+}
