@@ -66,7 +66,7 @@ const INPUTS = {
   install: '',
   profile: 'false',
   // Three pairs of server processes of short runs: bench:ab's minimum for a verdict.
-  flags: '--runs 6 --max-runs 6 --duration 0.5 --warmup 0.1 --min-requests 0 --cross-check none',
+  flags: '--runs 6 --max-runs 6 --duration 0.4 --warmup 0 --min-requests 0 --cross-check none',
 };
 
 function pullRequest(head: string, name: string): Context {
