@@ -15,7 +15,7 @@ import { DEFAULT_LADDER, runStudy } from './browser/study.ts';
 import { makeRunDir, writeFileAtomic, writeJsonAtomic } from './model/run-files.ts';
 import { siteLines } from './site-kinds.ts';
 import { environment } from './system/environment.ts';
-import { REPO_ROOT } from './system/paths.ts';
+import { RESULTS_ROOT } from './system/paths.ts';
 
 async function main({ signal }: CommandContext): Promise<number> {
   const values = parseFlags(
@@ -40,7 +40,7 @@ async function main({ signal }: CommandContext): Promise<number> {
 
   // pnpm runs the script in harness/: a relative --out is taken from where the user typed it.
   const out = str('out');
-  const dir = out !== undefined ? typedPath(out) : makeRunDir(join(REPO_ROOT, 'data/results'), new Date(), 'browser-');
+  const dir = out !== undefined ? typedPath(out) : makeRunDir(RESULTS_ROOT, new Date(), 'browser-');
   const createdAt = new Date().toISOString();
   const env = environment();
   // A case can run for minutes: its browser is killed at once, the cases finished are kept.

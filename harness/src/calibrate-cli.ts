@@ -3,7 +3,7 @@
 // [--server-host [user@]host --server-dir DIR --server-bind ADDR --ssh-config FILE]`:
 // how close autocannon gets to wrk on this machine, and how fast bench:curve's open-loop generator
 // sends on schedule, as a table and calibration.json.
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { creatableDir, FlagError, nameList, numberFlag, parseFlags, typedPath, writableDir } from './cli/flags.ts';
 import { type CommandContext, runCommand } from './cli/command.ts';
 import type { ServerKind } from '@bench/app';
@@ -16,7 +16,7 @@ import { environment } from './system/environment.ts';
 import { makeRunDir, writeJsonAtomic } from './model/run-files.ts';
 import { siteLines } from './site-kinds.ts';
 import { RUNTIME_NAMES } from './servers/runtimes.ts';
-import { REPO_ROOT } from './system/paths.ts';
+import { REPO_ROOT, RESULTS_ROOT } from './system/paths.ts';
 import { stopAllServers } from './servers/server.ts';
 import { preflight, type RemoteSetup } from './remote/preflight.ts';
 import { REMOTE_FLAGS, remoteTarget, type RemoteTarget } from './servers/server-host.ts';
@@ -94,8 +94,7 @@ async function main({ signal }: CommandContext): Promise<number> {
   const { outDir, target: _target, openLoop: withOpenLoop, ...calibrateOptions } = options;
   // Made only now that the server host answered, and before measuring: a refused run leaves no
   // empty --out behind, and an interrupted calibration has its folder as bench's runs do.
-  const dir =
-    outDir === undefined ? makeRunDir(resolve(REPO_ROOT, 'data/results'), new Date(), 'calibration-') : writableDir('out', outDir);
+  const dir = outDir === undefined ? makeRunDir(RESULTS_ROOT, new Date(), 'calibration-') : writableDir('out', outDir);
   const generator = withOpenLoop ? new Generator() : undefined;
   const openLoop: OpenLoopStep | undefined =
     generator === undefined

@@ -3,7 +3,7 @@
 // the latency target (--slo-ms) and the knee. Writes report.json (a `curves` section), report.md
 // and report.html to a results folder; each finished curve is on disk at once.
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { loadManifest } from '@bench/app';
 import { creatableDir, typedPath, writableDir } from './cli/flags.ts';
 import { type CommandContext, runCommand } from './cli/command.ts';
@@ -26,7 +26,7 @@ import { environment } from './system/environment.ts';
 import { tasksetAvailable } from './system/pinning.ts';
 import { startSpeedSampler } from './system/speed-sampler.ts';
 import { fdWarning } from './system/fd-limit.ts';
-import { REPO_ROOT } from './system/paths.ts';
+import { RESULTS_ROOT } from './system/paths.ts';
 import { assertSomeRuntime, movePath, preflight, type RemoteSetup } from './remote/preflight.ts';
 import { startRemoteServer } from './remote/remote-server.ts';
 import { measureNetwork, networkLine } from './remote/rtt.ts';
@@ -67,8 +67,7 @@ async function main({ signal }: CommandContext): Promise<number> {
   if (remote === undefined && !(plan.dataDir !== undefined && existsSync(join(plan.dataDir, 'manifest.json'))))
     ensureDataFiles(plan.dataDir ?? DEFAULT_DATA_DIR, undefined, undefined, log);
   // Made only now that the server host answered: a refused run leaves no empty --out behind.
-  const dir =
-    plan.outDir === undefined ? makeRunDir(resolve(REPO_ROOT, 'data/results'), new Date(), 'curve-') : writableDir('out', plan.outDir);
+  const dir = plan.outDir === undefined ? makeRunDir(RESULTS_ROOT, new Date(), 'curve-') : writableDir('out', plan.outDir);
   const cells = cellsFor(plan.scenarios, plan.modes);
   // Answers are checked here against the manifest: another host's goes beside the results.
   const checkDir = remote?.manifest === undefined ? (plan.dataDir ?? DEFAULT_DATA_DIR) : join(dir, 'server-data');

@@ -13,7 +13,7 @@ import { RUNTIME_NAMES } from './servers/runtimes.ts';
 import { stopAllServers } from './servers/server.ts';
 import { DEFAULT_DATA_DIR, ensureDataFiles } from './system/data-files.ts';
 import { autocannonVersion, environment } from './system/environment.ts';
-import { REPO_ROOT } from './system/paths.ts';
+import { REPO_ROOT, RESULTS_ROOT } from './system/paths.ts';
 import { REMOTE_FLAGS } from './servers/server-host.ts';
 import { probeAb } from './seeds/apache-bench.ts';
 import { CLAIMS, type ClaimId } from './seeds/claims.ts';
@@ -65,7 +65,7 @@ async function main({ signal }: CommandContext): Promise<number> {
   // BENCH_AB_BIN: another ab build, or (in the tests) a missing one.
   const abBinary = process.env.BENCH_AB_BIN || 'ab';
   const ab = probeAb(abBinary);
-  const dir = options.outDir ?? makeRunDir(resolve(REPO_ROOT, 'data/results'), new Date(), 'seeds-');
+  const dir = options.outDir ?? makeRunDir(RESULTS_ROOT, new Date(), 'seeds-');
   const report: SeedsReport = {
     kind: 'seeds',
     schemaVersion: 1,

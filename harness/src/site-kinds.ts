@@ -9,7 +9,7 @@ import { loadChartAssets, type ChartAssets } from './report/render/html-assets.t
 import type { Report } from './model/report.ts';
 import { writeSite, siteMarkdownOf, type BuiltSite, type SiteMarkdown } from './report/site.ts';
 import type { SiteKind } from './report/site-model.ts';
-import { REPO_ROOT } from './system/paths.ts';
+import { RESULTS_ROOT } from './system/paths.ts';
 import { browserSection, isBrowserReport, type BrowserReport } from './browser/browser-section.ts';
 import { calibrateSection, isCalibration } from './calibrate/calibrate-section.ts';
 import type { CalibrationResult } from './calibrate/calibration-math.ts';
@@ -32,7 +32,7 @@ export function judgedAgain(report: Report): Report {
   return keepsRunDetails(report) ? withFeatures(report, abFeatures) : report;
 }
 
-export const RESULTS_ROOT = resolve(REPO_ROOT, 'data/results');
+export { RESULTS_ROOT };
 export const SITE_DIR = resolve(RESULTS_ROOT, 'site');
 
 /** Chart.js is read once per site build, and only when a page with charts is drawn. */

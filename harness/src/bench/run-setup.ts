@@ -22,7 +22,7 @@ import { DEFAULT_DATA_DIR, ensureDataFiles, primeFiles } from '../system/data-fi
 import { environment } from '../system/environment.ts';
 import { cellMachineMoved, samplerMove } from '../system/host-speed.ts';
 import { coldCacheSupport, residentFraction, type ColdCacheSupport } from '../system/page-cache.ts';
-import { REPO_ROOT } from '../system/paths.ts';
+import { RESULTS_ROOT } from '../system/paths.ts';
 import { pinSelf, planPinning, tasksetAvailable, type Pinning } from '../system/pinning.ts';
 import { startSpeedSampler, type SpeedSampler } from '../system/speed-sampler.ts';
 import type { RuntimeSpec } from '../servers/runtimes.ts';
@@ -32,7 +32,7 @@ import { checkBefore, checkTwice, referenceLoop, roundReference, withAfter } fro
 import { reportParameters } from './settings.ts';
 import { sizedCells } from './sweep-plan.ts';
 
-export const DEFAULT_RESULTS_ROOT = resolve(REPO_ROOT, 'data/results');
+export const DEFAULT_RESULTS_ROOT = RESULTS_ROOT;
 
 /** How every server of the run starts on this host, before a lane adds its own. */
 export interface ServerSettings {

@@ -5,6 +5,16 @@ import { fileURLToPath } from 'node:url';
 export const REPO_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../../..');
 
 /**
+ * Where a run is written without --out: data/results in a checkout. The installed command
+ * (bin/sync-async-bench.mjs) runs from inside node_modules, so it sets BENCH_RESULTS_ROOT to the
+ * user's own folder (./bench-results) instead.
+ */
+export const RESULTS_ROOT =
+  process.env.BENCH_RESULTS_ROOT === undefined || process.env.BENCH_RESULTS_ROOT === ''
+    ? resolve(REPO_ROOT, 'data/results')
+    : resolve(process.env.BENCH_RESULTS_ROOT);
+
+/**
  * A file as a report names it: from the repository's root when it lies inside it (a module under
  * docs/examples reads the same from every checkout), else as given: a user's own file is theirs.
  */
