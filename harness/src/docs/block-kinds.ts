@@ -89,11 +89,15 @@ function runLine(
  */
 function setsLine(reports: readonly Report[]): string {
   const times = reports.map((r) => r.createdAt).sort();
-  const machines = [...new Set(reports.map((r) => `${r.environment.cpu.model} × ${r.environment.cpu.count}`))];
-  const lanes = reports.flatMap((r) => r.runtimes);
+  // A report that does not say where it ran adds no machine, rather than an unknown one.
+  const machines = [
+    ...new Set(reports.flatMap((r) => (r.environment === undefined ? [] : [`${r.environment.cpu.model} × ${r.environment.cpu.count}`]))),
+  ];
+  const lanes = reports.flatMap((r) => r.runtimes ?? []);
   const versions = [...new Set(lanes.filter((l) => l.status === 'ok').map((l) => `${l.name} ${l.version ?? ''}`.trim()))];
   const span = times.length === 0 ? '' : ` from ${formatDate(times[0] ?? '')} to ${formatDate(times.at(-1) ?? '')}`;
-  return `${reports.length} runs${span} on ${machines.join(', ')}; ${versions.join(', ')}.${sampleConditions(lanes, undefined)}`;
+  const where = machines.length === 0 ? '' : ` on ${machines.join(', ')}`;
+  return `${reports.length} runs${span}${where}${versions.length === 0 ? '' : `; ${versions.join(', ')}`}.${sampleConditions(lanes, undefined)}`;
 }
 
 /** What `docs:results --take --note` recorded beside a sample (the machine's load, say). */
