@@ -5,7 +5,7 @@
 import { readFileSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { ratioLines, staleCurrent, unsupportedFigures } from '../src/docs/prose-figures.ts';
+import { ratioLines, sharedHostClaims, staleCurrent, unsupportedFigures } from '../src/docs/prose-figures.ts';
 import { docFiles } from '../src/docs/refresh.ts';
 import { pinnedVersions, sampleConditions } from '../src/docs/sample-conditions.ts';
 import { REPO_ROOT } from '../src/system/paths.ts';
@@ -25,7 +25,9 @@ describe('a figure in prose against the blocks on its page', () => {
 
   it('flags times and rates the block contradicts, and passes the ones it shows', () => {
     const prose = 'bcrypt cost 10 takes about 55 ms a hash, fib(28) 1.7 to 2.5 ms (393 to 584 req/s sync); sleep/sync 49.0 req/s';
-    const body = '| hash | sync | 64 to 69 ms a request |\n| fib | sync | 164–278 req/s |\n| sleep | sync | 49.0 ± 0.1 |';
+    // The 55 of a commit's hex is not a figure.
+    const body =
+      'commit 9f95e45ffeddb62c4b3075a837b34c55b6249\n| hash | sync | 64 to 69 ms a request |\n| fib | sync | 164–278 req/s |\n| sleep | sync | 49.0 ± 0.1 |';
     expect(figures(page(prose, body))).toEqual(['55 ms', '1.7 to 2.5 ms', '393 to 584 req/s']);
   });
 
@@ -57,6 +59,16 @@ describe('a figure in prose against the blocks on its page', () => {
   it('counts the prose lines that carry a ratio, an explanation among them, and none of a block', () => {
     const markdown = page('line one: ~2x at most\nline two: none\nline three: 1.5x', '| 9.9x | 1.2x |');
     expect(ratioLines(markdown).map((l) => l.line)).toEqual([3, 5]);
+  });
+});
+
+describe('a run said to share its host', () => {
+  it('flags prose that puts other work beside a run whose every block says no cell shared the host', () => {
+    const prose = '(auto: 2 on the 2-vCPU guest it ran on, with other jobs beside it, as its run line says)';
+    const alone = 'Measured 2026-11-27 04:03 UTC. No cell shared the host with other processes.';
+    expect(sharedHostClaims(page(prose, alone)).map((l) => l.line)).toEqual([3]);
+    expect(sharedHostClaims(page(prose, 'Measured 2026-11-27. 3 cells shared the host with other processes.'))).toEqual([]);
+    expect(sharedHostClaims(page('the run line says whether anything shared it', alone))).toEqual([]);
   });
 });
 
@@ -135,6 +147,11 @@ describe('README.md and docs/*.md', () => {
     const found = files.flatMap((file) =>
       staleCurrent(read(file), pins).map((s) => `${file.slice(REPO_ROOT.length + 1)}:${s.line}: ${s.text}`),
     );
+    expect(found).toEqual([]);
+  });
+
+  it('no prose puts other work beside a run whose blocks say it had the host alone', () => {
+    const found = files.flatMap((file) => sharedHostClaims(read(file)).map((l) => `${file.slice(REPO_ROOT.length + 1)}:${l.line}`));
     expect(found).toEqual([]);
   });
 

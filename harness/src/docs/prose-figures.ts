@@ -75,7 +75,9 @@ const escapeRegExp = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
 /** Whether the blocks show this figure: its number as a token, a range's two ends close together in order. */
 export function shownIn(figure: Figure, blocks: string): boolean {
-  const token = (n: string) => String.raw`(?<![\d.,])${escapeRegExp(n)}(?![\d]|[.,]\d)`;
+  // A number on its own: not part of a longer number, a decimal or a word (a commit's hex), but
+  // it may carry its ratio's x.
+  const token = (n: string) => String.raw`(?<![\w.,])${escapeRegExp(n)}(?![\d]|[.,]\d|[a-wyzA-Z_])`;
   const re = new RegExp(figure.numbers.map(token).join(String.raw`[^\d\n]{1,14}`));
   return re.test(blocks);
 }
@@ -138,4 +140,16 @@ export function staleCurrent(markdown: string, pins: Pins): { line: number; text
     }
   }
   return out;
+}
+
+/**
+ * Prose that says a run had other work beside it on a page whose every block says no cell shared
+ * the host ("with other jobs beside it, as its run line says" beside "No cell shared the host").
+ */
+export function sharedHostClaims(markdown: string): ProseLine[] {
+  const blocks = findBlocks(markdown);
+  if (blocks.length === 0 || !blocks.every((b) => /No cell shared the host/.test(b.body))) return [];
+  return proseLines(markdown).filter(({ text }) =>
+    /\b(?:other|others')\s+(?:jobs|work|builds|tests|processes)\b[^.]*\bbeside\b/i.test(text),
+  );
 }
