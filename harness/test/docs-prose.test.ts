@@ -114,7 +114,8 @@ describe("a sample's conditions beside its figures", () => {
     expect(text).toMatch(/^ A --quick run/);
     expect(text).toContain(`Not the versions pinned now: node 24.21.0 (pinned ${pinned.node}).`);
     expect(text).not.toContain('22.23.3');
-    expect(sampleConditions(lanes.slice(1, 2), { quick: false })).toBe('');
+    expect(sampleConditions(lanes.slice(1, 2), { quick: false })).toBe(' The full plan, not --quick.');
+    expect(sampleConditions(lanes.slice(1, 2))).toBe('');
   });
 
   it('says nothing of versions in an A/B of runtimes, whose sides differ on purpose', () => {

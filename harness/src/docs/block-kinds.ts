@@ -212,7 +212,9 @@ function benchReport(report: Report, params: Record<string, string>): string {
 function seeds(report: unknown): string {
   // The renderer's own title and header lines stay: they name the run (date, machine, commit).
   const r = report as SeedsReport;
-  const note = `${sampleConditions(r.runtimes, r.parameters)}${sampleNote(report)}`;
+  // The renderer's header names the machine and the date; the servers' versions go beside it.
+  const lanes = r.runtimes.map((l) => `${l.name} ${l.status === 'ok' ? (l.version ?? '') : l.status}`.trim()).join(', ');
+  const note = `${lanes === '' ? '' : ` Servers: ${lanes}.`}${sampleConditions(r.runtimes, r.parameters)}${sampleNote(report)}`;
   return `${renderSeedsMarkdown(r).replace(/^# Claims checked\n\n/, '')}${note === '' ? '' : `\n${note.trim()}`}`;
 }
 
