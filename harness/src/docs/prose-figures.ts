@@ -3,7 +3,7 @@
  * (`1.48x`, `1.15–1.90x`), a time (`55 ms`) or a rate (`393 to 584 req/s`) written by hand must be
  * one its page's blocks show, or it goes stale the day the sample is re-measured. An explanation
  * is marked as one (`~2x`, `≤ 100 ms`: a bound, not a measurement) and is not held. Pure: the docs
- * test and `docs:results --check` read pages through these.
+ * test (harness/test/docs-prose.test.ts) reads pages through these.
  */
 import { findBlocks } from './result-blocks.ts';
 import type { Pins } from './sample-conditions.ts';
