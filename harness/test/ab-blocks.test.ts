@@ -181,7 +181,14 @@ describe('the ab-promise block', () => {
           writeFileSync(join(root, 'ab', set, folder, 'report.json'), JSON.stringify(report));
         }
       mkdirSync(join(root, 'ab', 'empty'));
-      expect(renderBlock({ kind: 'ab-promise', params: { source: 'ab/', sets: 'one,two' } }, root)).toBe(abPromiseBlock(sets));
+      // What the sets ran on (how many runs, from when to when, machines and versions), then the table.
+      const [caption, blank, ...table] = renderBlock({ kind: 'ab-promise', params: { source: 'ab/', sets: 'one,two' } }, root).split('\n');
+      expect(table.join('\n')).toBe(abPromiseBlock(sets));
+      expect(blank).toBe('');
+      const runs = sets.flatMap((s) => s.pairs);
+      expect(caption).toMatch(
+        new RegExp(`^${runs.length} runs from \\d{4}-\\d{2}-\\d{2} \\d{2}:\\d{2} UTC to \\d{4}-\\d{2}-\\d{2} \\d{2}:\\d{2} UTC`),
+      );
       expect(() => renderBlock({ kind: 'ab-promise', params: { source: 'ab/', sets: 'one,empty' } }, root)).toThrow(
         'sets: empty holds no <pair>/report.json',
       );

@@ -2,11 +2,13 @@
 // one a block on the same page shows (or be marked as an explanation: ~2x, ≤ 100 ms), no page
 // calls a runtime version current or pinned that is not the pin, and the pages stay readable
 // in one sitting (sizes, and few hand-written ratios at all).
-import { readFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { ratioLines, staleCurrent, unsupportedFigures } from '../src/docs/prose-figures.ts';
+import { ratioLines, sharedHostClaims, staleCurrent, unsupportedFigures } from '../src/docs/prose-figures.ts';
 import { docFiles } from '../src/docs/refresh.ts';
+import { everySampleClaims } from '../src/docs/sample-claims.ts';
 import { pinnedVersions, sampleConditions } from '../src/docs/sample-conditions.ts';
 import { REPO_ROOT } from '../src/system/paths.ts';
 
@@ -25,7 +27,9 @@ describe('a figure in prose against the blocks on its page', () => {
 
   it('flags times and rates the block contradicts, and passes the ones it shows', () => {
     const prose = 'bcrypt cost 10 takes about 55 ms a hash, fib(28) 1.7 to 2.5 ms (393 to 584 req/s sync); sleep/sync 49.0 req/s';
-    const body = '| hash | sync | 64 to 69 ms a request |\n| fib | sync | 164–278 req/s |\n| sleep | sync | 49.0 ± 0.1 |';
+    // The 55 of a commit's hex is not a figure.
+    const body =
+      'commit 9f95e45ffeddb62c4b3075a837b34c55b6249\n| hash | sync | 64 to 69 ms a request |\n| fib | sync | 164–278 req/s |\n| sleep | sync | 49.0 ± 0.1 |';
     expect(figures(page(prose, body))).toEqual(['55 ms', '1.7 to 2.5 ms', '393 to 584 req/s']);
   });
 
@@ -57,6 +61,63 @@ describe('a figure in prose against the blocks on its page', () => {
   it('counts the prose lines that carry a ratio, an explanation among them, and none of a block', () => {
     const markdown = page('line one: ~2x at most\nline two: none\nline three: 1.5x', '| 9.9x | 1.2x |');
     expect(ratioLines(markdown).map((l) => l.line)).toEqual([3, 5]);
+  });
+});
+
+describe('a run said to share its host', () => {
+  it('flags prose that puts other work beside a run whose every block says no cell shared the host', () => {
+    const prose = '(auto: 2 on the 2-vCPU guest it ran on, with other jobs beside it, as its run line says)';
+    const alone = 'Measured 2026-11-27 04:03 UTC. No cell shared the host with other processes.';
+    expect(sharedHostClaims(page(prose, alone)).map((l) => l.line)).toEqual([3]);
+    expect(sharedHostClaims(page(prose, 'Measured 2026-11-27. 3 cells shared the host with other processes.'))).toEqual([]);
+    expect(sharedHostClaims(page('the run line says whether anything shared it', alone))).toEqual([]);
+  });
+});
+
+describe('a sentence about every sample on a page', () => {
+  const claim = 'Every sample on this page ran on one 2-vCPU KVM guest (AMD EPYC, Debian 12) with Node 26.12.1 servers.';
+  const sample = (cpu: string, node: string) => ({
+    environment: { cpu: { model: cpu, count: 2 } },
+    runtimes: [
+      { name: 'node', version: node, status: 'ok' },
+      { name: 'node', label: 'node@22', version: '22.23.3', status: 'ok' },
+    ],
+  });
+  const withSamples = (files: Record<string, unknown>, check: (root: string) => void) => {
+    const root = mkdtempSync(join(tmpdir(), 'docs-claims-'));
+    try {
+      for (const [file, json] of Object.entries(files)) {
+        mkdirSync(join(root, file, '..'), { recursive: true });
+        writeFileSync(join(root, file), JSON.stringify(json));
+      }
+      check(root);
+    } finally {
+      rmSync(root, { recursive: true, force: true });
+    }
+  };
+  const marker = (source: string) => `<!-- results:run-line source=${source} -->\nx\n<!-- /results -->`;
+
+  it('holds when every sample its blocks read records that machine and version', () => {
+    withSamples({ 'a/report.json': sample('AMD EPYC 7763', '26.12.1'), 'b/report.json': sample('AMD EPYC', '26.12.1') }, (root) => {
+      expect(everySampleClaims(`${claim}\n\n${marker('a/report.json')}\n${marker('b/report.json')}\n`, root)).toEqual([]);
+    });
+  });
+
+  it('fails on a sample from another machine or Node, and on one that records neither (an A/A comparison)', () => {
+    const files = {
+      'a/report.json': sample('AMD EPYC', '26.12.1'),
+      's/report.json': sample('Intel(R) Xeon(R)', '24.21.0'),
+      'p.json': { cells: [] },
+    };
+    withSamples(files, (root) => {
+      const page = `${claim}\n\n${marker('a/report.json')}\n${marker('s/report.json')}\n${marker('p.json')}\n`;
+      expect(everySampleClaims(page, root).flatMap((c) => c.against)).toEqual([
+        's/report.json: Intel(R) Xeon(R), not AMD EPYC',
+        's/report.json: node 24.21.0, not 26.12.1',
+        'p.json: records no machine, not AMD EPYC',
+        'p.json: records no node, not 26.12.1',
+      ]);
+    });
   });
 });
 
@@ -102,7 +163,8 @@ describe("a sample's conditions beside its figures", () => {
     expect(text).toMatch(/^ A --quick run/);
     expect(text).toContain(`Not the versions pinned now: node 24.21.0 (pinned ${pinned.node}).`);
     expect(text).not.toContain('22.23.3');
-    expect(sampleConditions(lanes.slice(1, 2), { quick: false })).toBe('');
+    expect(sampleConditions(lanes.slice(1, 2), { quick: false })).toBe(' The full plan, not --quick.');
+    expect(sampleConditions(lanes.slice(1, 2))).toBe('');
   });
 
   it('says nothing of versions in an A/B of runtimes, whose sides differ on purpose', () => {
@@ -134,6 +196,20 @@ describe('README.md and docs/*.md', () => {
     const pins = pinnedVersions();
     const found = files.flatMap((file) =>
       staleCurrent(read(file), pins).map((s) => `${file.slice(REPO_ROOT.length + 1)}:${s.line}: ${s.text}`),
+    );
+    expect(found).toEqual([]);
+  });
+
+  it('no prose puts other work beside a run whose blocks say it had the host alone', () => {
+    const found = files.flatMap((file) => sharedHostClaims(read(file)).map((l) => `${file.slice(REPO_ROOT.length + 1)}:${l.line}`));
+    expect(found).toEqual([]);
+  });
+
+  // README.md is being rewritten elsewhere: its "every sample ran on AMD EPYC with Node 26.12.1"
+  // sentence is held by the unit test above; the pages are held here.
+  it('no page speaks for every sample with a machine or version some sample does not record', () => {
+    const found = pages.flatMap((file) =>
+      everySampleClaims(read(file), REPO_ROOT).map((c) => `${file.slice(REPO_ROOT.length + 1)}:${c.line}: ${c.against.join('; ')}`),
     );
     expect(found).toEqual([]);
   });

@@ -91,11 +91,15 @@ function runLine(
  */
 function setsLine(reports: readonly Report[]): string {
   const times = reports.map((r) => r.createdAt).sort();
-  const machines = [...new Set(reports.map((r) => `${r.environment.cpu.model} × ${r.environment.cpu.count}`))];
-  const lanes = reports.flatMap((r) => r.runtimes);
+  // A report that does not say where it ran adds no machine, rather than an unknown one.
+  const machines = [
+    ...new Set(reports.flatMap((r) => (r.environment === undefined ? [] : [`${r.environment.cpu.model} × ${r.environment.cpu.count}`]))),
+  ];
+  const lanes = reports.flatMap((r) => r.runtimes ?? []);
   const versions = [...new Set(lanes.filter((l) => l.status === 'ok').map((l) => `${l.name} ${l.version ?? ''}`.trim()))];
   const span = times.length === 0 ? '' : ` from ${formatDate(times[0] ?? '')} to ${formatDate(times.at(-1) ?? '')}`;
-  return `${reports.length} runs${span} on ${machines.join(', ')}; ${versions.join(', ')}.${sampleConditions(lanes, undefined)}`;
+  const where = machines.length === 0 ? '' : ` on ${machines.join(', ')}`;
+  return `${reports.length} runs${span}${where}${versions.length === 0 ? '' : `; ${versions.join(', ')}`}.${sampleConditions(lanes, undefined)}`;
 }
 
 /** What `docs:results --take --note` recorded beside a sample (the machine's load, say). */
@@ -215,7 +219,9 @@ function benchReport(report: Report, params: Record<string, string>): string {
 function seeds(report: unknown): string {
   // The renderer's own title and header lines stay: they name the run (date, machine, commit).
   const r = report as SeedsReport;
-  const note = `${sampleConditions(r.runtimes, r.parameters)}${sampleNote(report)}`;
+  // The renderer's header names the machine and the date; the servers' versions go beside it.
+  const lanes = r.runtimes.map((l) => `${l.name} ${l.status === 'ok' ? (l.version ?? '') : l.status}`.trim()).join(', ');
+  const note = `${lanes === '' ? '' : ` Servers: ${lanes}.`}${sampleConditions(r.runtimes, r.parameters)}${sampleNote(report)}`;
   return `${renderSeedsMarkdown(r).replace(/^# Claims checked\n\n/, '')}${note === '' ? '' : `\n${note.trim()}`}`;
 }
 

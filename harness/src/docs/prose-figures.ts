@@ -3,7 +3,7 @@
  * (`1.48x`, `1.15–1.90x`), a time (`55 ms`) or a rate (`393 to 584 req/s`) written by hand must be
  * one its page's blocks show, or it goes stale the day the sample is re-measured. An explanation
  * is marked as one (`~2x`, `≤ 100 ms`: a bound, not a measurement) and is not held. Pure: the docs
- * test and `docs:results --check` read pages through these.
+ * test (harness/test/docs-prose.test.ts) reads pages through these.
  */
 import { findBlocks } from './result-blocks.ts';
 import type { Pins } from './sample-conditions.ts';
@@ -75,7 +75,9 @@ const escapeRegExp = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
 /** Whether the blocks show this figure: its number as a token, a range's two ends close together in order. */
 export function shownIn(figure: Figure, blocks: string): boolean {
-  const token = (n: string) => String.raw`(?<![\d.,])${escapeRegExp(n)}(?![\d]|[.,]\d)`;
+  // A number on its own: not part of a longer number, a decimal or a word (a commit's hex), but
+  // it may carry its ratio's x.
+  const token = (n: string) => String.raw`(?<![\w.,])${escapeRegExp(n)}(?![\d]|[.,]\d|[a-wyzA-Z_])`;
   const re = new RegExp(figure.numbers.map(token).join(String.raw`[^\d\n]{1,14}`));
   return re.test(blocks);
 }
@@ -107,15 +109,29 @@ export function ratioLines(markdown: string): ProseLine[] {
  */
 export function staleCurrent(markdown: string, pins: Pins): { line: number; text: string }[] {
   const out: { line: number; text: string }[] = [];
-  const lines = proseLines(markdown);
-  // Sentences may span lines: join each paragraph, remembering where each line starts.
-  const paragraphs: { line: number; text: string }[][] = [[]];
-  for (const l of lines) {
-    const last = paragraphs.at(-1) ?? [];
-    const previous = last.at(-1);
+  for (const { line, text: sentence } of proseSentences(markdown)) {
+    if (!/\b(current|currently|pinned|default|today's|latest|now)\b/i.test(sentence)) continue;
+    for (const m of sentence.matchAll(RUNTIME_VERSION)) {
+      const runtime = (m[1] ?? '').toLowerCase() as keyof Pins;
+      const pin = pins[runtime];
+      if (m[2] !== pin && !sentence.includes(pin)) out.push({ line, text: m[0] });
+    }
+  }
+  return out;
+}
+
+/** "Node 24.21.0", "node@22.23.3": a runtime named with an exact version. */
+export const RUNTIME_VERSION = /\b(node|bun|deno)(?:\.js)?[\s@]+v?(\d+\.\d+\.\d+)/gi;
+
+/** The prose's sentences, each with the line it starts on; a sentence may span lines of a paragraph. */
+export function proseSentences(markdown: string): ProseLine[] {
+  const paragraphs: ProseLine[][] = [[]];
+  for (const l of proseLines(markdown)) {
+    const previous = paragraphs.at(-1)?.at(-1);
     if (l.text.trim() === '' || (previous !== undefined && previous.line !== l.line - 1)) paragraphs.push([]);
     if (l.text.trim() !== '') paragraphs.at(-1)?.push(l);
   }
+  const sentences: ProseLine[] = [];
   for (const paragraph of paragraphs) {
     const text = paragraph.map((l) => l.text).join(' ');
     const starts: number[] = [];
@@ -124,18 +140,24 @@ export function staleCurrent(markdown: string, pins: Pins): { line: number; text
       starts.push(start);
       start += l.text.length + 1;
     }
-    const lineAt = (offset: number) => paragraph[starts.findLastIndex((s) => s <= offset)]?.line ?? 0;
     let at = 0;
     for (const sentence of text.split(/(?<=[.;:!?])\s+(?=[A-Z(])/)) {
       const from = text.indexOf(sentence, at);
       at = from + sentence.length;
-      if (!/\b(current|currently|pinned|default|today's|latest|now)\b/i.test(sentence)) continue;
-      for (const m of sentence.matchAll(/\b(node|bun|deno)(?:\.js)?[\s@]+v?(\d+\.\d+\.\d+)/gi)) {
-        const runtime = (m[1] ?? '').toLowerCase() as keyof Pins;
-        const pin = pins[runtime];
-        if (m[2] !== pin && !sentence.includes(pin)) out.push({ line: lineAt(from + (m.index ?? 0)), text: m[0] });
-      }
+      sentences.push({ line: paragraph[starts.findLastIndex((s) => s <= from)]?.line ?? 0, text: sentence });
     }
   }
-  return out;
+  return sentences;
+}
+
+/**
+ * Prose that says a run had other work beside it on a page whose every block says no cell shared
+ * the host ("with other jobs beside it, as its run line says" beside "No cell shared the host").
+ */
+export function sharedHostClaims(markdown: string): ProseLine[] {
+  const blocks = findBlocks(markdown);
+  if (blocks.length === 0 || !blocks.every((b) => /No cell shared the host/.test(b.body))) return [];
+  return proseLines(markdown).filter(({ text }) =>
+    /\b(?:other|others')\s+(?:jobs|work|builds|tests|processes)\b[^.]*\bbeside\b/i.test(text),
+  );
 }

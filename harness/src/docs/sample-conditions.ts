@@ -36,8 +36,8 @@ type Lane = { name: string; label?: string; version?: string; status: string };
 let cached: Pins | undefined;
 
 /**
- * " A --quick run." and " Not the versions pinned now: node 24.21.0 (pinned 26.12.1)." as they
- * apply, else "". A lane asked for by version (`node@24`) or an A/B of runtimes is meant to differ
+ * " A --quick run." (or " The full plan, not --quick." where the report says so) and " Not the
+ * versions pinned now: node 24.21.0 (pinned 26.12.1)." as they apply, else "". A lane asked for by version (`node@24`) or an A/B of runtimes is meant to differ
  * from the pin, and is not named.
  */
 export function sampleConditions(lanes: readonly Lane[], parameters?: { quick?: boolean; ab?: { a?: { runtime?: unknown } } }): string {
@@ -57,7 +57,13 @@ export function sampleConditions(lanes: readonly Lane[], parameters?: { quick?: 
         );
       });
   const unique = [...new Map(off.map((lane) => [`${lane.name} ${lane.version}`, lane])).values()];
-  const quick = parameters?.quick === true ? ' A --quick run: shapes to read, not figures to quote.' : '';
+  // Said either way where the report records it; a bench report does not, and its run lengths say it.
+  const quick =
+    parameters?.quick === true
+      ? ' A --quick run: shapes to read, not figures to quote.'
+      : parameters?.quick === false
+        ? ' The full plan, not --quick.'
+        : '';
   const pinned =
     unique.length === 0
       ? ''
