@@ -5,7 +5,7 @@
 import type { BenchOptions } from './bench/bench.ts';
 import { runBench } from './bench/bench.ts';
 import type { LaneSpec } from './bench/lanes.ts';
-import type { Plan } from './bench/plan.ts';
+import { type Plan, planCells } from './bench/plan.ts';
 import { createProgress } from './bench/progress.ts';
 import { DEFAULT_RESULTS_ROOT } from './bench/run-setup.ts';
 import { keepUnfinishedGroup } from './bench/schedule.ts';
@@ -61,6 +61,7 @@ export function runBenchCommand<P extends Planned>(command: BenchCommand<P>): vo
       lines: progressLines,
       signal: context.signal,
       lanes: planned.lanes,
+      cells: planCells(plan),
       runDir,
       ...planned.run,
     });

@@ -11,11 +11,11 @@ import { closeRun, measureRoundTrip, recordMachineSpeed, setUpRun, type SetupOpt
 
 export interface BenchOptions extends SetupOptions, Omit<RoundsOptions, 'clock'> {
   /**
-   * What is measured against what, before --processes multiplies it (bench-cli resolves
-   * plan.versions before anything starts, so an unknown version exits 2; bench:ab gives its A and
-   * B sides). Default: the plan's versions resolved here, or each runtime's pinned installation.
+   * What is measured against what, before --processes multiplies it: the plan's installations
+   * (bench-cli resolves plan.versions before anything starts, so an unknown version exits 2;
+   * lanes.ts planSpecs) or bench:ab's A and B sides.
    */
-  lanes?: LaneSpec[];
+  lanes: LaneSpec[];
 }
 
 /** A run as measured: its cells are on disk, the report is made from them (report/bench-files.ts benchReport). */
