@@ -8,7 +8,7 @@ import { benchAnswers } from './answers.ts';
 import { pairedRatioInterval, ratioConfidence } from './headline.ts';
 import { differentWork } from './different-work.ts';
 import { cellsDoubt, inconclusiveText, ratioVerdict } from './ratio-verdict.ts';
-import { cellOf } from './lanes.ts';
+import { cellOf } from './cell-lookups.ts';
 import { formatRatio } from './text/formats.ts';
 import type { ChartAssets } from './render/html-assets.ts';
 import { renderConsoleSummary } from './render/console.ts';

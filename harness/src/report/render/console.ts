@@ -9,7 +9,7 @@ import { cellNotes, comparisonLines } from '../text/sentences.ts';
 import { formatDate, formatMs, formatRps } from '../text/formats.ts';
 import { modeLabel, timingText, runtimeLabel } from '../text/labels.ts';
 import { shownP99 } from '../../stats/littles-law.ts';
-import { connectionsSwept } from '../lanes.ts';
+import { connectionsSwept } from '../cell-lookups.ts';
 import { hostHealth } from '../text/host-health.ts';
 
 const DASH = '-';

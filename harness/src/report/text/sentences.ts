@@ -4,7 +4,7 @@
  * shared by the Markdown, HTML and console reports.
  */
 import { cellRemarks, flagLabel, percent } from '../flags.ts';
-import { comparedCell } from '../lanes.ts';
+import { comparedCell } from '../cell-lookups.ts';
 import { profileEvidence } from './profile.ts';
 import type { CellResult } from '../../model/cell.ts';
 import type { Comparison, Ratios } from '../../model/comparison.ts';
