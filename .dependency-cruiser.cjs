@@ -43,6 +43,15 @@ module.exports = {
       to: { path: [`${SRC}${FEATURES}/`, `${SRC}(servers|load)/`, ENTRY] },
     },
     {
+      name: 'bench-measures-report-renders',
+      comment:
+        'bench/ measures and report/ derives and renders: a run returns what it found, and the entry point ' +
+        'makes the report from it (report/bench-files.ts) and gives the words the run logs with (report/text/progress-lines.ts).',
+      severity: 'error',
+      from: { path: `${SRC}bench/` },
+      to: { path: `${SRC}report/` },
+    },
+    {
       name: 'servers-and-load-below-features',
       comment:
         'servers/ and load/ are below the features: another host reaches them as a ServerHost (servers/server-host.ts) ' +

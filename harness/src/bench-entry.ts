@@ -5,16 +5,17 @@
 import type { BenchOptions } from './bench/bench.ts';
 import { runBench } from './bench/bench.ts';
 import type { LaneSpec } from './bench/lanes.ts';
-import type { Plan } from './bench/plan.ts';
+import { type Plan, planCells } from './bench/plan.ts';
 import { createProgress } from './bench/progress.ts';
 import { DEFAULT_RESULTS_ROOT } from './bench/run-setup.ts';
 import { keepUnfinishedGroup } from './bench/schedule.ts';
 import { type CommandContext, runCommand } from './cli/command.ts';
 import { writableDir } from './cli/flags.ts';
 import type { Report } from './model/report.ts';
-import { interruptedReport, writeBenchReport } from './report/bench-files.ts';
+import { benchReport, interruptedReport, writeBenchReport } from './report/bench-files.ts';
 import { makeRunDir, updateLatest } from './model/run-files.ts';
 import type { ReportFeatures } from './report/section.ts';
+import { progressLines } from './report/text/progress-lines.ts';
 import { stopAllServers } from './servers/server.ts';
 
 /** What a command planned: the bench plan, its lanes, what it says before anything runs, and what its run adds. */
@@ -55,14 +56,16 @@ export function runBenchCommand<P extends Planned>(command: BenchCommand<P>): vo
       const partial = interruptedReport(runDir, command.features);
       if (partial !== undefined) writeBenchReport(runDir, partial, command.features);
     };
-    const { report } = await runBench(plan, {
+    const run = await runBench(plan, {
       progress,
+      lines: progressLines,
       signal: context.signal,
       lanes: planned.lanes,
+      cells: planCells(plan),
       runDir,
-      features: command.features,
       ...planned.run,
     });
+    const report = benchReport(run, command.features);
     writeBenchReport(runDir, report, command.features);
     if (plan.outDir === undefined) updateLatest(DEFAULT_RESULTS_ROOT, runDir);
     return command.report(report, runDir, planned);

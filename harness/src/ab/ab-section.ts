@@ -10,7 +10,7 @@ import type { AbCell, AbComparison, AbPlan, AbSide, AbVerdict } from '../model/a
 import type { CellResult } from '../model/cell.ts';
 import type { ScenarioName } from '../model/names.ts';
 import type { Report } from '../model/report.ts';
-import { laneOf } from '../report/lanes.ts';
+import { laneOf } from '../report/cell-lookups.ts';
 import { escapeHtml } from '../report/render/html-escape.ts';
 import type { Headline, ReportFeatures, ReportSection } from '../report/section.ts';
 import { escapeCell } from '../report/text/formats.ts';

@@ -1,42 +1,42 @@
 import { Interrupted } from '../cli/interrupt.ts';
-import { mergeReport } from '../report/merge.ts';
-import { readCells, type RunMeta, writeMeta } from '../model/run-files.ts';
-import type { Report } from '../model/report.ts';
-import { withFeatures, type ReportFeatures } from '../report/section.ts';
+import { type RunMeta, writeMeta } from '../model/run-files.ts';
+import type { Report, Timing } from '../model/report.ts';
 import { runLanes, type LaneSpec } from './lanes.ts';
-import { createPhaseClock, type PhaseClock } from './phase-clock.ts';
+import { createPhaseClock } from './phase-clock.ts';
 import type { Plan } from './plan.ts';
 import { profilePhase } from './profile-runs.ts';
 import { type Found, runMeta } from './run-meta.ts';
 import { runRounds, type RoundsOptions } from './rounds.ts';
-import { closeRun, measureRoundTrip, recordMachineSpeed, setUpRun, type RunSetup, type SetupOptions } from './run-setup.ts';
+import { closeRun, measureRoundTrip, recordMachineSpeed, setUpRun, type SetupOptions } from './run-setup.ts';
 
 export interface BenchOptions extends SetupOptions, Omit<RoundsOptions, 'clock'> {
   /**
-   * What is measured against what, before --processes multiplies it (bench-cli resolves
-   * plan.versions before anything starts, so an unknown version exits 2; bench:ab gives its A and
-   * B sides). Default: the plan's versions resolved here, or each runtime's pinned installation.
+   * What is measured against what, before --processes multiplies it: the plan's installations
+   * (bench-cli resolves plan.versions before anything starts, so an unknown version exits 2;
+   * lanes.ts planSpecs) or bench:ab's A and B sides.
    */
-  lanes?: LaneSpec[];
-  /** What the features add to the report (versions compared, their sections); given by bench-cli. */
-  features?: ReportFeatures;
+  lanes: LaneSpec[];
 }
 
-export interface BenchOutcome {
-  /** The merged report with what the features derive; rendering and writing it is the entry point's. */
-  report: Report;
+/** A run as measured: its cells are on disk, the report is made from them (report/bench-files.ts benchReport). */
+export interface BenchRun {
   /** Where the cells (and meta.json) went, and where the report files belong. */
   runDir: string;
+  /** The environment, parameters and runtimes, as the phases found them. */
+  meta: RunMeta;
+  status: Report['status'];
+  /** Where the run's time went, by phase. */
+  timing: Timing;
 }
 
 /**
  * The whole run: what it needs once (bench/run-setup.ts), its lanes (bench/lanes.ts), the rounds
  * that measure every cell on them, interleaved across lanes or one lane after another
- * (bench/rounds.ts; only one server is ever under load), then the report. Each finished cell goes
- * to disk at once; at the end (or on interruption) the cells on disk are merged into the report
- * returned (the entry point renders and writes it: report/bench-files.ts).
+ * (bench/rounds.ts; only one server is ever under load). Each finished cell goes to disk at once;
+ * at the end (or on interruption) the run's meta is put together from what the phases found. The
+ * entry point merges the cells on disk with it into the report (report/bench-files.ts).
  */
-export async function runBench(plan: Plan, options: BenchOptions): Promise<BenchOutcome> {
+export async function runBench(plan: Plan, options: BenchOptions): Promise<BenchRun> {
   const clock = createPhaseClock();
   const setup = await setUpRun(plan, options);
   const found: Found = { runtimes: [] };
@@ -55,7 +55,7 @@ export async function runBench(plan: Plan, options: BenchOptions): Promise<Bench
     await runRounds(plan, setup, lanes, { ...options, clock }, save);
     if (plan.profile) {
       clock.enter('profile');
-      await profilePhase(plan, lanes.lanes, setup);
+      await profilePhase(plan, lanes.lanes, setup, options.lines.profile);
     }
   } catch (error) {
     if (!(error instanceof Interrupted)) throw error;
@@ -65,21 +65,12 @@ export async function runBench(plan: Plan, options: BenchOptions): Promise<Bench
     options.progress.done();
   }
   if (setup.speed !== undefined) save(recordMachineSpeed(setup));
-  const meta = runMeta(setup.meta, found);
-  return { report: withFeatures(runReport(meta, setup, clock), options.features), runDir: setup.runDir };
-}
-
-/** The cells on disk merged with the run's meta. */
-function runReport(meta: RunMeta, setup: Pick<RunSetup, 'signal' | 'runDir'>, clock: PhaseClock): Report {
-  return mergeReport({
-    createdAt: meta.createdAt,
+  return {
+    runDir: setup.runDir,
+    meta: runMeta(setup.meta, found),
     status: setup.signal.aborted ? 'interrupted' : 'complete',
-    environment: meta.environment,
-    parameters: meta.parameters,
-    runtimes: meta.runtimes,
-    results: readCells(setup.runDir),
     timing: clock.read(),
-  });
+  };
 }
 
 /**

@@ -47,25 +47,23 @@ export function laneName(lane: Pick<LaneSpec, 'spec'>): string {
 }
 
 /**
- * The run's lanes: each installation given (or the plan's versions, or each runtime's pinned
- * installation) once per process count. Lanes of one installation share its report entry (one
+ * The run's lanes: each installation given once per process count. Lanes of one installation share its report entry (one
  * version, one status), returned once in `entries`. `skipped` counts the lanes whose
  * installation is missing or broken: they take no part in the rounds.
  */
 export function runLanes(
   plan: Plan,
   setup: Pick<RunSetup, 'host' | 'log' | 'serverCpuCount'>,
-  given?: readonly LaneSpec[],
+  given: readonly LaneSpec[],
 ): { lanes: Lane[]; skipped: number; entries: RuntimeEntry[]; autoProcesses?: Parameters['autoProcesses'] } {
   const { host, log } = setup;
   const counts = plan.processes?.map((p) => (p === 'auto' ? setup.serverCpuCount : p));
   const processCounts = counts === undefined ? [undefined] : [...new Set(counts)];
   const auto = plan.processes?.includes('auto') === true;
-  const bases = given ?? planSpecs(plan, log).map((spec) => ({ spec }));
   const lanes: Lane[] = [];
   const entries: RuntimeEntry[] = [];
   let skipped = 0;
-  for (const base of bases) {
+  for (const base of given) {
     const opened = openLane(base, log, host);
     entries.push(opened.entry);
     for (const processes of processCounts) {

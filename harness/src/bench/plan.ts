@@ -4,14 +4,14 @@ import type { ScenarioName } from '../model/names.ts';
 import type { AllocatorState } from '../model/parameters.ts';
 import { MODES, type Mode } from '../model/names.ts';
 import { RUNTIME_NAMES } from '../servers/runtimes.ts';
-import { cellsFor, scenarioGroups, scenarioNames, withUserScenarios } from '../servers/scenarios.ts';
+import { type CellSpec, cellsFor, scenarioGroups, scenarioNames, withUserScenarios } from '../servers/scenarios.ts';
 import { DEFAULT_MIN_REQUESTS, QUICK_MIN_REQUESTS } from './run-length.ts';
 import { parseRuntimeList, parseRuntimeRequest, type RuntimeRequest } from '../servers/runtime-request.ts';
 import { REMOTE_FLAGS, remoteTarget, type RemoteTarget } from '../servers/server-host.ts';
 import { REPO_ROOT } from '../system/paths.ts';
 import { tasksetAvailable } from '../system/pinning.ts';
 import { availableParallelism } from 'node:os';
-import { planSweep, sweepModes, type SweepPlan } from './sweep-plan.ts';
+import { planSweep, sizedCells, sweepModes, type SweepPlan } from './sweep-plan.ts';
 
 /** --server-cpus is kept only with taskset, on this host, within its CPUs: else one line and exit 2, before any load. */
 function serverCpusPossible(n: number, remote: boolean): number {
@@ -365,4 +365,13 @@ export function parsePlan(argv: string[]): Plan {
     throw new FlagError(`--modes ${modes.join(',')} selects no cell of --scenarios ${plan.scenarios.join(',')}`);
   }
   return plan;
+}
+
+/**
+ * The cells the plan measures, sized by a --sweep: what the run is given beside the plan. Named
+ * once the user's own scenarios are registered (servers/user-scenarios.ts), as they are cells too.
+ */
+export function planCells(plan: Pick<Plan, 'scenarios' | 'modes' | 'sweep'>): CellSpec[] {
+  const planned = cellsFor(plan.scenarios, plan.modes);
+  return plan.sweep === undefined ? planned : sizedCells(planned, plan.sweep);
 }

@@ -9,11 +9,9 @@
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { runLoad } from '../load/autocannon.ts';
-import { laneOf } from '../report/lanes.ts';
 import { type LateInput, parseCpuProfile, sliceProfile, summariseProfile, threadProfile, type CpuProfile } from '../profile/cpu-profile.ts';
 import { flameTree } from '../profile/flame-tree.ts';
 import { readCells, writeCell } from '../model/run-files.ts';
-import { heldSentence } from '../report/text/profile.ts';
 import type { CellResult } from '../model/cell.ts';
 import type { CellProfile, ThreadProfile } from '../model/profile.ts';
 import { collectProfiles, PROFILE_INTERVAL_US } from '../servers/profiler.ts';
@@ -26,6 +24,7 @@ import { Interrupted } from '../cli/interrupt.ts';
 import { laneName, laneStart, type Lane } from './lanes.ts';
 import type { RunSetup, ServerSettings } from './run-setup.ts';
 import type { Plan } from './plan.ts';
+import type { ProgressLines } from './progress.ts';
 
 interface ProfileRunSettings {
   runDir: string;
@@ -38,6 +37,8 @@ interface ProfileRunSettings {
   connectionsSwept: boolean;
   signal: AbortSignal;
   log(line: string): void;
+  /** How a cell's profile is said in the log. */
+  line: ProgressLines['profile'];
 }
 
 /**
@@ -69,7 +70,12 @@ const mark = (): Mark => ({ wallMs: Date.now(), monotonicUs: Number(process.hrti
  * server is ever under load. Servers on another host are not profiled: their profiles would be
  * written there.
  */
-export async function profilePhase(plan: Plan, lanes: Lane[], setup: RunSetup): Promise<void> {
+export async function profilePhase(
+  plan: Plan,
+  lanes: Lane[],
+  setup: Pick<RunSetup, 'host' | 'runDir' | 'swept' | 'cells' | 'servers' | 'signal' | 'log'>,
+  line: ProgressLines['profile'],
+): Promise<void> {
   const { host, runDir, swept, cells, servers, signal, log } = setup;
   if (host !== undefined) {
     log('profile: servers on another host are not profiled (their profiles would be written there)');
@@ -86,6 +92,7 @@ export async function profilePhase(plan: Plan, lanes: Lane[], setup: RunSetup): 
     connectionsSwept: swept,
     signal,
     log,
+    line,
   };
   const measured = readCells(runDir);
   for (const lane of lanes) {
@@ -125,7 +132,7 @@ async function profileServer(
 ): Promise<void> {
   const first = pairs[0]?.cell;
   if (first === undefined) return;
-  const dir = join(settings.runDir, 'profiles', `${laneOf(first)}-${kind}`);
+  const dir = join(settings.runDir, 'profiles', `${laneName(lane)}-${kind}`);
   rmSync(dir, { recursive: true, force: true });
   mkdirSync(dir, { recursive: true });
   const base = {
@@ -214,7 +221,7 @@ async function profileServer(
       };
     }
     writeCell(settings.runDir, { ...cell, profile }, settings.connectionsSwept);
-    settings.log(profileLine(cell, profile));
+    settings.log(settings.line(cell, profile));
   }
 }
 
@@ -296,10 +303,3 @@ export function lateIn(startTimeUs: number, spawned: Mark, read: LateRead): Late
 }
 
 const cellName = (cell: CellResult) => `${cell.runtimeLabel ?? cell.runtime} ${cell.scenario}/${cell.mode}`;
-
-/** "profile: node fib/sync: 81 req/s under the profiler; main thread busy 85 %, the loop held …". */
-function profileLine(cell: CellResult, profile: CellProfile): string {
-  const name = `profile: ${cellName(cell)}`;
-  if (profile.summary === undefined) return `${name}: ${profile.reason ?? 'no profile'}`;
-  return `${name}: ${profile.load.requestsPerSec} req/s under the profiler; ${heldSentence(profile.summary)} (${profile.file})`;
-}

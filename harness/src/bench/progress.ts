@@ -1,3 +1,11 @@
+import type { CellResult } from '../model/cell.ts';
+import type { CellProfile } from '../model/profile.ts';
+/** How a finished cell and a cell's profile are said in the log: words the entry point gives (report/text/progress-lines.ts). */
+export interface ProgressLines {
+  cell(cell: CellResult, connectionsSwept: boolean): string;
+  profile(cell: CellResult, profile: CellProfile): string;
+}
+
 /** Where the run says how far it is: a live line on a terminal, plain lines otherwise (CI, pipes). */
 export interface Progress {
   /** A position update: cell i of n, what runs now, and the estimated time left. */

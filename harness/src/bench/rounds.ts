@@ -5,9 +5,7 @@
  */
 import { Interrupted } from '../cli/interrupt.ts';
 import type { CellResult } from '../model/cell.ts';
-import { percent } from '../report/flags.ts';
 import { writeCell } from '../model/run-files.ts';
-import { formatMs, formatRps } from '../report/text/formats.ts';
 import { stopKind } from '../servers/quiet.ts';
 import type { RunningServer } from '../servers/server.ts';
 import type { CellSpec } from '../servers/scenarios.ts';
@@ -15,7 +13,7 @@ import { budgetLine, plannedUnitSec, scenarioGroups, weightedPace } from './budg
 import type { Lane } from './lanes.ts';
 import { phaseKind, type PhaseClock } from './phase-clock.ts';
 import type { Plan } from './plan.ts';
-import type { Progress } from './progress.ts';
+import type { Progress, ProgressLines } from './progress.ts';
 import { primeFor, type RunSetup } from './run-setup.ts';
 import type { RoundPolicy } from './round-policy.ts';
 import type { Found } from './run-meta.ts';
@@ -25,6 +23,8 @@ import { hopOptions, withHopCosts } from './sweep-hop.ts';
 
 export interface RoundsOptions {
   progress: Progress;
+  /** How a finished cell (and its profile) is said in the log: the entry point's words (report/text/progress-lines.ts). */
+  lines: ProgressLines;
   clock: PhaseClock;
   /** How each group's rounds go (bench/round-policy.ts); default: plain alternation. bench:ab gives its own. */
   policy?: RoundPolicy;
@@ -110,7 +110,7 @@ export async function runRounds(
           const result = tagged(measured);
           writeCell(runDir, result, swept);
           done++;
-          progress.log(cellLine(result, swept));
+          progress.log(options.lines.cell(result, swept));
         }
         clock.enter('other');
         // Servers no later cell needs are stopped: idle servers are few, not many.
@@ -121,19 +121,4 @@ export async function runRounds(
       checkpoint({});
     }
   }
-}
-
-/** One plain line per finished cell, so a log shows results as they come. */
-function cellLine(cell: CellResult, connectionsSwept: boolean): string {
-  const name = `${cell.runtimeLabel ?? cell.runtime}${cell.processes === undefined ? '' : ` x${cell.processes}`} ${cell.scenario}/${cell.mode}${connectionsSwept ? ` @${cell.connections} conns` : ''}`;
-  if (cell.status === 'failed') return `${name}: FAILED: ${cell.reason ?? ''}`;
-  const rps = cell.requestsPerSec;
-  const figures = `${formatRps(rps.median)} req/s (CV ${(rps.cv * 100).toFixed(1)}%), p99 ${formatMs(cell.latencyMs.p99)} ms, probe p99 ${formatMs(cell.probeLatencyMs.p99)} ms`;
-  const overload =
-    cell.overload === undefined
-      ? []
-      : [`${cell.overload.timeouts} of ${cell.overload.sent} requests timed out (${percent(cell.overload.timeoutShare)})`];
-  const restarts = cell.restarts === undefined ? [] : [`${cell.restarts.length} restart${cell.restarts.length === 1 ? '' : 's'}`];
-  const notes = [...(cell.status === 'invalid' ? [`INVALID: ${cell.reason ?? ''}`] : []), ...cell.flags, ...overload, ...restarts];
-  return `${name}: ${figures}${notes.length > 0 ? ` [${notes.join('; ')}]` : ''}`;
 }

@@ -14,7 +14,7 @@ import type { Environment } from '../model/environment.ts';
 import { connectionsSwept, type Parameters } from '../model/parameters.ts';
 import type { Found } from './run-meta.ts';
 import { makeRunDir, readCells, writeCell, writeMeta, type RunMeta } from '../model/run-files.ts';
-import { cellsFor, readsDataFiles, scenarioModule, scenarioSettings, type CellSpec } from '../servers/scenarios.ts';
+import { readsDataFiles, scenarioModule, scenarioSettings, type CellSpec } from '../servers/scenarios.ts';
 import type { ServerHost } from '../servers/server-host.ts';
 import { stopAllServers } from '../servers/server.ts';
 import { allocatorEnv } from '../system/allocator.ts';
@@ -30,7 +30,6 @@ import type { Plan } from './plan.ts';
 import type { Progress } from './progress.ts';
 import { checkBefore, checkTwice, referenceLoop, roundReference, withAfter } from './reference.ts';
 import { reportParameters } from './settings.ts';
-import { sizedCells } from './sweep-plan.ts';
 
 export const DEFAULT_RESULTS_ROOT = RESULTS_ROOT;
 
@@ -46,6 +45,8 @@ export interface ServerSettings {
 /** What the run's entry point gives the setup. */
 export interface SetupOptions {
   progress: Progress;
+  /** The cells the run measures (plan.ts planCells). */
+  cells: CellSpec[];
   /** Aborting it stops the load, keeps every finished cell and writes an interrupted report. */
   signal?: AbortSignal;
   resultsRoot?: string;
@@ -105,8 +106,7 @@ export async function setUpRun(plan: Plan, options: SetupOptions): Promise<RunSe
   const runDir = options.runDir ?? (plan.outDir === undefined ? makeRunDir(root) : resolve(plan.outDir));
   mkdirSync(runDir, { recursive: true });
 
-  const planned = cellsFor(plan.scenarios, plan.modes);
-  const cells = plan.sweep === undefined ? planned : sizedCells(planned, plan.sweep);
+  const { cells } = options;
   const dataDir = plan.dataDir === undefined ? undefined : resolve(plan.dataDir);
   const data = inputFiles(plan, cells, dataDir, runDir, host, log);
   const cold = plan.cold && data.filePaths.length > 0 ? await coldSupport(data, host, log) : undefined;

@@ -3,14 +3,7 @@ import type { Pools, RuntimeName } from '@bench/app';
 import type { ServerSources } from './environment.ts';
 import type { CellProfile } from './profile.ts';
 import type { CellStatus, Flag, Mode, ScenarioName } from './names.ts';
-
-/** How evenly a server served its connections in a run (stats/fairness.ts computes it). */
-export interface Fairness {
-  /** Connections that got at least one answer. */
-  connections: number;
-  jain: number;
-  maxOverMin: number;
-}
+import type { CensoredLatency, Fairness, LittlesLaw, Unanswered } from './run-checks.ts';
 
 /** One measured run of one cell (added: the raw material the summary is computed from). */
 export interface RunResult {
@@ -96,35 +89,6 @@ export interface RunResult {
    * (censored values); those named in lowerBound are lower bounds.
    */
   latencyWithUnansweredMs?: CensoredLatency;
-}
-
-/** added: Little's law check (stats/littles-law.ts). All in ms; ratio = measured / expected. */
-export interface LittlesLaw {
-  expectedMeanMs: number;
-  measuredMeanMs: number;
-  ratio: number;
-}
-
-/**
- * added: requests sent but unanswered at a run's end. Ages are from each connection's
- * last send to the run's end (known in-process; not with autocannon worker threads).
- */
-export interface Unanswered {
-  count: number;
-  agesKnown: boolean;
-  medianAgeMs?: number;
-  oldestMs?: number;
-}
-
-/** added: percentiles over answered latencies and unanswered ages together. */
-export interface CensoredLatency {
-  p50: number;
-  p90: number;
-  p99: number;
-  p999: number;
-  max: number;
-  /** The percentiles that are lower bounds: some unanswered request was at least that old. */
-  lowerBound: ('p50' | 'p90' | 'p99' | 'p999' | 'max')[];
 }
 
 /** added, CellResult.machineMoved: how many runs' machine left the cell's other runs beyond the sampler's floor, and the furthest one. */

@@ -11,7 +11,7 @@ import type { Mode, ScenarioName } from '../model/names.ts';
 import type { Report } from '../model/report.ts';
 import { pairedRatioInterval } from './headline.ts';
 import { measuredLagP99 } from './loop-verdict.ts';
-import { cellOf, connectionsSwept, laneOf } from './lanes.ts';
+import { cellOf, connectionsSwept, laneOf } from './cell-lookups.ts';
 import { type Interval, type LoopReading, loopFinding, type RatioWords, ratioSentence, workerFinding } from './text/findings.ts';
 import { runtimeLabel } from './text/labels.ts';
 import { formatMs } from './text/formats.ts';

@@ -2,13 +2,33 @@
 // entry point from the report the bench returned, or, on a forced stop, from its cells on disk.
 import { join } from 'node:path';
 import { existsSync, readFileSync } from 'node:fs';
-import type { Report } from '../model/report.ts';
+import type { Report, Timing } from '../model/report.ts';
 import { mergeReport } from './merge.ts';
 import { readCells, writeReportFiles, type RunMeta } from '../model/run-files.ts';
 import { loadChartAssets } from './render/html-assets.ts';
 import { renderHtml } from './render/html.ts';
 import { renderMarkdown } from './render/markdown.ts';
 import { withFeatures, type ReportFeatures } from './section.ts';
+
+/** A run's report: its cells on disk merged with its meta, and what its features derive. */
+export function benchReport(
+  run: { runDir: string; meta: RunMeta; status: Report['status']; timing?: Timing },
+  features?: ReportFeatures,
+): Report {
+  const { meta } = run;
+  return withFeatures(
+    mergeReport({
+      createdAt: meta.createdAt,
+      status: run.status,
+      environment: meta.environment,
+      parameters: meta.parameters,
+      runtimes: meta.runtimes,
+      results: readCells(run.runDir),
+      ...(run.timing === undefined ? {} : { timing: run.timing }),
+    }),
+    features,
+  );
+}
 
 /** Renders the report with its features' sections and writes the three files; returns the Markdown. */
 export function writeBenchReport(runDir: string, report: Report, features?: ReportFeatures): string {

@@ -9,7 +9,7 @@ import { pairedRatioInterval, ratioConfidence } from './headline.ts';
 import { differentWork } from './different-work.ts';
 import { cellsDoubt } from './ratio-verdict.ts';
 import { bystanderWords, verdictWords } from './text/verdict-words.ts';
-import { cellOf } from './lanes.ts';
+import { cellOf } from './cell-lookups.ts';
 import { formatRatio } from './text/formats.ts';
 import type { ChartAssets } from './render/html-assets.ts';
 import { renderConsoleSummary } from './render/console.ts';

@@ -6,7 +6,7 @@ import { processComparisons } from './process-ratios.ts';
 import { withAcrossProcesses } from './across-processes.ts';
 import { withLoopVerdicts } from './loop-verdict.ts';
 import { sweepSummary } from './sweep-summary.ts';
-import { connectionsSwept } from './lanes.ts';
+import { connectionsSwept } from './cell-lookups.ts';
 import type { CellResult } from '../model/cell.ts';
 import type { Environment } from '../model/environment.ts';
 import type { Mode, ScenarioName } from '../model/names.ts';

@@ -1,4 +1,4 @@
-import type { Fairness } from '../model/cell.ts';
+import type { Fairness } from '../model/run-checks.ts';
 
 /**
  * How evenly a server served its connections during a run, from the answers it counted per

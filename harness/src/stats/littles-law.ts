@@ -10,7 +10,8 @@
  * at their age (a censored value: their latency is at least that), as the open-loop curves count
  * timeouts.
  */
-import type { CellResult, CensoredLatency, LittlesLaw, RunResult, Unanswered } from '../model/cell.ts';
+import type { CellResult, RunResult } from '../model/cell.ts';
+import type { CensoredLatency, LittlesLaw, Unanswered } from '../model/run-checks.ts';
 import { median, roundFigure } from './stats.ts';
 
 /**

@@ -5,7 +5,6 @@ import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runBench, type BenchOutcome } from '../../src/bench/bench.ts';
 import { parsePlan, QUICK } from '../../src/bench/plan.ts';
 import { writeBenchReport } from '../../src/report/bench-files.ts';
 import type { Progress } from '../../src/bench/progress.ts';
@@ -13,6 +12,7 @@ import { probeRuntime, RUNTIME_NAMES, runtimeSpec } from '../../src/servers/runt
 import { cellsFor } from '../../src/servers/scenarios.ts';
 import type { Report } from '../../src/model/report.ts';
 import { findWrk } from '../../src/load/wrk.ts';
+import { benchRun, type BenchOutcome } from './bench-run.ts';
 
 const lines: string[] = [];
 const progress: Progress = { update: () => {}, log: (line) => lines.push(line), done: () => {} };
@@ -27,7 +27,7 @@ const dataFlags = () => ['--data-dir', join(tmp, 'data'), '--file-count', '8', '
 beforeAll(async () => {
   tmp = mkdtempSync(join(tmpdir(), 'bench-it-'));
   // --quick leaves the wrk cross-check out; asked for here, so that path is covered too.
-  all = await runBench(parsePlan(['--quick', '--cross-check', 'hello', ...dataFlags(), '--out', join(tmp, 'all')]), { progress });
+  all = await benchRun(parsePlan(['--quick', '--cross-check', 'hello', ...dataFlags(), '--out', join(tmp, 'all')]), { progress });
   // As bench-cli does: the bench returns its report, the entry point writes the files.
   writeBenchReport(all.runDir, all.report);
 }, 180_000);
@@ -174,7 +174,7 @@ describe('bench --quick on node, bun and deno', () => {
 
 describe('bench on one runtime', () => {
   it('gives the same report shape with one runtime', async () => {
-    const one = await runBench(
+    const one = await benchRun(
       parsePlan(['--quick', '--runtimes', 'bun', '--scenarios', 'sleep', ...dataFlags(), '--out', join(tmp, 'one')]),
       {
         progress,
@@ -220,7 +220,7 @@ describe('bench --cold', () => {
       '--out',
       join(tmp, 'cold'),
     ]);
-    const { report } = await runBench(plan, { progress });
+    const { report } = await benchRun(plan, { progress });
     expect(report.parameters.fileCache).toBe('cold');
     for (const cell of report.results) {
       expect(cell.status).toBe('ok');

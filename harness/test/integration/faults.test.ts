@@ -6,7 +6,7 @@ import { chmodSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { exitCode, runBench } from '../../src/bench/bench.ts';
+import { exitCode } from '../../src/bench/bench.ts';
 import { parsePlan } from '../../src/bench/plan.ts';
 import { interruptedReport } from '../../src/report/bench-files.ts';
 import type { Report } from '../../src/model/report.ts';
@@ -15,6 +15,7 @@ import { groupAlive, startServer, stopAllServers } from '../../src/servers/serve
 import { Interrupted } from '../../src/cli/interrupt.ts';
 import { SAME_REQUEST_MS } from '../../src/cli/command.ts';
 import { cellOf, ended, isAlive, listeningPorts, processesMentioning, processTree, recordingProgress } from './helpers.ts';
+import { benchRun } from './bench-run.ts';
 
 let tmp: string;
 const HARNESS = resolve(import.meta.dirname, '../..');
@@ -60,7 +61,7 @@ describe('a runtime missing or broken', () => {
       '--out',
       out(),
     ]);
-    const { report } = await runBench(plan, { progress: recordingProgress() });
+    const { report } = await benchRun(plan, { progress: recordingProgress() });
     expect(report.runtimes[0]).toMatchObject({ name: 'bun', status: 'skipped', reason: expect.stringContaining('no-such-bun') });
     expect(report.runtimes[1]).toMatchObject({ name: 'node', status: 'ok' });
     expect(report.results.map((c) => `${c.runtime}/${c.status}`)).toEqual(['node/ok']);
@@ -74,7 +75,7 @@ describe('a runtime missing or broken', () => {
       'if [ "$1" = --version ]; then echo 9.9.9; exit 0; fi\necho "boom: cannot start" >&2\nexit 3',
     );
     const plan = parsePlan(['--runtimes', 'bun', '--scenarios', 'sleep', ...short, ...dataFlags(), '--out', out()]);
-    const { report } = await runBench(plan, { progress: recordingProgress() });
+    const { report } = await benchRun(plan, { progress: recordingProgress() });
     expect(report.runtimes[0]).toMatchObject({ name: 'bun', version: '9.9.9', status: 'failed' });
     expect(report.runtimes[0]!.reason).toMatch(/exited before ready \(exit code 3\): boom: cannot start/);
     expect(report.results.map((c) => c.status)).toEqual(['failed', 'failed']);
@@ -89,7 +90,7 @@ describe('never a server it did not start', () => {
     const real = runtimeSpec('node').binary;
     process.env.BENCH_NODE_BIN = fakeBinary('wrapped-node', `"${real}" "$@" &\nwait`);
     const plan = parsePlan(['--runtimes', 'node', '--scenarios', 'sleep', '--modes', 'async', ...short, ...dataFlags(), '--out', out()]);
-    const { report } = await runBench(plan, { progress: recordingProgress() });
+    const { report } = await benchRun(plan, { progress: recordingProgress() });
     expect(report.runtimes[0]!.status).toBe('failed');
     expect(report.runtimes[0]!.reason).toMatch(/not the node hono server with pid \d+: refusing to measure it/);
     expect(report.results[0]!.status).toBe('failed');
@@ -115,7 +116,7 @@ describe('a server that dies or hangs mid-run', () => {
       '--out',
       out(),
     ]);
-    const { report, runDir } = await runBench(plan, {
+    const { report, runDir } = await benchRun(plan, {
       progress: recordingProgress(),
       onRunStarted: (server, cell) => {
         pids.push(server.pid);
@@ -142,7 +143,7 @@ describe('a server that dies or hangs mid-run', () => {
       out(),
     ]);
     const started = Date.now();
-    const { report } = await runBench(plan, {
+    const { report } = await benchRun(plan, {
       progress: recordingProgress(),
       onRunStarted: (server, cell) => {
         if (cell.mode === 'sync') setTimeout(() => process.kill(server.pid, 'SIGSTOP'), 200);

@@ -5,10 +5,10 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { runBench } from '../../src/bench/bench.ts';
 import { parsePlan } from '../../src/bench/plan.ts';
 import { stopAllServers } from '../../src/servers/server.ts';
 import { cellOf, isAlive, processesMentioning, recordingProgress } from './helpers.ts';
+import { benchRun } from './bench-run.ts';
 
 const RUNTIMES = ['node', 'bun', 'deno'] as const;
 let tmp: string;
@@ -26,7 +26,7 @@ describe('hung and dead are not overloaded', () => {
       ...['--runtimes', runtime, '--scenarios', 'sleep', '--runs', '1', '--duration', '0.5', '--warmup', '0', '--timeout', '1'],
       ...['--cross-check', 'none', '--out', join(tmp, `out-kill-${runtime}`), ...dataFlags()],
     ]);
-    const { report } = await runBench(plan, {
+    const { report } = await benchRun(plan, {
       progress: recordingProgress(),
       onRunStarted: (server, cell) => {
         if (cell.mode === 'sync') setTimeout(() => process.kill(server.pid, 'SIGKILL'), 200);
@@ -50,7 +50,7 @@ describe('hung and dead are not overloaded', () => {
     ]);
     const stopped: number[] = [];
     const started = Date.now();
-    const { report } = await runBench(plan, {
+    const { report } = await benchRun(plan, {
       progress: recordingProgress(),
       onRunStarted: (server, cell) => {
         if (cell.mode !== 'sync') return;

@@ -7,11 +7,11 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { runBench } from '../../src/bench/bench.ts';
 import { parsePlan } from '../../src/bench/plan.ts';
 import { LITTLE_RATIO_MIN } from '../../src/stats/littles-law.ts';
 import { stopAllServers } from '../../src/servers/server.ts';
 import { isAlive, processesMentioning, recordingProgress } from './helpers.ts';
+import { benchRun } from './bench-run.ts';
 
 let tmp: string;
 beforeAll(() => {
@@ -30,7 +30,7 @@ describe("Little's law on sleep/sync", () => {
       ...['--duration', '1', '--runs', '1', '--warmup', '0.2', '--timeout', '10', '--cross-check', 'none'],
       ...['--out', join(tmp, 'out'), '--data-dir', join(tmp, 'data'), '--file-count', '2', '--file-size', '4096'],
     ]);
-    const { report } = await runBench(plan, { progress: recordingProgress() });
+    const { report } = await benchRun(plan, { progress: recordingProgress() });
     const at = (connections: number) => {
       const cell = report.results.find((c) => c.connections === connections);
       if (cell === undefined) throw new Error(`no cell at ${connections} connections`);

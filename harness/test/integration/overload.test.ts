@@ -5,12 +5,12 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { runBench } from '../../src/bench/bench.ts';
 import { parsePlan } from '../../src/bench/plan.ts';
 import type { CellResult } from '../../src/model/cell.ts';
 import type { Report } from '../../src/model/report.ts';
 import { stopAllServers } from '../../src/servers/server.ts';
 import { cellOf, isAlive, processesMentioning, recordingProgress } from './helpers.ts';
+import { benchRun } from './bench-run.ts';
 
 const RUNTIMES = ['node', 'bun', 'deno'] as const;
 let tmp: string;
@@ -46,7 +46,7 @@ describe('1,000 connections on blocking handlers', () => {
   it('sleep: sync is overloaded with its timeouts counted, fails nowhere, and the cell after it measures normally', {
     timeout: 120_000,
   }, async () => {
-    const { report } = await runBench(thousand('sleep', 'sync,async', 'out-sleep'), { progress: recordingProgress() });
+    const { report } = await benchRun(thousand('sleep', 'sync,async', 'out-sleep'), { progress: recordingProgress() });
     expect(failures(report)).toEqual([]);
     for (const runtime of RUNTIMES) {
       const sync = cellOf(report, runtime, 'sleep', 'sync');
@@ -83,7 +83,7 @@ describe('1,000 connections on blocking handlers', () => {
     // a drain cap of 2 s. (At the default cap of 15 s that takes cost 8, and 16 s of hashing a
     // runtime that the test does not need.)
     const plan = thousand('hash', 'sync', 'out-hash', ['--hash-cost', '5', '--drain-cap', '2']);
-    const { report } = await runBench(plan, { progress: recordingProgress() });
+    const { report } = await benchRun(plan, { progress: recordingProgress() });
     expect(failures(report)).toEqual([]);
     for (const runtime of RUNTIMES) expectOverloaded(cellOf(report, runtime, 'hash', 'sync'));
     // A thousand queued hashes are past the 2 s drain cap: not waited for.

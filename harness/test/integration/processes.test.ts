@@ -8,11 +8,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { generateDataFiles } from '@bench/app';
-import { runBench } from '../../src/bench/bench.ts';
 import { parsePlan } from '../../src/bench/plan.ts';
 import { RUNTIME_NAMES, runtimeSpec } from '../../src/servers/runtimes.ts';
 import { groupAlive, startServer, stopAllServers } from '../../src/servers/server.ts';
 import { isAlive, processesMentioning, recordingProgress } from './helpers.ts';
+import { benchRun } from './bench-run.ts';
 
 let tmp: string;
 let dataDir: string;
@@ -107,7 +107,7 @@ describe.each(RUNTIME_NAMES)('%s --processes 2', (name) => {
       out,
     ]);
     let killed: number | undefined;
-    const { report } = await runBench(plan, {
+    const { report } = await benchRun(plan, {
       progress: recordingProgress(),
       onRunStarted: (server, cell) => {
         // The async cell of the 2-process lane loses one serving process mid-run.

@@ -6,12 +6,12 @@ import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runBench } from '../../src/bench/bench.ts';
 import { parsePlan } from '../../src/bench/plan.ts';
 import { parseCpuProfile } from '../../src/profile/cpu-profile.ts';
 import { loopSentence } from '../../src/report/text/sentences.ts';
 import { stopAllServers } from '../../src/servers/server.ts';
 import { cellOf, isAlive, processesMentioning, recordingProgress } from './helpers.ts';
+import { benchRun } from './bench-run.ts';
 
 const RUNTIMES = ['node', 'bun', 'deno'] as const;
 let tmp: string;
@@ -38,7 +38,7 @@ describe('--profile', () => {
       ...['--data-dir', join(tmp, 'data'), '--file-count', '2', '--file-size', '4096'],
     ]);
     const progress = recordingProgress();
-    const { report } = await runBench(plan, { progress });
+    const { report } = await benchRun(plan, { progress });
     const profileLines = progress.lines.filter((l) => l.startsWith('profile: '));
     expect(profileLines, progress.lines.join('\n')).toHaveLength(6 * RUNTIMES.length);
     expect(report.timing?.phasesSec.profile).toBeGreaterThan(0);

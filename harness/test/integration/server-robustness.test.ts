@@ -8,7 +8,6 @@ import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { generateDataFiles } from '@bench/app';
 import { denoArgs, denoBinary } from '@bench/runtime-deno/command';
-import { runBench } from '../../src/bench/bench.ts';
 import { runLoad } from '../../src/load/autocannon.ts';
 import { parsePlan } from '../../src/bench/plan.ts';
 import { RUNTIME_NAMES, runtimeSpec } from '../../src/servers/runtimes.ts';
@@ -16,6 +15,7 @@ import { startServer, stopAllServers, type RunningServer } from '../../src/serve
 import { checkAnswer } from '../../src/servers/validate.ts';
 import { scenarioSettings } from '../../src/servers/scenarios.ts';
 import { recordingProgress } from './helpers.ts';
+import { benchRun } from './bench-run.ts';
 
 let dataDir: string;
 let queued: Promise<Array<{ runtime: string; statuses: number[] }> | Error>;
@@ -209,7 +209,7 @@ describe('every runtime alike', () => {
       ...['--scenarios', 'file', '--modes', 'async', '--runs', '10', '--duration', '0.3', '--warmup', '0.2', '--server-processes', '1'],
       ...['--data-dir', dataDir, '--file-count', '4', '--file-size', String(64 * 1024), '--out', join(dataDir, 'memory')],
     ]);
-    const { report } = await runBench(plan, { progress: recordingProgress() });
+    const { report } = await benchRun(plan, { progress: recordingProgress() });
     for (const cell of report.results) {
       const rss = cell.runDetails.map((r) => r.server.rssMB);
       // 10 runs, or one more where a run taken while the machine was slow was repeated.

@@ -5,11 +5,11 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runBench, type BenchOutcome } from '../../src/bench/bench.ts';
 import { parsePlan } from '../../src/bench/plan.ts';
 import { writeBenchReport } from '../../src/report/bench-files.ts';
 import { sweepFeatures } from '../../src/report/sweep-section.ts';
 import { recordingProgress } from './helpers.ts';
+import { benchRun, type BenchOutcome } from './bench-run.ts';
 
 let tmp: string;
 let outcome: BenchOutcome;
@@ -18,7 +18,7 @@ beforeAll(async () => {
   tmp = mkdtempSync(join(tmpdir(), 'bench-sweep-'));
   const argv = ['--quick', '--runtimes', 'node', '--sweep', 'json:kb=4,64', '--runs', '3', '--duration', '0.2', '--warmup', '0.1'];
   const data = ['--data-dir', join(tmp, 'data'), '--file-count', '1', '--file-size', '1024', '--out', join(tmp, 'run')];
-  outcome = await runBench(parsePlan([...argv, ...data]), { progress: recordingProgress() });
+  outcome = await benchRun(parsePlan([...argv, ...data]), { progress: recordingProgress() });
   writeBenchReport(outcome.runDir, outcome.report, sweepFeatures);
 }, 60_000);
 

@@ -5,7 +5,7 @@
 import { escapeHtml } from './html-escape.ts';
 import { cellRemarks, flagLabel } from '../flags.ts';
 import { shownP99 } from '../../stats/littles-law.ts';
-import { connectionsSwept, entryLane, laneOf } from '../lanes.ts';
+import { connectionsSwept, entryLane, laneOf } from '../cell-lookups.ts';
 import { MODE_ORDER } from '../merge.ts';
 import { driftCancelledText, precisionNotes, precisionText } from '../text/precision.ts';
 import { environmentRows, modeLabel, parameterRows, THREAD_HEAD, threadFigures, runtimeLabel } from '../text/labels.ts';

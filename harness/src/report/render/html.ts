@@ -16,7 +16,7 @@ import { REPORT_CSS } from './html-style.ts';
 import { cellTable, environmentTable, parametersTable, threadsDetails } from './html-tables.ts';
 import { profileHtml } from './profile.ts';
 import { processesHtml } from './processes.ts';
-import { connectionsSwept, entryLane, laneOf } from '../lanes.ts';
+import { connectionsSwept, entryLane, laneOf } from '../cell-lookups.ts';
 import { scenarioOrder } from '../merge.ts';
 import { comparisonLines } from '../text/sentences.ts';
 import { formatBytes, formatDate } from '../text/formats.ts';

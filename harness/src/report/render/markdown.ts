@@ -17,7 +17,7 @@ import { escapeCell, formatDate, formatMs, formatRatio, formatRps } from '../tex
 import { CLIENT_BOUND_CPU_PERCENT, PAGE_FAULT_SHARE, UNFAIR_JAIN, UNSTABLE_CV } from '../../model/thresholds.ts';
 import { MOVE_FACTOR, SHARED_HOST_CORES, SLOW_RUN_SHARE } from '../../system/host-speed.ts';
 import { shownP99 } from '../../stats/littles-law.ts';
-import { connectionsSwept, laneOf } from '../lanes.ts';
+import { connectionsSwept, laneOf } from '../cell-lookups.ts';
 import { MODE_ORDER } from '../merge.ts';
 import type { CellResult } from '../../model/cell.ts';
 import type { ScenarioName } from '../../model/names.ts';

@@ -4,7 +4,7 @@
  * shared by the Markdown, HTML and console reports.
  */
 import { percent } from '../flags.ts';
-import { comparedCell } from '../lanes.ts';
+import { comparedCell } from '../cell-lookups.ts';
 import { profileEvidence } from './profile.ts';
 import { cellNoteList } from './cell-notes.ts';
 import type { CellResult } from '../../model/cell.ts';
