@@ -91,7 +91,12 @@ export function headlinePicture(report: Report): string {
     words: { over: 'off-loop', base: 'sync', measure: 'throughput' },
     rows,
   };
-  return `${forestSvg(question, { labelWidth: 150 })}\n`;
+  const cpus = [...new Set(rows.flatMap((r) => (r.modeCosts?.ceilingCpus === undefined ? [] : [r.modeCosts.ceilingCpus])))];
+  const ceiling =
+    cpus.length === 1 && cpus[0] !== undefined
+      ? { at: cpus[0], label: `~${cpus[0]}x: the most ${cpus[0]} CPUs allow computation` }
+      : undefined;
+  return `${forestSvg(question, { labelWidth: 150, ...(ceiling === undefined ? {} : { ceiling }) })}\n`;
 }
 
 export interface HeadlineRendered {
