@@ -91,6 +91,18 @@ export function syncQuestions(report: Report): { question: Question; bystander: 
     .map((question) => ({ question, bystander: questions.find((b) => b.id === `${question.id}-bystander`) }));
 }
 
+/** The bullets of a set of questions (a run's answers): one per throughput question against sync. */
+export function bulletsOf(questions: readonly Question[]): string[] {
+  return questions
+    .filter((q) => q.words.measure === 'throughput' && q.words.base === 'sync')
+    .map((q) =>
+      headlineBullet(
+        q,
+        questions.find((b) => b.id === `${q.id}-bystander`),
+      ),
+    );
+}
+
 /** Rows whose cells can carry a figure beside the verdict (not shared, invalid or failed). */
 export const carried = (rows: readonly AnswerRow[]) => rows.filter((r) => r.doubt === undefined);
 
