@@ -46,7 +46,7 @@ describe('the host health statement', () => {
   it('names the cells that shared the host beside a steady check, and warns', () => {
     const health = hostHealth(env, [cell('hash', true), cell('file', false)], true);
     expect(health).toEqual({
-      text: "✓ The host held: independent check −0.4 % between this run's start and end (within ±5.0 %; the check's own floor ±0.0 %). ⚠ Other processes used the CPU during runs of 1 of 2 cells (node hash/async): their ratios read inconclusive, and `bench:compare` does not judge them.",
+      text: '✓ The host held: independent check −0.4 % between this run\'s start and end (within ±5.0 %; the check\'s own floor ±0.0 %). ⚠ Other processes used the CPU during runs of 1 of 2 cells (node hash/async): their ratios read "could not tell", and `bench:compare` does not judge them.',
       warn: true,
     });
   });

@@ -32,7 +32,7 @@ describe('verdictWords', () => {
     const shared = { mode: 'async', status: 'ok', flags: ['shared-host'] } as const;
     const failed = { mode: 'sync', status: 'failed', flags: [] } as const;
     const words = verdictWords({ ratio: 1.8, ci: [1.7, 1.9], doubt: cellsDoubt([shared, failed]) });
-    expect(words.text).toBe('could not tell: the host was shared during async, the sync server failed');
+    expect(words.text).toBe('could not tell: the sync server failed, the host was shared during async');
     expect(words.text).not.toMatch(/1\.8/);
     expect(words.kind).toBe('no-data');
   });

@@ -76,7 +76,8 @@ export function inWords(report: Report): string {
     );
   const held = pairs.filter((p) => (p.bystander?.rows.length ?? 0) > 0 && carried(p.bystander?.rows ?? []).every((r) => r.ratio > 1));
   if (held.length > 0) sentences.push(`Beside ${names(held.map((p) => p.question))}, one more caller waited longer than beside sync.`);
-  return `In words: ${sentences.join(' ')}`;
+  const text = sentences.join(' ');
+  return `In words: ${text.charAt(0).toLowerCase()}${text.slice(1)}`;
 }
 
 /** The picture: every ratio over sync, a row per scenario, mode and runtime, with its interval. */
@@ -91,7 +92,12 @@ export function headlinePicture(report: Report): string {
     words: { over: 'off-loop', base: 'sync', measure: 'throughput' },
     rows,
   };
-  return `${forestSvg(question, { labelWidth: 150 })}\n`;
+  const cpus = [...new Set(rows.flatMap((r) => (r.modeCosts?.ceilingCpus === undefined ? [] : [r.modeCosts.ceilingCpus])))];
+  const ceiling =
+    cpus.length === 1 && cpus[0] !== undefined
+      ? { at: cpus[0], label: `~${cpus[0]}x: the most ${cpus[0]} CPUs allow computation` }
+      : undefined;
+  return `${forestSvg(question, { labelWidth: 150, ...(ceiling === undefined ? {} : { ceiling }) })}\n`;
 }
 
 export interface HeadlineRendered {

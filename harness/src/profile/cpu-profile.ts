@@ -5,6 +5,7 @@
  * profile's clock) or, without those, held it. Pure: text and intervals in, summary out.
  */
 import type { ProfileFunction, ProfileHolder, ProfileLate, ProfileSummary, ThreadProfile } from '../model/profile.ts';
+import { readableName } from './function-name.ts';
 
 export interface CallFrame {
   functionName: string;
@@ -312,7 +313,7 @@ export function frameKey(frame: CallFrame | undefined): Key {
   const raw = frame?.functionName ?? '';
   const url = frame?.url ?? '';
   if (raw.startsWith('(') && raw.endsWith(')') && url === '') return { key: raw, name: raw, kind: 'vm' };
-  const name = raw === '' ? '(anonymous)' : raw;
+  const name = raw === '' ? '(anonymous)' : readableName(raw);
   if (url === '') return { key: `${name} native`, name, kind: 'native' };
   const where = `${shortUrl(url)}${(frame?.lineNumber ?? 0) > 0 ? `:${(frame?.lineNumber ?? 0) + 1}` : ''}`;
   return { key: `${name} ${url}:${frame?.lineNumber ?? 0}`, name, where, kind: 'js' };

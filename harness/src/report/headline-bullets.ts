@@ -42,8 +42,12 @@ function verdictClauses(rows: readonly AnswerRow[]): string[] {
   if (same.length > 0) clauses.push(`no gain on ${lanes(same, (s) => `(${s.words.detail})`)}`);
   const unclear = group((w) => w.kind === 'unclear');
   if (unclear.length > 0) clauses.push(`could not tell on ${lanes(unclear, (s) => `(${s.words.detail})`)}`);
+  // Runtimes that could not tell for one reason are named together, the reason once.
   const noData = group((w) => w.kind === 'no-data');
-  if (noData.length > 0) clauses.push(`could not tell on ${lanes(noData, (s) => `(${s.words.detail})`)}`);
+  for (const reason of [...new Set(noData.map((s) => s.words.detail))]) {
+    const mine = noData.filter((s) => s.words.detail === reason);
+    clauses.push(`could not tell on ${mine.map((s) => s.row.lane).join(', ')}: ${reason}`);
+  }
   const bare1 = group((w) => w.kind === 'no-interval');
   if (bare1.length > 0) clauses.push(`too few runs for an interval on ${lanes(bare1, (s) => s.words.word)}`);
   return clauses;
@@ -85,6 +89,18 @@ export function syncQuestions(report: Report): { question: Question; bystander: 
   return questions
     .filter((q) => q.words.measure === 'throughput' && q.words.base === 'sync')
     .map((question) => ({ question, bystander: questions.find((b) => b.id === `${question.id}-bystander`) }));
+}
+
+/** The bullets of a set of questions (a run's answers): one per throughput question against sync. */
+export function bulletsOf(questions: readonly Question[]): string[] {
+  return questions
+    .filter((q) => q.words.measure === 'throughput' && q.words.base === 'sync')
+    .map((q) =>
+      headlineBullet(
+        q,
+        questions.find((b) => b.id === `${q.id}-bystander`),
+      ),
+    );
 }
 
 /** Rows whose cells can carry a figure beside the verdict (not shared, invalid or failed). */

@@ -42,12 +42,12 @@ type Side = (Pick<CellResult, 'mode' | 'status'> & { flags: readonly Flag[] }) |
 
 /** Why the cells behind a ratio cannot carry an answer, in a reader's words ("the host was shared during async"), or undefined. */
 export function cellsDoubt(cells: readonly Side[]): string | undefined {
-  const reasons = cells.flatMap((cell) => {
-    if (cell === undefined) return [];
-    if (cell.status === 'failed') return [`the ${cell.mode} server failed`];
-    if (cell.status !== 'ok') return [`${cell.mode} gave invalid answers`];
-    return sharedHost(cell) ? [`the host was shared during ${cell.mode}`] : [];
-  });
+  const known = cells.filter((cell): cell is NonNullable<Side> => cell !== undefined);
+  const failed = known.filter((c) => c.status === 'failed').map((c) => `the ${c.mode} server failed`);
+  const invalid = known.filter((c) => c.status === 'invalid').map((c) => `${c.mode} gave invalid answers`);
+  // One clause for every side that shared the host: "the host was shared during async and sync".
+  const shared = known.filter((c) => c.status === 'ok' && sharedHost(c)).map((c) => c.mode);
+  const reasons = [...failed, ...invalid, ...(shared.length === 0 ? [] : [`the host was shared during ${shared.join(' and ')}`])];
   return reasons.length === 0 ? undefined : reasons.join(', ');
 }
 

@@ -11,7 +11,8 @@ import puppeteer, { type Browser, type Page } from 'puppeteer-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadChartAssets } from '../../src/report/render/html-assets.ts';
 import { renderHtml } from '../../src/report/render/html.ts';
-import { EXPECTED_RUNTIMES, EXPECTED_SCENARIOS, htmlFixtureReport } from '../fixtures/html-report.ts';
+import { OVERFLOWING } from './overflow.ts';
+import { EXPECTED_RUNTIMES, EXPECTED_SCENARIOS, htmlFixtureReport, LONG_REGEX } from '../fixtures/html-report.ts';
 
 /** CHROMIUM_PATH only to point at another build (or at nothing, to try the skip and CI paths). */
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
@@ -155,6 +156,30 @@ describe.skipIf(!installed && !required)('report.html in headless Chromium', () 
       '✗ failed: server exited with code 1',
     );
     expect(await innerText('section[data-scenario="hash"] tr[data-runtime="deno"]')).toContain('skipped: deno not installed');
+  });
+
+  it('names a regular expression that held the loop by its first characters, with its file and line', async () => {
+    const profiles = await innerText('section[data-scenario="fib"] details.profiles');
+    expect(profiles).toContain('RegExp /^(?! {0,3}…/ (marked/lib/marked.esm.js:1520)');
+    expect(profiles).not.toContain(LONG_REGEX.slice(0, 40));
+    // The summary card's loop sentence quotes the holder by the same short name.
+    const card = await innerText('.card[data-runtime="bun"]');
+    expect(card).toContain('RegExp /^(?! {0,3}…/');
+    expect(card).not.toContain(LONG_REGEX.slice(0, 40));
+  });
+
+  it('keeps every text inside its box at 1280 px: nothing overflows an element that does not scroll', async () => {
+    const overflowing = (await page.evaluate(OVERFLOWING)) as string[];
+    expect(overflowing).toEqual([]);
+    expect(await page.evaluate('document.documentElement.scrollWidth')).toBeLessThanOrEqual(1280);
+  });
+
+  it('has an overflow check that sees text leaving its box (so its silence above means something)', async () => {
+    const probe = await browser?.newPage();
+    if (probe === undefined) throw new Error('no browser');
+    await probe.setContent(`<main><div style="width:120px"><p>${'x'.repeat(80)}</p></div></main>`);
+    expect(((await probe.evaluate(OVERFLOWING)) as string[]).join()).toMatch(/(^|,)p: x+/);
+    await probe.close();
   });
 
   it('shows a reason containing markup as text, never running it', async () => {

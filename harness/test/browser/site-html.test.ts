@@ -15,6 +15,7 @@ import type { Report } from '../../src/model/report.ts';
 import { rebuildSite } from '../../src/site-kinds.ts';
 import { CURVE_REPORT } from '../fixtures/curve-report.ts';
 import { htmlFixtureReport } from '../fixtures/html-report.ts';
+import { OVERFLOWING } from './overflow.ts';
 
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const ARGS = [
@@ -123,6 +124,20 @@ describe.skipIf(!installed && !required)('the results site in headless Chromium'
     }
     expect(drawn.rps).toBeGreaterThan(0);
     expect(drawn.curve).toBeGreaterThan(0);
+  });
+
+  it('keeps every text inside its box at 1280 px, on the front page and each tab', async () => {
+    for (const tab of ['#front', '#bench', '#curve']) {
+      await page.evaluate((hash) => {
+        window.location.hash = hash;
+      }, tab);
+      await isVisible(tab);
+      expect((await page.evaluate(OVERFLOWING)) as string[], tab).toEqual([]);
+      expect(await page.evaluate('document.documentElement.scrollWidth'), tab).toBeLessThanOrEqual(1280);
+    }
+    await page.evaluate(() => {
+      window.location.hash = '#front';
+    });
   });
 
   it('opens offline: no request off disk, no console or page error', () => {

@@ -6,6 +6,7 @@
 import type { Answers, Question } from '../answers.ts';
 import { FINDINGS_LEGEND } from '../text/findings.ts';
 import { plainLegend, verdictKind } from '../text/verdict-words.ts';
+import { bulletsOf } from '../headline-bullets.ts';
 import { escapeHtml } from './html-escape.ts';
 import { forestSvg } from './forest-svg.ts';
 
@@ -72,5 +73,8 @@ export function answersHtml(answers: Answers): string {
       `<div class="answers-scenario" data-scenario="${escapeHtml(scenario)}"><h4>${escapeHtml(scenario)}</h4>${mine.map((q) => `<figure class="forest" id="answer-${escapeHtml(q.id)}">${forestSvg(q)}</figure>`).join('')}</div>`,
   );
   const conditions = answers.conditions === undefined ? [] : [`<p class="muted" data-conditions>${escapeHtml(answers.conditions)}</p>`];
-  return [...conditions, ...findings, ...pictures].join('\n');
+  // The verdicts first, in the words of the README's headline; "**hash**" is the scenario in bold.
+  const bullets = bulletsOf(answers.questions).map((b) => `<li>${escapeHtml(b).replace(/\*\*([^*]+)\*\*/, '<b>$1</b>')}</li>`);
+  const headline = bullets.length === 0 ? [] : [`<ul class="headline">${bullets.join('')}</ul>`];
+  return [...headline, ...conditions, ...findings, ...pictures].join('\n');
 }

@@ -115,7 +115,7 @@ function mark(reading: RatioReading, cx: number, cy: number, colour: string): st
 }
 
 /** The question as a self-contained SVG document (also valid inline in HTML). */
-export function forestSvg(question: Question, options: { labelWidth?: number } = {}): string {
+export function forestSvg(question: Question, options: { labelWidth?: number; ceiling?: { at: number; label: string } } = {}): string {
   const { pad, titleHeight, lineLabelHeight, rowHeight, plotWidth, gap, axisHeight, charWidth } = LAYOUT;
   const labelWidth = options.labelWidth ?? LAYOUT.labelWidth;
   const domain = forestDomain(question.rows);
@@ -142,6 +142,7 @@ export function forestSvg(question: Question, options: { labelWidth?: number } =
     ...ticks,
     `<line class="one" x1="${one}" x2="${one}" y1="${top - 4}" y2="${bottom}" stroke="${MARK_COLORS.target}" stroke-dasharray="4 3"/>`,
     `<text x="${one}" y="${top - 6}" font-size="11" text-anchor="middle" fill="${MARK_COLORS.target}">1x: the same</text>`,
+    ...ceilingLine(options.ceiling, domain, plotLeft, top, bottom),
     ...rows,
     `<text x="${plotLeft}" y="${bottom + 30}" font-size="10" fill="#718096">ratio, log scale; bar: 95 % interval; ● faster or slower (bar dashed: too uncertain to size); ○ no gain; □ could not tell; ◇ no interval</text>`,
     '</svg>',
@@ -149,3 +150,19 @@ export function forestSvg(question: Question, options: { labelWidth?: number } =
 }
 
 const n4 = (x: number) => Number(x.toPrecision(4));
+
+/** A dotted line where the machine caps a ratio ("~2x: 2 CPUs"), when it falls inside the axis. */
+function ceilingLine(
+  ceiling: { at: number; label: string } | undefined,
+  domain: Domain,
+  plotLeft: number,
+  top: number,
+  bottom: number,
+): string[] {
+  if (ceiling === undefined || ceiling.at <= domain[0] || ceiling.at >= domain[1]) return [];
+  const x = n(logX(ceiling.at, domain, plotLeft, LAYOUT.plotWidth));
+  return [
+    `<line class="ceiling" x1="${x}" x2="${x}" y1="${top - 4}" y2="${bottom}" stroke="#718096" stroke-dasharray="1 3"/>`,
+    `<text x="${x + 3}" y="${top - 6}" font-size="11" fill="#4a5568">${escapeHtml(ceiling.label)}</text>`,
+  ];
+}

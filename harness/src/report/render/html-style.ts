@@ -56,4 +56,7 @@ tr.bad td, tr.missing td { background: var(--bad-bg); }
 .legend { font-size: 0.9rem; }
 .legend li { margin: 2px 0; }
 footer { margin-top: 40px; font-size: 0.85rem; color: var(--fg-muted); }
+/* A long name (a regular expression, a path) breaks inside its box rather than leave it. */
+td, li, p, figcaption { overflow-wrap: anywhere; }
+.cards > *, .charts > *, .side-by-side > * { min-width: 0; }
 `;

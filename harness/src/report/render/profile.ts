@@ -10,6 +10,7 @@ import { escapeCell } from '../text/formats.ts';
 import { modeLabel } from '../text/labels.ts';
 import { functionLabel, heldSentence, pct } from '../text/profile.ts';
 import { escapeHtml } from './html-escape.ts';
+import { readableName } from '../../profile/function-name.ts';
 
 const TOP = 5;
 
@@ -43,7 +44,7 @@ export function profileSentences(cells: readonly CellResult[], swept: boolean): 
     const others =
       threads.length === 0
         ? ''
-        : `; ${threads.length} other thread${threads.length === 1 ? '' : 's'} busy (${threads.map((t) => `${pct(t.busyShare)} ${t.bySelf[0]?.name}`).join(', ')})`;
+        : `; ${threads.length} other thread${threads.length === 1 ? '' : 's'} busy (${threads.map((t) => `${pct(t.busyShare)} ${readableName(t.bySelf[0]?.name ?? '')}`).join(', ')})`;
     // Only Node's profiler writes a profile for each worker thread.
     const unseen =
       cell.mode === 'worker' && p.threads === undefined ? `; ${cell.runtime} profiles its main thread only, not the pool's threads` : '';
@@ -67,7 +68,7 @@ export function profileMarkdown(cells: readonly CellResult[], swept: boolean): s
 }
 
 function functionCells(f: ProfileFunction): string[] {
-  return [f.name, f.where ?? f.kind, pct(f.selfShare), pct(f.totalShare)];
+  return [readableName(f.name), f.where ?? f.kind, pct(f.selfShare), pct(f.totalShare)];
 }
 
 /** The profiled cells of one scenario side by side in HTML: the sentence, the graph and the top functions of each. */
@@ -118,10 +119,11 @@ export function flameSvg(tree: FlameNode, options: { width: number; share?: numb
     if (w < 0.5) return;
     depth = Math.max(depth, level + 1);
     const y = level * ROW;
-    const label = node.where === undefined ? node.name : `${node.name} ${node.where}`;
+    const name = readableName(node.name);
+    const label = node.where === undefined ? name : `${name} ${node.where}`;
     const share = tree.ms > 0 ? node.ms / tree.ms : 0;
     const title = `${label}: ${node.ms.toFixed(1)} ms (${pct(share)} of the busy time)`;
-    const text = w > 40 ? `<text x="${(x + 3).toFixed(1)}" y="${y + 12}" font-size="10">${escapeHtml(fitName(node.name, w))}</text>` : '';
+    const text = w > 40 ? `<text x="${(x + 3).toFixed(1)}" y="${y + 12}" font-size="10">${escapeHtml(fitName(name, w))}</text>` : '';
     rects.push(
       `<g><title>${escapeHtml(title)}</title><rect x="${x.toFixed(1)}" y="${y}" width="${w.toFixed(1)}" height="${ROW - 1}" fill="${colour(node)}"/>${text}</g>`,
     );

@@ -98,17 +98,26 @@ export interface NoteGroup {
   cells: string[];
 }
 
-/** The cells' notes grouped by kind, in the order of KINDS; `name` says which cell a note is on. */
+/** Past this many cells a group names them without each one's figure: the kind is the news. */
+const DETAILED_UP_TO = 12;
+
+/**
+ * The cells' notes grouped by kind, in the order of KINDS; `name` says which cell a note is on.
+ * A kind every cell carries says so instead of naming them all.
+ */
 export function groupNotes(cells: readonly CellResult[], name: (cell: CellResult) => string): NoteGroup[] {
-  const groups = new Map<NoteKind, string[]>();
+  const groups = new Map<NoteKind, { cell: CellResult; detail: string }[]>();
   for (const cell of cells)
-    for (const note of cellNoteList(cell)) {
-      const detail = detailOf(note);
-      groups.set(note.kind, [...(groups.get(note.kind) ?? []), `${name(cell)}${detail === '' ? '' : ` (${detail})`}`]);
-    }
+    for (const note of cellNoteList(cell)) groups.set(note.kind, [...(groups.get(note.kind) ?? []), { cell, detail: detailOf(note) }]);
   const order: NoteKind[] = [...KINDS.map(([kind]) => kind), 'other'];
   return order.flatMap((kind) => {
     const mine = groups.get(kind);
-    return mine === undefined ? [] : [{ kind, label: GROUP_LABELS[kind], cells: mine }];
+    if (mine === undefined) return [];
+    const every = new Set(mine.map((m) => m.cell)).size === cells.length && cells.length > 1;
+    const detailed = mine.length <= DETAILED_UP_TO;
+    const listed = every
+      ? [`every cell (${mine.length})`]
+      : mine.map((m) => `${name(m.cell)}${detailed && m.detail !== '' ? ` (${m.detail})` : ''}`);
+    return [{ kind, label: GROUP_LABELS[kind], cells: listed }];
   });
 }

@@ -69,7 +69,7 @@ function sharingClause({ shared }: HostVerdict<Cell>, cells: number, known: bool
   const names = shared.slice(0, 4).map((c) => `${c.runtimeLabel ?? c.runtime} ${c.scenario}/${c.mode}`);
   const more = shared.length > names.length ? `, and ${shared.length - names.length} more` : '';
   return {
-    text: `⚠ Other processes used the CPU during runs of ${shared.length} of ${cells} cells (${names.join(', ')}${more}): their ratios read inconclusive, and \`bench:compare\` does not judge them.`,
+    text: `⚠ Other processes used the CPU during runs of ${shared.length} of ${cells} cells (${names.join(', ')}${more}): their ratios read "could not tell", and \`bench:compare\` does not judge them.`,
     warn: true,
   };
 }

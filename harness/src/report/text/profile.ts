@@ -2,13 +2,14 @@
 import type { CellResult } from '../../model/cell.ts';
 import type { ProfileFunction, ProfileHolder, ProfileLate, ProfileSummary } from '../../model/profile.ts';
 import { formatMs } from './formats.ts';
+import { readableName } from '../../profile/function-name.ts';
 
 /** A share as a percentage, one decimal below 10 %. */
 export const pct = (x: number) => (x === 0 ? '0 %' : `${(x * 100).toFixed(x < 0.1 ? 1 : 0)} %`);
 
 /** "fibPlain (workloads/fib.ts:16)", "exec (native)". */
 export function functionLabel(f: Pick<ProfileFunction | ProfileHolder, 'name' | 'where' | 'kind'>): string {
-  return `${f.name} (${f.where ?? f.kind})`;
+  return `${readableName(f.name)} (${f.where ?? f.kind})`;
 }
 
 /**

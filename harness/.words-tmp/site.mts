@@ -1,0 +1,16 @@
+import { rebuildSite } from '../src/site-kinds.ts';
+import puppeteer from 'puppeteer-core';
+import { pathToFileURL } from 'node:url';
+import { OVERFLOWING } from '../test/browser/overflow.ts';
+const html = rebuildSite(['/tmp/words-site/runs'], '/tmp/words-site/site').html;
+console.log(html);
+const b = await puppeteer.launch({ executablePath: '/usr/bin/chromium', headless: true, args: ['--no-sandbox'] });
+const p = await b.newPage();
+await p.setViewport({ width: 1280, height: 900 });
+await p.emulateMediaFeatures([{ name: 'prefers-reduced-motion', value: 'reduce' }]);
+await p.goto(pathToFileURL(html).href, { waitUntil: 'load' });
+await new Promise((r) => setTimeout(r, 1500));
+console.log('overflowing', await p.evaluate(OVERFLOWING), 'scrollWidth', await p.evaluate('document.documentElement.scrollWidth'));
+await p.screenshot({ path: '/tmp/words-site-front.png', fullPage: false });
+await p.screenshot({ path: '/tmp/words-site-front-full.png', fullPage: true });
+await b.close();
