@@ -42,7 +42,7 @@ function refuse(line) {
  * node_modules. A checkout that has them (a local run of these steps) is used as it is.
  */
 function tool() {
-  if (existsSync(join(TOOL, 'node_modules/tsx/package.json'))) return;
+  if (existsSync(join(TOOL, 'harness/node_modules/tsx/package.json'))) return;
   // --prod: the harness, the app, the servers and the pinned runtimes, not the repository's test tools.
   const code = run('npx', ['--yes', PNPM, 'install', '--frozen-lockfile', '--prod', '--reporter=append-only'], TOOL);
   if (code !== 0) process.exit(code);
