@@ -78,6 +78,10 @@ describe("the action's steps", () => {
   it('takes modules one a line or comma-separated, and the A/B section of a report for the summary', () => {
     expect(gate.moduleList(' a.ts,\nb/c.ts \n\n')).toEqual(['a.ts', 'b/c.ts']);
     expect(gate.abSection('# Title\n\n## A/B\n\n| cell | verdict |\n\n## Runs\n\nmore')).toBe('| cell | verdict |');
+    // What A and B were and the method, folded under the verdicts.
+    expect(gate.abSection('## A/B\n\n| cell | verdict |\n\nA: `file:a.ts`\nB: `file:b.ts`\n\nhow\n## Runs')).toBe(
+      '| cell | verdict |\n\n<details><summary>What A and B were, how they were measured</summary>\n\nA: `file:a.ts`\nB: `file:b.ts`\n\nhow\n\n</details>',
+    );
     expect(gate.abSection('# Title\n\n## Runs\n')).toBe('');
   });
 

@@ -10,6 +10,7 @@ import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Report } from '../../src/model/report.ts';
 import { type Context, runSteps, stepsOf } from './action-steps.ts';
+import { isAlive, processesMentioning } from './helpers.ts';
 
 const ROOT = resolve(import.meta.dirname, '../../..');
 let tmp: string;
@@ -125,6 +126,7 @@ describe('action.yml, its run: steps as a runner runs them', () => {
     expect(['unchanged', 'inconclusive', 'improved']).toContain(run.outputs.gate?.verdict);
     expect(run.summary).not.toMatch(/\*\*regressed\*\*/);
     expect(run.summary).toContain('### bench/spin.mjs');
+    expect(processesMentioning(tmp).filter(isAlive)).toEqual([]);
   });
 });
 
