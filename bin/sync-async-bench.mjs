@@ -39,7 +39,9 @@ export function commandLine(argv, cwd = process.cwd()) {
   const command = Object.hasOwn(COMMANDS, name) ? COMMANDS[name] : undefined;
   if (command === undefined) return { error: `unknown command "${name}"; ${USAGE}` };
   // tsx's loader by path: the user's project need not have tsx, and the harness's must be the one used.
-  const loader = pathToFileURL(resolve(dirname(createRequire(import.meta.url).resolve('tsx/package.json')), 'dist/loader.mjs')).href;
+  // From the harness's folder: a production install of the repository has tsx there and not at its root.
+  const tsx = createRequire(resolve(ROOT, 'harness/package.json')).resolve('tsx/package.json');
+  const loader = pathToFileURL(resolve(dirname(tsx), 'dist/loader.mjs')).href;
   return {
     args: ['--import', loader, resolve(ROOT, 'harness/src', command.file), ...(command.args ?? []), ...rest],
     load: command.load === true,

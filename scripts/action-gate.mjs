@@ -42,7 +42,7 @@ function refuse(line) {
  * node_modules. A checkout that has them (a local run of these steps) is used as it is.
  */
 function tool() {
-  if (existsSync(join(TOOL, 'node_modules/tsx/package.json'))) return;
+  if (existsSync(join(TOOL, 'harness/node_modules/tsx/package.json'))) return;
   // --prod: the harness, the app, the servers and the pinned runtimes, not the repository's test tools.
   const code = run('npx', ['--yes', PNPM, 'install', '--frozen-lockfile', '--prod', '--reporter=append-only'], TOOL);
   if (code !== 0) process.exit(code);
@@ -115,16 +115,20 @@ export const moduleList = (raw) =>
     .map((m) => m.trim())
     .filter((m) => m !== '');
 
-/** The A/B section of a report.md: its verdict table and what it could see, without the rest. */
+/**
+ * The A/B section of a report.md for the job summary: the verdicts and why, open; from the line
+ * that says what A and B were, how it was measured, folded (a summary is read at a glance).
+ */
 export function abSection(markdown) {
   const lines = markdown.split('\n');
   const start = lines.indexOf('## A/B');
   if (start < 0) return '';
   const end = lines.findIndex((line, i) => i > start && line.startsWith('## '));
-  return lines
-    .slice(start + 1, end < 0 ? undefined : end)
-    .join('\n')
-    .trim();
+  const section = lines.slice(start + 1, end < 0 ? undefined : end);
+  const fold = section.findIndex((line) => line.startsWith('A: '));
+  const open = (fold < 0 ? section : section.slice(0, fold)).join('\n').trim();
+  if (fold < 0) return open;
+  return `${open}\n\n<details><summary>What A and B were, how they were measured</summary>\n\n${section.slice(fold).join('\n').trim()}\n\n</details>`;
 }
 
 /** One word over every module: regressed beats inconclusive beats improved beats unchanged. */

@@ -1,7 +1,8 @@
 /**
- * docs/ci-gate.md's workflow is meant to be saved and run as it is: it must parse as YAML, keep
- * both commits in the clone, and call only commands and formats this repository has, with the
- * pnpm it pins. A renamed script or export format fails here, not in a user's pull request.
+ * The gates as a user and this repository run them: the steps docs/ci-gate.md tells a user to add
+ * must name the action's own inputs; this repository's workflow (.github/workflows/bench-gate.yml)
+ * must keep both commits in the clone and call only commands and formats this repository has,
+ * with the pnpm it pins. A renamed script, input or export format fails here, not in a pull request.
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -28,12 +29,26 @@ interface Workflow {
 }
 
 function workflow(): Workflow {
-  const block = /## The workflow[\s\S]*?```yaml\n([\s\S]*?)```/.exec(page)?.[1];
-  if (block === undefined) throw new Error('docs/ci-gate.md has no yaml block under "## The workflow"');
-  return parse(block) as Workflow;
+  return parse(readFileSync(join(root, '.github/workflows/bench-gate.yml'), 'utf8')) as Workflow;
 }
 
-describe('the workflow in docs/ci-gate.md', () => {
+describe("docs/ci-gate.md's first YAML, the steps a user adds", () => {
+  const block = /```yaml\n([\s\S]*?)```/.exec(page)?.[1] ?? '';
+  const steps = parse(block) as Step[];
+  const action = parse(readFileSync(join(root, 'action.yml'), 'utf8')) as { inputs: Record<string, { required?: boolean }> };
+
+  it('is six lines: a checkout, then this action with every input it requires and only inputs it has', () => {
+    expect(block.trim().split('\n')).toHaveLength(6);
+    expect(steps[0]?.uses).toMatch(/^actions\/checkout@/);
+    const gate = steps[1] ?? {};
+    expect(gate.uses).toMatch(/\/sync-async-bench@/);
+    const given = Object.keys(gate.with ?? {});
+    for (const name of given) expect(Object.keys(action.inputs), name).toContain(name);
+    for (const [name, input] of Object.entries(action.inputs)) if (input.required === true) expect(given).toContain(name);
+  });
+});
+
+describe("this repository's own gate, .github/workflows/bench-gate.yml", () => {
   const parsed = workflow();
   const steps = Object.values(parsed.jobs).flatMap((job) => job.steps);
   const runs = steps.flatMap((s) => (s.run === undefined ? [] : s.run.split('\n')));

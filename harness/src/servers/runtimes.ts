@@ -1,7 +1,7 @@
 import { execFileSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { dirname, resolve } from 'node:path';
+import { dirname, resolve, sep } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { RuntimeName } from '@bench/app';
 import { denoArgs, denoBinary } from '@bench/runtime-deno/command';
@@ -153,7 +153,16 @@ export function denoSpecFor(binary: string, source: string): RuntimeSpec {
 /** The real deno binary beside the package's bin.cjs (never bin.cjs, which leaves deno running on SIGTERM). */
 function denoSpec(): RuntimeSpec {
   const binary = denoBinary();
-  return denoSpecFor(binary, packageId(dirname(binary)));
+  const spec = denoSpecFor(binary, packageId(dirname(binary)));
+  // Deno strips the types of no file under node_modules, which is where the installed command
+  // (pnpm pack:cli) keeps the servers' TypeScript: said before the run instead of a failed start.
+  return RUNTIMES_DIR.split(sep).includes('node_modules')
+    ? {
+        ...spec,
+        unavailable:
+          'deno runs no TypeScript from inside node_modules, where the installed sync-async-bench keeps its servers: run deno from a clone of the repository',
+      }
+    : spec;
 }
 
 /**

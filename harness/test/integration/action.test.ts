@@ -10,6 +10,7 @@ import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Report } from '../../src/model/report.ts';
 import { type Context, runSteps, stepsOf } from './action-steps.ts';
+import { isAlive, processesMentioning } from './helpers.ts';
 
 const ROOT = resolve(import.meta.dirname, '../../..');
 let tmp: string;
@@ -65,8 +66,9 @@ const INPUTS = {
   margin: '',
   install: '',
   profile: 'false',
-  // Three pairs of server processes of short runs: bench:ab's minimum for a verdict.
-  flags: '--runs 6 --max-runs 6 --duration 0.4 --warmup 0 --min-requests 0 --cross-check none',
+  // Short runs on three pairs of server processes (bench:ab's minimum for a verdict), up to five
+  // while a cell's interval is still too wide to see its margin.
+  flags: '--runs 6 --max-runs 10 --duration 0.4 --warmup 0 --min-requests 0 --cross-check none',
 };
 
 function pullRequest(head: string, name: string): Context {
@@ -124,6 +126,7 @@ describe('action.yml, its run: steps as a runner runs them', () => {
     expect(['unchanged', 'inconclusive', 'improved']).toContain(run.outputs.gate?.verdict);
     expect(run.summary).not.toMatch(/\*\*regressed\*\*/);
     expect(run.summary).toContain('### bench/spin.mjs');
+    expect(processesMentioning(tmp).filter(isAlive)).toEqual([]);
   });
 });
 
