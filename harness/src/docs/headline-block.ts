@@ -76,7 +76,8 @@ export function inWords(report: Report): string {
     );
   const held = pairs.filter((p) => (p.bystander?.rows.length ?? 0) > 0 && carried(p.bystander?.rows ?? []).every((r) => r.ratio > 1));
   if (held.length > 0) sentences.push(`Beside ${names(held.map((p) => p.question))}, one more caller waited longer than beside sync.`);
-  return `In words: ${sentences.join(' ')}`;
+  const text = sentences.join(' ');
+  return `In words: ${text.charAt(0).toLowerCase()}${text.slice(1)}`;
 }
 
 /** The picture: every ratio over sync, a row per scenario, mode and runtime, with its interval. */

@@ -14,8 +14,8 @@ import { measuredLagP99 } from './loop-verdict.ts';
 import { cellOf, connectionsSwept, laneOf } from './lanes.ts';
 import { type Interval, type LoopReading, loopFinding, type RatioWords, ratioSentence, workerFinding } from './text/findings.ts';
 import { runtimeLabel } from './text/labels.ts';
-import { formatMs } from './text/formats.ts';
-import { costsText, type ModeCosts, modeCosts } from './cpu-costs.ts';
+import { type ModeCosts, modeCosts } from './cpu-costs.ts';
+import { cpuWords } from './text/verdict-words.ts';
 import { differentWork } from './different-work.ts';
 import { cellsDoubt, type RatioVerdict, ratioVerdict } from './ratio-verdict.ts';
 
@@ -89,15 +89,13 @@ function rowOf(report: Report, c: Comparison, pair: Pair, measure: RatioWords['m
   const doubt = cellsDoubt([over, base]);
   const costs = measure === 'throughput' && pair.base === 'sync' ? modeCosts(over, base) : undefined;
   // What one request takes on the loop in sync: the figure a "2x" is a multiple of.
-  const oneRequest =
-    measure === 'throughput' && pair.base === 'sync' && base.requestsPerSec.median > 0
-      ? `one sync request ${formatMs(1000 / base.requestsPerSec.median)} ms`
-      : '';
-  const costsLine = [oneRequest, costs === undefined ? '' : costsText(costs, true)].filter((t) => t !== '').join('; ');
+  const oneRequest = measure === 'throughput' && pair.base === 'sync' && base.requestsPerSec.median > 0;
+  // The ceiling is said once, in the conditions (conditionsText); beside each ratio only what a request cost.
+  const costsLine = costs?.cpuRatio === undefined ? '' : `${cpuWords(costs.cpuRatio)} a request`;
   return {
     ...(costsLine === '' ? {} : { costs: costsLine }),
     ...(costs === undefined ? {} : { modeCosts: costs }),
-    ...(oneRequest === '' ? {} : { syncRequestMs: 1000 / base.requestsPerSec.median }),
+    ...(oneRequest ? { syncRequestMs: 1000 / base.requestsPerSec.median } : {}),
     lane,
     runtime: c.runtime,
     ratio,
@@ -239,7 +237,11 @@ export function conditionsText(report: Report): string {
     .map((r) => `${r.label ?? r.name} ${r.version}`)
     .join(', ');
   const inputs = `hash cost ${p.hashCost}, fib(${p.fibN}), sleep ${p.sleepMs} ms, the catalogue's at their defaults`;
-  return `Under ${p.connections} connections; ${servers}${versions === '' ? '' : `; ${versions}`}; inputs: ${inputs}. "One request": the sync cell's time a request on the loop (1 ÷ its requests/s).`;
+  const ceiling =
+    cpus > 0
+      ? ` With ${cpus} CPU${cpus === 1 ? '' : 's'}, moving computation off the loop can serve at most about ${cpus}x what sync does.`
+      : '';
+  return `Under ${p.connections} connections; ${servers}${versions === '' ? '' : `; ${versions}`}; inputs: ${inputs}.${ceiling}`;
 }
 
 export function benchAnswers(report: Report): Answers {

@@ -66,17 +66,16 @@ export function modeCosts(over: Side, sync: Side): ModeCosts | undefined {
 
 /**
  * "at most ~2x with 2 CPUs; each request costs 4 % more CPU (on the loop 2.1 → 0.04 ms, off it
- * 0.01 → 2.2 ms; the hop 0.09 ms)": the clause beside a throughput ratio. `brief` leaves out the
- * threads' breakdown (the findings, where the scenario's own section has it).
+ * 0.01 → 2.2 ms; the hop 0.09 ms)": the clause beside a throughput ratio.
  */
-export function costsText(costs: ModeCosts, brief = false): string {
+export function costsText(costs: ModeCosts): string {
   const parts: string[] = [];
   if (costs.ceilingCpus !== undefined)
     parts.push(`at most ~${costs.ceilingCpus}x with ${costs.ceilingCpus} CPU${costs.ceilingCpus === 1 ? '' : 's'}`);
   if (costs.cpuRatio !== undefined && costs.over !== undefined && costs.sync !== undefined) {
     const hop = costs.hopMs === undefined ? '' : `; the hop ${costs.hopMs < 0 ? '−' : ''}${cpuMsText(Math.abs(costs.hopMs))}`;
     const breakdown = ` (${formatRatio(costs.cpuRatio)}: on the loop ${cpuMsText(costs.sync.loopMs)} → ${cpuMsText(costs.over.loopMs)}, off it ${cpuMsText(offLoopMs(costs.sync))} → ${cpuMsText(offLoopMs(costs.over))}${hop})`;
-    parts.push(`each request costs ${cpuWords(costs.cpuRatio)}${brief ? '' : breakdown}`);
+    parts.push(`each request costs ${cpuWords(costs.cpuRatio)}${breakdown}`);
   }
   return parts.join('; ');
 }
