@@ -126,7 +126,7 @@ describe('judgeRatio', () => {
       verdictLine({ runtime: 'node', scenario: 'hash', mode: 'sync', processPairs: 4, ...j } as AbCell);
     expect(wide.why).toBe('wide');
     expect(line(wide)).toBe(
-      'inconclusive, B -3.0 % (-10.0 % to +4.5 %), could see 7.8 %: interval wider than ±5.0 %; about 17 pairs of server processes would see ±5.0 % (it had 4)',
+      'could not tell, B -3.0 % (-10.0 % to +4.5 %), could see 7.8 %: interval wider than ±5.0 %; about 17 pairs of server processes would see ±5.0 % (it had 4)',
     );
     expect(offCentre.why).toBe('off-centre');
     expect(line(offCentre)).toMatch(/: interval reaches past ±5\.0 %; only more pairs than the rule asks \(--runs\) would say which side$/);
@@ -248,7 +248,7 @@ describe('judgeAb and compareAb', () => {
     expect(ab.counts).toEqual({ regressed: 1, improved: 0, unchanged: 1, inconclusive: 0 });
     expect(abHeadline(ab)).toBe('✗ 1 regressed, 0 improved, 1 unchanged, 0 inconclusive');
     expect(verdictLine(ab.cells[0]!)).toMatch(/^regressed, B -5\.\d % \(-\d\.\d % to -\d\.\d %\), could see \d+\.\d %$/);
-    expect(verdictLine(ab.cells[1]!)).toMatch(/^unchanged within ±5\.0 %, B [+-]\d\.\d % \(.*\), could see 3\.0 %$/);
+    expect(verdictLine(ab.cells[1]!)).toMatch(/^no change within ±5\.0 %, B [+-]\d\.\d % \(.*\), could see 3\.0 %$/);
     // Read with the cells' flags: a client-bound side's requests/s is a floor of its server's.
     // B below a client-bound A is still slower; B client-bound below A, or any side bound on an
     // "unchanged", compares the client with itself.
@@ -264,7 +264,7 @@ describe('judgeAb and compareAb', () => {
     expect(aBound[0]?.flags).toEqual({ a: ['client-bound'], b: [] });
     expect(verdictLine(aBound[0]!)).toMatch(/could see \d+\.\d %; ⚠ client-bound \(A\)$/);
     expect(verdictLine(aBound[1]!)).toMatch(
-      /^inconclusive, B .*: the load generator may have set the pace \(client-bound\); servers on another machine; ⚠ client-bound \(B\)$/,
+      /^could not tell, B .*: the load generator may have set the pace \(client-bound\); servers on another machine; ⚠ client-bound \(B\)$/,
     );
     expect(aBound[1]?.reason).toMatch(
       /^B [+-]\d\.\d %, but the load generator used a core's worth of CPU on B's side \(client-bound\).*may be a floor.*whether B is alike/,

@@ -147,8 +147,12 @@ describe('the questions of a report', () => {
 
   it('put the findings at the top of the bench report, before the scenarios and how to read them', () => {
     const markdown = renderMarkdown(report);
-    const findings = findingsMarkdown(benchAnswers(report), '###') ?? '';
+    const { conditions, ...answers } = benchAnswers(report);
+    const findings = findingsMarkdown(answers, '###') ?? '';
     expect(markdown).toContain(findings);
+    // The conditions once, before the verdicts.
+    expect(markdown.indexOf(conditions ?? '?')).toBeLessThan(markdown.indexOf('- **fib**, worker vs sync'));
+    expect(markdown.split(conditions ?? '?')).toHaveLength(2);
     expect(markdown.indexOf('## Findings')).toBeLessThan(markdown.indexOf('## How to read'));
     expect(markdown.indexOf('## Findings')).toBeLessThan(markdown.indexOf('## hello'));
   });

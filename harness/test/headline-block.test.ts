@@ -46,4 +46,21 @@ describe('headline block', () => {
     expect(words).toMatch(/fib async[^.]*: no gain on any runtime/);
     expect(words).not.toMatch(/fib async[^.]*faster/);
   });
+
+  it('says nothing of every runtime where one runtime could not tell', () => {
+    const report = answersReport();
+    // bun's worker ran beside other processes: its ratio cannot carry a verdict.
+    const shared = {
+      ...report,
+      results: report.results.map((c) =>
+        c.runtime === 'bun' && c.scenario === 'fib' && c.mode === 'worker' ? { ...c, flags: [...c.flags, 'shared-host' as const] } : c,
+      ),
+    };
+    const { body } = headlineBlock(shared);
+    const bullet = body.split('\n').find((l) => l.startsWith('- **fib**, worker vs sync')) ?? '';
+    expect(bullet).toMatch(/could not tell on bun: the host was shared during worker/);
+    const words = body.split('\n').find((l) => l.startsWith('In words:')) ?? '';
+    expect(words).not.toMatch(/fib worker[^.]*faster on every runtime/);
+    expect(words).toMatch(/fib worker the runtimes did not agree/);
+  });
 });

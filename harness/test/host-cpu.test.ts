@@ -61,7 +61,7 @@ describe.skipIf(process.platform !== 'linux')('other processes on the host', () 
     });
     expect(hostHealth(environment, [cell('hash', ['unstable'])])).toBeUndefined();
     expect(hostHealth(environment, [cell('hash', []), cell('file', ['shared-host'])])).toEqual({
-      text: '⚠ Other processes used the CPU during runs of 1 of 2 cells (node file/sync): their ratios read inconclusive, and `bench:compare` does not judge them.',
+      text: '⚠ Other processes used the CPU during runs of 1 of 2 cells (node file/sync): their ratios read "could not tell", and `bench:compare` does not judge them.',
       warn: true,
     });
   });

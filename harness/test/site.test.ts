@@ -180,7 +180,7 @@ describe('the site from a results folder', () => {
 });
 
 describe('versions headlines', () => {
-  it('say which version is worse, with the test behind it, and call no significant change "no measurable difference"', async () => {
+  it('say which version is slower, with the test behind it, and call no significant change "no change"', async () => {
     const { withFeatures } = await import('../src/report/section.ts');
     const { versionFeatures, versionsSection } = await import('../src/versions/versions-section.ts');
     const { makeRun } = await import('./fixtures.ts');
@@ -212,10 +212,10 @@ describe('versions headlines', () => {
       );
     const [worse] = versionsSection(make([80, 81, 79]))?.headlines ?? [];
     expect(worse).toMatchObject({ figure: '0.80x', anchor: 'versions' });
-    expect(worse?.answer).toMatch(/^worse: 0\.80x the requests\/s/);
+    expect(worse?.answer).toMatch(/^slower: 0\.80x the requests\/s/);
     expect(worse?.confidence).toMatch(/^Welch p = /);
     const [same] = versionsSection(make([99, 103, 101]))?.headlines ?? [];
-    expect(same?.answer).toMatch(/^no measurable difference/);
+    expect(same?.answer).toMatch(/^no change in requests\/s/);
   });
 });
 

@@ -18,6 +18,7 @@ import { FLAG_SHARE, judgeAb, signedPct as signed } from './ab-verdict.ts';
 import { ratiosByProcess } from './process-pairs.ts';
 import { ratioText } from '../stats/paired.ts';
 import { pooledBetween, processComponents, type ProcessComponents } from '../stats/process-interval.ts';
+import { CHANGE_WORDS } from '../report/text/verdict-words.ts';
 
 const VERDICTS: readonly AbVerdict[] = ['regressed', 'improved', 'unchanged', 'inconclusive'];
 const pct = (share: number): string => `${(share * 100).toFixed(1)} %`;
@@ -96,7 +97,7 @@ export function verdictLine(c: AbCell): string {
 function verdictWords(c: AbCell, estimate = ''): string {
   const within = c.verdict === 'unchanged' ? ` within ±${pct(c.margin)}` : '';
   const why = c.verdict === 'inconclusive' ? `: ${shortWhy(c)}` : '';
-  return `${c.verdict}${within}${estimate}${why}${flagWords(c)}`;
+  return `${CHANGE_WORDS[c.verdict]}${within}${estimate}${why}${flagWords(c)}`;
 }
 
 /** Why a cell is inconclusive in a few words, and what would settle it: its `reason` in short. */
@@ -161,8 +162,8 @@ function explanation(report: Report, ab: AbPlan): string {
     `${describeSide('A', ab.a, report)}.  \n${describeSide('B', ab.b, report)}.  \n${scopeLine(ab, report)}` +
     `A and B ran as lanes alternating round by round (A B, then B A), each cell judged on B's requests/s over A's, paired ` +
     `round by round, with its 95 % interval: ${intervalUnits(report)} Rounds in which another process used the CPU beside either side are left out. regressed / improved: the interval excludes 1 and the change is at least ` +
-    `${Math.round(FLAG_SHARE * 100)} % of the margin (±${pct(ab.margin)}, hello ±${pct(throughputMargin('hello', ab.margin))}); unchanged: the whole interval within ` +
-    `the margin; inconclusive: anything else (an interval wider than the margin or reaching past it, too few paired rounds, a cell that failed on either side). ` +
+    `${Math.round(FLAG_SHARE * 100)} % of the margin (±${pct(ab.margin)}, hello ±${pct(throughputMargin('hello', ab.margin))}); no change: the whole interval within ` +
+    `the margin; could not tell: anything else (an interval wider than the margin or reaching past it, too few paired rounds, a cell that failed on either side). ` +
     `"could see" is the smallest change the pair could have flagged: a change read at that size or more would have been (a true change of that size is read above it about half the time; one of the margin 9 times in 10 once a cell's interval is half the margin wide).${speedWords(report)}`
   );
 }

@@ -122,6 +122,10 @@ export function headlineBullet(question: Question, bystander: Question | undefin
   return `${head}.`;
 }
 
+/** What a bullet's figures are, said once above the bullets. */
+export const FIGURES_READ =
+  "Each figure is requests/s over sync, paired round by round, with its 95 % interval; a bystander is one more caller's p99.";
+
 /** The conditions every bullet holds under, said once: when, on what, how the ratios were taken, the ceiling. */
 export function conditionsLine(report: Report, questions: readonly Question[]): string {
   const env = report.environment;
@@ -136,5 +140,5 @@ export function conditionsLine(report: Report, questions: readonly Question[]): 
     ceilings.length === 1
       ? ` With ${ceilings[0]} CPUs, moving computation off the loop can serve at most about ${ceilings[0]}x what sync does.`
       : '';
-  return `The run of ${formatDate(report.createdAt)} on ${env.cpu.count} vCPUs (${env.cpu.model}): ${runtimes}; ${report.parameters.connections} connections. Each figure is requests/s over sync, paired round by round, with its 95 % interval; a bystander is one more caller's p99.${ceiling}`;
+  return `The run of ${formatDate(report.createdAt)} on ${env.cpu.count} vCPUs (${env.cpu.model}): ${runtimes}; ${report.parameters.connections} connections. ${FIGURES_READ}${ceiling}`;
 }

@@ -17,9 +17,12 @@ function headline(c: VersionChange): Headline | undefined {
   const figure = `${m.ratio.toFixed(2)}x`;
   return {
     question: `Does ${c.current.label} (${c.current.version}) differ from ${c.baseline.label} (${c.baseline.version}) on ${c.scenario} ${c.mode}?`,
-    answer: same
-      ? `no measurable difference in requests/s (${figure}, ${formatChange(m.change)})`
-      : `${c.verdict === 'improved' ? 'better' : 'worse'}: ${figure} the requests/s (${formatChange(m.change)})`,
+    answer:
+      c.verdict === 'not-testable'
+        ? `could not tell: fewer than 2 runs a side (${figure}, ${formatChange(m.change)})`
+        : same
+          ? `no change in requests/s (${figure}, ${formatChange(m.change)})`
+          : `${c.verdict === 'improved' ? 'faster' : 'slower'}: ${figure} the requests/s (${formatChange(m.change)})`,
     figure,
     ...(p === undefined ? { confidence: 'not testable (fewer than 2 runs a side)' } : { confidence: `Welch p = ${formatP(p)}` }),
     anchor: 'versions',

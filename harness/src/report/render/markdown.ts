@@ -5,7 +5,7 @@
  */
 import { allocatorOf } from '../text/allocator.ts';
 import { answerQuestions, benchAnswers } from '../answers.ts';
-import { conditionsLine, headlineBullet, syncQuestions } from '../headline-bullets.ts';
+import { FIGURES_READ, headlineBullet, syncQuestions } from '../headline-bullets.ts';
 import { type NoteKind, noteKinds } from '../text/cell-notes.ts';
 import { verdictKind, verdictLegend } from '../text/verdict-words.ts';
 import { hostHealth } from '../text/host-health.ts';
@@ -186,20 +186,17 @@ function howToRead(report: Report): string {
 
 /** What people quote: which off-loop modes stayed on the loop, where a worker pays. */
 function findingsSection(report: Report): string | undefined {
-  const pairs = syncQuestions(report);
-  const bullets =
-    pairs.length === 0
-      ? []
-      : [
-          conditionsLine(
-            report,
-            pairs.map((p) => p.question),
-          ),
-          pairs.map(({ question, bystander }) => `- ${headlineBullet(question, bystander)}`).join('\n'),
-        ];
-  const body = findingsMarkdown(benchAnswers(report), '###');
+  const { conditions, ...answers } = benchAnswers(report);
+  // The conditions once (the run's inputs and ceiling), then the verdicts, then where the loop stayed.
+  const bullets = syncQuestions(report).map(({ question, bystander }) => `- ${headlineBullet(question, bystander)}`);
+  const body = findingsMarkdown(answers, '###');
   if (bullets.length === 0 && body === undefined) return undefined;
-  return ['## Findings', ...bullets, ...(body === undefined ? [] : [body])].join('\n\n');
+  return [
+    '## Findings',
+    ...(conditions === undefined ? [] : [conditions]),
+    ...(bullets.length === 0 ? [] : [FIGURES_READ, bullets.join('\n')]),
+    ...(body === undefined ? [] : [body]),
+  ].join('\n\n');
 }
 
 function runtimeProblems(report: Report): string | undefined {

@@ -16,11 +16,14 @@ const KINDS = [
   ['client-bound', '⚠ client-bound'],
   ['unstable', '⚠ unstable'],
   ['count-mismatch', '⚠ count-mismatch'],
-  ['latency-censored', '⚠ latency'],
+  ['latency-censored', '⚠ latency censored'],
+  ['latency-censored', '⚠ latency-censored'],
   ['overloaded', '⚠ overloaded'],
   ['shared-host', '⚠ shared'],
   ['page-faults', '⚠ page faults'],
   ['cv-target', '⚠ CV target'],
+  ['first-run', '⚠ first run'],
+  ['warning', '⚠ '],
   ['unfair', '⚖ connections served unevenly'],
   ['slow-runs', '🐢'],
   ['machine-moved', '〰'],
@@ -83,6 +86,8 @@ const GROUP_LABELS: Record<NoteKind, string> = {
   'shared-host': '⚠ shared host (other processes used the CPU during runs)',
   'page-faults': "⚠ page faults (a large share of the server's CPU went to faulting in fresh memory)",
   'cv-target': '⚠ CV target not met',
+  'first-run': '⚠ a slow first run',
+  warning: '⚠ other warnings',
   unfair: '⚖ connections served unevenly',
   'slow-runs': '🐢 runs on a slow machine left out',
   'machine-moved': "〰 the machine's speed varied during some runs",
@@ -109,7 +114,7 @@ export function groupNotes(cells: readonly CellResult[], name: (cell: CellResult
   const groups = new Map<NoteKind, { cell: CellResult; detail: string }[]>();
   for (const cell of cells)
     for (const note of cellNoteList(cell)) groups.set(note.kind, [...(groups.get(note.kind) ?? []), { cell, detail: detailOf(note) }]);
-  const order: NoteKind[] = [...KINDS.map(([kind]) => kind), 'other'];
+  const order: NoteKind[] = [...new Set<NoteKind>([...KINDS.map(([kind]) => kind), 'other'])];
   return order.flatMap((kind) => {
     const mine = groups.get(kind);
     if (mine === undefined) return [];

@@ -144,3 +144,15 @@ export function cpuWords(ratio: number): string {
   if (Math.abs(ratio - 1) <= ABOUT_SAME) return 'the same CPU';
   return ratio > 1 ? `${percentOf(ratio - 1)} % more CPU` : `${percentOf(1 - ratio)} % less CPU`;
 }
+
+/**
+ * An A/B cell's verdict (report.json keeps the keys regressed, improved, unchanged, inconclusive
+ * as data) in the same words: "regressed" and "improved" are what a CI reader looks for, and B's
+ * change is given beside them.
+ */
+export const CHANGE_WORDS = {
+  regressed: 'regressed',
+  improved: 'improved',
+  unchanged: 'no change',
+  inconclusive: 'could not tell',
+} as const;
