@@ -11,6 +11,7 @@ import { probeRuntime, runtimeSpec, type RuntimeSpec } from '../../src/servers/r
 import { startServer, stopAllServers } from '../../src/servers/server.ts';
 import { platformPackage, registryVersions, resolveRequest } from '../../src/servers/runtime-install.ts';
 import { isAlive, processesMentioning, processTree } from './helpers.ts';
+import { HARNESS_NODE_ARGS } from '../harness-cli.ts';
 
 const HARNESS = resolve(import.meta.dirname, '../..');
 let dataDir: string;
@@ -103,7 +104,7 @@ describe.skipIf(offline !== undefined)('an unknown version', () => {
   it('is one line naming the versions that exist, exit 2, nothing started', () => {
     const res = spawnSync(
       process.execPath,
-      ['--import', 'tsx', 'src/bench-cli.ts', '--runtimes', 'node@19.99,bun', '--scenarios', 'hello', '--data-dir', dataDir],
+      [...HARNESS_NODE_ARGS, 'src/bench-cli.ts', '--runtimes', 'node@19.99,bun', '--scenarios', 'hello', '--data-dir', dataDir],
       { cwd: HARNESS, encoding: 'utf8', timeout: 60_000 },
     );
     expect(res.status).toBe(2);
@@ -121,7 +122,7 @@ describe.skipIf(offline !== undefined)('an unknown version', () => {
 
 describe.skipIf(offline !== undefined)('bench:runtimes', () => {
   it("lists each runtime's pinned installation, the cache, and the newest of each line on the registry", () => {
-    const res = spawnSync(process.execPath, ['--import', 'tsx', 'src/runtimes-cli.ts'], {
+    const res = spawnSync(process.execPath, [...HARNESS_NODE_ARGS, 'src/runtimes-cli.ts'], {
       cwd: HARNESS,
       encoding: 'utf8',
       timeout: 90_000,
