@@ -54,6 +54,21 @@ async function startAndTerminate(spec: RuntimeSpec): Promise<{ version: string; 
   return { version: server.health.version, pid: server.pid };
 }
 
+/**
+ * startAndTerminate once per pinned runtime: the pinned Node's test and its SIGTERM test read the
+ * same start (a start costs 3-4 s of CPU).
+ */
+const terminated = new Map<string, Promise<{ version: string; pid: number }>>();
+function startAndTerminateOnce(spec: RuntimeSpec): Promise<{ version: string; pid: number }> {
+  const key = `${spec.name} ${spec.binary}`;
+  let done = terminated.get(key);
+  if (done === undefined) {
+    done = startAndTerminate(spec);
+    terminated.set(key, done);
+  }
+  return done;
+}
+
 describe('the pinned Node', () => {
   const spec = runtimeSpec('node');
   it.skipIf(spec.source?.startsWith('host') === true)(
@@ -65,7 +80,7 @@ describe('the pinned Node', () => {
       // The harness and its tests run on this same pinned Node (pnpm's scripts find it first on
       // their PATH), not on the machine's.
       expect(process.version).toBe(`v${pkg.version}`);
-      const { version } = await startAndTerminate(spec);
+      const { version } = await startAndTerminateOnce(spec);
       expect(version).toBe(pkg.version);
     },
   );
@@ -77,7 +92,7 @@ describe('SIGTERM ends every pinned runtime binary', () => {
     const probe = probeRuntime(spec);
     expect(probe).toMatchObject({ ok: true });
     expect(spec.binary).not.toMatch(/bin\.cjs$|\.bin\//);
-    const { version } = await startAndTerminate(spec);
+    const { version } = await startAndTerminateOnce(spec);
     expect(version).toBe(probe.ok ? probe.version : '');
   });
 });
