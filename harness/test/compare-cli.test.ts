@@ -6,6 +6,7 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Report } from '../src/model/report.ts';
 import { cellOf, HASH_ASYNC, HASH_SYNC, reportOf } from './fixtures/compare/reports.ts';
+import { HARNESS_NODE_ARGS } from './harness-cli.ts';
 
 const HARNESS = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const CLI = join(HARNESS, 'src', 'compare-cli.ts');
@@ -19,7 +20,12 @@ interface Outcome {
 function runCli(...args: string[]): Outcome {
   // No INIT_CWD: when the suite runs under pnpm, it would point relative paths elsewhere.
   const { INIT_CWD: _ignored, ...env } = process.env;
-  const result = spawnSync(process.execPath, ['--import', 'tsx', CLI, ...args], { cwd: HARNESS, encoding: 'utf8', env, timeout: 30_000 });
+  const result = spawnSync(process.execPath, [...HARNESS_NODE_ARGS, CLI, ...args], {
+    cwd: HARNESS,
+    encoding: 'utf8',
+    env,
+    timeout: 30_000,
+  });
   return { status: result.status, stdout: result.stdout, stderr: result.stderr };
 }
 

@@ -11,6 +11,7 @@ import { htmlFixtureReport } from './fixtures/html-report.ts';
 import { abFeatures, compareAb } from '../src/ab/ab-section.ts';
 import { EXPORT_FORMATS, exportReport } from '../src/report/export-formats.ts';
 import type { Report } from '../src/model/report.ts';
+import { HARNESS_NODE_ARGS } from './harness-cli.ts';
 
 const HARNESS = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const CLI = join(HARNESS, 'src/report-cli.ts');
@@ -20,7 +21,11 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 function run(file: string, ...flags: string[]): { status: number | null; stdout: string; stderr: string } {
   // INIT_CWD (set when tests run under pnpm) would re-anchor a relative path; these are absolute.
-  const result = spawnSync(process.execPath, ['--import', 'tsx', CLI, file, ...flags], { cwd: HARNESS, encoding: 'utf8', timeout: 30_000 });
+  const result = spawnSync(process.execPath, [...HARNESS_NODE_ARGS, CLI, file, ...flags], {
+    cwd: HARNESS,
+    encoding: 'utf8',
+    timeout: 30_000,
+  });
   return { status: result.status, stdout: result.stdout, stderr: result.stderr };
 }
 

@@ -89,24 +89,3 @@ describe('the cost clause beside a ratio', () => {
     expect(modeCosts({ ...worker, status: 'failed' }, sync)).toBeUndefined();
   });
 });
-
-describe('quietThreads', () => {
-  it('returns a snapshot of a process once its threads stop using CPU', async () => {
-    if (process.platform !== 'linux') return;
-    const { quietThreads } = await import('../src/bench/cpu-window.ts');
-    const idle = await quietThreads(process.pid, 2000);
-    expect(idle?.quiet).toBe(true);
-    expect(idle?.snapshot.threads.has(process.pid)).toBe(true);
-    // Busy past the cap: the last snapshot, not called quiet.
-    const spin = setInterval(() => {
-      const until = performance.now() + 20;
-      while (performance.now() < until);
-    }, 1);
-    try {
-      expect((await quietThreads(process.pid, 300))?.quiet).toBe(false);
-    } finally {
-      clearInterval(spin);
-    }
-    expect(await quietThreads(2 ** 22 + 17, 100)).toBeUndefined();
-  });
-});

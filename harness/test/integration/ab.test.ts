@@ -11,6 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Report } from '../../src/model/report.ts';
 import { SAME_REQUEST_MS } from '../../src/cli/command.ts';
 import { ended, isAlive, listeningPorts, processesMentioning, processTree } from './helpers.ts';
+import { HARNESS_NODE_ARGS } from '../harness-cli.ts';
 
 const HARNESS = resolve(import.meta.dirname, '../..');
 let tmp: string;
@@ -19,7 +20,7 @@ const ab = (argv: string[]) => abIn(process.env, argv);
 
 function abIn(env: NodeJS.ProcessEnv, argv: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
   return new Promise((done) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', resolve(HARNESS, 'src/ab-cli.ts'), ...argv], { cwd: HARNESS, env });
+    const child = spawn(process.execPath, [...HARNESS_NODE_ARGS, resolve(HARNESS, 'src/ab-cli.ts'), ...argv], { cwd: HARNESS, env });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
@@ -212,7 +213,7 @@ describe('bench:ab and a second Ctrl-C', () => {
   it('stops at once: exit 130, and every cell finished before the first Ctrl-C in the report', async () => {
     const dir = join(tmp, 'twice');
     const argv = ['--a', 'env:AB_SIDE=a', '--b', 'env:AB_SIDE=b', '--runtimes', 'node', '--quick', '--scenarios', 'hello,sleep'];
-    const child = spawn(process.execPath, ['--import', 'tsx', resolve(HARNESS, 'src/ab-cli.ts'), ...argv, '--out', dir], {
+    const child = spawn(process.execPath, [...HARNESS_NODE_ARGS, resolve(HARNESS, 'src/ab-cli.ts'), ...argv, '--out', dir], {
       cwd: HARNESS,
       stdio: ['ignore', 'pipe', 'pipe'],
     });

@@ -13,6 +13,7 @@ import { cellsFor } from '../../src/servers/scenarios.ts';
 import type { Report } from '../../src/model/report.ts';
 import { findWrk } from '../../src/load/wrk.ts';
 import { benchRun, type BenchOutcome } from './bench-run.ts';
+import { HARNESS_NODE_ARGS } from '../harness-cli.ts';
 
 const lines: string[] = [];
 const progress: Progress = { update: () => {}, log: (line) => lines.push(line), done: () => {} };
@@ -233,7 +234,7 @@ describe('bench --cold', () => {
 describe('bench command line', () => {
   it('refuses a bad flag with one line and exit code 2, starting nothing', () => {
     const cli = resolve(import.meta.dirname, '../../src/bench-cli.ts');
-    const res = spawnSync(process.execPath, ['--import', 'tsx', cli, '--runtimes', 'node,java'], {
+    const res = spawnSync(process.execPath, [...HARNESS_NODE_ARGS, cli, '--runtimes', 'node,java'], {
       encoding: 'utf8',
       cwd: resolve(import.meta.dirname, '../..'),
     });

@@ -14,6 +14,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { untilNone } from './helpers.ts';
 import { BROWSERS, executable, killAll } from '../../src/browser/driver.ts';
 import { runStudy } from '../../src/browser/study.ts';
+import { HARNESS_NODE_ARGS } from '../harness-cli.ts';
 
 const HARNESS = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 const TAG = `i14-${process.pid}-${Date.now()}`;
@@ -79,8 +80,7 @@ describe.skipIf(!existsSync(executable('chromium')) && !required)('interrupted C
     const child = spawn(
       process.execPath,
       [
-        '--import',
-        'tsx',
+        ...HARNESS_NODE_ARGS,
         'src/browser-cli.ts',
         '--browsers',
         'chromium',

@@ -12,6 +12,7 @@ import { calibrate, type CalibrateOptions } from '../../src/calibrate/calibrate.
 import { stopAllServers } from '../../src/servers/server.ts';
 import { findWrk, missingWrkReason } from '../../src/load/wrk.ts';
 import { ended, isAlive, processesMentioning, processTree } from './helpers.ts';
+import { HARNESS_NODE_ARGS } from '../harness-cli.ts';
 
 const SHORT: CalibrateOptions = {
   runtimes: ['bun'],
@@ -123,7 +124,7 @@ describe('the command line: --out checked up front, made once the run starts', (
 
   /** calibrate-cli started with `argv`: the child, its exit code to come, and its stderr so far. */
   function start(argv: string[], env: NodeJS.ProcessEnv = {}) {
-    const child = spawn(process.execPath, ['--import', 'tsx', resolve(HARNESS, 'src/calibrate-cli.ts'), ...argv], {
+    const child = spawn(process.execPath, [...HARNESS_NODE_ARGS, resolve(HARNESS, 'src/calibrate-cli.ts'), ...argv], {
       cwd: HARNESS,
       env: { ...process.env, ...env },
     });

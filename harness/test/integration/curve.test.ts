@@ -19,6 +19,7 @@ import { generatorBound, toStep } from '../../src/curve/step.ts';
 import { runtimeSpec } from '../../src/servers/runtimes.ts';
 import { startServer, stopAllServers, type RunningServer } from '../../src/servers/server.ts';
 import { isAlive, processesMentioning, queueService, saturatedServiceMs } from './helpers.ts';
+import { HARNESS_NODE_ARGS } from '../harness-cli.ts';
 
 const HARNESS = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 let dataDir: string;
@@ -144,8 +145,7 @@ describe('bench:curve end to end', () => {
       const { stdout } = await promisify(execFile)(
         process.execPath,
         [
-          '--import',
-          'tsx',
+          ...HARNESS_NODE_ARGS,
           'src/curve-cli.ts',
           '--quick',
           '--scenarios',

@@ -16,6 +16,7 @@ import { Interrupted } from '../../src/cli/interrupt.ts';
 import { SAME_REQUEST_MS } from '../../src/cli/command.ts';
 import { cellOf, ended, isAlive, listeningPorts, processesMentioning, processTree, recordingProgress } from './helpers.ts';
 import { benchRun } from './bench-run.ts';
+import { HARNESS_NODE_ARGS } from '../harness-cli.ts';
 
 let tmp: string;
 const HARNESS = resolve(import.meta.dirname, '../..');
@@ -188,7 +189,7 @@ describe('Ctrl-C or SIGTERM on the harness', () => {
       const dir = out();
       const cli = resolve(HARNESS, 'src/bench-cli.ts');
       const { child, exited } = await untilFirstCell(
-        spawn(process.execPath, ['--import', 'tsx', cli, ...QUICK_FLAGS, ...dataFlags(), '--out', dir], {
+        spawn(process.execPath, [...HARNESS_NODE_ARGS, cli, ...QUICK_FLAGS, ...dataFlags(), '--out', dir], {
           cwd: HARNESS,
           stdio: ['ignore', 'pipe', 'pipe'],
         }),
@@ -254,7 +255,7 @@ describe('a second Ctrl-C', () => {
   it('stops at once: exit 130, the finished cells written, no process left', async () => {
     const dir = out();
     const cli = resolve(HARNESS, 'src/bench-cli.ts');
-    const child = spawn(process.execPath, ['--import', 'tsx', cli, ...QUICK_FLAGS, ...dataFlags(), '--out', dir], {
+    const child = spawn(process.execPath, [...HARNESS_NODE_ARGS, cli, ...QUICK_FLAGS, ...dataFlags(), '--out', dir], {
       cwd: HARNESS,
       stdio: ['ignore', 'pipe', 'pipe'],
     });
@@ -332,7 +333,7 @@ describe('invalid flags', () => {
     // A data folder of its own: a server started anyway would name it, and data made would be in it.
     const dataDir = join(tmp, `flags-${++outCount}`);
     const args = [...argv, '--data-dir', dataDir];
-    const child = spawn(process.execPath, ['--import', 'tsx', resolve(HARNESS, 'src/bench-cli.ts'), ...args], { cwd: HARNESS });
+    const child = spawn(process.execPath, [...HARNESS_NODE_ARGS, resolve(HARNESS, 'src/bench-cli.ts'), ...args], { cwd: HARNESS });
     let stderr = '';
     child.stderr.setEncoding('utf8').on('data', (c: string) => (stderr += c));
     const status = await ended(child);

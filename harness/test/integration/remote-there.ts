@@ -10,6 +10,7 @@ import { afterAll, beforeAll, expect, onTestFinished } from 'vitest';
 import type { Report } from '../../src/model/report.ts';
 import { processesMentioning, untilCount, untilNone } from './helpers.ts';
 import { makeTwoHosts, type TwoHosts, twoHostsUnavailable } from './two-hosts.ts';
+import { HARNESS_NODE_ARGS } from '../harness-cli.ts';
 
 /** Why two hosts cannot be built on this machine (the suites then skip, saying so), or undefined. */
 export const unavailable = twoHostsUnavailable();
@@ -48,8 +49,7 @@ export function thereArgs(cli: string, extra: string[]): string[] {
     'exec',
     h.loadNs,
     process.execPath,
-    '--import',
-    'tsx',
+    ...HARNESS_NODE_ARGS,
     cli,
     '--server-host',
     h.host,

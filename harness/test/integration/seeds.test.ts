@@ -9,6 +9,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { CLAIMS } from '../../src/seeds/claims.ts';
 import type { SeedsReport } from '../../src/seeds/render.ts';
 import { ended, processesMentioning } from './helpers.ts';
+import { HARNESS_NODE_ARGS } from '../harness-cli.ts';
 
 const HARNESS = resolve(import.meta.dirname, '../..');
 const CLI = resolve(HARNESS, 'src/seeds-cli.ts');
@@ -21,7 +22,7 @@ function run(
   const out = mkdtempSync(join(tmpdir(), 'seeds-test-'));
   dirs.push(out);
   return new Promise((done) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', CLI, ...argv, '--out', out], {
+    const child = spawn(process.execPath, [...HARNESS_NODE_ARGS, CLI, ...argv, '--out', out], {
       cwd: HARNESS,
       env: { ...process.env, ...env },
     });
@@ -86,13 +87,16 @@ describe('bench:seeds --quick', () => {
   });
 
   it('bad flags: one line and exit 2', () => {
-    const res = spawnSync(process.execPath, ['--import', 'tsx', CLI, '--runs', '1'], { cwd: HARNESS, encoding: 'utf8' });
+    const res = spawnSync(process.execPath, [...HARNESS_NODE_ARGS, CLI, '--runs', '1'], { cwd: HARNESS, encoding: 'utf8' });
     expect(res.status).toBe(2);
     expect(res.stderr.trim()).toBe('seeds: --runs must be an integer from 2 to 50, got "1"');
-    const claim = spawnSync(process.execPath, ['--import', 'tsx', CLI, '--claims', '002-busy-fib,004'], { cwd: HARNESS, encoding: 'utf8' });
+    const claim = spawnSync(process.execPath, [...HARNESS_NODE_ARGS, CLI, '--claims', '002-busy-fib,004'], {
+      cwd: HARNESS,
+      encoding: 'utf8',
+    });
     expect(claim.status).toBe(2);
     expect(claim.stderr.trim()).toMatch(/^seeds: --claims: unknown "004"; accepted: 000-bcrypt, 001-file-warm, .*002-memo-fib$/);
-    const remote = spawnSync(process.execPath, ['--import', 'tsx', CLI, '--claims', '000-bcrypt', '--server-host', 'bench@10.0.0.2'], {
+    const remote = spawnSync(process.execPath, [...HARNESS_NODE_ARGS, CLI, '--claims', '000-bcrypt', '--server-host', 'bench@10.0.0.2'], {
       cwd: HARNESS,
       encoding: 'utf8',
     });

@@ -105,8 +105,17 @@ const BAD_INPUT: Array<[method: string, path: string, headers?: Record<string, s
 ];
 
 describe.each(RUNTIME_NAMES)('%s', (runtime) => {
+  // One server for the tests below that end by checking it still serves correctly (bad input, a
+  // hostile regex, where it listens): a start costs 3-4 s of CPU. The overload test starts its own.
+  let server: RunningServer;
+  beforeAll(async () => {
+    server = await start(runtime);
+  });
+  afterAll(async () => {
+    await server.stop();
+  });
+
   it('answers every bad input with a 4xx, JSON whenever the app sees it, and stays correct', async () => {
-    const server = await start(runtime);
     for (const [method, path, headers] of BAD_INPUT) {
       const what = `${runtime} ${method} ${path.slice(0, 60)}`;
       const oversized = path.length + JSON.stringify(headers ?? {}).length > 64 * 1024;
@@ -133,11 +142,9 @@ describe.each(RUNTIME_NAMES)('%s', (runtime) => {
     expect(server.alive).toBe(true);
     const res = await fetch(`${server.url}/fib/sync?n=20`);
     expect(await checkAnswer('/fib/sync?n=20', res)).toBeUndefined();
-    await server.stop();
   }, 60_000);
 
   it("ends a hostile regex in the worker pool at the module's timeout with a 504 naming it, and keeps serving", async () => {
-    const server = await start(runtime);
     const hostile = await raw(server, 'GET', '/regex/worker?n=26');
     expect(hostile.status).toBe(504);
     expect(JSON.parse(hostile.body).error).toMatch(/regex: the worker call was ended after 250 ms \(the module's timeoutMs\)/);
@@ -146,11 +153,10 @@ describe.each(RUNTIME_NAMES)('%s', (runtime) => {
       expect([res.status, JSON.parse(res.body)], path).toEqual([200, { n: 5, length: 6, matched: false }]);
     }
     expect(server.alive).toBe(true);
-    await server.stop();
   }, 60_000);
 
   it('survives 1000 concurrent connections on every endpoint, overload showing as latency or errors', async () => {
-    const server = await start(runtime);
+    const loaded = await start(runtime);
     const paths = [
       '/hello',
       '/health',
@@ -166,10 +172,10 @@ describe.each(RUNTIME_NAMES)('%s', (runtime) => {
       '/sleep/async',
     ];
     for (const path of paths) {
-      const result = await runLoad({ url: server.url + path, connections: 1000, durationSec: 0.5, timeoutSec: 20 }).done;
+      const result = await runLoad({ url: loaded.url + path, connections: 1000, durationSec: 0.5, timeoutSec: 20 }).done;
       expect(result.sent, `${runtime} ${path}: no load was applied`).toBeGreaterThanOrEqual(1000);
-      expect(server.alive, `${runtime} ${path}: server died`).toBe(true);
-      const after = await fetch(server.url + (path === '/health' || path === '/stats' ? '/hello' : path), {
+      expect(loaded.alive, `${runtime} ${path}: server died`).toBe(true);
+      const after = await fetch(loaded.url + (path === '/health' || path === '/stats' ? '/hello' : path), {
         signal: AbortSignal.timeout(60_000),
       });
       expect(
@@ -179,18 +185,18 @@ describe.each(RUNTIME_NAMES)('%s', (runtime) => {
         `${runtime} ${path} after`,
       ).toBeUndefined();
     }
-    await server.stop();
+    await loaded.stop();
   }, 180_000);
 
   it('listens on 127.0.0.1 only, unless told otherwise', async () => {
-    for (const kind of [false, true]) {
-      const server = await start(runtime, kind);
-      expect(new URL(server.url).hostname).toBe('127.0.0.1');
-      const port = new URL(server.url).port;
+    const rawServer = await start(runtime, true);
+    for (const listening of [server, rawServer]) {
+      expect(new URL(listening.url).hostname).toBe('127.0.0.1');
+      const port = new URL(listening.url).port;
       await expect(fetch(`http://[::1]:${port}/hello`)).rejects.toThrow();
-      expect((await fetch(`${server.url}/hello`)).status).toBe(200);
-      await server.stop();
+      expect((await fetch(`${listening.url}/hello`)).status).toBe(200);
     }
+    await rawServer.stop();
   });
 });
 

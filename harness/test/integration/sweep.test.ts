@@ -10,6 +10,7 @@ import { writeBenchReport } from '../../src/report/bench-files.ts';
 import { sweepFeatures } from '../../src/report/sweep-section.ts';
 import { recordingProgress } from './helpers.ts';
 import { benchRun, type BenchOutcome } from './bench-run.ts';
+import { HARNESS_NODE_ARGS } from '../harness-cli.ts';
 
 let tmp: string;
 let outcome: BenchOutcome;
@@ -53,7 +54,7 @@ describe('bench --sweep on the command line', () => {
   it('refuses a value outside the module bounds with one line and exit 2, starting nothing', () => {
     const res = spawnSync(
       process.execPath,
-      ['--import', 'tsx', resolve(import.meta.dirname, '../../src/bench-cli.ts'), '--sweep', 'json:kb=0,64'],
+      [...HARNESS_NODE_ARGS, resolve(import.meta.dirname, '../../src/bench-cli.ts'), '--sweep', 'json:kb=0,64'],
       {
         encoding: 'utf8',
         cwd: resolve(import.meta.dirname, '../..'),

@@ -11,6 +11,7 @@ import { probeRuntime, runtimeSpec, type RuntimeSpec } from '../../src/servers/r
 import { startServer, stopAllServers } from '../../src/servers/server.ts';
 import { platformPackage, registryVersions, resolveRequest } from '../../src/servers/runtime-install.ts';
 import { isAlive, processesMentioning, processTree } from './helpers.ts';
+import { HARNESS_NODE_ARGS } from '../harness-cli.ts';
 
 const HARNESS = resolve(import.meta.dirname, '../..');
 let dataDir: string;
@@ -53,6 +54,21 @@ async function startAndTerminate(spec: RuntimeSpec): Promise<{ version: string; 
   return { version: server.health.version, pid: server.pid };
 }
 
+/**
+ * startAndTerminate once per pinned runtime: the pinned Node's test and its SIGTERM test read the
+ * same start (a start costs 3-4 s of CPU).
+ */
+const terminated = new Map<string, Promise<{ version: string; pid: number }>>();
+function startAndTerminateOnce(spec: RuntimeSpec): Promise<{ version: string; pid: number }> {
+  const key = `${spec.name} ${spec.binary}`;
+  let done = terminated.get(key);
+  if (done === undefined) {
+    done = startAndTerminate(spec);
+    terminated.set(key, done);
+  }
+  return done;
+}
+
 describe('the pinned Node', () => {
   const spec = runtimeSpec('node');
   it.skipIf(spec.source?.startsWith('host') === true)(
@@ -64,7 +80,7 @@ describe('the pinned Node', () => {
       // The harness and its tests run on this same pinned Node (pnpm's scripts find it first on
       // their PATH), not on the machine's.
       expect(process.version).toBe(`v${pkg.version}`);
-      const { version } = await startAndTerminate(spec);
+      const { version } = await startAndTerminateOnce(spec);
       expect(version).toBe(pkg.version);
     },
   );
@@ -76,7 +92,7 @@ describe('SIGTERM ends every pinned runtime binary', () => {
     const probe = probeRuntime(spec);
     expect(probe).toMatchObject({ ok: true });
     expect(spec.binary).not.toMatch(/bin\.cjs$|\.bin\//);
-    const { version } = await startAndTerminate(spec);
+    const { version } = await startAndTerminateOnce(spec);
     expect(version).toBe(probe.ok ? probe.version : '');
   });
 });
@@ -103,7 +119,7 @@ describe.skipIf(offline !== undefined)('an unknown version', () => {
   it('is one line naming the versions that exist, exit 2, nothing started', () => {
     const res = spawnSync(
       process.execPath,
-      ['--import', 'tsx', 'src/bench-cli.ts', '--runtimes', 'node@19.99,bun', '--scenarios', 'hello', '--data-dir', dataDir],
+      [...HARNESS_NODE_ARGS, 'src/bench-cli.ts', '--runtimes', 'node@19.99,bun', '--scenarios', 'hello', '--data-dir', dataDir],
       { cwd: HARNESS, encoding: 'utf8', timeout: 60_000 },
     );
     expect(res.status).toBe(2);
@@ -121,7 +137,7 @@ describe.skipIf(offline !== undefined)('an unknown version', () => {
 
 describe.skipIf(offline !== undefined)('bench:runtimes', () => {
   it("lists each runtime's pinned installation, the cache, and the newest of each line on the registry", () => {
-    const res = spawnSync(process.execPath, ['--import', 'tsx', 'src/runtimes-cli.ts'], {
+    const res = spawnSync(process.execPath, [...HARNESS_NODE_ARGS, 'src/runtimes-cli.ts'], {
       cwd: HARNESS,
       encoding: 'utf8',
       timeout: 90_000,
