@@ -4,10 +4,10 @@
  * processes' CPU; each reader gets the same answer, both ways.
  */
 import { describe, expect, it } from 'vitest';
-import type { RunSpeed } from '../src/model/cell.ts';
+import type { CellResult, RunSpeed } from '../src/model/cell.ts';
 import type { Environment, HostCheck } from '../src/model/environment.ts';
 import { hostHealth } from '../src/report/text/host-health.ts';
-import { cellNotes } from '../src/report/text/sentences.ts';
+import { cellNoteList } from '../src/report/text/cell-notes.ts';
 import {
   cellMachineMoved,
   checkAcross,
@@ -83,10 +83,9 @@ describe('the session: did the host hold', () => {
     expect(health?.warn).toBe(false);
     expect(health?.text).toMatch(/^✓ The host held: independent check/);
     expect(health?.text).not.toMatch(/speed moved|hash/);
-    expect(cellNotes(scattered)).toContain(
-      "〰 machine's speed varied in 1 run (up to 44.3 % from the cell's others; sampler floor ±5.0 %)",
-    );
-    expect(cellNotes(cell('fib'))).not.toContain("machine's speed");
+    const notes = (c: CellResult) => cellNoteList(c).map((n) => n.text);
+    expect(notes(scattered)).toContain("〰 machine's speed varied in 1 run (up to 44.3 % from the cell's others; sampler floor ±5.0 %)");
+    expect(notes(cell('fib')).join(', ')).not.toContain("machine's speed");
   });
 
   it('lists the cells that shared the host, beside a check that held', () => {

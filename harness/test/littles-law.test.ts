@@ -192,8 +192,13 @@ describe('rendering', () => {
       ['console', renderConsoleSummary(report)],
       ['html', renderHtml(report, loadChartAssets())],
     ] as const) {
-      // The console names each kind of note once, below its table, with the cell's own words.
-      const expected = name === 'console' ? `node sleep sync (${censored.latencyCensored!})` : label;
+      // The console and Markdown name each kind of note once, below their table, with the cell's own words.
+      const expected =
+        name === 'console'
+          ? `node sleep sync (${censored.latencyCensored!})`
+          : name === 'markdown'
+            ? `node sync (${censored.latencyCensored!})`
+            : label;
       // The console wraps at its width: read it as one line.
       const read = name === 'console' ? text.replace(/\s+/g, ' ') : text;
       expect(read, name).toContain(name === 'html' ? expected.replaceAll("'", '&#39;') : expected);

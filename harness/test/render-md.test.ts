@@ -120,13 +120,27 @@ describe('renderMarkdown', () => {
     ).toEqual(['sync node', 'sync bun', 'async node', 'async bun']);
   });
 
-  it('puts the flags and statuses in the flagged cell', () => {
+  it("marks a flagged cell with its notes' numbers, and lists each kind once below the table with the cells it applies to", () => {
     const rows = tableOf(markdown, 'hash');
-    expect(rows.find((row) => row.startsWith('| async | node'))).toContain('⚠ client-bound');
-    expect(rows.find((row) => row.startsWith('| sync  | bun'))).toContain('✗ invalid: 3 errors over 3 runs');
-    const failed = rows.find((row) => row.startsWith('| async | bun')) ?? '';
-    expect(failed).toContain('✗ failed: server exited with code 1');
-    expect(failed).not.toMatch(/\| 0 ±/);
+    const notes = markdown.split('## hash\n\n')[1]?.split('\n\n- ')[0] ?? '';
+    const numberOf = (label: string) => notes.match(new RegExp(`^(\\d+)\\. ${label}`, 'm'))?.[1];
+    const marks = (start: string) =>
+      rows
+        .find((row) => row.startsWith(start))
+        ?.split('|')
+        .at(-2)
+        ?.trim();
+    expect(notes).toMatch(/^\d+\. ✗ failed \([^)]*\): bun async \(server exited with code 1\)$/m);
+    expect(notes).toMatch(/^\d+\. ✗ invalid \([^)]*\): bun sync \(3 errors over 3 runs\)$/m);
+    expect(notes).toMatch(/^\d+\. ⚠ client-bound \([^)]*\): node async$/m);
+    expect(marks('| async | node')).toBe(numberOf('⚠ client-bound'));
+    expect(marks('| sync  | bun')).toBe(numberOf('✗ invalid'));
+    expect(marks('| sync  | node')).toBe('');
+    // The rows carry numbers, not words: each note is said once, under the table.
+    for (const row of rows) expect(row).not.toMatch(/client-bound|invalid|failed/);
+    expect(rows.find((row) => row.startsWith('| async | bun'))).not.toMatch(/\| 0 ±/);
+    // A table with no note has no notes column.
+    expect(tableOf(markdown, 'hello')[0]).not.toContain('notes');
   });
 
   it('shows the median with the CI half-width', () => {
@@ -223,7 +237,7 @@ describe('findings only from cells that can carry them', () => {
         makeCell({ runtime: 'node', scenario: 'sleep', mode: 'async' }, { rps: 4700 }),
       ]),
     );
-    expect(md).toContain('⚠ overloaded: 96 % of requests timed out after 10 s');
+    expect(md).toMatch(/^\d+\. ⚠ overloaded \([^)]*\): node sync \(96 % of requests timed out after 10 s\)$/m);
     expect(md).toContain(
       'node at 100 connections, sync: 96 % of requests timed out after 10 s (served 31.0 req/s); async: none timed out, served 4,700 req/s',
     );

@@ -11,7 +11,7 @@ import { shownP99 } from '../../stats/littles-law.ts';
 import { loopFindings } from '../answers.ts';
 import { conditionsLine, headlineBullet, syncQuestions } from '../headline-bullets.ts';
 import { connectionsSwept } from '../cell-lookups.ts';
-import { cellNoteList, groupNotes } from '../text/cell-notes.ts';
+import { groupNotes, noteMarks } from '../text/cell-notes.ts';
 import { formatDate, formatMs, formatRps } from '../text/formats.ts';
 import { hostHealth } from '../text/host-health.ts';
 import { modeLabel, runtimeLabel, timingText } from '../text/labels.ts';
@@ -56,17 +56,13 @@ const cellName = (swept: boolean) => (cell: CellResult) => `${runtimeLabel(cell)
 function resultsTable(report: Report): string {
   const swept = connectionsSwept(report);
   const groups = groupNotes(report.results, cellName(swept));
-  const number = (kind: string) => groups.findIndex((g) => g.kind === kind) + 1;
   const table = new Table({
     head: ['runtime', 'scenario', 'mode', 'req/s', 'p99 ms', 'probe p99 ms', 'notes'],
     colAligns: ['left', 'left', 'left', 'right', 'right', 'right', 'left'],
     // No colours: the summary also lands in CI logs and files.
     style: { head: [], border: [], compact: true },
   });
-  for (const cell of report.results) {
-    const marks = [...new Set(cellNoteList(cell).map((n) => number(n.kind)))].sort((a, b) => a - b).join(',');
-    table.push(consoleRow(cell, swept, marks));
-  }
+  for (const cell of report.results) table.push(consoleRow(cell, swept, noteMarks(cell, groups)));
   const notes = groups.map((g, i) => wrap(`${i + 1}. ${g.label}: ${g.cells.join(', ')}`, CONSOLE_WIDTH, '   '));
   return [table.toString(), ...(notes.length === 0 ? [] : [`Notes:\n${notes.join('\n')}`])].join('\n\n');
 }

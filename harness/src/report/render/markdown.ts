@@ -6,7 +6,7 @@
 import { allocatorOf } from '../text/allocator.ts';
 import { answerQuestions, benchAnswers } from '../answers.ts';
 import { FIGURES_READ, headlineBullet, syncQuestions } from '../headline-bullets.ts';
-import { type NoteKind, noteKinds } from '../text/cell-notes.ts';
+import { groupNotes, type NoteKind, noteKinds, noteMarks } from '../text/cell-notes.ts';
 import { verdictKind, verdictLegend } from '../text/verdict-words.ts';
 import { hostHealth } from '../text/host-health.ts';
 import { findingsMarkdown } from './answers.ts';
@@ -26,7 +26,7 @@ import { poolsSection, processesSection } from './processes.ts';
 import type { ReportSection } from '../section.ts';
 import { DASH, environmentRows, modeLabel, parameterRows, runtimeLabel, THREAD_HEAD, threadFigures } from '../text/labels.ts';
 import { driftCancelledLegend, driftCancelledText, precisionLegend, precisionText, runsText } from '../text/precision.ts';
-import { cellNotes, comparisonLines } from '../text/sentences.ts';
+import { comparisonLines } from '../text/sentences.ts';
 
 function rpsWithSpread(cell: CellResult): string {
   const [low, high] = cell.requestsPerSec.ci95;
@@ -40,7 +40,7 @@ function rpsWithSpread(cell: CellResult): string {
   return `${formatRps(median)} ± ${formatRps((high - low) / 2, median)}${share === undefined ? '' : ` (${share})`}${cancelled === undefined ? '' : `; ${cancelled}`}`;
 }
 
-function scenarioRow(cell: CellResult, withRatio: boolean, swept: boolean): string[] {
+function scenarioRow(cell: CellResult, withRatio: boolean, swept: boolean, marks: string): string[] {
   // A failed cell holds only zeros; showing them would read as a measurement.
   const measured = cell.status !== 'failed';
   const figure = (text: string): string => (measured ? text : DASH);
@@ -50,19 +50,34 @@ function scenarioRow(cell: CellResult, withRatio: boolean, swept: boolean): stri
     figure(shownP99(cell, formatMs)),
     figure(formatMs(cell.probeLatencyMs.p99)),
     figure(cell.lagMissing === undefined ? formatMs(cell.eventLoopLagMs.p99) : 'n/a'),
-    escapeCell(cellNotes(cell)),
+    marks,
   );
   return row;
 }
 
-/** One table per scenario: rows grouped by mode, runtimes next to each other within a mode. */
+/**
+ * One table per scenario: rows grouped by mode, runtimes next to each other within a mode. A row
+ * carries its notes' numbers; the notes are listed once below the table, each kind with the cells
+ * it applies to, as in the console (text/cell-notes.ts), so a row stays one line wide.
+ */
 export function scenarioTable(cells: readonly CellResult[], swept: boolean): string {
   // Stable sort: within a mode, runtimes keep the report's order.
   const byMode = [...cells].sort((a, b) => modeRank(a) - modeRank(b));
   const withRatio = new Set(cells.map(laneOf)).size > 1;
+  const groups = groupNotes(byMode, (cell) => `${runtimeLabel(cell)} ${modeLabel(cell, swept)}`);
+  const withNotes = groups.length > 0;
   const head = ['mode', 'runtime', 'req/s', ...(withRatio ? ['× fastest'] : []), 'p99 ms', 'probe p99 ms', 'lag p99 ms', 'notes'];
   const align = ['l', 'l', 'r', ...(withRatio ? ['r'] : []), 'r', 'r', 'r', 'l'];
-  return markdownTable([head, ...byMode.map((cell) => scenarioRow(cell, withRatio, swept))], { align });
+  // A table no note applies to has no notes column.
+  const columns = withNotes ? head.length : head.length - 1;
+  const rows = [head, ...byMode.map((cell) => scenarioRow(cell, withRatio, swept, noteMarks(cell, groups)))];
+  const table = markdownTable(
+    rows.map((row) => row.slice(0, columns)),
+    { align: align.slice(0, columns) },
+  );
+  if (!withNotes) return table;
+  const notes = groups.map((g, i) => `${i + 1}. ${escapeCell(g.label)}: ${escapeCell(g.cells.join(', '))}`);
+  return `${table}\n\nNotes:\n\n${notes.join('\n')}`;
 }
 
 function modeRank(cell: CellResult): number {

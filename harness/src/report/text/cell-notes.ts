@@ -126,3 +126,12 @@ export function groupNotes(cells: readonly CellResult[], name: (cell: CellResult
     return [{ kind, label: GROUP_LABELS[kind], cells: listed }];
   });
 }
+
+/** A cell's marks in a table: the numbers of the groups (1-based, as listed under it) its notes fall in, "1,3". */
+export function noteMarks(cell: CellResult, groups: readonly NoteGroup[]): string {
+  const number = (kind: NoteKind) => groups.findIndex((g) => g.kind === kind) + 1;
+  return [...new Set(cellNoteList(cell).map((n) => number(n.kind)))]
+    .filter((n) => n > 0)
+    .sort((a, b) => a - b)
+    .join(',');
+}

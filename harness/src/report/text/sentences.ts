@@ -1,12 +1,11 @@
 /**
- * The sentences the renderers share: a cell's notes, the comparison sentences under a scenario
+ * The sentences the renderers share: the comparison sentences under a scenario
  * ("node: async handles 2.41x the requests/s of sync ...") and the overload sentence. Pure text,
  * shared by the Markdown, HTML and console reports.
  */
 import { percent } from '../flags.ts';
 import { comparedCell } from '../cell-lookups.ts';
 import { profileEvidence } from './profile.ts';
-import { cellNoteList } from './cell-notes.ts';
 import type { CellResult } from '../../model/cell.ts';
 import type { Comparison, Ratios } from '../../model/comparison.ts';
 import type { Report } from '../../model/report.ts';
@@ -19,13 +18,6 @@ import { costsText, modeCosts } from '../cpu-costs.ts';
 import { differentWork, notComparedText } from '../different-work.ts';
 import { cellsDoubt } from '../ratio-verdict.ts';
 import { bystanderWords, verdictWords } from './verdict-words.ts';
-
-/** What a reader must know before trusting the row: status first, then flags (text/cell-notes.ts). */
-export function cellNotes(cell: CellResult): string {
-  return cellNoteList(cell)
-    .map((n) => n.text)
-    .join(', ');
-}
 
 /** The tails beside the requests/s verdict: the load's p99 and what a bystander waits. */
 function ratioDetails(ratios: Ratios): string {
