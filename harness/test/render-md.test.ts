@@ -243,6 +243,17 @@ describe('findings only from cells that can carry them', () => {
     );
   });
 
+  it("lists each cell's own figure under a small table even when every cell carries the kind", () => {
+    const unstable = (runtime: 'node' | 'bun', cv: number) => {
+      const cell = makeCell({ runtime, scenario: 'fib', mode: 'sync', flags: ['unstable'] });
+      cell.requestsPerSec = { ...cell.requestsPerSec, cv };
+      return cell;
+    };
+    const md = renderMarkdown(report([unstable('node', 0.23), unstable('bun', 0.12)]));
+    expect(md).toMatch(/^1\. ⚠ unstable \([^)]*\): node sync \(CV 23 %\), bun sync \(CV 12 %\)$/m);
+    expect(md).not.toContain('every cell');
+  });
+
   it('prints no interval from two runs, and lag as n/a when the server could not report it', () => {
     const cell = makeCell(
       { runtime: 'bun', scenario: 'sleep', mode: 'sync', lagMissing: 'about 1000 requests in hand: more than the 15 s drain cap' },

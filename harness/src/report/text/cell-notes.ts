@@ -108,7 +108,7 @@ const DETAILED_UP_TO = 12;
 
 /**
  * The cells' notes grouped by kind, in the order of KINDS; `name` says which cell a note is on.
- * A kind every cell carries says so instead of naming them all.
+ * A kind every cell carries says so instead of naming them all, unless they are few and each has its own figure.
  */
 export function groupNotes(cells: readonly CellResult[], name: (cell: CellResult) => string): NoteGroup[] {
   const groups = new Map<NoteKind, { cell: CellResult; detail: string }[]>();
@@ -118,8 +118,10 @@ export function groupNotes(cells: readonly CellResult[], name: (cell: CellResult
   return order.flatMap((kind) => {
     const mine = groups.get(kind);
     if (mine === undefined) return [];
-    const every = new Set(mine.map((m) => m.cell)).size === cells.length && cells.length > 1;
     const detailed = mine.length <= DETAILED_UP_TO;
+    // A few cells' own figures (each one's CV, its wrk figure) are worth their room even when every cell has the kind.
+    const every =
+      new Set(mine.map((m) => m.cell)).size === cells.length && cells.length > 1 && !(detailed && mine.some((m) => m.detail !== ''));
     const listed = every
       ? [`every cell (${mine.length})`]
       : mine.map((m) => `${name(m.cell)}${detailed && m.detail !== '' ? ` (${m.detail})` : ''}`);
