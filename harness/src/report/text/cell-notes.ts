@@ -51,7 +51,7 @@ export function cellNoteList(cell: CellResult): CellNote[] {
   if (cell.fileCache === 'cold') notes.push('❄ cold cache');
   notes.push(...precisionNotes(cell));
   if (cell.crossCheck !== undefined)
-    notes.push(`wrk ${formatRps(cell.crossCheck.requestsPerSec)} req/s (autocannon at ${formatRatio(cell.crossCheck.ratio)})`);
+    notes.push(`wrk ${formatRps(cell.crossCheck.requestsPerSec)} req/s, autocannon ${formatRatio(cell.crossCheck.ratio)} of that`);
   if (cell.precision !== undefined && !cell.precision.met) {
     notes.push(`⚠ CV target ${(cell.precision.targetCv * 100).toFixed(1)} % not met in ${cell.requestsPerSec.runs.length} runs`);
   }
