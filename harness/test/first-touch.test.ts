@@ -108,7 +108,7 @@ describe('the share of server CPU that went to page faults, and --keep-freed-mem
       faultUsPerPage: 16,
     });
     expect(cell.pageFaultShare).toBeCloseTo(0.408, 3);
-    expect(cellRemarks(cell)).toContain("⚠ page faults ≈ 41 % of the server's CPU (255 a request)");
+    expect(cellRemarks(cell)).toContain("⚠ page faults ≈ 41 % of the server's CPU, 255 faults a request");
     const light = summarizeCell({ runtime: 'node', scenario: 'file', mode: 'sync', path: '/file/sync' }, [run(100)], {
       connections: 10,
       faultUsPerPage: 16,

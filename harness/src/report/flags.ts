@@ -28,7 +28,7 @@ export function cellRemarks(
   }
   if (cell.pageFaultShare !== undefined && cell.pageFaultShare >= PAGE_FAULT_SHARE) {
     remarks.push(
-      `⚠ page faults ≈ ${percent(cell.pageFaultShare)} of the server's CPU (${formatRps(cell.pageFaultsPerRequest ?? 0)} a request)`,
+      `⚠ page faults ≈ ${percent(cell.pageFaultShare)} of the server's CPU, ${formatRps(cell.pageFaultsPerRequest ?? 0)} faults a request`,
     );
   }
   if (cell.fairness !== undefined && cell.fairness.jain < UNFAIR_JAIN) {
