@@ -35,7 +35,7 @@ import { decide, type DecisionRule } from '../../src/stats/step-decision.ts';
 import { md1CapacityPerSec, lindleyLatenciesMs } from '../../src/curve/ladder.ts';
 import { probeRuntime, runtimeSpec } from '../../src/servers/runtimes.ts';
 import { startServer, stopAllServers } from '../../src/servers/server.ts';
-import { queueService } from './helpers.ts';
+import { queueService, SEEDS_ONLY } from './helpers.ts';
 
 const TARGET_MS = 100;
 const REQUESTS = 250;
@@ -99,7 +99,7 @@ describe.each(['node', 'bun', 'deno'] as RuntimeName[])('M/D/1 capacity of /slee
   const spec = runtimeSpec(runtime);
   const available = probeRuntime(spec).ok;
   it.runIf(available)('p99 within 100 ms at 0.85 x the predicted capacity, over it at 1.15 x', async () => {
-    const server = await startServer(spec, { raw: false, serverArgs: ['--data-dir', dataDir] });
+    const server = await startServer(spec, { raw: false, serverArgs: ['--data-dir', dataDir, ...SEEDS_ONLY] });
     try {
       const url = `${server.url}/sleep/sync?ms=20`;
       const step = (ratePerSec: number, durationSec: number, seed: number, extra: Partial<StepOptions> = {}) =>

@@ -18,7 +18,7 @@ import { lindleyMeanMs, md1MeanMs } from '../../src/curve/ladder.ts';
 import { generatorBound, toStep } from '../../src/curve/step.ts';
 import { runtimeSpec } from '../../src/servers/runtimes.ts';
 import { startServer, stopAllServers, type RunningServer } from '../../src/servers/server.ts';
-import { isAlive, processesMentioning, queueService, saturatedServiceMs } from './helpers.ts';
+import { isAlive, processesMentioning, queueService, saturatedServiceMs, SEEDS_ONLY } from './helpers.ts';
 import { HARNESS_NODE_ARGS } from '../harness-cli.ts';
 
 const HARNESS = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
@@ -29,7 +29,7 @@ let generator: Generator;
 beforeAll(async () => {
   dataDir = mkdtempSync(join(tmpdir(), 'bench-curve-'));
   generateDataFiles(dataDir, 2, 4096);
-  server = await startServer(runtimeSpec('node'), { raw: false, serverArgs: ['--data-dir', dataDir] });
+  server = await startServer(runtimeSpec('node'), { raw: false, serverArgs: ['--data-dir', dataDir, ...SEEDS_ONLY] });
   generator = new Generator();
 });
 

@@ -9,6 +9,7 @@ import { runLoad } from '../../src/load/autocannon.ts';
 import { RUNTIME_NAMES, runtimeSpec } from '../../src/servers/runtimes.ts';
 import { startServer, stopAllServers } from '../../src/servers/server.ts';
 import { fairness } from '../../src/stats/fairness.ts';
+import { SEEDS_ONLY } from './helpers.ts';
 
 let dataDir: string;
 
@@ -23,7 +24,7 @@ afterAll(async () => {
 
 describe.each(RUNTIME_NAMES)('%s counts answers per connection', (runtime) => {
   it('and they sum to the route count, one entry per connection', async () => {
-    const server = await startServer(runtimeSpec(runtime), { raw: false, serverArgs: ['--data-dir', dataDir] });
+    const server = await startServer(runtimeSpec(runtime), { raw: false, serverArgs: ['--data-dir', dataDir, ...SEEDS_ONLY] });
     try {
       await fetch(`${server.url}/reset`, { method: 'POST' });
       const load = await runLoad({ url: `${server.url}/sleep/async?ms=5`, connections: 6, durationSec: 0.6, timeoutSec: 5 }).done;

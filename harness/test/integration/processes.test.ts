@@ -11,7 +11,7 @@ import { generateDataFiles } from '@bench/app';
 import { parsePlan } from '../../src/bench/plan.ts';
 import { RUNTIME_NAMES, runtimeSpec } from '../../src/servers/runtimes.ts';
 import { groupAlive, startServer, stopAllServers } from '../../src/servers/server.ts';
-import { isAlive, processesMentioning, recordingProgress } from './helpers.ts';
+import { isAlive, processesMentioning, recordingProgress, SEEDS_ONLY } from './helpers.ts';
 import { benchRun } from './bench-run.ts';
 
 let tmp: string;
@@ -50,7 +50,11 @@ describe.each(RUNTIME_NAMES)('%s --processes 2', (name) => {
   const spec = runtimeSpec(name);
 
   it('serves one port from 2 processes; /stats sums both, /reset clears both; SIGTERM stops them all', async () => {
-    const server = await startServer(spec, { raw: false, serverArgs: ['--data-dir', dataDir, '--processes', '2'], processes: 2 });
+    const server = await startServer(spec, {
+      raw: false,
+      serverArgs: ['--data-dir', dataDir, '--processes', '2', ...SEEDS_ONLY],
+      processes: 2,
+    });
     expect(server.health).toMatchObject({ runtime: name, pid: server.pid, processes: 2 });
     expect(server.servingPids).toHaveLength(2);
     expect(server.servingPids).not.toContain(server.pid);

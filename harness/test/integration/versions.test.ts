@@ -40,7 +40,9 @@ afterAll(async () => {
   rmSync(dataDir, { recursive: true, force: true });
 });
 
-const serverArgs = () => ['--data-dir', dataDir, '--hash-cost', '4'];
+// No catalogue module (--scenarios none): their setup() is most of a start's CPU, and these tests
+// ask only which binary serves and that SIGTERM ends it.
+const serverArgs = () => ['--data-dir', dataDir, '--hash-cost', '4', '--scenarios', 'none'];
 
 /** Starts the spec's server, SIGTERMs its process group as the harness does, and checks nothing of it is left. */
 async function startAndTerminate(spec: RuntimeSpec): Promise<{ version: string; pid: number }> {
