@@ -20,10 +20,13 @@ import { interruptedReport, writeBenchReport } from './report/bench-files.ts';
 import { makeRunDir, updateLatest } from './report/output.ts';
 import { scenarioNames } from './servers/scenarios.ts';
 import { stopAllServers } from './servers/server.ts';
+import { takeMeasureFlags } from './measure/measure-flag.ts';
+import { checkInstructionPlan, instructionExitCode, runInstructionCommand } from './measure/instruction-command.ts';
 import { loadUserScenarios, setupUserScenarios, userScenarioFiles } from './servers/user-scenarios.ts';
 
 async function main({ signal }: CommandContext): Promise<number> {
-  const { a: rawA, b: rawB, margin, strict, rest } = splitAbFlags(process.argv.slice(2));
+  const { measure, count, rest: argvAb } = takeMeasureFlags(process.argv.slice(2));
+  const { a: rawA, b: rawB, margin, strict, rest } = splitAbFlags(argvAb);
   const a = parseVariant('a', rawA, typedPath);
   const b = parseVariant('b', rawB, typedPath);
   checkPair(a, b);
@@ -53,7 +56,8 @@ async function main({ signal }: CommandContext): Promise<number> {
   const files = await loadUserScenarios([...userScenarioFiles(argv, typedPath), ...fileA], 'bench:ab');
   if (files === undefined) return 2;
   const plan = parsePlan(argv);
-  abSchedule(plan, argv);
+  if (measure === 'instructions') checkInstructionPlan(plan);
+  else abSchedule(plan, argv);
   // The variant's module goes to each side's servers on its own (variants.ts), not to both.
   plan.scenarioFiles = files.filter((file) => !fileA.includes(file));
   if (plan.versions !== undefined)
@@ -90,6 +94,11 @@ async function main({ signal }: CommandContext): Promise<number> {
   const runDir = plan.outDir === undefined ? makeRunDir(DEFAULT_RESULTS_ROOT) : writableDir('out', plan.outDir);
 
   const progress = createProgress();
+  if (measure === 'instructions') {
+    const sides = { a: a.raw, b: b.raw };
+    const counted = await runInstructionCommand({ plan, lanes, count, runDir, signal, log, sides });
+    return instructionExitCode(counted);
+  }
   progress.log(
     `bench:ab: A ${a.raw} against B ${b.raw} on ${plan.runtimes.join(', ')} x ${plan.scenarios.join(', ')}, rounds alternating A B | B A`,
   );

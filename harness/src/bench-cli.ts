@@ -24,9 +24,11 @@ import { siteLines } from './site-kinds.ts';
 import { makeRunDir, updateLatest } from './report/output.ts';
 import { interruptedReport, writeBenchReport } from './report/bench-files.ts';
 import { stopAllServers } from './servers/server.ts';
+import { takeMeasureFlags } from './measure/measure-flag.ts';
+import { checkInstructionPlan, runInstructionCommand } from './measure/instruction-command.ts';
 
 async function main({ signal }: CommandContext): Promise<number> {
-  const argv = process.argv.slice(2);
+  const { measure, count, rest: argv } = takeMeasureFlags(process.argv.slice(2));
   // The user's own modules are loaded and checked first, so --scenarios can name them.
   const files = await loadUserScenarios(userScenarioFiles(argv, typedPath), 'bench');
   if (files === undefined) return 2;
@@ -37,6 +39,7 @@ async function main({ signal }: CommandContext): Promise<number> {
   if (plan.dataDir !== undefined) plan.dataDir = typedPath(plan.dataDir);
   // Named versions are resolved (and fetched once) before anything starts: an unknown one exits 2.
   // With --server-host they are resolved on the server host instead (below, after its preflight).
+  if (measure === 'instructions') checkInstructionPlan(plan);
   let specs = plan.remote !== undefined && plan.versions !== undefined ? [] : planSpecs(plan, (line) => console.error(`bench: ${line}`));
   if (!(await setupUserScenarios(plan, 'bench'))) return 2;
 
@@ -78,6 +81,11 @@ async function main({ signal }: CommandContext): Promise<number> {
     );
   // Made only now that the versions resolved and the server host answered: a refused run leaves no empty --out behind.
   const runDir = plan.outDir === undefined ? makeRunDir(DEFAULT_RESULTS_ROOT) : writableDir('out', plan.outDir);
+  if (measure === 'instructions') {
+    const log = (line: string) => progress.log(`bench: ${line}`);
+    await runInstructionCommand({ plan, lanes: specs.map((spec) => ({ spec })), count, runDir, signal, log });
+    return 0;
+  }
   forceStop = () => {
     // A second Ctrl-C: the cells finished so far, and the finished runs of the group in
     // progress, written before the process ends.
