@@ -1,7 +1,7 @@
 // `--measure instructions`: each lane's server started once under callgrind, then per cell a
 // checked answer, a warm-up with collection off, and rounds of a fixed number of requests with
 // collection on: instructions per request of the whole server process, all its threads.
-import { copyFileSync, existsSync, mkdirSync, renameSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, renameSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import type { RuntimeName, ServerKind } from '@bench/app';
 import type { LaneSpec } from '../bench/lanes.ts';
@@ -28,7 +28,7 @@ export interface CountSettings {
  * and the collector runs at the same points; 500 warm-up requests take the HTTP path's code
  * through V8's and JSC's tiers before anything is counted.
  */
-export const DEFAULT_COUNT: CountSettings = { warmupRequests: 500, requests: 100, rounds: 3, concurrency: 1 };
+export const DEFAULT_COUNT: CountSettings = { warmupRequests: 500, requests: 100, rounds: 2, concurrency: 1 };
 
 export interface InstructionCell {
   lane: string;
@@ -37,8 +37,12 @@ export interface InstructionCell {
   mode: string;
   status: 'ok' | 'failed';
   reason?: string;
-  /** Instructions per request in each round, in order. */
+  /** Instructions per request in each round, in order, less the idle process's share of its window. */
   rounds: number[];
+  /** Each round's instructions per request as counted, the idle share included. */
+  raw?: number[];
+  /** What the process ran per second with no request in hand (timers, idle threads): counted after the rounds. */
+  idlePerSecond?: number;
   /**
    * All rounds' instructions over all their requests: the cell's figure. A compilation or a
    * collection that falls in a round is part of the cost, at the same point in every process.
@@ -75,7 +79,7 @@ export interface InstructionOptions {
 }
 
 /** The server flags of a plan, as the wall-clock bench gives them, plus a quiet lag sampler. */
-function serverArgs(plan: Plan, lane: LaneSpec): string[] {
+function serverArgs(plan: Plan, lane: LaneSpec, cells: readonly CellSpec[]): string[] {
   const modules = plan.scenarios.filter((name) => scenarioModule(name) !== undefined);
   return [
     ...(plan.dataDir === undefined ? [] : ['--data-dir', plan.dataDir]),
@@ -87,8 +91,13 @@ function serverArgs(plan: Plan, lane: LaneSpec): string[] {
     // next to nothing to a window, where every 10 ms it would add instructions by elapsed time.
     '--lag-interval-ms',
     '1000',
+    // Each idle pool thread runs code of its own by the clock: one thread when no cell asks for more.
+    ...(cells.some((c) => c.mode === 'worker') || lane.env?.BENCH_WORKERS !== undefined ? [] : ['--workers', '1']),
   ];
 }
+
+/** The idle window counted after a cell's rounds. */
+const IDLE_WINDOW_MS = 10_000;
 
 const fileName = (cell: CellSpec) => `${cell.scenario}-${cell.mode}`;
 
@@ -128,7 +137,7 @@ export async function countInstructions(plan: Plan, lanes: readonly LaneSpec[], 
           log(`${name}: starting the ${cell.server} server under Valgrind (${entry.settings})`);
           server = await startServer(underCallgrind(lane.spec, d, outFile), {
             raw: cell.server === 'raw',
-            serverArgs: serverArgs(plan, lane),
+            serverArgs: serverArgs(plan, lane, cells),
             env: { ...lane.env, ...d.env },
             readyTimeoutMs: 240_000,
             signal,
@@ -139,11 +148,10 @@ export async function countInstructions(plan: Plan, lanes: readonly LaneSpec[], 
         }
         const result = await countCell(server, cell, join(laneDir, `callgrind.out.${cell.server}`), options, settings);
         const files = result.files.map((f, i) => {
-          const kept = join(laneDir, `${fileName(cell)}.${i + 1}.callgrind.out`);
+          const kept = join(laneDir, `${fileName(cell)}.${i < result.rounds.length ? i + 1 : 'idle'}.callgrind.out`);
           renameSync(f, kept);
           return kept.slice(options.runDir.length + 1);
         });
-        keepPerfMap(server.pid, join(laneDir, `perf-${cell.server}.map`));
         out.cells.push({ lane: name, runtime: lane.spec.name, scenario: cell.scenario, mode: cell.mode, ...result, files });
         const figure =
           result.perRequest === undefined ? result.reason : `${Math.round(result.perRequest).toLocaleString('en')} instructions/request`;
@@ -155,16 +163,25 @@ export async function countInstructions(plan: Plan, lanes: readonly LaneSpec[], 
       Object.assign(entry, { status: 'failed', reason: (error as Error).message.split('\n')[0] });
       log(`${name}: failed: ${entry.reason}`);
     } finally {
-      for (const server of servers.values()) await server.stop({ graceMs: 20_000 });
+      for (const [kind, server] of servers) {
+        await server.stop({ graceMs: 20_000 });
+        keepPerfMap(server.pid, join(laneDir, `perf-${kind}.map`));
+      }
     }
   }
   return out;
 }
 
-/** Node writes the names of its JIT code to /tmp/perf-<pid>.map (--perf-basic-prof): kept beside the dumps. */
+/**
+ * Node writes the names of its JIT code to /tmp/perf-<pid>.map (--perf-basic-prof), complete
+ * once it has exited: moved beside the dumps, so a reader can name the addresses callgrind shows
+ * for JIT code.
+ */
 function keepPerfMap(pid: number, to: string): void {
   const map = `/tmp/perf-${pid}.map`;
-  if (existsSync(map)) copyFileSync(map, to);
+  if (!existsSync(map)) return;
+  copyFileSync(map, to);
+  rmSync(map, { force: true });
 }
 
 async function countCell(
@@ -183,13 +200,26 @@ async function countCell(
   await sendBatch({ ...batch, count: count.warmupRequests }, signal);
   const rounds: number[] = [];
   const files: string[] = [];
-  for (let r = 0; r < count.rounds && !signal.aborted; r++) {
+  const windows: { total: number; seconds: number }[] = [];
+  // Each window is timed from asking for collection on to hearing it is off, the idle one alike,
+  // so the control's own delay falls on both sides of the subtraction below.
+  const counted = async (label: string, body: () => Promise<void>) => {
+    const from = performance.now();
     await callgrindControl(server.pid, ['-i', 'on']);
-    await sendBatch({ ...batch, count: count.requests }, signal);
+    await body();
     await callgrindControl(server.pid, ['-i', 'off']);
-    const file = await dumpCounters(server.pid, outFile, `${fileName(cell)}-${r + 1}`);
+    const window = (performance.now() - from) / 1000;
+    const file = await dumpCounters(server.pid, outFile, label);
     files.push(file);
-    rounds.push(readDumpTotal(file) / count.requests);
-  }
-  return { status: 'ok', rounds, perRequest: mean(rounds), files, seconds: seconds() };
+    return { total: readDumpTotal(file), seconds: window };
+  };
+  for (let r = 0; r < count.rounds && !signal.aborted; r++)
+    windows.push(await counted(`${fileName(cell)}-${r + 1}`, () => sendBatch({ ...batch, count: count.requests }, signal)));
+  // What the process does with no request in hand (timers, the pool's threads), per second of
+  // the wall clock: a round that took longer (a busier host) would otherwise count more of it.
+  const idle = await counted(`${fileName(cell)}-idle`, () => new Promise((resolve) => setTimeout(resolve, IDLE_WINDOW_MS)));
+  const idlePerSecond = idle.total / idle.seconds;
+  for (const w of windows) rounds.push((w.total - idlePerSecond * w.seconds) / count.requests);
+  const raw = windows.map((w) => w.total / count.requests);
+  return { status: 'ok', rounds, perRequest: mean(rounds), raw, idlePerSecond, files, seconds: seconds() };
 }
