@@ -13,7 +13,7 @@ import { checkAnswer } from '../servers/validate.ts';
 import { mean } from '../stats/stats.ts';
 import { DEFAULT_DATA_DIR, ensureDataFiles } from '../system/data-files.ts';
 import { sendBatch } from './requests.ts';
-import { callgrindControl, determinism, determinismWords, dumpCounters, readDumpTotal, underCallgrind } from './valgrind.ts';
+import { callgrindControl, determinism, determinismWords, dumpCounters, readDumpTotal, underCallgrind, withoutTsx } from './valgrind.ts';
 
 /** How each cell is counted; the defaults keep a CPU-heavy cell near 10-20 s under Valgrind. */
 export interface CountSettings {
@@ -135,7 +135,7 @@ export async function countInstructions(plan: Plan, lanes: readonly LaneSpec[], 
           const started = Date.now();
           const outFile = join(laneDir, `callgrind.out.${cell.server}`);
           log(`${name}: starting the ${cell.server} server under Valgrind (${entry.settings})`);
-          server = await startServer(underCallgrind(lane.spec, d, outFile), {
+          server = await startServer(underCallgrind(withoutTsx(lane.spec, entry.version), d, outFile), {
             raw: cell.server === 'raw',
             serverArgs: serverArgs(plan, lane, cells),
             env: { ...lane.env, ...d.env },

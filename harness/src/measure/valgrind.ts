@@ -75,6 +75,23 @@ export function underCallgrind(spec: RuntimeSpec, d: Determinism, outFile: strin
   return { ...spec, binary: launcher[0] ?? 'valgrind', args };
 }
 
+/**
+ * Node from 22.18 and 23.6 strips TypeScript's types itself: its servers then run without tsx's
+ * loader, whose esbuild service answers a ping by the clock for as long as the process lives
+ * (about 100k instructions a second under Valgrind, more on a busier host). Older Node keeps tsx.
+ */
+export function withoutTsx(spec: RuntimeSpec, version: string): RuntimeSpec {
+  const [major = 0, minor = 0] = version.split('.').map(Number);
+  const strips = major > 23 || (major === 23 && minor >= 6) || (major === 22 && minor >= 18);
+  if (spec.name !== 'node' || !strips) return spec;
+  const args = (serverArgs: string[]): string[] => {
+    const own = spec.args(serverArgs);
+    const at = own.findIndex((arg, i) => arg === '--import' && /[/\\]tsx[/\\]/.test(own[i + 1] ?? ''));
+    return at < 0 ? own : [...own.slice(0, at), ...own.slice(at + 2)];
+  };
+  return { ...spec, args };
+}
+
 /** One callgrind_control command to the server (`-i on`, `-i off`, `-d label`, `-z`). */
 export async function callgrindControl(pid: number, args: readonly string[]): Promise<void> {
   const { stdout } = await run('callgrind_control', [...args, String(pid)], { timeout: 60_000 });
