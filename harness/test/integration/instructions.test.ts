@@ -55,7 +55,7 @@ describe('--measure instructions', () => {
       expect(Math.abs(first - second) / first).toBeLessThan(0.25);
       // The idle window was counted too: what the process runs by the clock is not charged to requests.
       expect(cell?.idlePerSecond).toBeGreaterThan(0);
-      expect(cell?.files).toHaveLength(3);
+      expect(cell?.files).toHaveLength(4);
       for (const file of cell?.files ?? []) expect(readFileSync(join(out, file), 'utf8')).toMatch(/^totals: \d+/m);
       expect(existsSync(join(out, 'instructions/node/perf-hono.map'))).toBe(true);
       expect(processesMentioning(out).filter(isAlive)).toEqual([]);
