@@ -37,10 +37,8 @@ export interface InstructionCell {
   mode: string;
   status: 'ok' | 'failed';
   reason?: string;
-  /** Instructions per request in each round, in order, less the idle process's share of its window. */
+  /** Instructions per request in each round, in order. */
   rounds: number[];
-  /** Each round's instructions per request as counted, the idle share included. */
-  raw?: number[];
   /** What the process ran per second with no request in hand (timers, idle threads): counted after the rounds. */
   idlePerSecond?: number;
   /**
@@ -148,10 +146,7 @@ export async function countInstructions(plan: Plan, lanes: readonly LaneSpec[], 
         }
         const result = await countCell(server, cell, join(laneDir, `callgrind.out.${cell.server}`), options, settings);
         const files = result.files.map((f, i) => {
-          const kept = join(
-            laneDir,
-            `${fileName(cell)}.${i < result.rounds.length ? i + 1 : `idle-${i + 1 - result.rounds.length}`}.callgrind.out`,
-          );
+          const kept = join(laneDir, `${fileName(cell)}.${i < result.rounds.length ? i + 1 : 'idle'}.callgrind.out`);
           renameSync(f, kept);
           return kept.slice(options.runDir.length + 1);
         });
@@ -204,8 +199,7 @@ async function countCell(
   const rounds: number[] = [];
   const files: string[] = [];
   const windows: { total: number; seconds: number }[] = [];
-  // Each window is timed from asking for collection on to hearing it is off, the idle one alike,
-  // so the control's own delay falls on both sides of the subtraction below.
+  // Each window is timed from asking for collection on to hearing it is off.
   const counted = async (label: string, body: () => Promise<void>) => {
     const from = performance.now();
     await callgrindControl(server.pid, ['-i', 'on']);
@@ -218,13 +212,11 @@ async function countCell(
   };
   for (let r = 0; r < count.rounds && !signal.aborted; r++)
     windows.push(await counted(`${fileName(cell)}-${r + 1}`, () => sendBatch({ ...batch, count: count.requests }, signal)));
-  // What the process does with no request in hand (timers, the pool's threads), per second of
-  // the wall clock: a round that took longer (a busier host) would otherwise count more of it.
-  // The lower of two windows: the first can catch work the rounds left behind (a collection).
-  const idleWindow = () => new Promise<void>((resolve) => setTimeout(resolve, IDLE_WINDOW_MS));
-  const idle = [await counted(`${fileName(cell)}-idle-1`, idleWindow), await counted(`${fileName(cell)}-idle-2`, idleWindow)];
-  const idlePerSecond = Math.min(...idle.map((w) => w.total / w.seconds));
-  for (const w of windows) rounds.push((w.total - idlePerSecond * w.seconds) / count.requests);
-  const raw = windows.map((w) => w.total / count.requests);
-  return { status: 'ok', rounds, perRequest: mean(rounds), raw, idlePerSecond, files, seconds: seconds() };
+  // What the process runs per second with no request in hand (timers, the pool's threads): not
+  // subtracted (a 5 s window holds too few timer ticks to be a steadier rate than the rounds
+  // themselves), but reported, as the bound on what a longer round on a busier host adds.
+  const idle = await counted(`${fileName(cell)}-idle`, () => new Promise<void>((resolve) => setTimeout(resolve, IDLE_WINDOW_MS)));
+  const idlePerSecond = idle.total / idle.seconds;
+  for (const w of windows) rounds.push(w.total / count.requests);
+  return { status: 'ok', rounds, perRequest: mean(rounds), idlePerSecond, files, seconds: seconds() };
 }
