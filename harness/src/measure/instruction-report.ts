@@ -48,7 +48,7 @@ const int = (x: number) => Math.round(x).toLocaleString('en');
 
 export function renderInstructions(report: InstructionReport): string {
   const lines = [
-    `Instructions per request under Valgrind ${report.valgrind} (callgrind), ${report.count.requests} requests a round at ${report.count.concurrency} connections after ${report.count.warmupRequests} warm-up requests, ${report.count.rounds} rounds a cell; ${report.environment.cpu.model}, ${report.createdAt.slice(0, 10)}`,
+    `Instructions per request under Valgrind ${report.valgrind} (callgrind), ${report.count.requests} requests a round at ${report.count.concurrency} connection${report.count.concurrency === 1 ? '' : 's'} after ${report.count.warmupRequests} warm-up requests, ${report.count.rounds} round${report.count.rounds === 1 ? '' : 's'} a cell; ${report.environment.cpu.model}, ${report.createdAt.slice(0, 10)}`,
     '',
     '| lane | version | settings | start-up under Valgrind |',
     '|---|---|---|---|',
