@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { FlagError } from '../src/cli/flags.ts';
 import { DEFAULT_COUNT } from '../src/measure/instructions.ts';
-import { instructionThreshold, instructionVerdict } from '../src/measure/instruction-verdict.ts';
+import { cellFigure, instructionThreshold, instructionVerdict } from '../src/measure/instruction-verdict.ts';
 import { takeMeasureFlags } from '../src/measure/measure-flag.ts';
 import { determinism, determinismWords, dumpTotal, underCallgrind } from '../src/measure/valgrind.ts';
 import type { RuntimeSpec } from '../src/servers/runtimes.ts';
@@ -69,8 +69,13 @@ describe('instructionVerdict', () => {
   it('says regressed, improved or unchanged on B over A beyond the runtime’s A/A rule', () => {
     expect(instructionVerdict('node', [100, 100], [100 * (1 + 2 * t), 100 * (1 + 2 * t)]).verdict).toBe('regressed');
     expect(instructionVerdict('node', [100, 100], [100 * (1 - 2 * t), 100 * (1 - 2 * t)]).verdict).toBe('improved');
-    expect(instructionVerdict('node', [100, 102], [101, 101]).verdict).toBe('unchanged');
+    expect(instructionVerdict('node', [100, 100.1], [100.05, 100.05]).verdict).toBe('unchanged');
     expect(instructionVerdict('node', [100], []).verdict).toBe('inconclusive');
+  });
+  it('judges the rounds after the first, which can still hold a long timer’s first run', () => {
+    expect(cellFigure([110, 100, 102])).toBe(101);
+    expect(cellFigure([100])).toBe(100);
+    expect(instructionVerdict('node', [110, 100], [100, 100]).verdict).toBe('unchanged');
   });
   it('carries the smallest change it could see', () => {
     expect(instructionVerdict('node', [100], [100]).threshold).toBe(t);

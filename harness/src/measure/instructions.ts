@@ -10,8 +10,8 @@ import { probeRuntime } from '../servers/runtimes.ts';
 import { cellsFor, scenarioModule, scenarioSettings, type CellSpec } from '../servers/scenarios.ts';
 import { type RunningServer, startServer } from '../servers/server.ts';
 import { checkAnswer } from '../servers/validate.ts';
-import { mean } from '../stats/stats.ts';
 import { DEFAULT_DATA_DIR, ensureDataFiles } from '../system/data-files.ts';
+import { cellFigure } from './instruction-verdict.ts';
 import { sendBatch } from './requests.ts';
 import { callgrindControl, determinism, determinismWords, dumpCounters, readDumpTotal, underCallgrind, withoutTsx } from './valgrind.ts';
 
@@ -42,8 +42,9 @@ export interface InstructionCell {
   /** What the process ran per second with no request in hand (timers, idle threads): counted after the rounds. */
   idlePerSecond?: number;
   /**
-   * All rounds' instructions over all their requests: the cell's figure. A compilation or a
-   * collection that falls in a round is part of the cost, at the same point in every process.
+   * The cell's figure: the rounds after the first, their instructions over their requests
+   * (instruction-verdict.ts cellFigure). A compilation or a collection that falls in a round is
+   * part of the cost, at the same point in every process.
    */
   perRequest?: number;
   /** The callgrind dumps of the rounds, relative to the run's folder. */
@@ -218,5 +219,5 @@ async function countCell(
   const idle = await counted(`${fileName(cell)}-idle`, () => new Promise<void>((resolve) => setTimeout(resolve, IDLE_WINDOW_MS)));
   const idlePerSecond = idle.total / idle.seconds;
   for (const w of windows) rounds.push(w.total / count.requests);
-  return { status: 'ok', rounds, perRequest: mean(rounds), idlePerSecond, files, seconds: seconds() };
+  return { status: 'ok', rounds, perRequest: cellFigure(rounds), idlePerSecond, files, seconds: seconds() };
 }
