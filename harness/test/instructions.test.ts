@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { FlagError } from '../src/cli/flags.ts';
 import { DEFAULT_COUNT } from '../src/measure/instructions.ts';
+import { BLIND_SPOTS, type InstructionReport, renderInstructions } from '../src/measure/instruction-report.ts';
 import { cellFigure, instructionThreshold, instructionVerdict } from '../src/measure/instruction-verdict.ts';
 import { takeMeasureFlags } from '../src/measure/measure-flag.ts';
 import { determinism, determinismWords, dumpTotal, underCallgrind } from '../src/measure/valgrind.ts';
@@ -80,5 +81,58 @@ describe('instructionVerdict', () => {
   it('carries the smallest change it could see', () => {
     expect(instructionVerdict('node', [100], [100]).threshold).toBe(t);
     expect(instructionThreshold('bun')).toBeGreaterThanOrEqual(t);
+  });
+});
+
+describe('renderInstructions', () => {
+  it('prints each lane’s settings, each cell’s rounds, each pair’s verdict with what it could see, and what a count cannot see', () => {
+    const cell = (lane: string, rounds: number[]) => ({
+      lane,
+      runtime: 'node' as const,
+      scenario: 'fib22',
+      mode: 'sync',
+      status: 'ok' as const,
+      rounds,
+      perRequest: cellFigure(rounds),
+      files: [],
+      seconds: 30,
+    });
+    const lane = (name: string) => ({
+      lane: name,
+      runtime: 'node' as const,
+      version: '26.12.1',
+      status: 'ok' as const,
+      settings: '--single-threaded',
+      startSeconds: 20,
+    });
+    const text = renderInstructions({
+      kind: 'instructions',
+      schemaVersion: 1,
+      createdAt: '2026-11-29T08:00:00.000Z',
+      status: 'complete',
+      environment: { cpu: { model: 'AMD EPYC', count: 2 } } as InstructionReport['environment'],
+      valgrind: '3.19.0',
+      count: { warmupRequests: 500, requests: 100, rounds: 2, concurrency: 1 },
+      blindSpots: BLIND_SPOTS,
+      lanes: [lane('node-A'), lane('node-B')],
+      cells: [cell('node-A', [3_480_000, 3_150_000]), cell('node-B', [3_520_000, 3_190_000])],
+      pairs: [
+        {
+          runtime: 'node',
+          scenario: 'fib22',
+          mode: 'sync',
+          a: 'node-A',
+          b: 'node-B',
+          result: instructionVerdict('node', [3_480_000, 3_150_000], [3_520_000, 3_190_000]),
+        },
+      ],
+      sides: { a: 'file:a.ts', b: 'file:b.ts' },
+      seconds: 100,
+    });
+    expect(text).toMatch(/100 requests a round at 1 connection after 500 warm-up requests, 2 rounds a cell/);
+    expect(text).toMatch(/\| node-A \| 26\.12\.1 \| --single-threaded \| 20 s \|/);
+    expect(text).toMatch(/\| node-B \| fib22\/sync \| 3,190,000 \| 3,520,000 \/ 3,190,000 \| 30 s \|/);
+    expect(text).toMatch(/\| node \| fib22\/sync \| 1\.0127 \| regressed \| ±\d\.\d\d % \| 1\.27 % more instructions a request \|/);
+    expect(text).toContain('cannot see kernel time');
   });
 });
