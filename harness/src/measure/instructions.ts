@@ -1,7 +1,7 @@
 // `--measure instructions`: each lane's server started once under callgrind, then per cell a
 // checked answer, a warm-up with collection off, and rounds of a fixed number of requests with
 // collection on: instructions per request of the whole server process, all its threads.
-import { copyFileSync, existsSync, mkdirSync, renameSync, rmSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, renameSync, rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import type { RuntimeName, ServerKind } from '@bench/app';
 import type { LaneSpec } from '../bench/lanes.ts';
@@ -165,6 +165,9 @@ export async function countInstructions(plan: Plan, lanes: readonly LaneSpec[], 
       for (const [kind, server] of servers) {
         await server.stop({ graceMs: 20_000 });
         keepPerfMap(server.pid, join(laneDir, `perf-${kind}.map`));
+        // What callgrind writes at exit with collection off: an empty profile, not worth keeping.
+        const last = join(laneDir, `callgrind.out.${kind}`);
+        if (existsSync(last) && statSync(last).size === 0) rmSync(last);
       }
     }
   }
