@@ -23,6 +23,7 @@ export interface ProcessSet {
   rounds: number[][];
   startSeconds: number[];
   cellSeconds: number[];
+  idlePerSecond: number[];
 }
 
 /** Folders are named `<runtime>-<module>-<nn>`: the processes of one runtime and module, grouped. */
@@ -42,11 +43,13 @@ export function processSets(processes: readonly Process[]): ProcessSet[] {
       rounds: [],
       startSeconds: [],
       cellSeconds: [],
+      idlePerSecond: [],
     };
     set.figures.push(cell.perRequest);
     set.rounds.push(cell.rounds);
     if (lane.startSeconds !== undefined) set.startSeconds.push(lane.startSeconds);
     set.cellSeconds.push(cell.seconds);
+    if (cell.idlePerSecond !== undefined) set.idlePerSecond.push(cell.idlePerSecond);
     sets.set(key, set);
   }
   return [...sets.values()];
@@ -78,8 +81,11 @@ export function instructionsBlock(processes: readonly Process[]): string {
       pct(range),
       `±${pct(instructionThreshold(s.runtime))}`,
       `${quiet} of ${pairs.length}`,
+      s.idlePerSecond.length === 0 ? '—' : int(median(s.idlePerSecond)),
       `${Math.round(median(s.startSeconds))} s`,
       `${Math.round(median(s.cellSeconds))} s`,
+      // bench:ab on one module: an A and a B server, one after the other, each started and its cell counted.
+      `${Math.round(2 * (median(s.startSeconds) + median(s.cellSeconds)))} s`,
     ];
   });
   const table = markdownTable(
@@ -91,16 +97,18 @@ export function instructionsBlock(processes: readonly Process[]): string {
         'A/A spread (sd)',
         'max/min',
         'bench:ab rule',
-        'A/A pairs quiet',
+        'A/A pairs quiet (every two processes)',
+        'idle, instructions/s',
         'start-up',
         'cell',
+        'one-module bench:ab',
       ],
       ...rows,
     ],
-    { align: ['l', 'r', 'r', 'r', 'r', 'r', 'r', 'r', 'r'] },
+    { align: ['l', 'r', 'r', 'r', 'r', 'r', 'r', 'r', 'r', 'r', 'r'] },
   );
   const lines = [
-    `Counted ${formatDate(first.createdAt)} on ${first.environment.cpu.model} × ${first.environment.cpu.count}, Valgrind ${first.valgrind}, commit ${first.environment.commit.slice(0, 7)}: one server process per count, ${first.count.warmupRequests} warm-up requests, then ${first.count.rounds} rounds of ${first.count.requests} at ${first.count.concurrency} connection${first.count.concurrency === 1 ? '' : 's'}.`,
+    `Counted ${formatDate(first.createdAt)} on ${first.environment.cpu.model} × ${first.environment.cpu.count} (shared with other jobs), Valgrind ${first.valgrind}, collected at commit ${first.environment.commit.slice(0, 7)}: one server process per count, one after another, ${first.count.warmupRequests} warm-up requests, then ${first.count.rounds} rounds of ${first.count.requests} at ${first.count.concurrency} connection${first.count.concurrency === 1 ? '' : 's'}; the figure is the rounds after the first. Times are wall clock under Valgrind on that shared host: start-up is paid once per server process; a one-module bench:ab starts an A and a B server and counts one cell on each.`,
     '',
     table,
     '',
