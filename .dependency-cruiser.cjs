@@ -3,12 +3,12 @@
  * harness/test/dependencies.test.ts (so `pnpm test` and CI fail on a new circle or an upward
  * import, naming the path). Layers, top to bottom:
  *   entry points (harness/src/*-cli.ts and the composers beside them)
- *   -> features (bench, curve, seeds, browser, calibrate, versions, remote, compare, docs, ab)
+ *   -> features (bench, curve, seeds, browser, calibrate, versions, remote, compare, docs, ab, measure)
  *   -> servers, load (start/check/keep servers; generate load)
  *   -> report (merge, sections, site, renderers)
  *   -> system, model, stats (the floor);   packages/ below all of harness/ and runtimes/.
  */
-const FEATURES = '(bench|curve|seeds|browser|calibrate|versions|remote|compare|docs|ab)';
+const FEATURES = '(bench|curve|seeds|browser|calibrate|versions|remote|compare|docs|ab|measure)';
 const SRC = '^harness/src/';
 const ENTRY = `${SRC}[^/]+\\.ts$`;
 

@@ -19,6 +19,7 @@ runBenchCommand<Planned & { ab: AbRun }>({
       plan,
       lanes,
       ab,
+      sides: { a: a.raw, b: b.raw },
       banner: [
         `bench:ab: A ${a.raw} against B ${b.raw} on ${plan.runtimes.join(', ')} x ${plan.scenarios.join(', ')}, rounds alternating A B | B A`,
       ],

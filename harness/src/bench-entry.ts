@@ -15,6 +15,10 @@ import type { Report } from './model/report.ts';
 import { benchReport, interruptedReport, writeBenchReport } from './report/bench-files.ts';
 import { makeRunDir, updateLatest } from './model/run-files.ts';
 import type { ReportFeatures } from './report/section.ts';
+import { checkInstructionPlan, instructionExitCode, runInstructionCommand } from './measure/instruction-command.ts';
+import { takeMeasureFlags } from './measure/measure-flag.ts';
+import { VALGRIND_MISSING, valgrindVersion } from './measure/valgrind.ts';
+import { CommandError } from './cli/command.ts';
 import { progressLines } from './report/text/progress-lines.ts';
 import { stopAllServers } from './servers/server.ts';
 
@@ -25,6 +29,8 @@ export interface Planned {
   /** Lines said once the plan stands, before anything runs. */
   banner: string[];
   run?: Pick<BenchOptions, 'host' | 'parameters' | 'policy'>;
+  /** bench:ab: the two sides, so `--measure instructions` judges each cell B over A. */
+  sides?: { a: string; b: string };
 }
 
 export interface BenchCommand<P extends Planned> {
@@ -40,14 +46,32 @@ export interface BenchCommand<P extends Planned> {
 export function runBenchCommand<P extends Planned>(command: BenchCommand<P>): void {
   let forceStop = () => {};
   const main = async (context: CommandContext): Promise<number> => {
-    const planned = await command.plan(process.argv.slice(2), context);
+    const { measure, count, rest } = takeMeasureFlags(process.argv.slice(2));
+    // Before any checkout or preflight the plan may make: without Valgrind there is nothing to count with.
+    if (measure === 'instructions' && valgrindVersion() === undefined) throw new CommandError(VALGRIND_MISSING);
+    const planned = await command.plan(rest, context);
     if (typeof planned === 'number') return planned;
+    if (measure === 'instructions') checkInstructionPlan(planned.plan);
     // Interrupted while planning (a preflight, a checkout): nothing ran, nothing to write.
     if (context.signal.aborted) return 0;
     const { plan } = planned;
     // Made only now that the plan stands: a refused run leaves no empty --out behind.
     const runDir = plan.outDir === undefined ? makeRunDir(DEFAULT_RESULTS_ROOT) : writableDir('out', plan.outDir);
     const progress = createProgress();
+    if (measure === 'instructions') {
+      const log = (line: string) => progress.log(`${command.name}: ${line}`);
+      const { signal } = context;
+      const counted = await runInstructionCommand({
+        plan,
+        lanes: planned.lanes,
+        count,
+        runDir,
+        signal,
+        log,
+        ...(planned.sides === undefined ? {} : { sides: planned.sides }),
+      });
+      return instructionExitCode(counted);
+    }
     for (const line of planned.banner) progress.log(line);
     forceStop = () => {
       // A second Ctrl-C: the cells finished so far, and the finished runs of the group in

@@ -18,6 +18,8 @@
  *   ab-promise     the gate's promise over self-test sets (source=<folder>/ sets=<set>,<set>: each set a folder
  *                  of pairs as ab-pairs reads it): per set and cell, A/B and A/A pair-cells flagged; the totals
  *   ab-seen        one bench:ab run cell by cell: what each pair could see, its verdict, what the run cost
+ *   instructions   instructions per request over server processes (source=<folder>/: each <runtime>-<module>-<nn>/report.json
+ *                  an instruction count): the A/A spread per runtime, A/A pairs and an injected change as bench:ab judges them
  * A marker with `optional=yes` whose source is not committed yet says how to make it, instead of
  * failing: a page can be written before its sample is taken.
  */
@@ -53,6 +55,7 @@ import { abPairsBlock, abPromiseBlock, abSeenBlock, type AbSet } from './ab-bloc
 import { abFeatures } from '../ab/ab-section.ts';
 import { AnswerBlockError, answersBlock, findingsBlock, type Rendered } from './answer-blocks.ts';
 import type { ResultBlock } from './result-blocks.ts';
+import { instructionsBlock } from './instructions-block.ts';
 
 export class BlockError extends Error {}
 
@@ -281,6 +284,7 @@ const KINDS: Record<string, Renderer> = {
   },
   findings: (report, params) => findingsBlock(report as Report, depthOf(params, 3), benchRunLine(report as Report)),
   headline: (report, params, page) => headlineBlock(report as Report, params.picture, page),
+  instructions: (report) => instructionsBlock(report as Parameters<typeof instructionsBlock>[0]),
   answers: (report, params, page) => {
     try {
       return answersBlock(report as Report, depthOf(params, 3), benchRunLine(report as Report), params.pictures, page);
