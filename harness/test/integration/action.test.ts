@@ -105,11 +105,13 @@ describe('action.yml, its run: steps as a runner runs them', () => {
     const json = JSON.parse(readFileSync(join(report, 'bench-spin.mjs', 'report.json'), 'utf8')) as Report;
     const [cell] = json.ab?.cells ?? [];
     expect(run.summary).toContain('### bench/spin.mjs');
-    // Rounds during which other processes used the CPU are left out; a host this busy can leave
-    // too few to see the change (the cell says so), and the gate must then not fail the step.
-    if (cell?.verdict !== 'regressed' && (cell?.sharedRounds ?? 0) > 0) {
-      console.warn(`action.test: the host was shared in ${cell?.sharedRounds} rounds, the cell ${cell?.verdict}: ${cell?.reason}`);
+    // What the pair could see is a measurement, not asserted here: a short CI run on a noisy host
+    // can leave the cell unable to tell (its interval wider than the change, or rounds left out
+    // while other processes used the CPU). The gate must then pass the step and say why.
+    if (cell?.verdict !== 'regressed') {
+      console.warn(`action.test: the cell read ${cell?.verdict}, not regressed: ${cell?.reason}`);
       expect(gate?.code, gate?.output).toBe(0);
+      expect(run.outputs.gate?.verdict).toBe(cell?.verdict);
       expect(run.summary).not.toMatch(/\*\*regressed\*\*/);
       return;
     }
