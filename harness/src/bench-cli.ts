@@ -1,6 +1,5 @@
 // `pnpm bench:all|bench:node|bench:bun|bench:deno [flags]`: the plan, the run, the report.
 import { resolve } from 'node:path';
-import { MIN_RUNS_FOR_INTERVAL } from './stats/stats.ts';
 import { planSpecs } from './bench/lanes.ts';
 import { creatableDir, typedPath } from './cli/flags.ts';
 import type { CommandContext } from './cli/command.ts';
@@ -8,10 +7,11 @@ import { exitCode } from './bench/bench.ts';
 import { type Planned, runBenchCommand } from './bench-entry.ts';
 import type { Report } from './model/report.ts';
 import { fdWarning } from './system/fd-limit.ts';
-import { parsePlan } from './bench/plan.ts';
+import { PRECISION, parsePlan } from './bench/plan.ts';
 import { loadUserScenarios, setupUserScenarios, userScenarioFiles } from './servers/user-scenarios.ts';
 import { readsDataFiles } from './servers/scenarios.ts';
 import { renderConsoleSummary } from './report/render/console.ts';
+import { planLines } from './report/text/progress-lines.ts';
 import { assertSomeRuntime, movePath, preflight, PreflightError, processRefusal, type RemoteSetup } from './remote/preflight.ts';
 import { resolveRemoteVersions } from './remote/remote-versions.ts';
 import { serverHostOf } from './remote/remote-host.ts';
@@ -56,20 +56,15 @@ async function planBench(argv: string[], { signal }: CommandContext): Promise<Pl
 
   // Interrupted during the preflight: nothing ran, nothing to write.
   if (signal.aborted) return 0;
-  const banner = [
-    `bench: ${specs.map((s) => s.label ?? s.name).join(', ')} x ${plan.scenarios.length} scenarios, ${plan.connections.join(',')} connections,${plan.sweep === undefined ? '' : ` ${plan.sweep.parameter}=${plan.sweep.values.join(',')},`} ${plan.runs} runs of ${plan.durationSec} s after ${plan.warmupSec} s warm-up${plan.targetPrecision === undefined ? '' : ` (more, up to ${plan.maxRuns}, until within ±${plan.targetPrecision * 100} %${plan.budgetSec === undefined ? '' : ` in a ${plan.budgetSec} s budget`})`}, ${plan.schedule}, modes paired`,
-  ];
-  // --quick is a smoke run: it must say so before anyone quotes its figures.
-  if (plan.quick && plan.runs < MIN_RUNS_FOR_INTERVAL)
-    banner.push(
-      `bench: --quick: ${plan.runs} runs a cell, so no 95 % interval, and figures that can move by tens of percent from run to run: a smoke test, not figures to quote (the default bench:all measures each cell to ±5 %)`,
-    );
   const fd = fdWarning(Math.max(...plan.connections));
-  if (fd !== undefined) banner.push(`bench: ${fd}`);
-  if (remote !== undefined)
-    banner.push(
-      `bench: servers on ${remote.environment.host} (${remote.environment.os}, ${remote.environment.cpu.count} CPUs), bound to ${remote.target.bind}, checkout ${remote.target.dir}`,
-    );
+  const host =
+    remote === undefined
+      ? []
+      : [
+          `servers on ${remote.environment.host} (${remote.environment.os}, ${remote.environment.cpu.count} CPUs), bound to ${remote.target.bind}, checkout ${remote.target.dir}`,
+        ];
+  const labels = specs.map((s) => s.label ?? s.name);
+  const banner = planLines(plan, labels, PRECISION.targetPrecision, [...(fd === undefined ? [] : [fd]), ...host]);
   return {
     plan,
     lanes: specs.map((spec) => ({ spec })),

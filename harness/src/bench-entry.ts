@@ -6,7 +6,7 @@ import type { BenchOptions } from './bench/bench.ts';
 import { runBench } from './bench/bench.ts';
 import type { LaneSpec } from './bench/lanes.ts';
 import { type Plan, planCells } from './bench/plan.ts';
-import { createProgress } from './bench/progress.ts';
+import { createProgress, type Progress } from './bench/progress.ts';
 import { DEFAULT_RESULTS_ROOT } from './bench/run-setup.ts';
 import { keepUnfinishedGroup } from './bench/schedule.ts';
 import { type CommandContext, runCommand } from './cli/command.ts';
@@ -20,6 +20,7 @@ import { takeMeasureFlags } from './measure/measure-flag.ts';
 import { VALGRIND_MISSING, valgrindVersion } from './measure/valgrind.ts';
 import { CommandError } from './cli/command.ts';
 import { progressLines } from './report/text/progress-lines.ts';
+import { CONSOLE_WIDTH, wrap } from './report/render/console.ts';
 import { stopAllServers } from './servers/server.ts';
 
 /** What a command planned: the bench plan, its lanes, what it says before anything runs, and what its run adds. */
@@ -43,6 +44,20 @@ export interface BenchCommand<P extends Planned> {
   report(report: Report, runDir: string, planned: P): number;
 }
 
+/** Every line the run logs (its plan, each cell, each warning) wrapped to the console's width, as its summary is. */
+function fitted(progress: Progress): Progress {
+  return {
+    ...progress,
+    log: (line) =>
+      progress.log(
+        line
+          .split('\n')
+          .map((l) => wrap(l, CONSOLE_WIDTH))
+          .join('\n'),
+      ),
+  };
+}
+
 export function runBenchCommand<P extends Planned>(command: BenchCommand<P>): void {
   let forceStop = () => {};
   const main = async (context: CommandContext): Promise<number> => {
@@ -57,7 +72,7 @@ export function runBenchCommand<P extends Planned>(command: BenchCommand<P>): vo
     const { plan } = planned;
     // Made only now that the plan stands: a refused run leaves no empty --out behind.
     const runDir = plan.outDir === undefined ? makeRunDir(DEFAULT_RESULTS_ROOT) : writableDir('out', plan.outDir);
-    const progress = createProgress();
+    const progress = fitted(createProgress());
     if (measure === 'instructions') {
       const log = (line: string) => progress.log(`${command.name}: ${line}`);
       const { signal } = context;
