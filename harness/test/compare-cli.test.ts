@@ -53,7 +53,7 @@ describe('compare-cli', () => {
   it('exits 1 and prints the table when a cell regressed', () => {
     const outcome = runCli(file('baseline.json'), file('regressed.json'));
     expect(outcome.status).toBe(1);
-    expect(outcome.stdout).toContain('**✗ 1 regression, 0 improvements, 0 unchanged, 1 that could not see ±5 %**');
+    expect(outcome.stdout).toContain('**✗ 1 regression, 0 improvements, 0 no change, 1 could not tell (could not see ±5 %)**');
     expect(outcome.stdout).toMatch(/\| node +\| hash +\| sync +\| +1,000 → 800 \| \*\*-20\.0 % \(-28\.9 % to -10\.0 %\)\*\* \| <0\.001 \|/);
     expect(outcome.stderr).toBe('');
   });
@@ -62,8 +62,8 @@ describe('compare-cli', () => {
     const outcome = runCli(file('baseline.json'), file('baseline.json'));
     expect(outcome.status).toBe(0);
     // Two separate sessions that measured nothing of their host: what they could see, not a green check.
-    expect(outcome.stdout).toContain('found: two separate sessions cannot see less; use bench:ab');
-    expect(outcome.stdout).toContain('(0 regressions, 0 improvements, 0 unchanged, 2 that could not see ±5 %)');
+    expect(outcome.stdout).toContain('found, and two separate sessions cannot see less; use bench:ab');
+    expect(outcome.stdout).toContain('(0 regressions, 0 improvements, 0 no change, 2 could not tell (could not see ±5 %))');
   });
 
   it('exits 0 when the change is within --threshold, and writes --out', () => {
@@ -79,7 +79,7 @@ describe('compare-cli', () => {
     copyFileSync(file('baseline.json'), join(file('run-a'), 'report.json'));
     const outcome = runCli(file('run-a'), file('regressed.json'));
     expect(outcome.status).toBe(1);
-    expect(outcome.stdout).toContain('**✗ 1 regression, 0 improvements, 0 unchanged, 1 that could not see ±5 %**');
+    expect(outcome.stdout).toContain('**✗ 1 regression, 0 improvements, 0 no change, 1 could not tell (could not see ±5 %)**');
     mkdirSync(file('empty-run'));
     const empty = runCli(file('empty-run'), file('regressed.json'));
     expect(empty.status).toBe(2);

@@ -94,6 +94,9 @@ describe('versions of one runtime compared', () => {
     const md = markdownOf(report);
     expect(md).toContain('## Versions compared');
     expect(md).toMatch(/\| node@22 \(22\.23\.3\) vs node@24 \(24\.21\.0\) \| 120 → 100 \| -16\.7 % \|/);
+    // In the words every change is said in (bench:ab, bench:compare): "regressed", never "worse".
+    expect(md).toMatch(/\| ✗ regressed \|$/m);
+    expect(md).not.toMatch(/worse|better|no significant change/);
     const plain = merged({
       createdAt: '2026-11-23T00:00:00Z',
       status: 'complete',

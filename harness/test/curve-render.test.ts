@@ -143,10 +143,10 @@ describe('a bracket end failed for not keeping up', () => {
 });
 
 describe('compareCurves with brackets', () => {
-  it('overlapping brackets are no measurable difference; apart and lower is a regression', () => {
+  it('overlapping brackets could not tell; apart and lower is a regression', () => {
     const base = bracketReport([23.5, 37]);
     const same = compareCurves(base, bracketReport([29.5, 46]), 0.05);
-    expect(same.changes.find((c) => c.cell === 'node sleep/sync')).toMatchObject({ verdict: 'no measurable difference', regressed: false });
+    expect(same.changes.find((c) => c.cell === 'node sleep/sync')).toMatchObject({ verdict: 'could not tell', regressed: false });
     const lower = compareCurves(base, bracketReport([14, 22]), 0.05);
     expect(lower.changes.find((c) => c.cell === 'node sleep/sync')).toMatchObject({ verdict: 'lower', regressed: true });
     expect(lower.hasRegression).toBe(true);
@@ -156,9 +156,12 @@ describe('compareCurves with brackets', () => {
     });
     // "< 37" against "23.5–37": [0, 37] overlaps.
     expect(compareCurves(base, bracketReport([null, 37]), 0.05).changes.find((c) => c.cell === 'node sleep/sync')?.verdict).toBe(
-      'no measurable difference',
+      'could not tell',
     );
-    expect(renderCurveComparison(lower, 100)).toContain('| lower');
+    expect(renderCurveComparison(lower, 100)).toContain('| lower: the brackets are apart');
+    // The vocabulary of every report: an overlap is "could not tell", never "no difference".
+    expect(renderCurveComparison(same, 100)).toContain('| could not tell: the brackets overlap');
+    expect(renderCurveComparison(same, 100)).not.toMatch(/no (measurable )?difference/);
   });
 });
 

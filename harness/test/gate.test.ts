@@ -151,7 +151,7 @@ describe('the regression gate', () => {
     expect(c.counts).toMatchObject({ regressed: 0, improved: 0, notTestable: 1 });
     const hash = c.cells.find((cell) => cell.scenario === 'hash' && cell.mode === 'sync');
     expect(hash === undefined || hash.kind !== 'compared' ? '' : cellVerdictText(hash)).toBe(
-      '? not judged (other processes shared the host) ⚠ shared-host (current)',
+      '? could not tell: other processes shared the host ⚠ shared-host (current)',
     );
   });
 

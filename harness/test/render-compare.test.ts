@@ -64,7 +64,7 @@ describe('renderComparisonMarkdown', () => {
 
   it('opens with a one-line verdict that counts every kind of cell', () => {
     expect(verdictLine(comparison)).toBe(
-      '**✗ 1 regression, 1 improvement, 0 unchanged, 1 not testable, 1 not compared, 1 only in current, 1 only in baseline**, margins ±5 % (hello ±10 %, p99 ±20 %) with 95 % confidence, allowing ±11.7 % between sessions (assumed: neither report measured its host), p < 0.05',
+      '**✗ 1 regression, 1 improvement, 0 no change, 1 could not tell (not testable), 1 not compared, 1 only in current, 1 only in baseline**, margins ±5 % (hello ±10 %, p99 ±20 %) with 95 % confidence, allowing ±11.7 % between sessions (assumed: neither report measured its host), p < 0.05',
     );
     expect(markdown.split('\n')[2]).toBe(verdictLine(comparison));
   });
@@ -99,7 +99,7 @@ describe('renderComparisonMarkdown', () => {
   });
 
   it('says why a cell was not tested or not compared', () => {
-    expect(rowOf(markdown, 'node', 'fib', 'sync')).toContain('? not testable (1 vs 1 runs)');
+    expect(rowOf(markdown, 'node', 'fib', 'sync')).toContain('? could not tell: 1 vs 1 runs, too few to test');
     const failed = rowOf(markdown, 'node', 'sleep', 'sync');
     expect(failed).toContain('— not compared: current failed: server exited \\| code 1');
     expect(failed).not.toContain('48');
@@ -124,18 +124,18 @@ describe('renderComparisonMarkdown', () => {
     // Two sessions apart: ±11.7 % allowed between them, so a 5 % change could not have been seen.
     expect(clean).not.toContain('✓ 0 regressions');
     expect(clean).toMatch(
-      /\*\*\? no change beyond 1\d\.\d % found: two separate sessions cannot see less; use bench:ab \(A and B alternating in one session\) to see ±5 %\*\* \(0 regressions, 0 improvements, 0 unchanged, 1 that could not see ±5 %\)/,
+      /\*\*\? could not tell: no change beyond 1\d\.\d % found, and two separate sessions cannot see less; use bench:ab \(A and B alternating in one session\) to see ±5 %\*\* \(0 regressions, 0 improvements, 0 no change, 1 could not tell \(could not see ±5 %\)\)/,
     );
-    // and the cell's row says the same, not "= unchanged"
-    expect(clean).toMatch(/\| \? no change beyond 1\d\.\d % \(req\/s\) \|/);
-    expect(clean).not.toContain('= unchanged');
+    // and the cell's row says the same, not "= no change"
+    expect(clean).toMatch(/\| \? could not tell: no change beyond 1\d\.\d % \(req\/s\), the smallest it could see \|/);
+    expect(clean).not.toContain('= no change');
   });
 
   it('gives no ✓ when no cell could be judged', () => {
     const once = reportOf([cellOf(HASH_SYNC, [1000])]);
     const none = compareReports(once, once, { threshold: 0.05 });
     expect(none.counts).toMatchObject({ regressed: 0, unchanged: 0, notTestable: 1 });
-    expect(verdictLine(none)).toMatch(/^\*\*\? 0 regressions, 0 improvements, 0 unchanged, 1 not testable\*\*/);
+    expect(verdictLine(none)).toMatch(/^\*\*\? 0 regressions, 0 improvements, 0 no change, 1 could not tell \(not testable\)\*\*/);
   });
 
   it("takes the session allowance from the reports' reference loops, and gives a clean verdict only when it could see its margin", () => {
@@ -147,11 +147,11 @@ describe('renderComparisonMarkdown', () => {
     expect(same.session?.source).toBe("from the reports' reference loops");
     expect(same.session?.allowance).toBeLessThan(0.01);
     expect(verdictLine(same)).toMatch(
-      /^\*\*✓ 0 regressions, 0 improvements, 1 unchanged\*\*, .* allowing ±0\.\d+ % between sessions \(from the reports' reference loops\)/,
+      /^\*\*✓ 0 regressions, 0 improvements, 1 no change\*\*, .* allowing ±0\.\d+ % between sessions \(from the reports' reference loops\)/,
     );
     // The host ran 10 % slower in the second session: two sessions can then differ by as much.
     const apart = compareReports(report, moved, { threshold: 0.05 });
     expect(apart.session?.allowance).toBeCloseTo(0.0994, 3);
-    expect(verdictLine(apart)).toMatch(/^\*\*\? no change beyond/);
+    expect(verdictLine(apart)).toMatch(/^\*\*\? could not tell: no change beyond/);
   });
 });

@@ -127,7 +127,7 @@ describe('curve and seeds headlines', () => {
     const lines = seedsHeadlines({ rows: [row] } as unknown as SeedsReport);
     expect(lines[0]).toMatchObject({
       figure: '2.00x',
-      answer: 'partly: 2.00x measured against 2.29x claimed',
+      answer: 'partly: its direction, not its size (measured faster: 2.00x, 1.80–2.20x; 2.29x claimed)',
       confidence: '95 % CI 1.80x-2.20x',
     });
   });

@@ -20,6 +20,7 @@ import { reproducedLine } from './reproduced.ts';
 import type { FieldDifference } from './differences.ts';
 import { escapeCell, formatDate, formatMs, formatRps } from '../report/text/formats.ts';
 import { sharedHost } from '../system/host-speed.ts';
+import { CHANGE_WORDS } from '../report/text/verdict-words.ts';
 
 const DASH = '—';
 /** Fields shown in the header rather than as warnings: a new commit is the point of comparing. */
@@ -72,14 +73,14 @@ function unseenChange(t: ComparedCell['throughput']): number | undefined {
     : undefined;
 }
 
-/** "2 regressions, 1 improvement, 20 unchanged, at 5 % threshold and p < 0.05". */
+/** "2 regressions, 1 improvement, 20 no change, at 5 % threshold and p < 0.05": the A/B's words (CHANGE_WORDS). */
 export function verdictLine(c: ReportComparison): string {
   const n = c.counts;
   // A cell that could not see its margin is no evidence of "unchanged": counted apart.
   const blind = c.cells.filter((cell) => cell.kind === 'compared' && unseenChange(cell.throughput) !== undefined).length;
-  const parts = [plural(n.regressed, 'regression'), plural(n.improved, 'improvement'), `${n.unchanged - blind} unchanged`];
-  if (blind > 0) parts.push(`${blind} that could not see ±${formatPercentOf(c.threshold)}`);
-  if (n.notTestable > 0) parts.push(`${n.notTestable} not testable`);
+  const parts = [plural(n.regressed, 'regression'), plural(n.improved, 'improvement'), `${n.unchanged - blind} ${CHANGE_WORDS.unchanged}`];
+  if (blind > 0) parts.push(`${blind} ${CHANGE_WORDS.inconclusive} (could not see ±${formatPercentOf(c.threshold)})`);
+  if (n.notTestable > 0) parts.push(`${n.notTestable} ${CHANGE_WORDS.inconclusive} (not testable)`);
   if (n.notCompared > 0) parts.push(`${n.notCompared} not compared`);
   if (n.added > 0) parts.push(`${n.added} only in current`);
   if (n.removed > 0) parts.push(`${n.removed} only in baseline`);
@@ -90,7 +91,7 @@ export function verdictLine(c: ReportComparison): string {
   const symbol = c.hasRegression ? '✗' : deaf === undefined && judgedAll ? '✓' : '?';
   const head =
     !c.hasRegression && deaf !== undefined
-      ? `? no change beyond ${measuredPercent(deaf)} found: two separate sessions cannot see less; use bench:ab (A and B alternating in one session) to see ±${formatPercentOf(c.threshold)}** (${parts.join(', ')})`
+      ? `? ${CHANGE_WORDS.inconclusive}: no change beyond ${measuredPercent(deaf)} found, and two separate sessions cannot see less; use bench:ab (A and B alternating in one session) to see ±${formatPercentOf(c.threshold)}** (${parts.join(', ')})`
       : `${symbol} ${parts.join(', ')}**`;
   return `**${head}, ${marginText(c.threshold, c.session)}, p < ${c.alpha}`;
 }
@@ -173,18 +174,20 @@ export function cellVerdictText(cell: ComparedCell): string {
     unchanged: unchangedText(cell),
     'not-testable':
       cell.runs.baseline < 2 || cell.runs.current < 2
-        ? `? not testable (${cell.runs.baseline} vs ${cell.runs.current} runs)`
+        ? `? ${CHANGE_WORDS.inconclusive}: ${cell.runs.baseline} vs ${cell.runs.current} runs, too few to test`
         : sharedHost({ flags: cell.flags.baseline }) || sharedHost({ flags: cell.flags.current })
-          ? '? not judged (other processes shared the host)'
-          : '? not testable (no per-run p99)',
+          ? `? ${CHANGE_WORDS.inconclusive}: other processes shared the host`
+          : `? ${CHANGE_WORDS.inconclusive}: no per-run p99 to test`,
   }[cell.verdict];
   return `${text}${flagNotes(cell)}`;
 }
 
-/** "= unchanged", or what the cell could not rule out when its uncertainty was wider than its margin. */
+/** "= no change", or what the cell could not rule out when its uncertainty was wider than its margin. */
 function unchangedText(cell: ComparedCell): string {
   const unseen = unseenChange(cell.throughput);
-  return unseen === undefined ? '= unchanged' : `? no change beyond ${measuredPercent(unseen)} (req/s)`;
+  return unseen === undefined
+    ? `= ${CHANGE_WORDS.unchanged}`
+    : `? ${CHANGE_WORDS.inconclusive}: no change beyond ${measuredPercent(unseen)} (req/s), the smallest it could see`;
 }
 
 function statusText(name: string, side: SideStatus): string {

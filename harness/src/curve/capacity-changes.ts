@@ -2,13 +2,14 @@
  * Two curve reports -> capacity at the target per cell, side by side. A capacity is a bracket
  * [highest rate shown to pass, lowest shown to fail] at a stated confidence, so two capacities
  * differ only where their brackets do not overlap: one run failed at a rate the other passed.
- * Overlapping brackets are "no measurable difference". A drop is a regression when the brackets
+ * Overlapping brackets "could not tell" (the vocabulary of report/text/verdict-words.ts). A drop is a regression when the brackets
  * are apart and the midpoints (geometric) differ by more than the threshold. Reports from before
  * the bracket (no `capacity` field) fall back to ladder rates: a drop counts only past the
  * threshold and down to the next lower ladder rate or below.
  */
 import { markdownTable } from 'markdown-table';
 import { formatRps } from '../report/text/formats.ts';
+import { CHANGE_WORDS } from '../report/text/verdict-words.ts';
 import type { Curve, CurveReport } from './curve-types.ts';
 import { formatCapacity, sortedCurves } from './render-text.ts';
 
@@ -18,8 +19,8 @@ export interface CapacityChange {
   current: Curve | undefined;
   /** current / baseline capacity (brackets: their geometric midpoints); null when either has none. */
   ratio: number | null;
-  /** Brackets apart and current lower / higher, or overlapping (no measurable difference); null: no figure to compare. */
-  verdict: 'lower' | 'higher' | 'no measurable difference' | null;
+  /** Brackets apart and current lower / higher, or overlapping (could not tell); null: no figure to compare. */
+  verdict: 'lower' | 'higher' | 'could not tell' | null;
   regressed: boolean;
 }
 
@@ -49,7 +50,7 @@ function bracketChange(
   // Apart: the current run failed at or below a rate the baseline passed (or the reverse).
   const lower = c[1] <= b[0];
   const higher = c[0] >= b[1];
-  const verdict = lower ? 'lower' : higher ? 'higher' : 'no measurable difference';
+  const verdict = lower ? 'lower' : higher ? 'higher' : 'could not tell';
   return { ratio, verdict, regressed: lower && (ratio === null || ratio < 1 - threshold) };
 }
 
@@ -85,7 +86,7 @@ export function compareCurves(
       baseline: b,
       current: c,
       ratio,
-      verdict: ratio === null ? null : regressed ? 'lower' : 'no measurable difference',
+      verdict: ratio === null ? null : regressed ? 'lower' : 'could not tell',
       regressed,
     };
   });
@@ -105,21 +106,29 @@ export function compareCurves(
   return { changes, hasRegression: changes.some((c) => c.regressed), notes };
 }
 
+/** "lower: the brackets are apart", "could not tell: the brackets overlap"; ladder rates without brackets say less. */
+function verdictText(c: CapacityChange): string {
+  if (c.verdict === null) return '-';
+  const brackets = capacityInterval(c.baseline) !== null && capacityInterval(c.current) !== null;
+  if (!brackets) return c.verdict;
+  return c.verdict === 'could not tell' ? 'could not tell: the brackets overlap' : `${c.verdict}: the brackets are apart`;
+}
+
 export function renderCurveComparison(result: ReturnType<typeof compareCurves>, sloMs: number): string {
   const rows = result.changes.map((c) => [
     c.cell,
     c.baseline === undefined ? 'absent' : formatCapacity(c.baseline),
     c.current === undefined ? 'absent' : formatCapacity(c.current),
     c.ratio === null ? '-' : `${c.ratio >= 1 ? '+' : ''}${formatRps((c.ratio - 1) * 100)} %`,
-    c.verdict ?? '-',
-    c.regressed ? 'REGRESSED' : '',
+    verdictText(c),
+    c.regressed ? CHANGE_WORDS.regressed.toUpperCase() : '',
   ]);
   return [
     `## Capacity at p99 ≤ ${sloMs} ms: baseline vs current`,
     '',
     markdownTable([['cell', 'baseline req/s', 'current req/s', 'change (midpoints)', 'brackets', ''], ...rows]),
     '',
-    "A capacity is a bracket [highest rate shown to pass, lowest shown to fail]: overlapping brackets are no measurable difference; a drop is a regression when the brackets are apart and the midpoints differ by more than the threshold. (Reports without brackets: a drop past the threshold and at or below the baseline ladder's next lower rate.)",
+    "A capacity is a bracket [highest rate shown to pass, lowest shown to fail]: overlapping brackets could not tell the two apart; a drop is a regression when the brackets are apart and the midpoints differ by more than the threshold. (Reports without brackets: a drop past the threshold and at or below the baseline ladder's next lower rate.)",
     ...result.notes.map((n) => `- ${n}`),
     '',
   ].join('\n');

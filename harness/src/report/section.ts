@@ -19,7 +19,7 @@ export interface Headline {
   answer: string;
   /** The figure alone ("2.1x"), for tables and for tests that compare it with the report. */
   figure: string;
-  /** "95 % CI 1.9-2.3x", "no measurable difference (95 % CI 0.97-1.04x)", a verdict's basis; absent when the report has none. */
+  /** "95 % CI 1.9-2.3x", "no gain (95 % CI 0.97x-1.04x)", a verdict's basis; absent when the report has none. */
   confidence?: string;
   /** Section anchor inside the run's report.html ("scenario-hash"); the site adds the run's folder. */
   anchor: string;

@@ -8,6 +8,7 @@ import { CLAIMS, type ClaimId } from './claims.ts';
 import type { ClaimRow } from './judge.ts';
 import type { ReplayShape } from './replay-shape.ts';
 import { WIDE_INTERVAL } from './verdict.ts';
+import { claimWords, measuredWords } from './claim-words.ts';
 
 export interface SeedsReport {
   kind: 'seeds';
@@ -37,9 +38,7 @@ export function rowCells(row: ClaimRow, runtimeVersion: string | undefined): str
     row.status === 'ok'
       ? `${row.baseLabel} ${fig(row.baseMedian)} (${spread(row.base)}) -> ${row.overLabel} ${fig(row.overMedian)} (${spread(row.over)}) ${row.unit}`
       : row.status;
-  const r = row.ratio;
-  const against =
-    r === undefined ? '-' : `${ratio(r.median)}x [${ratio(r.ci95[0])}, ${ratio(r.ci95[1])}] vs ${ratio(row.claimed)}x claimed`;
+  const against = row.ratio === undefined ? '-' : `${measuredWords(row)}; ${ratio(row.claimed)}x claimed`;
   return [
     `${row.claim}: ${claim?.claim ?? ''}`,
     claim?.sourceSetup ?? '',
@@ -47,7 +46,7 @@ export function rowCells(row: ClaimRow, runtimeVersion: string | undefined): str
     `${row.runtime}${runtimeVersion === undefined ? '' : ` ${runtimeVersion}`}`,
     measured,
     against,
-    row.verdict,
+    claimWords(row.verdict, row.claimed),
     row.why,
   ];
 }
@@ -58,7 +57,7 @@ const HEAD = [
   'replayed set-up',
   'runtime',
   'measured: median (min-max over runs)',
-  'ratio [95 % CI] vs claim',
+  'measured ratio (95 % interval) vs claim',
   'verdict',
   'why',
 ];
@@ -77,7 +76,7 @@ function header(report: SeedsReport): string[] {
   return [
     `Seeds replayed${report.status === 'interrupted' ? ' (INTERRUPTED: partial results)' : ''}: ${report.createdAt}, ${e.cpu.model} x${e.cpu.count}, ${(e.memoryBytes / 2 ** 30).toFixed(1)} GiB, ${e.os}, commit ${e.commit.slice(0, 10)}${e.dirty ? ' (dirty)' : ''}`,
     `${p.quick ? '--quick, ' : ''}${p.claims === undefined ? '' : `claims ${p.claims.join(', ')} only, `}${p.runs} runs per claim; ${ab}; autocannon ${report.clients.autocannon}`,
-    `Verdict: claimed ratio inside the measured 95 % interval -> holds (inconclusive when the interval spans more than ${WIDE_INTERVAL}x); same direction, outside -> partly; no effect or the opposite -> does not hold (docs/seeds.md).`,
+    `Verdict: the claim holds when its ratio lies inside the measured 95 % interval (could not tell when that spans more than ${WIDE_INTERVAL}x); partly when the interval is on the claim's side of 1 but misses its figure; it does not hold when the interval shows no effect or the opposite (docs/seeds.md).`,
   ];
 }
 

@@ -2,7 +2,8 @@
  * A seeds report (bench:seeds) as the report model's section: its own renderers, and one
  * headline per claim replayed: the verdict, the measured ratio and its 95 % interval.
  */
-import { holdsOne, ratioConfidence } from '../report/headline.ts';
+import { ratioConfidence } from '../report/headline.ts';
+import { claimWords, measuredWords } from './claim-words.ts';
 import { formatRatio } from '../report/text/formats.ts';
 import type { Headline, ReportSection } from '../report/section.ts';
 import { CLAIMS } from './claims.ts';
@@ -13,11 +14,9 @@ function headline(row: ClaimRow): Headline {
   const claim = CLAIMS.find((c) => c.id === row.claim);
   const r = row.ratio;
   const figure = r === undefined ? '—' : formatRatio(r.median);
-  const measured =
-    r === undefined ? row.status : holdsOne(r.ci95) && row.claimed !== 1 ? `no measurable difference (${figure})` : `${figure} measured`;
   return {
     question: `Seed claim ${row.claim} on ${row.runtime}: ${claim?.claim ?? row.claim}`,
-    answer: `${row.verdict}: ${measured} against ${formatRatio(row.claimed)} claimed`,
+    answer: `${claimWords(row.verdict, row.claimed)} (measured ${measuredWords(row)}; ${formatRatio(row.claimed)} claimed)`,
     figure,
     ...(r === undefined ? {} : { confidence: ratioConfidence(r.ci95) }),
     anchor: '',

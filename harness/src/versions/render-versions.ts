@@ -9,6 +9,7 @@ import type { Report } from '../model/report.ts';
 import { escapeHtml } from '../report/render/html-escape.ts';
 import { escapeCell, formatMs, formatRps } from '../report/text/formats.ts';
 import type { VersionChange, VersionComparison } from './version-changes.ts';
+import { CHANGE_WORDS } from '../report/text/verdict-words.ts';
 
 const DASH = '—';
 const HEAD = [
@@ -28,11 +29,12 @@ const HEAD = [
   'verdict',
 ];
 
+/** The A/B's and bench:compare's words (CHANGE_WORDS), so a version reads as any other change does. */
 const VERDICT: Record<string, string> = {
-  regressed: '✗ worse',
-  improved: '✓ better',
-  unchanged: '= no significant change',
-  'not-testable': '? not testable (fewer than 2 runs)',
+  regressed: `✗ ${CHANGE_WORDS.regressed}`,
+  improved: `✓ ${CHANGE_WORDS.improved}`,
+  unchanged: `= ${CHANGE_WORDS.unchanged}`,
+  'not-testable': `? ${CHANGE_WORDS.inconclusive}: fewer than 2 runs`,
 };
 
 function metric(m: MetricChange | undefined, figure: (x: number) => string): string[] {
@@ -63,7 +65,7 @@ function explanation(v: VersionComparison): string {
     `Each version against its runtime's baseline (${bases}; --baseline picks another, default the oldest), cell by cell, ` +
     `from the runs of this one interleaved run. Medians across runs, baseline → this version; p is Welch's t-test over the per-run figures, ` +
     `as in bench:compare: a change counts when it is over ${Math.round(v.threshold * 100)} % with p < ${v.alpha} (latency: and over 1 ms). ` +
-    `"worse" means fewer requests/s or a longer p99 or probe p99 than the baseline.`
+    `"regressed" means fewer requests/s or a longer p99 or probe p99 than the baseline; "no change", none that counts.`
   );
 }
 
