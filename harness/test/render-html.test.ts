@@ -42,7 +42,7 @@ describe('renderHtml', () => {
     expect(html).not.toContain(HOSTILE_REASON);
     // Exactly the page's own four script elements end; nothing from the data ends one early.
     expect(html.match(/<\/script/gi)).toHaveLength(4);
-    expect(row(html, 'bun', 'hash', 'sync')).toContain(
+    expect(html.match(/<ol class="cell-notes" data-scenario="hash">.*?<\/ol>/)?.[0]).toContain(
       'answer check failed: &lt;/script&gt;&lt;script&gt;window.pwned = 1&lt;/script&gt; &amp; &lt;b&gt;',
     );
     expect(embeddedJson(html)).toContain('\\u003c/script>');
@@ -74,21 +74,33 @@ describe('renderHtml', () => {
     expect(cells).not.toContain('0');
   });
 
-  it('shows each flag beside the figures of its cell', () => {
+  /** The notes listed below a scenario's table, each as the row's mark numbers it. */
+  const notesOf = (page: string, scenario: string): string =>
+    new RegExp(`<ol class="cell-notes" data-scenario="${scenario}">.*?</ol>`).exec(page)?.[0] ?? '';
+  /** The note a row's mark of this kind leads to. */
+  const noteOf = (page: string, rowHtml: string, scenario: string, kind: string): string => {
+    const n = new RegExp(`data-note="${kind}"[^>]*>(\\d+)</a>`).exec(rowHtml)?.[1];
+    return new RegExp(`<li id="note-${scenario}-${n}"[^>]*>(.*?)</li>`).exec(notesOf(page, scenario))?.[1] ?? '';
+  };
+
+  it("marks each flagged row with its notes' numbers, and lists each kind once below the table with the cells it applies to", () => {
     const clientBound = row(html, 'bun', 'hello', 'baseline');
     expect(clientBound).toContain('data-flags="client-bound"');
-    expect(clientBound).toContain('⚠ client-bound');
     expect(clientBound).toContain('61,234');
-    expect(row(html, 'node', 'fib', 'async')).toContain('⚠ unstable (CV 28 %)');
-    expect(row(html, 'node', 'sleep', 'sync')).toContain('⚠ count-mismatch');
+    // The row holds a number, not the note: a row stays as wide as its figures.
+    expect(clientBound).not.toContain('⚠ client-bound');
+    expect(noteOf(html, clientBound, 'hello', 'client-bound')).toMatch(/^⚠ client-bound \(.*\): bun baseline/);
+    expect(noteOf(html, row(html, 'node', 'fib', 'async'), 'fib', 'unstable')).toMatch(/node async \(CV 28 %\)/);
+    expect(noteOf(html, row(html, 'node', 'sleep', 'sync'), 'sleep', 'count-mismatch')).toMatch(/^⚠ count-mismatch/);
     expect(row(html, 'node', 'hello', 'baseline')).toContain('data-flags=""');
+    expect(row(html, 'node', 'hello', 'baseline')).not.toContain('data-note');
   });
 
-  it('marks invalid and failed cells where their figures are, with the reason', () => {
+  it('marks invalid and failed cells where their figures are, with the reason below the table', () => {
     expect(row(html, 'bun', 'hash', 'sync')).toContain('data-status="invalid"');
-    expect(row(html, 'bun', 'hash', 'sync')).toContain('✗ invalid: answer check failed');
+    expect(noteOf(html, row(html, 'bun', 'hash', 'sync'), 'hash', 'invalid')).toMatch(/^✗ invalid .*: bun sync \(answer check failed/);
     const failed = row(html, 'bun', 'fib', 'worker');
-    expect(failed).toContain('✗ failed: server exited with code 1');
+    expect(noteOf(html, failed, 'fib', 'failed')).toMatch(/bun worker \(server exited with code 1\)/);
     // A failed cell's zeros are not figures.
     expect(failed).not.toMatch(/>0(\.00)?</);
   });

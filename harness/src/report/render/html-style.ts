@@ -44,7 +44,10 @@ table { border-collapse: collapse; font-size: 0.85rem; }
 th, td { padding: 4px 6px; border-bottom: 1px solid var(--border); text-align: left; vertical-align: top; }
 th { background: var(--panel); font-weight: 600; white-space: nowrap; }
 table.cells { width: 100%; }
-table.cells td:last-child { min-width: 180px; }
+table.cells td:last-child { min-width: 3em; }
+a.badge { text-decoration: none; }
+ol.cell-notes { font-size: 0.9rem; margin: 4px 0 16px; }
+ol.cell-notes li.bad { color: var(--bad-fg); }
 td.num, th.num { text-align: right; font-variant-numeric: tabular-nums; white-space: nowrap; }
 tr.flagged td { background: var(--warn-bg); }
 tr.bad td, tr.missing td { background: var(--bad-bg); }

@@ -1,17 +1,18 @@
 /**
- * The HTML report's tables: one row per cell under each scenario's charts (the figures, with
- * their flags and status beside them), and the environment and parameters tables. Pure.
+ * The HTML report's tables: one row per cell under each scenario's charts (the figures, with the
+ * numbers of their notes beside them; the notes listed once below the table, each kind with the
+ * cells it applies to, as report.md does), and the environment and parameters tables. Pure.
  */
 import { escapeHtml } from './html-escape.ts';
-import { cellRemarks, flagLabel } from '../flags.ts';
 import { shownP99 } from '../../stats/littles-law.ts';
 import { connectionsSwept, entryLane, laneOf } from '../cell-lookups.ts';
 import { MODE_ORDER } from '../merge.ts';
-import { driftCancelledText, precisionNotes, precisionText } from '../text/precision.ts';
+import { driftCancelledText, precisionText } from '../text/precision.ts';
+import { groupNotes, type NoteGroup, noteMarks } from '../text/cell-notes.ts';
 import { environmentRows, modeLabel, parameterRows, THREAD_HEAD, threadFigures, runtimeLabel } from '../text/labels.ts';
 import { formatMs, formatRatio, formatRps } from '../text/formats.ts';
 import type { CellResult } from '../../model/cell.ts';
-import type { Flag, ScenarioName } from '../../model/names.ts';
+import type { ScenarioName } from '../../model/names.ts';
 import type { Report } from '../../model/report.ts';
 
 const DASH = '—';
@@ -30,20 +31,31 @@ export function scenarioCells(report: Report, scenario: ScenarioName): CellResul
   return report.results.filter((c) => c.scenario === scenario).sort((a, b) => rank(a) - rank(b));
 }
 
-function flagBadge(flag: Flag, cell: CellResult): string {
-  return `<span class="badge" data-flag="${flag}">${escapeHtml(flagLabel(flag, cell))}</span>`;
+/** A failed or invalid cell's notes decide whether to read its figures at all. */
+const BAD_KINDS = new Set<NoteGroup['kind']>(['failed', 'invalid']);
+
+/** The row's marks: the numbers of the notes listed below the table, each a link to its note. */
+function marks(cell: CellResult, groups: readonly NoteGroup[], scenario: string): string {
+  const numbers = noteMarks(cell, groups);
+  if (numbers === '') return '';
+  return numbers
+    .split(',')
+    .map((n) => {
+      const group = groups[Number(n) - 1];
+      const bad = group !== undefined && BAD_KINDS.has(group.kind) ? ' bad' : '';
+      return `<a class="badge${bad}" href="#note-${escapeHtml(scenario)}-${n}" data-note="${group?.kind ?? ''}">${n}</a>`;
+    })
+    .join('');
 }
 
-/** Status first (it decides whether to read the figures at all), then flags. */
-function notes(cell: CellResult): string {
-  const status =
-    cell.status === 'ok'
-      ? []
-      : [
-          `<span class="badge bad" data-flag="${cell.status}">✗ ${cell.status}${cell.reason === undefined ? '' : `: ${escapeHtml(cell.reason)}`}</span>`,
-        ];
-  const remarks = [...cellRemarks(cell), ...precisionNotes(cell)].map((text) => `<span class="badge">${escapeHtml(text)}</span>`);
-  return [...status, ...cell.flags.map((flag) => flagBadge(flag, cell)), ...remarks].join('');
+/** The notes of a table, numbered as its rows mark them: each kind once, with the cells it applies to. */
+function notesList(groups: readonly NoteGroup[], scenario: string): string {
+  if (groups.length === 0) return '';
+  const items = groups.map(
+    (g, i) =>
+      `<li id="note-${escapeHtml(scenario)}-${i + 1}" data-note="${g.kind}"${BAD_KINDS.has(g.kind) ? ' class="bad"' : ''}>${escapeHtml(g.label)}: ${escapeHtml(g.cells.join(', '))}</li>`,
+  );
+  return `<ol class="cell-notes" data-scenario="${escapeHtml(scenario)}">${items.join('')}</ol>`;
 }
 
 function rowClass(cell: CellResult): string {
@@ -85,7 +97,7 @@ function cellFigures(cell: CellResult): string[] {
   return [rpsText(cell), cell.ratioToFastest === undefined ? DASH : formatRatio(cell.ratioToFastest), ...ms, ...cpu];
 }
 
-function cellRow(cell: CellResult, swept: boolean): string {
+function cellRow(cell: CellResult, swept: boolean, noteMarksHtml: string): string {
   const attrs = [
     `data-runtime="${escapeHtml(cell.runtime)}"`,
     `data-scenario="${escapeHtml(cell.scenario)}"`,
@@ -94,7 +106,7 @@ function cellRow(cell: CellResult, swept: boolean): string {
     `data-flags="${escapeHtml(cell.flags.join(' '))}"`,
   ].join(' ');
   const figures = cellFigures(cell).map((text) => `<td class="num">${text}</td>`);
-  return `<tr class="${rowClass(cell)}" ${attrs}><td>${escapeHtml(runtimeLabel(cell))}</td><td>${escapeHtml(modeLabel(cell, swept))}</td>${figures.join('')}<td>${notes(cell)}</td></tr>`;
+  return `<tr class="${rowClass(cell)}" ${attrs}><td>${escapeHtml(runtimeLabel(cell))}</td><td>${escapeHtml(modeLabel(cell, swept))}</td>${figures.join('')}<td>${noteMarksHtml}</td></tr>`;
 }
 
 const COLUMNS = 2 + FIGURE_COLUMNS + 1;
@@ -122,8 +134,12 @@ export function cellTable(report: Report, scenario: ScenarioName): string {
   const present = new Set(cells.map(laneOf));
   const missing = runtimeNames(report).filter((name) => !present.has(name));
   const swept = connectionsSwept(report);
-  const rows = [...cells.map((cell) => cellRow(cell, swept)), ...missing.map((name) => missingRow(report, name))];
-  return `<div class="table-wrap"><table class="cells" data-scenario="${escapeHtml(scenario)}">${HEAD}<tbody>\n${rows.join('\n')}\n</tbody></table></div>`;
+  const groups = groupNotes(cells, (cell) => `${runtimeLabel(cell)} ${modeLabel(cell, swept)}`);
+  const rows = [
+    ...cells.map((cell) => cellRow(cell, swept, marks(cell, groups, scenario))),
+    ...missing.map((name) => missingRow(report, name)),
+  ];
+  return `<div class="table-wrap"><table class="cells" data-scenario="${escapeHtml(scenario)}">${HEAD}<tbody>\n${rows.join('\n')}\n</tbody></table></div>${notesList(groups, scenario)}`;
 }
 
 /** The server-thread figures of a scenario's cells, folded away below its table (absent without /proc). */
