@@ -254,6 +254,36 @@ describe('findings only from cells that can carry them', () => {
     expect(md).not.toContain('every cell');
   });
 
+  it('says a kind every cell of a table carries once for the table, and marks no row with it', () => {
+    const cold = (runtime: 'node' | 'bun', mode: 'sync' | 'async') =>
+      makeCell({ runtime, scenario: 'file', mode, fileCache: 'cold' as const }, { rps: mode === 'sync' ? 100 : 150 });
+    const md = renderMarkdown(report([cold('node', 'sync'), cold('node', 'async'), cold('bun', 'sync'), cold('bun', 'async')]));
+    const section = md.slice(md.indexOf('## file'));
+    expect(section.match(/Every cell: ❄ cold cache\./g)).toHaveLength(1);
+    // No numbered note and no notes column: nothing tells one row from another.
+    expect(section).not.toMatch(/^\d+\. ❄/m);
+    expect(tableOf(md, 'file')[0]).not.toContain('notes');
+    const text = renderConsoleSummary(report([cold('node', 'sync'), cold('node', 'async')]));
+    expect(text).toContain('Every cell: ❄ cold cache.');
+    expect(text).not.toMatch(/│ 1 +│/);
+  });
+
+  it("gives wrk's figure only where autocannon fell short of it: at or above 0.9x of it the figure reads as measured", () => {
+    const checked = (runtime: 'node' | 'bun', ratio: number) =>
+      makeCell(
+        {
+          runtime,
+          scenario: 'hello',
+          mode: 'baseline',
+          crossCheck: { tool: 'wrk', requestsPerSec: 20_000, connections: 10, threads: 1, ratio },
+        },
+        { rps: 20_000 * ratio },
+      );
+    const md = renderMarkdown(report([checked('node', 0.95), checked('bun', 0.5)]));
+    expect(md).toMatch(/^1\. wrk cross-check \([^)]*\): bun baseline \(20,000 req\/s, autocannon 0\.50x of that\)$/m);
+    expect(md).not.toMatch(/node baseline \(20,000 req\/s/);
+  });
+
   it('prints no interval from two runs, and lag as n/a when the server could not report it', () => {
     const cell = makeCell(
       { runtime: 'bun', scenario: 'sleep', mode: 'sync', lagMissing: 'about 1000 requests in hand: more than the 15 s drain cap' },

@@ -11,7 +11,7 @@ import { shownP99 } from '../../stats/littles-law.ts';
 import { loopFindings } from '../answers.ts';
 import { conditionsLine, headlineBullet, syncQuestions } from '../headline-bullets.ts';
 import { connectionsSwept } from '../cell-lookups.ts';
-import { groupNotes, noteMarks } from '../text/cell-notes.ts';
+import { everyCellLine, groupNotes, noteMarks } from '../text/cell-notes.ts';
 import { formatDate, formatMs, formatRps } from '../text/formats.ts';
 import { hostHealth } from '../text/host-health.ts';
 import { modeLabel, runtimeLabel, timingText } from '../text/labels.ts';
@@ -64,7 +64,12 @@ function resultsTable(report: Report): string {
   });
   for (const cell of report.results) table.push(consoleRow(cell, swept, noteMarks(cell, groups)));
   const notes = groups.map((g, i) => wrap(`${i + 1}. ${g.label}: ${g.cells.join(', ')}`, CONSOLE_WIDTH, '   '));
-  return [table.toString(), ...(notes.length === 0 ? [] : [`Notes:\n${notes.join('\n')}`])].join('\n\n');
+  const every = everyCellLine(report.results);
+  return [
+    table.toString(),
+    ...(every === undefined ? [] : [wrap(every)]),
+    ...(notes.length === 0 ? [] : [`Notes:\n${notes.join('\n')}`]),
+  ].join('\n\n');
 }
 
 /** The findings first: the bullets against sync, and which off-loop modes stayed on the loop. */

@@ -46,7 +46,7 @@ th { background: var(--panel); font-weight: 600; white-space: nowrap; }
 table.cells { width: 100%; }
 table.cells td:last-child { min-width: 3em; }
 a.badge { text-decoration: none; }
-ol.cell-notes { font-size: 0.9rem; margin: 4px 0 16px; }
+ol.cell-notes, p.cell-notes { font-size: 0.9rem; margin: 4px 0 16px; }
 ol.cell-notes li.bad { color: var(--bad-fg); }
 td.num, th.num { text-align: right; font-variant-numeric: tabular-nums; white-space: nowrap; }
 tr.flagged td { background: var(--warn-bg); }

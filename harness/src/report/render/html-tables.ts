@@ -8,7 +8,7 @@ import { shownP99 } from '../../stats/littles-law.ts';
 import { connectionsSwept, entryLane, laneOf } from '../cell-lookups.ts';
 import { MODE_ORDER } from '../merge.ts';
 import { driftCancelledText, precisionText } from '../text/precision.ts';
-import { groupNotes, type NoteGroup, noteMarks } from '../text/cell-notes.ts';
+import { everyCellLine, groupNotes, type NoteGroup, noteMarks } from '../text/cell-notes.ts';
 import { environmentRows, modeLabel, parameterRows, THREAD_HEAD, threadFigures, runtimeLabel } from '../text/labels.ts';
 import { formatMs, formatRatio, formatRps } from '../text/formats.ts';
 import type { CellResult } from '../../model/cell.ts';
@@ -46,6 +46,12 @@ function marks(cell: CellResult, groups: readonly NoteGroup[], scenario: string)
       return `<a class="badge${bad}" href="#note-${escapeHtml(scenario)}-${n}" data-note="${group?.kind ?? ''}">${n}</a>`;
     })
     .join('');
+}
+
+/** The kinds every cell of the table carries, said once above its numbered notes. */
+function everyCellHtml(cells: readonly CellResult[]): string {
+  const every = everyCellLine(cells);
+  return every === undefined ? '' : `<p class="cell-notes every">${escapeHtml(every)}</p>`;
 }
 
 /** The notes of a table, numbered as its rows mark them: each kind once, with the cells it applies to. */
@@ -139,7 +145,7 @@ export function cellTable(report: Report, scenario: ScenarioName): string {
     ...cells.map((cell) => cellRow(cell, swept, marks(cell, groups, scenario))),
     ...missing.map((name) => missingRow(report, name)),
   ];
-  return `<div class="table-wrap"><table class="cells" data-scenario="${escapeHtml(scenario)}">${HEAD}<tbody>\n${rows.join('\n')}\n</tbody></table></div>${notesList(groups, scenario)}`;
+  return `<div class="table-wrap"><table class="cells" data-scenario="${escapeHtml(scenario)}">${HEAD}<tbody>\n${rows.join('\n')}\n</tbody></table></div>${everyCellHtml(cells)}${notesList(groups, scenario)}`;
 }
 
 /** The server-thread figures of a scenario's cells, folded away below its table (absent without /proc). */

@@ -6,7 +6,7 @@
 import { allocatorOf } from '../text/allocator.ts';
 import { answerQuestions, benchAnswers } from '../answers.ts';
 import { FIGURES_READ, headlineBullet, syncQuestions } from '../headline-bullets.ts';
-import { groupNotes, type NoteKind, noteKinds, noteMarks } from '../text/cell-notes.ts';
+import { everyCellLine, groupNotes, type NoteKind, noteKinds, noteMarks } from '../text/cell-notes.ts';
 import { verdictKind, verdictLegend } from '../text/verdict-words.ts';
 import { hostHealth } from '../text/host-health.ts';
 import { findingsMarkdown } from './answers.ts';
@@ -75,9 +75,11 @@ export function scenarioTable(cells: readonly CellResult[], swept: boolean): str
     rows.map((row) => row.slice(0, columns)),
     { align: align.slice(0, columns) },
   );
-  if (!withNotes) return table;
+  const every = everyCellLine(byMode);
+  const withEvery = every === undefined ? table : `${table}\n\n${escapeCell(every)}`;
+  if (!withNotes) return withEvery;
   const notes = groups.map((g, i) => `${i + 1}. ${escapeCell(g.label)}: ${escapeCell(g.cells.join(', '))}`);
-  return `${table}\n\nNotes:\n\n${notes.join('\n')}`;
+  return `${withEvery}\n\nNotes:\n\n${notes.join('\n')}`;
 }
 
 function modeRank(cell: CellResult): number {

@@ -1,10 +1,12 @@
 /**
  * A cell's notes, each tagged with its kind, so a renderer can group them (the console lists each
  * kind once under its table, with the cells it applies to, instead of repeating it per row) and
- * a legend can list only the kinds a report uses. Pure.
+ * a legend can list only the kinds a report uses. A cell gets a note only where it changes how its
+ * figures read; a kind every cell of a table shares is said once for the table, not marked per row.
+ * Pure.
  */
 import type { CellResult } from '../../model/cell.ts';
-import { CLIENT_BOUND_CPU_PERCENT, UNSTABLE_CV } from '../../model/thresholds.ts';
+import { CEILING_OK_RATIO, CLIENT_BOUND_CPU_PERCENT, UNSTABLE_CV } from '../../model/thresholds.ts';
 import { cellRemarks, flagLabel } from '../flags.ts';
 import { formatRatio, formatRps } from './formats.ts';
 import { precisionNotes } from './precision.ts';
@@ -27,7 +29,7 @@ const KINDS = [
   ['unfair', '⚖ connections served unevenly'],
   ['slow-runs', '🐢'],
   ['machine-moved', '〰'],
-  ['cold-cache', '❄'],
+  ['cold-cache', '❄ cold cache'],
   ['cross-check', 'wrk '],
 ] as const;
 
@@ -50,7 +52,9 @@ export function cellNoteList(cell: CellResult): CellNote[] {
   notes.push(...cellRemarks(cell));
   if (cell.fileCache === 'cold') notes.push('❄ cold cache');
   notes.push(...precisionNotes(cell));
-  if (cell.crossCheck !== undefined)
+  // wrk's figure matters only where autocannon fell short of it: the server can serve at least
+  // that much. At or above CEILING_OK_RATIO of it, the figure reads as measured.
+  if (cell.crossCheck !== undefined && cell.crossCheck.ratio < CEILING_OK_RATIO)
     notes.push(`wrk ${formatRps(cell.crossCheck.requestsPerSec)} req/s, autocannon ${formatRatio(cell.crossCheck.ratio)} of that`);
   if (cell.precision !== undefined && !cell.precision.met) {
     notes.push(`⚠ CV target ${(cell.precision.targetCv * 100).toFixed(1)} % not met in ${cell.requestsPerSec.runs.length} runs`);
@@ -101,6 +105,8 @@ export interface NoteGroup {
   label: string;
   /** "bun hello raw (CV 23 %)": each cell the kind applies to, with its own figure. */
   cells: string[];
+  /** On every cell, with no figure of each one's worth listing: said once for the table, no row marked. */
+  every: boolean;
 }
 
 /** Past this many cells a group names them without each one's figure: the kind is the news. */
@@ -108,9 +114,10 @@ const DETAILED_UP_TO = 12;
 
 /**
  * The cells' notes grouped by kind, in the order of KINDS; `name` says which cell a note is on.
- * A kind every cell carries says so instead of naming them all, unless they are few and each has its own figure.
+ * A kind every cell carries is `every` (no row marked, said once), unless the cells are few and
+ * each has its own figure.
  */
-export function groupNotes(cells: readonly CellResult[], name: (cell: CellResult) => string): NoteGroup[] {
+function notesByKind(cells: readonly CellResult[], name: (cell: CellResult) => string): NoteGroup[] {
   const groups = new Map<NoteKind, { cell: CellResult; detail: string }[]>();
   for (const cell of cells)
     for (const note of cellNoteList(cell)) groups.set(note.kind, [...(groups.get(note.kind) ?? []), { cell, detail: detailOf(note) }]);
@@ -125,8 +132,19 @@ export function groupNotes(cells: readonly CellResult[], name: (cell: CellResult
     const listed = every
       ? [`every cell (${mine.length})`]
       : mine.map((m) => `${name(m.cell)}${detailed && m.detail !== '' ? ` (${m.detail})` : ''}`);
-    return [{ kind, label: GROUP_LABELS[kind], cells: listed }];
+    return [{ kind, label: GROUP_LABELS[kind], cells: listed, every }];
   });
+}
+
+/** The notes a table's rows are marked with, numbered in this order (1-based). */
+export function groupNotes(cells: readonly CellResult[], name: (cell: CellResult) => string): NoteGroup[] {
+  return notesByKind(cells, name).filter((g) => !g.every);
+}
+
+/** "Every cell: ⚠ unstable (...)": the kinds every cell of the table carries, said once, or undefined. */
+export function everyCellLine(cells: readonly CellResult[]): string | undefined {
+  const every = notesByKind(cells, () => '').filter((g) => g.every);
+  return every.length === 0 ? undefined : `Every cell: ${every.map((g) => g.label).join('; ')}.`;
 }
 
 /** A cell's marks in a table: the numbers of the groups (1-based, as listed under it) its notes fall in, "1,3". */
