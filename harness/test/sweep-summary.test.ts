@@ -167,3 +167,24 @@ describe('medianWithInterval', () => {
     expect(medianWithInterval([1, 2, 3, 4, 5, 6])).toEqual({ median: 3.5, ci95: [1, 6] });
   });
 });
+
+describe("a sweep point's words", () => {
+  const measure = (ratio: number, ci95: [number, number]) => ({ verdict: 'wins' as const, ratio: { ratio, ci95, pairs: 4 } });
+  it('says requests/s in the words of every report: sized, unsized, no gain, could not tell', async () => {
+    const { measureText } = await import('../src/report/text/sweep.ts');
+    expect(measureText(measure(1.23, [1.1, 1.4]))).toBe('faster: 1.23x, 1.10–1.40x (4 pairs)');
+    expect(measureText(measure(1.5, [1.1, 2.2]))).toBe('faster, by 10 to 120 % (too uncertain to size) (4 pairs)');
+    expect(measureText({ ...measure(1.0, [0.97, 1.03]), verdict: 'no-difference' })).toBe('no gain: 1.00x, 0.97–1.03x (4 pairs)');
+    expect(measureText({ ...measure(1.0, [0.8, 1.2]), verdict: 'no-difference' })).toBe('could not tell: 0.80–1.20x (4 pairs)');
+  });
+
+  it("says the bystander's p99 as waiting: below 1 the bystander waits less, above it longer", async () => {
+    const { measureText } = await import('../src/report/text/sweep.ts');
+    expect(measureText(measure(0.52, [0.45, 0.6]), 'probeP99')).toBe('waits less: 0.52x, 0.45–0.60x (4 pairs)');
+    expect(measureText({ ...measure(1.3, [1.2, 1.4]), verdict: 'loses' }, 'probeP99')).toBe('waits longer: 1.30x, 1.20–1.40x (4 pairs)');
+    expect(measureText(measure(0.3, [0.1, 0.9]), 'probeP99')).toBe('waits 1.1x to 10x less (too uncertain to size) (4 pairs)');
+    expect(measureText(measure(0.004, [0.0026, 0.0057]), 'probeP99')).toBe('waits 175x to 385x less (too uncertain to size) (4 pairs)');
+    expect(measureText({ ...measure(1.0, [0.7, 1.4]), verdict: 'no-difference' }, 'probeP99')).toBe('could not tell: 0.70–1.40x (4 pairs)');
+    expect(measureText({ verdict: 'unknown', note: 'sync cell not ok' }, 'probeP99')).toBe('sync cell not ok');
+  });
+});

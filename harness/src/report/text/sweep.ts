@@ -6,14 +6,40 @@
 import type { HopCost } from '../../model/cell.ts';
 import type { Crossover, SweepMeasure, SweepRuntime, SweepSummary } from '../../model/sweep.ts';
 import { formatMs, formatRatio } from './formats.ts';
+import { NO_DIFFERENCE_WITHIN } from '../ratio-verdict.ts';
+import { intervalText, timesText, verdictWords } from './verdict-words.ts';
 
-const VERDICT_TEXT = { wins: 'worker wins', loses: 'sync wins', 'no-difference': 'no difference' } as const;
+/**
+ * The bystander's p99, worker over sync, in the words of verdict-words.ts: the verdict a speed
+ * (its inverse) gets, said as waiting: "waits less: 0.52x, 0.40–0.66x", "waits 175x to 385x less (too
+ * uncertain to size)", "could not tell: 0.80–1.30x".
+ */
+function waitWords(ratio: number, ci: readonly [number, number]): string {
+  const speed = verdictWords({ ratio: 1 / ratio, ci: [1 / ci[1], 1 / ci[0]] });
+  const word = speed.verdict.reading === 'less' || speed.verdict.direction === 'less' ? 'waits longer' : 'waits less';
+  const figures = `${formatRatio(ratio)}, ${intervalText(ci)}`;
+  switch (speed.kind) {
+    case 'sized':
+      return `${word}: ${figures}`;
+    case 'unsized': {
+      // A wide interval far from 1 reads best as how many times: "waits 175x to 385x less".
+      const span =
+        ratio < 1 ? `${timesText(1 / ci[1])} to ${timesText(1 / ci[0])} less` : `${timesText(ci[0])} to ${timesText(ci[1])} longer`;
+      return `waits ${span} (too uncertain to size)`;
+    }
+    case 'no-gain':
+      return `${speed.word}: ${figures}`;
+    default:
+      return `${speed.word}: ${intervalText(ci)}`;
+  }
+}
 
-/** "1.23x (1.10x to 1.40x, 4 pairs): worker wins", or why there is no figure. */
-export function measureText(m: SweepMeasure): string {
+/** "faster: 1.23x, 1.10–1.40x (4 pairs)", "waits less: 0.52x, 0.40–0.66x (4 pairs)", or why there is no figure. */
+export function measureText(m: SweepMeasure, what: 'throughput' | 'probeP99' = 'throughput'): string {
   if (m.verdict === 'unknown' || m.ratio === undefined) return m.note ?? 'no interval';
   const { ratio, ci95, pairs } = m.ratio;
-  return `${formatRatio(ratio)} (${formatRatio(ci95[0])} to ${formatRatio(ci95[1])}, ${pairs} pairs): ${VERDICT_TEXT[m.verdict]}`;
+  const words = what === 'throughput' ? verdictWords({ ratio, ci: ci95 }).text : waitWords(ratio, ci95);
+  return `${words} (${pairs} pairs)`;
 }
 
 /** "0.21 ms (0.18 to 0.25, 200 pairs)", or "not measured". */
@@ -74,16 +100,22 @@ export const SWEEP_HEAD = ['runtime', 'value', 'worker/sync req/s', "worker/sync
 /** The table's rows, one per runtime and value. */
 export function sweepRows(s: SweepSummary): string[][] {
   return s.runtimes.flatMap((r) =>
-    r.points.map((p) => [laneText(r), `${s.parameter}=${p.value}`, measureText(p.throughput), measureText(p.probeP99), hopText(p.hopMs)]),
+    r.points.map((p) => [
+      laneText(r),
+      `${s.parameter}=${p.value}`,
+      measureText(p.throughput),
+      measureText(p.probeP99, 'probeP99'),
+      hopText(p.hopMs),
+    ]),
   );
 }
 
 /** How to read the section: what the ratios, the verdicts and the hop are. */
 export function sweepLegend(s: SweepSummary): string[] {
   return [
-    `Worker over sync for ${s.scenario} at each ${s.parameter}, from the runs paired by round, with the 95 % interval: "worker wins" when the interval lies entirely on the worker's side of 1 (above for requests/s, below for the bystander's p99), "no difference" when it holds 1.`,
+    `Worker over sync for ${s.scenario} at each ${s.parameter}, from the runs paired by round, with the 95 % interval, in the verdicts of every report: the worker is faster (or the bystander waits less) when the interval lies on the worker's side of 1; "no gain" when it holds 1 within ±${NO_DIFFERENCE_WITHIN * 100} %; "could not tell" when it holds 1 and reaches past that.`,
     `The bystander is the probe (steady requests to /hello during each run); a run's p99 counts from ${s.minProbeSamples} probe answers, below that it is "not enough samples".`,
-    'The crossover is the smallest value from which the worker wins at that value and every larger one.',
+    "The crossover is the smallest value from which the interval lies on the worker's side at that value and every larger one.",
     'The hop: requests one at a time on one connection, sync and worker alternating, on the warm server after the runs; the median of the worker-minus-sync latency with its distribution-free 95 % interval.',
   ];
 }
