@@ -79,7 +79,7 @@ function rerender(path: string): number {
 /** A bench report in a dashboard's format, on stdout, an A/B report's verdicts judged again (judgedAgain). */
 function exported(path: string, format: ExportFormat): number {
   const read = readReport(path);
-  if (read.kind.kind !== 'bench' && read.kind.kind !== 'versions')
+  if (read.kind.kind !== 'bench' && read.kind.kind !== 'ab' && read.kind.kind !== 'versions')
     throw new FlagError(`--format ${format}: ${path} is a ${read.kind.kind} report; only bench reports (bench:all, bench:ab) export`);
   process.stdout.write(exportReport(judgedAgain(read.json as unknown as Report), format));
   return 0;

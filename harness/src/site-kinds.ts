@@ -45,17 +45,32 @@ const isBenchReport = (json: Record<string, unknown>): boolean =>
 /** A bench report with several versions of a runtime: the versions tab; its front-page lines are the versions compared. */
 const hasVersions = (json: Record<string, unknown>): boolean => typeof json.versions === 'object' && json.versions !== null;
 
+/**
+ * A bench:ab report: a tab of its own. Under "Sync vs async" its lanes (node-A, node-B, ...)
+ * would answer a question the run was not asked, and, being the newest, push the plain bench
+ * run off the front page.
+ */
+const isAbReport = (json: Record<string, unknown>): boolean => typeof json.ab === 'object' && json.ab !== null;
+
 export const SITE_KINDS: readonly SiteKind[] = [
   {
     kind: 'bench',
     title: 'Sync vs async (bench)',
     file: 'report.json',
-    accepts: (json) => isBenchReport(json) && !hasVersions(json),
+    accepts: (json) => isBenchReport(json) && !hasVersions(json) && !isAbReport(json),
+    section: (json) => benchSection(json as unknown as Report, chartAssets, sweepFeatures.sections?.(json as unknown as Report) ?? []),
+  },
+  {
+    kind: 'ab',
+    title: 'A/B (bench:ab)',
+    file: 'report.json',
+    accepts: (json) => isBenchReport(json) && isAbReport(json),
     section: (json) => {
       const report = judgedAgain(json as unknown as Report);
-      // An A/B report (bench:ab) leads with its verdicts.
-      const extra = [...(abFeatures.sections?.(report) ?? []), ...(sweepFeatures.sections?.(report) ?? [])];
-      return benchSection(report, chartAssets, extra);
+      // Led by its verdicts; its front-page lines are the verdicts, with no sync-vs-async pictures of its lanes.
+      const ab = abFeatures.sections?.(report) ?? [];
+      const { answers: _lanes, ...whole } = benchSection(report, chartAssets, [...ab, ...(sweepFeatures.sections?.(report) ?? [])]);
+      return { ...whole, kind: 'ab', id: 'ab', title: 'A/B', headlines: ab.flatMap((section) => section.headlines) };
     },
   },
   {
@@ -69,7 +84,7 @@ export const SITE_KINDS: readonly SiteKind[] = [
     kind: 'versions',
     title: 'Runtime versions (bench --runtimes node@22,node@24)',
     file: 'report.json',
-    accepts: (json) => isBenchReport(json) && hasVersions(json),
+    accepts: (json) => isBenchReport(json) && hasVersions(json) && !isAbReport(json),
     section: (json) => {
       const report = json as unknown as Report;
       const extra = versionFeatures.sections?.(report) ?? [];
