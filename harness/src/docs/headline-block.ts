@@ -88,14 +88,14 @@ export function headlinePicture(report: Report): string {
   const question: Question = {
     id: 'headline',
     scenario: 'headline',
-    title: 'Requests/s over sync, each runtime, with 95 % intervals (log scale)',
+    title: "Requests/s of the off-loop mode over sync's, each runtime, with 95 % intervals (log scale)",
     words: { over: 'off-loop', base: 'sync', measure: 'throughput' },
     rows,
   };
   const cpus = [...new Set(rows.flatMap((r) => (r.modeCosts?.ceilingCpus === undefined ? [] : [r.modeCosts.ceilingCpus])))];
   const ceiling =
     cpus.length === 1 && cpus[0] !== undefined
-      ? { at: cpus[0], label: `~${cpus[0]}x: the most ${cpus[0]} CPUs allow computation` }
+      ? { at: cpus[0], label: `~${cpus[0]}x: the ceiling for CPU work on ${cpus[0]} CPUs` }
       : undefined;
   return `${forestSvg(question, { labelWidth: 150, ...(ceiling === undefined ? {} : { ceiling }) })}\n`;
 }
