@@ -26,6 +26,9 @@ describe('the sentences', () => {
     expect(ratioSentence('node', { ...throughput, measure: 'bystander' }, 0.0079, undefined)).toBe(
       'node: with worker, a bystander waits 127x less than with sync (p99)',
     );
+    expect(ratioSentence('bun', { ...throughput, measure: 'bystander' }, 1.02, undefined)).toBe(
+      'bun: with worker, a bystander waits about as long as with sync (p99)',
+    );
   });
 
   it('read a shared-host cell or an interval holding 1 past the margin as could not tell, never as no gain', () => {

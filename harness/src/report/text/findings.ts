@@ -28,8 +28,11 @@ export interface RatioWords {
  * carry an answer (ratio-verdict.ts cellsDoubt).
  */
 export function ratioSentence(lane: string, words: RatioWords, ratio: number, ci: Interval | undefined, doubt?: string): string {
-  if (words.measure === 'bystander')
-    return `${lane}: with ${words.over}, a bystander ${bystanderWords(ratio)} than with ${words.base} (p99)`;
+  if (words.measure === 'bystander') {
+    const waits = bystanderWords(ratio);
+    // "waits about as long as with", "waits 20x less than with".
+    return `${lane}: with ${words.over}, a bystander ${waits} ${waits.endsWith('as long') ? 'as' : 'than'} with ${words.base} (p99)`;
+  }
   return `${lane}: ${words.over} vs ${words.base}, requests/s: ${verdictWords({ ratio, ci, doubt }).text}`;
 }
 
