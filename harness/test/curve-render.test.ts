@@ -106,7 +106,7 @@ describe('capacity brackets in the renderers', () => {
     expect(md).toContain("search stopped by the generator's ceiling");
     expect(md).toContain('## Steps (poisson arrivals, in the order run)');
     expect(capacitySentences(report)).toEqual([
-      'sleep on node: sync 23.5–37.0 req/s, async ≥ 705 (generator-bound) req/s at p99 ≤ 100 ms, 95 % confidence, poisson arrivals (seed 1) (async ≥ 19.1x sync)',
+      'sleep on node: sync 23.5–37.0 req/s, async ≥ 705 (generator-bound) req/s at p99 ≤ 100 ms, 95 % confidence, poisson arrivals (seed 1) (async faster: ≥ 19x sync)',
     ]);
     expect(renderCurveConsole(report)).toContain('(poisson arrivals)');
     const html = renderCurveHtml(report, { chartJs: '' });
@@ -198,5 +198,26 @@ describe('curve report: machine speed', () => {
   it('says nothing about speed when no sampler ran', () => {
     expect(renderCurveMarkdown(CURVE_REPORT)).not.toContain('machine speed');
     expect(renderCurveHtml(CURVE_REPORT, { chartJs: '' })).not.toContain('data-machine-speed');
+  });
+});
+
+describe("the capacity sentences' ratios", () => {
+  it('read the range the two brackets allow in the words of every report: a side of 1, no gain within ±10 %, could not tell past it', async () => {
+    const { capacitySentences } = await import('../src/curve/render-text.ts');
+    const with2 = (sync: [number, number], async: [number, number]) => {
+      const report = bracketReport(sync);
+      const base = report.curves.find((c) => c.mode === 'sync');
+      if (base === undefined) throw new Error('no sync curve');
+      const other = structuredClone(base);
+      other.mode = 'async';
+      other.capacity = { ...base.capacity!, passPerSec: async[0], failPerSec: async[1] };
+      other.capacityPerSec = async[0];
+      report.curves = [base, other];
+      return capacitySentences(report)[0] ?? '';
+    };
+    expect(with2([100, 105], [140, 150])).toContain('(async faster: 1.33–1.50x sync)');
+    expect(with2([100, 105], [101, 104])).toContain('(async no gain: 0.96–1.04x sync)');
+    expect(with2([100, 130], [90, 140])).toContain('(async could not tell: 0.69–1.40x sync)');
+    expect(with2([100, 105], [30, 40])).toContain('(async slower: 0.29–0.40x sync)');
   });
 });

@@ -4,6 +4,7 @@
 import Table from 'cli-table3';
 import { markdownTable } from 'markdown-table';
 import { formatDate, formatMs, formatRps } from '../report/text/formats.ts';
+import { intervalText, timesText, verdictWords } from '../report/text/verdict-words.ts';
 import { MODE_ORDER, SCENARIO_ORDER } from '../report/merge.ts';
 import { firstTouchText, machineSpeedRow } from '../report/text/precision.ts';
 import type { Curve, CurveReport, CurveStep } from './curve-types.ts';
@@ -187,12 +188,24 @@ function modeRatio(c: Curve, sync: Curve): string | undefined {
   const cLo = lo(c);
   const sHi = hi(sync);
   if (cLo === null || sHi === null || !(sHi > 0)) return undefined;
+  // Ladder rates without brackets: one figure, no range to judge.
   if (c.capacity === undefined || sync.capacity === undefined) return `${c.mode} ${(cLo / sHi).toFixed(1)}x sync`;
   const cHi = hi(c);
   const sLo = lo(sync);
-  const low = (cLo / sHi).toFixed(1);
-  if (cHi === null || sLo === null || !(sLo > 0)) return `${c.mode} ≥ ${low}x sync`;
-  return `${c.mode} ${low}-${(cHi / sLo).toFixed(1)}x sync`;
+  const low = cLo / sHi;
+  // An open top: the range's low end alone, said as a direction only where it clears 1.
+  if (cHi === null || sLo === null || !(sLo > 0)) return `${c.mode} ${low > 1 ? 'faster' : 'could not tell'}: ≥ ${timesText(low)} sync`;
+  return `${c.mode} ${rangeWords(low, cHi / sLo)} sync`;
+}
+
+/**
+ * The range of capacity ratios the two brackets allow (lowest over highest to highest over
+ * lowest) in the words of every report (report/text/verdict-words.ts), read as an interval:
+ * "faster: 1.40–1.50x", "faster, by 20 to 80 % (too uncertain to size)", "could not tell: 0.70–1.30x".
+ */
+function rangeWords(low: number, high: number): string {
+  const words = verdictWords({ ratio: Math.sqrt(low * high), ci: [low, high] });
+  return words.kind === 'unsized' ? words.text : `${words.word}: ${intervalText([low, high])}`;
 }
 
 /** "pass: 312 req, 0 over, share ≤ 0.96 % after 12.1 s" for the steps table. */
