@@ -268,6 +268,27 @@ describe('findings only from cells that can carry them', () => {
     expect(text).not.toMatch(/│ 1 +│/);
   });
 
+  it('says a kind on all but a few cells once, naming the exceptions, as the run that shared the host with 32 of 33 cells', () => {
+    const scenarios = ['hello', 'hash', 'file', 'fib', 'sleep'] as const;
+    const cells = scenarios.flatMap((scenario) =>
+      (['node', 'bun', 'deno'] as const).map((runtime) =>
+        makeCell({
+          runtime,
+          scenario,
+          mode: 'sync',
+          ...(runtime === 'node' && scenario === 'hello'
+            ? {}
+            : { flags: ['shared-host' as const], sharedHost: 'others used 0.6 of a core' }),
+        }),
+      ),
+    );
+    const text = renderConsoleSummary(report(cells));
+    expect(text).toContain('Every cell but node hello sync: ⚠ shared host (other processes used the CPU during runs).');
+    expect(text).not.toMatch(/^\d+\. ⚠ shared host/m);
+    // No row carries a mark for it.
+    expect(text).not.toMatch(/│ 1 +│/);
+  });
+
   it("gives wrk's figure only where autocannon fell short of it: at or above 0.9x of it the figure reads as measured", () => {
     const checked = (runtime: 'node' | 'bun', ratio: number) =>
       makeCell(

@@ -64,7 +64,7 @@ function resultsTable(report: Report): string {
   });
   for (const cell of report.results) table.push(consoleRow(cell, swept, noteMarks(cell, groups)));
   const notes = groups.map((g, i) => wrap(`${i + 1}. ${g.label}: ${g.cells.join(', ')}`, CONSOLE_WIDTH, '   '));
-  const every = everyCellLine(report.results);
+  const every = everyCellLine(report.results, cellName(swept));
   return [
     table.toString(),
     ...(every === undefined ? [] : [wrap(every)]),

@@ -49,8 +49,8 @@ function marks(cell: CellResult, groups: readonly NoteGroup[], scenario: string)
 }
 
 /** The kinds every cell of the table carries, said once above its numbered notes. */
-function everyCellHtml(cells: readonly CellResult[]): string {
-  const every = everyCellLine(cells);
+function everyCellHtml(cells: readonly CellResult[], swept: boolean): string {
+  const every = everyCellLine(cells, (cell) => `${runtimeLabel(cell)} ${modeLabel(cell, swept)}`);
   return every === undefined ? '' : `<p class="cell-notes every">${escapeHtml(every)}</p>`;
 }
 
@@ -145,7 +145,7 @@ export function cellTable(report: Report, scenario: ScenarioName): string {
     ...cells.map((cell) => cellRow(cell, swept, marks(cell, groups, scenario))),
     ...missing.map((name) => missingRow(report, name)),
   ];
-  return `<div class="table-wrap"><table class="cells" data-scenario="${escapeHtml(scenario)}">${HEAD}<tbody>\n${rows.join('\n')}\n</tbody></table></div>${everyCellHtml(cells)}${notesList(groups, scenario)}`;
+  return `<div class="table-wrap"><table class="cells" data-scenario="${escapeHtml(scenario)}">${HEAD}<tbody>\n${rows.join('\n')}\n</tbody></table></div>${everyCellHtml(cells, swept)}${notesList(groups, scenario)}`;
 }
 
 /** The server-thread figures of a scenario's cells, folded away below its table (absent without /proc). */

@@ -75,7 +75,7 @@ export function scenarioTable(cells: readonly CellResult[], swept: boolean): str
     rows.map((row) => row.slice(0, columns)),
     { align: align.slice(0, columns) },
   );
-  const every = everyCellLine(byMode);
+  const every = everyCellLine(byMode, (cell) => `${runtimeLabel(cell)} ${modeLabel(cell, swept)}`);
   const withEvery = every === undefined ? table : `${table}\n\n${escapeCell(every)}`;
   if (!withNotes) return withEvery;
   const notes = groups.map((g, i) => `${i + 1}. ${escapeCell(g.label)}: ${escapeCell(g.cells.join(', '))}`);

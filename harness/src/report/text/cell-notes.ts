@@ -21,7 +21,8 @@ const KINDS = [
   ['latency-censored', '⚠ latency censored'],
   ['latency-censored', '⚠ latency-censored'],
   ['overloaded', '⚠ overloaded'],
-  ['shared-host', '⚠ shared'],
+  ['shared-host', '⚠ shared host'],
+  ['shared-host', '⚠ shared-host'],
   ['page-faults', '⚠ page faults'],
   ['cv-target', '⚠ CV target'],
   ['first-run', '⚠ first run'],
@@ -103,19 +104,22 @@ const GROUP_LABELS: Record<NoteKind, string> = {
 export interface NoteGroup {
   kind: NoteKind;
   label: string;
-  /** "bun hello raw (CV 23 %)": each cell the kind applies to, with its own figure. */
+  /** "bun hello raw (CV 23 %)": each cell the kind applies to, with its own figure; for `every`, the cells it does not. */
   cells: string[];
-  /** On every cell, with no figure of each one's worth listing: said once for the table, no row marked. */
+  /** On every cell (or all but a few), with no figure of each one's worth listing: said once for the table, no row marked. */
   every: boolean;
 }
 
 /** Past this many cells a group names them without each one's figure: the kind is the news. */
 const DETAILED_UP_TO = 12;
 
+/** A kind on all but this many cells (and on at least three in four) is said once, naming the exceptions. */
+const EXCEPTIONS_UP_TO = 4;
+
 /**
  * The cells' notes grouped by kind, in the order of KINDS; `name` says which cell a note is on.
- * A kind every cell carries is `every` (no row marked, said once), unless the cells are few and
- * each has its own figure.
+ * A kind every cell carries, or all but a few, is `every` (no row marked, said once with the
+ * exceptions), unless the cells are few and each has its own figure.
  */
 function notesByKind(cells: readonly CellResult[], name: (cell: CellResult) => string): NoteGroup[] {
   const groups = new Map<NoteKind, { cell: CellResult; detail: string }[]>();
@@ -126,12 +130,15 @@ function notesByKind(cells: readonly CellResult[], name: (cell: CellResult) => s
     const mine = groups.get(kind);
     if (mine === undefined) return [];
     const detailed = mine.length <= DETAILED_UP_TO;
+    const carrying = new Set(mine.map((m) => m.cell));
+    const exceptions = cells.filter((c) => !carrying.has(c));
     // A few cells' own figures (each one's CV, its wrk figure) are worth their room even when every cell has the kind.
     const every =
-      new Set(mine.map((m) => m.cell)).size === cells.length && cells.length > 1 && !(detailed && mine.some((m) => m.detail !== ''));
-    const listed = every
-      ? [`every cell (${mine.length})`]
-      : mine.map((m) => `${name(m.cell)}${detailed && m.detail !== '' ? ` (${m.detail})` : ''}`);
+      cells.length > 1 &&
+      exceptions.length <= EXCEPTIONS_UP_TO &&
+      carrying.size * 4 >= cells.length * 3 &&
+      !(detailed && mine.some((m) => m.detail !== ''));
+    const listed = every ? exceptions.map(name) : mine.map((m) => `${name(m.cell)}${detailed && m.detail !== '' ? ` (${m.detail})` : ''}`);
     return [{ kind, label: GROUP_LABELS[kind], cells: listed, every }];
   });
 }
@@ -141,10 +148,14 @@ export function groupNotes(cells: readonly CellResult[], name: (cell: CellResult
   return notesByKind(cells, name).filter((g) => !g.every);
 }
 
-/** "Every cell: ⚠ unstable (...)": the kinds every cell of the table carries, said once, or undefined. */
-export function everyCellLine(cells: readonly CellResult[]): string | undefined {
-  const every = notesByKind(cells, () => '').filter((g) => g.every);
-  return every.length === 0 ? undefined : `Every cell: ${every.map((g) => g.label).join('; ')}.`;
+/**
+ * "Every cell: ❄ cold cache.", "Every cell but node hello raw: ⚠ shared host (...).": the kinds
+ * every cell of the table carries, or all but a few, each said once; undefined when none.
+ */
+export function everyCellLine(cells: readonly CellResult[], name: (cell: CellResult) => string): string | undefined {
+  const every = notesByKind(cells, name).filter((g) => g.every);
+  if (every.length === 0) return undefined;
+  return every.map((g) => `Every cell${g.cells.length === 0 ? '' : ` but ${g.cells.join(', ')}`}: ${g.label}.`).join(' ');
 }
 
 /** A cell's marks in a table: the numbers of the groups (1-based, as listed under it) its notes fall in, "1,3". */
