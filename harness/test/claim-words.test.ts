@@ -36,5 +36,9 @@ describe("a seed claim's verdict", () => {
     expect(claimWords('holds', 2.29)).toBe('claim holds');
     expect(claimWords('partly', 2.29)).toBe('partly: its direction, not its size');
     expect(claimWords('partly', 1)).toBe('partly: a small difference');
+    // A claim of no difference inside an interval that reaches past ±10 % is not shown, only not refuted.
+    expect(claimWords('holds', 1, [0.98, 1.03])).toBe('claim holds');
+    expect(claimWords('holds', 1, [0.68, 1.36])).toBe('not refuted: could not tell');
+    expect(claimWords('holds', 2.29, [1.75, 2.5])).toBe('claim holds');
   });
 });

@@ -37,11 +37,17 @@ export function measuredWords(row: Pick<ClaimRow, 'claim' | 'ratio' | 'status'>)
   }
 }
 
-/** The claim's verdict (report.json keeps holds, partly, does not hold, inconclusive as data) in words. */
-export function claimWords(verdict: Verdict, claimed: number): string {
+/**
+ * The claim's verdict (report.json keeps holds, partly, does not hold, inconclusive as data) in
+ * words. A claim of no difference "holds" whenever the interval holds 1; where that interval also
+ * reaches past ±10 % (the measured ratio reads "could not tell"), it is only not refuted.
+ */
+export function claimWords(verdict: Verdict, claimed: number, ci?: readonly [number, number]): string {
   switch (verdict) {
     case 'holds':
-      return 'claim holds';
+      return claimed === 1 && ci !== undefined && verdictWords({ ratio: 1, ci }).kind === 'unclear'
+        ? 'not refuted: could not tell'
+        : 'claim holds';
     case 'partly':
       return claimed === 1 ? 'partly: a small difference' : 'partly: its direction, not its size';
     case 'does not hold':

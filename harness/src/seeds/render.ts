@@ -8,6 +8,7 @@ import { CLAIMS, type ClaimId } from './claims.ts';
 import type { ClaimRow } from './judge.ts';
 import type { ReplayShape } from './replay-shape.ts';
 import { WIDE_INTERVAL } from './verdict.ts';
+import { NO_DIFFERENCE_WITHIN } from '../report/ratio-verdict.ts';
 import { claimWords, measuredWords } from './claim-words.ts';
 
 export interface SeedsReport {
@@ -46,7 +47,7 @@ export function rowCells(row: ClaimRow, runtimeVersion: string | undefined): str
     `${row.runtime}${runtimeVersion === undefined ? '' : ` ${runtimeVersion}`}`,
     measured,
     against,
-    claimWords(row.verdict, row.claimed),
+    claimWords(row.verdict, row.claimed, row.ratio?.ci95),
     row.why,
   ];
 }
@@ -76,7 +77,7 @@ function header(report: SeedsReport): string[] {
   return [
     `Seeds replayed${report.status === 'interrupted' ? ' (INTERRUPTED: partial results)' : ''}: ${report.createdAt}, ${e.cpu.model} x${e.cpu.count}, ${(e.memoryBytes / 2 ** 30).toFixed(1)} GiB, ${e.os}, commit ${e.commit.slice(0, 10)}${e.dirty ? ' (dirty)' : ''}`,
     `${p.quick ? '--quick, ' : ''}${p.claims === undefined ? '' : `claims ${p.claims.join(', ')} only, `}${p.runs} runs per claim; ${ab}; autocannon ${report.clients.autocannon}`,
-    `Verdict: the claim holds when its ratio lies inside the measured 95 % interval (could not tell when that spans more than ${WIDE_INTERVAL}x); partly when the interval is on the claim's side of 1 but misses its figure; it does not hold when the interval shows no effect or the opposite (docs/seeds.md).`,
+    `Verdict: the claim holds when its ratio lies inside the measured 95 % interval (could not tell when that spans more than ${WIDE_INTERVAL}x; a claim of no difference is only not refuted when the interval reaches past ±${NO_DIFFERENCE_WITHIN * 100} %); partly when the interval is on the claim's side of 1 but misses its figure; it does not hold when the interval shows no effect or the opposite (docs/seeds.md).`,
   ];
 }
 

@@ -16,7 +16,7 @@ function headline(row: ClaimRow): Headline {
   const figure = r === undefined ? '—' : formatRatio(r.median);
   return {
     question: `Seed claim ${row.claim} on ${row.runtime}: ${claim?.claim ?? row.claim}`,
-    answer: `${claimWords(row.verdict, row.claimed)} (measured ${measuredWords(row)}; ${formatRatio(row.claimed)} claimed)`,
+    answer: `${claimWords(row.verdict, row.claimed, r?.ci95)} (measured ${measuredWords(row)}; ${formatRatio(row.claimed)} claimed)`,
     figure,
     ...(r === undefined ? {} : { confidence: ratioConfidence(r.ci95) }),
     anchor: '',
