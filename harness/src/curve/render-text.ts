@@ -4,11 +4,11 @@
 import Table from 'cli-table3';
 import { markdownTable } from 'markdown-table';
 import { formatDate, formatMs, formatRps } from '../report/text/formats.ts';
-import { MODE_ORDER, SCENARIO_ORDER } from '../report/merge.ts';
+import { MODES, SCENARIO_ORDER } from '../model/names.ts';
 import { firstTouchText, machineSpeedRow } from '../report/text/precision.ts';
 import type { Curve, CurveReport, CurveStep } from './curve-types.ts';
 
-const MODE_RANK: readonly string[] = MODE_ORDER;
+const MODE_RANK: readonly string[] = MODES;
 
 export function sortedCurves(curves: readonly Curve[]): Curve[] {
   // The seeds' order first; any other scenario (built-in module or the user's own) in the order

@@ -19,6 +19,7 @@ import type { CellResult } from '../model/cell.ts';
 import type { Comparison, ProcessComparison, ProcessRatios, Ratios } from '../model/comparison.ts';
 import type { Report } from '../model/report.ts';
 import type { Headline, ReportSection } from './section.ts';
+import type { SiteSection } from './site-model.ts';
 
 function where(c: Pick<Comparison, 'runtime' | 'runtimeLabel' | 'scenario' | 'connections' | 'processes' | 'query'>): string {
   const extra = [
@@ -98,7 +99,7 @@ export function benchHeadlines(report: Report): Headline[] {
 }
 
 /** The whole bench report as one section; `extra` are the features' sections (versions compared). */
-export function benchSection(report: Report, assets: () => ChartAssets, extra: readonly ReportSection[] = []): ReportSection {
+export function benchSection(report: Report, assets: () => ChartAssets, extra: readonly ReportSection[] = []): SiteSection {
   return {
     kind: 'bench',
     id: 'bench',

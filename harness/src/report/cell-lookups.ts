@@ -18,8 +18,6 @@ export function entryLane(entry: Pick<RuntimeEntry, 'name' | 'label'>): string {
   return entry.label ?? entry.name;
 }
 
-export { connectionsSwept } from '../model/parameters.ts';
-
 /** The cell of a comparison's lane, scenario and dimensions in the given mode, whatever its status. */
 export function comparedCell(report: Pick<Report, 'results'>, c: Comparison, mode: Mode): CellResult | undefined {
   return report.results.find(

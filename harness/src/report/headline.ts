@@ -3,12 +3,10 @@
  * narrow 95 % interval holds 1 is "no gain", whatever its median says.
  */
 import { formatRatio } from './text/formats.ts';
-import { holdsOne, pairedRatioInterval as byRound } from '../stats/paired.ts';
+import { pairedRatioInterval as byRound } from '../stats/paired.ts';
 import { verdictWords } from './text/verdict-words.ts';
 
 export type Interval = readonly [number, number];
-
-export { holdsOne };
 
 /**
  * "95 % CI 1.90x-2.31x", with the verdict's word where the interval alone does not carry it:

@@ -7,7 +7,6 @@
 import type { Report } from '../model/report.ts';
 import type { AbComparison } from '../model/ab.ts';
 import type { VersionComparison } from '../model/change.ts';
-import type { Answers } from './answers.ts';
 
 export type SectionKind = 'bench' | 'curve' | 'seeds' | 'browser' | 'versions' | 'calibrate' | 'ab';
 
@@ -33,8 +32,6 @@ export interface ReportSection {
   /** The answer to the run's own question (bench:ab's verdicts): placed right after the title, before the findings. */
   lead?: boolean;
   headlines: Headline[];
-  /** The answers drawn on the site's front page (a picture per question) and the findings; bench runs only. */
-  answers?(): Answers;
   markdown(): string;
   html(): string;
   console?(): string;

@@ -2,7 +2,8 @@
  * A seeds report (bench:seeds) as the report model's section: its own renderers, and one
  * headline per claim replayed: the verdict, the measured ratio and its 95 % interval.
  */
-import { holdsOne, ratioConfidence } from '../report/headline.ts';
+import { ratioConfidence } from '../report/headline.ts';
+import { holdsOne } from '../stats/paired.ts';
 import { formatRatio } from '../report/text/formats.ts';
 import type { Headline, ReportSection } from '../report/section.ts';
 import { CLAIMS } from './claims.ts';

@@ -6,7 +6,7 @@
 import { markdownTable } from 'markdown-table';
 import type { CellResult } from '../../model/cell.ts';
 import type { Report } from '../../model/report.ts';
-import { connectionsSwept } from '../cell-lookups.ts';
+import { connectionsSwept } from '../../model/parameters.ts';
 import { escapeHtml } from './html-escape.ts';
 import { paletteScript } from './palette.ts';
 import { formatMs, formatRps } from '../text/formats.ts';

@@ -10,7 +10,7 @@ import type { Report } from '../../model/report.ts';
 import { shownP99 } from '../../stats/littles-law.ts';
 import { loopFindings } from '../answers.ts';
 import { conditionsLine, headlineBullet, syncQuestions } from '../headline-bullets.ts';
-import { connectionsSwept } from '../cell-lookups.ts';
+import { connectionsSwept } from '../../model/parameters.ts';
 import { groupNotes, noteMarks } from '../text/cell-notes.ts';
 import { formatDate, formatMs, formatRps } from '../text/formats.ts';
 import { hostHealth } from '../text/host-health.ts';

@@ -5,8 +5,9 @@
 import { escapeHtml } from './html-escape.ts';
 import { cellRemarks, flagLabel } from '../flags.ts';
 import { shownP99 } from '../../stats/littles-law.ts';
-import { connectionsSwept, entryLane, laneOf } from '../cell-lookups.ts';
-import { MODE_ORDER } from '../merge.ts';
+import { entryLane, laneOf } from '../cell-lookups.ts';
+import { connectionsSwept } from '../../model/parameters.ts';
+import { MODES } from '../../model/names.ts';
 import { driftCancelledText, precisionNotes, precisionText } from '../text/precision.ts';
 import { environmentRows, modeLabel, parameterRows, THREAD_HEAD, threadFigures, runtimeLabel } from '../text/labels.ts';
 import { formatMs, formatRatio, formatRps } from '../text/formats.ts';
@@ -24,8 +25,8 @@ export function runtimeNames(report: Report): string[] {
 /** A scenario's cells grouped by mode (as the rps chart's labels), runtimes in report order within. */
 export function scenarioCells(report: Report, scenario: ScenarioName): CellResult[] {
   const rank = (cell: CellResult): number => {
-    const index = MODE_ORDER.indexOf(cell.mode);
-    return index === -1 ? MODE_ORDER.length : index;
+    const index = MODES.indexOf(cell.mode);
+    return index === -1 ? MODES.length : index;
   };
   return report.results.filter((c) => c.scenario === scenario).sort((a, b) => rank(a) - rank(b));
 }

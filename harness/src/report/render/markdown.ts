@@ -17,8 +17,9 @@ import { escapeCell, formatDate, formatMs, formatRatio, formatRps } from '../tex
 import { CLIENT_BOUND_CPU_PERCENT, PAGE_FAULT_SHARE, UNFAIR_JAIN, UNSTABLE_CV } from '../../model/thresholds.ts';
 import { MOVE_FACTOR, SHARED_HOST_CORES, SLOW_RUN_SHARE } from '../../system/host-speed.ts';
 import { shownP99 } from '../../stats/littles-law.ts';
-import { connectionsSwept, laneOf } from '../cell-lookups.ts';
-import { MODE_ORDER } from '../merge.ts';
+import { laneOf } from '../cell-lookups.ts';
+import { connectionsSwept } from '../../model/parameters.ts';
+import { MODES } from '../../model/names.ts';
 import type { CellResult } from '../../model/cell.ts';
 import type { ScenarioName } from '../../model/names.ts';
 import type { Report } from '../../model/report.ts';
@@ -81,8 +82,8 @@ export function scenarioTable(cells: readonly CellResult[], swept: boolean): str
 }
 
 function modeRank(cell: CellResult): number {
-  const index = MODE_ORDER.indexOf(cell.mode);
-  return index === -1 ? MODE_ORDER.length : index;
+  const index = MODES.indexOf(cell.mode);
+  return index === -1 ? MODES.length : index;
 }
 
 /** Scenarios in the order of the (already sorted) results. */
