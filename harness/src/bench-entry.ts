@@ -14,7 +14,7 @@ import { writableDir } from './cli/flags.ts';
 import type { Report } from './model/report.ts';
 import { benchReport, interruptedReport, writeBenchReport } from './report/bench-files.ts';
 import { makeRunDir, updateLatest } from './model/run-files.ts';
-import type { ReportFeatures } from './report/section.ts';
+import type { ReportFeatures } from './model/section.ts';
 import { checkInstructionPlan, instructionExitCode, runInstructionCommand } from './measure/instruction-command.ts';
 import { takeMeasureFlags } from './measure/measure-flag.ts';
 import { VALGRIND_MISSING, valgrindVersion } from './measure/valgrind.ts';

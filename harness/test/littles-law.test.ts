@@ -17,7 +17,7 @@ import { unansweredAt } from '../src/load/autocannon.ts';
 import { summarizeCell } from '../src/bench/cell.ts';
 import type { RunResult } from '../src/model/cell.ts';
 import { mergeReport } from '../src/report/merge.ts';
-import { loadChartAssets } from '../src/report/render/html-assets.ts';
+import { loadChartAssets } from '../src/present/html-assets.ts';
 import { renderHtml } from '../src/report/render/html.ts';
 import { renderConsoleSummary } from '../src/report/render/console.ts';
 import { renderMarkdown } from '../src/report/render/markdown.ts';

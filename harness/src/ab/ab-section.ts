@@ -10,15 +10,15 @@ import type { AbCell, AbComparison, AbPlan, AbSide, AbVerdict } from '../model/a
 import type { CellResult } from '../model/cell.ts';
 import type { ScenarioName } from '../model/names.ts';
 import type { Report } from '../model/report.ts';
-import { laneOf } from '../report/cell-lookups.ts';
-import { escapeHtml } from '../report/render/html-escape.ts';
-import type { Headline, ReportFeatures, ReportSection } from '../report/section.ts';
-import { escapeCell } from '../report/text/formats.ts';
+import { laneOf } from '../model/cell-lookups.ts';
+import { escapeHtml } from '../present/html-escape.ts';
+import type { Headline, ReportFeatures, ReportSection } from '../model/section.ts';
+import { escapeCell } from '../present/formats.ts';
 import { FLAG_SHARE, judgeAb, signedPct as signed } from './ab-verdict.ts';
 import { ratiosByProcess } from './process-pairs.ts';
 import { ratioText } from '../stats/paired.ts';
 import { pooledBetween, processComponents, type ProcessComponents } from '../stats/process-interval.ts';
-import { CHANGE_WORDS } from '../report/text/verdict-words.ts';
+import { CHANGE_WORDS } from '../present/verdict-words.ts';
 
 const VERDICTS: readonly AbVerdict[] = ['regressed', 'improved', 'unchanged', 'inconclusive'];
 const pct = (share: number): string => `${(share * 100).toFixed(1)} %`;

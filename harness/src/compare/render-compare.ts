@@ -18,7 +18,7 @@ import type {
 } from './compare.ts';
 import { reproducedLine } from './reproduced.ts';
 import type { FieldDifference } from './differences.ts';
-import { escapeCell, formatDate, formatMs, formatRps } from '../report/text/formats.ts';
+import { escapeCell, formatDate, formatMs, formatRps } from '../present/formats.ts';
 import { sharedHost } from '../system/host-speed.ts';
 
 const DASH = '—';

@@ -8,7 +8,7 @@
  * threshold and down to the next lower ladder rate or below.
  */
 import { markdownTable } from 'markdown-table';
-import { formatRps } from '../report/text/formats.ts';
+import { formatRps } from '../present/formats.ts';
 import type { Curve, CurveReport } from './curve-types.ts';
 import { formatCapacity, sortedCurves } from './render-text.ts';
 

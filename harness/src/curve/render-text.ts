@@ -3,9 +3,9 @@
  */
 import Table from 'cli-table3';
 import { markdownTable } from 'markdown-table';
-import { formatDate, formatMs, formatRps } from '../report/text/formats.ts';
+import { formatDate, formatMs, formatRps } from '../present/formats.ts';
 import { MODES, SCENARIO_ORDER } from '../model/names.ts';
-import { firstTouchText, machineSpeedRow } from '../report/text/precision.ts';
+import { firstTouchText, machineSpeedRow } from '../present/precision.ts';
 import type { Curve, CurveReport, CurveStep } from './curve-types.ts';
 
 const MODE_RANK: readonly string[] = MODES;

@@ -15,7 +15,7 @@ import { judgeRatio, pairsToSee } from '../ab/ab-verdict.ts';
 import { DEFAULT_MIN_REQUESTS } from '../bench/run-length.ts';
 import type { AbCell, AbComparison, AbPlan, AbSide } from '../model/ab.ts';
 import type { Report } from '../model/report.ts';
-import { formatDate } from '../report/text/formats.ts';
+import { formatDate } from '../present/formats.ts';
 import { ratioText } from '../stats/paired.ts';
 
 const what = (s: AbSide): string => JSON.stringify(s.file?.sha256 ?? s.env ?? s.runtime ?? s.ref?.commit ?? s.variant);

@@ -8,10 +8,10 @@ import type { Report, Timing } from '../model/report.ts';
 import { cellMachineMoved } from '../system/host-speed.ts';
 import { mergeReport } from './merge.ts';
 import { readCells, writeReportFiles, type RunMeta } from '../model/run-files.ts';
-import { loadChartAssets } from './render/html-assets.ts';
+import { loadChartAssets } from '../present/html-assets.ts';
 import { renderHtml } from './render/html.ts';
 import { renderMarkdown } from './render/markdown.ts';
-import { withFeatures, type ReportFeatures } from './section.ts';
+import { withFeatures, type ReportFeatures } from '../model/section.ts';
 
 /** A run's report: its cells on disk merged with its meta, and what its features derive. */
 export function benchReport(

@@ -6,7 +6,7 @@
  */
 import type { Environment } from '../model/environment.ts';
 import type { Answers } from './answers.ts';
-import type { ReportSection, SectionKind } from './section.ts';
+import type { ReportSection, SectionKind } from '../model/section.ts';
 
 /** A run's section on the site: a bench run's also draws the answers of the front page. */
 export interface SiteSection extends ReportSection {

@@ -12,7 +12,7 @@ import { loopFindings } from '../answers.ts';
 import { conditionsLine, headlineBullet, syncQuestions } from '../headline-bullets.ts';
 import { connectionsSwept } from '../../model/parameters.ts';
 import { groupNotes, noteMarks } from '../text/cell-notes.ts';
-import { formatDate, formatMs, formatRps } from '../text/formats.ts';
+import { formatDate, formatMs, formatRps } from '../../present/formats.ts';
 import { hostHealth } from '../text/host-health.ts';
 import { modeLabel, runtimeLabel, timingText } from '../text/labels.ts';
 

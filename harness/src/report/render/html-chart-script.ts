@@ -10,7 +10,7 @@
  * - loop: labels = the cells, datasets probe p50, probe p99, probe max, lag p99, lag max.
  */
 import { MODES } from '../../model/names.ts';
-import { paletteScript } from './palette.ts';
+import { paletteScript } from '../../present/palette.ts';
 
 const BODY = `
   'use strict';

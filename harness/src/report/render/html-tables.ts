@@ -2,15 +2,15 @@
  * The HTML report's tables: one row per cell under each scenario's charts (the figures, with
  * their flags and status beside them), and the environment and parameters tables. Pure.
  */
-import { escapeHtml } from './html-escape.ts';
+import { escapeHtml } from '../../present/html-escape.ts';
 import { cellRemarks, flagLabel } from '../flags.ts';
 import { shownP99 } from '../../stats/littles-law.ts';
-import { entryLane, laneOf } from '../cell-lookups.ts';
+import { entryLane, laneOf } from '../../model/cell-lookups.ts';
 import { connectionsSwept } from '../../model/parameters.ts';
 import { MODES } from '../../model/names.ts';
-import { driftCancelledText, precisionNotes, precisionText } from '../text/precision.ts';
+import { driftCancelledText, precisionNotes, precisionText } from '../../present/precision.ts';
 import { environmentRows, modeLabel, parameterRows, THREAD_HEAD, threadFigures, runtimeLabel } from '../text/labels.ts';
-import { formatMs, formatRatio, formatRps } from '../text/formats.ts';
+import { formatMs, formatRatio, formatRps } from '../../present/formats.ts';
 import type { CellResult } from '../../model/cell.ts';
 import type { Flag, ScenarioName } from '../../model/names.ts';
 import type { Report } from '../../model/report.ts';

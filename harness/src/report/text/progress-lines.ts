@@ -2,7 +2,7 @@
 import type { CellResult } from '../../model/cell.ts';
 import type { CellProfile } from '../../model/profile.ts';
 import { percent } from '../flags.ts';
-import { formatMs, formatRps } from './formats.ts';
+import { formatMs, formatRps } from '../../present/formats.ts';
 import { heldSentence } from './profile.ts';
 
 /** One plain line per finished cell, so a log shows results as they come. */

@@ -5,7 +5,7 @@
  */
 import type { HopCost } from '../../model/cell.ts';
 import type { Crossover, SweepMeasure, SweepRuntime, SweepSummary } from '../../model/sweep.ts';
-import { formatMs, formatRatio } from './formats.ts';
+import { formatMs, formatRatio } from '../../present/formats.ts';
 
 const VERDICT_TEXT = { wins: 'worker wins', loses: 'sync wins', 'no-difference': 'no difference' } as const;
 

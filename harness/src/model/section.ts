@@ -4,9 +4,9 @@
  * feature. A section renders itself (Markdown, HTML, optionally the console) and names the
  * headline questions it answers, so the results site's front page can quote them and link back.
  */
-import type { Report } from '../model/report.ts';
-import type { AbComparison } from '../model/ab.ts';
-import type { VersionComparison } from '../model/change.ts';
+import type { Report } from './report.ts';
+import type { AbComparison } from './ab.ts';
+import type { VersionComparison } from './change.ts';
 
 export type SectionKind = 'bench' | 'curve' | 'seeds' | 'browser' | 'versions' | 'calibrate' | 'ab';
 
