@@ -1,8 +1,9 @@
 /**
  * The one report model every kind of run ends in: a feature (curve, seeds, browser, versions,
- * calibrate) builds sections from its own report and hands them here; report/ never imports a
- * feature. A section renders itself (Markdown, HTML, optionally the console) and names the
- * headline questions it answers, so the results site's front page can quote them and link back.
+ * calibrate, ab) builds sections from its own report, and the entry point hands them to report/'s
+ * renderers; report/ never imports a feature, nor a feature report/. A section renders itself
+ * (Markdown, HTML, optionally the console) and names the headline questions it answers, so the
+ * results site's front page can quote them and link back.
  */
 import type { Report } from './report.ts';
 import type { AbComparison } from './ab.ts';
