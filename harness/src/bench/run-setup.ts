@@ -31,8 +31,6 @@ import type { Progress } from './progress.ts';
 import { checkBefore, checkTwice, referenceLoop, roundReference, withAfter } from './reference.ts';
 import { reportParameters } from './settings.ts';
 
-export const DEFAULT_RESULTS_ROOT = RESULTS_ROOT;
-
 /** How every server of the run starts on this host, before a lane adds its own. */
 export interface ServerSettings {
   args: string[];
@@ -102,7 +100,7 @@ export async function setUpRun(plan: Plan, options: SetupOptions): Promise<RunSe
   const log = (line: string) => progress.log(line);
   const startedAt = Date.now();
   const signal = options.signal ?? new AbortController().signal;
-  const root = options.resultsRoot ?? DEFAULT_RESULTS_ROOT;
+  const root = options.resultsRoot ?? RESULTS_ROOT;
   const runDir = options.runDir ?? (plan.outDir === undefined ? makeRunDir(root) : resolve(plan.outDir));
   mkdirSync(runDir, { recursive: true });
 
