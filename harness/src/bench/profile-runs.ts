@@ -102,11 +102,11 @@ export async function profilePhase(
       continue;
     }
     for (const kind of ['hono', 'raw'] as const) {
-      const pairs = cells
+      const toProfile = cells
         .filter((spec) => spec.server === kind)
         .map((spec) => ({ spec, cell: measuredCell(measured, lane, spec, settings.connections) }))
         .filter((p): p is { spec: CellSpec; cell: CellResult } => p.cell !== undefined && p.cell.status !== 'failed');
-      if (pairs.length > 0) await profileServer(lane, kind, pairs, settings);
+      if (toProfile.length > 0) await profileServer(lane, kind, toProfile, settings);
     }
   }
 }
@@ -128,10 +128,10 @@ function measuredCell(measured: readonly CellResult[], lane: Lane, spec: CellSpe
 async function profileServer(
   lane: Lane,
   kind: ServerKind,
-  pairs: { spec: CellSpec; cell: CellResult }[],
+  toProfile: { spec: CellSpec; cell: CellResult }[],
   settings: ProfileRunSettings,
 ): Promise<void> {
-  const first = pairs[0]?.cell;
+  const first = toProfile[0]?.cell;
   if (first === undefined) return;
   const dir = join(settings.runDir, 'profiles', `${laneName(lane)}-${kind}`);
   rmSync(dir, { recursive: true, force: true });
@@ -151,7 +151,7 @@ async function profileServer(
     return (error as Error).message;
   });
   if (typeof server === 'string') {
-    for (const { cell } of pairs) settings.log(`profile: ${cellName(cell)}: the profiled server did not start: ${server}`);
+    for (const { cell } of toProfile) settings.log(`profile: ${cellName(cell)}: the profiled server did not start: ${server}`);
     return;
   }
   const windows: { from: Mark; to: Mark; requestsPerSec: number; late?: LateRead }[] = [];
@@ -159,7 +159,7 @@ async function profileServer(
   // A raw server has no lag sampler: its cells say what held the loop from the profile alone.
   const lagSampler = kind === 'hono';
   try {
-    for (const { spec } of pairs) {
+    for (const { spec } of toProfile) {
       if (settings.signal.aborted) throw new Interrupted('interrupted');
       const load = (sec: number) =>
         runLoad({ url: server.url + spec.path, connections: settings.connections, durationSec: sec, timeoutSec: settings.timeoutSec }).done;
@@ -187,7 +187,7 @@ async function profileServer(
     const profile = readProfile(file);
     return typeof profile === 'string' ? [] : [{ file: rel(file), profile }];
   });
-  for (const [i, { spec, cell }] of pairs.entries()) {
+  for (const [i, { spec, cell }] of toProfile.entries()) {
     const window = windows[i];
     const loaded = { ...base, load: { ...base.load, requestsPerSec: window?.requestsPerSec ?? 0 } };
     let profile: CellProfile;
