@@ -97,7 +97,7 @@ export function weightedPace(
 }
 
 /** Cells cut into runs of the same scenario (and input, in a --sweep), in order: the modes that are compared run together. */
-export function scenarioGroups(cells: readonly CellSpec[]): CellSpec[][] {
+export function cellGroups(cells: readonly CellSpec[]): CellSpec[][] {
   const groups: CellSpec[][] = [];
   for (const cell of cells) {
     const last = groups.at(-1);

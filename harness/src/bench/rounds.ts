@@ -9,7 +9,7 @@ import { writeCell } from '../model/run-files.ts';
 import { stopKind } from '../servers/quiet.ts';
 import type { RunningServer } from '../servers/server.ts';
 import type { CellSpec } from '../servers/scenarios.ts';
-import { budgetLine, plannedUnitSec, scenarioGroups, weightedPace } from './budget.ts';
+import { budgetLine, plannedUnitSec, cellGroups, weightedPace } from './budget.ts';
 import type { Lane } from './lanes.ts';
 import { phaseKind, type PhaseClock } from './phase-clock.ts';
 import type { Plan } from './plan.ts';
@@ -91,7 +91,7 @@ export async function runRounds(
     });
     for (const group of groups) {
       // One scenario's modes at a time, their runs alternating (sync async | async sync): paired.
-      const groupsOfCells = scenarioGroups(cells);
+      const groupsOfCells = cellGroups(cells);
       for (const [index, scenarioCells] of groupsOfCells.entries()) {
         if (signal.aborted) throw new Interrupted('interrupted');
         groupUnits = scenarioCells.length * group.length;
