@@ -2,15 +2,18 @@
  * The import rules of docs/layout.md, checked by dependency-cruiser from
  * harness/test/dependencies.test.ts (so `pnpm test` and CI fail on a new circle or an upward
  * import, naming the path). Layers, top to bottom:
- *   entry points (harness/src/*-cli.ts and the composers beside them)
- *   -> features (bench, curve, seeds, browser, calibrate, versions, remote, compare, docs, ab, measure)
- *   -> servers, load (start/check/keep servers; generate load)
- *   -> report (merge, sections, site, renderers)
+ *   entry points (harness/src/*-cli.ts and the composers beside them) and docs/ (the docs command's pipeline)
+ *   -> features (bench, curve, seeds, browser, calibrate, versions, remote, compare, ab, measure)
+ *      and report/ (merge, derivations, the site, renderers) beside them: neither imports the other
+ *   -> servers, load (start/check/keep servers; generate load), below the features only
+ *   -> present (the words, figures and HTML pieces every renderer shares)
  *   -> system, model, stats (the floor);   packages/ below all of harness/ and runtimes/.
  */
 const FEATURES = '(bench|curve|seeds|browser|calibrate|versions|remote|compare|docs|ab|measure)';
 const SRC = '^harness/src/';
 const ENTRY = `${SRC}[^/]+\\.ts$`;
+/** The docs command's pipeline (result blocks rendered from committed reports): an entry point split into files. */
+const DOCS = `${SRC}docs/`;
 
 module.exports = {
   forbidden: [
@@ -37,19 +40,29 @@ module.exports = {
     },
     {
       name: 'report-below-servers-and-load',
-      comment: 'report/ knows no feature, no stage above it and no entry point: features hand it sections (report/section.ts).',
+      comment: 'report/ knows no feature, no stage above it and no entry point: features hand it sections (model/section.ts).',
       severity: 'error',
       from: { path: `${SRC}report/` },
       to: { path: [`${SRC}${FEATURES}/`, `${SRC}(servers|load)/`, ENTRY] },
     },
     {
-      name: 'bench-measures-report-renders',
+      name: 'only-entry-points-import-report',
       comment:
-        'bench/ measures and report/ derives and renders: a run returns what it found, and the entry point ' +
-        'makes the report from it (report/bench-files.ts) and gives the words the run logs with (report/text/progress-lines.ts).',
+        'report/ derives and renders, and only the entry points (and the docs pipeline) use it: a feature returns what ' +
+        'it found and hands its sections over (model/section.ts), the entry point makes the report from it ' +
+        '(report/bench-files.ts) and gives the words a run logs with (report/text/progress-lines.ts). What a ' +
+        "feature's own renderer shares with report/ is in present/.",
       severity: 'error',
-      from: { path: `${SRC}bench/` },
+      from: { path: SRC, pathNot: [`${SRC}report/`, ENTRY, DOCS] },
       to: { path: `${SRC}report/` },
+    },
+    {
+      name: 'present-above-the-floor-only',
+      comment:
+        "present/ (formats, verdict words, HTML pieces) is shared by report/ and the features' renderers: it imports only the floor.",
+      severity: 'error',
+      from: { path: `${SRC}present/` },
+      to: { path: SRC, pathNot: `${SRC}(present|model|stats|system)/` },
     },
     {
       name: 'servers-and-load-below-features',

@@ -4,7 +4,7 @@
 import { resolve } from 'node:path';
 import { abExitCode } from './ab/ab-flags.ts';
 import { type AbRun, planAb } from './ab/ab-plan.ts';
-import { abPairNeed, abRounds } from './ab/ab-rounds.ts';
+import { abProcessPairNeed, abRounds } from './ab/ab-rounds.ts';
 import { abConsole, abFeatures } from './ab/ab-section.ts';
 import { type Planned, runBenchCommand } from './bench-entry.ts';
 
@@ -25,7 +25,7 @@ runBenchCommand<Planned & { ab: AbRun }>({
       ],
       run: {
         parameters: { ab: ab.ab },
-        policy: abRounds(abPairNeed(margin, plan.maxRuns / (plan.roundsPerProcess ?? 1))),
+        policy: abRounds(abProcessPairNeed(margin, plan.maxRuns / (plan.roundsPerProcess ?? 1))),
       },
     };
   },

@@ -18,7 +18,7 @@ import { serverHostOf } from './remote/remote-host.ts';
 import { DEFAULT_DATA_DIR } from './system/data-files.ts';
 import { versionFeatures } from './versions/versions-section.ts';
 import { sweepFeatures, sweepSection } from './report/sweep-section.ts';
-import { combineFeatures } from './report/section.ts';
+import { combineFeatures } from './model/section.ts';
 import { siteLines } from './site-kinds.ts';
 
 async function planBench(argv: string[], { signal }: CommandContext): Promise<Planned | number> {

@@ -7,18 +7,16 @@ import { runBench } from './bench/bench.ts';
 import type { LaneSpec } from './bench/lanes.ts';
 import { type Plan, planCells } from './bench/plan.ts';
 import { createProgress, type Progress } from './bench/progress.ts';
-import { DEFAULT_RESULTS_ROOT } from './bench/run-setup.ts';
+import { RESULTS_ROOT } from './system/paths.ts';
 import { keepUnfinishedGroup } from './bench/schedule.ts';
 import { type CommandContext, runCommand } from './cli/command.ts';
 import { writableDir } from './cli/flags.ts';
 import type { Report } from './model/report.ts';
 import { benchReport, interruptedReport, writeBenchReport } from './report/bench-files.ts';
 import { makeRunDir, updateLatest } from './model/run-files.ts';
-import type { ReportFeatures } from './report/section.ts';
-import { checkInstructionPlan, instructionExitCode, runInstructionCommand } from './measure/instruction-command.ts';
+import type { ReportFeatures } from './model/section.ts';
+import { checkInstructionPlan, installedValgrind, instructionExitCode, runInstructionCommand } from './measure/instruction-command.ts';
 import { takeMeasureFlags } from './measure/measure-flag.ts';
-import { VALGRIND_MISSING, valgrindVersion } from './measure/valgrind.ts';
-import { CommandError } from './cli/command.ts';
 import { progressLines } from './report/text/progress-lines.ts';
 import { CONSOLE_WIDTH, wrap } from './report/render/console.ts';
 import { stopAllServers } from './servers/server.ts';
@@ -63,7 +61,7 @@ export function runBenchCommand<P extends Planned>(command: BenchCommand<P>): vo
   const main = async (context: CommandContext): Promise<number> => {
     const { measure, count, rest } = takeMeasureFlags(process.argv.slice(2));
     // Before any checkout or preflight the plan may make: without Valgrind there is nothing to count with.
-    if (measure === 'instructions' && valgrindVersion() === undefined) throw new CommandError(VALGRIND_MISSING);
+    const valgrind = measure === 'instructions' ? installedValgrind() : undefined;
     const planned = await command.plan(rest, context);
     if (typeof planned === 'number') return planned;
     if (measure === 'instructions') checkInstructionPlan(planned.plan);
@@ -71,13 +69,14 @@ export function runBenchCommand<P extends Planned>(command: BenchCommand<P>): vo
     if (context.signal.aborted) return 0;
     const { plan } = planned;
     // Made only now that the plan stands: a refused run leaves no empty --out behind.
-    const runDir = plan.outDir === undefined ? makeRunDir(DEFAULT_RESULTS_ROOT) : writableDir('out', plan.outDir);
+    const runDir = plan.outDir === undefined ? makeRunDir(RESULTS_ROOT) : writableDir('out', plan.outDir);
     const progress = fitted(createProgress());
-    if (measure === 'instructions') {
+    if (valgrind !== undefined) {
       const log = (line: string) => progress.log(`${command.name}: ${line}`);
       const { signal } = context;
       const counted = await runInstructionCommand({
         plan,
+        valgrind,
         lanes: planned.lanes,
         count,
         runDir,
@@ -106,7 +105,7 @@ export function runBenchCommand<P extends Planned>(command: BenchCommand<P>): vo
     });
     const report = benchReport(run, command.features);
     writeBenchReport(runDir, report, command.features);
-    if (plan.outDir === undefined) updateLatest(DEFAULT_RESULTS_ROOT, runDir);
+    if (plan.outDir === undefined) updateLatest(RESULTS_ROOT, runDir);
     return command.report(report, runDir, planned);
   };
   runCommand(command.name, main, { interruptible: true, cleanup: stopAllServers, onForce: () => forceStop() });

@@ -15,7 +15,7 @@ import { renderCurveConsole, renderCurveMarkdown } from './curve/render-text.ts'
 import { sweepRuntime } from './curve/sweep.ts';
 import { makeRunDir, writeFileAtomic, writeJsonAtomic } from './model/run-files.ts';
 import { siteLines } from './site-kinds.ts';
-import { loadChartAssets } from './report/render/html-assets.ts';
+import { loadChartAssets } from './present/html-assets.ts';
 import { Interrupted } from './cli/interrupt.ts';
 import { cellsFor, readsDataFiles, scenarioSettings } from './servers/scenarios.ts';
 import { loadUserScenarios, setupUserScenarios, userScenarioFiles } from './servers/user-scenarios.ts';

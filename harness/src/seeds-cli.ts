@@ -15,7 +15,7 @@ import { DEFAULT_DATA_DIR, ensureDataFiles } from './system/data-files.ts';
 import { autocannonVersion, environment } from './system/environment.ts';
 import { REPO_ROOT, RESULTS_ROOT } from './system/paths.ts';
 import { REMOTE_FLAGS } from './servers/server-host.ts';
-import { probeAb } from './seeds/apache-bench.ts';
+import { probeApacheBench } from './seeds/apache-bench.ts';
 import { CLAIMS, type ClaimId } from './seeds/claims.ts';
 import { judge } from './seeds/judge.ts';
 import { renderSeedsConsole, renderSeedsHtml, renderSeedsMarkdown, type SeedsReport } from './seeds/render.ts';
@@ -63,8 +63,8 @@ async function main({ signal }: CommandContext): Promise<number> {
   const manifest = ensureDataFiles(DEFAULT_DATA_DIR, undefined, undefined, progress);
   const staticManifest = ensureDataFiles(STATIC.dir, STATIC.count, STATIC.sizeBytes, progress);
   // BENCH_AB_BIN: another ab build, or (in the tests) a missing one.
-  const abBinary = process.env.BENCH_AB_BIN || 'ab';
-  const ab = probeAb(abBinary);
+  const apacheBenchBinary = process.env.BENCH_AB_BIN || 'ab';
+  const apacheBench = probeApacheBench(apacheBenchBinary);
   const dir = options.outDir ?? makeRunDir(RESULTS_ROOT, new Date(), 'seeds-');
   const report: SeedsReport = {
     kind: 'seeds',
@@ -77,7 +77,7 @@ async function main({ signal }: CommandContext): Promise<number> {
       quick: options.quick,
       ...(options.claims.length === CLAIM_IDS.length ? {} : { claims: options.claims }),
     },
-    clients: { ab: ab.ok ? { version: ab.version } : { reason: ab.reason }, autocannon: autocannonVersion() },
+    clients: { ab: apacheBench.ok ? { version: apacheBench.version } : { reason: apacheBench.reason }, autocannon: autocannonVersion() },
     runtimes: [],
     rows: [],
   };
@@ -96,8 +96,8 @@ async function main({ signal }: CommandContext): Promise<number> {
       manifest,
       staticDir: STATIC.dir,
       staticManifest,
-      abMissing: ab.ok ? undefined : ab.reason,
-      abBinary,
+      abMissing: apacheBench.ok ? undefined : apacheBench.reason,
+      apacheBenchBinary,
       signal,
       progress,
     });

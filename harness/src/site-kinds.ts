@@ -5,7 +5,7 @@
  */
 import { relative, resolve } from 'node:path';
 import { benchSection } from './report/bench-section.ts';
-import { loadChartAssets, type ChartAssets } from './report/render/html-assets.ts';
+import { loadChartAssets, type ChartAssets } from './present/html-assets.ts';
 import type { Report } from './model/report.ts';
 import { writeSite, siteMarkdownOf, type BuiltSite, type SiteMarkdown } from './report/site.ts';
 import type { SiteKind } from './report/site-model.ts';
@@ -20,7 +20,7 @@ import type { SeedsReport } from './seeds/render.ts';
 import { versionFeatures, versionsSection } from './versions/versions-section.ts';
 import { sweepFeatures } from './report/sweep-section.ts';
 import { abFeatures, keepsRunDetails } from './ab/ab-section.ts';
-import { withFeatures } from './report/section.ts';
+import { withFeatures } from './model/section.ts';
 
 /**
  * A bench report read back from its file, an A/B report's verdicts judged again from its runs by

@@ -146,7 +146,7 @@ describe('the ab-promise block', () => {
     expect(cleared).toContain('A/B pair-cells flagged 0 of 1, read unchanged 1 (the interval within the margin');
   });
 
-  it('says how many pairs of processes the cells had and would have needed, at their spread, to see the margin', () => {
+  it('says how many process pairs the cells had and would have needed, at their spread, to see the margin', () => {
     // 4 pairs each; 2.1 % half-width is within 2.5 % (4 enough), 7.5 % needs 17 (t(16)/sqrt(17) = 0.514 of t(3)/sqrt(4)).
     const wide = { ...cell('inconclusive', 0.078), ci95: [0.9, 1.045] as [number, number] };
     const body = abPromiseBlock([

@@ -59,7 +59,7 @@ function simulateCell(
   const a: RunResult[] = [];
   const b: RunResult[] = [];
   const per = AB_PLAN.roundsPerProcess;
-  for (let pair = 1; pair <= AB_PLAN.maxPairs; pair++) {
+  for (let pair = 1; pair <= AB_PLAN.maxProcessPairs; pair++) {
     const apart = Math.exp(processSd * normal());
     for (let r = 0; r < per; r++) {
       const round = (pair - 1) * per + r + 1;
@@ -80,7 +80,7 @@ function simulateCell(
       a.push(run(1000));
       b.push(run(1000 * ratio * apart, host?.shiftB));
     }
-    if (pair >= AB_PLAN.minPairs && abNeed(a, b, MARGIN, AB_PLAN.maxPairs) === 0) break;
+    if (pair >= AB_PLAN.minProcessPairs && abNeed(a, b, MARGIN, AB_PLAN.maxProcessPairs) === 0) break;
   }
   const cell = (label: string, runDetails: RunResult[]) => ({
     ...makeCell({ runtime: 'node', scenario: 'checksum', mode: 'sync', runtimeLabel: label }),
@@ -107,7 +107,7 @@ function flaggedShare(
     const cell = simulateCell(ratio, roundSd, processSd, normal, host);
     if (cell.verdict === 'regressed' || cell.verdict === 'improved') flagged++;
     if (cell.verdict === 'unchanged') unchanged++;
-    if (cell.pairs === AB_PLAN.maxPairs) capped++;
+    if (cell.pairs === AB_PLAN.maxProcessPairs) capped++;
     if (cell.adjusted) adjusted++;
   }
   return { flagged: flagged / cells, unchanged: unchanged / cells, capped: capped / cells, adjusted: adjusted / cells };
@@ -121,7 +121,7 @@ describe("bench:ab's rule on simulated cells", () => {
     [0.1, 0],
     [0.07, 0.03],
   ] as const) {
-    it(`flags same-code pairs in under 1 in 20 cells and a 5 % change in 9 in 10 (a round's B/A scattering by ${roundSd}, a process's by ${processSd})`, () => {
+    it(`flags A/A pairs in under 1 in 20 cells and a 5 % change in 9 in 10 (a round's B/A scattering by ${roundSd}, a process's by ${processSd})`, () => {
       const same = flaggedShare(1, roundSd, processSd, 2000, 1);
       const slower = flaggedShare(0.95, roundSd, processSd, 400, 2);
       expect(same.flagged).toBeLessThan(0.05);
@@ -163,7 +163,7 @@ describe("bench:ab's rule on simulated cells", () => {
     });
   }
 
-  it('takes fewer pairs, and flags more, on a cell whose B/A moves with the machine when the speed is timed', () => {
+  it('takes fewer process pairs, and flags more, on a cell whose B/A moves with the machine when the speed is timed', () => {
     const moved = { sd: 0.1, slope: 1, readSd: 0.02 };
     const mean = (xs: number[]): number => xs.reduce((sum, x) => sum + x, 0) / xs.length;
     const cells = (timed: boolean) => {

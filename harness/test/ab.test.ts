@@ -3,8 +3,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { AB_PLAN, abExitCode, abSchedule, splitAbFlags } from '../src/ab/ab-flags.ts';
-import { abPairNeed, pairsStillNeeded } from '../src/ab/ab-rounds.ts';
-import { abConsole, abHeadline, abMarkdown, compareAb, pairsAdvice, verdictLine } from '../src/ab/ab-section.ts';
+import { abProcessPairNeed, processPairsStillNeeded } from '../src/ab/ab-rounds.ts';
+import { abConsole, abHeadline, abMarkdown, compareAb, processPairsAdvice, verdictLine } from '../src/ab/ab-section.ts';
 import { abNeed, judgeAb, judgeRatio } from '../src/ab/ab-verdict.ts';
 import { parsePlan } from '../src/bench/plan.ts';
 import { restartsBefore } from '../src/bench/run-rules.ts';
@@ -104,7 +104,7 @@ describe('judgeRatio', () => {
     expect(j.reason).toMatch(/wider than ±5.0 %: this pair could flag only a change over 7.8 %/);
   });
 
-  it('says how many pairs of server processes a wide interval would need, at its spread, to see the margin', () => {
+  it('says how many process pairs a wide interval would need, at its spread, to see the margin', () => {
     // Half-width 7.5 % (log) on 4 pairs: t(3)/sqrt(4) = 1.591 must fall to 0.526 of it for 2.5 %,
     // and t(16)/sqrt(17) = 0.514 is the first that does.
     const wide = judgeRatio(0.97, [0.9, 1.045], 8, 0.05, 4);
@@ -176,7 +176,7 @@ describe('judgeAb and compareAb', () => {
     expect(j).toMatchObject({ verdict: 'regressed', ratio: 0.95, pairs: 6, processPairs: 3 });
   });
 
-  it('makes no claim from rounds on one pair of server processes (--quick), keeping the estimate for the reader', () => {
+  it('makes no claim from rounds on one process pair (--quick), keeping the estimate for the reader', () => {
     // The same rounds as above, all on one pair: they say B's process ran 5 % slower than A's, not that the code did.
     const j = judgeAb(cell('node-A', [1000, 900, 1100, 1000]), cell('node-B', [950, 855, 1045, 950]), 0.05);
     expect(j).toMatchObject({ verdict: 'inconclusive', ratio: 0.95, pairs: 4 });
@@ -191,7 +191,7 @@ describe('judgeAb and compareAb', () => {
     );
   });
 
-  it('keeps a pair of processes one unit when one side restarted within it', () => {
+  it('keeps a process pair one unit when one side restarted within it', () => {
     const rps = [1000, 900, 1100, 1000, 1050, 950, 1000, 1020];
     const b = rps.map((r, i) => r * (i % 2 === 0 ? 0.95 : 0.96));
     const a = paired('node-A', rps);
@@ -218,7 +218,7 @@ describe('judgeAb and compareAb', () => {
     expect(judgeAb(invalid, { ...failed, status: 'invalid' as const }, 0.05).bFailed).toBeUndefined();
   });
 
-  it('is inconclusive, saying why, for a failed cell or too few pairs', () => {
+  it('is inconclusive, saying why, for a failed cell or too few paired rounds', () => {
     const failed = { ...cell('node-B', [1000]), status: 'failed' as const, reason: 'server lost' };
     expect(judgeAb(cell('node-A', [1000]), failed, 0.05)).toMatchObject({ verdict: 'inconclusive', detectable: null });
     expect(judgeAb(cell('node-A', [1000]), failed, 0.05).reason).toMatch(/B's cell is failed \(server lost\)/);
@@ -306,7 +306,7 @@ describe('judgeAb and compareAb', () => {
     expect(md).toContain(`- node ${bounded.cells[1]?.scenario}/worker: ${bounded.cells[1]?.reason}`);
   });
 
-  it('widens a cell measured on two process pairs by the between-pair variance pooled over its scenario and mode', () => {
+  it('widens a cell measured on two process pairs by the between-process-pair variance pooled over its scenario and mode', () => {
     // Rounds 1-2 on one pair of servers, 3-4 on the next: B's first server ran 8 % slow in both its rounds.
     const split = (label: string, rps: number[]) => ({
       ...cell(label, rps),
@@ -342,7 +342,7 @@ describe('judgeAb and compareAb', () => {
     expect(bySize[0]?.ci95).toEqual(alone?.ci95);
   });
 
-  it('with 3 process pairs or more, the interval is over the pairs: a pair that ran apart moves one unit, not every round', () => {
+  it('with 3 process pairs or more, the interval is over the process pairs: one that ran apart moves one unit, not every round', () => {
     const a = paired('node-A', [1000, 1000, 1000, 1000, 1000, 1000, 1000, 1000]);
     // B 5 % slower throughout; its third pair of processes 10 % slower still, in both its rounds.
     const b = paired('node-B', [950, 951, 949, 950, 855, 856, 950, 949]);
@@ -366,15 +366,15 @@ describe('judgeAb and compareAb', () => {
     expect(j).toMatchObject({ pairs: 5, sharedRounds: 1, processPairs: 3, verdict: 'unchanged' });
   });
 
-  it('asks for another pair of processes while the interval over pairs is wider than a change of the margin needs', () => {
+  it('asks for another process pair while the interval over process pairs is wider than a change of the margin needs', () => {
     const a = pairs([1000, 1000, 1000, 1000, 1000, 1000]);
     expect(abNeed(a, pairs([1000, 1000, 1000, 1000]), 0.05, 20)).toBe(1);
     expect(abNeed(a, pairs([1000, 1001, 999, 1000, 1001, 1000]), 0.05, 20)).toBe(0);
     expect(abNeed(a, pairs([1000, 1010, 900, 910, 1080, 1090]), 0.05, 20)).toBeGreaterThanOrEqual(1);
   });
 
-  it("stops one runtime's lanes of a cell once their interval needs no more pairs, and lets another runtime's go on", () => {
-    const need = abPairNeed(0.05, 20);
+  it("stops one runtime's lanes of a cell once their interval needs no more process pairs, and lets another runtime's go on", () => {
+    const need = abProcessPairNeed(0.05, 20);
     const lane = (runtime: 'node' | 'bun', side: 'A' | 'B', rps: number[]) => ({
       label: `${runtime}-${side}`,
       role: side === 'A' ? ('a' as const) : ('b' as const),
@@ -386,22 +386,22 @@ describe('judgeAb and compareAb', () => {
     const tight = [950, 951, 949, 950, 951, 950];
     const wide = [1000, 1010, 900, 910, 1080, 1090];
     const label = (lanes: { label: string }[]) => lanes.map((l) => l.label);
-    const both = pairsStillNeeded(
+    const both = processPairsStillNeeded(
       [lane('node', 'A', flat), lane('node', 'B', tight), lane('bun', 'A', flat), lane('bun', 'B', wide)],
       (l) => l,
       need,
     );
     expect(label(both.enough)).toEqual(['node-A', 'node-B']);
     expect(both.need).toBeGreaterThanOrEqual(1);
-    const done = pairsStillNeeded([lane('bun', 'A', flat), lane('bun', 'B', tight)], (l) => l, need);
+    const done = processPairsStillNeeded([lane('bun', 'A', flat), lane('bun', 'B', tight)], (l) => l, need);
     expect({ enough: label(done.enough), need: done.need }).toEqual({ enough: ['bun-A', 'bun-B'], need: 0 });
     // B's cell failed on bun: A has nothing left to pair with.
-    expect(pairsStillNeeded([lane('bun', 'A', flat)], (l) => l, need).need).toBe(0);
+    expect(processPairsStillNeeded([lane('bun', 'A', flat)], (l) => l, need).need).toBe(0);
     // The load generator bound on both sides: no pair could flag it, so it asks for none; bound
     // on one side, B below a bound A is still a regression to look for.
     const bound = (l: ReturnType<typeof lane>, cpuPercent = 99) => ({ ...l, runs: l.runs.map((r) => ({ ...r, client: { cpuPercent } })) });
-    expect(pairsStillNeeded([bound(lane('bun', 'A', flat)), bound(lane('bun', 'B', wide))], (l) => l, need).need).toBe(0);
-    expect(pairsStillNeeded([bound(lane('bun', 'A', flat)), lane('bun', 'B', wide)], (l) => l, need).need).toBeGreaterThanOrEqual(1);
+    expect(processPairsStillNeeded([bound(lane('bun', 'A', flat)), bound(lane('bun', 'B', wide))], (l) => l, need).need).toBe(0);
+    expect(processPairsStillNeeded([bound(lane('bun', 'A', flat)), lane('bun', 'B', wide)], (l) => l, need).need).toBeGreaterThanOrEqual(1);
   });
 
   describe("the machine's speed, timed beside each run", () => {
@@ -537,7 +537,7 @@ describe('judgeAb and compareAb', () => {
   });
 });
 
-describe('pairsAdvice', () => {
+describe('processPairsAdvice', () => {
   const cell = (runtime: string, verdict: AbCell['verdict'], processPairs: number, pairsNeeded?: number): AbCell => ({
     runtime,
     scenario: 'file-ab',
@@ -555,8 +555,8 @@ describe('pairsAdvice', () => {
     parameters: { maxRuns, roundsPerProcess: 2 } as Report['parameters'],
   });
 
-  it("names the cells short of pairs and the budget that gives them what they need at the run's pace", () => {
-    const advice = pairsAdvice(
+  it("names the cells short of process pairs and the budget that gives them what they need at the run's pace", () => {
+    const advice = processPairsAdvice(
       report([cell('node', 'inconclusive', 11, 43), cell('bun', 'regressed', 11), cell('deno', 'inconclusive', 11, 31)]),
     );
     expect(advice).toMatch(
@@ -566,22 +566,22 @@ describe('pairsAdvice', () => {
     expect(advice).toMatch(/At that pace `--budget 1260` gives each of them what it needs; fewer cells/);
     expect(advice).not.toMatch(/--max-runs/);
     // Past the run's cap of pairs, the cap must be raised too.
-    expect(pairsAdvice(report([cell('node', 'inconclusive', 11, 43)], 60))).toMatch(/`--budget 1260` with `--max-runs 86`/);
+    expect(processPairsAdvice(report([cell('node', 'inconclusive', 11, 43)], 60))).toMatch(/`--budget 1260` with `--max-runs 86`/);
   });
 
-  it('paces a cell that had fewer pairs than others at its own pace, never below the run it fell short in', () => {
+  it('paces a cell that had fewer process pairs than others at its own pace, never below the run it fell short in', () => {
     // 316 s gave bun 20 pairs and node, paced out at its minimum, 6: node's 10 need 316 * 10 / 6 s.
-    const advice = pairsAdvice(report([cell('node', 'inconclusive', 6, 10), cell('bun', 'unchanged', 20)]));
+    const advice = processPairsAdvice(report([cell('node', 'inconclusive', 6, 10), cell('bun', 'unchanged', 20)]));
     expect(advice).toMatch(/`--budget 540` gives it what it needs/);
   });
 
-  it('says nothing when no cell is short of pairs', () => {
-    expect(pairsAdvice(report([cell('node', 'unchanged', 11), cell('bun', 'regressed', 11)]))).toBeUndefined();
+  it('says nothing when no cell is short of process pairs', () => {
+    expect(processPairsAdvice(report([cell('node', 'unchanged', 11), cell('bun', 'regressed', 11)]))).toBeUndefined();
   });
 });
 
 describe('abSchedule', () => {
-  it('runs bench:ab on a new pair of server processes every two rounds, six pairs at least, more within the budget', () => {
+  it('runs bench:ab on a new process pair every two rounds, six at least, more within the budget', () => {
     const plan = abSchedule(parsePlan([]), []);
     expect(plan).toMatchObject({ roundsPerProcess: AB_PLAN.roundsPerProcess, runs: 12, maxRuns: 100, budgetSec: 1800 });
     expect(plan.serverProcesses).toBeUndefined();
@@ -598,7 +598,7 @@ describe('abSchedule', () => {
     ]);
   });
 
-  it('keeps what the user gave, in whole pairs, and leaves --quick as bench has it', () => {
+  it('keeps what the user gave, in whole process pairs, and leaves --quick as bench has it', () => {
     const given = parsePlan(['--runs', '5', '--max-runs', '9', '--budget', '60']);
     const plan = abSchedule(given, ['--runs', '5', '--max-runs', '9', '--budget', '60']);
     expect(plan).toMatchObject({ runs: 6, maxRuns: 10, budgetSec: 60 });

@@ -8,7 +8,7 @@ import { describe, expect, it } from 'vitest';
 import { answerQuestions, benchAnswers } from '../src/report/answers.ts';
 import { findingsMarkdown } from '../src/report/render/answers.ts';
 import { forestDomain, forestSvg, LAYOUT, logTicks, logX } from '../src/report/render/forest-svg.ts';
-import { RUNTIME_COLORS } from '../src/report/render/palette.ts';
+import { RUNTIME_COLORS } from '../src/present/palette.ts';
 import { renderMarkdown } from '../src/report/render/markdown.ts';
 import { loopFinding, ratioSentence, workerFinding } from '../src/report/text/findings.ts';
 import { answersReport } from './fixtures/answers-report.ts';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { mergeReport, type MergeInput } from '../src/report/merge.ts';
-import { withFeatures } from '../src/report/section.ts';
+import { withFeatures } from '../src/model/section.ts';
 import { versionFeatures } from '../src/versions/versions-section.ts';
 import { renderMarkdown } from '../src/report/render/markdown.ts';
 import type { CellResult } from '../src/model/cell.ts';

@@ -1,6 +1,7 @@
 /**
- * The import rules of docs/layout.md (no circles, report/ is the floor, run/ below features,
- * nothing imports entry points, packages/ below harness/ and runtimes/), checked by
+ * The import rules of docs/layout.md (no circles, the floor imports nothing above it, only the
+ * entry points and the docs pipeline import report/, present/ above the floor only, nothing
+ * imports entry points, packages/ below harness/ and runtimes/), checked by
  * dependency-cruiser with the repo's .dependency-cruiser.cjs. A failure names the offending path.
  */
 import { execFile } from 'node:child_process';
@@ -51,7 +52,7 @@ describe('import rules', () => {
     expect(code, output).toBe(0);
   }, 120_000);
 
-  it('fail on a circle, upward imports from the floor, report/ and servers/ and an app import of the harness, naming the files', async () => {
+  it('fail on a circle, upward imports from the floor, report/, present/ and servers/, a feature importing report/ and an app import of the harness, naming the files', async () => {
     const root = fixture({
       'harness/src/report/merge.ts': "import { curve } from '../curve/curve.ts';\nexport const merge = curve;\n",
       'harness/src/curve/curve.ts': 'export const curve = 1;\n',
@@ -63,6 +64,13 @@ describe('import rules', () => {
       // the model knowing a renderer: the floor must know nothing above it.
       'harness/src/model/report.ts': "import { merge } from '../report/merge.ts';\nexport const report = merge;\n",
       'packages/app/src/app.ts': "import { merge } from '../../../harness/src/report/merge.ts';\nexport const app = merge;\n",
+      // A feature's section reaching into report/ for a helper: only the entry points and docs/ may.
+      'harness/src/ab/ab-section.ts': "import { merge } from '../report/merge.ts';\nexport const section = merge;\n",
+      'harness/src/bench/bench.ts': "import { merge } from '../report/merge.ts';\nexport const bench = merge;\n",
+      'harness/src/bench-cli.ts': "import { merge } from './report/merge.ts';\nexport const cli = merge;\n",
+      'harness/src/docs/block-kinds.ts': "import { merge } from '../report/merge.ts';\nexport const block = merge;\n",
+      // The shared words reaching up into report/.
+      'harness/src/present/formats.ts': "import { merge } from '../report/merge.ts';\nexport const format = merge;\n",
     });
     const { code, output } = await cruise(root, ['harness/src', 'packages']);
     expect(code).toBeGreaterThan(0);
@@ -71,5 +79,10 @@ describe('import rules', () => {
     expect(output).toContain('servers-and-load-below-features: harness/src/servers/server.ts → harness/src/remote/remote-server.ts');
     expect(output).toContain('floor-is-the-floor: harness/src/model/report.ts → harness/src/report/merge.ts');
     expect(output).toContain('packages-below-harness-and-runtimes: packages/app/src/app.ts → harness/src/report/merge.ts');
+    expect(output).toContain('only-entry-points-import-report: harness/src/ab/ab-section.ts → harness/src/report/merge.ts');
+    expect(output).toContain('only-entry-points-import-report: harness/src/bench/bench.ts → harness/src/report/merge.ts');
+    expect(output).toContain('present-above-the-floor-only: harness/src/present/formats.ts → harness/src/report/merge.ts');
+    // The entry points and the docs pipeline may.
+    expect(output).not.toMatch(/harness\/src\/(bench-cli|docs\/block-kinds)\.ts →/);
   }, 60_000);
 });

@@ -193,7 +193,7 @@ describe("bench:ab's rounds", () => {
     return first.runs.length < 6 ? 1 : 0;
   };
 
-  it("runs each cell's A and B back to back, the first lane on a fresh pair of processes alternating", async () => {
+  it("runs each cell's A and B back to back, the first lane on a fresh process pair alternating", async () => {
     const world = fakeWorld({ rps: (run) => (run.mode === 'sync' ? 1000 : 2000) });
     const seen: (readonly LaneRuns[])[] = [];
     const logs: string[] = [];
@@ -217,7 +217,7 @@ describe("bench:ab's rounds", () => {
     expect(results.get('node-A async')?.runDetails?.map((run) => run.serverProcess)).toEqual([1, 1, 2, 2, 3, 3]);
   });
 
-  it('stops at the cap whatever the rule still needs, in whole pairs of processes', async () => {
+  it('stops at the cap whatever the rule still needs, in whole process pairs', async () => {
     const world = fakeWorld({ rps: () => 2000 });
     const plan = settings({ runs: 2, maxRuns: 5, roundsPerProcess: 2 });
     const results = await benchGroup(
@@ -228,7 +228,7 @@ describe("bench:ab's rounds", () => {
     expect(results.map((r) => r.runDetails?.length)).toEqual([4, 4, 4, 4]);
   });
 
-  it('asks for no more pairs when the budget says no', async () => {
+  it('asks for no more process pairs when the budget says no', async () => {
     const world = fakeWorld({ rps: () => 2000 });
     const plan = settings({ runs: 2, maxRuns: 10, roundsPerProcess: 2 });
     const asked: number[] = [];

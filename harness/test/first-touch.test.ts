@@ -7,7 +7,7 @@ import { environmentRows, THREAD_HEAD, threadFigures } from '../src/report/text/
 import { renderMarkdown } from '../src/report/render/markdown.ts';
 import { renderHtml } from '../src/report/render/html.ts';
 import { htmlFixtureReport } from './fixtures/html-report.ts';
-import { firstTouchText } from '../src/report/text/precision.ts';
+import { firstTouchText } from '../src/present/precision.ts';
 import { pageFaultShare, summarizeCell } from '../src/bench/cell.ts';
 import { parsePlan } from '../src/bench/plan.ts';
 import { cellRemarks } from '../src/report/flags.ts';

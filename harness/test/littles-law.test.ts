@@ -17,7 +17,7 @@ import { unansweredAt } from '../src/load/autocannon.ts';
 import { summarizeCell } from '../src/bench/cell.ts';
 import type { RunResult } from '../src/model/cell.ts';
 import { mergeReport } from '../src/report/merge.ts';
-import { loadChartAssets } from '../src/report/render/html-assets.ts';
+import { loadChartAssets } from '../src/present/html-assets.ts';
 import { renderHtml } from '../src/report/render/html.ts';
 import { renderConsoleSummary } from '../src/report/render/console.ts';
 import { renderMarkdown } from '../src/report/render/markdown.ts';
@@ -186,19 +186,13 @@ describe('rendering', () => {
       runtimes,
       results: [censored, fine],
     });
-    const label = `⚠ latency censored: ${censored.latencyCensored!}`;
     for (const [name, text] of [
       ['markdown', renderMarkdown(report)],
       ['console', renderConsoleSummary(report)],
       ['html', renderHtml(report, loadChartAssets())],
     ] as const) {
-      // The console and Markdown name each kind of note once, below their table, with the cell's own words.
-      const expected =
-        name === 'console'
-          ? `node sleep sync (${censored.latencyCensored!})`
-          : name === 'markdown'
-            ? `node sync (${censored.latencyCensored!})`
-            : label;
+      // Each names a kind of note once, below its table, with the cell's own words.
+      const expected = name === 'console' ? `node sleep sync (${censored.latencyCensored!})` : `node sync (${censored.latencyCensored!})`;
       // The console wraps at its width: read it as one line.
       const read = name === 'console' ? text.replace(/\s+/g, ' ') : text;
       expect(read, name).toContain(name === 'html' ? expected.replaceAll("'", '&#39;') : expected);

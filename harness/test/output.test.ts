@@ -2,7 +2,7 @@ import { mkdtempSync, readdirSync, readFileSync, readlinkSync, rmSync } from 'no
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { makeRunDir, readCells, updateLatest, writeCell, writeFileAtomic } from '../src/model/run-files.ts';
+import { makeRunDir, readCells, updateLatest, writeCell, writeCellProfile, writeFileAtomic } from '../src/model/run-files.ts';
 import { makeCell } from './fixtures.ts';
 
 let root: string;
@@ -47,5 +47,26 @@ describe('results folders', () => {
     const cells = readCells(dir);
     expect(cells.map((c) => `${c.runtime}/${c.scenario}/${c.mode}/${c.status}`)).toEqual(['bun/hash/sync/failed', 'node/sleep/async/ok']);
     expect(readCells(join(root, 'missing'))).toEqual([]);
+  });
+
+  it("a cell's profile is kept beside it, its file written once, and read back with it", () => {
+    const dir = makeRunDir(root);
+    const cell = makeCell({ runtime: 'node', scenario: 'hash', mode: 'sync', connections: 10 });
+    const path = writeCell(dir, cell, true);
+    const written = readFileSync(path, 'utf8');
+    const profile = {
+      file: 'profiles/node-hono/hash-sync.cpuprofile',
+      processFile: 'profiles/node-hono/process.cpuprofile',
+      windowUs: { from: 1, to: 2 },
+      requestedIntervalUs: 100,
+      load: { connections: 10, durationSec: 1, requestsPerSec: 5 },
+    };
+    writeCellProfile(dir, cell, true, profile);
+    expect(readFileSync(path, 'utf8')).toBe(written);
+    const [read] = readCells(dir);
+    expect(read?.profile).toEqual(profile);
+    expect(readCells(dir)).toHaveLength(1);
+    writeCell(dir, makeCell({ runtime: 'bun', scenario: 'hash', mode: 'sync' }), false);
+    expect(readCells(dir).map((c) => c.profile === undefined)).toEqual([true, false]);
   });
 });

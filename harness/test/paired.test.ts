@@ -63,7 +63,7 @@ describe('holdsOne and halfWidthShare', () => {
 
 describe('pairedRatioText', () => {
   it('says how many paired rounds a ratio rests on, and nothing for unpaired runs', async () => {
-    const { pairedRatioText, precisionText } = await import('../src/report/text/precision.ts');
+    const { pairedRatioText, precisionText } = await import('../src/present/precision.ts');
     const base = { throughput: 1.04, p99: 1, probeP99: 1 };
     expect(pairedRatioText({ ...base, pairedThroughput: 1.02, throughputCi95: [0.95, 1.08], pairs: 6 })).toBe('6 pairs');
     expect(pairedRatioText(base)).toBeUndefined();

@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { renderCurveHtml } from '../src/curve/render-html.ts';
 import { CONCURRENCY_SCRIPT } from '../src/report/render/concurrency.ts';
 import { chartScript } from '../src/report/render/html-chart-script.ts';
-import { RUNTIME_COLORS } from '../src/report/render/palette.ts';
+import { RUNTIME_COLORS } from '../src/present/palette.ts';
 import { CURVE_REPORT } from './fixtures/curve-report.ts';
 
 function sourceFiles(dir: string): string[] {

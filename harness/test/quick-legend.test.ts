@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { precisionLegend } from '../src/report/text/precision.ts';
+import { precisionLegend } from '../src/present/precision.ts';
 import { renderMarkdown } from '../src/report/render/markdown.ts';
 import { parameters } from './fixtures.ts';
 import { reportOf } from './fixtures/compare/reports.ts';

@@ -1,6 +1,6 @@
 /** How a mode ratio may be read, on fixed figures: a difference, no difference, no interval, or inconclusive with why. */
 import { describe, expect, it } from 'vitest';
-import { cellsDoubt, ratioVerdict, WIDEST_READABLE } from '../src/report/ratio-verdict.ts';
+import { cellsDoubt, ratioVerdict, WIDEST_READABLE } from '../src/present/ratio-verdict.ts';
 
 describe('ratioVerdict', () => {
   it('calls a narrow interval holding 1 no difference, and one apart from 1 more or less', () => {

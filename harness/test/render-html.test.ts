@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { loadChartAssets } from '../src/report/render/html-assets.ts';
+import { loadChartAssets } from '../src/present/html-assets.ts';
 import { renderHtml } from '../src/report/render/html.ts';
 import { mergeReport } from '../src/report/merge.ts';
 import { EXPECTED_SCENARIOS, HOSTILE_REASON, htmlFixtureReport } from './fixtures/html-report.ts';

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { mergeReport } from '../src/report/merge.ts';
 import { CONSOLE_WIDTH, renderConsoleSummary } from '../src/report/render/console.ts';
-import { formatMs, formatRatio, formatRps } from '../src/report/text/formats.ts';
+import { formatMs, formatRatio, formatRps } from '../src/present/formats.ts';
 import { renderMarkdown } from '../src/report/render/markdown.ts';
 import type { Report } from '../src/model/report.ts';
 import { environment, makeCell, parameters, runtimes } from './fixtures.ts';

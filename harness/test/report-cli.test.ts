@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
-import { loadChartAssets } from '../src/report/render/html-assets.ts';
+import { loadChartAssets } from '../src/present/html-assets.ts';
 import { renderHtml } from '../src/report/render/html.ts';
 import { renderMarkdown } from '../src/report/render/markdown.ts';
 import { htmlFixtureReport } from './fixtures/html-report.ts';

@@ -56,7 +56,7 @@ describe('paired schedule', () => {
     expect(roundOrder(['sync', 'async', 'worker'], 2)).toEqual(['worker', 'async', 'sync']);
   });
 
-  it("alternates bench:ab's lanes ABBA within each pair of processes, and which lane goes first on a fresh pair", () => {
+  it("alternates bench:ab's lanes ABBA within each process pair, and which lane goes first on a fresh process pair", () => {
     const order = (per: number | undefined) =>
       [1, 2, 3, 4, 5, 6, 7, 8].map((round) => abLaneOrder(['A', 'B'], round, per).join('')).join(' ');
     expect(order(2)).toBe('AB BA BA AB AB BA BA AB');

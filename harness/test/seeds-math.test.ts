@@ -3,7 +3,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { abArgs, parseAb } from '../src/seeds/apache-bench.ts';
+import { apacheBenchArgs, parseApacheBench } from '../src/seeds/apache-bench.ts';
 import { CLAIMS, stats001 } from '../src/seeds/claims.ts';
 import { pairedRatios, summarizeRatio, verdict } from '../src/seeds/verdict.ts';
 
@@ -85,9 +85,9 @@ describe('verdict rule', () => {
   });
 });
 
-describe('parseAb', () => {
+describe('parseApacheBench', () => {
   it('reads a keep-alive bcrypt run (the 000 shape)', () => {
-    const r = parseAb(fixture('hash-async-k-c20.txt'));
+    const r = parseApacheBench(fixture('hash-async-k-c20.txt'));
     expect(r).toMatchObject({
       concurrency: 20,
       complete: 60,
@@ -106,7 +106,7 @@ describe('parseAb', () => {
   });
 
   it('reads a 1,000-connection run without keep-alive (the 003 shape)', () => {
-    const r = parseAb(fixture('file-sync-bytes-c1000.txt'));
+    const r = parseApacheBench(fixture('file-sync-bytes-c1000.txt'));
     expect(r).toMatchObject({
       concurrency: 1000,
       complete: 1000,
@@ -121,17 +121,17 @@ describe('parseAb', () => {
   });
 
   it('counts non-2xx answers, which ab lists as complete', () => {
-    expect(parseAb(fixture('fib-400.txt'))).toMatchObject({ complete: 5, non2xx: 5, failed: 0 });
+    expect(parseApacheBench(fixture('fib-400.txt'))).toMatchObject({ complete: 5, non2xx: 5, failed: 0 });
   });
 
   it("throws with ab's last words when there is no report", () => {
-    expect(() => parseAb('ab: invalid URL\nUsage: ab [options] [http[s]://]hostname[:port]/path')).toThrow(
+    expect(() => parseApacheBench('ab: invalid URL\nUsage: ab [options] [http[s]://]hostname[:port]/path')).toThrow(
       /ab printed no report: ab: invalid URL/,
     );
   });
 
   it("builds the seeds' command lines", () => {
-    expect(abArgs({ url: 'http://h/x', requests: 250, concurrency: 20, keepAlive: true, timeoutSec: 30 })).toEqual([
+    expect(apacheBenchArgs({ url: 'http://h/x', requests: 250, concurrency: 20, keepAlive: true, timeoutSec: 30 })).toEqual([
       '-k',
       '-c',
       '20',
@@ -142,6 +142,6 @@ describe('parseAb', () => {
       '-r',
       'http://h/x',
     ]);
-    expect(abArgs({ url: 'http://h/x', requests: 1000, concurrency: 1000, keepAlive: false, timeoutSec: 30 })).not.toContain('-k');
+    expect(apacheBenchArgs({ url: 'http://h/x', requests: 1000, concurrency: 1000, keepAlive: false, timeoutSec: 30 })).not.toContain('-k');
   });
 });

@@ -3,13 +3,14 @@
  * an interval holding 1 within the margin reads "no gain", the newest run of each kind is shown,
  * and a corrupt, partial or foreign folder is listed as skipped while the site still builds.
  */
-import { formatDate } from '../src/report/text/formats.ts';
+import { formatDate } from '../src/present/formats.ts';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { benchHeadlines } from '../src/report/bench-section.ts';
-import { holdsOne, pairedRatioInterval, ratioConfidence } from '../src/report/headline.ts';
+import { pairedRatioInterval, ratioConfidence } from '../src/present/headline.ts';
+import { holdsOne } from '../src/stats/paired.ts';
 import { mergeReport } from '../src/report/merge.ts';
 import type { Report } from '../src/model/report.ts';
 import { curveHeadlines } from '../src/curve/curve-section.ts';
@@ -181,7 +182,7 @@ describe('the site from a results folder', () => {
 
 describe('versions headlines', () => {
   it('say which version is slower, with the test behind it, and call no significant change "no change"', async () => {
-    const { withFeatures } = await import('../src/report/section.ts');
+    const { withFeatures } = await import('../src/model/section.ts');
     const { versionFeatures, versionsSection } = await import('../src/versions/versions-section.ts');
     const { makeRun } = await import('./fixtures.ts');
     const cell = (label: string, version: string, rps: number[]) =>

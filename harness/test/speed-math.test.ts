@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { coresWorthSpan, medianUnit, runSpeed, tickSums, type SpeedSample } from '../src/system/speed-math.ts';
 import { slowRuns } from '../src/system/host-speed.ts';
-import { scenarioGroups, weightedPace } from '../src/bench/budget.ts';
+import { cellGroups, weightedPace } from '../src/bench/budget.ts';
 import { cellsFor } from '../src/servers/scenarios.ts';
 import { hostHealth } from '../src/report/text/host-health.ts';
 import { renderMarkdown } from '../src/report/render/markdown.ts';
@@ -69,7 +69,7 @@ describe('time budget and groups', () => {
   });
 
   it('groups the modes of each scenario together', () => {
-    const groups = scenarioGroups(cellsFor(['hello', 'fib']));
+    const groups = cellGroups(cellsFor(['hello', 'fib']));
     expect(groups.map((g) => g.map((c) => c.mode).join(' '))).toEqual(['baseline raw', 'sync async worker']);
   });
 });

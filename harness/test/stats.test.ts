@@ -45,7 +45,7 @@ describe('ci95', () => {
     expect(() => tCritical95(0)).toThrow(RangeError);
   });
 
-  it("holds Student's t 0.975 quantile to 3 decimals, the table's to df 30 and past it, where bench:ab judges up to 50 pairs", () => {
+  it("holds Student's t 0.975 quantile to 3 decimals, the table's to df 30 and past it, where bench:ab judges up to 50 process pairs", () => {
     for (let df = 1; df <= 60; df++) expect(tCritical95(df)).toBe(Number(tQuantile(0.975, df).toFixed(3)));
   });
 

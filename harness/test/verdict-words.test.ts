@@ -1,7 +1,7 @@
 /** The one vocabulary of verdicts, each wording held to the rule it stands for. */
 import { describe, expect, it } from 'vitest';
-import { cellsDoubt, NO_DIFFERENCE_WITHIN, WIDEST_READABLE } from '../src/report/ratio-verdict.ts';
-import { bystanderWords, cpuWords, plainLegend, verdictLegend, verdictWords } from '../src/report/text/verdict-words.ts';
+import { cellsDoubt, NO_DIFFERENCE_WITHIN, WIDEST_READABLE } from '../src/present/ratio-verdict.ts';
+import { bystanderWords, cpuWords, plainLegend, verdictLegend, verdictWords } from '../src/present/verdict-words.ts';
 
 describe('verdictWords', () => {
   it('says faster or slower with the ratio and interval where the interval lies on one side of 1 and can size it', () => {

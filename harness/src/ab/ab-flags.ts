@@ -64,22 +64,22 @@ export function abExitCode(report: Report, strict = false): number {
 
 /**
  * bench:ab's runs: a new pair of server processes every AB_PLAN.roundsPerProcess rounds (A B | B A
- * on each pair, so each pair is balanced and is one unit of the interval), at least minPairs of
+ * on each pair, so each pair is balanced and is one unit of the interval), at least minProcessPairs of
  * them, then one more at a time while a cell's interval is wider than a change of the margin
- * needs (ab-rounds.ts abPairNeed), up to maxPairs and within the budget. The minimum is what a
- * width to stop on needs: from 3 pairs (2 degrees of freedom) the spread reads narrow by chance
+ * needs (ab-rounds.ts abProcessPairNeed), up to maxProcessPairs and within the budget. The minimum is what a
+ * width to stop on needs: from 3 process pairs (2 degrees of freedom) the spread reads narrow by chance
  * often enough that a run stops early on an interval that misses a change of the margin. Up to
- * 50 pairs: a cell whose round scatters by 10 % (fib's work on a shared VM) needs about 30 to see
+ * 50 process pairs: a cell whose round scatters by 10 % (fib's work on a shared VM) needs about 30 to see
  * a 5 % change 9 times in 10, and the flag's floor (ab-verdict.ts FLAG_SHARE) keeps the narrow
- * intervals of many pairs from flagging same-code pairs (test/ab-rule.test.ts). The budget is a
+ * intervals of many process pairs from flagging A/A pairs (test/ab-rule.test.ts). The budget is a
  * ceiling, not a length: each cell stops once it can see its margin, so a quiet cell's run ends in
- * minutes, and a noisy one (the file cell on three runtimes of 2 vCPUs took 6-46 pairs) gets the
- * pairs that let it see 5 %, where 300 s left it inconclusive; a cell past 50 pairs still ends
+ * minutes, and a noisy one (the file cell on three runtimes of 2 vCPUs took 6-46 process pairs) gets the
+ * process pairs that let it see 5 %, where 300 s left it inconclusive; a cell past 50 still ends
  * inconclusive. A gate that must finish sooner gives --budget and accepts that.
  */
-export const AB_PLAN = { roundsPerProcess: 2, minPairs: 6, maxPairs: 50, budgetSec: 1800 } as const;
+export const AB_PLAN = { roundsPerProcess: 2, minProcessPairs: 6, maxProcessPairs: 50, budgetSec: 1800 } as const;
 
-/** The plan with bench:ab's shape of runs, keeping what the user gave (--runs, --max-runs, --budget: rounded to whole pairs). --quick keeps bench's. */
+/** The plan with bench:ab's shape of runs, keeping what the user gave (--runs, --max-runs, --budget: rounded to whole process pairs). --quick keeps bench's. */
 export function abSchedule(given: Plan, argv: readonly string[]): Plan {
   const plan = { ...given };
   const named = (flag: string): boolean => flagGiven(argv, flag);
@@ -92,8 +92,8 @@ export function abSchedule(given: Plan, argv: readonly string[]): Plan {
   const whole = (rounds: number): number => Math.ceil(rounds / per) * per;
   plan.roundsPerProcess = per;
   delete plan.serverProcesses;
-  plan.runs = named('runs') ? whole(plan.runs) : AB_PLAN.minPairs * per;
-  plan.maxRuns = named('max-runs') ? Math.max(plan.runs, whole(plan.maxRuns)) : Math.max(plan.runs, AB_PLAN.maxPairs * per);
+  plan.runs = named('runs') ? whole(plan.runs) : AB_PLAN.minProcessPairs * per;
+  plan.maxRuns = named('max-runs') ? Math.max(plan.runs, whole(plan.maxRuns)) : Math.max(plan.runs, AB_PLAN.maxProcessPairs * per);
   if (!named('budget')) plan.budgetSec = AB_PLAN.budgetSec;
   return plan;
 }

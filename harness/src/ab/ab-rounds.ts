@@ -1,8 +1,8 @@
 /**
  * bench:ab's round policy (bench/round-policy.ts): every lane that still takes runs runs every
- * round, each cell's lanes back to back, so a B/A ratio compares neighbours in time; a new pair
- * of server processes every plan.roundsPerProcess rounds; past the plan's runs, another pair only
- * while some runtime's A and B lanes of a cell still need one for their verdict (abPairNeed).
+ * round, each cell's lanes back to back, so a B/A ratio compares neighbours in time; a new process
+ * pair every plan.roundsPerProcess rounds; past the plan's runs, another process pair only
+ * while some runtime's A and B lanes of a cell still need one for their verdict (abProcessPairNeed).
  */
 import type { RuntimeName } from '@bench/app';
 import { throughputMargin } from '../compare/gate.ts';
@@ -23,10 +23,10 @@ export interface LaneRuns {
 }
 
 /** How much one runtime's lanes (A and B) of a cell still need another pair of processes: 0 none, else budget/budgetNeed's weight (1 to 3). */
-export type PairNeed = (lanes: readonly LaneRuns[]) => number;
+export type ProcessPairNeed = (lanes: readonly LaneRuns[]) => number;
 
-/** bench:ab's rounds, judged by `need` (abPairNeed) at the boundaries between pairs of processes. */
-export function abRounds(need: PairNeed): RoundPolicy {
+/** bench:ab's rounds, judged by `need` (abProcessPairNeed) at the boundaries between pairs of processes. */
+export function abRounds(need: ProcessPairNeed): RoundPolicy {
   return {
     async round(round, steps) {
       // Whether the round is wanted comes first: a pair of processes nobody needs is not started.
@@ -57,7 +57,7 @@ export function abRounds(need: PairNeed): RoundPolicy {
  * lanes of a cell that need no more stop there (LaneCell.enough). Without a process length
  * (--quick), the lanes' own precision rules decide.
  */
-function roundWanted(round: number, steps: RoundSteps, need: PairNeed): boolean {
+function roundWanted(round: number, steps: RoundSteps, need: ProcessPairNeed): boolean {
   const { byLane, cells, settings } = steps;
   const per = settings.roundsPerProcess;
   if (per === undefined) return byLane.some((lane) => laneWants(lane, steps));
@@ -70,7 +70,7 @@ function roundWanted(round: number, steps: RoundSteps, need: PairNeed): boolean 
   for (const [index, cell] of cells.entries()) {
     const open = byLane.map((lane) => lane[index]).filter((s): s is LaneCell => s !== undefined && taking(s));
     const read = (s: LaneCell): LaneRuns => ({ role: s.lane.role, runtime: s.lane.spec.name, scenario: cell.scenario, runs: s.runs });
-    const still = pairsStillNeeded(open, read, need);
+    const still = processPairsStillNeeded(open, read, need);
     for (const s of still.enough) s.enough = true;
     for (const runtime of new Set(still.enough.map((s) => s.lane.spec.name))) stopped.push(`${runtime} ${cell.scenario}/${cell.mode}`);
     most = Math.max(most, still.need);
@@ -84,23 +84,27 @@ function roundWanted(round: number, steps: RoundSteps, need: PairNeed): boolean 
 /**
  * Round r's order of bench:ab's lanes, a new pair of server processes every `perProcess` rounds:
  * ABBA within each pair of processes, and the lane that goes first on a fresh pair (warmed up and
- * measured first) alternating from one pair to the next (A B | B A, then B A | A B), so neither
+ * measured first) alternating from one process pair to the next (A B | B A, then B A | A B), so neither
  * lane is always the first on new processes.
  */
 export function abLaneOrder<T>(lanes: readonly T[], round: number, perProcess: number | undefined): T[] {
   if (perProcess === undefined) return roundOrder(lanes, round);
-  const pair = Math.floor((round - 1) / perProcess);
-  return roundOrder(lanes, ((round - 1) % perProcess) + pair + 1);
+  const processPair = Math.floor((round - 1) / perProcess);
+  return roundOrder(lanes, ((round - 1) % perProcess) + processPair + 1);
 }
 
 /**
  * At a boundary between pairs of processes, past the minimum: one cell's lanes that still take
- * runs, asked runtime by runtime (its A and B lanes together) whether they need another pair. A
+ * runs, asked runtime by runtime (its A and B lanes together) whether they need another process pair. A
  * runtime's lanes that need none are `enough`: they stop together, so a cell that has what its
  * verdict needs leaves the budget and the restarts to the cells that do instead of running on
  * beside them. `need` is the largest need of the rest (0: none goes on).
  */
-export function pairsStillNeeded<T>(lanes: readonly T[], read: (lane: T) => LaneRuns, need: PairNeed): { enough: T[]; need: number } {
+export function processPairsStillNeeded<T>(
+  lanes: readonly T[],
+  read: (lane: T) => LaneRuns,
+  need: ProcessPairNeed,
+): { enough: T[]; need: number } {
   const byRuntime = new Map<RuntimeName, T[]>();
   for (const lane of lanes) {
     const runtime = read(lane).runtime;
@@ -120,16 +124,16 @@ export function pairsStillNeeded<T>(lanes: readonly T[], read: (lane: T) => Lane
  * bench:ab's need for another pair of processes, for one runtime's lanes of a cell: abNeed on its
  * A and B runs at the scenario's margin (hello's is wider). A runtime with one side left (the
  * other's cell failed) has nothing to pair: 0. Nor has a cell whose load generator was bound on
- * both sides so far: no number of pairs could flag it (ab-verdict.ts withFlags), so the budget
+ * both sides so far: no number of process pairs could flag it (ab-verdict.ts withFlags), so the budget
  * goes to the cells that can use it. (A wrk cross-check after the rounds may still clear the
- * flag; the cell is then judged on the pairs it had, and its verdict says what they could see.)
+ * flag; the cell is then judged on the process pairs it had, and its verdict says what they could see.)
  */
-export function abPairNeed(margin: number, maxPairs: number): PairNeed {
+export function abProcessPairNeed(margin: number, maxProcessPairs: number): ProcessPairNeed {
   return (lanes) => {
     const a = lanes.find((l) => l.role === 'a');
     const b = lanes.find((l) => l.role === 'b');
     if (a === undefined || b === undefined) return 0;
     if (isClientBound(a.runs) && isClientBound(b.runs)) return 0;
-    return abNeed(a.runs, b.runs, throughputMargin(a.scenario, margin), maxPairs);
+    return abNeed(a.runs, b.runs, throughputMargin(a.scenario, margin), maxProcessPairs);
   };
 }

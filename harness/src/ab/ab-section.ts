@@ -10,15 +10,15 @@ import type { AbCell, AbComparison, AbPlan, AbSide, AbVerdict } from '../model/a
 import type { CellResult } from '../model/cell.ts';
 import type { ScenarioName } from '../model/names.ts';
 import type { Report } from '../model/report.ts';
-import { laneOf } from '../report/cell-lookups.ts';
-import { escapeHtml } from '../report/render/html-escape.ts';
-import type { Headline, ReportFeatures, ReportSection } from '../report/section.ts';
-import { escapeCell } from '../report/text/formats.ts';
+import { laneOf } from '../model/cell-lookups.ts';
+import { escapeHtml } from '../present/html-escape.ts';
+import type { Headline, ReportFeatures, ReportSection } from '../model/section.ts';
+import { escapeCell } from '../present/formats.ts';
 import { FLAG_SHARE, judgeAb, signedPct as signed } from './ab-verdict.ts';
 import { ratiosByProcess } from './process-pairs.ts';
 import { ratioText } from '../stats/paired.ts';
 import { pooledBetween, processComponents, type ProcessComponents } from '../stats/process-interval.ts';
-import { CHANGE_WORDS } from '../report/text/verdict-words.ts';
+import { CHANGE_WORDS } from '../present/verdict-words.ts';
 
 const VERDICTS: readonly AbVerdict[] = ['regressed', 'improved', 'unchanged', 'inconclusive'];
 const pct = (share: number): string => `${(share * 100).toFixed(1)} %`;
@@ -175,7 +175,7 @@ function scopeLine(ab: AbPlan, report: Report): string {
   return `The commits differ, for the servers, only in ${ab.scopedBy.map((f) => `\`${f}\``).join(', ')}: measured ${scenarios.join(', ')} alone, the cells the difference can reach (\`--scenarios\` names others).  \n`;
 }
 
-/** What the adjustment for the machine's speed is, where any cell was adjusted (overPairs). */
+/** What the adjustment for the machine's speed is, where any cell was adjusted (overProcessPairs). */
 function speedWords(report: Report): string {
   const adjusted = report.ab?.cells.filter((c) => c.speedAdjusted !== undefined).length ?? 0;
   if (adjusted === 0) return '';
@@ -228,13 +228,13 @@ export function abHeadline(ab: AbComparison): string {
 }
 
 /**
- * What the cells left inconclusive for want of pairs would need, and the budget that would give
- * it them at this run's pace (its wall time over the pairs each short cell had): a user reads what
+ * What the cells left inconclusive for want of process pairs would need, and the budget that would give
+ * it them at this run's pace (its wall time over the process pairs each short cell had): a user reads what
  * to run next, not only that this run could not tell.
  */
-export function pairsAdvice(report: Pick<Report, 'ab' | 'timing' | 'parameters'>): string | undefined {
+export function processPairsAdvice(report: Pick<Report, 'ab' | 'timing' | 'parameters'>): string | undefined {
   const cells = report.ab?.cells ?? [];
-  // judgeRatio sets pairsNeeded only where it is past the pairs the cell had.
+  // judgeRatio sets pairsNeeded only where it is past the process pairs the cell had.
   const short = cells.filter((c) => c.pairsNeeded !== undefined);
   const needed = Math.max(0, ...short.map((c) => c.pairsNeeded ?? 0));
   const had = Math.max(0, ...cells.map((c) => c.processPairs ?? 0));
@@ -264,7 +264,7 @@ export function abMarkdown(report: Report): string | undefined {
   const table = markdownTable([HEAD, ...ab.cells.map((c) => row(c).map(escapeCell))], {
     align: ['l', 'l', 'l', 'r', 'r', 'r', 'r', 'l'],
   });
-  const advice = pairsAdvice(report);
+  const advice = processPairsAdvice(report);
   const full = reasons(ab);
   return [
     '## A/B',
@@ -292,7 +292,7 @@ function abHtml(report: Report): string {
     '<h2 id="ab">A/B</h2>',
     `<p><strong>${escapeHtml(abHeadline(ab))}</strong></p>`,
     `<div class="table-wrap"><table class="ab"><thead>${head}</thead><tbody>${rows.join('\n')}</tbody></table></div>`,
-    ...[pairsAdvice(report)].filter((a) => a !== undefined).map((a) => `<p>${escapeHtml(a.replaceAll('`', ''))}</p>`),
+    ...[processPairsAdvice(report)].filter((a) => a !== undefined).map((a) => `<p>${escapeHtml(a.replaceAll('`', ''))}</p>`),
     ...(full.length === 0
       ? []
       : [`<p>Why each inconclusive cell is, in full:</p><ul>${full.map((r) => `<li>${escapeHtml(r)}</li>`).join('')}</ul>`]),
@@ -303,7 +303,7 @@ function abHtml(report: Report): string {
 /** The console's view: the headline, then one line per cell. */
 export function abConsole(report: Pick<Report, 'ab' | 'timing' | 'parameters'>): string {
   const ab = report.ab ?? { cells: [], counts: { regressed: 0, improved: 0, unchanged: 0, inconclusive: 0 } };
-  const advice = pairsAdvice(report);
+  const advice = processPairsAdvice(report);
   return [
     abHeadline(ab),
     ...ab.cells.map((c) => `  ${cellName(c)}: ${verdictLine(c)}`),

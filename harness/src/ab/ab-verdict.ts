@@ -3,31 +3,31 @@
  * lanes' runs alternate, A B | B A, so each round's ratio is of neighbours in time and a drift of
  * the host lands on both sides of it). Pure.
  *
- * The unit of the interval is a pair of server processes (Kalibera and Jones, "Rigorous
- * benchmarking in reasonable time"): bench:ab starts a new pair every few rounds
+ * The unit of the interval is a process pair, A's and B's server processes started together
+ * (Kalibera and Jones, "Rigorous benchmarking in reasonable time"): bench:ab starts a new one every few rounds
  * (plan.roundsPerProcess), and a process that runs apart by itself (one slower server for its
- * whole life) moves all its rounds alike, so its rounds are not independent; the pairs are.
- * With 3 pairs or more the interval is Student's t over the pairs' geometric mean ratios; with
+ * whole life) moves all its rounds alike, so its rounds are not independent; the process pairs are.
+ * With 3 process pairs or more the interval is Student's t over their geometric mean ratios; with
  * fewer (a run whose servers restarted once midway), the two-level interval of
  * stats/process-interval.ts. Where the speed sampler timed the machine beside every run of 4
- * pairs or more, the pairs' interval is adjusted for it (overPairs): on a shared VM the machine's
+ * process pairs or more, their interval is adjusted for it (overProcessPairs): on a shared VM the machine's
  * speed moves by several per cent from one run to the next, and a cell whose work feels it moves
  * with it, the host and not the change. A round in which another process used the CPU beside either
  * side's run (system/host-speed.ts sharedRun) is left out: the host was shared for one side and not the other.
  *
  * - regressed / improved: the ratio's 95 % interval excludes 1 and its estimate is at least
  *   FLAG_SHARE of the margin away from 1. The floor keeps a real but negligible change (1 %, seen
- *   precisely) from failing a check, and it keeps same-code pairs quiet: on the interval alone a
+ *   precisely) from failing a check, and it keeps A/A pairs quiet: on the interval alone an A/A
  *   pair that runs until its interval is narrow enough is flagged more than 5 times in 100 (the
  *   95 % interval's 5, and the cells that stop on a spread read narrow by chance), above the 1
  *   in 20 a gate may raise; with the floor, 2 to 4 in 100 (test/ab-rule.test.ts simulates the
  *   whole rule).
- * - unchanged: otherwise, when the whole interval lies within ±margin: the pair could have seen
+ * - unchanged: otherwise, when the whole interval lies within ±margin: the cell could have seen
  *   a change of the margin and did not.
- * - inconclusive: otherwise (an interval wider than the margin, too few pairs, rounds all on one
- *   pair of processes, a cell that did not measure): no claim either way, with why and what to do.
+ * - inconclusive: otherwise (an interval wider than the margin, too few paired rounds, rounds all on one
+ *   process pair, a cell that did not measure): no claim either way, with why and what to do.
  *
- * Every verdict carries the smallest change its pair could have flagged: the interval's
+ * Every verdict carries the smallest change its cell could have flagged: the interval's
  * half-width (a change that large would just exclude 1), and never less than the floor.
  */
 import { sampleCorrelation, sampleStandardDeviation } from 'simple-statistics';
@@ -37,7 +37,7 @@ import type { Flag } from '../model/names.ts';
 import { budgetNeed, runsToGoal } from '../bench/budget.ts';
 import { exactRatioInterval, holdsOne, MIN_PAIRS, ratioText, sig4 } from '../stats/paired.ts';
 import { acrossProcessInterval, processComponents } from '../stats/process-interval.ts';
-import { byProcess, type OverPairs, overPairs, type PairedRound, pairedRounds, round4 } from './process-pairs.ts';
+import { byProcess, type OverProcessPairs, overProcessPairs, type PairedRound, pairedRounds, round4 } from './process-pairs.ts';
 
 export type AbJudgement = Pick<
   AbCell,
@@ -78,7 +78,7 @@ export const POWER_SHARE = 0.5;
 /** The whole interval within ±margin, symmetric in B/A's log (1/1.05 to 1.05 for 5 %): "unchanged". */
 const withinMargin = (ci95: readonly [number, number], margin: number): boolean => ci95[0] >= 1 / (1 + margin) && ci95[1] <= 1 + margin;
 
-/** The log half-width a cell's interval stops at (abNeed) and is held to when its need is told (pairsToSee). */
+/** The log half-width a cell's interval stops at (abNeed) and is held to when its need is told (processPairsToSee). */
 const stopHalfWidth = (margin: number): number => Math.log1p(margin * POWER_SHARE);
 
 /**
@@ -88,7 +88,7 @@ const stopHalfWidth = (margin: number): number => Math.log1p(margin * POWER_SHAR
  * change taken out: enough to hide a regression of the margin behind "unchanged", the one verdict
  * that lets a change through. The rest of the rule keeps the adjusted interval.
  */
-function unchangedOnBoth(judged: AbJudgement, adjusted: OverPairs['adjusted']): AbJudgement {
+function unchangedOnBoth(judged: AbJudgement, adjusted: OverProcessPairs['adjusted']): AbJudgement {
   if (judged.verdict !== 'unchanged' || adjusted === undefined) return judged;
   const [lo, hi] = adjusted.plain;
   if (withinMargin(adjusted.plain, judged.margin)) return judged;
@@ -101,7 +101,7 @@ function unchangedOnBoth(judged: AbJudgement, adjusted: OverPairs['adjusted']): 
   };
 }
 
-/** Why a cell whose every pair was timed is not adjusted for the machine's speed. */
+/** Why a cell whose every process pair was timed is not adjusted for the machine's speed. */
 function shiftNote(ci95: [number, number] | undefined): string | undefined {
   if (ci95 === undefined) return undefined;
   return `not adjusted for the machine's speed: it read ${signedPct(ci95[0])} to ${signedPct(ci95[1])} during B's runs against A's (95 % interval), where A and B alternating would hold it at 0, so B itself may move what the sampler reads`;
@@ -133,22 +133,22 @@ function adjustedNote(adjusted: SpeedAdjusted | undefined): string | undefined {
 }
 
 /**
- * bench:ab's rule for another pair of processes (ab-rounds.ts abPairNeed): 0 once the
+ * bench:ab's rule for another pair of processes (ab-rounds.ts abProcessPairNeed): 0 once the
  * interval over process pairs is within POWER_SHARE of the margin (a change of the margin would
- * be flagged 9 times in 10), else budget/budgetNeed's weight; 1 while there are too few pairs
- * for an interval.
+ * be flagged 9 times in 10), else budget/budgetNeed's weight; 1 while there are too few process
+ * pairs for an interval.
  */
-export function abNeed(a: readonly RunResult[], b: readonly RunResult[], margin: number, maxPairs: number): number {
-  const interval = overPairs(pairedRounds(a, b).rounds);
+export function abNeed(a: readonly RunResult[], b: readonly RunResult[], margin: number, maxProcessPairs: number): number {
+  const interval = overProcessPairs(pairedRounds(a, b).rounds);
   if (interval === undefined) return 1;
   const half = (Math.log(interval.ci95[1]) - Math.log(interval.ci95[0])) / 2;
   const goal = stopHalfWidth(margin);
-  return half <= goal ? 0 : budgetNeed(half, goal, interval.pairs, Math.max(interval.pairs, maxPairs));
+  return half <= goal ? 0 : budgetNeed(half, goal, interval.processPairs, Math.max(interval.processPairs, maxProcessPairs));
 }
 
 /**
  * The verdict on B over A for one cell, `margin` as a share (0.05). With 3 process pairs or
- * more, the interval is over the pairs; with fewer and `between` (the between-process variance
+ * more, the interval is over the process pairs; with fewer and `between` (the between-process variance
  * of the log ratios pooled over the report's A/B cells, stats/process-interval.ts), a cell
  * measured on two process pairs gets the two-level interval.
  */
@@ -189,8 +189,8 @@ const VERDICT_FLAGS: readonly Flag[] = ['client-bound', 'overloaded', 'count-mis
  * server could answer: a floor of its server's. So B below a client-bound A is still a regression
  * (A could only have been faster), and B client-bound above A still an improvement; every other
  * verdict with a client-bound side may compare the client with itself, and is inconclusive. With
- * both sides bound no number of pairs could flag a change either way, so such a cell is told no
- * count of pairs (pairsNeeded), only what would help. The flags travel with the verdict.
+ * both sides bound no number of process pairs could flag a change either way, so such a cell is told no
+ * count of them (pairsNeeded), only what would help. The flags travel with the verdict.
  */
 function withFlags(judged: AbJudgement, aFlags: readonly Flag[], bFlags: readonly Flag[]): AbJudgement {
   const bearing = (fs: readonly Flag[]): Flag[] => fs.filter((f) => VERDICT_FLAGS.includes(f));
@@ -228,22 +228,22 @@ function judgeMeasured(a: CellResult, b: CellResult, margin: number, between: { 
   });
   const { rounds, shared } = pairedRounds(a.runDetails, b.runDetails);
   const sharedNote = shared === 0 ? {} : { sharedRounds: shared };
-  const pairs = overPairs(rounds);
-  if (pairs !== undefined)
+  const overProcesses = overProcessPairs(rounds);
+  if (overProcesses !== undefined)
     return {
       ...unchangedOnBoth(
         judgeRatio(
-          pairs.ratio,
-          pairs.ci95,
+          overProcesses.ratio,
+          overProcesses.ci95,
           rounds.length,
           margin,
-          pairs.pairs,
-          adjustedNote(pairs.adjusted?.record) ?? shiftNote(pairs.speedShifted) ?? hostSpeedNote(rounds),
+          overProcesses.processPairs,
+          adjustedNote(overProcesses.adjusted?.record) ?? shiftNote(overProcesses.speedShifted) ?? hostSpeedNote(rounds),
         ),
-        pairs.adjusted,
+        overProcesses.adjusted,
       ),
-      processPairs: pairs.pairs,
-      ...(pairs.adjusted === undefined ? {} : { speedAdjusted: pairs.adjusted.record }),
+      processPairs: overProcesses.processPairs,
+      ...(overProcesses.adjusted === undefined ? {} : { speedAdjusted: overProcesses.adjusted.record }),
       ...sharedNote,
     };
   const units = byProcess(rounds);
@@ -256,7 +256,7 @@ function judgeMeasured(a: CellResult, b: CellResult, margin: number, between: { 
       ),
       ...sharedNote,
     };
-  if (units.length === 1) return { ...onePair(interval, margin, shared), ...sharedNote };
+  if (units.length === 1) return { ...oneProcessPair(interval, margin, shared), ...sharedNote };
   const components = between === undefined ? undefined : processComponents({ groups: units });
   if (components === undefined || between === undefined)
     return { ...judgeRatio(interval.ratio, interval.ci95, interval.pairs, margin, undefined, hostSpeedNote(rounds)), ...sharedNote };
@@ -269,14 +269,14 @@ function judgeMeasured(a: CellResult, b: CellResult, margin: number, between: { 
 }
 
 /**
- * A cell whose kept rounds all ran on one pair of server processes (--quick, or a run whose other
- * pairs were all left out): its interval over rounds speaks for those two processes, not for the
+ * A cell whose kept rounds all ran on one process pair (--quick, or a run whose other
+ * process pairs were all left out): its interval over rounds speaks for those two processes, not for the
  * code. One process can run a few per cent apart from the next for its whole life (the
- * between-process variance this rule is built on), and nothing in one pair can say by how much,
+ * between-process variance this rule is built on), and nothing in one process pair can say by how much,
  * so no claim is made either way: the estimate and its interval are kept for the reader, the
  * verdict is inconclusive.
  */
-function onePair(
+function oneProcessPair(
   { ratio, ci95, pairs }: { ratio: number; ci95: [number, number]; pairs: number },
   margin: number,
   shared: number,
@@ -319,8 +319,8 @@ export function judgeRatio(
   const what = wide
     ? `${interval} is wider than ±${pct(margin)}: this pair could flag only a change over ${pct(detectable)}`
     : `its 95 % interval (${ci95[0].toFixed(4)}-${ci95[1].toFixed(4)}x) reaches past the margin's ${ci95[0] < 1 / (1 + margin) ? `lower bound, ${(1 / (1 + margin)).toFixed(4)}x (1/${(1 + margin).toFixed(2)})` : `upper bound, ${(1 + margin).toFixed(4)}x`} and ${holdsOne(ci95) ? 'holds 1' : `its ${signedPct(ratio)} is under the ${pct(margin * FLAG_SHARE)} it flags`}: a change of the margin is neither found nor ruled out`;
-  const seeing = processPairs === undefined ? 0 : pairsToSee(ci95, margin, processPairs);
-  // Only a cell short of pairs is told a number: one with enough is narrow, just off centre.
+  const seeing = processPairs === undefined ? 0 : processPairsToSee(ci95, margin, processPairs);
+  // Only a cell short of process pairs is told a number: one with enough is narrow, just off centre.
   const needed = seeing > (processPairs ?? 0) ? seeing : undefined;
   const more =
     needed === undefined
@@ -328,7 +328,7 @@ export function judgeRatio(
         ? `its interval is as narrow as the rule stops at, just off centre: B's change lies near the margin or the flag's floor, and only more pairs than the rule asks for (a higher --runs) would say on which side`
         : 'give it more (--max-runs, --budget) or a quieter host'
       : needed === Number.POSITIVE_INFINITY
-        ? `at this spread even ${MAX_PAIRS_TO_SEE} pairs of server processes would not let it see ±${pct(margin)}: a quieter host, or a cell whose rounds scatter less`
+        ? `at this spread even ${MAX_PROCESS_PAIRS_TO_SEE} pairs of server processes would not let it see ±${pct(margin)}: a quieter host, or a cell whose rounds scatter less`
         : `at this spread about ${needed} pairs of server processes would let it see ±${pct(margin)} 9 times in 10: give it those (--budget; the report says how much) or a quieter host`;
   return {
     ...base,
@@ -338,16 +338,16 @@ export function judgeRatio(
   };
 }
 
-/** How far pairsToSee looks: past it a cell is out of any budget's reach. */
-const MAX_PAIRS_TO_SEE = 400;
+/** How far processPairsToSee looks: past it a cell is out of any budget's reach. */
+const MAX_PROCESS_PAIRS_TO_SEE = 400;
 
 /**
- * The pairs of server processes an interval `ci95` over `pairs` would need, if their spread stays
+ * The process pairs an interval `ci95` over `processPairs` would need, if their spread stays
  * what it is, to stop as abNeed stops (a half-width within POWER_SHARE of the margin, where a
- * change of the margin is flagged 9 times in 10): `pairs` itself when they are enough already,
- * Infinity past MAX_PAIRS_TO_SEE. The docs' promise table reads it of every committed cell.
+ * change of the margin is flagged 9 times in 10): `processPairs` itself when they are enough already,
+ * Infinity past MAX_PROCESS_PAIRS_TO_SEE. The docs' promise table reads it of every committed cell.
  */
-export function pairsToSee(ci95: readonly [number, number], margin: number, pairs: number): number {
+export function processPairsToSee(ci95: readonly [number, number], margin: number, processPairs: number): number {
   const half = (Math.log(ci95[1]) - Math.log(ci95[0])) / 2;
-  return runsToGoal(half, stopHalfWidth(margin), pairs, MAX_PAIRS_TO_SEE) ?? Number.POSITIVE_INFINITY;
+  return runsToGoal(half, stopHalfWidth(margin), processPairs, MAX_PROCESS_PAIRS_TO_SEE) ?? Number.POSITIVE_INFINITY;
 }

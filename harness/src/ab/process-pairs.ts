@@ -1,7 +1,7 @@
 /**
  * bench:ab's B/A by round, grouped by the pair of server processes each round ran on (the
  * interval's unit: runs of one process do not vary as processes do), and the interval over those
- * pairs, adjusted for the machine's speed where every pair was timed. The verdict on it is
+ * process pairs, adjusted for the machine's speed where every process pair was timed. The verdict on it is
  * ab-verdict.ts's.
  */
 import type { SpeedAdjusted } from '../model/ab.ts';
@@ -10,12 +10,12 @@ import { adjustedMean } from '../stats/covariate.ts';
 import { exactRatioInterval, holdsOne, roundedInterval } from '../stats/paired.ts';
 import { sharedRun } from '../system/host-speed.ts';
 
-/** The interval over process pairs (overPairs), at full precision: the rule judges on it, the report rounds it. */
-export interface OverPairs {
+/** The interval over process pairs (overProcessPairs), at full precision: the rule judges on it, the report rounds it. */
+export interface OverProcessPairs {
   ratio: number;
   ci95: [number, number];
   /** Process pairs: the interval's units. */
-  pairs: number;
+  processPairs: number;
   /** Where ratio and ci95 are adjusted for the machine's speed: the plain interval, and the fit as the report keeps it. */
   adjusted?: { plain: [number, number]; record: SpeedAdjusted };
   /** The machine's speed during B's runs over A's, where its interval excluded 1 (speedShift): not adjusted. */
@@ -39,21 +39,21 @@ export function pairedRounds(a: readonly RunResult[], b: readonly RunResult[]): 
   const rounds: PairedRound[] = [];
   let shared = 0;
   // A pair of processes is the unit: a new one starts where both sides' processes changed. A
-  // restart of one side within a pair (a backlog that would not drain, a server lost to another
-  // cell) keeps the pair it restarted in: its rounds still share the other side's process.
-  let pair = 0;
+  // restart of one side within a process pair (a backlog that would not drain, a server lost to another
+  // cell) keeps the process pair it restarted in: its rounds still share the other side's process.
+  let processPair = 0;
   let last: { a: number; b: number } | undefined;
   for (const run of [...b].sort((x, y) => (x.round ?? 0) - (y.round ?? 0))) {
     const partner = a.find((r) => r.round !== undefined && r.round === run.round);
     if (partner === undefined) continue;
     const now = { a: partner.serverProcess ?? 1, b: run.serverProcess ?? 1 };
-    if (last === undefined || (now.a !== last.a && now.b !== last.b)) pair++;
+    if (last === undefined || (now.a !== last.a && now.b !== last.b)) processPair++;
     last = now;
     if (!(partner.requestsPerSec > 0) || !(run.requestsPerSec > 0)) continue;
     const [speedA, speedB] = [partner.machine?.coresWorth, run.machine?.coresWorth];
     const speed = speedA !== undefined && speedB !== undefined && speedA > 0 && speedB > 0 ? { speed: speedB / speedA } : {};
     if (sharedRun(run) || sharedRun(partner)) shared++;
-    else rounds.push({ ratio: run.requestsPerSec / partner.requestsPerSec, process: pair, ...speed });
+    else rounds.push({ ratio: run.requestsPerSec / partner.requestsPerSec, process: processPair, ...speed });
   }
   return { rounds, shared };
 }
@@ -71,7 +71,7 @@ export function byProcess(rounds: readonly PairedRound[]): number[][] {
 }
 
 /** Each process pair's mean log ratio, and its mean log speed ratio where every one of its rounds was timed: the units of the interval over pairs. */
-function pairUnits(rounds: readonly PairedRound[]): { y: number; x?: number }[] {
+function processPairUnits(rounds: readonly PairedRound[]): { y: number; x?: number }[] {
   const meanLog = (xs: readonly number[]): number => xs.reduce((s, x) => s + Math.log(x), 0) / xs.length;
   return groupByProcess(rounds).map((g) => {
     const speeds = g.flatMap((r) => (r.speed === undefined ? [] : [r.speed]));
@@ -82,27 +82,27 @@ function pairUnits(rounds: readonly PairedRound[]): { y: number; x?: number }[] 
 /**
  * The interval over process pairs: with every pair's speed timed, adjusted for it
  * (stats/covariate.ts: the ratio where the machine ran equally fast for A and B), else the plain
- * t interval of the pairs' geometric mean ratios. Undefined with fewer than MIN_PROCESS_PAIRS.
+ * t interval of the process pairs' geometric mean ratios. Undefined with fewer than MIN_PROCESS_PAIRS.
  */
-export function overPairs(rounds: readonly PairedRound[]): OverPairs | undefined {
-  const units = pairUnits(rounds);
+export function overProcessPairs(rounds: readonly PairedRound[]): OverProcessPairs | undefined {
+  const units = processPairUnits(rounds);
   if (units.length < MIN_PROCESS_PAIRS) return undefined;
   const plain = exactRatioInterval(units.map((u) => Math.exp(u.y)));
   if (plain === undefined) return undefined;
   const xs = units.flatMap((u) => (u.x === undefined ? [] : [u.x]));
-  if (xs.length < units.length) return { ...plain, pairs: units.length };
+  if (xs.length < units.length) return { ...plain, processPairs: units.length };
   const shifted = speedShift(xs);
-  if (shifted !== undefined) return { ...plain, pairs: units.length, speedShifted: shifted };
+  if (shifted !== undefined) return { ...plain, processPairs: units.length, speedShifted: shifted };
   const fit = adjustedMean(
     units.map((u) => u.y),
     xs,
   );
-  if (fit === undefined) return { ...plain, pairs: units.length };
+  if (fit === undefined) return { ...plain, processPairs: units.length };
   const { ratio, ci95 } = roundedInterval(plain);
   return {
     ratio: Math.exp(fit.mean),
     ci95: [Math.exp(fit.mean - fit.half), Math.exp(fit.mean + fit.half)],
-    pairs: units.length,
+    processPairs: units.length,
     adjusted: {
       plain: plain.ci95,
       record: { slope: round4(fit.slope), correlation: round4(fit.correlation), unadjusted: { ratio, ci95 } },
@@ -111,7 +111,7 @@ export function overPairs(rounds: readonly PairedRound[]): OverPairs | undefined
 }
 
 /**
- * The machine's speed during B's runs over during A's, where its 95 % interval over the pairs
+ * The machine's speed during B's runs over during A's, where its 95 % interval over the process pairs
  * excludes 1; undefined where it holds 1. The adjustment rests on that ratio being 1 by design
  * (A and B alternate): a B that changes how busy the CPUs are (more threads, a spinning wait)
  * moves the speed the sampler reads beside it, and reading B/A at a speed ratio of 1 would then

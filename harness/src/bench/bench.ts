@@ -52,10 +52,10 @@ export async function runBench(plan: Plan, options: BenchOptions): Promise<Bench
       ...(autoProcesses === undefined ? {} : { autoProcesses }),
       ...(network === undefined ? {} : { network }),
     });
-    await runRounds(plan, setup, lanes, { ...options, clock }, save);
+    const measured = await runRounds(plan, setup, lanes, { ...options, clock }, save);
     if (plan.profile) {
       clock.enter('profile');
-      await profilePhase(plan, lanes.lanes, setup, options.lines.profile);
+      await profilePhase(plan, lanes.lanes, measured, setup, options.lines.profile);
     }
   } catch (error) {
     if (!(error instanceof Interrupted)) throw error;

@@ -7,7 +7,7 @@ import type { Plan } from './plan.ts';
 
 /**
  * What one cell costs on one lane at its planned runs, in seconds: a check and a warm-up on each
- * server process it is measured on (bench:ab starts a new pair every roundsPerProcess rounds),
+ * server process it is measured on (bench:ab starts a new process pair every roundsPerProcess rounds),
  * and each run with the pause around it (a default bench:ab on 2 vCPUs took 45 s a cell on its
  * two lanes; this gives 43 s).
  */
@@ -51,7 +51,7 @@ export function budgetNeed(halfWidthShare: number, goal: number, runs: number, m
 }
 
 /**
- * How many runs (or units: bench:ab's pairs of processes) would bring an interval of
+ * How many runs (or units: bench:ab's process pairs) would bring an interval of
  * `halfWidthShare` over `runs` to `goal` if the spread stays what it is (the half-width goes as
  * t(n-1)/sqrt(n)): `runs` itself when it is there already, undefined past `maxRuns`.
  */
@@ -97,7 +97,7 @@ export function weightedPace(
 }
 
 /** Cells cut into runs of the same scenario (and input, in a --sweep), in order: the modes that are compared run together. */
-export function scenarioGroups(cells: readonly CellSpec[]): CellSpec[][] {
+export function cellGroups(cells: readonly CellSpec[]): CellSpec[][] {
   const groups: CellSpec[][] = [];
   for (const cell of cells) {
     const last = groups.at(-1);

@@ -119,7 +119,7 @@ export interface Plan {
    */
   serverProcesses?: number;
   /**
-   * bench:ab: a new pair of server processes every this many rounds, for as many rounds as the
+   * bench:ab: a new process pair (A's and B's server processes) every this many rounds, for as many rounds as the
    * run takes (each process pair is one unit of its interval: ab/ab-verdict.ts).
    */
   roundsPerProcess?: number;

@@ -3,7 +3,7 @@
  * started once more under the runtime's own CPU profiler and each cell's load is run against it
  * in turn, so the profiler's cost never reaches a measured figure. The process's profile is cut
  * at each cell's load (the runtime's clock is known: profile/cpu-profile.ts) into one
- * `.cpuprofile` a cell, kept beside the report and read into the cell, with the intervals the
+ * `.cpuprofile` a cell, kept beside the report, its summary beside the cell's file, with the intervals the
  * server's own lag sampler saw its loop late in that load placed on the profile's clock.
  */
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -11,7 +11,7 @@ import { join, relative } from 'node:path';
 import { runLoad } from '../load/autocannon.ts';
 import { type LateInput, parseCpuProfile, sliceProfile, summariseProfile, threadProfile, type CpuProfile } from '../profile/cpu-profile.ts';
 import { flameTree } from '../profile/flame-tree.ts';
-import { readCells, writeCell } from '../model/run-files.ts';
+import { writeCellProfile } from '../model/run-files.ts';
 import type { CellResult } from '../model/cell.ts';
 import type { CellProfile, ThreadProfile } from '../model/profile.ts';
 import { collectProfiles, PROFILE_INTERVAL_US } from '../servers/profiler.ts';
@@ -66,13 +66,15 @@ export interface Mark {
 const mark = (): Mark => ({ wallMs: Date.now(), monotonicUs: Number(process.hrtime.bigint() / 1000n) });
 
 /**
- * --profile, after every measured cell: the measured servers are stopped first, so only one
- * server is ever under load. Servers on another host are not profiled: their profiles would be
- * written there.
+ * --profile, after every measured cell (`measured`, as the rounds returned them): the measured
+ * servers are stopped first, so only one server is ever under load. Servers on another host are
+ * not profiled: their profiles would be written there. Each cell's profile goes to a file beside
+ * the cell's (model/run-files.ts writeCellProfile); the cell's own file is not written again.
  */
 export async function profilePhase(
   plan: Plan,
   lanes: Lane[],
+  measured: readonly CellResult[],
   setup: Pick<RunSetup, 'host' | 'runDir' | 'swept' | 'cells' | 'servers' | 'signal' | 'log'>,
   line: ProgressLines['profile'],
 ): Promise<void> {
@@ -94,23 +96,22 @@ export async function profilePhase(
     log,
     line,
   };
-  const measured = readCells(runDir);
   for (const lane of lanes) {
     if (lane.processes !== undefined && lane.processes > 1) {
       log(`profile: ${laneName(lane)} x${lane.processes}: not profiled (one serving process is)`);
       continue;
     }
     for (const kind of ['hono', 'raw'] as const) {
-      const pairs = cells
+      const toProfile = cells
         .filter((spec) => spec.server === kind)
         .map((spec) => ({ spec, cell: measuredCell(measured, lane, spec, settings.connections) }))
         .filter((p): p is { spec: CellSpec; cell: CellResult } => p.cell !== undefined && p.cell.status !== 'failed');
-      if (pairs.length > 0) await profileServer(lane, kind, pairs, settings);
+      if (toProfile.length > 0) await profileServer(lane, kind, toProfile, settings);
     }
   }
 }
 
-function measuredCell(measured: CellResult[], lane: Lane, spec: CellSpec, connections: number): CellResult | undefined {
+function measuredCell(measured: readonly CellResult[], lane: Lane, spec: CellSpec, connections: number): CellResult | undefined {
   return measured.find(
     (c) =>
       c.runtime === lane.spec.name &&
@@ -127,10 +128,10 @@ function measuredCell(measured: CellResult[], lane: Lane, spec: CellSpec, connec
 async function profileServer(
   lane: Lane,
   kind: ServerKind,
-  pairs: { spec: CellSpec; cell: CellResult }[],
+  toProfile: { spec: CellSpec; cell: CellResult }[],
   settings: ProfileRunSettings,
 ): Promise<void> {
-  const first = pairs[0]?.cell;
+  const first = toProfile[0]?.cell;
   if (first === undefined) return;
   const dir = join(settings.runDir, 'profiles', `${laneName(lane)}-${kind}`);
   rmSync(dir, { recursive: true, force: true });
@@ -150,7 +151,7 @@ async function profileServer(
     return (error as Error).message;
   });
   if (typeof server === 'string') {
-    for (const { cell } of pairs) settings.log(`profile: ${cellName(cell)}: the profiled server did not start: ${server}`);
+    for (const { cell } of toProfile) settings.log(`profile: ${cellName(cell)}: the profiled server did not start: ${server}`);
     return;
   }
   const windows: { from: Mark; to: Mark; requestsPerSec: number; late?: LateRead }[] = [];
@@ -158,7 +159,7 @@ async function profileServer(
   // A raw server has no lag sampler: its cells say what held the loop from the profile alone.
   const lagSampler = kind === 'hono';
   try {
-    for (const { spec } of pairs) {
+    for (const { spec } of toProfile) {
       if (settings.signal.aborted) throw new Interrupted('interrupted');
       const load = (sec: number) =>
         runLoad({ url: server.url + spec.path, connections: settings.connections, durationSec: sec, timeoutSec: settings.timeoutSec }).done;
@@ -186,7 +187,7 @@ async function profileServer(
     const profile = readProfile(file);
     return typeof profile === 'string' ? [] : [{ file: rel(file), profile }];
   });
-  for (const [i, { spec, cell }] of pairs.entries()) {
+  for (const [i, { spec, cell }] of toProfile.entries()) {
     const window = windows[i];
     const loaded = { ...base, load: { ...base.load, requestsPerSec: window?.requestsPerSec ?? 0 } };
     let profile: CellProfile;
@@ -220,7 +221,7 @@ async function profileServer(
         ...(others.length === 0 ? {} : { threads: others }),
       };
     }
-    writeCell(settings.runDir, { ...cell, profile }, settings.connectionsSwept);
+    writeCellProfile(settings.runDir, cell, settings.connectionsSwept, profile);
     settings.log(settings.line(cell, profile));
   }
 }

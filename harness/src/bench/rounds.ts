@@ -9,7 +9,7 @@ import { writeCell } from '../model/run-files.ts';
 import { stopKind } from '../servers/quiet.ts';
 import type { RunningServer } from '../servers/server.ts';
 import type { CellSpec } from '../servers/scenarios.ts';
-import { budgetLine, plannedUnitSec, scenarioGroups, weightedPace } from './budget.ts';
+import { budgetLine, plannedUnitSec, cellGroups, weightedPace } from './budget.ts';
 import type { Lane } from './lanes.ts';
 import { phaseKind, type PhaseClock } from './phase-clock.ts';
 import type { Plan } from './plan.ts';
@@ -38,7 +38,7 @@ export type RoundsSetup = ScheduleSetup & Pick<RunSetup, 'cells' | 'runDir' | 's
 /**
  * Every cell on every lane; `skipped` lanes count as done for the progress line. `checkpoint`
  * is told what the rounds found for the meta (the file inputs read in), and called after each
- * group of lanes, for the meta to be written as it stands.
+ * group of lanes, for the meta to be written as it stands. Returns the finished cells, as written.
  */
 export async function runRounds(
   plan: Plan,
@@ -46,7 +46,7 @@ export async function runRounds(
   { lanes, skipped }: { lanes: Lane[]; skipped: number },
   options: RoundsOptions,
   checkpoint: (found: Pick<Found, 'filesPrimed'>) => void,
-): Promise<void> {
+): Promise<CellResult[]> {
   const { cells, runDir, swept, host, signal } = setup;
   const { progress, clock } = options;
   const passes = plan.connections;
@@ -56,6 +56,7 @@ export async function runRounds(
   if (plan.budgetSec !== undefined && lanes.length > 0)
     setup.log(budgetLine(cells.length * passes.length, lanes.length, (total - done) * perUnitSec, plan.budgetSec));
   let groupUnits = 0;
+  const written: CellResult[] = [];
   // The pace starts with the first cell: what setup took (input files, fingerprint) comes off the budget first.
   let pace: ((done: number, current: number, need?: number) => boolean) | undefined;
   const context: ScheduleContext = {
@@ -90,7 +91,7 @@ export async function runRounds(
     });
     for (const group of groups) {
       // One scenario's modes at a time, their runs alternating (sync async | async sync): paired.
-      const groupsOfCells = scenarioGroups(cells);
+      const groupsOfCells = cellGroups(cells);
       for (const [index, scenarioCells] of groupsOfCells.entries()) {
         if (signal.aborted) throw new Interrupted('interrupted');
         groupUnits = scenarioCells.length * group.length;
@@ -109,6 +110,7 @@ export async function runRounds(
         for (const measured of finished) {
           const result = tagged(measured);
           writeCell(runDir, result, swept);
+          written.push(result);
           done++;
           progress.log(options.lines.cell(result, swept));
         }
@@ -121,4 +123,5 @@ export async function runRounds(
       checkpoint({});
     }
   }
+  return written;
 }

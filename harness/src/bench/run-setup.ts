@@ -13,14 +13,14 @@ import { Probe } from '../load/probe.ts';
 import type { Environment } from '../model/environment.ts';
 import { connectionsSwept, type Parameters } from '../model/parameters.ts';
 import type { Found } from './run-meta.ts';
-import { makeRunDir, readCells, writeCell, writeMeta, type RunMeta } from '../model/run-files.ts';
+import { makeRunDir, readCells, writeMeta, type RunMeta } from '../model/run-files.ts';
 import { readsDataFiles, scenarioModule, scenarioSettings, type CellSpec } from '../servers/scenarios.ts';
 import type { ServerHost } from '../servers/server-host.ts';
 import { stopAllServers } from '../servers/server.ts';
 import { allocatorEnv } from '../system/allocator.ts';
 import { DEFAULT_DATA_DIR, ensureDataFiles, primeFiles } from '../system/data-files.ts';
 import { environment } from '../system/environment.ts';
-import { cellMachineMoved, samplerMove } from '../system/host-speed.ts';
+import { samplerMove } from '../system/host-speed.ts';
 import { coldCacheSupport, residentFraction, type ColdCacheSupport } from '../system/page-cache.ts';
 import { RESULTS_ROOT } from '../system/paths.ts';
 import { pinSelf, planPinning, tasksetAvailable, type Pinning } from '../system/pinning.ts';
@@ -30,8 +30,6 @@ import type { Plan } from './plan.ts';
 import type { Progress } from './progress.ts';
 import { checkBefore, checkTwice, referenceLoop, roundReference, withAfter } from './reference.ts';
 import { reportParameters } from './settings.ts';
-
-export const DEFAULT_RESULTS_ROOT = RESULTS_ROOT;
 
 /** How every server of the run starts on this host, before a lane adds its own. */
 export interface ServerSettings {
@@ -102,7 +100,7 @@ export async function setUpRun(plan: Plan, options: SetupOptions): Promise<RunSe
   const log = (line: string) => progress.log(line);
   const startedAt = Date.now();
   const signal = options.signal ?? new AbortController().signal;
-  const root = options.resultsRoot ?? DEFAULT_RESULTS_ROOT;
+  const root = options.resultsRoot ?? RESULTS_ROOT;
   const runDir = options.runDir ?? (plan.outDir === undefined ? makeRunDir(root) : resolve(plan.outDir));
   mkdirSync(runDir, { recursive: true });
 
@@ -300,12 +298,13 @@ export async function closeRun(setup: Pick<RunSetup, 'speed' | 'meta' | 'probe' 
 }
 
 /**
- * The machine's speed through the runs, for the meta; where a cell's runs read the machine apart
- * beyond the floor, the cell says so itself: the top of the report speaks of the host only
- * through the independent check.
+ * The machine's speed through the runs, for the meta, from the cells on disk (an interrupted
+ * run's too). Where a cell's runs read the machine apart beyond the floor, the cell says so
+ * itself (report/bench-files.ts derives it from this summary): the top of the report speaks of
+ * the host only through the independent check.
  */
-export function recordMachineSpeed(setup: Pick<RunSetup, 'speed' | 'runDir' | 'swept'>): Pick<Found, 'machineSpeed' | 'referenceLoop'> {
-  const { speed, runDir, swept } = setup;
+export function recordMachineSpeed(setup: Pick<RunSetup, 'speed' | 'runDir'>): Pick<Found, 'machineSpeed' | 'referenceLoop'> {
+  const { speed, runDir } = setup;
   if (speed === undefined) return {};
   const measured = readCells(runDir);
   const perRun = measured.flatMap((c) => c.runDetails.map((r) => r.machine?.coresWorth));
@@ -315,13 +314,6 @@ export function recordMachineSpeed(setup: Pick<RunSetup, 'speed' | 'runDir' | 's
     runs: c.runDetails.map((r) => r.machine),
   }));
   const machineSpeed = { ...summary, moved: samplerMove(cells, summary.idleFloor ?? 0) };
-  for (const cell of measured) {
-    const moved = cellMachineMoved(
-      cell.runDetails.map((r) => r.machine),
-      summary.idleFloor ?? 0,
-    );
-    if (moved !== undefined) writeCell(runDir, { ...cell, machineMoved: moved }, swept);
-  }
   const loop = referenceLoop(measured);
   return { machineSpeed, ...(loop === undefined ? {} : { referenceLoop: loop }) };
 }

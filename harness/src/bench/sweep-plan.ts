@@ -87,7 +87,7 @@ export function sweepQuery(sweep: Pick<SweepPlan, 'parameter'>, value: string): 
 
 /**
  * The sweep's cells: each of the scenario's cells once per value, value by value, so a value's
- * modes form one group whose runs alternate (bench/budget.ts scenarioGroups splits on the query).
+ * modes form one group whose runs alternate (bench/budget.ts cellGroups splits on the query).
  */
 export function sizedCells(cells: readonly CellSpec[], sweep: SweepPlan): CellSpec[] {
   const own = cells.filter((c) => c.scenario === sweep.scenario);

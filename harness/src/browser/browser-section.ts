@@ -2,7 +2,7 @@
  * A browser report (bench:browser) as the report model's section: its own renderers, and one
  * headline per claim of seed 002 checked in the browsers.
  */
-import type { Headline, ReportSection } from '../report/section.ts';
+import type { Headline, ReportSection } from '../model/section.ts';
 import { checkClaims } from './claims.ts';
 import { renderBrowserHtml } from './render-html.ts';
 import { renderBrowserMarkdown } from './render-md.ts';

@@ -3,9 +3,9 @@
  * and variant, time per call against n for each mode (log scale), and the 10 ms timer's p99
  * lateness per mode: what the main thread went through.
  */
-import { loadChartAssets } from '../report/render/html-assets.ts';
-import { escapeHtml, inlineScript, jsonForScript } from '../report/render/html-escape.ts';
-import { MODE_COLORS } from '../report/render/palette.ts';
+import { loadChartAssets } from '../present/html-assets.ts';
+import { escapeHtml, inlineScript, jsonForScript } from '../present/html-escape.ts';
+import { MODE_COLORS } from '../present/palette.ts';
 import { checkClaims } from './claims.ts';
 import type { BrowserSection } from './study.ts';
 

@@ -3,10 +3,10 @@
  * the load generator gets to wrk per server, the text calibrate-cli prints, as Markdown and a
  * plain page.
  */
-import { formatRps } from '../report/text/formats.ts';
-import { escapeHtml } from '../report/render/html-escape.ts';
-import { REPORT_CSS } from '../report/render/html-style.ts';
-import type { Headline, ReportSection } from '../report/section.ts';
+import { formatRps } from '../present/formats.ts';
+import { escapeHtml } from '../present/html-escape.ts';
+import { REPORT_CSS } from '../present/html-style.ts';
+import type { Headline, ReportSection } from '../model/section.ts';
 import type { CalibrationResult } from './calibration-math.ts';
 import { renderClosest, renderHeader, renderOpenLoop, renderSettings, renderSummary } from './render-calibration.ts';
 

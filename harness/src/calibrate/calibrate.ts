@@ -23,7 +23,7 @@ import { CEILING_OK_RATIO } from '../model/thresholds.ts';
 import { autocannonVersion } from '../system/environment.ts';
 import { runLoad } from '../load/autocannon.ts';
 import { readProc } from '../system/proc.ts';
-import { formatRps } from '../report/text/formats.ts';
+import { formatRps } from '../present/formats.ts';
 import { probeRuntime, runtimeSpec } from '../servers/runtimes.ts';
 import { startServer, type RunningServer } from '../servers/server.ts';
 import type { RemoteSetup } from '../remote/preflight.ts';

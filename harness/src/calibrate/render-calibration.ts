@@ -2,7 +2,7 @@
 // ladder, the header and the closest setting. Used by calibrate-cli's console output and by the
 // results site's calibrate section.
 import { markdownTable } from 'markdown-table';
-import { formatRps } from '../report/text/formats.ts';
+import { formatRps } from '../present/formats.ts';
 import { openLoopLine } from './calibrate.ts';
 import { settingLabel, type CalibrationResult, type ServerCalibration } from './calibration-math.ts';
 

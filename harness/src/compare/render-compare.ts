@@ -18,9 +18,9 @@ import type {
 } from './compare.ts';
 import { reproducedLine } from './reproduced.ts';
 import type { FieldDifference } from './differences.ts';
-import { escapeCell, formatDate, formatMs, formatRps } from '../report/text/formats.ts';
+import { escapeCell, formatDate, formatMs, formatRps } from '../present/formats.ts';
 import { sharedHost } from '../system/host-speed.ts';
-import { CHANGE_WORDS } from '../report/text/verdict-words.ts';
+import { CHANGE_WORDS } from '../present/verdict-words.ts';
 
 const DASH = '—';
 /** Fields shown in the header rather than as warnings: a new commit is the point of comparing. */

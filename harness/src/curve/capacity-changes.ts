@@ -2,14 +2,14 @@
  * Two curve reports -> capacity at the target per cell, side by side. A capacity is a bracket
  * [highest rate shown to pass, lowest shown to fail] at a stated confidence, so two capacities
  * differ only where their brackets do not overlap: one run failed at a rate the other passed.
- * Overlapping brackets "could not tell" (the vocabulary of report/text/verdict-words.ts). A drop is a regression when the brackets
+ * Overlapping brackets "could not tell" (the vocabulary of present/verdict-words.ts). A drop is a regression when the brackets
  * are apart and the midpoints (geometric) differ by more than the threshold. Reports from before
  * the bracket (no `capacity` field) fall back to ladder rates: a drop counts only past the
  * threshold and down to the next lower ladder rate or below.
  */
 import { markdownTable } from 'markdown-table';
-import { formatRps } from '../report/text/formats.ts';
-import { CHANGE_WORDS } from '../report/text/verdict-words.ts';
+import { formatRps } from '../present/formats.ts';
+import { CHANGE_WORDS } from '../present/verdict-words.ts';
 import type { Curve, CurveReport } from './curve-types.ts';
 import { formatCapacity, sortedCurves } from './render-text.ts';
 

@@ -2,9 +2,9 @@
  * A curve report (bench:curve) as the report model's section: its own renderers, and one
  * headline per curve: capacity at the latency target for each runtime, scenario and mode.
  */
-import type { ChartAssets } from '../report/render/html-assets.ts';
-import { formatMs } from '../report/text/formats.ts';
-import type { Headline, ReportSection } from '../report/section.ts';
+import type { ChartAssets } from '../present/html-assets.ts';
+import { formatMs } from '../present/formats.ts';
+import type { Headline, ReportSection } from '../model/section.ts';
 import type { CapacityBracket, Curve, CurveReport } from './curve-types.ts';
 import { renderCurveHtml } from './render-html.ts';
 import { formatCapacity, renderCurveMarkdown, sortedCurves } from './render-text.ts';

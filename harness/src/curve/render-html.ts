@@ -4,12 +4,12 @@
  * mode, the target drawn as a dashed line, and the steps' table. The charts are drawn in the
  * page from the embedded report JSON; canvases carry data-scenario and data-chart="curve".
  */
-import type { ChartAssets } from '../report/render/html-assets.ts';
-import { escapeHtml, inlineScript, jsonForScript } from '../report/render/html-escape.ts';
-import { REPORT_CSS } from '../report/render/html-style.ts';
-import { paletteScript } from '../report/render/palette.ts';
-import { machineSpeedRow } from '../report/text/precision.ts';
-import { formatDate } from '../report/text/formats.ts';
+import type { ChartAssets } from '../present/html-assets.ts';
+import { escapeHtml, inlineScript, jsonForScript } from '../present/html-escape.ts';
+import { REPORT_CSS } from '../present/html-style.ts';
+import { paletteScript } from '../present/palette.ts';
+import { machineSpeedRow } from '../present/precision.ts';
+import { formatDate } from '../present/formats.ts';
 import type { CurveReport } from './curve-types.ts';
 import {
   capacityHead,

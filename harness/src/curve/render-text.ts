@@ -3,13 +3,13 @@
  */
 import Table from 'cli-table3';
 import { markdownTable } from 'markdown-table';
-import { formatDate, formatMs, formatRps } from '../report/text/formats.ts';
-import { intervalText, timesText, verdictWords } from '../report/text/verdict-words.ts';
-import { MODE_ORDER, SCENARIO_ORDER } from '../report/merge.ts';
-import { firstTouchText, machineSpeedRow } from '../report/text/precision.ts';
+import { formatDate, formatMs, formatRps } from '../present/formats.ts';
+import { intervalText, timesText, verdictWords } from '../present/verdict-words.ts';
+import { MODES, SCENARIO_ORDER } from '../model/names.ts';
+import { firstTouchText, machineSpeedRow } from '../present/precision.ts';
 import type { Curve, CurveReport, CurveStep } from './curve-types.ts';
 
-const MODE_RANK: readonly string[] = MODE_ORDER;
+const MODE_RANK: readonly string[] = MODES;
 
 export function sortedCurves(curves: readonly Curve[]): Curve[] {
   // The seeds' order first; any other scenario (built-in module or the user's own) in the order
@@ -200,7 +200,7 @@ function modeRatio(c: Curve, sync: Curve): string | undefined {
 
 /**
  * The range of capacity ratios the two brackets allow (lowest over highest to highest over
- * lowest) in the words of every report (report/text/verdict-words.ts), read as an interval:
+ * lowest) in the words of every report (present/verdict-words.ts), read as an interval:
  * "faster: 1.40–1.50x", "faster, by 20 to 80 % (too uncertain to size)", "could not tell: 0.70–1.30x".
  */
 function rangeWords(low: number, high: number): string {

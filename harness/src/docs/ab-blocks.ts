@@ -11,11 +11,11 @@ import { markdownTable } from 'markdown-table';
 import { median, quantileSorted } from 'simple-statistics';
 import { AB_PLAN } from '../ab/ab-flags.ts';
 import { roundsCell } from '../ab/ab-section.ts';
-import { judgeRatio, pairsToSee } from '../ab/ab-verdict.ts';
+import { judgeRatio, processPairsToSee } from '../ab/ab-verdict.ts';
 import { DEFAULT_MIN_REQUESTS } from '../bench/run-length.ts';
 import type { AbCell, AbComparison, AbPlan, AbSide } from '../model/ab.ts';
 import type { Report } from '../model/report.ts';
-import { formatDate } from '../report/text/formats.ts';
+import { formatDate } from '../present/formats.ts';
 import { ratioText } from '../stats/paired.ts';
 
 const what = (s: AbSide): string => JSON.stringify(s.file?.sha256 ?? s.env ?? s.runtime ?? s.ref?.commit ?? s.variant);
@@ -111,15 +111,15 @@ function unadjustedLine(byKind: Record<'ab' | 'aa', AbCell[]>): string {
 }
 
 /**
- * How many pairs of processes the cells had (median), and how many each would have needed, at the
- * spread its pairs showed, to see a change of its margin 9 times in 10 (ab-verdict.ts
- * pairsToSee): the median, and the 90th percentile, which is what a budget must give for 9 in 10
+ * How many process pairs the cells had (median), and how many each would have needed, at the
+ * spread its process pairs showed, to see a change of its margin 9 times in 10 (ab-verdict.ts
+ * processPairsToSee): the median, and the 90th percentile, which is what a budget must give for 9 in 10
  * of such cells to get there. "11; 25, 47".
  */
 function pairsHadNeeded(cells: readonly AbCell[]): string {
   const had = cells.flatMap((c) => (c.processPairs === undefined ? [] : [c.processPairs]));
   const needed = cells
-    .flatMap((c) => (c.processPairs === undefined || c.ci95 === undefined ? [] : [pairsToSee(c.ci95, c.margin, c.processPairs)]))
+    .flatMap((c) => (c.processPairs === undefined || c.ci95 === undefined ? [] : [processPairsToSee(c.ci95, c.margin, c.processPairs)]))
     .sort((x, y) => x - y);
   if (had.length === 0 || needed.length === 0) return '—';
   const count = (n: number): string => (Number.isFinite(n) ? String(Math.ceil(n)) : '> 400');

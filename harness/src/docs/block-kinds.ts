@@ -30,16 +30,16 @@ import { renderBrowserMarkdown } from '../browser/render-md.ts';
 import type { CurveReport } from '../curve/curve-types.ts';
 import { renderCurveMarkdown } from '../curve/render-text.ts';
 import type { BrowserSection } from '../browser/study.ts';
-import { formatDate, formatMs, formatRps } from '../report/text/formats.ts';
+import { formatDate, formatMs, formatRps } from '../present/formats.ts';
 import { renderMarkdown } from '../report/render/markdown.ts';
 import { runtimeLabel } from '../report/text/labels.ts';
 import { hostHealth } from '../report/text/host-health.ts';
-import { runsText } from '../report/text/precision.ts';
+import { runsText } from '../present/precision.ts';
 import { differentWork } from '../report/different-work.ts';
 import { coreCountBlock } from './core-count-block.ts';
 import { sampleConditions } from './sample-conditions.ts';
-import { cellsDoubt } from '../report/ratio-verdict.ts';
-import { plainLegend, type VerdictKind, verdictWords } from '../report/text/verdict-words.ts';
+import { cellsDoubt } from '../present/ratio-verdict.ts';
+import { plainLegend, type VerdictKind, verdictWords } from '../present/verdict-words.ts';
 import type { CellResult } from '../model/cell.ts';
 import type { Ratios } from '../model/comparison.ts';
 import type { Environment } from '../model/environment.ts';
@@ -47,7 +47,7 @@ import type { Mode } from '../model/names.ts';
 import type { Report } from '../model/report.ts';
 import { renderSeedsMarkdown, type SeedsReport } from '../seeds/render.ts';
 import { versionFeatures } from '../versions/versions-section.ts';
-import { combineFeatures } from '../report/section.ts';
+import { combineFeatures } from '../model/section.ts';
 import { sweepFeatures } from '../report/sweep-section.ts';
 import { isComparison, renderPair } from './pair-block.ts';
 import { headlineBlock } from './headline-block.ts';
@@ -149,7 +149,7 @@ function benchSummary(report: Report): string {
       const worker = cellFor(cells, lane, scenario, 'worker');
       const comparison = report.comparisons.find((c) => runtimeLabel(c) === lane && c.scenario === scenario && c.connections === undefined);
       // The ratio measured paired (runs alternating, so drift cancels) with its interval where the
-      // report has it, read by ratio-verdict.ts.
+      // report has it, read by present/ratio-verdict.ts.
       const ratioText = (r: Ratios | undefined, over: CellResult | undefined) => {
         if (over !== undefined && differentWork(report, scenario, over.mode) !== undefined) return ' (not compared: other work per answer)';
         const ratio = r?.pairedThroughput ?? r?.throughput;

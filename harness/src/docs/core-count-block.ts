@@ -5,7 +5,7 @@
  */
 import { markdownTable } from 'markdown-table';
 import { type CoreCountRow, coreCountLeftOut, coreCountRows } from '../report/core-count.ts';
-import { formatRatio, formatRps } from '../report/text/formats.ts';
+import { formatRatio, formatRps } from '../present/formats.ts';
 import type { Report } from '../model/report.ts';
 
 const rps = (x: number | undefined) => (x === undefined ? '—' : formatRps(x));

@@ -2,7 +2,7 @@
  * The `headline` result block: what a bench run found, in the words a README opens with. The run's
  * conditions once; then one bullet per scenario and off-loop mode (at most five, each at most
  * HEADLINE_WORDS words), its requests/s over sync on each runtime in the vocabulary of
- * report/text/verdict-words.ts, what a bystander waits and what a request costs; a picture of
+ * present/verdict-words.ts, what a bystander waits and what a request costs; a picture of
  * those ratios with their intervals (`picture=<svg path>`); and "In words", a paragraph built from
  * the same verdicts, so the prose cannot say what the figures do not. Pure: from the report only.
  */
@@ -10,7 +10,7 @@ import { posix } from 'node:path';
 import type { AnswerRow, Question } from '../report/answers.ts';
 import { carried, conditionsLine, HEADLINE_BULLETS, headlineBullet, syncQuestions } from '../report/headline-bullets.ts';
 import { forestSvg } from '../report/render/forest-svg.ts';
-import { cpuWords, verdictWords } from '../report/text/verdict-words.ts';
+import { cpuWords, verdictWords } from '../present/verdict-words.ts';
 
 import type { Report } from '../model/report.ts';
 

@@ -3,7 +3,7 @@
 // change, from the committed counts (one instructions report per server process).
 import { markdownTable } from 'markdown-table';
 import type { RuntimeName } from '@bench/app';
-import { formatDate } from '../report/text/formats.ts';
+import { formatDate } from '../present/formats.ts';
 import { mean, median, sampleStdDev } from '../stats/stats.ts';
 import { instructionThreshold, instructionVerdict } from '../measure/instruction-verdict.ts';
 import type { InstructionReport } from '../measure/instruction-report.ts';

@@ -7,7 +7,7 @@
  */
 import type { ReportComparison, ReportSide } from '../compare/compare.ts';
 import type { Reproducibility } from '../compare/reproduced.ts';
-import { formatDate } from '../report/text/formats.ts';
+import { formatDate } from '../present/formats.ts';
 import { checkAcross } from '../system/host-speed.ts';
 
 const percent = (x: number) => `${x >= 0 ? '+' : '−'}${Math.abs(x * 100).toFixed(1)} %`;

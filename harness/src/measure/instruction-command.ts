@@ -18,6 +18,8 @@ import { VALGRIND_MISSING, valgrindVersion } from './valgrind.ts';
 
 export interface InstructionCommand {
   plan: Plan;
+  /** Valgrind's version, as the entry point found it before planning (installedValgrind). */
+  valgrind: string;
   lanes: readonly LaneSpec[];
   count: CountSettings;
   runDir: string;
@@ -27,19 +29,27 @@ export interface InstructionCommand {
   sides?: { a: string; b: string };
 }
 
-/** Refuses what an instruction count cannot do, before anything starts (exit 2). */
-export function checkInstructionPlan(plan: Plan): string {
+/**
+ * Valgrind's version, or exit 2 where it cannot run: checked once, before any checkout or
+ * preflight the plan may make, and handed on (without Valgrind there is nothing to count with).
+ */
+export function installedValgrind(): string {
   const version = valgrindVersion();
   if (version === undefined) throw new CommandError(VALGRIND_MISSING);
-  if (plan.remote !== undefined)
-    throw new CommandError('--measure instructions: the servers run under Valgrind on this host, not with --server-host');
-  if (plan.processes !== undefined) throw new CommandError('--measure instructions counts one serving process: leave out --processes');
   return version;
 }
 
+/** Refuses what an instruction count cannot do, before anything starts (exit 2). */
+export function checkInstructionPlan(plan: Plan): void {
+  if (plan.remote !== undefined)
+    throw new CommandError('--measure instructions: the servers run under Valgrind on this host, not with --server-host');
+  if (plan.processes !== undefined) throw new CommandError('--measure instructions counts one serving process: leave out --processes');
+}
+
+/** The count of a plan the entry point has checked (checkInstructionPlan), under the Valgrind it found. */
 export async function runInstructionCommand(command: InstructionCommand): Promise<InstructionReport> {
   const started = Date.now();
-  const valgrind = checkInstructionPlan(command.plan);
+  const { valgrind } = command;
   command.log(
     `counting instructions under Valgrind ${valgrind}: ${command.count.warmupRequests} warm-up requests, then ${command.count.rounds} rounds of ${command.count.requests} at ${command.count.concurrency} connection${command.count.concurrency === 1 ? '' : 's'} a cell`,
   );

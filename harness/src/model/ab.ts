@@ -53,7 +53,7 @@ export type AbWhy = 'failed' | 'few-rounds' | 'one-pair' | 'wide' | 'off-centre'
 
 /**
  * How a cell's ratio and interval were adjusted for the machine's speed (ab/ab-verdict.ts
- * overPairs, stats/covariate.ts): the ratio where the machine ran equally fast for A and B,
+ * overProcessPairs, stats/covariate.ts): the ratio where the machine ran equally fast for A and B,
  * read off the process pairs' B/A against their speed ratio.
  */
 export interface SpeedAdjusted {
@@ -75,12 +75,13 @@ export interface AbCell {
   verdict: AbVerdict;
   /**
    * Geometric mean ratio B/A with its 95 % interval (over process pairs when there are 3 or more,
-   * else over rounds); absent without enough pairs.
+   * else over rounds); absent without enough paired rounds.
    */
   ratio?: number;
   ci95?: [number, number];
+  /** Paired rounds: an A run and a B run of one round, whose ratio is one sample. */
   pairs: number;
-  /** The pairs of server processes those rounds ran on (the interval's units with 3 or more). */
+  /** The process pairs (A's and B's server processes, started together) those rounds ran on: the interval's units with 3 or more. */
   processPairs?: number;
   /** Rounds left out because another process used the CPU beside either side's run. */
   sharedRounds?: number;
@@ -89,7 +90,7 @@ export interface AbCell {
   /** The margin this cell is held to (0.05 = ±5 %). */
   margin: number;
   /**
-   * The smallest change this pair could have flagged, as a share (0.031 = 3.1 %): the larger of
+   * The smallest change this cell's A/B could have flagged, as a share (0.031 = 3.1 %): the larger of
    * its interval's half-width and the flag's floor, 0.6 of the margin (ab/ab-verdict.ts
    * FLAG_SHARE). Infinity (null in JSON) without an interval.
    */
@@ -99,9 +100,9 @@ export interface AbCell {
   /** Inconclusive cells: the reason in one word, for a line read at a glance. */
   why?: AbWhy;
   /**
-   * An inconclusive cell whose interval was too wide: about how many pairs of server processes,
-   * at the spread its pairs showed, would narrow it enough to flag a change of the margin 9
-   * times in 10 (ab/ab-verdict.ts pairsToSee). Absent where more pairs would not do it within 400.
+   * An inconclusive cell whose interval was too wide: about how many process pairs,
+   * at the spread its process pairs showed, would narrow it enough to flag a change of the margin 9
+   * times in 10 (ab/ab-verdict.ts processPairsToSee). Absent where more process pairs would not do it within 400.
    */
   pairsNeeded?: number;
   /**

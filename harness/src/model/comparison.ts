@@ -9,7 +9,7 @@ export interface Ratios {
   /**
    * added: from the runs paired by round (stats/paired.ts): the geometric mean of the
    * per-round throughput ratios, its 95 % interval, and how many pairs. An interval holding 1
-   * reads "no gain" or "could not tell" (report/text/verdict-words.ts).
+   * reads "no gain" or "could not tell" (present/verdict-words.ts).
    */
   pairedThroughput?: number;
   throughputCi95?: [number, number];

@@ -3,10 +3,11 @@
  * interruption), the report files, and the `latest` link. What is written and read back, below
  * whatever measures or renders it.
  */
-import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { basename, dirname, join, relative } from 'node:path';
 import type { CellResult } from './cell.ts';
 import type { Environment } from './environment.ts';
+import type { CellProfile } from './profile.ts';
 import type { Parameters } from './parameters.ts';
 import type { Report, RuntimeEntry } from './report.ts';
 
@@ -52,21 +53,37 @@ export function writeFileAtomic(path: string, content: string): void {
 export const writeJsonAtomic = (path: string, value: unknown) => writeFileAtomic(path, `${JSON.stringify(value, null, 2)}\n`);
 
 const CELLS = 'cells';
+/** A cell's CPU profile summary (--profile), found after the rounds: kept beside the cell, never written into it. */
+const CELL_PROFILES = join(CELLS, 'profiles');
 
 /**
- * One file per finished cell, written the moment it finishes: the unit that survives interruption.
- * In a --connections sweep the count is in the name: each count's cell is its own file.
+ * A cell's file name. In a --connections sweep the count is in the name: each count's cell is
+ * its own file.
  */
-export function writeCell(runDir: string, cell: CellResult, connectionsSwept: boolean): string {
+function cellFileName(cell: CellResult, connectionsSwept: boolean): string {
   const sweep = connectionsSwept && cell.connections !== undefined ? `-c${cell.connections}` : '';
   const processes = cell.processes === undefined ? '' : `-x${cell.processes}`;
   // A sized cell's query in its name ("kb=64" -> "-kb64"): the sizes of one mode are separate files.
   const input = cell.query === undefined ? '' : `-${cell.query.replace(/[^A-Za-z0-9.]+/g, '')}`;
-  const path = join(runDir, CELLS, `${cell.runtimeLabel ?? cell.runtime}-${cell.scenario}-${cell.mode}${sweep}${processes}${input}.json`);
+  return `${cell.runtimeLabel ?? cell.runtime}-${cell.scenario}-${cell.mode}${sweep}${processes}${input}.json`;
+}
+
+/**
+ * One file per finished cell, written once, the moment it finishes: the unit that survives
+ * interruption. What later phases find about it goes to files of their own (writeCellProfile).
+ */
+export function writeCell(runDir: string, cell: CellResult, connectionsSwept: boolean): string {
+  const path = join(runDir, CELLS, cellFileName(cell, connectionsSwept));
   writeJsonAtomic(path, cell);
   return path;
 }
 
+/** A finished cell's profile, beside its file: readCells puts the two together. */
+export function writeCellProfile(runDir: string, cell: CellResult, connectionsSwept: boolean, profile: CellProfile): void {
+  writeJsonAtomic(join(runDir, CELL_PROFILES, cellFileName(cell, connectionsSwept)), profile);
+}
+
+/** The run's cells, each with its profile when one was taken. */
 export function readCells(runDir: string): CellResult[] {
   let names: string[];
   try {
@@ -76,7 +93,11 @@ export function readCells(runDir: string): CellResult[] {
   } catch {
     return [];
   }
-  return names.map((n) => JSON.parse(readFileSync(join(runDir, CELLS, n), 'utf8')) as CellResult);
+  return names.map((n) => {
+    const cell = JSON.parse(readFileSync(join(runDir, CELLS, n), 'utf8')) as CellResult;
+    const profile = join(runDir, CELL_PROFILES, n);
+    return existsSync(profile) ? { ...cell, profile: JSON.parse(readFileSync(profile, 'utf8')) as CellProfile } : cell;
+  });
 }
 
 export function writeMeta(runDir: string, meta: RunMeta): void {

@@ -134,7 +134,7 @@ export function summariseProfile(profile: CpuProfile, options: SummaryOptions = 
   });
 
   const gaps = profile.timeDeltas.slice(1).filter((d) => d > 0);
-  const intervalUs = median(gaps) ?? 0;
+  const intervalUs = upperMedian(gaps) ?? 0;
   const cap = intervalUs * 4;
   const from = options.fromUs ?? 0;
   const to = options.toUs ?? profile.endTime - profile.startTime;
@@ -349,7 +349,8 @@ export function memo<T>(f: (id: number) => T): (id: number) => T {
   };
 }
 
-export function median(values: number[]): number | undefined {
+/** The middle value, the upper of the two middle ones for an even count (a sampling interval read off a profile, not a figure of the report). */
+export function upperMedian(values: number[]): number | undefined {
   if (values.length === 0) return undefined;
   const sorted = [...values].sort((a, b) => a - b);
   return sorted[Math.floor(sorted.length / 2)];

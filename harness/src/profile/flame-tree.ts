@@ -1,5 +1,5 @@
 import type { FlameNode } from '../model/profile.ts';
-import { type CpuProfile, frameKey, IDLE, type Key, median, memo, ROOT } from './cpu-profile.ts';
+import { type CpuProfile, frameKey, IDLE, type Key, memo, ROOT, upperMedian } from './cpu-profile.ts';
 
 /**
  * The window's call tree for a flame graph: time on each stack path from the root, children
@@ -14,7 +14,7 @@ export function flameTree(
   const parent = new Map<number, number>();
   for (const n of profile.nodes) for (const c of n.children ?? []) parent.set(c, n.id);
   const gaps = profile.timeDeltas.slice(1).filter((d) => d > 0);
-  const cap = (median(gaps) ?? 0) * 4;
+  const cap = (upperMedian(gaps) ?? 0) * 4;
   const from = options.fromUs ?? 0;
   const to = options.toUs ?? profile.endTime - profile.startTime;
   const maxDepth = options.maxDepth ?? 48;

@@ -9,15 +9,16 @@ import type { CellResult } from '../model/cell.ts';
 import type { Comparison, Ratios } from '../model/comparison.ts';
 import type { Mode, ScenarioName } from '../model/names.ts';
 import type { Report } from '../model/report.ts';
-import { pairedRatioInterval } from './headline.ts';
+import { pairedRatioInterval } from '../present/headline.ts';
 import { measuredLagP99 } from './loop-verdict.ts';
-import { cellOf, connectionsSwept, laneOf } from './cell-lookups.ts';
+import { cellOf, laneOf } from '../model/cell-lookups.ts';
+import { connectionsSwept } from '../model/parameters.ts';
 import { type Interval, type LoopReading, loopFinding, type RatioWords, ratioSentence, workerFinding } from './text/findings.ts';
 import { runtimeLabel } from './text/labels.ts';
 import { type ModeCosts, modeCosts } from './cpu-costs.ts';
-import { cpuWords } from './text/verdict-words.ts';
+import { cpuWords } from '../present/verdict-words.ts';
 import { differentWork } from './different-work.ts';
-import { cellsDoubt, type RatioVerdict, ratioVerdict } from './ratio-verdict.ts';
+import { cellsDoubt, type RatioVerdict, ratioVerdict } from '../present/ratio-verdict.ts';
 
 export interface AnswerRow {
   /** "node", "node@22 x2 @100 conns": the row's label. */
@@ -27,7 +28,7 @@ export interface AnswerRow {
   ratio: number;
   /** Absent when the cells had too few paired runs for one. */
   ci?: Interval;
-  /** How the ratio reads (ratio-verdict.ts): the picture's mark and the findings' clause. */
+  /** How the ratio reads (present/ratio-verdict.ts): the picture's mark and the findings' clause. */
   verdict: RatioVerdict;
   /** Why its cells cannot carry an answer (shared host, invalid, failed); absent when they can. */
   doubt?: string;

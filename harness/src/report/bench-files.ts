@@ -2,13 +2,16 @@
 // entry point from the report the bench returned, or, on a forced stop, from its cells on disk.
 import { join } from 'node:path';
 import { existsSync, readFileSync } from 'node:fs';
+import type { CellResult } from '../model/cell.ts';
+import type { Environment } from '../model/environment.ts';
 import type { Report, Timing } from '../model/report.ts';
+import { cellMachineMoved } from '../system/host-speed.ts';
 import { mergeReport } from './merge.ts';
 import { readCells, writeReportFiles, type RunMeta } from '../model/run-files.ts';
-import { loadChartAssets } from './render/html-assets.ts';
+import { loadChartAssets } from '../present/html-assets.ts';
 import { renderHtml } from './render/html.ts';
 import { renderMarkdown } from './render/markdown.ts';
-import { withFeatures, type ReportFeatures } from './section.ts';
+import { withFeatures, type ReportFeatures } from '../model/section.ts';
 
 /** A run's report: its cells on disk merged with its meta, and what its features derive. */
 export function benchReport(
@@ -23,7 +26,7 @@ export function benchReport(
       environment: meta.environment,
       parameters: meta.parameters,
       runtimes: meta.runtimes,
-      results: readCells(run.runDir),
+      results: runCells(run.runDir, meta.environment),
       ...(run.timing === undefined ? {} : { timing: run.timing }),
     }),
     features,
@@ -46,5 +49,21 @@ export function interruptedReport(runDir: string, features?: ReportFeatures): Re
   const path = join(runDir, 'meta.json');
   if (!existsSync(path)) return undefined;
   const meta = JSON.parse(readFileSync(path, 'utf8')) as RunMeta;
-  return withFeatures(mergeReport({ ...meta, status: 'interrupted', results: readCells(runDir) }), features);
+  return withFeatures(mergeReport({ ...meta, status: 'interrupted', results: runCells(runDir, meta.environment) }), features);
+}
+
+/**
+ * The run's cells as on disk, each saying whether its runs read the machine apart beyond the
+ * speed sampler's floor, a floor known only once every cell has run (environment.machineSpeed).
+ */
+function runCells(runDir: string, environment: Environment): CellResult[] {
+  const speed = environment.machineSpeed;
+  return readCells(runDir).map((cell) => {
+    if (speed === undefined) return cell;
+    const moved = cellMachineMoved(
+      cell.runDetails.map((r) => r.machine),
+      speed.idleFloor ?? 0,
+    );
+    return moved === undefined ? cell : { ...cell, machineMoved: moved };
+  });
 }

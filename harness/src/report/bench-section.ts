@@ -5,20 +5,21 @@
  * back, per runtime and scenario.
  */
 import { benchAnswers } from './answers.ts';
-import { pairedRatioInterval, ratioConfidence } from './headline.ts';
+import { pairedRatioInterval, ratioConfidence } from '../present/headline.ts';
 import { differentWork } from './different-work.ts';
-import { cellsDoubt } from './ratio-verdict.ts';
-import { bystanderWords, verdictWords } from './text/verdict-words.ts';
-import { cellOf } from './cell-lookups.ts';
-import { formatRatio } from './text/formats.ts';
-import type { ChartAssets } from './render/html-assets.ts';
+import { cellsDoubt } from '../present/ratio-verdict.ts';
+import { bystanderWords, verdictWords } from '../present/verdict-words.ts';
+import { cellOf } from '../model/cell-lookups.ts';
+import { formatRatio } from '../present/formats.ts';
+import type { ChartAssets } from '../present/html-assets.ts';
 import { renderConsoleSummary } from './render/console.ts';
 import { renderHtml } from './render/html.ts';
 import { renderMarkdown } from './render/markdown.ts';
 import type { CellResult } from '../model/cell.ts';
 import type { Comparison, ProcessComparison, ProcessRatios, Ratios } from '../model/comparison.ts';
 import type { Report } from '../model/report.ts';
-import type { Headline, ReportSection } from './section.ts';
+import type { Headline, ReportSection } from '../model/section.ts';
+import type { SiteSection } from './site-model.ts';
 
 function where(c: Pick<Comparison, 'runtime' | 'runtimeLabel' | 'scenario' | 'connections' | 'processes' | 'query'>): string {
   const extra = [
@@ -98,7 +99,7 @@ export function benchHeadlines(report: Report): Headline[] {
 }
 
 /** The whole bench report as one section; `extra` are the features' sections (versions compared). */
-export function benchSection(report: Report, assets: () => ChartAssets, extra: readonly ReportSection[] = []): ReportSection {
+export function benchSection(report: Report, assets: () => ChartAssets, extra: readonly ReportSection[] = []): SiteSection {
   return {
     kind: 'bench',
     id: 'bench',

@@ -7,8 +7,8 @@
  * CPUs is mostly "two cores beat one"; the CPU per request says whether it pays per CPU. Pure.
  */
 import type { CellResult, CpuPerRequest } from '../model/cell.ts';
-import { formatRatio } from './text/formats.ts';
-import { cpuWords } from './text/verdict-words.ts';
+import { formatRatio } from '../present/formats.ts';
+import { cpuWords } from '../present/verdict-words.ts';
 
 /** All the CPU a request cost on the server, every kind of thread. */
 export const totalCpuMs = (c: CpuPerRequest): number => c.loopMs + c.poolMs + c.helperMs;

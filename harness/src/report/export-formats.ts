@@ -16,7 +16,7 @@ import type { AbCell } from '../model/ab.ts';
 import type { CellResult, Summary } from '../model/cell.ts';
 import type { Report } from '../model/report.ts';
 import { mean } from '../stats/stats.ts';
-import { laneOf } from './cell-lookups.ts';
+import { laneOf } from '../model/cell-lookups.ts';
 
 export const EXPORT_FORMATS = ['bmf', 'github-action-benchmark', 'github-action-benchmark-p99'] as const;
 export type ExportFormat = (typeof EXPORT_FORMATS)[number];

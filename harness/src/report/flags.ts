@@ -5,7 +5,7 @@
 import type { CellResult } from '../model/cell.ts';
 import { type Flag, plural } from '../model/names.ts';
 import { PAGE_FAULT_SHARE, UNFAIR_JAIN } from '../model/thresholds.ts';
-import { formatRps } from './text/formats.ts';
+import { formatRps } from '../present/formats.ts';
 
 /** A flag as a reader sees it, with the figure that goes with it (every renderer uses this). */
 export function flagLabel(flag: Flag, cell: Pick<CellResult, 'requestsPerSec' | 'overload' | 'latencyCensored' | 'sharedHost'>): string {

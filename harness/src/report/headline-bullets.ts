@@ -5,8 +5,8 @@
  * once. The README's headline, the console and report.md all open with these. Pure.
  */
 import { type AnswerRow, answerQuestions, type Question } from './answers.ts';
-import { formatDate } from './text/formats.ts';
-import { bystanderWords, cpuWords, timesText, type VerdictWords, verdictWords } from './text/verdict-words.ts';
+import { formatDate } from '../present/formats.ts';
+import { bystanderWords, cpuWords, timesText, type VerdictWords, verdictWords } from '../present/verdict-words.ts';
 import type { Report } from '../model/report.ts';
 
 /** A bullet's words at most: a line a reader takes in at a glance. */

@@ -6,25 +6,16 @@ import { processComparisons } from './process-ratios.ts';
 import { withAcrossProcesses } from './across-processes.ts';
 import { withLoopVerdicts } from './loop-verdict.ts';
 import { sweepSummary } from './sweep-summary.ts';
-import { connectionsSwept } from './cell-lookups.ts';
 import type { CellResult } from '../model/cell.ts';
 import type { Environment } from '../model/environment.ts';
-import type { Mode, ScenarioName } from '../model/names.ts';
-import type { Parameters } from '../model/parameters.ts';
+import { MODES, SCENARIO_ORDER, type ScenarioName } from '../model/names.ts';
+import { type Parameters, connectionsSwept } from '../model/parameters.ts';
 import type { Report, RuntimeEntry, Timing } from '../model/report.ts';
-
-/**
- * Scenario order of reports written before the plan's order was recorded (parameters.scenarios):
- * cheapest first, then the blocking workloads. Newer reports carry their own order.
- */
-export const SCENARIO_ORDER: readonly ScenarioName[] = ['hello', 'hash', 'file', 'fib', 'sleep'];
 
 /** The report's scenario order: the plan's as recorded (built-ins first, then the user's own), else the old fixed one. */
 export function scenarioOrder(parameters: Pick<Parameters, 'scenarios'> | undefined): readonly ScenarioName[] {
   return parameters?.scenarios?.map((s) => s.name) ?? SCENARIO_ORDER;
 }
-/** Mode order: the references first, then sync before what is meant to beat it. */
-export const MODE_ORDER: readonly Mode[] = ['baseline', 'raw', 'sync', 'async', 'worker'];
 
 export interface MergeInput {
   createdAt: string;
@@ -70,7 +61,7 @@ export function sortCells(
     (a, b) =>
       rank(runtimeOrder, lane(a)) - rank(runtimeOrder, lane(b)) ||
       rank(scenarios, a.scenario) - rank(scenarios, b.scenario) ||
-      rank(MODE_ORDER, a.mode) - rank(MODE_ORDER, b.mode) ||
+      rank(MODES, a.mode) - rank(MODES, b.mode) ||
       (a.connections ?? 0) - (b.connections ?? 0) ||
       (a.processes ?? 1) - (b.processes ?? 1) ||
       (a.query ?? '').localeCompare(b.query ?? '', 'en', { numeric: true }),

@@ -92,7 +92,7 @@ const HELLO: ScenarioName = 'hello';
  * sync; for "hello", the Hono server (mode baseline) over the raw server (mode raw). A pair is
  * present when either of its cells exists (even failed), so a missing or failed side shows as
  * null ratios; workerOverSync only where a worker cell exists, as only some scenarios have one.
- * A comparison names its cells' connections only when the run swept them (report/cell-lookups.ts).
+ * A comparison names its cells' connections only when the run swept them (model/cell-lookups.ts).
  */
 export function comparisons(results: readonly CellResult[], connectionsSwept: boolean): Comparison[] {
   const out: Comparison[] = [];

@@ -5,7 +5,14 @@
  * come from the entry points (site-kinds.ts): report/ knows none of them.
  */
 import type { Environment } from '../model/environment.ts';
-import type { ReportSection, SectionKind } from './section.ts';
+import type { Answers } from './answers.ts';
+import type { ReportSection, SectionKind } from '../model/section.ts';
+
+/** A run's section on the site: a bench run's also draws the answers of the front page. */
+export interface SiteSection extends ReportSection {
+  /** The answers drawn on the site's front page (a picture per question) and the findings; bench runs only. */
+  answers?(): Answers;
+}
 
 export interface SiteKind {
   kind: SectionKind;
@@ -16,7 +23,7 @@ export interface SiteKind {
   /** Whether this parsed JSON is a run of this kind (its `kind` field, or its shape). */
   accepts(json: Record<string, unknown>): boolean;
   /** The run's section; throws (one line) when the JSON is of this kind but cannot be shown. */
-  section(json: Record<string, unknown>, dir: string): ReportSection;
+  section(json: Record<string, unknown>, dir: string): SiteSection;
 }
 
 export interface SiteRun {
@@ -32,7 +39,7 @@ export interface SiteRun {
   machine: string;
   /** The run's own page: report.html when the folder has one, else its JSON. */
   page: string;
-  section: ReportSection;
+  section: SiteSection;
 }
 
 export interface SkippedRun {

@@ -4,16 +4,16 @@
  * the HTML site with one tab per kind (the newest run's own page, then the older runs listed).
  * Pure: paths are made relative to the site's folder, so the site opens from file://.
  */
-import { plainLegend } from './text/verdict-words.ts';
+import { plainLegend } from '../present/verdict-words.ts';
 import { relative, sep } from 'node:path';
 import { markdownTable } from 'markdown-table';
-import { escapeCell, formatDate } from './text/formats.ts';
+import { escapeCell, formatDate } from '../present/formats.ts';
 import { answersHtml, findingsMarkdown, questionsMarkdown } from './render/answers.ts';
 import { forestSvg } from './render/forest-svg.ts';
-import { escapeHtml } from './render/html-escape.ts';
-import { REPORT_CSS } from './render/html-style.ts';
+import { escapeHtml } from '../present/html-escape.ts';
+import { REPORT_CSS } from '../present/html-style.ts';
 import { newestOfKind, runsByKind, type SiteInput, type SiteKind, type SiteRun } from './site-model.ts';
-import type { Headline } from './section.ts';
+import type { Headline } from '../model/section.ts';
 
 /** A link from the site's folder to a file of a run, with `/` on every system. */
 export function linkFrom(siteDir: string, path: string, anchor?: string): string {

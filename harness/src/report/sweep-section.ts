@@ -1,14 +1,14 @@
 /**
  * The --sweep section of report.md and report.html ("Where offloading starts to pay"): the
  * crossover sentences and the hop's cost per runtime, then the table of every value. Handed to
- * the renderers as a feature's section (report/section.ts), from report.sweep.
+ * the renderers as a feature's section (model/section.ts), from report.sweep.
  */
 import { markdownTable } from 'markdown-table';
 import type { Report } from '../model/report.ts';
 import type { SweepRuntime, SweepSummary } from '../model/sweep.ts';
-import { escapeHtml } from './render/html-escape.ts';
-import type { Headline, ReportFeatures, ReportSection } from './section.ts';
-import { escapeCell } from './text/formats.ts';
+import { escapeHtml } from '../present/html-escape.ts';
+import type { Headline, ReportFeatures, ReportSection } from '../model/section.ts';
+import { escapeCell } from '../present/formats.ts';
 import { crossoverSentences, hopSentence, laneText, measureText, SWEEP_HEAD, sweepLegend, sweepRows } from './text/sweep.ts';
 
 const ID = 'sweep';

@@ -4,7 +4,7 @@
  * cost, and the crossover. Pure: derived from the cells, so an old report re-renders the same.
  */
 import type { CellResult, RunResult } from '../model/cell.ts';
-import { laneOf } from './cell-lookups.ts';
+import { laneOf } from '../model/cell-lookups.ts';
 import type { Report } from '../model/report.ts';
 import type { Crossover, SweepMeasure, SweepPoint, SweepRuntime, SweepSummary, SweepVerdict } from '../model/sweep.ts';
 import { holdsOne, MIN_PAIRS, pairedRatioInterval, roundRatios } from '../stats/paired.ts';

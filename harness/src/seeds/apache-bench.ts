@@ -2,7 +2,7 @@
 // replays use it too. Parsing is a pure function over ab's text output, tested on real outputs.
 import { execFile, spawnSync } from 'node:child_process';
 
-export interface AbResult {
+export interface ApacheBenchResult {
   concurrency: number;
   timeTakenSec: number;
   complete: number;
@@ -32,7 +32,7 @@ function connectionMean(text: string, row: string): number {
 }
 
 /** Parses ab's report; throws when the output is not one (ab failed before measuring). */
-export function parseAb(text: string): AbResult {
+export function parseApacheBench(text: string): ApacheBenchResult {
   const complete = field(text, 'Complete requests');
   const rps = field(text, 'Requests per second');
   const tpr = field(text, 'Time per request');
@@ -58,7 +58,7 @@ export function parseAb(text: string): AbResult {
   };
 }
 
-export interface AbOptions {
+export interface ApacheBenchOptions {
   url: string;
   requests: number;
   concurrency: number;
@@ -70,21 +70,21 @@ export interface AbOptions {
 }
 
 /** The ab flags the seeds used, in their order: `-k -c 20 -n 250`, `-n 1000 -c 1000`. */
-export function abArgs(o: Pick<AbOptions, 'url' | 'requests' | 'concurrency' | 'keepAlive' | 'timeoutSec'>): string[] {
+export function apacheBenchArgs(o: Pick<ApacheBenchOptions, 'url' | 'requests' | 'concurrency' | 'keepAlive' | 'timeoutSec'>): string[] {
   // -r: a socket error is counted, not fatal (ab otherwise aborts a -c 1000 run on one reset).
   return [...(o.keepAlive ? ['-k'] : []), '-c', String(o.concurrency), '-n', String(o.requests), '-s', String(o.timeoutSec), '-r', o.url];
 }
 
 /** Runs ab once and parses its report; rejects with ab's own last lines when it fails. */
-export function runAb(options: AbOptions): Promise<AbResult> {
+export function runApacheBench(options: ApacheBenchOptions): Promise<ApacheBenchResult> {
   return new Promise((resolve, reject) => {
     execFile(
       options.binary ?? 'ab',
-      abArgs(options),
+      apacheBenchArgs(options),
       { encoding: 'utf8', maxBuffer: 4 * 1024 * 1024, ...(options.signal === undefined ? {} : { signal: options.signal }) },
       (error, stdout, stderr) => {
         try {
-          resolve(parseAb(stdout));
+          resolve(parseApacheBench(stdout));
         } catch (parseError) {
           const why = (stderr.trim().split('\n').at(-1) ?? '') || (error?.message ?? '');
           reject(new Error(`${(parseError as Error).message}${why === '' ? '' : `; ${why}`}`));
@@ -95,7 +95,7 @@ export function runAb(options: AbOptions): Promise<AbResult> {
 }
 
 /** ab's version, or why it cannot run here (then the ab claims are skipped with that reason). */
-export function probeAb(binary = 'ab'): { ok: true; version: string } | { ok: false; reason: string } {
+export function probeApacheBench(binary = 'ab'): { ok: true; version: string } | { ok: false; reason: string } {
   const out = spawnSync(binary, ['-V'], { encoding: 'utf8', timeout: 5_000 });
   if (out.error !== undefined)
     return { ok: false, reason: `ab not found (${(out.error as NodeJS.ErrnoException).code ?? out.error.message}); install apache2-utils` };

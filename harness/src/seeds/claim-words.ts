@@ -1,10 +1,10 @@
 /**
- * A seed claim's row in the report's one vocabulary (report/text/verdict-words.ts): the measured
+ * A seed claim's row in the report's one vocabulary (present/verdict-words.ts): the measured
  * ratio as faster / slower / no gain / could not tell, and the claim's verdict in plain words.
  * seeds/verdict.ts decides; this only says it. Pure.
  */
-import { formatRatio } from '../report/text/formats.ts';
-import { intervalText, verdictWords } from '../report/text/verdict-words.ts';
+import { formatRatio } from '../present/formats.ts';
+import { intervalText, verdictWords } from '../present/verdict-words.ts';
 import { CLAIMS } from './claims.ts';
 import type { ClaimRow } from './judge.ts';
 import type { Verdict } from './verdict.ts';

@@ -2,13 +2,13 @@
 // figure comes from the SeedsReport.
 import { markdownTable } from 'markdown-table';
 import type { Environment } from '../model/environment.ts';
-import { escapeHtml } from '../report/render/html-escape.ts';
-import { REPORT_CSS } from '../report/render/html-style.ts';
+import { escapeHtml } from '../present/html-escape.ts';
+import { REPORT_CSS } from '../present/html-style.ts';
 import { CLAIMS, type ClaimId } from './claims.ts';
 import type { ClaimRow } from './judge.ts';
 import type { ReplayShape } from './replay-shape.ts';
 import { WIDE_INTERVAL } from './verdict.ts';
-import { NO_DIFFERENCE_WITHIN } from '../report/ratio-verdict.ts';
+import { NO_DIFFERENCE_WITHIN } from '../present/ratio-verdict.ts';
 import { claimWords, measuredWords } from './claim-words.ts';
 
 export interface SeedsReport {

@@ -59,7 +59,7 @@ export interface ReplayContext {
   staticManifest: Manifest;
   /** Why ab cannot run, when it cannot. */
   abMissing: string | undefined;
-  abBinary: string;
+  apacheBenchBinary: string;
   signal: AbortSignal;
   progress(line: string): void;
 }

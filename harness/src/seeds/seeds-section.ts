@@ -2,10 +2,10 @@
  * A seeds report (bench:seeds) as the report model's section: its own renderers, and one
  * headline per claim replayed: the verdict, the measured ratio and its 95 % interval.
  */
-import { ratioConfidence } from '../report/headline.ts';
+import { ratioConfidence } from '../present/headline.ts';
 import { claimWords, measuredWords } from './claim-words.ts';
-import { formatRatio } from '../report/text/formats.ts';
-import type { Headline, ReportSection } from '../report/section.ts';
+import { formatRatio } from '../present/formats.ts';
+import type { Headline, ReportSection } from '../model/section.ts';
 import { CLAIMS } from './claims.ts';
 import type { ClaimRow } from './judge.ts';
 import { renderSeedsConsole, renderSeedsHtml, renderSeedsMarkdown, type SeedsReport } from './render.ts';

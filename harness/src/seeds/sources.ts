@@ -10,7 +10,7 @@ import type { RunningServer } from '../servers/server.ts';
 import { HUNG_AFTER_SEC_BETWEEN_LOADS, waitQuiet } from '../servers/quiet.ts';
 import { checkAnswer } from '../servers/validate.ts';
 import { evictAndVerify } from '../system/page-cache.ts';
-import { runAb } from './apache-bench.ts';
+import { runApacheBench } from './apache-bench.ts';
 import { FIB_PATHS, type Json, type Measured, type ReplayContext } from './replay-shape.ts';
 
 /**
@@ -62,14 +62,14 @@ export async function replay000(server: RunningServer, ctx: ReplayContext): Prom
     for (const mode of ['sync', 'async'] as const) {
       throwIfAborted(ctx.signal);
       await quiesce(server, shape.timeoutSec);
-      const r = await runAb({
+      const r = await runApacheBench({
         url: `${server.url}/hash/${mode}`,
         requests: shape.hashRequests,
         concurrency: 20,
         keepAlive: true,
         timeoutSec: shape.timeoutSec,
         signal: ctx.signal,
-        binary: ctx.abBinary,
+        binary: ctx.apacheBenchBinary,
       });
       if (r.failed > 0 || r.non2xx > 0) throw new Error(`ab on /hash/${mode}: ${r.failed} failed, ${r.non2xx} non-2xx of ${r.complete}`);
       (mode === 'async' ? over : base).push(r.requestsPerSec);
@@ -156,14 +156,14 @@ export async function replay003(server: RunningServer, ctx: ReplayContext): Prom
     for (const mode of ['sync', 'async'] as const) {
       throwIfAborted(ctx.signal);
       await quiesce(server, shape.timeoutSec);
-      const r = await runAb({
+      const r = await runApacheBench({
         url: `${server.url}/file/${mode}?body=bytes`,
         requests: n,
         concurrency: n,
         keepAlive: false,
         timeoutSec: shape.timeoutSec,
         signal: ctx.signal,
-        binary: ctx.abBinary,
+        binary: ctx.apacheBenchBinary,
       });
       if (r.failed > 0 || r.non2xx > 0)
         throw new Error(`ab on /file/${mode}?body=bytes: ${r.failed} failed, ${r.non2xx} non-2xx of ${r.complete}`);

@@ -6,10 +6,10 @@ import { markdownTable } from 'markdown-table';
 import { formatChange, formatP } from '../compare/render-compare.ts';
 import type { MetricChange } from '../compare/compare.ts';
 import type { Report } from '../model/report.ts';
-import { escapeHtml } from '../report/render/html-escape.ts';
-import { escapeCell, formatMs, formatRps } from '../report/text/formats.ts';
+import { escapeHtml } from '../present/html-escape.ts';
+import { escapeCell, formatMs, formatRps } from '../present/formats.ts';
 import type { VersionChange, VersionComparison } from './version-changes.ts';
-import { CHANGE_WORDS } from '../report/text/verdict-words.ts';
+import { CHANGE_WORDS } from '../present/verdict-words.ts';
 
 const DASH = '—';
 const HEAD = [

@@ -4,7 +4,7 @@
  */
 import { formatChange, formatP } from '../compare/render-compare.ts';
 import type { Report } from '../model/report.ts';
-import type { Headline, ReportFeatures, ReportSection } from '../report/section.ts';
+import type { Headline, ReportFeatures, ReportSection } from '../model/section.ts';
 import type { VersionChange } from '../model/change.ts';
 import { compareInstallations } from './version-changes.ts';
 import { versionsHtml, versionsMarkdown } from './render-versions.ts';

@@ -9,7 +9,7 @@ import { pathToFileURL } from 'node:url';
 import puppeteer, { type Browser } from 'puppeteer-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { mergeReport } from '../../src/report/merge.ts';
-import { loadChartAssets } from '../../src/report/render/html-assets.ts';
+import { loadChartAssets } from '../../src/present/html-assets.ts';
 import { renderHtml } from '../../src/report/render/html.ts';
 import { environment, makeCell, parameters, runtimes } from '../fixtures.ts';
 

@@ -9,7 +9,7 @@ import { pathToFileURL } from 'node:url';
 import puppeteer, { type Browser } from 'puppeteer-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { renderCurveHtml } from '../../src/curve/render-html.ts';
-import { loadChartAssets } from '../../src/report/render/html-assets.ts';
+import { loadChartAssets } from '../../src/present/html-assets.ts';
 import { CURVE_REPORT } from '../fixtures/curve-report.ts';
 
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';

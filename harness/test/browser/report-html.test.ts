@@ -9,7 +9,7 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import puppeteer, { type Browser, type Page } from 'puppeteer-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { loadChartAssets } from '../../src/report/render/html-assets.ts';
+import { loadChartAssets } from '../../src/present/html-assets.ts';
 import { renderHtml } from '../../src/report/render/html.ts';
 import { OVERFLOWING } from './overflow.ts';
 import { EXPECTED_RUNTIMES, EXPECTED_SCENARIOS, htmlFixtureReport, LONG_REGEX } from '../fixtures/html-report.ts';

@@ -10,7 +10,7 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import puppeteer, { type Browser, type Page } from 'puppeteer-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { formatRatio } from '../../src/report/text/formats.ts';
+import { formatRatio } from '../../src/present/formats.ts';
 import type { Report } from '../../src/model/report.ts';
 import { rebuildSite } from '../../src/site-kinds.ts';
 import { CURVE_REPORT } from '../fixtures/curve-report.ts';

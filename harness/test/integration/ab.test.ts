@@ -59,7 +59,7 @@ beforeAll(() => {
 afterAll(() => rmSync(tmp, { recursive: true, force: true }));
 
 describe('bench:ab on node', () => {
-  it('measures a file: pair as two alternating lanes on a new pair of server processes every two rounds, and judges each cell on B over A', async () => {
+  it('measures a file: pair as two alternating lanes on a new process pair every two rounds, and judges each cell on B over A', async () => {
     const a = moduleFile('spin-a.mjs', spin(20_000));
     const b = moduleFile('spin-b.mjs', spin(21_000));
     const out = join(tmp, 'run');

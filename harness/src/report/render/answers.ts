@@ -5,9 +5,9 @@
  */
 import type { Answers, Question } from '../answers.ts';
 import { FINDINGS_LEGEND } from '../text/findings.ts';
-import { plainLegend, verdictKind } from '../text/verdict-words.ts';
+import { plainLegend, verdictKind } from '../../present/verdict-words.ts';
 import { bulletsOf } from '../headline-bullets.ts';
-import { escapeHtml } from './html-escape.ts';
+import { escapeHtml } from '../../present/html-escape.ts';
 import { forestSvg } from './forest-svg.ts';
 
 export const FINDING_TITLES = {

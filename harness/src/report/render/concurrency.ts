@@ -6,10 +6,10 @@
 import { markdownTable } from 'markdown-table';
 import type { CellResult } from '../../model/cell.ts';
 import type { Report } from '../../model/report.ts';
-import { connectionsSwept } from '../cell-lookups.ts';
-import { escapeHtml } from './html-escape.ts';
-import { paletteScript } from './palette.ts';
-import { formatMs, formatRps } from '../text/formats.ts';
+import { connectionsSwept } from '../../model/parameters.ts';
+import { escapeHtml } from '../../present/html-escape.ts';
+import { paletteScript } from '../../present/palette.ts';
+import { formatMs, formatRps } from '../../present/formats.ts';
 
 function swept(report: Report): CellResult[] {
   return connectionsSwept(report) ? report.results.filter((c) => c.connections !== undefined) : [];

@@ -10,9 +10,9 @@ import type { Report } from '../../model/report.ts';
 import { shownP99 } from '../../stats/littles-law.ts';
 import { loopFindings } from '../answers.ts';
 import { conditionsLine, headlineBullet, syncQuestions } from '../headline-bullets.ts';
-import { connectionsSwept } from '../cell-lookups.ts';
+import { connectionsSwept } from '../../model/parameters.ts';
 import { everyCellLine, groupNotes, noteMarks } from '../text/cell-notes.ts';
-import { formatDate, formatMs, formatRps } from '../text/formats.ts';
+import { formatDate, formatMs, formatRps } from '../../present/formats.ts';
 import { hostHealth } from '../text/host-health.ts';
 import { modeLabel, runtimeLabel, timingText } from '../text/labels.ts';
 

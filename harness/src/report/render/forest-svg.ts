@@ -6,9 +6,9 @@
  * A log axis because ratios are symmetric there: 2x and 0.5x sit equally far from 1.
  */
 import type { AnswerRow, Question } from '../answers.ts';
-import type { RatioReading } from '../ratio-verdict.ts';
-import { escapeHtml } from './html-escape.ts';
-import { MARK_COLORS, RUNTIME_COLORS, SPARE_COLORS } from './palette.ts';
+import type { RatioReading } from '../../present/ratio-verdict.ts';
+import { escapeHtml } from '../../present/html-escape.ts';
+import { MARK_COLORS, RUNTIME_COLORS, SPARE_COLORS } from '../../present/palette.ts';
 
 export type Domain = readonly [number, number];
 
@@ -98,7 +98,7 @@ const VERDICT_CLASS: Record<RatioReading, string> = {
 };
 
 /**
- * One mark per meaning (the words of text/verdict-words.ts): a filled dot, faster or slower (its
+ * One mark per meaning (the words of present/verdict-words.ts): a filled dot, faster or slower (its
  * bar dashed when too uncertain to size); a hollow dot, no gain (a narrow interval holding 1); a
  * hollow diamond, no interval to tell by; a hollow square (its bar dashed), could not tell. A
  * bystander waiting 77x less with no interval is not drawn like no gain.

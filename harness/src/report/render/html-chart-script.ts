@@ -9,8 +9,8 @@
  * - latency: labels = the scenario's cells ("node sync"), datasets p50, p90, p99, p99.9, max;
  * - loop: labels = the cells, datasets probe p50, probe p99, probe max, lag p99, lag max.
  */
-import { MODE_ORDER } from '../merge.ts';
-import { paletteScript } from './palette.ts';
+import { MODES } from '../../model/names.ts';
+import { paletteScript } from '../../present/palette.ts';
 
 const BODY = `
   'use strict';
@@ -207,5 +207,5 @@ ${paletteScript()}
 
 /** The chart script, with the mode order it shares with the tables. */
 export function chartScript(): string {
-  return `((MODE_ORDER) => {${BODY}})(${JSON.stringify(MODE_ORDER)});\n`;
+  return `((MODE_ORDER) => {${BODY}})(${JSON.stringify(MODES)});\n`;
 }

@@ -3,14 +3,15 @@
  * numbers of their notes beside them; the notes listed once below the table, each kind with the
  * cells it applies to, as report.md does), and the environment and parameters tables. Pure.
  */
-import { escapeHtml } from './html-escape.ts';
+import { escapeHtml } from '../../present/html-escape.ts';
 import { shownP99 } from '../../stats/littles-law.ts';
-import { connectionsSwept, entryLane, laneOf } from '../cell-lookups.ts';
-import { MODE_ORDER } from '../merge.ts';
-import { driftCancelledText, precisionText } from '../text/precision.ts';
+import { entryLane, laneOf } from '../../model/cell-lookups.ts';
+import { connectionsSwept } from '../../model/parameters.ts';
+import { MODES } from '../../model/names.ts';
+import { driftCancelledText, precisionText } from '../../present/precision.ts';
 import { everyCellLine, groupNotes, type NoteGroup, noteMarks } from '../text/cell-notes.ts';
 import { environmentRows, modeLabel, parameterRows, THREAD_HEAD, threadFigures, runtimeLabel } from '../text/labels.ts';
-import { formatMs, formatRatio, formatRps } from '../text/formats.ts';
+import { formatMs, formatRatio, formatRps } from '../../present/formats.ts';
 import type { CellResult } from '../../model/cell.ts';
 import type { ScenarioName } from '../../model/names.ts';
 import type { Report } from '../../model/report.ts';
@@ -25,8 +26,8 @@ export function runtimeNames(report: Report): string[] {
 /** A scenario's cells grouped by mode (as the rps chart's labels), runtimes in report order within. */
 export function scenarioCells(report: Report, scenario: ScenarioName): CellResult[] {
   const rank = (cell: CellResult): number => {
-    const index = MODE_ORDER.indexOf(cell.mode);
-    return index === -1 ? MODE_ORDER.length : index;
+    const index = MODES.indexOf(cell.mode);
+    return index === -1 ? MODES.length : index;
   };
   return report.results.filter((c) => c.scenario === scenario).sort((a, b) => rank(a) - rank(b));
 }

@@ -4,27 +4,27 @@
  * Pure: it formats, never measures, and takes the chart libraries as text so it reads no files.
  * The charts are drawn in the page from the embedded report JSON (see html-chart-script.ts).
  */
-import { plainLegend } from '../text/verdict-words.ts';
+import { plainLegend } from '../../present/verdict-words.ts';
 import { CLIENT_BOUND_CPU_PERCENT, PAGE_FAULT_SHARE, UNFAIR_JAIN, UNSTABLE_CV } from '../../model/thresholds.ts';
 import { MOVE_FACTOR, SHARED_HOST_CORES, SLOW_RUN_SHARE } from '../../system/host-speed.ts';
-import type { ReportSection } from '../section.ts';
-import type { ChartAssets } from './html-assets.ts';
+import type { ReportSection } from '../../model/section.ts';
+import type { ChartAssets } from '../../present/html-assets.ts';
 import { chartScript } from './html-chart-script.ts';
 import { CONCURRENCY_SCRIPT, concurrencyHtml } from './concurrency.ts';
-import { escapeHtml, inlineScript, jsonForScript } from './html-escape.ts';
-import { REPORT_CSS } from './html-style.ts';
+import { escapeHtml, inlineScript, jsonForScript } from '../../present/html-escape.ts';
+import { REPORT_CSS } from '../../present/html-style.ts';
 import { cellTable, environmentTable, parametersTable, threadsDetails } from './html-tables.ts';
 import { profileHtml } from './profile.ts';
 import { processesHtml } from './processes.ts';
-import { connectionsSwept, entryLane, laneOf } from '../cell-lookups.ts';
+import { entryLane, laneOf } from '../../model/cell-lookups.ts';
 import { scenarioOrder } from '../merge.ts';
 import { comparisonLines } from '../text/sentences.ts';
-import { formatBytes, formatDate } from '../text/formats.ts';
+import { formatBytes, formatDate } from '../../present/formats.ts';
 import { allocatorOf } from '../text/allocator.ts';
 import type { ScenarioName } from '../../model/names.ts';
-import type { Parameters } from '../../model/parameters.ts';
+import { type Parameters, connectionsSwept } from '../../model/parameters.ts';
 import type { Report, RuntimeEntry } from '../../model/report.ts';
-import { driftCancelledLegend } from '../text/precision.ts';
+import { driftCancelledLegend } from '../../present/precision.ts';
 import { hostHealth } from '../text/host-health.ts';
 
 /** Scenarios present in the report, in the report's scenario order. */

@@ -7,25 +7,26 @@ import { allocatorOf } from '../text/allocator.ts';
 import { answerQuestions, benchAnswers } from '../answers.ts';
 import { FIGURES_READ, headlineBullet, syncQuestions } from '../headline-bullets.ts';
 import { everyCellLine, groupNotes, type NoteKind, noteKinds, noteMarks } from '../text/cell-notes.ts';
-import { verdictKind, verdictLegend } from '../text/verdict-words.ts';
+import { verdictKind, verdictLegend } from '../../present/verdict-words.ts';
 import { hostHealth } from '../text/host-health.ts';
 import { findingsMarkdown } from './answers.ts';
 import { concurrencyMarkdown } from './concurrency.ts';
 import { markdownTable } from 'markdown-table';
 import { profileMarkdown } from './profile.ts';
-import { escapeCell, formatDate, formatMs, formatRatio, formatRps } from '../text/formats.ts';
+import { escapeCell, formatDate, formatMs, formatRatio, formatRps } from '../../present/formats.ts';
 import { CLIENT_BOUND_CPU_PERCENT, PAGE_FAULT_SHARE, UNFAIR_JAIN, UNSTABLE_CV } from '../../model/thresholds.ts';
 import { MOVE_FACTOR, SHARED_HOST_CORES, SLOW_RUN_SHARE } from '../../system/host-speed.ts';
 import { shownP99 } from '../../stats/littles-law.ts';
-import { connectionsSwept, laneOf } from '../cell-lookups.ts';
-import { MODE_ORDER } from '../merge.ts';
+import { laneOf } from '../../model/cell-lookups.ts';
+import { connectionsSwept } from '../../model/parameters.ts';
+import { MODES } from '../../model/names.ts';
 import type { CellResult } from '../../model/cell.ts';
 import type { ScenarioName } from '../../model/names.ts';
 import type { Report } from '../../model/report.ts';
 import { poolsSection, processesSection } from './processes.ts';
-import type { ReportSection } from '../section.ts';
+import type { ReportSection } from '../../model/section.ts';
 import { DASH, environmentRows, modeLabel, parameterRows, runtimeLabel, THREAD_HEAD, threadFigures } from '../text/labels.ts';
-import { driftCancelledLegend, driftCancelledText, precisionLegend, precisionText, runsText } from '../text/precision.ts';
+import { driftCancelledLegend, driftCancelledText, precisionLegend, precisionText, runsText } from '../../present/precision.ts';
 import { comparisonLines } from '../text/sentences.ts';
 
 function rpsWithSpread(cell: CellResult): string {
@@ -83,8 +84,8 @@ export function scenarioTable(cells: readonly CellResult[], swept: boolean): str
 }
 
 function modeRank(cell: CellResult): number {
-  const index = MODE_ORDER.indexOf(cell.mode);
-  return index === -1 ? MODE_ORDER.length : index;
+  const index = MODES.indexOf(cell.mode);
+  return index === -1 ? MODES.length : index;
 }
 
 /** Scenarios in the order of the (already sorted) results. */

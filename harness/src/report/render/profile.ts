@@ -6,10 +6,10 @@
 import { markdownTable } from 'markdown-table';
 import type { CellResult } from '../../model/cell.ts';
 import type { FlameNode, ProfileFunction } from '../../model/profile.ts';
-import { escapeCell } from '../text/formats.ts';
+import { escapeCell } from '../../present/formats.ts';
 import { modeLabel } from '../text/labels.ts';
 import { functionLabel, heldSentence, pct } from '../text/profile.ts';
-import { escapeHtml } from './html-escape.ts';
+import { escapeHtml } from '../../present/html-escape.ts';
 import { readableName } from '../../profile/function-name.ts';
 
 const TOP = 5;

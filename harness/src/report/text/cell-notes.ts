@@ -8,8 +8,8 @@
 import type { CellResult } from '../../model/cell.ts';
 import { CEILING_OK_RATIO, CLIENT_BOUND_CPU_PERCENT, UNSTABLE_CV } from '../../model/thresholds.ts';
 import { cellRemarks, flagLabel } from '../flags.ts';
-import { formatRatio, formatRps } from './formats.ts';
-import { precisionNotes } from './precision.ts';
+import { formatRatio, formatRps } from '../../present/formats.ts';
+import { precisionNotes } from '../../present/precision.ts';
 
 /** Each kind and the start of its note's text: the note's kind is the first whose prefix it has. */
 const KINDS = [

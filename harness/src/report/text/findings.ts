@@ -1,16 +1,16 @@
 /**
  * The sentences people quote from a bench report: one per runtime and question ("bun: worker
  * vs sync: faster: 1.90x, 1.80–2.00x"), and the findings across scenarios (which off-loop mode
- * stayed on the loop, where a worker pays). Every verdict is worded by text/verdict-words.ts,
+ * stayed on the loop, where a worker pays). Every verdict is worded by present/verdict-words.ts,
  * the one vocabulary of the reports. Pure text from plain figures: the report's questions are
  * gathered in report/answers.ts.
  */
 import { percent } from '../flags.ts';
-import type { RatioReading } from '../ratio-verdict.ts';
+import type { RatioReading } from '../../present/ratio-verdict.ts';
 import type { LoopVerdict } from '../../model/cell.ts';
-import { formatMs } from './formats.ts';
+import { formatMs } from '../../present/formats.ts';
 import { HELD_LAG_SHARE, MIN_SYNC_LAG_MS } from '../loop-verdict.ts';
-import { bystanderWords, type Interval, verdictWords } from './verdict-words.ts';
+import { bystanderWords, type Interval, verdictWords } from '../../present/verdict-words.ts';
 
 export type { Interval };
 
@@ -25,7 +25,7 @@ export interface RatioWords {
  * One runtime's answer to one question, e.g. "bun: worker vs sync, requests/s: faster: 1.90x,
  * 1.80–2.00x", "node: async vs sync, requests/s: could not tell: the host was shared during
  * async", "deno: with async, a bystander waits 20x less (p99)". `doubt` is why the cells cannot
- * carry an answer (ratio-verdict.ts cellsDoubt).
+ * carry an answer (present/ratio-verdict.ts cellsDoubt).
  */
 export function ratioSentence(lane: string, words: RatioWords, ratio: number, ci: Interval | undefined, doubt?: string): string {
   if (words.measure === 'bystander') {

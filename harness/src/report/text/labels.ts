@@ -8,8 +8,8 @@ import type { CellResult } from '../../model/cell.ts';
 import type { NetworkPath, RoundTrip } from '../../model/environment.ts';
 import type { Parameters } from '../../model/parameters.ts';
 import type { Report, Timing } from '../../model/report.ts';
-import { formatBytes, formatMs, formatRps } from './formats.ts';
-import { firstTouchText, machineSpeedRow, referenceLoopRow } from './precision.ts';
+import { formatBytes, formatMs, formatRps } from '../../present/formats.ts';
+import { firstTouchText, machineSpeedRow, referenceLoopRow } from '../../present/precision.ts';
 
 /** What a table shows where there is no figure. */
 export const DASH = '—';

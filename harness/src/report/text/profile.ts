@@ -1,7 +1,7 @@
 /** The words a report uses for a cell's CPU profile (--profile), shared by every renderer. */
 import type { CellResult } from '../../model/cell.ts';
 import type { ProfileFunction, ProfileHolder, ProfileLate, ProfileSummary } from '../../model/profile.ts';
-import { formatMs } from './formats.ts';
+import { formatMs } from '../../present/formats.ts';
 import { readableName } from '../../profile/function-name.ts';
 
 /** A share as a percentage, one decimal below 10 %. */

@@ -4,7 +4,7 @@ import type { CellProfile } from '../../model/profile.ts';
 import { MIN_RUNS_FOR_INTERVAL } from '../../stats/stats.ts';
 import { percent } from '../flags.ts';
 import { CONSOLE_WIDTH, wrap } from '../render/console.ts';
-import { formatMs, formatRps } from './formats.ts';
+import { formatMs, formatRps } from '../../present/formats.ts';
 import { heldSentence } from './profile.ts';
 
 /** What the opening lines say of a plan: the part of bench/plan.ts's Plan they read (report/ knows no feature). */

@@ -4,20 +4,20 @@
  * shared by the Markdown, HTML and console reports.
  */
 import { percent } from '../flags.ts';
-import { comparedCell } from '../cell-lookups.ts';
+import { comparedCell } from '../../model/cell-lookups.ts';
 import { profileEvidence } from './profile.ts';
 import type { CellResult } from '../../model/cell.ts';
 import type { Comparison, Ratios } from '../../model/comparison.ts';
 import type { Report } from '../../model/report.ts';
 import { measuredLagP99 } from '../loop-verdict.ts';
 import { reconciledLag } from './findings.ts';
-import { formatMs, formatRatio, formatRps } from './formats.ts';
+import { formatMs, formatRatio, formatRps } from '../../present/formats.ts';
 import { runtimeLabel } from './labels.ts';
-import { pairedRatioText } from './precision.ts';
+import { pairedRatioText } from '../../present/precision.ts';
 import { costsText, modeCosts } from '../cpu-costs.ts';
 import { differentWork, notComparedText } from '../different-work.ts';
-import { cellsDoubt } from '../ratio-verdict.ts';
-import { bystanderWords, verdictWords } from './verdict-words.ts';
+import { cellsDoubt } from '../../present/ratio-verdict.ts';
+import { bystanderWords, verdictWords } from '../../present/verdict-words.ts';
 
 /** The tails beside the requests/s verdict: the load's p99 and what a bystander waits. */
 function ratioDetails(ratios: Ratios): string {

@@ -5,9 +5,9 @@
  */
 import type { HopCost } from '../../model/cell.ts';
 import type { Crossover, SweepMeasure, SweepRuntime, SweepSummary } from '../../model/sweep.ts';
-import { formatMs, formatRatio } from './formats.ts';
-import { NO_DIFFERENCE_WITHIN } from '../ratio-verdict.ts';
-import { intervalText, timesText, verdictWords } from './verdict-words.ts';
+import { formatMs, formatRatio } from '../../present/formats.ts';
+import { NO_DIFFERENCE_WITHIN } from '../../present/ratio-verdict.ts';
+import { intervalText, timesText, verdictWords } from '../../present/verdict-words.ts';
 
 /**
  * The bystander's p99, worker over sync, in the words of verdict-words.ts: the verdict a speed

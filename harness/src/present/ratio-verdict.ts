@@ -5,7 +5,7 @@
  * from a cell that shared the host, or from an invalid or failed one, or whose interval holds 1
  * but reaches past the margin, is evidence of nothing, least of all of "no difference": 1.48x
  * (0.91-2.43x) on a shared host says the runs could not see, not that the modes are alike. The
- * words for each reading live in text/verdict-words.ts. Pure.
+ * words for each reading live in verdict-words.ts. Pure.
  */
 import type { CellResult } from '../model/cell.ts';
 import type { Flag } from '../model/names.ts';

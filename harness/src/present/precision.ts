@@ -5,12 +5,12 @@
  * notes on its machine.
  * Pure: formats what the report holds.
  */
-import type { CellResult, Summary } from '../../model/cell.ts';
-import type { Ratios } from '../../model/comparison.ts';
-import type { Environment, FirstTouch } from '../../model/environment.ts';
-import type { Parameters } from '../../model/parameters.ts';
+import type { CellResult, Summary } from '../model/cell.ts';
+import type { Ratios } from '../model/comparison.ts';
+import type { Environment, FirstTouch } from '../model/environment.ts';
+import type { Parameters } from '../model/parameters.ts';
 import { formatRps } from './formats.ts';
-import { MIN_RUNS_FOR_INTERVAL } from '../../stats/stats.ts';
+import { MIN_RUNS_FOR_INTERVAL } from '../stats/stats.ts';
 
 /**
  * How many paired rounds the throughput ratio and its interval rest on ("6 pairs"), or undefined

@@ -3,10 +3,10 @@
  * renderers, the front page's answers and the sweep summary share. Below merge.ts, so what merge
  * derives (the sweep summary) can use them too.
  */
-import type { CellResult } from '../model/cell.ts';
-import type { Comparison } from '../model/comparison.ts';
-import type { Mode } from '../model/names.ts';
-import type { Report, RuntimeEntry } from '../model/report.ts';
+import type { CellResult } from './cell.ts';
+import type { Comparison } from './comparison.ts';
+import type { Mode } from './names.ts';
+import type { Report, RuntimeEntry } from './report.ts';
 
 /** A cell's lane: its installation's label when the plan named versions ("node@24"), else the runtime. */
 export function laneOf(cell: Pick<CellResult, 'runtime' | 'runtimeLabel'>): string {
@@ -17,8 +17,6 @@ export function laneOf(cell: Pick<CellResult, 'runtime' | 'runtimeLabel'>): stri
 export function entryLane(entry: Pick<RuntimeEntry, 'name' | 'label'>): string {
   return entry.label ?? entry.name;
 }
-
-export { connectionsSwept } from '../model/parameters.ts';
 
 /** The cell of a comparison's lane, scenario and dimensions in the given mode, whatever its status. */
 export function comparedCell(report: Pick<Report, 'results'>, c: Comparison, mode: Mode): CellResult | undefined {

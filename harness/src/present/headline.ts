@@ -1,14 +1,12 @@
 /**
- * Headline figures with how sure they are, in the words of text/verdict-words.ts: a ratio whose
+ * Headline figures with how sure they are, in the words of verdict-words.ts: a ratio whose
  * narrow 95 % interval holds 1 is "no gain", whatever its median says.
  */
-import { formatRatio } from './text/formats.ts';
-import { holdsOne, pairedRatioInterval as byRound } from '../stats/paired.ts';
-import { verdictWords } from './text/verdict-words.ts';
+import { formatRatio } from './formats.ts';
+import { pairedRatioInterval as byRound } from '../stats/paired.ts';
+import { verdictWords } from './verdict-words.ts';
 
 export type Interval = readonly [number, number];
-
-export { holdsOne };
 
 /**
  * "95 % CI 1.90x-2.31x", with the verdict's word where the interval alone does not carry it:

@@ -1,13 +1,13 @@
 /**
  * The one report model every kind of run ends in: a feature (curve, seeds, browser, versions,
- * calibrate) builds sections from its own report and hands them here; report/ never imports a
- * feature. A section renders itself (Markdown, HTML, optionally the console) and names the
- * headline questions it answers, so the results site's front page can quote them and link back.
+ * calibrate, ab) builds sections from its own report, and the entry point hands them to report/'s
+ * renderers; report/ never imports a feature, nor a feature report/. A section renders itself
+ * (Markdown, HTML, optionally the console) and names the headline questions it answers, so the
+ * results site's front page can quote them and link back.
  */
-import type { Report } from '../model/report.ts';
-import type { AbComparison } from '../model/ab.ts';
-import type { VersionComparison } from '../model/change.ts';
-import type { Answers } from './answers.ts';
+import type { Report } from './report.ts';
+import type { AbComparison } from './ab.ts';
+import type { VersionComparison } from './change.ts';
 
 export type SectionKind = 'bench' | 'curve' | 'seeds' | 'browser' | 'versions' | 'calibrate' | 'ab';
 
@@ -33,8 +33,6 @@ export interface ReportSection {
   /** The answer to the run's own question (bench:ab's verdicts): placed right after the title, before the findings. */
   lead?: boolean;
   headlines: Headline[];
-  /** The answers drawn on the site's front page (a picture per question) and the findings; bench runs only. */
-  answers?(): Answers;
   markdown(): string;
   html(): string;
   console?(): string;

@@ -10,7 +10,7 @@
  * and, for the figures that have no interval, what a bystander waits and what a request costs.
  * Pure.
  */
-import { NO_DIFFERENCE_WITHIN, type RatioReading, type RatioVerdict, ratioVerdict, WIDEST_READABLE } from '../ratio-verdict.ts';
+import { NO_DIFFERENCE_WITHIN, type RatioReading, type RatioVerdict, ratioVerdict, WIDEST_READABLE } from './ratio-verdict.ts';
 import { formatRatio } from './formats.ts';
 
 export type Interval = readonly [number, number];
