@@ -28,15 +28,16 @@ const SHARED = [
   'test/integration/remote.test.ts',
   'test/integration/remote-stops.test.ts',
   'test/integration/overload.test.ts',
-  // bench:ab, the action's steps and the packed command: verdicts' consequences, files and exit
-  // codes, each tolerant of a cell that could not tell on a busy host; instruction counts, which
-  // load on the machine does not move.
+  // bench:ab, the action's steps, the packed command and bench:curve end to end: verdicts'
+  // consequences, files and exit codes, each tolerant of a cell that could not tell on a busy
+  // host; instruction counts, which load on the machine does not move.
   'test/integration/ab.test.ts',
   'test/integration/action.test.ts',
   'test/integration/scenario-file.test.ts',
   'test/integration/hung-dead.test.ts',
   'test/integration/packed-cli.test.ts',
   'test/integration/instructions.test.ts',
+  'test/integration/curve-cli.test.ts',
   'test/integration/servers.test.ts',
   'test/integration/quiet-wait.test.ts',
   'test/integration/versions.test.ts',
