@@ -16,7 +16,10 @@ process.env.NODE_COMPILE_CACHE ??= join(tmpdir(), 'node-compile-cache');
  * heartbeat's watchdog, a signal's grace, a queue draining, ssh) and the rest is start-ups: three
  * at a time, they keep the machine's two cores about 90 % busy instead of half idle. Each looks
  * for leftovers only among its own processes (its temporary folder; the remote ones their own
- * network namespaces), never at every server on the machine.
+ * network namespaces), never at every server on the machine. Among them, end to end: bench:ab,
+ * the action's steps, the packed command and bench:curve, whose verdicts are asserted by their
+ * consequences (files, exit codes) and may be "could not tell" on a busy host; and instruction
+ * counts, which other load does not move.
  */
 const SHARED = [
   // Longest first, as they ran in CI: with three at a time, the last to start are short,
@@ -28,9 +31,6 @@ const SHARED = [
   'test/integration/remote.test.ts',
   'test/integration/remote-stops.test.ts',
   'test/integration/overload.test.ts',
-  // bench:ab, the action's steps, the packed command and bench:curve end to end: verdicts'
-  // consequences, files and exit codes, each tolerant of a cell that could not tell on a busy
-  // host; instruction counts, which load on the machine does not move.
   'test/integration/ab.test.ts',
   'test/integration/action.test.ts',
   'test/integration/scenario-file.test.ts',
