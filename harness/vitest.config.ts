@@ -27,22 +27,22 @@ const SHARED = [
   // so the group does not end on one long file running alone on a half-idle machine. On a fresh
   // clone vitest has no durations of its own and would start the largest files first instead.
   'test/integration/seeds.test.ts',
-  'test/integration/faults.test.ts',
   'test/integration/server-robustness.test.ts',
+  'test/integration/faults.test.ts',
   'test/integration/remote.test.ts',
   'test/integration/remote-stops.test.ts',
-  'test/integration/overload.test.ts',
-  'test/integration/scenario-file.test.ts',
   'test/integration/hung-dead.test.ts',
-  'test/integration/ab.test.ts',
   'test/integration/action.test.ts',
+  'test/integration/ab.test.ts',
+  'test/integration/scenario-file.test.ts',
+  'test/integration/overload.test.ts',
   'test/integration/packed-cli.test.ts',
   'test/integration/curve-cli.test.ts',
   'test/integration/servers.test.ts',
+  'test/integration/sweep.test.ts',
   'test/integration/quiet-wait.test.ts',
   'test/integration/versions.test.ts',
   'test/integration/processes-refusal.test.ts',
-  'test/integration/sweep.test.ts',
 ];
 
 /**
