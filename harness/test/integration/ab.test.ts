@@ -10,7 +10,7 @@ import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Report } from '../../src/model/report.ts';
 import { SAME_REQUEST_MS } from '../../src/cli/command.ts';
-import { ended, isAlive, listeningPorts, processesMentioning, processTree } from './helpers.ts';
+import { ended, isAlive, listeningPorts, processesMentioning, processTree, stderrWatch } from './helpers.ts';
 import { HARNESS_NODE_ARGS } from '../harness-cli.ts';
 
 const HARNESS = resolve(import.meta.dirname, '../..');
@@ -217,16 +217,8 @@ describe('bench:ab and a second Ctrl-C', () => {
       cwd: HARNESS,
       stdio: ['ignore', 'pipe', 'pipe'],
     });
-    let stderr = '';
     const exited = ended(child);
-    const seen = (pattern: RegExp) =>
-      new Promise<void>((resolveSeen, reject) => {
-        const look = () => pattern.test(stderr) && resolveSeen();
-        child.stderr.on('data', look);
-        child.on('exit', () => reject(new Error(`bench:ab exited before ${pattern}: ${stderr}`)));
-        look();
-      });
-    child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
+    const { text, seen } = stderrWatch(child, 'bench:ab');
     await seen(/^node-[AB] hello\/\w+: /m);
     await seen(/node-[AB] sleep\/\w+ check/);
     // One-second waits hold each server's loop, so the orderly stop the first Ctrl-C starts is
@@ -239,7 +231,7 @@ describe('bench:ab and a second Ctrl-C', () => {
       for (let i = 0; i < 3; i++)
         fetch(`http://127.0.0.1:${port}/sleep/sync?ms=1000`, { signal: AbortSignal.timeout(10_000) }).catch(() => {});
     await new Promise((r) => setTimeout(r, 200));
-    const finished = [...stderr.matchAll(/^(node-[AB]) (\w+)\/(\w+): /gm)].map(
+    const finished = [...text().matchAll(/^(node-[AB]) (\w+)\/(\w+): /gm)].map(
       ([, label, scenario, mode]) => `${label} ${scenario}/${mode}`,
     );
     const tree = processTree(child.pid!);
@@ -248,7 +240,7 @@ describe('bench:ab and a second Ctrl-C', () => {
     await new Promise((r) => setTimeout(r, SAME_REQUEST_MS + 100));
     child.kill('SIGINT');
     expect(await exited).toBe(130);
-    expect(stderr).toMatch(/SIGINT again: stopping at once/);
+    expect(text()).toMatch(/SIGINT again: stopping at once/);
     const report = JSON.parse(readFileSync(join(dir, 'report.json'), 'utf8')) as Report;
     expect(report.status).toBe('interrupted');
     const kept = report.results.map((c) => `${c.runtimeLabel} ${c.scenario}/${c.mode}`);

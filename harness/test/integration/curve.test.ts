@@ -1,27 +1,21 @@
 // The open-loop generator held against queueing theory, not against itself: a 20 ms timer
 // server answers in a little over 20 ms and keeps up; a server that serves one request at a time
 // for 20 ms (capacity 50 req/s) queues Poisson arrivals as M/D/1 says, and cannot go past 50 req/s;
-// a rate past the in-flight cap is flagged saturated, with its drops counted. Then `bench:curve` end to end on
-// every runtime. Latency counts from the scheduled send time.
-import { execFile } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+// a rate past the in-flight cap is flagged saturated, with its drops counted. Latency counts from
+// the scheduled send time. `bench:curve` end to end, which compares no timing, is curve-cli.test.ts.
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { dirname, join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { promisify } from 'node:util';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { generateDataFiles } from '@bench/app';
 import { arrivalOffsets } from '../../src/load/arrivals.ts';
-import type { CurveReport } from '../../src/curve/curve-types.ts';
 import { Generator, type StepOptions } from '../../src/load/generator.ts';
 import { lindleyMeanMs, md1MeanMs } from '../../src/curve/ladder.ts';
 import { generatorBound, toStep } from '../../src/curve/step.ts';
 import { runtimeSpec } from '../../src/servers/runtimes.ts';
 import { startServer, stopAllServers, type RunningServer } from '../../src/servers/server.ts';
 import { isAlive, processesMentioning, queueService, saturatedServiceMs, SEEDS_ONLY } from './helpers.ts';
-import { HARNESS_NODE_ARGS } from '../harness-cli.ts';
 
-const HARNESS = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 let dataDir: string;
 let server: RunningServer;
 let generator: Generator;
@@ -136,62 +130,4 @@ describe('the generator against queueing theory (node)', () => {
     expect(flags).toContain('saturated');
     expect(flags.includes('generator-bound')).toBe(generatorBound(m));
   });
-});
-
-describe('bench:curve end to end', () => {
-  it('every runtime: a curve per cell, report.json/md/html written, the capacity table printed; the generator warmed once per server', async () => {
-    const out = mkdtempSync(join(tmpdir(), 'bench-curve-out-'));
-    try {
-      const { stdout } = await promisify(execFile)(
-        process.execPath,
-        [
-          ...HARNESS_NODE_ARGS,
-          'src/curve-cli.ts',
-          '--quick',
-          '--scenarios',
-          'sleep',
-          '--rates',
-          '20,40',
-          // Half a second a step (10-20 requests): enough for every assertion below, which asks
-          // for a decision or an undecided step, not for a capacity.
-          '--max-step-sec',
-          '0.5',
-          '--out',
-          out,
-          '--data-dir',
-          dataDir,
-        ],
-        { cwd: HARNESS, timeout: 90_000 },
-      );
-      const report = JSON.parse(readFileSync(join(out, 'report.json'), 'utf8')) as CurveReport;
-      expect(report).toMatchObject({ kind: 'curve', status: 'complete', parameters: { arrivals: 'poisson', confidence: 0.8 } });
-      expect(report.curves.map((c) => `${c.runtime} ${c.mode} ${c.status}`)).toEqual([
-        'node sync ok',
-        'node async ok',
-        'bun sync ok',
-        'bun async ok',
-        'deno sync ok',
-        'deno async ok',
-      ]);
-      // Each runtime's server: a discarded step before its first cell (at the first rate), none before the second.
-      expect(report.curves.map((c) => c.warmupStep?.offeredPerSec ?? null)).toEqual([20, null, 20, null, 20, null]);
-      for (const curve of report.curves.filter((c) => c.warmupStep !== undefined)) expect(curve.warmupStep?.sent).toBeGreaterThan(0);
-      for (const curve of report.curves) {
-        expect(curve.steps.map((s) => s.offeredPerSec)).toEqual([20, 40]);
-        for (const s of curve.steps) {
-          expect(s.completed).toBe(s.scheduled);
-          expect(s.latencyMs.p50).toBeGreaterThanOrEqual(20);
-          expect(s.eventLoopLagMs).toBeDefined();
-          // Every step decided (or undecided at its 0.5 s cap: 10-20 requests cannot show p99 at 80 %).
-          expect(s.decision).toMatchObject({ requests: s.scheduled, outcome: expect.stringMatching(/^(pass|fail|undecided)$/) });
-        }
-        expect(curve.capacity).toMatchObject({ end: 'rates', confidence: 0.8 });
-      }
-      expect(stdout).toContain('capacity req/s at p99 ≤ 100 ms (80 % confidence, poisson arrivals (seed 1))');
-      expect(readFileSync(join(out, 'report.html'), 'utf8')).toContain('data-chart="curve"');
-      expect(readFileSync(join(out, 'report.md'), 'utf8')).toContain('## Capacity at p99 ≤ 100 ms, 80 % confidence, poisson arrivals');
-    } finally {
-      rmSync(out, { recursive: true, force: true });
-    }
-  }, 100_000);
 });

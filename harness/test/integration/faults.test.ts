@@ -1,5 +1,5 @@
-// What the harness does when things go wrong: every case from the "faults" issue, on real
-// processes. Each would fail if the behaviour regressed.
+// What the harness does when things go wrong, on real processes; a server killed or stopped
+// mid-run is in hung-dead.test.ts, on every runtime. Each would fail if the behaviour regressed.
 import { type ChildProcessByStdio, spawn } from 'node:child_process';
 import type { Readable } from 'node:stream';
 import { chmodSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -8,13 +8,12 @@ import { join, resolve } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { exitCode } from '../../src/bench/bench.ts';
 import { parsePlan } from '../../src/bench/plan.ts';
-import { interruptedReport } from '../../src/report/bench-files.ts';
 import type { Report } from '../../src/model/report.ts';
 import { runtimeSpec } from '../../src/servers/runtimes.ts';
 import { groupAlive, startServer, stopAllServers } from '../../src/servers/server.ts';
 import { Interrupted } from '../../src/cli/interrupt.ts';
 import { SAME_REQUEST_MS } from '../../src/cli/command.ts';
-import { cellOf, ended, isAlive, listeningPorts, processesMentioning, processTree, recordingProgress } from './helpers.ts';
+import { cellOf, ended, isAlive, listeningPorts, processesMentioning, processTree, recordingProgress, stderrWatch } from './helpers.ts';
 import { benchRun } from './bench-run.ts';
 import { HARNESS_NODE_ARGS } from '../harness-cli.ts';
 
@@ -99,65 +98,6 @@ describe('never a server it did not start', () => {
   });
 });
 
-describe('a server that dies or hangs mid-run', () => {
-  it('a killed server fails its cell with the signal; the next cell gets a new server; the report is written', async () => {
-    const pids: number[] = [];
-    const plan = parsePlan([
-      '--runtimes',
-      'bun',
-      '--scenarios',
-      'sleep',
-      '--runs',
-      '2',
-      '--duration',
-      '0.5',
-      '--warmup',
-      '0',
-      ...dataFlags(),
-      '--out',
-      out(),
-    ]);
-    const { report, runDir } = await benchRun(plan, {
-      progress: recordingProgress(),
-      onRunStarted: (server, cell) => {
-        pids.push(server.pid);
-        if (cell.mode === 'sync') setTimeout(() => process.kill(server.pid, 'SIGKILL'), 300);
-      },
-    });
-    const sync = cellOf(report, 'bun', 'sleep', 'sync');
-    expect(sync.status).toBe('failed');
-    expect(sync.reason).toMatch(/server died during the run \(signal SIGKILL\)/);
-    expect(cellOf(report, 'bun', 'sleep', 'async').status).toBe('ok');
-    expect(new Set(pids).size).toBe(2);
-    // The cells on disk, as a forced stop would merge them: the finished ones, whatever failed.
-    expect(interruptedReport(runDir)?.results).toHaveLength(2);
-  });
-
-  it('a server that stops answering fails its cell by the deadline; the run goes on', async () => {
-    // --min-requests 0: the stopped server answers nothing more, and the run would otherwise be
-    // stretched to its 3 s cap looking for requests before the hang is looked for.
-    const plan = parsePlan([
-      ...['--runtimes', 'bun', '--scenarios', 'sleep', '--runs', '1', '--duration', '0.5', '--warmup', '0', '--timeout', '1'],
-      ...['--min-requests', '0'],
-      ...dataFlags(),
-      '--out',
-      out(),
-    ]);
-    const started = Date.now();
-    const { report } = await benchRun(plan, {
-      progress: recordingProgress(),
-      onRunStarted: (server, cell) => {
-        if (cell.mode === 'sync') setTimeout(() => process.kill(server.pid, 'SIGSTOP'), 200);
-      },
-    });
-    const sync = cellOf(report, 'bun', 'sleep', 'sync');
-    expect(sync.status).toBe('failed');
-    expect(sync.reason).toMatch(/server hung: stopped/);
-    expect(cellOf(report, 'bun', 'sleep', 'async').status).toBe('ok');
-    expect(Date.now() - started).toBeLessThan(30_000);
-  });
-});
-
 /**
  * The plan the signal tests interrupt: 12 cells on every runtime, one short run each and no
  * warm-up. The signal is sent once the first group of cells has finished, so every second spent
@@ -167,16 +107,10 @@ const QUICK_FLAGS = ['--quick', '--runs', '1', '--duration', '0.1', '--warmup', 
 
 /** A bench command started, once its first cell is done: the child, its exit, its stderr so far. */
 async function untilFirstCell(child: ChildProcessByStdio<null, Readable, Readable>) {
-  let stderr = '';
   const exited = ended(child);
-  await new Promise<void>((resolveCell, reject) => {
-    child.stderr.setEncoding('utf8').on('data', (chunk: string) => {
-      stderr += chunk;
-      if (/^node hello\/baseline: /m.test(stderr)) resolveCell();
-    });
-    child.on('exit', () => reject(new Error(`bench exited early: ${stderr}`)));
-  });
-  return { child, exited, stderr: () => stderr };
+  const { text, seen } = stderrWatch(child, 'bench');
+  await seen(/^node hello\/baseline: /m);
+  return { child, exited, stderr: text };
 }
 
 describe('Ctrl-C or SIGTERM on the harness', () => {
@@ -259,16 +193,8 @@ describe('a second Ctrl-C', () => {
       cwd: HARNESS,
       stdio: ['ignore', 'pipe', 'pipe'],
     });
-    let stderr = '';
     const exited = ended(child);
-    const seen = (pattern: RegExp) =>
-      new Promise<void>((resolveSeen, reject) => {
-        const look = () => pattern.test(stderr) && resolveSeen();
-        child.stderr.on('data', look);
-        child.on('exit', () => reject(new Error(`bench exited before ${pattern}: ${stderr}`)));
-        look();
-      });
-    child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
+    const { text, seen } = stderrWatch(child, 'bench');
     await seen(/^node hello\/baseline: /m);
     // The sleep cells' servers are up once one is checked (between groups, the hello servers may
     // be gone and the next not started yet).
@@ -293,7 +219,7 @@ describe('a second Ctrl-C', () => {
     await new Promise((r) => setTimeout(r, SAME_REQUEST_MS + 100));
     child.kill('SIGINT');
     expect(await exited).toBe(130);
-    expect(stderr).toMatch(/SIGINT again: stopping at once/);
+    expect(text()).toMatch(/SIGINT again: stopping at once/);
     const report = JSON.parse(readFileSync(join(dir, 'report.json'), 'utf8')) as Report;
     expect(report.status).toBe('interrupted');
     expect(cellOf(report, 'node', 'hello', 'baseline').status).toBe('ok');

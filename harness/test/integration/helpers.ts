@@ -178,3 +178,22 @@ export async function untilCount(find: () => number[], count: number, ms: number
   }
   return found;
 }
+
+/**
+ * A child's stderr as it arrives, and a wait for a stage of its run: `seen(pattern)` resolves once
+ * what the child wrote matches, and rejects (with what it wrote) if the child exits first, so a
+ * test that acts at a stage neither waits out its own timeout nor acts before the stage.
+ */
+export function stderrWatch(child: ChildProcess, command: string): { text: () => string; seen: (pattern: RegExp) => Promise<void> } {
+  let stderr = '';
+  // Registered before any wait's listener: each chunk is added before a wait looks at it.
+  child.stderr?.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
+  const seen = (pattern: RegExp) =>
+    new Promise<void>((resolveSeen, reject) => {
+      const look = () => pattern.test(stderr) && resolveSeen();
+      child.stderr?.on('data', look);
+      child.on('exit', () => reject(new Error(`${command} exited before ${pattern}: ${stderr}`)));
+      look();
+    });
+  return { text: () => stderr, seen };
+}

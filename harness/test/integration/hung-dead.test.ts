@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { parsePlan } from '../../src/bench/plan.ts';
 import { stopAllServers } from '../../src/servers/server.ts';
+import { interruptedReport } from '../../src/report/bench-files.ts';
 import { cellOf, isAlive, processesMentioning, recordingProgress } from './helpers.ts';
 import { benchRun } from './bench-run.ts';
 
@@ -26,9 +27,11 @@ describe('hung and dead are not overloaded', () => {
       ...['--runtimes', runtime, '--scenarios', 'sleep', '--runs', '1', '--duration', '0.5', '--warmup', '0', '--timeout', '1'],
       ...['--cross-check', 'none', '--out', join(tmp, `out-kill-${runtime}`), ...dataFlags()],
     ]);
-    const { report } = await benchRun(plan, {
+    const pids: number[] = [];
+    const { report, runDir } = await benchRun(plan, {
       progress: recordingProgress(),
       onRunStarted: (server, cell) => {
+        pids.push(server.pid);
         if (cell.mode === 'sync') setTimeout(() => process.kill(server.pid, 'SIGKILL'), 200);
       },
     });
@@ -36,6 +39,9 @@ describe('hung and dead are not overloaded', () => {
     expect(sync.status).toBe('failed');
     expect(sync.reason).toMatch(/server died (during the run|.*while waiting).*signal SIGKILL/);
     expect(cellOf(report, runtime, 'sleep', 'async').status).toBe('ok');
+    expect(new Set(pids).size).toBe(2);
+    // The cells on disk, as a forced stop would merge them: the finished ones, whatever failed.
+    expect(interruptedReport(runDir)?.results).toHaveLength(2);
     expect(processesMentioning(tmp).filter(isAlive)).toEqual([]);
   });
 

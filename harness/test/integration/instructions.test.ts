@@ -13,6 +13,7 @@ import { valgrindVersion } from '../../src/measure/valgrind.ts';
 import { runtimeSpec } from '../../src/servers/runtimes.ts';
 import { stopAllServers } from '../../src/servers/server.ts';
 import { ended, isAlive, processesMentioning } from './helpers.ts';
+import { HARNESS_NODE_ARGS } from '../harness-cli.ts';
 
 const HARNESS = resolve(import.meta.dirname, '../..');
 const hasValgrind = valgrindVersion() !== undefined;
@@ -65,7 +66,7 @@ describe('--measure instructions', () => {
   it('without Valgrind on PATH: one line saying how to get it, exit 2, nothing started', { timeout: 30_000 }, async () => {
     const child = spawn(
       process.execPath,
-      ['--import', 'tsx', 'src/bench-cli.ts', '--measure', 'instructions', '--runtimes', 'node', '--out', join(tmp, 'none')],
+      [...HARNESS_NODE_ARGS, 'src/bench-cli.ts', '--measure', 'instructions', '--runtimes', 'node', '--out', join(tmp, 'none')],
       {
         cwd: HARNESS,
         env: { ...process.env, PATH: '/nonexistent' },
