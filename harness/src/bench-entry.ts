@@ -17,6 +17,7 @@ import { makeRunDir, updateLatest } from './model/run-files.ts';
 import type { ReportFeatures } from './report/section.ts';
 import { checkInstructionPlan, instructionExitCode, runInstructionCommand } from './measure/instruction-command.ts';
 import { takeMeasureFlags } from './measure/measure-flag.ts';
+import { countAfterWall, sideBySideConsole } from './measure/both-measures.ts';
 import { VALGRIND_MISSING, valgrindVersion } from './measure/valgrind.ts';
 import { CommandError } from './cli/command.ts';
 import { progressLines } from './report/text/progress-lines.ts';
@@ -48,30 +49,26 @@ export function runBenchCommand<P extends Planned>(command: BenchCommand<P>): vo
   const main = async (context: CommandContext): Promise<number> => {
     const { measure, count, rest } = takeMeasureFlags(process.argv.slice(2));
     // Before any checkout or preflight the plan may make: without Valgrind there is nothing to count with.
-    if (measure === 'instructions' && valgrindVersion() === undefined) throw new CommandError(VALGRIND_MISSING);
+    if (measure !== 'wall' && valgrindVersion() === undefined) throw new CommandError(VALGRIND_MISSING);
     const planned = await command.plan(rest, context);
     if (typeof planned === 'number') return planned;
-    if (measure === 'instructions') checkInstructionPlan(planned.plan);
+    if (measure !== 'wall') checkInstructionPlan(planned.plan);
     // Interrupted while planning (a preflight, a checkout): nothing ran, nothing to write.
     if (context.signal.aborted) return 0;
     const { plan } = planned;
     // Made only now that the plan stands: a refused run leaves no empty --out behind.
     const runDir = plan.outDir === undefined ? makeRunDir(DEFAULT_RESULTS_ROOT) : writableDir('out', plan.outDir);
     const progress = createProgress();
-    if (measure === 'instructions') {
-      const log = (line: string) => progress.log(`${command.name}: ${line}`);
-      const { signal } = context;
-      const counted = await runInstructionCommand({
-        plan,
-        lanes: planned.lanes,
-        count,
-        runDir,
-        signal,
-        log,
-        ...(planned.sides === undefined ? {} : { sides: planned.sides }),
-      });
-      return instructionExitCode(counted);
-    }
+    const counting = {
+      plan,
+      lanes: planned.lanes,
+      count,
+      runDir,
+      signal: context.signal,
+      log: (line: string) => progress.log(`${command.name}: ${line}`),
+      ...(planned.sides === undefined ? {} : { sides: planned.sides }),
+    };
+    if (measure === 'instructions') return instructionExitCode(await runInstructionCommand(counting));
     for (const line of planned.banner) progress.log(line);
     forceStop = () => {
       // A second Ctrl-C: the cells finished so far, and the finished runs of the group in
@@ -89,10 +86,16 @@ export function runBenchCommand<P extends Planned>(command: BenchCommand<P>): vo
       runDir,
       ...planned.run,
     });
-    const report = benchReport(run, command.features);
+    let report = benchReport(run, command.features);
     writeBenchReport(runDir, report, command.features);
     if (plan.outDir === undefined) updateLatest(DEFAULT_RESULTS_ROOT, runDir);
-    return command.report(report, runDir, planned);
+    if (measure !== 'both' || context.signal.aborted) return command.report(report, runDir, planned);
+    // The same cells counted once the wall clock is done, so neither measure shares the CPUs with the other.
+    const counted = await countAfterWall(report, counting, command.features);
+    report = counted.report;
+    const exit = command.report(report, runDir, planned);
+    console.log(`\n${sideBySideConsole(report)}`);
+    return Math.max(exit, counted.exit);
   };
   runCommand(command.name, main, { interruptible: true, cleanup: stopAllServers, onForce: () => forceStop() });
 }

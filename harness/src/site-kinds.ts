@@ -21,6 +21,7 @@ import { versionFeatures, versionsSection } from './versions/versions-section.ts
 import { sweepFeatures } from './report/sweep-section.ts';
 import { abFeatures, keepsRunDetails } from './ab/ab-section.ts';
 import { withFeatures } from './report/section.ts';
+import { instructionFeatures } from './measure/instruction-section.ts';
 
 /**
  * A bench report read back from its file, an A/B report's verdicts judged again from its runs by
@@ -53,8 +54,12 @@ export const SITE_KINDS: readonly SiteKind[] = [
     accepts: (json) => isBenchReport(json) && !hasVersions(json),
     section: (json) => {
       const report = judgedAgain(json as unknown as Report);
-      // An A/B report (bench:ab) leads with its verdicts.
-      const extra = [...(abFeatures.sections?.(report) ?? []), ...(sweepFeatures.sections?.(report) ?? [])];
+      // An A/B report (bench:ab) leads with its verdicts, by both measures where both were measured.
+      const extra = [
+        ...(abFeatures.sections?.(report) ?? []),
+        ...(instructionFeatures.sections?.(report) ?? []),
+        ...(sweepFeatures.sections?.(report) ?? []),
+      ];
       return benchSection(report, chartAssets, extra);
     },
   },

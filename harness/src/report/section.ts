@@ -7,6 +7,7 @@
 import type { Report } from '../model/report.ts';
 import type { AbComparison } from '../model/ab.ts';
 import type { VersionComparison } from '../model/change.ts';
+import type { InstructionFigures } from '../model/instructions.ts';
 import type { Answers } from './answers.ts';
 
 export type SectionKind = 'bench' | 'curve' | 'seeds' | 'browser' | 'versions' | 'calibrate' | 'ab';
@@ -47,7 +48,7 @@ export interface ReportSection {
  */
 export interface ReportFeatures {
   /** Derived fields computed from the merged report (e.g. versions compared), merged into it. */
-  derive?(report: Report): { versions?: VersionComparison; ab?: AbComparison };
+  derive?(report: Report): { versions?: VersionComparison; ab?: AbComparison; instructions?: InstructionFigures };
   /** Extra sections for report.md and report.html: after the summary, or right under the title where `lead`. */
   sections?(report: Report): ReportSection[];
 }
