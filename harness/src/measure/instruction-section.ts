@@ -114,13 +114,13 @@ function partsOf(report: Report, f: InstructionFigures): Parts {
 const md = (head: string[], rows: string[][]): string =>
   markdownTable([head, ...rows.map((r) => r.map(escapeCell))], { align: head.map((_, i) => (i < 2 ? 'l' : 'r')) });
 
-/** The section's Markdown, also the console's view. */
+/** The section's Markdown, also the console's view and the docs' block (no heading). */
 export function instructionsMarkdown(report: Report, heading = '## Instructions per request, beside CPU time'): string | undefined {
   const f = report.instructions;
   if (f === undefined) return undefined;
   const p = partsOf(report, f);
   return [
-    heading,
+    ...(heading === '' ? [] : [heading]),
     p.intro,
     ...(p.cells.length === 0 ? [] : [md(CELL_HEAD, p.cells)]),
     ...(p.agreement === undefined ? [] : [p.agreement]),
