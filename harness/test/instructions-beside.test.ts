@@ -59,6 +59,11 @@ describe('sideBySide', () => {
     expect(file?.why).toMatch(/kernel time/);
     expect(got?.beside.filter((b) => b.flagged)).toHaveLength(1);
     expect(got?.agreement.flagged).toBe(1);
+    // The spread without it: the three that agree.
+    expect(got?.agreement.unflagged?.maxOverMin).toBeCloseTo(1, 9);
+    expect(agreementText(got?.agreement ?? ({} as never))).toMatch(
+      /; 1 cell further than 1\.5x from it \(⚑ below\); the other 3: 1\.00x from the lowest to the highest, sd 0 %\.$/,
+    );
     // A cell 1.4x off stays unflagged at the default factor, and is flagged at a tighter one.
     const near = sideBySide([...results.slice(0, 3), wall('file', 'sync', 1)], [...cells.slice(0, 3), counted('file', 'sync', 2.8e6)]);
     expect(near?.agreement.flagged).toBe(0);
@@ -74,10 +79,13 @@ describe('sideBySide', () => {
       [wall('a', 'sync', 1), wall('b', 'sync', 1)],
       [counted('a', 'sync', 1e6), counted('b', 'sync', Math.E * 1e6)],
     );
+    expect(agreementText(sideBySide(results.slice(0, 1), cells.slice(0, 1))?.agreement ?? ({} as never))).toBe(
+      "One cell: 2.00 instructions a nanosecond of the server's CPU, no other to hold it against.",
+    );
     // Two logs 1 apart: sample sd 1/sqrt(2).
     expect(spread?.agreement.sdLog).toBeCloseTo(Math.SQRT1_2, 9);
     expect(agreementText(spread?.agreement ?? ({} as never))).toMatch(
-      /^Across 2 cells: 1\.86 instructions a nanosecond .* 2\.72x .* sd 71 % over the cells; 1 cell further than 1\.5x/,
+      /^Across 2 cells: 1\.86 instructions a nanosecond .* 2\.72x .* sd 71 %; 1 cell further than 1\.5x from it \(⚑ below\)\.$/,
     );
   });
 

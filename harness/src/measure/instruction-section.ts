@@ -18,7 +18,10 @@ export function figuresOf(counted: InstructionReport): InstructionFigures {
   return figures;
 }
 
-/** The figures with their side-by-side rows derived again from the report's wall-clock cells. */
+/**
+ * The figures with their side-by-side rows derived again from the report's wall-clock cells: a
+ * report written under an earlier rule reads as one written now would.
+ */
 function derived(report: Report): InstructionFigures | undefined {
   const figures = report.instructions;
   if (figures === undefined) return undefined;
@@ -116,7 +119,7 @@ const md = (head: string[], rows: string[][]): string =>
 
 /** The section's Markdown, also the console's view and the docs' block (no heading). */
 export function instructionsMarkdown(report: Report, heading = '## Instructions per request, beside CPU time'): string | undefined {
-  const f = report.instructions;
+  const f = derived(report);
   if (f === undefined) return undefined;
   const p = partsOf(report, f);
   return [
@@ -138,7 +141,7 @@ function htmlTable(head: string[], rows: string[][]): string {
 }
 
 function instructionsHtml(report: Report): string {
-  const f = report.instructions;
+  const f = derived(report);
   if (f === undefined) return '';
   const p = partsOf(report, f);
   const para = (text: string, cls = '') => `<p${cls === '' ? '' : ` class="${cls}"`}>${escapeHtml(text)}</p>`;

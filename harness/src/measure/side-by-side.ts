@@ -59,7 +59,7 @@ function joined(
 function whyOff(overMedian: number): string {
   return overMedian < 1
     ? 'more CPU time than its instructions account for: kernel time (sockets, files, page faults), cache or branch misses, or threads contending under the wall-clock load'
-    : 'more instructions than its CPU time accounts for: fast, cache-friendly code, work the wall-clock load shared between requests that one connection did not, or clock-driven work counted while Valgrind ran slowly';
+    : 'more instructions than its CPU time accounts for: native code on a longer path under Valgrind, which hides CPU features it does not emulate (SHA extensions, AVX-512), other work that fell in the counted window (a worker starting up, a timer), fast cache-friendly code, or per-request work the wall-clock load shared between requests';
 }
 
 /** Sample standard deviation of log(x): about the relative spread for small spreads. */
@@ -88,24 +88,31 @@ export function sideBySide(
     const flagged = overMedian > flagFactor || overMedian < 1 / flagFactor;
     return { ...r, overMedian, flagged, ...(flagged ? { why: whyOff(overMedian) } : {}) };
   });
+  const steady = beside.filter((b) => !b.flagged).map((b) => b.instructionsPerCpuNs);
   return {
     beside,
     agreement: {
       cells: beside.length,
       medianPerCpuNs: mid,
-      maxOverMin: Math.max(...rates) / Math.min(...rates),
-      sdLog: sdOfLog(rates),
+      ...spread(rates),
       flagFactor,
-      flagged: beside.filter((b) => b.flagged).length,
+      flagged: beside.length - steady.length,
+      ...(steady.length < 2 || steady.length === beside.length ? {} : { unflagged: spread(steady) }),
     },
   };
 }
 
+const spread = (rates: readonly number[]) => ({ maxOverMin: Math.max(...rates) / Math.min(...rates), sdLog: sdOfLog(rates) });
+
 /** "Across 17 cells the rate was 2.41 instructions a CPU ns (median), 1.62x from lowest to highest, sd 14 %; 2 cells flagged." */
 export function agreementText(a: InstructionAgreement): string {
+  const rate = `${a.medianPerCpuNs.toFixed(2)} instructions a nanosecond of the server's CPU`;
+  if (a.cells < 2) return `One cell: ${rate}, no other to hold it against.`;
+  const range = (s: { maxOverMin: number; sdLog: number }) =>
+    `${s.maxOverMin.toFixed(2)}x from the lowest to the highest, sd ${(s.sdLog * 100).toFixed(0)} %`;
   const flagged =
     a.flagged === 0
       ? `none further than ${a.flagFactor}x from it`
-      : `${a.flagged} cell${a.flagged === 1 ? '' : 's'} further than ${a.flagFactor}x from it (⚑ below)`;
-  return `Across ${a.cells} cell${a.cells === 1 ? '' : 's'}: ${a.medianPerCpuNs.toFixed(2)} instructions a nanosecond of the server's CPU (median), ${a.maxOverMin.toFixed(2)}x from the lowest to the highest, sd ${(a.sdLog * 100).toFixed(0)} % over the cells; ${flagged}.`;
+      : `${a.flagged} cell${a.flagged === 1 ? '' : 's'} further than ${a.flagFactor}x from it (⚑ below)${a.unflagged === undefined ? '' : `; the other ${a.cells - a.flagged}: ${range(a.unflagged)}`}`;
+  return `Across ${a.cells} cells: ${rate} (median), ${range(a)}; ${flagged}.`;
 }

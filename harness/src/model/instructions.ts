@@ -90,6 +90,8 @@ export interface InstructionAgreement {
   /** A cell is flagged past median x this or median / this. */
   flagFactor: number;
   flagged: number;
+  /** The same two spreads over the cells not flagged (absent with fewer than two). */
+  unflagged?: { maxOverMin: number; sdLog: number };
 }
 
 export interface InstructionFigures {
