@@ -186,9 +186,22 @@ describe('report.json with the counts beside the wall clock', () => {
     const text = squeezed(instructionsMarkdown(withCounts(wallReport(results), countReport(cells), {})));
     expect(text.split(CAVEAT)).toHaveLength(2);
     expect(text).toMatch(/\| node \| json\/sync \| 16,000,000 \| 8 ms \| 2\.00 \| 1\.00x \|/);
-    expect(text).toMatch(/⚑ node file\/sync: 0\.30x the median; more CPU time/);
+    expect(text).toMatch(/⚑ Below the median \(node file\/sync 0\.30x\): more CPU time .*kernel time/);
+    expect(text).not.toMatch(/Above the median/);
     expect(text).toMatch(/Across 3 cells/);
     expect(text).toMatch(/Settings: node 26\.12\.1: --single-threaded/);
+    // A failed count: its reason under the table, not in it.
+    const failed = squeezed(
+      instructionsMarkdown(
+        withCounts(
+          wallReport(results),
+          countReport([...cells, { ...counted('kdf', 'sync', 1), status: 'failed', perRequest: undefined, reason: 'answered 504' }]),
+          {},
+        ),
+      ),
+    );
+    expect(failed).toMatch(/\| node \| kdf\/sync \| failed \(below\) \| — \| — \| — \|/);
+    expect(failed).toMatch(/^node kdf\/sync failed: answered 504$/m);
     // No wall-clock twin: the count's figure alone.
     const alone = squeezed(instructionsMarkdown(withCounts(wallReport([]), countReport(cells), {})));
     expect(alone).toMatch(/\| node \| json\/sync \| 16,000,000 \| — \| — \| — \|/);

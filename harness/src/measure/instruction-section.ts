@@ -42,7 +42,7 @@ function countLine(f: InstructionFigures): string {
 function cellRows(f: InstructionFigures): string[][] {
   return f.cells.flatMap((c) => {
     const cell = `${c.scenario}/${c.mode}`;
-    if (c.perRequest === undefined) return [[c.lane, cell, `${c.status}: ${c.reason ?? ''}`, '—', '—', '—']];
+    if (c.perRequest === undefined) return [[c.lane, cell, `${c.status} (below)`, '—', '—', '—']];
     const twins = (f.beside ?? []).filter((b) => b.lane === c.lane && b.scenario === c.scenario && b.mode === c.mode);
     if (twins.length === 0) return [[c.lane, cell, int(c.perRequest), '—', '—', '—']];
     return twins.map((b) => [
@@ -84,10 +84,20 @@ function abRows(report: Report, f: InstructionFigures): string[][] {
 
 const AB_HEAD = ['runtime', 'cell', 'requests/s B/A', 'wall clock', 'instructions/request B/A', 'instructions'];
 
+/** The flagged cells in two lines, below the median and above it, each with the reasons it may have once. */
 function flaggedLines(f: InstructionFigures): string[] {
-  return (f.beside ?? [])
-    .filter((b) => b.flagged)
-    .map((b) => `⚑ ${b.lane} ${b.scenario}/${b.mode}: ${b.overMedian.toFixed(2)}x the median; ${b.why ?? ''}`);
+  const flagged = (f.beside ?? []).filter((b) => b.flagged);
+  return [flagged.filter((b) => b.overMedian < 1), flagged.filter((b) => b.overMedian > 1)].flatMap((side) => {
+    const first = side[0];
+    if (first === undefined) return [];
+    const cells = side.map((b) => `${b.lane} ${b.scenario}/${b.mode} ${b.overMedian.toFixed(2)}x`).join(', ');
+    return [`⚑ ${first.overMedian < 1 ? 'Below' : 'Above'} the median (${cells}): ${first.why ?? ''}.`];
+  });
+}
+
+/** A failed cell's reason under the table, where a long one does not widen it. */
+function failedLines(f: InstructionFigures): string[] {
+  return f.cells.filter((c) => c.perRequest === undefined).map((c) => `${c.lane} ${c.scenario}/${c.mode} ${c.status}: ${c.reason ?? ''}`);
 }
 
 function settingsLine(f: InstructionFigures): string {
@@ -99,6 +109,7 @@ interface Parts {
   cells: string[][];
   agreement?: string;
   flagged: string[];
+  failed: string[];
   ab: string[][];
   settings: string;
 }
@@ -109,6 +120,7 @@ function partsOf(report: Report, f: InstructionFigures): Parts {
     cells: cellRows(f),
     ...(f.agreement === undefined ? {} : { agreement: agreementText(f.agreement) }),
     flagged: flaggedLines(f),
+    failed: failedLines(f),
     ab: f.pairs === undefined && report.ab === undefined ? [] : abRows(report, f),
     settings: settingsLine(f),
   };
@@ -126,6 +138,7 @@ export function instructionsMarkdown(report: Report, heading = '## Instructions 
     ...(heading === '' ? [] : [heading]),
     p.intro,
     ...(p.cells.length === 0 ? [] : [md(CELL_HEAD, p.cells)]),
+    ...(p.failed.length === 0 ? [] : [p.failed.join('  \n')]),
     ...(p.agreement === undefined ? [] : [p.agreement]),
     ...(p.flagged.length === 0 ? [] : [p.flagged.join('  \n')]),
     ...(p.ab.length === 0 ? [] : [`B over A by both measures (A: ${f.sides?.a ?? '?'}, B: ${f.sides?.b ?? '?'}):`, md(AB_HEAD, p.ab)]),
@@ -149,6 +162,7 @@ function instructionsHtml(report: Report): string {
     '<h2 id="instructions">Instructions per request, beside CPU time</h2>',
     para(p.intro),
     ...(p.cells.length === 0 ? [] : [htmlTable(CELL_HEAD, p.cells)]),
+    ...p.failed.map((l) => para(l)),
     ...(p.agreement === undefined ? [] : [para(p.agreement)]),
     ...p.flagged.map((l) => para(l)),
     ...(p.ab.length === 0

@@ -8,7 +8,7 @@ import { median } from '../stats/stats.ts';
 
 /** What a count cannot see, said once under every table of instruction figures. */
 export const CAVEAT =
-  'Instructions are not time: a count sees user-space work only, not kernel time, waiting (I/O, timers, the pool’s queue) or parallel speed-up, models caches and branches only roughly, and carries code-layout luck; wall clock judges those.';
+  'Instructions are not time: a count sees user-space work only, not kernel time, waiting (I/O, timers, the pool’s queue) or parallel speed-up, models caches and branches only roughly, carries code-layout luck, and counts native code on the path Valgrind’s CPU allows (it lacks some features the host has); wall clock judges those.';
 
 /**
  * A cell is flagged when its rate is more than this factor from the median either way. CPU time
@@ -58,8 +58,8 @@ function joined(
 /** Why a cell's rate may be off the others', by its direction. */
 function whyOff(overMedian: number): string {
   return overMedian < 1
-    ? 'more CPU time than its instructions account for: kernel time (sockets, files, page faults), cache or branch misses, or threads contending under the wall-clock load'
-    : 'more instructions than its CPU time accounts for: native code on a longer path under Valgrind, which hides CPU features it does not emulate (SHA extensions, AVX-512), other work that fell in the counted window (a worker starting up, a timer), fast cache-friendly code, or per-request work the wall-clock load shared between requests';
+    ? 'more CPU time than the instructions account for: kernel time (sockets, files, page faults), cache or branch misses, or threads contending under the wall-clock load'
+    : 'more instructions than the CPU time accounts for: native code on a longer path under Valgrind, which hides CPU features it does not emulate (SHA extensions, AVX-512), other work that fell in the counted window (a worker starting up, a timer), fast cache-friendly code, or per-request work the wall-clock load shared between requests';
 }
 
 /** Sample standard deviation of log(x): about the relative spread for small spreads. */
