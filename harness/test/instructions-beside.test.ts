@@ -71,6 +71,21 @@ describe('sideBySide', () => {
     expect(sideBySide(results, [...cells.slice(0, 3), counted('file', 'sync', 2.8e6)], 1.3)?.agreement.flagged).toBe(1);
   });
 
+  it("names CPU on a sync cell's pool threads as work the count did not see", () => {
+    const stray = wall('file', 'sync', 0, { cpuPerRequestMs: { loopMs: 0.4, poolMs: 0.6, helperMs: 0 } });
+    const got = sideBySide([...results.slice(0, 3), stray], cells);
+    const file = got?.beside.find((b) => b.scenario === 'file');
+    expect(file?.cpuMsPerRequest).toBe(1);
+    expect(file?.cpuByThreadMs).toEqual({ loopMs: 0.4, poolMs: 0.6, helperMs: 0 });
+    expect(file?.why).toMatch(/^CPU time on pool threads, which a sync cell does not use/);
+    // The same CPU in a worker cell is its work, not stray.
+    const worker = sideBySide(
+      [...results.slice(0, 3), { ...stray, mode: 'worker' }],
+      [...cells.slice(0, 3), counted('file', 'worker', 2e6 / 3)],
+    );
+    expect(worker?.beside.find((b) => b.scenario === 'file')?.why).toMatch(/^more CPU time than the instructions account for/);
+  });
+
   it('a steady rate has no spread; sd of log rates for a spread one', () => {
     const steady = sideBySide(results.slice(0, 3), cells.slice(0, 3));
     expect(steady?.agreement.sdLog).toBeCloseTo(0, 9);

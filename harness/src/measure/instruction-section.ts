@@ -4,7 +4,7 @@
 // measures in one table.
 import { markdownTable } from 'markdown-table';
 import type { AbCell } from '../model/ab.ts';
-import type { InstructionFigures, InstructionPairRecord } from '../model/instructions.ts';
+import type { InstructionBeside, InstructionFigures, InstructionPairRecord } from '../model/instructions.ts';
 import type { Report } from '../model/report.ts';
 import { escapeHtml } from '../report/render/html-escape.ts';
 import type { ReportFeatures, ReportSection } from '../report/section.ts';
@@ -84,14 +84,13 @@ function abRows(report: Report, f: InstructionFigures): string[][] {
 
 const AB_HEAD = ['runtime', 'cell', 'requests/s B/A', 'wall clock', 'instructions/request B/A', 'instructions'];
 
-/** The flagged cells in two lines, below the median and above it, each with the reasons it may have once. */
+/** The flagged cells, a line for each reason they may have, the reason said once. */
 function flaggedLines(f: InstructionFigures): string[] {
-  const flagged = (f.beside ?? []).filter((b) => b.flagged);
-  return [flagged.filter((b) => b.overMedian < 1), flagged.filter((b) => b.overMedian > 1)].flatMap((side) => {
-    const first = side[0];
-    if (first === undefined) return [];
+  const byWhy = new Map<string, InstructionBeside[]>();
+  for (const b of (f.beside ?? []).filter((x) => x.flagged)) byWhy.set(b.why ?? '', [...(byWhy.get(b.why ?? '') ?? []), b]);
+  return [...byWhy].map(([why, side]) => {
     const cells = side.map((b) => `${b.lane} ${b.scenario}/${b.mode} ${b.overMedian.toFixed(2)}x`).join(', ');
-    return [`⚑ ${first.overMedian < 1 ? 'Below' : 'Above'} the median (${cells}): ${first.why ?? ''}.`];
+    return `⚑ ${side[0] !== undefined && side[0].overMedian < 1 ? 'Below' : 'Above'} the median (${cells}): ${why}.`;
   });
 }
 

@@ -48,6 +48,7 @@ function joined(
         ...(wall.connections === undefined ? {} : { connections: wall.connections }),
         instructionsPerRequest: counted.perRequest,
         cpuMsPerRequest: totalCpuMs(cpu),
+        cpuByThreadMs: cpu,
         instructionsPerCpuNs: counted.perRequest / (totalCpuMs(cpu) * 1e6),
       });
     }
@@ -55,8 +56,17 @@ function joined(
   return rows;
 }
 
-/** Why a cell's rate may be off the others', by its direction. */
-function whyOff(overMedian: number): string {
+/**
+ * A sync cell runs its work on the loop: CPU on its pool threads beyond this share of its whole is
+ * other work the process did during its runs (a worker starting up after another cell's), which
+ * the count, a few requests in a window of its own, did not see.
+ */
+const STRAY_POOL_SHARE = 0.2;
+
+/** Why a cell's rate may be off the others', by its direction (and, for a sync cell, its pool's CPU). */
+function whyOff(overMedian: number, mode: string, cpu: NonNullable<CellResult['cpuPerRequestMs']>): string {
+  if (overMedian < 1 && mode === 'sync' && cpu.poolMs > STRAY_POOL_SHARE * totalCpuMs(cpu))
+    return 'CPU time on pool threads, which a sync cell does not use: other work in the server during its wall-clock runs (a worker starting up after another cell’s), not in the counted window';
   return overMedian < 1
     ? 'more CPU time than the instructions account for: kernel time (sockets, files, page faults), cache or branch misses, or threads contending under the wall-clock load'
     : 'more instructions than the CPU time accounts for: native code on a longer path under Valgrind, which hides CPU features it does not emulate (SHA extensions, AVX-512), other work that fell in the counted window (a worker starting up, a timer), fast cache-friendly code, or per-request work the wall-clock load shared between requests';
@@ -86,7 +96,7 @@ export function sideBySide(
   const beside = rows.map((r): InstructionBeside => {
     const overMedian = r.instructionsPerCpuNs / mid;
     const flagged = overMedian > flagFactor || overMedian < 1 / flagFactor;
-    return { ...r, overMedian, flagged, ...(flagged ? { why: whyOff(overMedian) } : {}) };
+    return { ...r, overMedian, flagged, ...(flagged ? { why: whyOff(overMedian, r.mode, r.cpuByThreadMs) } : {}) };
   });
   const steady = beside.filter((b) => !b.flagged).map((b) => b.instructionsPerCpuNs);
   return {

@@ -69,6 +69,8 @@ export interface InstructionBeside {
   instructionsPerRequest: number;
   /** All the server's threads, user and kernel time: the wall-clock cell's median over its runs. */
   cpuMsPerRequest: number;
+  /** The same by kind of thread (the wall-clock cell's cpuPerRequestMs). */
+  cpuByThreadMs: { loopMs: number; poolMs: number; helperMs: number };
   /** instructionsPerRequest over cpuMsPerRequest in nanoseconds. */
   instructionsPerCpuNs: number;
   /** This cell's rate over the median rate of the cells beside it. */
