@@ -17,6 +17,9 @@ import { makeRunDir, updateLatest } from './model/run-files.ts';
 import type { ReportFeatures } from './model/section.ts';
 import { checkInstructionPlan, installedValgrind, instructionExitCode, runInstructionCommand } from './measure/instruction-command.ts';
 import { takeMeasureFlags } from './measure/measure-flag.ts';
+import { withCounts, sideBySideConsole } from './measure/both-measures.ts';
+import { instructionFeatures } from './measure/instruction-section.ts';
+import { combineFeatures } from './model/section.ts';
 import { progressLines } from './report/text/progress-lines.ts';
 import { CONSOLE_WIDTH, wrap } from './report/render/console.ts';
 import { stopAllServers } from './servers/server.ts';
@@ -61,31 +64,30 @@ export function runBenchCommand<P extends Planned>(command: BenchCommand<P>): vo
   const main = async (context: CommandContext): Promise<number> => {
     const { measure, count, rest } = takeMeasureFlags(process.argv.slice(2));
     // Before any checkout or preflight the plan may make: without Valgrind there is nothing to count with.
-    const valgrind = measure === 'instructions' ? installedValgrind() : undefined;
+    const valgrind = measure === 'wall' ? undefined : installedValgrind();
     const planned = await command.plan(rest, context);
     if (typeof planned === 'number') return planned;
-    if (measure === 'instructions') checkInstructionPlan(planned.plan);
+    if (measure !== 'wall') checkInstructionPlan(planned.plan);
     // Interrupted while planning (a preflight, a checkout): nothing ran, nothing to write.
     if (context.signal.aborted) return 0;
     const { plan } = planned;
     // Made only now that the plan stands: a refused run leaves no empty --out behind.
     const runDir = plan.outDir === undefined ? makeRunDir(RESULTS_ROOT) : writableDir('out', plan.outDir);
     const progress = fitted(createProgress());
-    if (valgrind !== undefined) {
-      const log = (line: string) => progress.log(`${command.name}: ${line}`);
-      const { signal } = context;
-      const counted = await runInstructionCommand({
-        plan,
-        valgrind,
-        lanes: planned.lanes,
-        count,
-        runDir,
-        signal,
-        log,
-        ...(planned.sides === undefined ? {} : { sides: planned.sides }),
-      });
-      return instructionExitCode(counted);
-    }
+    const counting =
+      valgrind === undefined
+        ? undefined
+        : {
+            plan,
+            valgrind,
+            lanes: planned.lanes,
+            count,
+            runDir,
+            signal: context.signal,
+            log: (line: string) => progress.log(`${command.name}: ${line}`),
+            ...(planned.sides === undefined ? {} : { sides: planned.sides }),
+          };
+    if (measure === 'instructions' && counting !== undefined) return instructionExitCode(await runInstructionCommand(counting));
     for (const line of planned.banner) progress.log(line);
     forceStop = () => {
       // A second Ctrl-C: the cells finished so far, and the finished runs of the group in
@@ -103,10 +105,18 @@ export function runBenchCommand<P extends Planned>(command: BenchCommand<P>): vo
       runDir,
       ...planned.run,
     });
-    const report = benchReport(run, command.features);
+    let report = benchReport(run, command.features);
     writeBenchReport(runDir, report, command.features);
     if (plan.outDir === undefined) updateLatest(RESULTS_ROOT, runDir);
-    return command.report(report, runDir, planned);
+    if (counting === undefined || context.signal.aborted) return command.report(report, runDir, planned);
+    // The same cells counted once the wall clock is done, so neither measure shares the CPUs with
+    // the other; the run's report is written again with the counts in it.
+    const counted = await runInstructionCommand(counting);
+    report = withCounts(report, counted, command.features);
+    writeBenchReport(runDir, report, combineFeatures(command.features, instructionFeatures));
+    const exit = command.report(report, runDir, planned);
+    console.log(`\n${sideBySideConsole(report)}`);
+    return Math.max(exit, instructionExitCode(counted));
   };
   runCommand(command.name, main, { interruptible: true, cleanup: stopAllServers, onForce: () => forceStop() });
 }

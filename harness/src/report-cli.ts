@@ -9,12 +9,13 @@ import { dirname, join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { FlagError, typedPath, writableDir } from './cli/flags.ts';
 import { CommandError, runCommand } from './cli/command.ts';
-import { writeFileAtomic } from './model/run-files.ts';
+import { writeFileAtomic, writeJsonAtomic } from './model/run-files.ts';
 import { EXPORT_FORMATS, exportReport, type ExportFormat } from './report/export-formats.ts';
 import { choice } from './cli/flags.ts';
 import type { Report } from './model/report.ts';
 import type { SiteKind } from './report/site-model.ts';
 import { judgedAgain, rebuildSite, RESULTS_ROOT, SITE_DIR, SITE_KINDS } from './site-kinds.ts';
+import { joinedFromFolder } from './measure/both-measures.ts';
 
 const SCHEMA_VERSION: Report['schemaVersion'] = 1;
 const USAGE =
@@ -69,7 +70,13 @@ function reportFileOf(path: string): string | undefined {
 function rerender(path: string): number {
   const read = readReport(path);
   const dir = dirname(path);
-  const section = read.kind.section(read.json, dir);
+  // A bench run and an instruction count of the same plan written into one folder: read side by side.
+  const joined = read.kind.kind === 'bench' ? joinedFromFolder(read.json as unknown as Report, dir) : undefined;
+  if (joined !== undefined) {
+    writeJsonAtomic(path, joined);
+    console.log(`report: joined ${join(dir, 'instructions.json')} into ${path}`);
+  }
+  const section = read.kind.section((joined as unknown as Record<string, unknown> | undefined) ?? read.json, dir);
   writeFileAtomic(join(dir, 'report.md'), section.markdown());
   writeFileAtomic(join(dir, 'report.html'), section.html());
   console.log(`report: wrote ${join(dir, 'report.md')} and ${join(dir, 'report.html')}`);

@@ -21,6 +21,7 @@ import { versionFeatures, versionsSection } from './versions/versions-section.ts
 import { sweepFeatures } from './report/sweep-section.ts';
 import { abFeatures, keepsRunDetails } from './ab/ab-section.ts';
 import { withFeatures } from './model/section.ts';
+import { instructionFeatures } from './measure/instruction-section.ts';
 
 /**
  * A bench report read back from its file, an A/B report's verdicts judged again from its runs by
@@ -67,8 +68,9 @@ export const SITE_KINDS: readonly SiteKind[] = [
     accepts: (json) => isBenchReport(json) && isAbReport(json),
     section: (json) => {
       const report = judgedAgain(json as unknown as Report);
-      // Led by its verdicts; its front-page lines are the verdicts, with no sync-vs-async pictures of its lanes.
-      const ab = abFeatures.sections?.(report) ?? [];
+      // Led by its verdicts (by both measures where both were measured); its front-page lines are
+      // the verdicts, with no sync-vs-async pictures of its lanes.
+      const ab = [...(abFeatures.sections?.(report) ?? []), ...(instructionFeatures.sections?.(report) ?? [])];
       const { answers: _lanes, ...whole } = benchSection(report, chartAssets, [...ab, ...(sweepFeatures.sections?.(report) ?? [])]);
       return { ...whole, kind: 'ab', id: 'ab', title: 'A/B', headlines: ab.flatMap((section) => section.headlines) };
     },

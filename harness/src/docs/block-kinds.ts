@@ -18,6 +18,8 @@
  *   ab-promise     the gate's promise over self-test sets (source=<folder>/ sets=<set>,<set>: each set a folder
  *                  of pairs as ab-pairs reads it): per set and cell, A/B and A/A pair-cells flagged; the totals
  *   ab-seen        one bench:ab run cell by cell: what each pair could see, its verdict, what the run cost
+ *   instructions-beside  a --measure wall,instructions run: each cell's instructions and CPU time a request side by side,
+ *                  their ratio's spread over the cells and the cells far from it
  *   instructions   instructions per request over server processes (source=<folder>/: each <runtime>-<module>-<nn>/report.json
  *                  an instruction count): the A/A spread per runtime, A/A pairs and an injected change as bench:ab judges them
  * A marker with `optional=yes` whose source is not committed yet says how to make it, instead of
@@ -56,6 +58,7 @@ import { abFeatures } from '../ab/ab-section.ts';
 import { AnswerBlockError, answersBlock, findingsBlock, type Rendered } from './answer-blocks.ts';
 import type { ResultBlock } from './result-blocks.ts';
 import { instructionsBlock } from './instructions-block.ts';
+import { instructionsMarkdown } from '../measure/instruction-section.ts';
 
 export class BlockError extends Error {}
 
@@ -285,6 +288,11 @@ const KINDS: Record<string, Renderer> = {
   findings: (report, params) => findingsBlock(report as Report, depthOf(params, 3), benchRunLine(report as Report)),
   headline: (report, params, page) => headlineBlock(report as Report, params.picture, page),
   instructions: (report) => instructionsBlock(report as Parameters<typeof instructionsBlock>[0]),
+  'instructions-beside': (report) => {
+    const body = instructionsMarkdown(report as Report, '');
+    if (body === undefined) throw new BlockError('the source has no instruction counts (a --measure wall,instructions run)');
+    return `${benchRunLine(report as Report)}\n\n${body}`;
+  },
   answers: (report, params, page) => {
     try {
       return answersBlock(report as Report, depthOf(params, 3), benchRunLine(report as Report), params.pictures, page);

@@ -7,6 +7,7 @@ import { formatDate } from '../present/formats.ts';
 import { mean, median, sampleStdDev } from '../stats/stats.ts';
 import { instructionThreshold, instructionVerdict } from '../measure/instruction-verdict.ts';
 import type { InstructionReport } from '../measure/instruction-report.ts';
+import { CAVEAT } from '../measure/side-by-side.ts';
 
 interface Process {
   folder: string;
@@ -126,5 +127,6 @@ export function instructionsBlock(processes: readonly Process[]): string {
       `Injected change on ${b.runtime} (${b.module} against ${a.module}): ${pct(change)} more instructions a request on average; flagged as regressed in ${flagged} of ${n} pairs of one process each (A's n-th process against B's n-th).`,
     );
   }
+  lines.push('', `*${CAVEAT}*`);
   return lines.join('\n');
 }

@@ -9,7 +9,7 @@ import type { InstructionVerdict } from './instruction-verdict.ts';
 
 /** What a count cannot see, said beside every figure it gives. */
 export const BLIND_SPOTS =
-  'counts user-space instructions of the whole server process (all threads, run one at a time by Valgrind); it cannot see kernel time, waiting (I/O, timers, the pool’s queue), parallel speed-up, cache and branch effects, or code-layout luck: wall clock judges those';
+  'counts user-space instructions of the whole server process (all threads, run one at a time by Valgrind); it cannot see kernel time, waiting (I/O, timers, the pool’s queue), parallel speed-up, cache and branch effects, or code-layout luck, and it counts native code on the path Valgrind’s CPU allows (without SHA extensions or AVX-512, a library may run a longer path than on the host): wall clock judges those';
 
 export interface InstructionPair {
   runtime: RuntimeName;

@@ -1,10 +1,11 @@
-// `--measure wall|instructions` and the instruction count's own flags, taken out of a bench or
-// bench:ab command line before the rest is parsed as a plan.
+// `--measure wall|instructions|wall,instructions` and the instruction count's own flags, taken
+// out of a bench or bench:ab command line before the rest is parsed as a plan.
 import { FlagError, numberFlag } from '../cli/flags.ts';
 import { type CountSettings, DEFAULT_COUNT } from './instructions.ts';
 
 export const MEASURES = ['wall', 'instructions'] as const;
-export type Measure = (typeof MEASURES)[number];
+/** `both`: the wall-clock plan, then the same cells counted, read side by side in one report. */
+export type Measure = (typeof MEASURES)[number] | 'both';
 
 export interface MeasureFlags {
   measure: Measure;
@@ -42,16 +43,26 @@ export function takeMeasureFlags(argv: readonly string[]): MeasureFlags {
     if (value === undefined || value.startsWith('--')) throw new FlagError(`--${flag} needs a value`);
     given[flag] = value;
   }
-  const measure = given.measure ?? 'wall';
-  if (!(MEASURES as readonly string[]).includes(measure))
-    throw new FlagError(`--measure: unknown "${measure}"; accepted: ${MEASURES.join(', ')}`);
+  const measure = measureOf(given.measure ?? 'wall');
   const count: CountSettings = { ...DEFAULT_COUNT };
   for (const [flag, raw] of Object.entries(given)) {
     const key = OWN[flag];
     if (key === undefined || key === 'measure' || raw === undefined) continue;
-    if (measure !== 'instructions') throw new FlagError(`--${flag} counts instructions: it needs --measure instructions`);
+    if (measure === 'wall') throw new FlagError(`--${flag} counts instructions: it needs --measure instructions`);
     const [min, max] = BOUNDS[key];
     count[key] = numberFlag(flag, raw, min, max, true) ?? count[key];
   }
-  return { measure: measure as Measure, count, rest };
+  return { measure, count, rest };
+}
+
+/** "wall", "instructions", or both as a list in either order ("wall,instructions", or "both"). */
+function measureOf(value: string): Measure {
+  const named = value === 'both' ? [...MEASURES] : value.split(',').map((m) => m.trim());
+  const unknown = named.find((m) => !(MEASURES as readonly string[]).includes(m));
+  if (unknown !== undefined || named.length === 0)
+    throw new FlagError(
+      `--measure: unknown "${unknown ?? value}"; accepted: ${MEASURES.join(', ')}, or both as a list (wall,instructions)`,
+    );
+  const set = new Set(named);
+  return set.size === 2 ? 'both' : (named[0] as Measure);
 }

@@ -8,6 +8,7 @@ import type { VersionComparison } from './change.ts';
 import type { CellResult } from './cell.ts';
 import type { Comparison, ProcessComparison } from './comparison.ts';
 import type { Environment } from './environment.ts';
+import type { InstructionFigures } from './instructions.ts';
 import type { Parameters } from './parameters.ts';
 import type { SweepSummary } from './sweep.ts';
 
@@ -61,4 +62,9 @@ export interface Report {
   ab?: AbComparison;
   /** added, with --sweep: per runtime, worker over sync at each input with the crossover (report/sweep-summary.ts). */
   sweep?: SweepSummary;
+  /**
+   * added, with --measure wall,instructions: the same plan's cells counted under Valgrind, each
+   * beside its wall-clock cell's CPU time a request (model/instructions.ts).
+   */
+  instructions?: InstructionFigures;
 }

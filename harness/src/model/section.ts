@@ -8,6 +8,7 @@
 import type { Report } from './report.ts';
 import type { AbComparison } from './ab.ts';
 import type { VersionComparison } from './change.ts';
+import type { InstructionFigures } from './instructions.ts';
 
 export type SectionKind = 'bench' | 'curve' | 'seeds' | 'browser' | 'versions' | 'calibrate' | 'ab';
 
@@ -45,7 +46,7 @@ export interface ReportSection {
  */
 export interface ReportFeatures {
   /** Derived fields computed from the merged report (e.g. versions compared), merged into it. */
-  derive?(report: Report): { versions?: VersionComparison; ab?: AbComparison };
+  derive?(report: Report): { versions?: VersionComparison; ab?: AbComparison; instructions?: InstructionFigures };
   /** Extra sections for report.md and report.html: after the summary, or right under the title where `lead`. */
   sections?(report: Report): ReportSection[];
 }
