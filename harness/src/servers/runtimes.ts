@@ -1,7 +1,7 @@
 import { execFileSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { dirname, resolve, sep } from 'node:path';
+import { dirname, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { RuntimeName } from '@bench/app';
 import { denoArgs, denoBinary } from '@bench/runtime-deno/command';
@@ -153,16 +153,7 @@ export function denoSpecFor(binary: string, source: string): RuntimeSpec {
 /** The real deno binary beside the package's bin.cjs (never bin.cjs, which leaves deno running on SIGTERM). */
 function denoSpec(): RuntimeSpec {
   const binary = denoBinary();
-  const spec = denoSpecFor(binary, packageId(dirname(binary)));
-  // Deno strips the types of no file under node_modules, which is where the installed command
-  // (pnpm pack:cli) keeps the servers' TypeScript: said before the run instead of a failed start.
-  return RUNTIMES_DIR.split(sep).includes('node_modules')
-    ? {
-        ...spec,
-        unavailable:
-          'deno runs no TypeScript from inside node_modules, where the installed sync-async-bench keeps its servers: run deno from a clone of the repository',
-      }
-    : spec;
+  return denoSpecFor(binary, packageId(dirname(binary)));
 }
 
 /**
@@ -174,13 +165,18 @@ export function binaryOverride(name: RuntimeName, env: NodeJS.ProcessEnv = proce
   return value === undefined || value === '' ? undefined : value;
 }
 
-/** The runtime's default installation (the pinned package), or its BENCH_*_BIN override. */
+/**
+ * The runtime's default installation (the pinned package), or its BENCH_*_BIN override, which
+ * needs no package: an install that left the pinned binaries out (npm's --omit=optional) still
+ * runs a binary it is given.
+ */
 export function runtimeSpec(name: RuntimeName): RuntimeSpec {
   const spec = resolved(name, name === 'node' ? nodeSpec : name === 'bun' ? bunSpec : denoSpec);
   const binary = binaryOverride(name);
-  return binary === undefined || spec.unavailable !== undefined
-    ? spec
-    : { ...spec, binary, source: `BENCH_${name.toUpperCase()}_BIN=${binary}` };
+  if (binary === undefined) return spec;
+  const source = `BENCH_${name.toUpperCase()}_BIN=${binary}`;
+  if (spec.unavailable === undefined) return { ...spec, binary, source };
+  return resolved(name, () => (name === 'bun' ? bunSpecFor : name === 'deno' ? denoSpecFor : nodeSpecFor)(binary, source));
 }
 
 /** The runtime's exact version, or why it cannot run here (binary missing or broken). */
