@@ -1,4 +1,4 @@
-import { realpathSync } from 'node:fs';
+import { existsSync, realpathSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -12,7 +12,13 @@ const here = dirname(fileURLToPath(import.meta.url));
  * still be able to run the other runtimes (the harness reports deno as skipped, with this error).
  */
 export function denoBinary(): string {
-  return resolve(dirname(createRequire(resolve(here, 'package.json')).resolve('deno/package.json')), 'deno');
+  const dir = dirname(createRequire(resolve(here, 'package.json')).resolve('deno/package.json'));
+  const placed = resolve(dir, 'deno');
+  if (existsSync(placed)) return placed;
+  // An npm that runs only the install scripts a project approved left it unplaced: the package's
+  // own first-run step places it (or names the platform package's binary), as its bin.cjs does.
+  const install = createRequire(resolve(dir, 'package.json'))('./install_api.cjs') as { runInstall(): string };
+  return install.runInstall();
 }
 /** The installation's root: a checkout of the repository, or the installed package. */
 const INSTALLED = resolve(here, '../..');
