@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readFileSync, statSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -133,10 +133,21 @@ export function bunSpecFor(binary: string, source: string, runtimesDir = RUNTIME
   };
 }
 
-/** bin/bun.exe of the bun package is the real binary: its postinstall puts the platform package's bun there. */
+/** Bun's own binary is some 100 MB; what its package ships in its place is a short script. */
+const PLACEHOLDER_BYTES = 1 << 20;
+
+/**
+ * bin/bun.exe of the bun package is the real binary once its install script has put the platform
+ * package's bun there. An npm that runs only approved scripts leaves a placeholder of a few bytes:
+ * on linux-x64 the platform package's binary is then used where npm put it.
+ */
 export function bunSpec(runtimesDir = RUNTIMES_DIR): RuntimeSpec {
   const dir = packageDir('bun', 'bun', runtimesDir);
-  return bunSpecFor(resolve(dir, 'bin/bun.exe'), packageId(dir), runtimesDir);
+  const placed = resolve(dir, 'bin/bun.exe');
+  if (statSync(placed).size > PLACEHOLDER_BYTES || process.platform !== 'linux' || process.arch !== 'x64')
+    return bunSpecFor(placed, packageId(dir), runtimesDir);
+  const platform = dirname(createRequire(resolve(dir, 'package.json')).resolve('@oven/bun-linux-x64/package.json'));
+  return bunSpecFor(resolve(platform, 'bin/bun'), packageId(platform), runtimesDir);
 }
 
 export function denoSpecFor(binary: string, source: string): RuntimeSpec {
