@@ -10,6 +10,7 @@ import { CAVEAT } from '../../src/measure/side-by-side.ts';
 import { valgrindVersion } from '../../src/measure/valgrind.ts';
 import type { Report } from '../../src/model/report.ts';
 import { ended, isAlive, processesMentioning } from './helpers.ts';
+import { HARNESS_NODE_ARGS } from '../harness-cli.ts';
 
 const HARNESS = resolve(import.meta.dirname, '../..');
 let tmp: string;
@@ -28,7 +29,7 @@ it.skipIf(valgrindVersion() === undefined)(
     const out = join(tmp, 'run');
     const args = ['--runtimes', 'node', '--scenarios', 'fib', '--modes', 'sync', '--quick', '--out', out];
     const count = ['--measure', 'wall,instructions', '--count-warmup', '10', '--count-requests', '5', '--count-rounds', '2'];
-    const child = spawn(process.execPath, ['--import', 'tsx', 'src/bench-cli.ts', ...args, ...count], {
+    const child = spawn(process.execPath, [...HARNESS_NODE_ARGS, 'src/bench-cli.ts', ...args, ...count], {
       cwd: HARNESS,
       stdio: ['ignore', 'pipe', 'pipe'],
     });
