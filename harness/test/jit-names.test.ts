@@ -2,6 +2,7 @@ import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSy
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { valgrindWarnings } from '../src/measure/instructions.ts';
 import { keepJitMap } from '../src/measure/jit-map.ts';
 import { isJitDump, jitLookup, nameJitFrames, parseJitDump, parsePerfMap } from '../src/measure/jit-names.ts';
 
@@ -153,5 +154,18 @@ describe('keepJitMap', () => {
     expect(keepJitMap(4_100_000_000, dir, join(dir, 'perf-hono.map'), [[join(dir, 'a.1.callgrind.out')]])).toEqual([undefined]);
     expect(readFileSync(join(dir, 'a.1.callgrind.out'), 'utf8')).toBe(dumpText);
     rmSync(dir, { recursive: true });
+  });
+});
+
+describe('valgrindWarnings', () => {
+  it('keeps Valgrind’s own warnings, once each, without the pid prefix', () => {
+    const stderr = [
+      '==4242== Callgrind, a call-graph generating cache profiler',
+      '--4242-- WARNING: unhandled amd64-linux syscall: 441',
+      '--4242-- You may be able to write your own handler.',
+      '--4242-- WARNING: unhandled amd64-linux syscall: 441',
+      'bun server: listening',
+    ].join('\n');
+    expect(valgrindWarnings(stderr)).toEqual(['WARNING: unhandled amd64-linux syscall: 441']);
   });
 });

@@ -80,6 +80,8 @@ export interface InstructionLane {
   settings: string;
   /** Seconds from spawning the server under Valgrind to its /health answering. */
   startSeconds?: number;
+  /** What Valgrind said it could not run for this lane's servers (an unhandled syscall), each line once. */
+  valgrindWarnings?: string[];
 }
 
 export interface InstructionRun {
@@ -195,6 +197,8 @@ export async function countInstructions(plan: Plan, lanes: readonly LaneSpec[], 
     } finally {
       for (const [kind, server] of servers) {
         await server.stop({ graceMs: 20_000 });
+        const warnings = valgrindWarnings(server.stderrTail(2_000));
+        if (warnings.length > 0) entry.valgrindWarnings = [...new Set([...(entry.valgrindWarnings ?? []), ...warnings])];
         // The map is complete only once the server has exited: the dumps are named then.
         const named = keepJitMap(
           server.pid,
@@ -210,6 +214,15 @@ export async function countInstructions(plan: Plan, lanes: readonly LaneSpec[], 
     }
   }
   return out;
+}
+
+/** Valgrind's own warnings in a server's stderr ("==123== WARNING: unhandled amd64-linux syscall: 441"), without the pid prefix. */
+export function valgrindWarnings(stderr: string): string[] {
+  const lines = stderr.split('\n').flatMap((line) => {
+    const match = /^(?:==|--)\d+(?:==|--)\s*(WARNING:.*|.*unhandled.*)$/i.exec(line.trim());
+    return match?.[1] === undefined ? [] : [match[1].trim()];
+  });
+  return [...new Set(lines)];
 }
 
 async function countCell(
