@@ -20,6 +20,8 @@
  *   ab-seen        one bench:ab run cell by cell: what each pair could see, its verdict, what the run cost
  *   instructions   instructions per request over server processes (source=<folder>/: each <runtime>-<module>-<nn>/report.json
  *                  an instruction count): the A/A spread per runtime, A/A pairs and an injected change as bench:ab judges them
+ *   instruction-pairs  fresh bench:ab --measure instructions runs (source=<folder>/: each <runtime>-aa|inj|aacs-<nn>/report.json):
+ *                  A/A runs quiet, +1 % runs flagged, time per plan; cycles estimated by cache simulation; JIT code named
  * A marker with `optional=yes` whose source is not committed yet says how to make it, instead of
  * failing: a page can be written before its sample is taken.
  */
@@ -56,6 +58,7 @@ import { abFeatures } from '../ab/ab-section.ts';
 import { AnswerBlockError, answersBlock, findingsBlock, type Rendered } from './answer-blocks.ts';
 import type { ResultBlock } from './result-blocks.ts';
 import { instructionsBlock } from './instructions-block.ts';
+import { instructionPairsBlock } from './instruction-pairs-block.ts';
 
 export class BlockError extends Error {}
 
@@ -285,6 +288,7 @@ const KINDS: Record<string, Renderer> = {
   findings: (report, params) => findingsBlock(report as Report, depthOf(params, 3), benchRunLine(report as Report)),
   headline: (report, params, page) => headlineBlock(report as Report, params.picture, page),
   instructions: (report) => instructionsBlock(report as Parameters<typeof instructionsBlock>[0]),
+  'instruction-pairs': (reports) => instructionPairsBlock(reports as Parameters<typeof instructionPairsBlock>[0]),
   answers: (report, params, page) => {
     try {
       return answersBlock(report as Report, depthOf(params, 3), benchRunLine(report as Report), params.pictures, page);
