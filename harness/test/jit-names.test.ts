@@ -162,6 +162,7 @@ describe('valgrindWarnings', () => {
     const stderr = [
       '==4242== Callgrind, a call-graph generating cache profiler',
       '--4242-- WARNING: unhandled amd64-linux syscall: 441',
+      '--4242-- warning: L3 cache found, using its data for the LL simulation.',
       '--4242-- You may be able to write your own handler.',
       '--4242-- WARNING: unhandled amd64-linux syscall: 441',
       'bun server: listening',

@@ -219,7 +219,8 @@ export async function countInstructions(plan: Plan, lanes: readonly LaneSpec[], 
 /** Valgrind's own warnings in a server's stderr ("==123== WARNING: unhandled amd64-linux syscall: 441"), without the pid prefix. */
 export function valgrindWarnings(stderr: string): string[] {
   const lines = stderr.split('\n').flatMap((line) => {
-    const match = /^(?:==|--)\d+(?:==|--)\s*(WARNING:.*|.*unhandled.*)$/i.exec(line.trim());
+    // Upper case: the core's warnings; "warning: L3 cache found" and the like are the tool's notes.
+    const match = /^(?:==|--)\d+(?:==|--)\s*(WARNING:.*|.*[Uu]nhandled.*)$/.exec(line.trim());
     return match?.[1] === undefined ? [] : [match[1].trim()];
   });
   return [...new Set(lines)];
