@@ -71,7 +71,7 @@ describe('instructionPairsBlock', () => {
     expect(row).toContain('+0.10 % to +1.00 %');
     expect(row).toContain('115 s (140 s)');
     expect(row).toContain('120 s (host 55 % busy)');
-    expect(text).toContain('node 99.990 % (median of 2 cells)');
+    expect(text).toContain('node 99.99 % (median of 2 cells)');
     expect(text).not.toContain('cache simulation');
   });
   it('says whether estimated cycles were steadier than instructions over the cache-simulated A/A runs', () => {

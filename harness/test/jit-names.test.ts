@@ -100,16 +100,21 @@ describe('nameJitFrames', () => {
   const dump = [
     'events: Ir',
     'positions: line',
+    'ob=(1) /bin/runtime',
     'fn=(1) main',
     '0 10',
     'cfn=(2) 0x0000000000001010',
     'calls=5 0',
     '0 500',
+    'ob=(2) ???',
     'fn=(2)',
     '0 300',
     '+1 200',
     "fn=(3) 0x0000000000005000'2",
     '0 40',
+    'ob=(1)',
+    'fn=(4) 0x0000000000001020',
+    '0 7',
     'totals: 550',
   ].join('\n');
   const named = nameJitFrames(dump, jitLookup([{ start: 0x1000, size: 0x40, name: 'JS:*fib file.ts:9' }]));
@@ -118,14 +123,15 @@ describe('nameJitFrames', () => {
     expect(named.text).toContain("fn=(3) 0x0000000000005000'2");
     expect(named.text).toContain('fn=(1) main');
   });
-  it('counts the address-only code’s own instructions, and how many it named (a call’s cost is not its caller’s own)', () => {
+  it('counts JIT code’s own instructions, and how many it named (a call’s cost is not its caller’s own; a stripped binary’s addresses are not JIT code)', () => {
     expect(named.jitInstructions).toBe(540);
     expect(named.namedInstructions).toBe(500);
   });
 });
 
 describe('keepJitMap', () => {
-  const dumpText = 'events: Ir\npositions: line\nfn=(1) 0x0000000000001010\n0 30\nfn=(2) 0x0000000000009000\n0 10\ntotals: 40\n';
+  const dumpText =
+    'events: Ir\npositions: line\nob=(1) ???\nfn=(1) 0x0000000000001010\n0 30\nfn=(2) 0x0000000000009000\n0 10\ntotals: 40\n';
   it('moves a V8 perf map beside the dumps and names their frames', () => {
     const dir = mkdtempSync(join(tmpdir(), 'jit-map-'));
     const pid = 4_000_000_000 + process.pid;

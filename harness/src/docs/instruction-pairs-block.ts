@@ -135,7 +135,10 @@ function namesAndWarnings(runs: readonly Run[], runtimes: readonly RuntimeName[]
   const named = runtimes.flatMap((runtime) => {
     const shares = runs.flatMap((r) => r.report.cells.filter((c) => c.runtime === runtime).map((c) => c.jitNamed));
     const known = shares.filter((x): x is number => x !== undefined);
-    return known.length === 0 ? [`${runtime}: no map read`] : [`${runtime} ${pct(median(known), 3)} (median of ${known.length} cells)`];
+    const share = known.length === 0 ? 0 : median(known);
+    // Rounding must not print a gap as none.
+    const words = share < 1 && share >= 0.9999 ? 'over 99.99 %' : pct(share);
+    return known.length === 0 ? [`${runtime}: no map read`] : [`${runtime} ${words} (median of ${known.length} cells)`];
   });
   const lines = [
     `JIT code named from the runtime's own map (share of the instructions callgrind knew only by address): ${named.join('; ')}.`,

@@ -96,7 +96,11 @@ export function jitLookup(symbols: readonly JitSymbol[]): (address: number) => s
 
 export interface NamedDump {
   text: string;
-  /** Instructions (Ir, self) counted in code callgrind knew only by address, and of those, named here. */
+  /**
+   * Instructions (Ir, self) counted in JIT code (functions known only by address, in memory no
+   * file is mapped to: object `???`), and of those, named here. A stripped binary's own code (Deno
+   * ships without a symbol table) shows as addresses too, but inside its file: not counted.
+   */
   jitInstructions: number;
   namedInstructions: number;
 }
@@ -115,10 +119,19 @@ export function nameJitFrames(dump: string, lookup: (address: number) => string 
   const addressOf = new Map<string, number>();
   const named = new Set<string>();
   const selfIr = new Map<string, number>();
+  const objects = new Map<string, string>();
+  const inJitMemory = new Set<string>();
+  let object = '';
   let current = '';
   let afterCalls = false;
   for (let i = 0; i < lines.length; i++) {
     const line = lines[i] ?? '';
+    const ob = /^ob=\((\d+)\)(?: (.*))?$/.exec(line);
+    if (ob !== null) {
+      if (ob[2] !== undefined) objects.set(ob[1] ?? '', ob[2]);
+      object = objects.get(ob[1] ?? '') ?? '';
+      continue;
+    }
     const fn = /^(c?fn)=\((\d+)\)/.exec(line);
     if (fn !== null) {
       const id = fn[2] ?? '';
@@ -132,7 +145,10 @@ export function nameJitFrames(dump: string, lookup: (address: number) => string 
           lines[i] = `${match[1]}=(${id}) ${name} [0x${match[3]}]${match[4] ?? ''}`;
         }
       }
-      if (fn[1] === 'fn') current = id;
+      if (fn[1] === 'fn') {
+        current = id;
+        if (object === '???') inJitMemory.add(id);
+      }
       continue;
     }
     if (line.startsWith('calls=')) {
@@ -142,7 +158,8 @@ export function nameJitFrames(dump: string, lookup: (address: number) => string 
     if (/^[+\-*0-9]/.test(line)) {
       // The cost line after `calls=` is the call's inclusive cost, not the function's own.
       if (afterCalls) afterCalls = false;
-      else if (addressOf.has(current)) selfIr.set(current, (selfIr.get(current) ?? 0) + Number(line.split(/\s+/)[positions] ?? 0));
+      else if (addressOf.has(current) && inJitMemory.has(current))
+        selfIr.set(current, (selfIr.get(current) ?? 0) + Number(line.split(/\s+/)[positions] ?? 0));
     }
   }
   let jitInstructions = 0;
