@@ -59,7 +59,7 @@ function run(
 describe('instructionPairsBlock', () => {
   it('counts quiet A/A runs and flagged +1 % runs per runtime, with the time per plan', () => {
     const text = instructionPairsBlock([
-      { folder: 'node-aa-01', report: run('node', 1_000_000, 1_001_000, { wall: 100, busy: 0.9, jitNamed: 0.9999 }) },
+      { folder: 'node-aa-01', report: run('node', 1_000_000, 1_001_000, { wall: 100, busy: 0.9, jitNamed: 0.99995 }) },
       { folder: 'node-aa-02', report: run('node', 1_000_000, 1_010_000, { wall: 120, busy: 0.55 }) },
       { folder: 'node-inj-01', report: run('node', 1_000_000, 1_010_700, { wall: 140 }) },
       { folder: 'node-inj-02', report: run('node', 1_000_000, 1_001_000, { wall: 110 }) },
@@ -71,7 +71,7 @@ describe('instructionPairsBlock', () => {
     expect(row).toContain('+0.10 % to +1.00 %');
     expect(row).toContain('115 s (140 s)');
     expect(row).toContain('120 s (host 55 % busy)');
-    expect(text).toContain('node 99.99 % (median of 2 cells)');
+    expect(text).toContain('node over 99.99 % (median of 2 cells)');
     expect(text).not.toContain('cache simulation');
   });
   it('says whether estimated cycles were steadier than instructions over the cache-simulated A/A runs', () => {
