@@ -141,7 +141,7 @@ function namesAndWarnings(runs: readonly Run[], runtimes: readonly RuntimeName[]
     return known.length === 0 ? [`${runtime}: no map read`] : [`${runtime} ${words} (median of ${known.length} cells)`];
   });
   const lines = [
-    `JIT code named from the runtime's own map (share of the instructions callgrind knew only by address): ${named.join('; ')}.`,
+    `JIT code named from the runtime's own map (share of the instructions counted in memory no file is mapped to): ${named.join('; ')}.`,
   ];
   for (const runtime of runtimes) {
     const lanes = runs.flatMap((r) => r.report.lanes.filter((l) => l.runtime === runtime));
