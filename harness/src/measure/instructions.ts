@@ -62,7 +62,7 @@ export interface InstructionCell {
   /** With the cache simulation on (BENCH_CALLGRIND_CACHE_SIM=1): cycles estimated per request in each round, and the figure from them. */
   cycleRounds?: number[];
   cyclesPerRequest?: number;
-  /** Of the instructions callgrind knew only by address (JIT code) in the cell's dumps, the share the runtime's JIT map named. */
+  /** Of the instructions counted in JIT code (memory no file is mapped to) in the cell's dumps, the share the runtime's JIT map named. */
   jitNamed?: number;
   /** The callgrind dumps of the rounds, relative to the run's folder. */
   files: string[];
