@@ -93,3 +93,15 @@ describe('instructionPairsBlock', () => {
     expect(instructionPairsBlock([])).toMatch(/No bench:ab instruction runs/);
   });
 });
+
+describe('instructionPairsBlock rows', () => {
+  it('leaves a runtime counted only with the cache simulation out of the promise table', () => {
+    const text = instructionPairsBlock([
+      { folder: 'bun-aacs-01', report: run('bun', 1_000_000, 1_000_100, { cycles: [2_000_000, 2_000_100] }) },
+      { folder: 'node-aa-01', report: run('node', 1_000_000, 1_000_100) },
+    ]);
+    const promise = text.split('With callgrind')[0] ?? '';
+    expect(promise).toContain('| node 1.0.0');
+    expect(promise).not.toContain('| bun');
+  });
+});

@@ -66,7 +66,9 @@ const sameModuleFigures = (runs: readonly Run[], pick: (c: PairRun['cells'][numb
   );
 
 function promiseRows(runs: readonly Run[], runtimes: readonly RuntimeName[]): string[][] {
-  return runtimes.map((runtime) => {
+  // A runtime counted only with the cache simulation on has no plain run to show here.
+  const plain = runtimes.filter((runtime) => runs.some((r) => r.runtime === runtime && r.kind !== 'cache-sim'));
+  return plain.map((runtime) => {
     const mine = runs.filter((r) => r.runtime === runtime && r.kind !== 'cache-sim');
     const aa = mine.filter((r) => r.kind === 'aa');
     const inj = mine.filter((r) => r.kind === 'injected');
