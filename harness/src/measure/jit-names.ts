@@ -126,10 +126,11 @@ export function nameJitFrames(dump: string, lookup: (address: number) => string 
   let afterCalls = false;
   for (let i = 0; i < lines.length; i++) {
     const line = lines[i] ?? '';
-    const ob = /^ob=\((\d+)\)(?: (.*))?$/.exec(line);
+    // Objects share one set of ids, named wherever first used: on an `ob=` or a `cob=` line.
+    const ob = /^(c?ob)=\((\d+)\)(?: (.*))?$/.exec(line);
     if (ob !== null) {
-      if (ob[2] !== undefined) objects.set(ob[1] ?? '', ob[2]);
-      object = objects.get(ob[1] ?? '') ?? '';
+      if (ob[3] !== undefined) objects.set(ob[2] ?? '', ob[3]);
+      if (ob[1] === 'ob') object = objects.get(ob[2] ?? '') ?? '';
       continue;
     }
     const fn = /^(c?fn)=\((\d+)\)/.exec(line);
