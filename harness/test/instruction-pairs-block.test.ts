@@ -85,7 +85,7 @@ describe('instructionPairsBlock', () => {
     ]);
     expect(text).toContain('cycles per instruction');
     expect(text).toMatch(/\| bun +\| +4 \|.*\| +1\.99 \| +60 s \| +30 s \|/);
-    expect(text).toContain('were steadier on bun');
+    expect(text).toContain('scattered less than instructions on bun, over as few as 4 processes a runtime: too few');
     expect(text).toContain('Valgrind on bun: WARNING: unhandled amd64-linux syscall: 441 (in 2 of 6 server processes');
     expect(text).not.toContain('L3');
   });

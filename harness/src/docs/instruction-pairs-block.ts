@@ -105,9 +105,10 @@ function leastShared(runs: readonly Run[]): string {
 function cacheRows(
   runs: readonly Run[],
   runtimes: readonly RuntimeName[],
-): { rows: string[][]; steadier: RuntimeName[]; not: RuntimeName[] } {
+): { rows: string[][]; steadier: RuntimeName[]; not: RuntimeName[]; fewest: number } {
   const steadier: RuntimeName[] = [];
   const not: RuntimeName[] = [];
+  let fewest = Number.POSITIVE_INFINITY;
   const rows = runtimes.flatMap((runtime) => {
     const simulated = runs.filter((r) => r.runtime === runtime && r.kind === 'cache-sim');
     const instructions = sameModuleFigures(simulated, (c) => c.perRequest);
@@ -117,6 +118,7 @@ function cacheRows(
     const withSim = simulated.flatMap((r) => r.report.cells.map((c) => c.seconds));
     const [si, sc] = [logSpread(instructions), logSpread(cycles)];
     (sc < si ? steadier : not).push(runtime);
+    fewest = Math.min(fewest, cycles.length);
     return [
       [
         runtime,
@@ -129,7 +131,7 @@ function cacheRows(
       ],
     ];
   });
-  return { rows, steadier, not };
+  return { rows, steadier, not, fewest };
 }
 
 /** What the runtimes' JIT maps named, and what Valgrind said it could not run, from the lanes and cells. */
@@ -215,7 +217,7 @@ export function instructionPairsBlock(reports: readonly { folder: string; report
         { align: ['l', 'r', 'r', 'r', 'r', 'r', 'r'] },
       ),
       '',
-      `Estimated cycles ${cache.steadier.length === 0 ? 'were steadier on no runtime' : `were steadier on ${cache.steadier.join(', ')}`}${cache.not.length === 0 ? '' : `, not steadier on ${cache.not.join(', ')}`}: the figure stays instructions${cache.steadier.length === 0 ? '' : ' (see below)'}.`,
+      `Estimated cycles scattered less than instructions on ${cache.steadier.length === 0 ? 'no runtime' : cache.steadier.join(', ')}${cache.not.length === 0 ? '' : `, no less on ${cache.not.join(', ')}`}${cache.fewest < 10 ? `, over as few as ${cache.fewest} processes a runtime: too few to change the figure, which stays instructions` : ''}.`,
     );
   }
   lines.push('', ...namesAndWarnings(runs, runtimes));
