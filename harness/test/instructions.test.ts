@@ -4,7 +4,7 @@ import { DEFAULT_COUNT } from '../src/measure/instructions.ts';
 import { BLIND_SPOTS, type InstructionReport, renderInstructions } from '../src/measure/instruction-report.ts';
 import { cellFigure, instructionThreshold, instructionVerdict } from '../src/measure/instruction-verdict.ts';
 import { takeMeasureFlags } from '../src/measure/measure-flag.ts';
-import { determinism, determinismWords, dumpTotal, underCallgrind } from '../src/measure/valgrind.ts';
+import { determinism, determinismWords, dumpEvents, dumpTotal, estimatedCycles, underCallgrind } from '../src/measure/valgrind.ts';
 import type { RuntimeSpec } from '../src/servers/runtimes.ts';
 
 describe('takeMeasureFlags', () => {
@@ -61,7 +61,9 @@ describe('underCallgrind', () => {
     expect(deno.slice(deno.indexOf('/bin/deno'))).toEqual(['/bin/deno', 'run', ...determinism('deno').flags, '--no-prompt', 'server.ts']);
   });
   it('names every setting in words', () => {
-    expect(determinismWords(determinism('bun'))).toBe('BUN_JSC_useConcurrentJIT=false BUN_JSC_useConcurrentGC=false ASLR off (setarch -R)');
+    expect(determinismWords(determinism('bun'))).toBe(
+      'BUN_JSC_useConcurrentJIT=false BUN_JSC_useConcurrentGC=false BUN_JSC_useJITDump=1 ASLR off (setarch -R)',
+    );
   });
 });
 
@@ -134,5 +136,16 @@ describe('renderInstructions', () => {
     expect(text).toMatch(/\| node-B \| fib22\/sync \| 3,190,000 \| 3,520,000 \/ 3,190,000 \| 30 s \|/);
     expect(text).toMatch(/\| node \| fib22\/sync \| 1\.0127 \| regressed \| ±\d\.\d\d % \| 1\.27 % more instructions a request \|/);
     expect(text).toContain('cannot see kernel time');
+  });
+});
+
+describe('estimatedCycles', () => {
+  it('weighs first-level misses 10 and last-level misses 100 on top of the instructions', () => {
+    const text = 'events: Ir Dr Dw I1mr D1mr D1mw ILmr DLmr DLmw\nsummary: 0\ntotals: 1000 300 200 5 4 3 2 1 0\n';
+    expect(dumpEvents(text)).toMatchObject({ Ir: 1000, I1mr: 5, DLmw: 0 });
+    expect(estimatedCycles(dumpEvents(text))).toBe(1000 + 10 * 12 + 100 * 3);
+  });
+  it('is undefined without the cache simulation', () => {
+    expect(estimatedCycles(dumpEvents('events: Ir\ntotals: 1000\n'))).toBeUndefined();
   });
 });

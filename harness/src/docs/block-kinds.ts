@@ -22,6 +22,8 @@
  *                  their ratio's spread over the cells and the cells far from it
  *   instructions   instructions per request over server processes (source=<folder>/: each <runtime>-<module>-<nn>/report.json
  *                  an instruction count): the A/A spread per runtime, A/A pairs and an injected change as bench:ab judges them
+ *   instruction-pairs  fresh bench:ab --measure instructions runs (source=<folder>/: each <runtime>-aa|inj|aacs-<nn>/report.json):
+ *                  A/A runs quiet, +1 % runs flagged, time per plan; cycles estimated by cache simulation; JIT code named
  * A marker with `optional=yes` whose source is not committed yet says how to make it, instead of
  * failing: a page can be written before its sample is taken.
  */
@@ -59,6 +61,7 @@ import { AnswerBlockError, answersBlock, findingsBlock, type Rendered } from './
 import type { ResultBlock } from './result-blocks.ts';
 import { instructionsBlock } from './instructions-block.ts';
 import { instructionsMarkdown } from '../measure/instruction-section.ts';
+import { instructionPairsBlock } from './instruction-pairs-block.ts';
 
 export class BlockError extends Error {}
 
@@ -293,6 +296,7 @@ const KINDS: Record<string, Renderer> = {
     if (body === undefined) throw new BlockError('the source has no instruction counts (a --measure wall,instructions run)');
     return `${benchRunLine(report as Report)}\n\n${body}`;
   },
+  'instruction-pairs': (reports) => instructionPairsBlock(reports as Parameters<typeof instructionPairsBlock>[0]),
   answers: (report, params, page) => {
     try {
       return answersBlock(report as Report, depthOf(params, 3), benchRunLine(report as Report), params.pictures, page);

@@ -1,7 +1,7 @@
 // `--measure instructions`: each lane's server started once under callgrind, then per cell a
 // checked answer, a warm-up with collection off, and rounds of a fixed number of requests with
 // collection on: instructions per request of the whole server process, all its threads.
-import { copyFileSync, existsSync, mkdirSync, renameSync, rmSync, statSync } from 'node:fs';
+import { existsSync, mkdirSync, renameSync, rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import type { RuntimeName, ServerKind } from '@bench/app';
 import type { LaneSpec } from '../bench/lanes.ts';
@@ -12,8 +12,20 @@ import { type RunningServer, startServer } from '../servers/server.ts';
 import { checkAnswer } from '../servers/validate.ts';
 import { DEFAULT_DATA_DIR, ensureDataFiles } from '../system/data-files.ts';
 import { cellFigure } from './instruction-verdict.ts';
+import { keepJitMap } from './jit-map.ts';
 import { sendBatch } from './requests.ts';
-import { callgrindControl, determinism, determinismWords, dumpCounters, readDumpTotal, underCallgrind, withoutTsx } from './valgrind.ts';
+import {
+  CACHE_SIM_ENV,
+  callgrindControl,
+  determinism,
+  determinismWords,
+  dumpCounters,
+  estimatedCycles,
+  JITDUMP_DIR_ENV,
+  readDumpEvents,
+  underCallgrind,
+  withoutTsx,
+} from './valgrind.ts';
 
 /** How each cell is counted; the defaults keep a CPU-heavy cell near 10-20 s under Valgrind. */
 export interface CountSettings {
@@ -47,6 +59,11 @@ export interface InstructionCell {
    * part of the cost, at the same point in every process.
    */
   perRequest?: number;
+  /** With the cache simulation on (BENCH_CALLGRIND_CACHE_SIM=1): cycles estimated per request in each round, and the figure from them. */
+  cycleRounds?: number[];
+  cyclesPerRequest?: number;
+  /** Of the instructions counted in JIT code (memory no file is mapped to) in the cell's dumps, the share the runtime's JIT map named. */
+  jitNamed?: number;
   /** The callgrind dumps of the rounds, relative to the run's folder. */
   files: string[];
   /** Wall time of the cell under Valgrind (answer check, warm-up, rounds), seconds. */
@@ -63,6 +80,8 @@ export interface InstructionLane {
   settings: string;
   /** Seconds from spawning the server under Valgrind to its /health answering. */
   startSeconds?: number;
+  /** What Valgrind said it could not run for this lane's servers (an unhandled syscall), each line once. */
+  valgrindWarnings?: string[];
 }
 
 export interface InstructionRun {
@@ -110,6 +129,7 @@ export async function countInstructions(plan: Plan, lanes: readonly LaneSpec[], 
   if (cells.some((c) => c.scenario === 'file')) ensureDataFiles(plan.dataDir, plan.fileCount, plan.fileSizeBytes, log);
   const settings = scenarioSettings({ ...plan, dataDir: plan.dataDir ?? DEFAULT_DATA_DIR });
   const out: InstructionRun = { lanes: [], cells: [] };
+  const cacheSim = process.env[CACHE_SIM_ENV] === '1';
   for (const lane of lanes) {
     if (signal.aborted) break;
     const name = lane.spec.label ?? lane.spec.name;
@@ -126,6 +146,7 @@ export async function countInstructions(plan: Plan, lanes: readonly LaneSpec[], 
     const laneDir = join(options.runDir, 'instructions', name);
     mkdirSync(laneDir, { recursive: true });
     const servers = new Map<ServerKind, RunningServer>();
+    const dumpsOf = new Map<ServerKind, { cell: InstructionCell; files: string[] }[]>();
     try {
       for (const cell of cells) {
         if (signal.aborted) break;
@@ -134,10 +155,10 @@ export async function countInstructions(plan: Plan, lanes: readonly LaneSpec[], 
           const started = Date.now();
           const outFile = join(laneDir, `callgrind.out.${cell.server}`);
           log(`${name}: starting the ${cell.server} server under Valgrind (${entry.settings})`);
-          server = await startServer(underCallgrind(withoutTsx(lane.spec, entry.version), d, outFile), {
+          server = await startServer(underCallgrind(withoutTsx(lane.spec, entry.version), d, outFile, cacheSim), {
             raw: cell.server === 'raw',
             serverArgs: serverArgs(plan, lane, cells),
-            env: { ...lane.env, ...d.env },
+            env: { ...lane.env, ...d.env, ...(lane.spec.name === 'bun' ? { [JITDUMP_DIR_ENV]: laneDir } : {}) },
             readyTimeoutMs: 240_000,
             signal,
           });
@@ -151,7 +172,19 @@ export async function countInstructions(plan: Plan, lanes: readonly LaneSpec[], 
           renameSync(f, kept);
           return kept.slice(options.runDir.length + 1);
         });
-        out.cells.push({ lane: name, runtime: lane.spec.name, scenario: cell.scenario, mode: cell.mode, ...result, files });
+        const counted: InstructionCell = {
+          lane: name,
+          runtime: lane.spec.name,
+          scenario: cell.scenario,
+          mode: cell.mode,
+          ...result,
+          files,
+        };
+        out.cells.push(counted);
+        dumpsOf.set(cell.server, [
+          ...(dumpsOf.get(cell.server) ?? []),
+          { cell: counted, files: files.map((f) => join(options.runDir, f)) },
+        ]);
         const figure =
           result.perRequest === undefined ? result.reason : `${Math.round(result.perRequest).toLocaleString('en')} instructions/request`;
         log(
@@ -164,7 +197,16 @@ export async function countInstructions(plan: Plan, lanes: readonly LaneSpec[], 
     } finally {
       for (const [kind, server] of servers) {
         await server.stop({ graceMs: 20_000 });
-        keepPerfMap(server.pid, join(laneDir, `perf-${kind}.map`));
+        const warnings = valgrindWarnings(server.stderrTail(2_000));
+        if (warnings.length > 0) entry.valgrindWarnings = [...new Set([...(entry.valgrindWarnings ?? []), ...warnings])];
+        // The map is complete only once the server has exited: the dumps are named then.
+        const named = keepJitMap(
+          server.pid,
+          laneDir,
+          join(laneDir, `perf-${kind}.map`),
+          (dumpsOf.get(kind) ?? []).map((d) => d.files),
+        );
+        for (const [i, d] of (dumpsOf.get(kind) ?? []).entries()) if (named[i] !== undefined) d.cell.jitNamed = named[i];
         // What callgrind writes at exit with collection off: an empty profile, not worth keeping.
         const last = join(laneDir, `callgrind.out.${kind}`);
         if (existsSync(last) && statSync(last).size === 0) rmSync(last);
@@ -174,16 +216,14 @@ export async function countInstructions(plan: Plan, lanes: readonly LaneSpec[], 
   return out;
 }
 
-/**
- * Node writes the names of its JIT code to /tmp/perf-<pid>.map (--perf-basic-prof), complete
- * once it has exited: moved beside the dumps, so a reader can name the addresses callgrind shows
- * for JIT code.
- */
-function keepPerfMap(pid: number, to: string): void {
-  const map = `/tmp/perf-${pid}.map`;
-  if (!existsSync(map)) return;
-  copyFileSync(map, to);
-  rmSync(map, { force: true });
+/** Valgrind's own warnings in a server's stderr ("==123== WARNING: unhandled amd64-linux syscall: 441"), without the pid prefix. */
+export function valgrindWarnings(stderr: string): string[] {
+  const lines = stderr.split('\n').flatMap((line) => {
+    // Upper case: the core's warnings; "warning: L3 cache found" and the like are the tool's notes.
+    const match = /^(?:==|--)\d+(?:==|--)\s*(WARNING:.*|.*[Uu]nhandled.*)$/.exec(line.trim());
+    return match?.[1] === undefined ? [] : [match[1].trim()];
+  });
+  return [...new Set(lines)];
 }
 
 async function countCell(
@@ -202,7 +242,7 @@ async function countCell(
   await sendBatch({ ...batch, count: count.warmupRequests }, signal);
   const rounds: number[] = [];
   const files: string[] = [];
-  const windows: { total: number; seconds: number }[] = [];
+  const windows: { total: number; cycles: number | undefined; seconds: number }[] = [];
   // Each window is timed from asking for collection on to hearing it is off.
   const counted = async (label: string, body: () => Promise<void>) => {
     const from = performance.now();
@@ -212,7 +252,8 @@ async function countCell(
     const window = (performance.now() - from) / 1000;
     const file = await dumpCounters(server.pid, outFile, label);
     files.push(file);
-    return { total: readDumpTotal(file), seconds: window };
+    const events = readDumpEvents(file);
+    return { total: events.Ir ?? 0, cycles: estimatedCycles(events), seconds: window };
   };
   for (let r = 0; r < count.rounds && !signal.aborted; r++)
     windows.push(await counted(`${fileName(cell)}-${r + 1}`, () => sendBatch({ ...batch, count: count.requests }, signal)));
@@ -222,5 +263,7 @@ async function countCell(
   const idle = await counted(`${fileName(cell)}-idle`, () => new Promise<void>((resolve) => setTimeout(resolve, IDLE_WINDOW_MS)));
   const idlePerSecond = idle.total / idle.seconds;
   for (const w of windows) rounds.push(w.total / count.requests);
-  return { status: 'ok', rounds, perRequest: cellFigure(rounds), idlePerSecond, files, seconds: seconds() };
+  const cycleRounds = windows.flatMap((w) => (w.cycles === undefined ? [] : [w.cycles / count.requests]));
+  const cycles = cycleRounds.length === rounds.length ? { cycleRounds, cyclesPerRequest: cellFigure(cycleRounds) } : {};
+  return { status: 'ok', rounds, perRequest: cellFigure(rounds), ...cycles, idlePerSecond, files, seconds: seconds() };
 }

@@ -41,11 +41,29 @@ export interface Determinism {
  */
 const V8_FLAGS = ['--single-threaded', '--predictable-gc-schedule', '--no-incremental-marking', '--hash-seed=1', '--random-seed=1'];
 
+/**
+ * Besides the settings for determinism, each runtime writes down where it put its JIT code, so
+ * callgrind's addresses can be named (jit-names.ts): V8 a perf map (--perf-basic-prof), JSC a
+ * jitdump file (useJITDump; the folder is the lane's, given at start, see JITDUMP_DIR_ENV).
+ */
 export function determinism(runtime: RuntimeName): Determinism {
   if (runtime === 'node') return { flags: [...V8_FLAGS, '--perf-basic-prof'], env: {}, aslrOff: true };
-  if (runtime === 'deno') return { flags: [`--v8-flags=${V8_FLAGS.join(',')}`], env: {}, aslrOff: true };
-  return { flags: [], env: { BUN_JSC_useConcurrentJIT: 'false', BUN_JSC_useConcurrentGC: 'false' }, aslrOff: true };
+  if (runtime === 'deno') return { flags: [`--v8-flags=${[...V8_FLAGS, '--perf-basic-prof'].join(',')}`], env: {}, aslrOff: true };
+  return {
+    flags: [],
+    env: { BUN_JSC_useConcurrentJIT: 'false', BUN_JSC_useConcurrentGC: 'false', BUN_JSC_useJITDump: '1' },
+    aslrOff: true,
+  };
 }
+
+/** Where JSC writes its jitdump file (jit-<tid>-<pid>.dump): a path, so not among the settings named. */
+export const JITDUMP_DIR_ENV = 'BUN_JSC_jitDumpDirectory';
+
+/**
+ * Callgrind's cache simulation, for the estimate of cycles beside the instruction count
+ * (estimatedCycles): asked for with this variable set to 1, since it costs time (docs/instructions.md).
+ */
+export const CACHE_SIM_ENV = 'BENCH_CALLGRIND_CACHE_SIM';
 
 /** The settings as one line for the report and the log. */
 export function determinismWords(d: Determinism): string {
@@ -58,7 +76,7 @@ export function determinismWords(d: Determinism): string {
  * so the pid the harness starts and checks against /health stays the server's. Collection is off
  * from the start: start-up is never counted.
  */
-export function underCallgrind(spec: RuntimeSpec, d: Determinism, outFile: string): RuntimeSpec {
+export function underCallgrind(spec: RuntimeSpec, d: Determinism, outFile: string, cacheSim = false): RuntimeSpec {
   const valgrind = [
     'valgrind',
     '--tool=callgrind',
@@ -68,6 +86,7 @@ export function underCallgrind(spec: RuntimeSpec, d: Determinism, outFile: strin
     '--smc-check=all-non-file',
     // Bun's allocator asks for address space in a way Valgrind's default brk emulation refuses.
     '--error-limit=no',
+    ...(cacheSim ? ['--cache-sim=yes'] : []),
   ];
   const arch = process.arch === 'arm64' ? 'aarch64' : 'x86_64';
   const launcher = d.aslrOff ? ['setarch', arch, '-R', ...valgrind] : valgrind;
@@ -128,16 +147,34 @@ function partOf(file: string): number {
   return Number(file.slice(file.lastIndexOf('.') + 1));
 }
 
-/** The instructions (Ir) a dump counted, all threads together: its `totals:` line (or `summary:`). */
-export function dumpTotal(text: string): number {
-  const events = /^events:\s*(.+)$/m.exec(text)?.[1]?.trim().split(/\s+/) ?? [];
-  const index = events.indexOf('Ir');
-  const line = /^totals:\s*(.+)$/m.exec(text)?.[1] ?? /^summary:\s*(.+)$/m.exec(text)?.[1];
-  const value = line?.trim().split(/\s+/)[index];
-  if (index < 0 || value === undefined || !/^\d+$/.test(value)) throw new Error('callgrind dump without an Ir total');
-  return Number(value);
+/** Every event a dump counted (Ir, and with the cache simulation its misses), all threads together: its `totals:` line (or `summary:`). */
+export function dumpEvents(text: string): Record<string, number> {
+  const names = /^events:\s*(.+)$/m.exec(text)?.[1]?.trim().split(/\s+/) ?? [];
+  const values = (/^totals:\s*(.+)$/m.exec(text)?.[1] ?? /^summary:\s*(.+)$/m.exec(text)?.[1])?.trim().split(/\s+/) ?? [];
+  return Object.fromEntries(names.flatMap((name, i) => (/^\d+$/.test(values[i] ?? '') ? [[name, Number(values[i])]] : [])));
 }
 
-export function readDumpTotal(file: string): number {
-  return dumpTotal(readFileSync(file, 'utf8'));
+/** The instructions (Ir) a dump counted, all threads together. */
+export function dumpTotal(text: string): number {
+  const total = dumpEvents(text).Ir;
+  if (total === undefined) throw new Error('callgrind dump without an Ir total');
+  return total;
+}
+
+export function readDumpEvents(file: string): Record<string, number> {
+  const text = readFileSync(file, 'utf8');
+  dumpTotal(text);
+  return dumpEvents(text);
+}
+
+/**
+ * Cycles estimated from the cache simulation's misses, the usual weights (callgrind_annotate's
+ * and KCachegrind's "cycle estimation"): an instruction a cycle, a first-level miss 10 more, a
+ * last-level miss 100. Undefined without the simulation's events.
+ */
+export function estimatedCycles(events: Record<string, number>): number | undefined {
+  const { Ir, I1mr, D1mr, D1mw, ILmr, DLmr, DLmw } = events;
+  if (Ir === undefined || I1mr === undefined || D1mr === undefined || D1mw === undefined) return undefined;
+  if (ILmr === undefined || DLmr === undefined || DLmw === undefined) return undefined;
+  return Ir + 10 * (I1mr + D1mr + D1mw) + 100 * (ILmr + DLmr + DLmw);
 }
