@@ -246,7 +246,7 @@ describe('judgeAb and compareAb', () => {
       ['worker', 'unchanged'],
     ]);
     expect(ab.counts).toEqual({ regressed: 1, improved: 0, unchanged: 1, inconclusive: 0 });
-    expect(abHeadline(ab)).toBe('✗ 1 regressed, 0 improved, 1 unchanged, 0 inconclusive');
+    expect(abHeadline(ab)).toBe('✗ 1 regressed, 0 improved, 1 no change, 0 could not tell');
     expect(verdictLine(ab.cells[0]!)).toMatch(/^regressed, B -5\.\d % \(-\d\.\d % to -\d\.\d %\), could see \d+\.\d %$/);
     expect(verdictLine(ab.cells[1]!)).toMatch(/^no change within ±5\.0 %, B [+-]\d\.\d % \(.*\), could see 3\.0 %$/);
     // Read with the cells' flags: a client-bound side's requests/s is a floor of its server's.
@@ -525,7 +525,7 @@ describe('judgeAb and compareAb', () => {
     const ab = compareAb([cell('node-A', [1000, 1000, 1000, 1000]), failed], plan);
     expect(ab.cells[0]).toMatchObject({ verdict: 'inconclusive', bFailed: true });
     expect(ab.cells[0]!.reason).toMatch(/^B's cell is failed \(server exited \(code 1\)\)/);
-    expect(abHeadline(ab)).toBe('✗ 0 regressed, 0 improved, 0 unchanged, 1 inconclusive (B failed in 1 where A measured)');
+    expect(abHeadline(ab)).toBe('✗ 0 regressed, 0 improved, 0 no change, 1 could not tell (B failed in 1 where A measured)');
     expect(abExitCode({ results: [], ab } as unknown as Report)).toBe(1);
     // B's cell missing altogether counts the same
     expect(compareAb([cell('node-A', [1000, 1000, 1000, 1000])], plan).cells[0]).toMatchObject({ bFailed: true });

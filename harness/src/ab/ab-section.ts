@@ -224,7 +224,8 @@ export function abHeadline(ab: AbComparison): string {
   const broken = ab.cells.filter((c) => c.bFailed === true).length;
   const mark = regressed > 0 || broken > 0 ? '✗' : inconclusive > 0 ? '?' : '✓';
   const failed = broken === 0 ? '' : ` (B failed in ${broken} where A measured)`;
-  return `${mark} ${regressed} regressed, ${improved} improved, ${unchanged} unchanged, ${inconclusive} inconclusive${failed}`;
+  const w = CHANGE_WORDS;
+  return `${mark} ${regressed} ${w.regressed}, ${improved} ${w.improved}, ${unchanged} ${w.unchanged}, ${inconclusive} ${w.inconclusive}${failed}`;
 }
 
 /**

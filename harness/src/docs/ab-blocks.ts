@@ -16,6 +16,7 @@ import { DEFAULT_MIN_REQUESTS } from '../bench/run-length.ts';
 import type { AbCell, AbComparison, AbPlan, AbSide } from '../model/ab.ts';
 import type { Report } from '../model/report.ts';
 import { formatDate } from '../present/formats.ts';
+import { CHANGE_WORDS } from '../present/verdict-words.ts';
 import { ratioText } from '../stats/paired.ts';
 
 const what = (s: AbSide): string => JSON.stringify(s.file?.sha256 ?? s.env ?? s.runtime ?? s.ref?.commit ?? s.variant);
@@ -252,7 +253,7 @@ export function abSeenBlock(report: Report, plan: AbPlan, ab: AbComparison): str
       ...runtimes.map((runtime) => {
         const c = cells.find((x) => x.runtime === runtime && x.scenario === scenario && x.mode === mode);
         if (c === undefined) return '';
-        return `${c.detectable === null ? '—' : pct(c.detectable)} (${c.ratio === undefined ? '' : `${c.ratio.toFixed(3)}x, `}${c.verdict})`;
+        return `${c.detectable === null ? '—' : pct(c.detectable)} (${c.ratio === undefined ? '' : `${c.ratio.toFixed(3)}x, `}${CHANGE_WORDS[c.verdict]})`;
       }),
     ];
   });

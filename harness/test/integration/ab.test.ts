@@ -113,7 +113,7 @@ describe('bench:ab on node', () => {
     else expect(cell.ci95[0]).toBeLessThanOrEqual(cell.ratio ?? 0);
     // The exit code follows the verdicts: 1 exactly when a cell regressed.
     expect(code, stderr).toBe(cell?.verdict === 'regressed' ? 1 : 0);
-    expect(stdout).toMatch(/\d+ regressed, \d+ improved, \d+ unchanged, \d+ inconclusive/);
+    expect(stdout).toMatch(/\d+ regressed, \d+ improved, \d+ no change, \d+ could not tell/);
     // The verdicts are what the run was for: the first section under the title.
     const md = readFileSync(join(out, 'report.md'), 'utf8');
     expect(md.split('\n').find((line) => line.startsWith('## '))).toBe('## A/B');

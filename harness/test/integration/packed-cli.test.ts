@@ -156,7 +156,7 @@ describe('the packed tool, installed into a project of its own', () => {
       'ab',
     ]);
     expect([0, 1], stderr).toContain(code);
-    expect(stdout).toMatch(/\d+ regressed, \d+ improved, \d+ unchanged, \d+ inconclusive/);
+    expect(stdout).toMatch(/\d+ regressed, \d+ improved, \d+ no change, \d+ could not tell/);
     const report = reportIn(join(project, 'ab'));
     expect(report.parameters.ab).toMatchObject({
       a: { kind: 'file', file: { path: join(project, 'bench/md.ts'), scenario: 'markdown' } },
