@@ -251,8 +251,8 @@ describe('report.json with the counts beside the wall clock', () => {
     );
     const text = squeezed(instructionsMarkdown(report));
     expect(text).toMatch(/A: file:a\.ts, B: file:b\.ts/);
-    expect(text).toMatch(/\| node \| json\/sync \| 1\.010x \| unchanged \| 1\.0120x \| regressed \(could see ±0\.30 %\) \|/);
-    expect(text).toMatch(/\| node \| gzip\/sync \| — \| inconclusive \| — \| not counted \|/);
+    expect(text).toMatch(/\| node \| json\/sync \| 1\.010x \| no change \| 1\.0120x \| regressed \(could see ±0\.30 %\) \|/);
+    expect(text).toMatch(/\| node \| gzip\/sync \| — \| could not tell \| — \| not counted \|/);
     expect(text.split(CAVEAT)).toHaveLength(2);
     expect(instructionFeatures.sections?.(report)[0]?.lead).toBe(true);
     expect(instructionFeatures.sections?.(report)[0]?.html()).toContain('could see ±0.30 %');

@@ -9,6 +9,7 @@ import type { Report } from '../model/report.ts';
 import { escapeHtml } from '../present/html-escape.ts';
 import type { ReportFeatures, ReportSection } from '../model/section.ts';
 import { escapeCell } from '../present/formats.ts';
+import { CHANGE_WORDS } from '../present/verdict-words.ts';
 import type { InstructionReport } from './instruction-report.ts';
 import { agreementText, CAVEAT, sideBySide } from './side-by-side.ts';
 
@@ -59,7 +60,7 @@ function cellRows(f: InstructionFigures): string[][] {
 const CELL_HEAD = ['lane', 'cell', 'instructions/request', 'CPU/request', 'instructions a CPU ns', 'against the median'];
 
 const verdictOf = (p: InstructionPairRecord): string =>
-  `${p.result.verdict}${p.result.ratio === undefined ? '' : ` (could see ±${(p.result.threshold * 100).toFixed(2)} %)`}`;
+  `${CHANGE_WORDS[p.result.verdict]}${p.result.ratio === undefined ? '' : ` (could see ±${(p.result.threshold * 100).toFixed(2)} %)`}`;
 
 /** bench:ab: each cell's B over A by wall clock and by instructions, where both were measured. */
 function abRows(report: Report, f: InstructionFigures): string[][] {
@@ -75,7 +76,7 @@ function abRows(report: Report, f: InstructionFigures): string[][] {
       runtime,
       `${scenario}/${mode}`,
       w?.ratio === undefined ? '—' : `${w.ratio.toFixed(3)}x`,
-      w === undefined ? 'not measured' : w.verdict,
+      w === undefined ? 'not measured' : CHANGE_WORDS[w.verdict],
       p?.result.ratio === undefined ? '—' : `${p.result.ratio.toFixed(4)}x`,
       p === undefined ? 'not counted' : verdictOf(p),
     ];
