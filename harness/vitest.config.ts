@@ -37,6 +37,7 @@ const SHARED = [
   'test/integration/scenario-file.test.ts',
   'test/integration/overload.test.ts',
   'test/integration/packed-cli.test.ts',
+  'test/integration/instructions-beside.test.ts',
   'test/integration/curve-cli.test.ts',
   'test/integration/servers.test.ts',
   'test/integration/sweep.test.ts',
