@@ -18,8 +18,6 @@ import type { ReportFeatures } from './model/section.ts';
 import { checkInstructionPlan, installedValgrind, instructionExitCode, runInstructionCommand } from './measure/instruction-command.ts';
 import { takeMeasureFlags } from './measure/measure-flag.ts';
 import { withCounts, sideBySideConsole } from './measure/both-measures.ts';
-import { instructionFeatures } from './measure/instruction-section.ts';
-import { combineFeatures } from './model/section.ts';
 import { progressLines } from './report/text/progress-lines.ts';
 import { CONSOLE_WIDTH, wrap } from './report/render/console.ts';
 import { stopAllServers } from './servers/server.ts';
@@ -112,8 +110,9 @@ export function runBenchCommand<P extends Planned>(command: BenchCommand<P>): vo
     // The same cells counted once the wall clock is done, so neither measure shares the CPUs with
     // the other; the run's report is written again with the counts in it.
     const counted = await runInstructionCommand(counting);
-    report = withCounts(report, counted, command.features);
-    writeBenchReport(runDir, report, combineFeatures(command.features, instructionFeatures));
+    const both = withCounts(report, counted, command.features);
+    report = both.report;
+    writeBenchReport(runDir, report, both.features);
     const exit = command.report(report, runDir, planned);
     console.log(`\n${sideBySideConsole(report)}`);
     return Math.max(exit, instructionExitCode(counted));

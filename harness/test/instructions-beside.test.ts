@@ -10,6 +10,7 @@ import { agreementText, CAVEAT, FLAG_FACTOR, sideBySide } from '../src/measure/s
 import type { AbCell } from '../src/model/ab.ts';
 import type { InstructionCellRecord } from '../src/model/instructions.ts';
 import type { Report } from '../src/model/report.ts';
+import type { ReportSection } from '../src/model/section.ts';
 import { environment, makeCell, parameters, runtimes } from './fixtures.ts';
 
 /** A counted cell: `perRequest` instructions a request (the rounds agree). */
@@ -24,6 +25,9 @@ const counted = (scenario: string, mode: string, perRequest: number, lane = 'nod
   files: [],
   seconds: 10,
 });
+
+/** The report withCounts returns, without the features that render it. */
+const countsIn = (...args: Parameters<typeof withCounts>): Report => withCounts(...args).report;
 
 /** A wall-clock cell whose requests cost `ms` of CPU, all on the loop. */
 const wall = (scenario: string, mode: string, ms: number, more: Parameters<typeof makeCell>[0] extends infer T ? Partial<T> : never = {}) =>
@@ -182,7 +186,7 @@ describe('report.json with the counts beside the wall clock', () => {
 
   it('adds `instructions` with its settings, caveats and side-by-side rows, and changes nothing else', () => {
     const before = wallReport(results);
-    const after = withCounts(before, countReport(cells), {});
+    const after = countsIn(before, countReport(cells), {});
     const { instructions, ...rest } = after;
     expect(rest).toEqual(before);
     expect(instructions).toMatchObject({
@@ -197,8 +201,16 @@ describe('report.json with the counts beside the wall clock', () => {
     expect(instructions?.beside?.map((b) => b.scenario)).toEqual(['json', 'gzip', 'file']);
   });
 
+  it("hands back the command's sections with the count's after them, to render the report it returns", () => {
+    const own: ReportSection = { kind: 'ab', id: 'own', title: 'Own', headlines: [], markdown: () => 'own', html: () => 'own' };
+    const { report, features } = withCounts(wallReport(results), countReport(cells), { sections: () => [own] });
+    const sections = features.sections?.(report) ?? [];
+    expect(sections.map((s) => s.id)).toEqual(['own', instructionFeatures.sections?.(report)[0]?.id]);
+    expect(sections[1]?.markdown()).toMatch(/json\/sync/);
+  });
+
   it('renders one table with the caveat once, the spread, and the flagged cell with its reason', () => {
-    const text = squeezed(instructionsMarkdown(withCounts(wallReport(results), countReport(cells), {})));
+    const text = squeezed(instructionsMarkdown(countsIn(wallReport(results), countReport(cells), {})));
     expect(text.split(CAVEAT)).toHaveLength(2);
     expect(text).toMatch(/\| node \| json\/sync \| 16,000,000 \| 8 ms \| 2\.00 \| 1\.00x \|/);
     expect(text).toMatch(/⚑ Below the median \(node file\/sync 0\.30x\): more CPU time .*kernel time/);
@@ -208,7 +220,7 @@ describe('report.json with the counts beside the wall clock', () => {
     // A failed count: its reason under the table, not in it.
     const failed = squeezed(
       instructionsMarkdown(
-        withCounts(
+        countsIn(
           wallReport(results),
           countReport([...cells, { ...counted('kdf', 'sync', 1), status: 'failed', perRequest: undefined, reason: 'answered 504' }]),
           {},
@@ -218,7 +230,7 @@ describe('report.json with the counts beside the wall clock', () => {
     expect(failed).toMatch(/\| node \| kdf\/sync \| failed \(below\) \| — \| — \| — \|/);
     expect(failed).toMatch(/^node kdf\/sync failed: answered 504$/m);
     // No wall-clock twin: the count's figure alone.
-    const alone = squeezed(instructionsMarkdown(withCounts(wallReport([]), countReport(cells), {})));
+    const alone = squeezed(instructionsMarkdown(countsIn(wallReport([]), countReport(cells), {})));
     expect(alone).toMatch(/\| node \| json\/sync \| 16,000,000 \| — \| — \| — \|/);
     expect(alone).not.toMatch(/Across/);
     expect(instructionsMarkdown(wallReport(results))).toBeUndefined();
@@ -227,7 +239,7 @@ describe('report.json with the counts beside the wall clock', () => {
   it('under bench:ab, one table of B over A by both measures where both were measured', () => {
     const abCell = (scenario: string, verdict: AbCell['verdict'], ratio?: number): AbCell =>
       ({ runtime: 'node', scenario, mode: 'sync', verdict, ...(ratio === undefined ? {} : { ratio }) }) as AbCell;
-    const report = withCounts(
+    const report = countsIn(
       wallReport([], {
         ab: {
           cells: [abCell('json', 'unchanged', 1.01), abCell('gzip', 'inconclusive')],

@@ -8,9 +8,17 @@ import { combineFeatures, type ReportFeatures, withFeatures } from '../model/sec
 import type { InstructionReport } from './instruction-report.ts';
 import { figuresOf, instructionFeatures } from './instruction-section.ts';
 
-/** A wall-clock report with an instruction count's figures in it, the side-by-side rows derived. */
-export function withCounts(report: Report, counted: InstructionReport, features: ReportFeatures): Report {
-  return withFeatures({ ...report, instructions: figuresOf(counted) }, combineFeatures(features, instructionFeatures));
+/**
+ * A wall-clock report with an instruction count's figures in it, the side-by-side rows derived,
+ * and the features that render it: the command's own and the count's section after them.
+ */
+export function withCounts(
+  report: Report,
+  counted: InstructionReport,
+  features: ReportFeatures,
+): { report: Report; features: ReportFeatures } {
+  const combined = combineFeatures(features, instructionFeatures);
+  return { report: withFeatures({ ...report, instructions: figuresOf(counted) }, combined), features: combined };
 }
 
 /** The console's side-by-side table, printed after the command's own summary. */
@@ -28,5 +36,5 @@ export function joinedFromFolder(report: Report, dir: string): Report | undefine
   if (report.instructions !== undefined || !existsSync(path)) return undefined;
   const counted = JSON.parse(readFileSync(path, 'utf8')) as InstructionReport;
   if (counted.kind !== 'instructions' || !Array.isArray(counted.cells)) return undefined;
-  return withCounts(report, counted, {});
+  return withCounts(report, counted, {}).report;
 }
