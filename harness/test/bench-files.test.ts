@@ -7,10 +7,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { RunResult, RunSpeed } from '../src/model/cell.ts';
-import type { Environment } from '../src/model/environment.ts';
 import { makeRunDir, writeCell, writeMeta } from '../src/model/run-files.ts';
 import { benchReport, interruptedReport } from '../src/report/bench-files.ts';
-import { environment, makeCell, parameters } from './fixtures.ts';
+import { environment, makeCell, makeMachineSpeed, parameters } from './fixtures.ts';
 
 let root: string;
 beforeEach(() => {
@@ -20,15 +19,7 @@ afterEach(() => rmSync(root, { recursive: true, force: true }));
 
 const at = (coresWorth: number): RunSpeed => ({ coresWorth, min: coresWorth, max: coresWorth, ticks: 16, tickCv: 0.01 });
 const runs = (...speeds: number[]) => speeds.map((s) => ({ machine: at(s) }) as RunResult);
-const machineSpeed: Environment['machineSpeed'] = {
-  vcpus: 2,
-  pinned: true,
-  intervalMs: 250,
-  coresWorth: { min: 1.0, max: 1.9 },
-  overheadPercent: 0.3,
-  samples: 900,
-  idleFloor: 0.02,
-};
+const machineSpeed = makeMachineSpeed();
 
 describe("a run's report from its folder", () => {
   it("says which cell's machine moved from the session's floor, its file left as written", () => {

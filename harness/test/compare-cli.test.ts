@@ -5,7 +5,8 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Report } from '../src/model/report.ts';
-import { cellOf, HASH_ASYNC, HASH_SYNC, reportOf } from './fixtures/compare/reports.ts';
+import { cellOf, HASH_ASYNC, HASH_SYNC } from './fixtures/compare/reports.ts';
+import { makeReport } from './fixtures.ts';
 import { HARNESS_NODE_ARGS } from './harness-cli.ts';
 
 const HARNESS = resolve(dirname(fileURLToPath(import.meta.url)), '..');
@@ -44,8 +45,8 @@ describe('compare-cli', () => {
 
   beforeAll(() => {
     dir = mkdtempSync(join(tmpdir(), 'compare-cli-'));
-    write('baseline.json', reportOf([cellOf(HASH_SYNC, [1000, 1010, 990]), cellOf(HASH_ASYNC, [2000, 2010, 1990])]));
-    write('regressed.json', reportOf([cellOf(HASH_SYNC, [800, 810, 790]), cellOf(HASH_ASYNC, [2000, 2010, 1990])]));
+    write('baseline.json', makeReport([cellOf(HASH_SYNC, [1000, 1010, 990]), cellOf(HASH_ASYNC, [2000, 2010, 1990])]));
+    write('regressed.json', makeReport([cellOf(HASH_SYNC, [800, 810, 790]), cellOf(HASH_ASYNC, [2000, 2010, 1990])]));
   });
 
   afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -99,7 +100,7 @@ describe('compare-cli', () => {
     expect(stderrLines(broken)).toHaveLength(1);
     expect(broken.stderr).toContain('is not valid JSON');
 
-    const v2 = runCli(file('baseline.json'), write('v2.json', { ...reportOf([]), schemaVersion: 2 } as unknown as Report));
+    const v2 = runCli(file('baseline.json'), write('v2.json', { ...makeReport([]), schemaVersion: 2 } as unknown as Report));
     expect(v2.status).toBe(2);
     expect(stderrLines(v2)).toEqual(['compare: schema versions differ (baseline 1, current 2): refusing to compare']);
 

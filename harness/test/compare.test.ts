@@ -3,8 +3,8 @@ import { compareReports, CompareError } from '../src/compare/compare.ts';
 import type { CellComparison, ComparedCell, ReportComparison } from '../src/compare/compare.ts';
 import type { Report } from '../src/model/report.ts';
 import { welchTTest } from '../src/stats/t-distribution.ts';
-import { environment, parameters, runtimes } from './fixtures.ts';
-import { cellOf, FIB_WORKER, HASH_ASYNC, HASH_SYNC, HELLO_RAW, reportOf } from './fixtures/compare/reports.ts';
+import { environment, makeReport, parameters, runtimes } from './fixtures.ts';
+import { cellOf, FIB_WORKER, HASH_ASYNC, HASH_SYNC, HELLO_RAW } from './fixtures/compare/reports.ts';
 
 const OPTIONS = { threshold: 0.05 };
 
@@ -15,7 +15,7 @@ function compared(cell: CellComparison | undefined): ComparedCell {
 
 /** Compares one cell measured with the given runs before and after. */
 function compareOne(before: number[], after: number[], p99s: { before?: number[]; after?: number[] } = {}): ReportComparison {
-  return compareReports(reportOf([cellOf(HASH_SYNC, before, p99s.before)]), reportOf([cellOf(HASH_SYNC, after, p99s.after)]), OPTIONS);
+  return compareReports(makeReport([cellOf(HASH_SYNC, before, p99s.before)]), makeReport([cellOf(HASH_SYNC, after, p99s.after)]), OPTIONS);
 }
 
 describe('welchTTest', () => {
@@ -92,8 +92,8 @@ describe('compareReports: throughput', () => {
   });
 
   it('honours a larger threshold and a stricter alpha', () => {
-    const before = reportOf([cellOf(HASH_SYNC, [1000, 1010, 990])]);
-    const after = reportOf([cellOf(HASH_SYNC, [800, 810, 790])]);
+    const before = makeReport([cellOf(HASH_SYNC, [1000, 1010, 990])]);
+    const after = makeReport([cellOf(HASH_SYNC, [800, 810, 790])]);
     expect(compareReports(before, after, { threshold: 0.25 }).hasRegression).toBe(false);
     expect(compareReports(before, after, { threshold: 0.05, alpha: 1e-6 }).hasRegression).toBe(false);
   });
@@ -122,8 +122,8 @@ describe('compareReports: p99 latency', () => {
 
 describe('compareReports: cells that cannot be compared', () => {
   it('lists cells that are not ok on either side, with their status, and never counts them', () => {
-    const before = reportOf([cellOf(HASH_SYNC, [1000, 1000, 1000])]);
-    const after = reportOf([cellOf(HASH_SYNC, [10, 10, 10], undefined, { status: 'invalid', reason: '3 errors over 3 runs' })]);
+    const before = makeReport([cellOf(HASH_SYNC, [1000, 1000, 1000])]);
+    const after = makeReport([cellOf(HASH_SYNC, [10, 10, 10], undefined, { status: 'invalid', reason: '3 errors over 3 runs' })]);
     const c = compareReports(before, after, OPTIONS);
     expect(c.cells[0]).toMatchObject({
       kind: 'not-compared',
@@ -135,8 +135,8 @@ describe('compareReports: cells that cannot be compared', () => {
   });
 
   it('lists cells present in only one report on both sides', () => {
-    const before = reportOf([cellOf(HASH_SYNC, [1000, 1000]), cellOf(FIB_WORKER, [500, 500])]);
-    const after = reportOf([cellOf(HASH_SYNC, [1000, 1000]), cellOf(HASH_ASYNC, [2000, 2000]), cellOf(HELLO_RAW, [9000, 9000])]);
+    const before = makeReport([cellOf(HASH_SYNC, [1000, 1000]), cellOf(FIB_WORKER, [500, 500])]);
+    const after = makeReport([cellOf(HASH_SYNC, [1000, 1000]), cellOf(HASH_ASYNC, [2000, 2000]), cellOf(HELLO_RAW, [9000, 9000])]);
     const c = compareReports(before, after, OPTIONS);
     expect(c.cells).toHaveLength(1);
     expect(c.removed).toEqual([FIB_WORKER]);
@@ -149,10 +149,10 @@ describe('compareReports: what else differs', () => {
   const cells = [cellOf(HASH_SYNC, [1000, 1000])];
 
   it('lists each differing parameter with both values, including one only one report has', () => {
-    const after = reportOf(cells, {
+    const after = makeReport(cells, {
       parameters: { ...parameters, connections: 50, fileCache: 'cold', newKnob: 3 } as Report['parameters'],
     });
-    const c = compareReports(reportOf(cells), after, OPTIONS);
+    const c = compareReports(makeReport(cells), after, OPTIONS);
     expect(c.parameterDifferences).toEqual([
       { field: 'connections', baseline: 100, current: 50 },
       { field: 'fileCache', baseline: 'warm', current: 'cold' },
@@ -161,18 +161,18 @@ describe('compareReports: what else differs', () => {
   });
 
   it('finds nothing when the reports were made alike', () => {
-    const c = compareReports(reportOf(cells), reportOf(cells), OPTIONS);
+    const c = compareReports(makeReport(cells), makeReport(cells), OPTIONS);
     expect(c.parameterDifferences).toEqual([]);
     expect(c.environmentDifferences).toEqual([]);
     expect(c.runtimeVersionDifferences).toEqual([]);
   });
 
   it('lists runtime versions and environment differences', () => {
-    const after = reportOf(cells, {
+    const after = makeReport(cells, {
       runtimes: [{ name: 'node', version: '22.1.0', status: 'ok' }, ...runtimes.slice(1, 2)],
       environment: { ...environment, kernel: '6.9.0', cpu: { model: 'AMD EPYC 7763', count: 8 }, commit: 'abc' },
     });
-    const c = compareReports(reportOf(cells), after, OPTIONS);
+    const c = compareReports(makeReport(cells), after, OPTIONS);
     expect(c.runtimeVersionDifferences).toEqual([
       { runtime: 'node', baseline: '20.20.2', current: '22.1.0' },
       { runtime: 'deno', baseline: '', current: null },
@@ -192,14 +192,14 @@ describe('compareReports: what else differs', () => {
       bind: '10.0.0.2',
       bindSource: 'flag' as const,
     };
-    const remote = reportOf(cells, {
+    const remote = makeReport(cells, {
       environment: {
         ...environment,
         serverHost,
         network: { rttMs: { median: 0.2, min: 0.1, max: 0.3, samples: 20, runtime: 'node' }, mtu: {} },
       },
     });
-    const c = compareReports(reportOf(cells), remote, OPTIONS);
+    const c = compareReports(makeReport(cells), remote, OPTIONS);
     expect(c.environmentDifferences).toEqual([
       { field: 'server host', baseline: 'the load host', current: 'bench-2 (EPYC × 8)' },
       { field: 'HTTP round trip ms', baseline: null, current: 0.2 },
@@ -207,14 +207,14 @@ describe('compareReports: what else differs', () => {
   });
 
   it('refuses reports of different schema versions', () => {
-    const other = { ...reportOf(cells), schemaVersion: 2 } as unknown as Report;
-    expect(() => compareReports(reportOf(cells), other, OPTIONS)).toThrow(CompareError);
-    expect(() => compareReports(reportOf(cells), other, OPTIONS)).toThrow(/schema versions differ \(baseline 1, current 2\)/);
+    const other = { ...makeReport(cells), schemaVersion: 2 } as unknown as Report;
+    expect(() => compareReports(makeReport(cells), other, OPTIONS)).toThrow(CompareError);
+    expect(() => compareReports(makeReport(cells), other, OPTIONS)).toThrow(/schema versions differ \(baseline 1, current 2\)/);
     expect(() => compareReports(other, other, OPTIONS)).toThrow(/schema version 2 is not supported/);
   });
 
   it('refuses a negative threshold or an alpha outside (0, 1)', () => {
-    expect(() => compareReports(reportOf(cells), reportOf(cells), { threshold: -0.1 })).toThrow(CompareError);
-    expect(() => compareReports(reportOf(cells), reportOf(cells), { threshold: 0.05, alpha: 1 })).toThrow(CompareError);
+    expect(() => compareReports(makeReport(cells), makeReport(cells), { threshold: -0.1 })).toThrow(CompareError);
+    expect(() => compareReports(makeReport(cells), makeReport(cells), { threshold: 0.05, alpha: 1 })).toThrow(CompareError);
   });
 });

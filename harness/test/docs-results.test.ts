@@ -13,7 +13,7 @@ import type { Report } from '../src/model/report.ts';
 import { docFiles, refreshDocs, takeSample } from '../src/docs/refresh.ts';
 import { BlockSyntaxError, findBlocks, replaceBlocks } from '../src/docs/result-blocks.ts';
 import { REPO_ROOT } from '../src/system/paths.ts';
-import { environment, makeCell, makeRun, parameters, runtimes } from './fixtures.ts';
+import { environment, makeCell, makeReport, makeRun, parameters, runtimes } from './fixtures.ts';
 
 describe('result blocks', () => {
   const page = ['# Page', '', '<!-- results:run-line source=r.json -->', 'old text', '<!-- /results -->', '', 'after', ''].join('\n');
@@ -40,16 +40,7 @@ describe('result blocks', () => {
       makeCell({ runtime: 'node', scenario: 'sleep', mode: 'sync' }),
       makeCell({ runtime: 'node', scenario: 'sleep', mode: 'async' }),
     ];
-    const sample = {
-      schemaVersion: 1,
-      createdAt: '2026-11-23T16:40:00.000Z',
-      status: 'complete',
-      environment,
-      parameters,
-      runtimes,
-      results,
-      comparisons: [],
-    };
+    const sample = makeReport(results, { createdAt: '2026-11-23T16:40:00.000Z' });
     writeFileSync(join(root, 'r.json'), JSON.stringify(sample));
     writeFileSync(join(root, 'README.md'), page);
     writeFileSync(join(root, 'docs', 'a.md'), '<!-- results:nonsense source=r.json -->\n<!-- /results -->\n');
@@ -75,17 +66,10 @@ describe('result blocks', () => {
       makeCell({ runtime: 'node', scenario: 'sleep', mode: 'sync', runDetails: [makeRun()] }, { rps: 49, probeP99: 2050 }),
       makeCell({ runtime: 'node', scenario: 'sleep', mode: 'async', flags: ['unstable'] }, { rps: 487, probeP99: 5.24 }),
     ];
-    const comparisons = [{ runtime: 'node', scenario: 'sleep', asyncOverSync: { throughput: 9.939, p99: 0.02, probeP99: 0.0026 } }];
-    const run = {
-      schemaVersion: 1,
-      createdAt: '2026-11-23T16:40:00.000Z',
-      status: 'complete',
-      environment,
-      parameters,
-      runtimes,
-      results,
-      comparisons,
-    };
+    const comparisons = [
+      { runtime: 'node' as const, scenario: 'sleep', asyncOverSync: { throughput: 9.939, p99: 0.02, probeP99: 0.0026 } },
+    ];
+    const run = makeReport(results, { createdAt: '2026-11-23T16:40:00.000Z', comparisons });
     writeFileSync(join(root, 'run.json'), JSON.stringify(run));
     const sample = takeSample(join(root, 'run.json'), join(root, 'docs', 'results', 'bench'), root, 'load 9');
     const kept = JSON.parse(readFileSync(sample, 'utf8'));

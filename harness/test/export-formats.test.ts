@@ -6,7 +6,8 @@
 import { describe, expect, it } from 'vitest';
 import { exportReport } from '../src/report/export-formats.ts';
 import type { AbComparison } from '../src/model/ab.ts';
-import { cellOf, HASH_ASYNC, HASH_SYNC, reportOf } from './fixtures/compare/reports.ts';
+import { cellOf, HASH_ASYNC, HASH_SYNC } from './fixtures/compare/reports.ts';
+import { makeReport } from './fixtures.ts';
 
 const isObject = (x: unknown): x is Record<string, unknown> => typeof x === 'object' && x !== null && !Array.isArray(x);
 
@@ -47,9 +48,9 @@ function actionViolations(json: unknown): string[] {
 
 const failed = { ...cellOf(HASH_ASYNC, [1, 2, 3]), status: 'failed' as const };
 // Skewed runs: median 1010, mean 1036.67, so a value taken from the wrong statistic shows.
-const report = reportOf([cellOf(HASH_SYNC, [1000, 1010, 1100]), failed]);
+const report = makeReport([cellOf(HASH_SYNC, [1000, 1010, 1100]), failed]);
 // Two runs: too few for an interval, so the report's ci95 collapsed to the median and says why.
-const twoRuns = reportOf([cellOf(HASH_SYNC, [1000, 1100])]);
+const twoRuns = makeReport([cellOf(HASH_SYNC, [1000, 1100])]);
 const MEAN = 1036.67;
 
 const ab: AbComparison = {

@@ -2,7 +2,7 @@
 import type { CellResult, RunResult } from '../src/model/cell.ts';
 import type { Environment } from '../src/model/environment.ts';
 import type { Parameters } from '../src/model/parameters.ts';
-import type { RuntimeEntry } from '../src/model/report.ts';
+import type { Report, RuntimeEntry } from '../src/model/report.ts';
 
 export function makeRun(overrides: Partial<RunResult> = {}): RunResult {
   return {
@@ -77,3 +77,32 @@ export const runtimes: RuntimeEntry[] = [
   { name: 'bun', version: '1.2.3', status: 'ok' },
   { name: 'deno', version: '', status: 'skipped', reason: 'deno not installed' },
 ];
+
+/** A complete bench report of `results` on the fixed environment above. */
+export function makeReport(results: CellResult[], overrides: Partial<Report> = {}): Report {
+  return {
+    schemaVersion: 1,
+    createdAt: '2025-01-02T03:04:05.000Z',
+    status: 'complete',
+    environment,
+    parameters,
+    runtimes,
+    results,
+    comparisons: [],
+    ...overrides,
+  };
+}
+
+/** The machine-speed sampler's summary of a session on two pinned vCPUs. */
+export function makeMachineSpeed(overrides: Partial<NonNullable<Environment['machineSpeed']>> = {}): Environment['machineSpeed'] {
+  return {
+    vcpus: 2,
+    pinned: true,
+    intervalMs: 250,
+    coresWorth: { min: 1.0, max: 1.9 },
+    overheadPercent: 0.3,
+    samples: 900,
+    idleFloor: 0.02,
+    ...overrides,
+  };
+}

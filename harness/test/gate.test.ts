@@ -15,8 +15,7 @@ import { readingMs, samplerMove } from '../src/system/host-speed.ts';
 import type { CellResult } from '../src/model/cell.ts';
 import type { Comparison } from '../src/model/comparison.ts';
 import { summarize } from '../src/stats/stats.ts';
-import { environment, makeCell, makeRun } from './fixtures.ts';
-import { reportOf } from './fixtures/compare/reports.ts';
+import { environment, makeCell, makeReport, makeRun } from './fixtures.ts';
 
 describe('the reproducibility rule', () => {
   it('counts bun sleep async/sync 9.98 (9.93-10.04) against 10.05 (9.96-10.14) as agreeing: within 3 %', () => {
@@ -115,13 +114,13 @@ function aaPair(scale: number, refScale: number): [CellResult[], CellResult[]] {
 describe('the regression gate', () => {
   it('gives 0 regressions and 0 improvements on an A/A pair', () => {
     const [a, b] = aaPair(1, 1);
-    const c = compareReports(reportOf(a), reportOf(b), { threshold: 0.05 });
+    const c = compareReports(makeReport(a), makeReport(b), { threshold: 0.05 });
     expect(c.counts).toMatchObject({ regressed: 0, improved: 0 });
   });
 
   it('stays quiet when the host slowed 1.4x between the reports: req/unit holds, so req/s alone cannot fail a cell', () => {
     const [a, b] = aaPair(1 / 1.4, 1.4);
-    const c = compareReports(reportOf(a), reportOf(b), { threshold: 0.05 });
+    const c = compareReports(makeReport(a), makeReport(b), { threshold: 0.05 });
     expect(c.counts).toMatchObject({ regressed: 0, improved: 0 });
     // Raw req/s cannot reproduce across the drift; req/unit does.
     expect(c.reproducibility).toMatchObject({ reproduced: 0, of: 4 });
@@ -131,7 +130,7 @@ describe('the regression gate', () => {
   it('flags a real 20 % drop on a host that held, and prints the margin', () => {
     const [a, b] = aaPair(1, 1);
     const dropped = withAcrossProcesses(b.map((cell) => (cell.scenario === 'hash' && cell.mode === 'sync' ? scaled(cell, 0.8) : cell)));
-    const c = compareReports(reportOf(a), reportOf(dropped), { threshold: 0.05 });
+    const c = compareReports(makeReport(a), makeReport(dropped), { threshold: 0.05 });
     expect(c.counts).toMatchObject({ regressed: 1, improved: 0 });
     expect(c.hasRegression).toBe(true);
     expect(renderComparisonMarkdown(c)).toContain('margins ±5 % (hello ±10 %, p99 ±20 %) with 95 % confidence');
@@ -147,7 +146,7 @@ describe('the regression gate', () => {
             sharedHost: "other processes used up to 0.90 cores' worth in 4 of 4 runs",
           }
         : cell;
-    const c = compareReports(reportOf(a), reportOf(withAcrossProcesses(b.map(shared))), { threshold: 0.05 });
+    const c = compareReports(makeReport(a), makeReport(withAcrossProcesses(b.map(shared))), { threshold: 0.05 });
     expect(c.counts).toMatchObject({ regressed: 0, improved: 0, notTestable: 1 });
     const hash = c.cells.find((cell) => cell.scenario === 'hash' && cell.mode === 'sync');
     expect(hash === undefined || hash.kind !== 'compared' ? '' : cellVerdictText(hash)).toBe(

@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import type { CellResult, RunSpeed } from '../src/model/cell.ts';
-import type { Environment, HostCheck } from '../src/model/environment.ts';
+import type { HostCheck } from '../src/model/environment.ts';
 import { hostHealth } from '../src/report/text/host-health.ts';
 import { cellNoteList } from '../src/report/text/cell-notes.ts';
 import {
@@ -19,7 +19,7 @@ import {
   samplerMove,
   sessionSpread,
 } from '../src/system/host-speed.ts';
-import { environment, makeCell } from './fixtures.ts';
+import { environment, makeCell, makeMachineSpeed } from './fixtures.ts';
 
 const before = { at: '2026-11-25T17:00:00Z', alone: [2.15, 2.15], together: [2.14, 2.14] };
 const after = (ms: number) => ({ at: '2026-11-25T17:06:00Z', alone: [ms, ms], together: [ms, ms] });
@@ -31,16 +31,9 @@ const check = (afterMs: number | undefined, floor = 0.01): HostCheck => {
 };
 const at = (coresWorth: number, tickCv = 0.01): RunSpeed => ({ coresWorth, min: coresWorth, max: coresWorth, ticks: 16, tickCv });
 // The sampler saw one run of a cell well off its others: what it says at the top where no check stands.
-const samplerMoved: Environment['machineSpeed'] = {
-  vcpus: 2,
-  pinned: true,
-  intervalMs: 250,
-  coresWorth: { min: 1.0, max: 1.9 },
-  overheadPercent: 0.3,
-  samples: 900,
-  idleFloor: 0.02,
+const samplerMoved = makeMachineSpeed({
   moved: { beyondFloor: true, worst: { cell: 'node hash/sync', deviation: 0.45, floor: 0.05 } },
-};
+});
 const cell = (scenario: string, flags: ('shared-host' | 'unstable')[] = []) =>
   makeCell({ runtime: 'node', scenario: scenario as 'hash', mode: 'sync', flags });
 

@@ -11,7 +11,7 @@ import type { AbCell } from '../src/model/ab.ts';
 import type { InstructionCellRecord } from '../src/model/instructions.ts';
 import type { Report } from '../src/model/report.ts';
 import type { ReportSection } from '../src/model/section.ts';
-import { environment, makeCell, parameters, runtimes } from './fixtures.ts';
+import { environment, makeCell, makeReport } from './fixtures.ts';
 
 /** A counted cell: `perRequest` instructions a request (the rounds agree). */
 const counted = (scenario: string, mode: string, perRequest: number, lane = 'node'): InstructionCellRecord => ({
@@ -165,18 +165,6 @@ const countReport = (cells: InstructionCellRecord[], more: Partial<InstructionRe
   ...more,
 });
 
-const wallReport = (results: Report['results'], more: Partial<Report> = {}): Report => ({
-  schemaVersion: 1,
-  createdAt: '2026-11-29T10:50:00.000Z',
-  status: 'complete',
-  environment,
-  parameters,
-  runtimes,
-  results,
-  comparisons: [],
-  ...more,
-});
-
 /** Markdown with its tables' padding taken out. */
 const squeezed = (text: string | undefined): string => (text ?? '').replace(/ {2,}/g, ' ');
 
@@ -185,7 +173,7 @@ describe('report.json with the counts beside the wall clock', () => {
   const cells = [counted('json', 'sync', 16e6), counted('gzip', 'sync', 24e6), counted('file', 'sync', 6e5)];
 
   it('adds `instructions` with its settings, caveats and side-by-side rows, and changes nothing else', () => {
-    const before = wallReport(results);
+    const before = makeReport(results);
     const after = countsIn(before, countReport(cells), {});
     const { instructions, ...rest } = after;
     expect(rest).toEqual(before);
@@ -203,14 +191,14 @@ describe('report.json with the counts beside the wall clock', () => {
 
   it("hands back the command's sections with the count's after them, to render the report it returns", () => {
     const own: ReportSection = { kind: 'ab', id: 'own', title: 'Own', headlines: [], markdown: () => 'own', html: () => 'own' };
-    const { report, features } = withCounts(wallReport(results), countReport(cells), { sections: () => [own] });
+    const { report, features } = withCounts(makeReport(results), countReport(cells), { sections: () => [own] });
     const sections = features.sections?.(report) ?? [];
     expect(sections.map((s) => s.id)).toEqual(['own', instructionFeatures.sections?.(report)[0]?.id]);
     expect(sections[1]?.markdown()).toMatch(/json\/sync/);
   });
 
   it('renders one table with the caveat once, the spread, and the flagged cell with its reason', () => {
-    const text = squeezed(instructionsMarkdown(countsIn(wallReport(results), countReport(cells), {})));
+    const text = squeezed(instructionsMarkdown(countsIn(makeReport(results), countReport(cells), {})));
     expect(text.split(CAVEAT)).toHaveLength(2);
     expect(text).toMatch(/\| node \| json\/sync \| 16,000,000 \| 8 ms \| 2\.00 \| 1\.00x \|/);
     expect(text).toMatch(/⚑ Below the median \(node file\/sync 0\.30x\): more CPU time .*kernel time/);
@@ -221,7 +209,7 @@ describe('report.json with the counts beside the wall clock', () => {
     const failed = squeezed(
       instructionsMarkdown(
         countsIn(
-          wallReport(results),
+          makeReport(results),
           countReport([...cells, { ...counted('kdf', 'sync', 1), status: 'failed', perRequest: undefined, reason: 'answered 504' }]),
           {},
         ),
@@ -230,17 +218,17 @@ describe('report.json with the counts beside the wall clock', () => {
     expect(failed).toMatch(/\| node \| kdf\/sync \| failed \(below\) \| — \| — \| — \|/);
     expect(failed).toMatch(/^node kdf\/sync failed: answered 504$/m);
     // No wall-clock twin: the count's figure alone.
-    const alone = squeezed(instructionsMarkdown(countsIn(wallReport([]), countReport(cells), {})));
+    const alone = squeezed(instructionsMarkdown(countsIn(makeReport([]), countReport(cells), {})));
     expect(alone).toMatch(/\| node \| json\/sync \| 16,000,000 \| — \| — \| — \|/);
     expect(alone).not.toMatch(/Across/);
-    expect(instructionsMarkdown(wallReport(results))).toBeUndefined();
+    expect(instructionsMarkdown(makeReport(results))).toBeUndefined();
   });
 
   it('under bench:ab, one table of B over A by both measures where both were measured', () => {
     const abCell = (scenario: string, verdict: AbCell['verdict'], ratio?: number): AbCell =>
       ({ runtime: 'node', scenario, mode: 'sync', verdict, ...(ratio === undefined ? {} : { ratio }) }) as AbCell;
     const report = countsIn(
-      wallReport([], {
+      makeReport([], {
         ab: {
           cells: [abCell('json', 'unchanged', 1.01), abCell('gzip', 'inconclusive')],
           counts: { regressed: 0, improved: 0, unchanged: 1, inconclusive: 1 },
@@ -280,7 +268,7 @@ describe('joinedFromFolder', () => {
   it('joins the count written into a wall-clock run’s folder, once', () => {
     const dir = mkdtempSync(join(tmpdir(), 'beside-'));
     dirs.push(dir);
-    const report = wallReport([wall('json', 'sync', 8)]);
+    const report = makeReport([wall('json', 'sync', 8)]);
     expect(joinedFromFolder(report, dir)).toBeUndefined();
     writeFileSync(join(dir, 'instructions.json'), JSON.stringify(countReport([counted('json', 'sync', 16e6)])));
     const joined = joinedFromFolder(report, dir);

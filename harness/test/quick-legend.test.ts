@@ -1,8 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { precisionLegend } from '../src/present/precision.ts';
 import { renderMarkdown } from '../src/report/render/markdown.ts';
-import { parameters } from './fixtures.ts';
-import { reportOf } from './fixtures/compare/reports.ts';
+import { makeReport, parameters } from './fixtures.ts';
 
 describe('a run of 2 runs a cell (--quick) says its figures have no interval', () => {
   it('puts the line in the legend for 2 runs, and not for 3 or for a run with a precision target', () => {
@@ -12,6 +11,6 @@ describe('a run of 2 runs a cell (--quick) says its figures have no interval', (
   });
 
   it('reaches the Markdown report', () => {
-    expect(renderMarkdown(reportOf([], { parameters: { ...parameters, runs: 2 } }))).toContain('2 runs a cell: no 95 % interval');
+    expect(renderMarkdown(makeReport([], { parameters: { ...parameters, runs: 2 } }))).toContain('2 runs a cell: no 95 % interval');
   });
 });

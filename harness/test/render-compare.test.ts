@@ -2,19 +2,19 @@ import { describe, expect, it } from 'vitest';
 import { compareReports } from '../src/compare/compare.ts';
 import type { ReportComparison } from '../src/compare/compare.ts';
 import { formatChange, formatP, renderComparisonMarkdown, verdictLine } from '../src/compare/render-compare.ts';
-import { environment, parameters } from './fixtures.ts';
-import { cellOf, FIB_WORKER, HASH_ASYNC, HASH_SYNC, HELLO_RAW, reportOf } from './fixtures/compare/reports.ts';
+import { environment, makeReport, parameters } from './fixtures.ts';
+import { cellOf, FIB_WORKER, HASH_ASYNC, HASH_SYNC, HELLO_RAW } from './fixtures/compare/reports.ts';
 
 /** One regression (hash sync), one improvement (hash async), one untestable, one invalid, one cell each side only. */
 function sampleComparison(): ReportComparison {
-  const baseline = reportOf([
+  const baseline = makeReport([
     cellOf(HASH_SYNC, [1000, 1010, 990]),
     cellOf(HASH_ASYNC, [2000, 2010, 1990], [100, 102, 98]),
     cellOf({ runtime: 'node', scenario: 'fib', mode: 'sync' }, [300]),
     cellOf({ runtime: 'node', scenario: 'sleep', mode: 'sync' }, [48, 48, 48]),
     cellOf(FIB_WORKER, [700, 700, 700]),
   ]);
-  const current = reportOf(
+  const current = makeReport(
     [
       cellOf(HASH_SYNC, [800, 810, 790], undefined, { flags: ['client-bound'] }),
       cellOf(HASH_ASYNC, [2400, 2410, 2390], [50, 51, 49]),
@@ -117,7 +117,7 @@ describe('renderComparisonMarkdown', () => {
   });
 
   it('has no warnings section, and says what it could not see, when nothing differs between two sessions', () => {
-    const report = reportOf([cellOf(HASH_SYNC, [1000, 1010, 990])]);
+    const report = makeReport([cellOf(HASH_SYNC, [1000, 1010, 990])]);
     const clean = renderComparisonMarkdown(compareReports(report, report, { threshold: 0.05 }));
     expect(clean).not.toContain('## Warnings');
     expect(clean).not.toContain('## Cells in only one report');
@@ -132,7 +132,7 @@ describe('renderComparisonMarkdown', () => {
   });
 
   it('gives no ✓ when no cell could be judged', () => {
-    const once = reportOf([cellOf(HASH_SYNC, [1000])]);
+    const once = makeReport([cellOf(HASH_SYNC, [1000])]);
     const none = compareReports(once, once, { threshold: 0.05 });
     expect(none.counts).toMatchObject({ regressed: 0, unchanged: 0, notTestable: 1 });
     expect(verdictLine(none)).toMatch(/^\*\*\? 0 regressions, 0 improvements, 0 no change, 1 could not tell \(not testable\)\*\*/);
@@ -140,7 +140,7 @@ describe('renderComparisonMarkdown', () => {
 
   it("takes the session allowance from the reports' reference loops, and gives a clean verdict only when it could see its margin", () => {
     const steady = { unit: 'fib(28)', minMs: 3.6, maxMs: 3.64, medianMs: 3.62, rounds: 12 };
-    const base = reportOf([cellOf(HASH_SYNC, [1000, 1004, 996, 1000])]);
+    const base = makeReport([cellOf(HASH_SYNC, [1000, 1004, 996, 1000])]);
     const report = { ...base, environment: { ...base.environment, referenceLoop: steady } };
     const moved = { ...base, environment: { ...base.environment, referenceLoop: { ...steady, medianMs: 3.98, maxMs: 4 } } };
     const same = compareReports(report, report, { threshold: 0.05 });

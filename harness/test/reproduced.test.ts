@@ -2,7 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { compareReports } from '../src/compare/compare.ts';
 import { reproducedLine, reproducibility, whyNotReproduced } from '../src/compare/reproduced.ts';
 import { renderComparisonMarkdown } from '../src/compare/render-compare.ts';
-import { cellOf, FIB_WORKER, HASH_ASYNC, HASH_SYNC, HELLO_RAW, reportOf } from './fixtures/compare/reports.ts';
+import { cellOf, FIB_WORKER, HASH_ASYNC, HASH_SYNC, HELLO_RAW } from './fixtures/compare/reports.ts';
+import { makeReport } from './fixtures.ts';
 
 // summarize([98, 100, 102]): median 100, 95 % interval 95.03 to 104.97 (t = 4.303, sd 2).
 const STEADY = [98, 100, 102];
@@ -49,8 +50,8 @@ describe('reproducibility', () => {
 
 describe('compareReports with reproducibility', () => {
   it('matches cells by key, counts only cells in both reports, and renders the list in Markdown', () => {
-    const baseline = reportOf([cellOf(HASH_SYNC, STEADY), cellOf(HASH_ASYNC, STEADY), cellOf(FIB_WORKER, STEADY)]);
-    const current = reportOf([cellOf(HASH_ASYNC, [150, 151, 152]), cellOf(HASH_SYNC, [99, 100, 101]), cellOf(HELLO_RAW, STEADY)]);
+    const baseline = makeReport([cellOf(HASH_SYNC, STEADY), cellOf(HASH_ASYNC, STEADY), cellOf(FIB_WORKER, STEADY)]);
+    const current = makeReport([cellOf(HASH_ASYNC, [150, 151, 152]), cellOf(HASH_SYNC, [99, 100, 101]), cellOf(HELLO_RAW, STEADY)]);
     const comparison = compareReports(baseline, current, { threshold: 0.05 });
     expect(comparison.reproducibility).toMatchObject({ reproduced: 1, of: 2, holds: false });
     expect(comparison.reproducibility?.notReproduced.map((c) => c.cell)).toEqual(['node hash/async']);
