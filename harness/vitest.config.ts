@@ -44,6 +44,9 @@ const SHARED = [
   'test/integration/quiet-wait.test.ts',
   'test/integration/versions.test.ts',
   'test/integration/processes-refusal.test.ts',
+  // --processes 2's serving, /stats, /reset and stop: no rate. Its bench run's rates stay in the
+  // serial group (processes.test.ts).
+  'test/integration/processes-group.test.ts',
 ];
 
 /**
