@@ -47,6 +47,10 @@ const SHARED = [
   // --processes 2's serving, /stats, /reset and stop: no rate. Its bench run's rates stay in the
   // serial group (processes.test.ts).
   'test/integration/processes-group.test.ts',
+  // The calibration without wrk, interrupted, and its command line: figures that exist, a reason,
+  // exit codes, a stop inside 15 s. Its runs with wrk compare the two clients' rates and stay in
+  // the serial group (calibrate.test.ts).
+  'test/integration/calibrate-cli.test.ts',
 ];
 
 /**

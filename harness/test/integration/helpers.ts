@@ -1,6 +1,7 @@
 import type { ChildProcess } from 'node:child_process';
 import { readdirSync, readFileSync, readlinkSync } from 'node:fs';
 import type { Progress } from '../../src/bench/progress.ts';
+import type { CalibrateOptions } from '../../src/calibrate/calibrate.ts';
 import type { CellResult } from '../../src/model/cell.ts';
 import type { Report } from '../../src/model/report.ts';
 
@@ -11,6 +12,19 @@ import type { Report } from '../../src/model/report.ts';
  * thirds of a Node server's start-up CPU.
  */
 export const SEEDS_ONLY: readonly string[] = ['--scenarios', 'hash,file,fib,sleep'];
+
+/** The calibration in its shortest form, on raw Bun (the fastest to start): calibrate.test.ts and calibrate-cli.test.ts. */
+export const SHORT_CALIBRATION: CalibrateOptions = {
+  runtimes: ['bun'],
+  servers: ['raw'],
+  durationSec: 0.5,
+  runs: 1,
+  connections: [10],
+  autocannonWorkers: [0],
+  wrkThreads: 2,
+  wrkConnections: 50,
+  warmupSec: 0.2,
+};
 
 /** A Progress that keeps the plain lines, for assertions. */
 export function recordingProgress(): Progress & { lines: string[] } {
