@@ -100,6 +100,25 @@ export function processesMentioning(needle: string): number[] {
   return found;
 }
 
+/**
+ * The browser processes started with BENCH_BROWSER_TAG=`tag` in their environment, which every
+ * child of the browser inherits (browser.test.ts, browser-cli.test.ts).
+ */
+export function browserProcesses(tag: string): number[] {
+  const pids: number[] = [];
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      // esbuild's service process (the page bundler) inherits the tag too; it is not a browser.
+      if (readFileSync(`/proc/${entry}/comm`, 'utf8').trim() === 'esbuild') continue;
+      if (readFileSync(`/proc/${entry}/environ`, 'latin1').split('\0').includes(`BENCH_BROWSER_TAG=${tag}`)) pids.push(Number(entry));
+    } catch {
+      // gone, or not ours to read
+    }
+  }
+  return pids;
+}
+
 /** A process and all its descendants, from /proc. */
 export function processTree(root: number): number[] {
   const children = new Map<number, number[]>();
