@@ -44,6 +44,16 @@ const SHARED = [
   'test/integration/quiet-wait.test.ts',
   'test/integration/versions.test.ts',
   'test/integration/processes-refusal.test.ts',
+  // The calibration without wrk, interrupted, and its command line: figures that exist, a reason,
+  // exit codes, a stop inside 15 s. Its runs with wrk compare the two clients' rates and stay in
+  // the serial group (calibrate.test.ts).
+  'test/integration/calibrate-cli.test.ts',
+  // --processes 2's serving, /stats, /reset and stop: no rate. Its bench run's rates stay in the
+  // serial group (processes.test.ts).
+  'test/integration/processes-group.test.ts',
+  // The browser study's CLI interrupted: an exit code, the cases kept, no browser left. Its
+  // study of the timers stays in the serial group (browser.test.ts).
+  'test/integration/browser-cli.test.ts',
 ];
 
 /**

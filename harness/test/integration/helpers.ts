@@ -1,6 +1,7 @@
 import type { ChildProcess } from 'node:child_process';
 import { readdirSync, readFileSync, readlinkSync } from 'node:fs';
 import type { Progress } from '../../src/bench/progress.ts';
+import type { CalibrateOptions } from '../../src/calibrate/calibrate.ts';
 import type { CellResult } from '../../src/model/cell.ts';
 import type { Report } from '../../src/model/report.ts';
 
@@ -11,6 +12,19 @@ import type { Report } from '../../src/model/report.ts';
  * thirds of a Node server's start-up CPU.
  */
 export const SEEDS_ONLY: readonly string[] = ['--scenarios', 'hash,file,fib,sleep'];
+
+/** The calibration in its shortest form, on raw Bun (the fastest to start): calibrate.test.ts and calibrate-cli.test.ts. */
+export const SHORT_CALIBRATION: CalibrateOptions = {
+  runtimes: ['bun'],
+  servers: ['raw'],
+  durationSec: 0.5,
+  runs: 1,
+  connections: [10],
+  autocannonWorkers: [0],
+  wrkThreads: 2,
+  wrkConnections: 50,
+  warmupSec: 0.2,
+};
 
 /** A Progress that keeps the plain lines, for assertions. */
 export function recordingProgress(): Progress & { lines: string[] } {
@@ -84,6 +98,25 @@ export function processesMentioning(needle: string): number[] {
     }
   }
   return found;
+}
+
+/**
+ * The browser processes started with BENCH_BROWSER_TAG=`tag` in their environment, which every
+ * child of the browser inherits (browser.test.ts, browser-cli.test.ts).
+ */
+export function browserProcesses(tag: string): number[] {
+  const pids: number[] = [];
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      // esbuild's service process (the page bundler) inherits the tag too; it is not a browser.
+      if (readFileSync(`/proc/${entry}/comm`, 'utf8').trim() === 'esbuild') continue;
+      if (readFileSync(`/proc/${entry}/environ`, 'latin1').split('\0').includes(`BENCH_BROWSER_TAG=${tag}`)) pids.push(Number(entry));
+    } catch {
+      // gone, or not ours to read
+    }
+  }
+  return pids;
 }
 
 /** A process and all its descendants, from /proc. */

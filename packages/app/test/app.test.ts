@@ -272,7 +272,8 @@ describe('createApp', () => {
   it('serves the file scenario as 503 without its data files, naming the command that makes them', async () => {
     const empty = mkdtempSync(join(tmpdir(), 'app-empty-'));
     try {
-      const bare = await createApp(config({ dataDir: empty }));
+      // Beside one scenario that can run: the catalogue's setup would only add to the start-up.
+      const bare = await createApp(config({ dataDir: empty, scenarios: ['file', 'sleep'] }));
       const res = await bare.request('/file/sync');
       expect(res.status).toBe(503);
       expect(((await res.json()) as { error: string }).error).toMatch(

@@ -59,7 +59,8 @@ describe("a module of the user's own", () => {
       'plain.mjs',
       "export const name = 'plain'; export const description = 'x';\nexport function sync(i) { if (i === 'boom') throw new Error('boom'); return { ok: true }; }\nexport function input(q) { return q.get('x') ?? 'fine'; }\n",
     );
-    const other = await createApp(config({ scenarioFiles: [plain], workerPoolSize: 1 }));
+    // Only the module under test is set up (the built-ins' setup is start-up these tests do not need).
+    const other = await createApp(config({ scenarioFiles: [plain], scenarios: ['plain'], workerPoolSize: 1 }));
     try {
       expect(await (await other.request('/plain/worker')).json()).toEqual({ ok: true });
       expect((await other.request('/plain/async')).status).toBe(404);
@@ -67,7 +68,7 @@ describe("a module of the user's own", () => {
         'promised.mjs',
         "export const name = 'promised'; export const description = 'x';\nexport async function sync() { return 1; }\n",
       );
-      const third = await createApp(config({ scenarioFiles: [promised], workerPoolSize: 1 }));
+      const third = await createApp(config({ scenarioFiles: [promised], scenarios: ['promised'], workerPoolSize: 1 }));
       const refused = await third.request('/promised/sync');
       await third.close();
       expect(refused.status).toBe(500);
