@@ -135,19 +135,15 @@ function killedWhenDone(child: ChildProcess): void {
   });
 }
 
-/**
- * Starts a long bench, resolves once its first measured run is under way on the server host. Its
- * load is a timer's wait (sleep, async): the tests stop it, the network or a server, and look at
- * what is left, so a cell that keeps both cores busy until then (hello) would only cost CPU.
- */
+/** Starts a long bench, resolves once its first measured run is under way on the server host. */
 export async function startLongBench(extra: string[] = [], out?: (args: string[]) => void): Promise<ChildProcess> {
   const args = benchArgs([
     '--runtimes',
     'node',
     '--scenarios',
-    'sleep',
+    'hello',
     '--modes',
-    'async',
+    'baseline',
     '--duration',
     '30',
     '--runs',
@@ -159,7 +155,7 @@ export async function startLongBench(extra: string[] = [], out?: (args: string[]
     ...extra,
   ]);
   out?.(args);
-  const { child } = await benchAtCell(args, 'sleep/async');
+  const { child } = await benchAtCell(args, 'hello/baseline');
   expect(serverRunningThere()).toBe(true);
   return child;
 }
