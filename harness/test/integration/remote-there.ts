@@ -66,12 +66,9 @@ export function benchArgs(extra: string[]): string[] {
   return thereArgs('src/bench-cli.ts', ['--cross-check', 'none', '--out', out, ...extra]);
 }
 
-export function runBenchThere(
-  extra: string[],
-  env: Record<string, string> = {},
-): { status: number | null; stderr: string; report: Report | undefined } {
+export function runBenchThere(extra: string[]): { status: number | null; stderr: string; report: Report | undefined } {
   const args = benchArgs(extra);
-  const res = spawnSync('ip', args, { cwd: HARNESS, encoding: 'utf8', timeout: 120_000, env: { ...process.env, ...env } });
+  const res = spawnSync('ip', args, { cwd: HARNESS, encoding: 'utf8', timeout: 120_000 });
   let report: Report | undefined;
   try {
     report = JSON.parse(readFileSync(join(args[args.indexOf('--out') + 1] ?? '', 'report.json'), 'utf8')) as Report;
