@@ -103,8 +103,8 @@ async function main({ signal }: CommandContext): Promise<number> {
   const generator = new Generator();
   // A step runs for seconds and the generator has no way to cut one short: ended with it.
   signal.addEventListener('abort', () => void generator.close(), { once: true });
-  // Only the modules measured are set up, as in bench: the others' setup (sqlite's table in each
-  // thread) is start-up CPU every server of every step would pay for nothing.
+  // Only the modules measured are set up, as the bench's servers do: the others' setup (sqlite's
+  // table in each thread) is start-up time every server would pay for routes no step asks for.
   const modules = plan.scenarios.filter((name) => scenarioModule(name) !== undefined);
   const serverArgs = [
     ...(plan.dataDir === undefined ? [] : ['--data-dir', remote === undefined ? plan.dataDir : movePath(plan.dataDir, remote.target.dir)]),
