@@ -10,16 +10,22 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Report } from '../../src/model/report.ts';
 import { probeRuntime, RUNTIME_NAMES, runtimeSpec } from '../../src/servers/runtimes.ts';
 import { ended } from './helpers.ts';
+import { HARNESS_NODE_ARGS } from '../harness-cli.ts';
 
 const HARNESS = resolve(import.meta.dirname, '../..');
 const EXAMPLE = resolve(HARNESS, '../docs/examples/primes.ts');
 const MARKDOWN_EXAMPLE = resolve(HARNESS, '../docs/examples/markdown-service');
 let tmp: string;
 
-/** bench-cli as a user runs it; resolves with its exit code and output. */
-function bench(argv: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
+/**
+ * bench-cli as a user runs it, under tsx (a user's TypeScript module needs its loader); `plain`
+ * starts it as the other tests do (harness-cli.ts), for modules in plain JavaScript, where tsx
+ * would only add its start-up. Resolves with its exit code and output.
+ */
+function bench(argv: string[], plain = false): Promise<{ code: number | null; stdout: string; stderr: string }> {
   return new Promise((done) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', resolve(HARNESS, 'src/bench-cli.ts'), ...argv], { cwd: HARNESS });
+    const node = plain ? HARNESS_NODE_ARGS : ['--import', 'tsx'];
+    const child = spawn(process.execPath, [...node, resolve(HARNESS, 'src/bench-cli.ts'), ...argv], { cwd: HARNESS });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
@@ -63,11 +69,16 @@ describe('bench --quick --scenario-file on node, bun and deno', () => {
       "import { isMainThread } from 'node:worker_threads';\nexport const name = 'two-faced';\nexport const description = 'answers where it ran';\nexport function sync() { return { ran: isMainThread ? 'loop' : 'worker' }; }\n",
     );
     const out = join(tmp, 'run');
-    // One run a cell: the test asks each cell for a status and a figure, not for an interval.
+    // One short run a cell, no warm-up: the test asks each cell for a status and a figure, not for
+    // an interval or a steady speed.
     const { code, stderr } = await bench([
       '--quick',
       '--runs',
       '1',
+      '--duration',
+      '0.2',
+      '--warmup',
+      '0',
       '--scenarios',
       'primes',
       '--scenario-file',
@@ -154,7 +165,10 @@ describe('bench --quick --scenario-file on node, bun and deno', () => {
     '%s: one line naming the file and the rule, exit 2, nothing started',
     async (file, text, message) => {
       const path = moduleFile(file, text);
-      const { code, stdout, stderr } = await bench(['--quick', '--scenario-file', path, ...data(), '--out', join(tmp, `out-${file}`)]);
+      const { code, stdout, stderr } = await bench(
+        ['--quick', '--scenario-file', path, ...data(), '--out', join(tmp, `out-${file}`)],
+        true,
+      );
       expect(code).toBe(2);
       const lines = stderr.trim().split('\n');
       expect(lines, stderr).toHaveLength(1);
