@@ -26,7 +26,7 @@ export const FULL_SHAPE: ReplayShape = {
 export const QUICK_SHAPE: ReplayShape = {
   runs: 2,
   hashRequests: 20,
-  fileDurationSec: 0.5,
+  fileDurationSec: 0.25,
   staticRequests: 1000,
   fibRequests: 3,
   timeoutSec: 30,
