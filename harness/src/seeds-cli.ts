@@ -39,7 +39,10 @@ async function main({ signal }: CommandContext): Promise<number> {
   // The replay's modules (servers, load generators, reports) are loaded once the command line is
   // known to be good: a refused one is told in a tenth of the CPU.
   const { runSeeds } = await import('./seeds/run-seeds.ts');
-  return runSeeds(options, signal);
+  const { dir, exit } = await runSeeds(options, signal);
+  // The site is the entry point's to rebuild: a feature does not import the entry points' composition.
+  console.log((await import('./site-kinds.ts')).siteLines(dir));
+  return exit;
 }
 
 runCommand('seeds', main, {

@@ -4,7 +4,6 @@ import os from 'node:os';
 import { join, resolve } from 'node:path';
 import type { RuntimeName } from '@bench/app';
 import { makeRunDir, writeFileAtomic, writeJsonAtomic } from '../model/run-files.ts';
-import { siteLines } from '../site-kinds.ts';
 import { stopAllServers } from '../servers/server.ts';
 import { DEFAULT_DATA_DIR, ensureDataFiles } from '../system/data-files.ts';
 import { autocannonVersion, environment } from '../system/environment.ts';
@@ -27,7 +26,8 @@ export interface SeedsOptions {
   outDir: string | undefined;
 }
 
-export async function runSeeds(options: SeedsOptions, signal: AbortSignal): Promise<number> {
+/** Replays the claims, writes the report and prints it; the folder it wrote and the exit code. */
+export async function runSeeds(options: SeedsOptions, signal: AbortSignal): Promise<{ dir: string; exit: number }> {
   const progress = (line: string) => console.error(line);
   const manifest = ensureDataFiles(DEFAULT_DATA_DIR, undefined, undefined, progress);
   const staticManifest = ensureDataFiles(STATIC.dir, STATIC.count, STATIC.sizeBytes, progress);
@@ -84,6 +84,6 @@ export async function runSeeds(options: SeedsOptions, signal: AbortSignal): Prom
   await stopAllServers();
   if (!signal.aborted) report.status = 'complete';
   write();
-  console.log(['', renderSeedsConsole(report), '', `written: ${join(dir, 'report.json')} (.md, .html)`, siteLines(dir)].join('\n'));
-  return report.rows.some((r) => r.status === 'ok') ? 0 : 1;
+  console.log(['', renderSeedsConsole(report), '', `written: ${join(dir, 'report.json')} (.md, .html)`].join('\n'));
+  return { dir, exit: report.rows.some((r) => r.status === 'ok') ? 0 : 1 };
 }
