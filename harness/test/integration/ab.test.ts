@@ -39,12 +39,12 @@ function moduleFile(file: string, text: string): string {
 }
 
 const sha = (path: string) => createHash('sha256').update(readFileSync(path)).digest('hex');
-const quick = () => [
+const quick = (runs = 3) => [
   '--runtimes',
   'node',
   '--quick',
   '--runs',
-  '3',
+  String(runs),
   '--data-dir',
   join(tmp, 'data'),
   '--file-count',
@@ -63,8 +63,9 @@ describe('bench:ab on node', () => {
     const a = moduleFile('spin-a.mjs', spin(20_000));
     const b = moduleFile('spin-b.mjs', spin(21_000));
     const out = join(tmp, 'run');
-    // bench:ab's own shape (not --quick), at its minimum of three process pairs and short runs.
-    const short = ['--runs', '6', '--max-runs', '6', '--duration', '0.3', '--warmup', '0', '--min-requests', '0', '--cross-check', 'none'];
+    // bench:ab's own shape (not --quick), at its minimum of three process pairs and the shortest
+    // runs (0.1 s: hundreds of requests of this loop), as nothing below asks for a precise figure.
+    const short = ['--runs', '6', '--max-runs', '6', '--duration', '0.1', '--warmup', '0', '--min-requests', '0', '--cross-check', 'none'];
     const { code, stdout, stderr } = await ab([
       '--a',
       `file:${a}`,
@@ -130,8 +131,9 @@ describe('bench:ab on node', () => {
     const a = moduleFile('hold-a.mjs', hold(15));
     const b = moduleFile('hold-b.mjs', hold(16));
     const out = join(tmp, 'profiled');
+    // One measured round: what is asserted comes from the profiled servers, which run after the rounds.
     const short = ['--duration', '0.3', '--warmup', '0', '--min-requests', '0', '--cross-check', 'none', '--profile'];
-    const { code, stderr } = await ab(['--a', `file:${a}`, '--b', `file:${b}`, ...quick(), ...short, '--out', out]);
+    const { code, stderr } = await ab(['--a', `file:${a}`, '--b', `file:${b}`, ...quick(1), ...short, '--out', out]);
     expect([0, 1], stderr).toContain(code);
     const report = JSON.parse(readFileSync(join(out, 'report.json'), 'utf8')) as Report;
     const md = readFileSync(join(out, 'report.md'), 'utf8');
@@ -212,7 +214,12 @@ describe('bench:ab on node', () => {
 describe('bench:ab and a second Ctrl-C', () => {
   it('stops at once: exit 130, and every cell finished before the first Ctrl-C in the report', async () => {
     const dir = join(tmp, 'twice');
-    const argv = ['--a', 'env:AB_SIDE=a', '--b', 'env:AB_SIDE=b', '--runtimes', 'node', '--quick', '--scenarios', 'hello,sleep'];
+    // One cell to finish (hello's baseline, in short runs) before the sleep cell the stop comes in:
+    // hello's raw cell would add a server of another kind to each side and nothing to assert.
+    const argv = [
+      ...['--a', 'env:AB_SIDE=a', '--b', 'env:AB_SIDE=b', '--runtimes', 'node', '--quick', '--duration', '0.1'],
+      ...['--scenarios', 'hello,sleep', '--modes', 'baseline,sync'],
+    ];
     const child = spawn(process.execPath, [...HARNESS_NODE_ARGS, resolve(HARNESS, 'src/ab-cli.ts'), ...argv, '--out', dir], {
       cwd: HARNESS,
       stdio: ['ignore', 'pipe', 'pipe'],
