@@ -58,23 +58,35 @@ beforeAll(() => {
 });
 afterAll(() => rmSync(tmp, { recursive: true, force: true }));
 
-describe('bench:ab on node', () => {
-  it('measures a file: pair as two alternating lanes on a new process pair every two rounds, and judges each cell on B over A', async () => {
-    const a = moduleFile('spin-a.mjs', spin(20_000));
-    const b = moduleFile('spin-b.mjs', spin(21_000));
+/** A request that holds the loop past the 10 ms a stall needs, so --profile names each side's own function. */
+const hold = (ms: number) =>
+  `export const name = 'hold';\nexport const description = 'a busy wait';\nexport const modes = ['sync'];\nexport function sync() {\n  const end = Date.now() + ${ms};\n  while (Date.now() < end) {}\n  return { ok: true };\n}\n`;
+
+/**
+ * One bench:ab run of a file: pair, --profile, that the first two tests assert on from either
+ * side: its rounds and verdict, then its profiled servers (which run after the rounds). bench:ab's
+ * own shape (not --quick), at its minimum of three process pairs and the shortest runs, as nothing
+ * asks for a precise figure.
+ */
+let pairRun: Promise<{ a: string; b: string; out: string; code: number | null; stdout: string; stderr: string }> | undefined;
+function filePair() {
+  pairRun ??= (async () => {
+    const a = moduleFile('hold-a.mjs', hold(15));
+    const b = moduleFile('hold-b.mjs', hold(16));
     const out = join(tmp, 'run');
-    // bench:ab's own shape (not --quick), at its minimum of three process pairs and short runs.
-    const short = ['--runs', '6', '--max-runs', '6', '--duration', '0.3', '--warmup', '0', '--min-requests', '0', '--cross-check', 'none'];
-    const { code, stdout, stderr } = await ab([
-      '--a',
-      `file:${a}`,
-      '--b',
-      `file:${b}`,
-      ...quick().filter((f) => f !== '--quick' && f !== '--runs' && f !== '3'),
-      ...short,
-      '--out',
-      out,
-    ]);
+    const short = ['--runs', '6', '--max-runs', '6', '--duration', '0.1', '--warmup', '0', '--min-requests', '0', '--cross-check', 'none'];
+    const given = quick().filter((f) => f !== '--quick' && f !== '--runs' && f !== '3');
+    const run = await ab(['--a', `file:${a}`, '--b', `file:${b}`, ...given, ...short, '--profile', '--out', out]);
+    return { a, b, out, ...run };
+  })();
+  return pairRun;
+}
+
+describe('bench:ab on node', () => {
+  it('measures a file: pair as two alternating lanes on a new process pair every two rounds, and judges each cell on B over A', {
+    timeout: 90_000,
+  }, async () => {
+    const { a, b, out, code, stdout, stderr } = await filePair();
     const report = JSON.parse(readFileSync(join(out, 'report.json'), 'utf8')) as Report;
     expect(report.parameters.ab).toMatchObject({
       a: { kind: 'file', lanes: ['node-A'], file: { path: a, sha256: sha(a) } },
@@ -86,8 +98,7 @@ describe('bench:ab on node', () => {
       ['node-A', 'ok'],
       ['node-B', 'ok'],
     ]);
-    // Each side's server served its own module: the answers differ by the loop count.
-    const cells = report.results.filter((r) => r.scenario === 'spin');
+    const cells = report.results.filter((r) => r.scenario === 'hold');
     expect(cells.map((c) => [c.runtimeLabel, c.mode, c.status])).toEqual([
       ['node-A', 'sync', 'ok'],
       ['node-B', 'sync', 'ok'],
@@ -104,7 +115,7 @@ describe('bench:ab on node', () => {
     expect(report.timing?.phasesSec.restart ?? 0).toBeGreaterThan(0);
     const [cell] = report.ab?.cells ?? [];
     const shared = cell?.sharedRounds ?? 0;
-    expect(cell).toMatchObject({ runtime: 'node', scenario: 'spin', mode: 'sync', pairs: 6 - shared, margin: 0.05 });
+    expect(cell).toMatchObject({ runtime: 'node', scenario: 'hold', mode: 'sync', pairs: 6 - shared, margin: 0.05 });
     if (shared <= 1) expect(cell?.processPairs).toBe(3);
     expect(['regressed', 'improved', 'unchanged', 'inconclusive']).toContain(cell?.verdict);
     // A busy host can leave out so many rounds as shared that no interval remains: then the
@@ -124,14 +135,7 @@ describe('bench:ab on node', () => {
   it("--profile: each side profiled on a server of its own, the report naming both profiles and each side's own module as what held the loop", {
     timeout: 90_000,
   }, async () => {
-    // A request that holds the loop past the 10 ms a stall needs: each side's own function is named.
-    const hold = (ms: number) =>
-      `export const name = 'hold';\nexport const description = 'a busy wait';\nexport const modes = ['sync'];\nexport function sync() {\n  const end = Date.now() + ${ms};\n  while (Date.now() < end) {}\n  return { ok: true };\n}\n`;
-    const a = moduleFile('hold-a.mjs', hold(15));
-    const b = moduleFile('hold-b.mjs', hold(16));
-    const out = join(tmp, 'profiled');
-    const short = ['--duration', '0.3', '--warmup', '0', '--min-requests', '0', '--cross-check', 'none', '--profile'];
-    const { code, stderr } = await ab(['--a', `file:${a}`, '--b', `file:${b}`, ...quick(), ...short, '--out', out]);
+    const { out, code, stderr } = await filePair();
     expect([0, 1], stderr).toContain(code);
     const report = JSON.parse(readFileSync(join(out, 'report.json'), 'utf8')) as Report;
     const md = readFileSync(join(out, 'report.md'), 'utf8');
@@ -212,7 +216,12 @@ describe('bench:ab on node', () => {
 describe('bench:ab and a second Ctrl-C', () => {
   it('stops at once: exit 130, and every cell finished before the first Ctrl-C in the report', async () => {
     const dir = join(tmp, 'twice');
-    const argv = ['--a', 'env:AB_SIDE=a', '--b', 'env:AB_SIDE=b', '--runtimes', 'node', '--quick', '--scenarios', 'hello,sleep'];
+    // One cell to finish (hello's baseline, in short runs) before the sleep cell the stop comes in:
+    // hello's raw cell would add a server of another kind to each side and nothing to assert.
+    const argv = [
+      ...['--a', 'env:AB_SIDE=a', '--b', 'env:AB_SIDE=b', '--runtimes', 'node', '--quick', '--duration', '0.1'],
+      ...['--scenarios', 'hello,sleep', '--modes', 'baseline,sync'],
+    ];
     const child = spawn(process.execPath, [...HARNESS_NODE_ARGS, resolve(HARNESS, 'src/ab-cli.ts'), ...argv, '--out', dir], {
       cwd: HARNESS,
       stdio: ['ignore', 'pipe', 'pipe'],
