@@ -69,6 +69,25 @@ describe('judge', () => {
     expect(clear.why).toMatch(/the runs disagree \(interval .* to .*\), yet the claimed figure lies outside it/);
   });
 
+  it("says of 001's cold endpoints whether a file was read again or most reads were cold", () => {
+    const cold = (over: number[], base: number[]) =>
+      judge(
+        measured({
+          claim: '001-file-cold',
+          unit: 'requests',
+          over,
+          base,
+          detail: { cache: 'cold', evictedWith: 'fadvise', files: 100, syncAvgMs: 5, asyncAvgMs: 40 },
+        }),
+        2,
+      ).why;
+    expect(cold([1000, 1100], [900, 950])).toMatch(
+      /each of the 100 files was read ~10 times per endpoint, so only its first read was cold/,
+    );
+    expect(cold([50, 54], [30, 34])).toMatch(/: ~42 reads of 100 files at random per endpoint, so most were cold/);
+    expect(cold([50, 54], [30, 34])).not.toMatch(/only its first read/);
+  });
+
   it('a skipped row keeps its reason and has no verdict', () => {
     const row = judge(measured({ status: 'skipped', reason: 'ab not found', over: [], base: [] }), 2);
     expect(row).toMatchObject({ verdict: 'not measured', why: 'skipped: ab not found', ratio: undefined });

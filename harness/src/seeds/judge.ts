@@ -30,10 +30,15 @@ function explain(claim: Claim, m: Measured, r: RatioSummary, cores: number): str
     case '001-file-warm':
     case '001-file-cold': {
       const [syncMs, asyncMs] = [num(d.syncAvgMs), num(d.asyncAvgMs)];
+      const reads = (o + b) / 2;
+      const evicted = `files evicted (${String(d.evictedWith)}) before each endpoint`;
+      // A short load (--quick) reads fewer files than there are: most reads are then the cold ones.
       const cache =
-        d.cache === 'cold'
-          ? `files evicted (${String(d.evictedWith)}) before each endpoint, but each of the ${num(d.files)} files was read ~${f((o + b) / 2 / num(d.files), 0)} times per endpoint, so only its first read was cold`
-          : 'every file in the page cache';
+        d.cache !== 'cold'
+          ? 'every file in the page cache'
+          : reads < num(d.files)
+            ? `${evicted}: ~${f(reads, 0)} reads of ${num(d.files)} files at random per endpoint, so most were cold`
+            : `${evicted}, but each of the ${num(d.files)} files was read ~${f(reads / num(d.files), 0)} times per endpoint, so only its first read was cold`;
       return `${cache}; a 5 MiB read held the loop ${f(syncMs)} ms sync (so at most ~${f(1000 / syncMs, 0)} req/s), while async handlers took ${f(asyncMs)} ms each, 10 in flight sharing the pool's threads on ${cores} cores: async/sync = ${ratio}, not 8.6x`;
     }
     case '003-static':
