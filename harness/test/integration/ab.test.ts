@@ -39,12 +39,12 @@ function moduleFile(file: string, text: string): string {
 }
 
 const sha = (path: string) => createHash('sha256').update(readFileSync(path)).digest('hex');
-const quick = () => [
+const quick = (runs = 3) => [
   '--runtimes',
   'node',
   '--quick',
   '--runs',
-  '3',
+  String(runs),
   '--data-dir',
   join(tmp, 'data'),
   '--file-count',
@@ -58,35 +58,24 @@ beforeAll(() => {
 });
 afterAll(() => rmSync(tmp, { recursive: true, force: true }));
 
-/** A request that holds the loop past the 10 ms a stall needs, so --profile names each side's own function. */
-const hold = (ms: number) =>
-  `export const name = 'hold';\nexport const description = 'a busy wait';\nexport const modes = ['sync'];\nexport function sync() {\n  const end = Date.now() + ${ms};\n  while (Date.now() < end) {}\n  return { ok: true };\n}\n`;
-
-/**
- * One bench:ab run of a file: pair, --profile, that the first two tests assert on from either
- * side: its rounds and verdict, then its profiled servers (which run after the rounds). bench:ab's
- * own shape (not --quick), at its minimum of three process pairs and the shortest runs, as nothing
- * asks for a precise figure.
- */
-let pairRun: Promise<{ a: string; b: string; out: string; code: number | null; stdout: string; stderr: string }> | undefined;
-function filePair() {
-  pairRun ??= (async () => {
-    const a = moduleFile('hold-a.mjs', hold(15));
-    const b = moduleFile('hold-b.mjs', hold(16));
-    const out = join(tmp, 'run');
-    const short = ['--runs', '6', '--max-runs', '6', '--duration', '0.1', '--warmup', '0', '--min-requests', '0', '--cross-check', 'none'];
-    const given = quick().filter((f) => f !== '--quick' && f !== '--runs' && f !== '3');
-    const run = await ab(['--a', `file:${a}`, '--b', `file:${b}`, ...given, ...short, '--profile', '--out', out]);
-    return { a, b, out, ...run };
-  })();
-  return pairRun;
-}
-
 describe('bench:ab on node', () => {
-  it('measures a file: pair as two alternating lanes on a new process pair every two rounds, and judges each cell on B over A', {
-    timeout: 90_000,
-  }, async () => {
-    const { a, b, out, code, stdout, stderr } = await filePair();
+  it('measures a file: pair as two alternating lanes on a new process pair every two rounds, and judges each cell on B over A', async () => {
+    const a = moduleFile('spin-a.mjs', spin(20_000));
+    const b = moduleFile('spin-b.mjs', spin(21_000));
+    const out = join(tmp, 'run');
+    // bench:ab's own shape (not --quick), at its minimum of three process pairs and the shortest
+    // runs (0.1 s: hundreds of requests of this loop), as nothing below asks for a precise figure.
+    const short = ['--runs', '6', '--max-runs', '6', '--duration', '0.1', '--warmup', '0', '--min-requests', '0', '--cross-check', 'none'];
+    const { code, stdout, stderr } = await ab([
+      '--a',
+      `file:${a}`,
+      '--b',
+      `file:${b}`,
+      ...quick().filter((f) => f !== '--quick' && f !== '--runs' && f !== '3'),
+      ...short,
+      '--out',
+      out,
+    ]);
     const report = JSON.parse(readFileSync(join(out, 'report.json'), 'utf8')) as Report;
     expect(report.parameters.ab).toMatchObject({
       a: { kind: 'file', lanes: ['node-A'], file: { path: a, sha256: sha(a) } },
@@ -98,7 +87,8 @@ describe('bench:ab on node', () => {
       ['node-A', 'ok'],
       ['node-B', 'ok'],
     ]);
-    const cells = report.results.filter((r) => r.scenario === 'hold');
+    // Each side's server served its own module: the answers differ by the loop count.
+    const cells = report.results.filter((r) => r.scenario === 'spin');
     expect(cells.map((c) => [c.runtimeLabel, c.mode, c.status])).toEqual([
       ['node-A', 'sync', 'ok'],
       ['node-B', 'sync', 'ok'],
@@ -115,7 +105,7 @@ describe('bench:ab on node', () => {
     expect(report.timing?.phasesSec.restart ?? 0).toBeGreaterThan(0);
     const [cell] = report.ab?.cells ?? [];
     const shared = cell?.sharedRounds ?? 0;
-    expect(cell).toMatchObject({ runtime: 'node', scenario: 'hold', mode: 'sync', pairs: 6 - shared, margin: 0.05 });
+    expect(cell).toMatchObject({ runtime: 'node', scenario: 'spin', mode: 'sync', pairs: 6 - shared, margin: 0.05 });
     if (shared <= 1) expect(cell?.processPairs).toBe(3);
     expect(['regressed', 'improved', 'unchanged', 'inconclusive']).toContain(cell?.verdict);
     // A busy host can leave out so many rounds as shared that no interval remains: then the
@@ -135,7 +125,15 @@ describe('bench:ab on node', () => {
   it("--profile: each side profiled on a server of its own, the report naming both profiles and each side's own module as what held the loop", {
     timeout: 90_000,
   }, async () => {
-    const { out, code, stderr } = await filePair();
+    // A request that holds the loop past the 10 ms a stall needs: each side's own function is named.
+    const hold = (ms: number) =>
+      `export const name = 'hold';\nexport const description = 'a busy wait';\nexport const modes = ['sync'];\nexport function sync() {\n  const end = Date.now() + ${ms};\n  while (Date.now() < end) {}\n  return { ok: true };\n}\n`;
+    const a = moduleFile('hold-a.mjs', hold(15));
+    const b = moduleFile('hold-b.mjs', hold(16));
+    const out = join(tmp, 'profiled');
+    // One measured round: what is asserted comes from the profiled servers, which run after the rounds.
+    const short = ['--duration', '0.3', '--warmup', '0', '--min-requests', '0', '--cross-check', 'none', '--profile'];
+    const { code, stderr } = await ab(['--a', `file:${a}`, '--b', `file:${b}`, ...quick(1), ...short, '--out', out]);
     expect([0, 1], stderr).toContain(code);
     const report = JSON.parse(readFileSync(join(out, 'report.json'), 'utf8')) as Report;
     const md = readFileSync(join(out, 'report.md'), 'utf8');
