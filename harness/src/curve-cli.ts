@@ -17,7 +17,7 @@ import { makeRunDir, writeFileAtomic, writeJsonAtomic } from './model/run-files.
 import { siteLines } from './site-kinds.ts';
 import { loadChartAssets } from './present/html-assets.ts';
 import { Interrupted } from './cli/interrupt.ts';
-import { cellsFor, readsDataFiles, scenarioModule, scenarioSettings } from './servers/scenarios.ts';
+import { cellsFor, readsDataFiles, scenarioSettings, scenariosFlag } from './servers/scenarios.ts';
 import { loadUserScenarios, setupUserScenarios, userScenarioFiles } from './servers/user-scenarios.ts';
 import { stopAllServers } from './servers/server.ts';
 import { DEFAULT_DATA_DIR, ensureDataFiles } from './system/data-files.ts';
@@ -103,12 +103,9 @@ async function main({ signal }: CommandContext): Promise<number> {
   const generator = new Generator();
   // A step runs for seconds and the generator has no way to cut one short: ended with it.
   signal.addEventListener('abort', () => void generator.close(), { once: true });
-  // Only the modules measured are set up, as the bench's servers do: the others' setup (sqlite's
-  // table in each thread) is start-up time every server would pay for routes no step asks for.
-  const modules = plan.scenarios.filter((name) => scenarioModule(name) !== undefined);
   const serverArgs = [
     ...(plan.dataDir === undefined ? [] : ['--data-dir', remote === undefined ? plan.dataDir : movePath(plan.dataDir, remote.target.dir)]),
-    ...['--scenarios', modules.length === 0 ? 'none' : modules.join(',')],
+    ...scenariosFlag(plan.scenarios),
     '--hash-cost',
     String(plan.hashCost),
     '--fib-n',

@@ -4,7 +4,7 @@ import { join, resolve } from 'node:path';
 import { contractBreach, defaultModes, loadScenarioFile, ScenarioError, type ScenarioModule } from '@bench/app';
 import { afterAll, describe, expect, it } from 'vitest';
 import { parsePlan } from '../src/bench/plan.ts';
-import { cellsFor, registerScenarioFiles, scenarioEntries, scenarioNames } from '../src/servers/scenarios.ts';
+import { cellsFor, registerScenarioFiles, scenarioEntries, scenarioNames, scenariosFlag } from '../src/servers/scenarios.ts';
 import { reportedPath } from '../src/system/paths.ts';
 
 const ok = { name: 'mine', description: 'one line', sync: () => 1 };
@@ -92,6 +92,11 @@ describe('loading a module file', () => {
 });
 
 describe('planning from the modules', () => {
+  it('tells a server to set up only the modules planned: none for hello alone', () => {
+    expect(scenariosFlag(['hello'])).toEqual(['--scenarios', 'none']);
+    expect(scenariosFlag(['hello', 'fib', 'sleep'])).toEqual(['--scenarios', 'fib,sleep']);
+  });
+
   it('finds the four seeds in the app folder, in their order, with the modes they had', () => {
     expect(scenarioNames().slice(0, 5)).toEqual(['hello', 'hash', 'file', 'fib', 'sleep']);
     expect(cellsFor(['hello', 'hash', 'file', 'fib', 'sleep']).map((c) => `${c.scenario}/${c.mode} ${c.path}`)).toEqual([

@@ -14,7 +14,7 @@ import type { Environment } from '../model/environment.ts';
 import { connectionsSwept, type Parameters } from '../model/parameters.ts';
 import type { Found } from './run-meta.ts';
 import { makeRunDir, readCells, writeMeta, type RunMeta } from '../model/run-files.ts';
-import { readsDataFiles, scenarioModule, scenarioSettings, type CellSpec } from '../servers/scenarios.ts';
+import { readsDataFiles, scenarioSettings, scenariosFlag, type CellSpec } from '../servers/scenarios.ts';
 import type { ServerHost } from '../servers/server-host.ts';
 import { stopAllServers } from '../servers/server.ts';
 import { allocatorEnv } from '../system/allocator.ts';
@@ -223,11 +223,9 @@ async function coldSupport(data: InputFiles, host: ServerHost | undefined, log: 
 }
 
 function serverArgs(plan: Plan, dataDir: string | undefined): string[] {
-  // Only the modules measured are set up: the others' setup is start-up time every server pays.
-  const modules = plan.scenarios.filter((name) => scenarioModule(name) !== undefined);
   return [
     ...(dataDir === undefined ? [] : ['--data-dir', dataDir]),
-    ...['--scenarios', modules.length === 0 ? 'none' : modules.join(',')],
+    ...scenariosFlag(plan.scenarios),
     ...['--hash-cost', String(plan.hashCost), '--fib-n', String(plan.fibN), '--sleep-ms', String(plan.sleepMs)],
     ...plan.scenarioFiles.flatMap((file) => ['--scenario-file', file]),
   ];

@@ -7,7 +7,7 @@ import type { RuntimeName, ServerKind } from '@bench/app';
 import type { LaneSpec } from '../bench/lanes.ts';
 import type { Plan } from '../bench/plan.ts';
 import { probeRuntime } from '../servers/runtimes.ts';
-import { cellsFor, scenarioModule, scenarioSettings, type CellSpec } from '../servers/scenarios.ts';
+import { cellsFor, scenarioSettings, scenariosFlag, type CellSpec } from '../servers/scenarios.ts';
 import { type RunningServer, startServer } from '../servers/server.ts';
 import { checkAnswer } from '../servers/validate.ts';
 import { DEFAULT_DATA_DIR, ensureDataFiles } from '../system/data-files.ts';
@@ -98,10 +98,9 @@ export interface InstructionOptions {
 
 /** The server flags of a plan, as the wall-clock bench gives them, plus a quiet lag sampler. */
 function serverArgs(plan: Plan, lane: LaneSpec, cells: readonly CellSpec[]): string[] {
-  const modules = plan.scenarios.filter((name) => scenarioModule(name) !== undefined);
   return [
     ...(plan.dataDir === undefined ? [] : ['--data-dir', plan.dataDir]),
-    ...['--scenarios', modules.length === 0 ? 'none' : modules.join(',')],
+    ...scenariosFlag(plan.scenarios),
     ...['--hash-cost', String(plan.hashCost), '--fib-n', String(plan.fibN), '--sleep-ms', String(plan.sleepMs)],
     ...plan.scenarioFiles.flatMap((file) => ['--scenario-file', file]),
     ...(lane.moduleFile === undefined ? [] : ['--scenario-file', lane.moduleFile]),

@@ -126,6 +126,16 @@ export function scenarioModule(name: ScenarioName): ScenarioModule | undefined {
   return [...builtins, ...userScenarios].find((s) => s.module.name === name)?.module;
 }
 
+/**
+ * `--scenarios` for a server that serves these: only the modules measured are set up (hello and
+ * the app's own routes are no module), since another module's setup (sqlite's table in every
+ * thread) is start-up time every server pays for routes nothing asks for.
+ */
+export function scenariosFlag(names: readonly ScenarioName[]): string[] {
+  const modules = names.filter((name) => scenarioModule(name) !== undefined);
+  return ['--scenarios', modules.length === 0 ? 'none' : modules.join(',')];
+}
+
 /** Whether a scenario reads the generated data files (the servers need them, a cold run evicts them). */
 export function readsDataFiles(name: ScenarioName): boolean {
   return scenarioModule(name)?.readsDataFiles === true;
