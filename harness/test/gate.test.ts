@@ -6,7 +6,12 @@ import { judgeChange } from '../src/compare/gate.ts';
 import { cellVerdictText, renderComparisonMarkdown } from '../src/compare/render-compare.ts';
 import { acrossProcessInterval, pooledBetween, processComponents } from '../src/stats/process-interval.ts';
 import { withAcrossProcesses } from '../src/report/across-processes.ts';
-import { driftCancelled, withAfter } from '../src/bench/reference.ts';
+import { availableParallelism } from 'node:os';
+import { CHECK_FIB_N, QUICK_CHECK_CALLS, checkBefore, driftCancelled, withAfter } from '../src/bench/reference.ts';
+import { closeRun } from '../src/bench/run-setup.ts';
+import { abSchedule } from '../src/ab/ab-flags.ts';
+import type { SpeedSampler } from '../src/system/speed-sampler.ts';
+import type { RunMeta } from '../src/model/run-files.ts';
 import { restartsBefore } from '../src/bench/run-rules.ts';
 import { parsePlan } from '../src/bench/plan.ts';
 import { hostHealth } from '../src/report/text/host-health.ts';
@@ -245,6 +250,48 @@ describe('the host check and the warnings at the top of a report', () => {
     expect(hostHealth({ ...environment, hostCheck: slowed }, [])?.text).toMatch(
       /^⚠ The host's speed moved: independent check −40\.\d % between this run's start and end/,
     );
+  });
+
+  it("reads 20 calls a CPU in the full plan's check and fewer in --quick's, bench:ab --quick's as bench's", () => {
+    expect(parsePlan([]).checkCalls).toBe(20);
+    expect(parsePlan(['--runs', '3']).checkCalls).toBe(20);
+    expect(parsePlan(['--quick']).checkCalls).toBe(QUICK_CHECK_CALLS);
+    expect(QUICK_CHECK_CALLS).toBeLessThan(20);
+    expect(abSchedule(parsePlan(['--quick', '--runs', '3']), ['--quick', '--runs', '3']).checkCalls).toBe(QUICK_CHECK_CALLS);
+    expect(abSchedule(parsePlan([]), []).checkCalls).toBe(20);
+  });
+
+  it('takes the size it is given before the run and, after it, the size the check before took', async () => {
+    const cpus = availableParallelism();
+    const asked: { n: number; calls: number; cpus?: readonly number[] }[] = [];
+    // A host that reads 5.5 ms a call on every CPU, alone or together.
+    const sampler: SpeedSampler = {
+      reference: async (n, calls, which) => {
+        asked.push({ n, calls, ...(which === undefined ? {} : { cpus: which }) });
+        return { n, ms: (which ?? Array.from({ length: cpus }, (_, i) => i)).map(() => 5.5) };
+      },
+      window: () => undefined,
+      summary: () => ({ vcpus: cpus, pinned: false, intervalMs: 250, overheadPercent: 0, samples: 0 }),
+      stop: () => undefined,
+    };
+    const check = await checkBefore(sampler, cpus, 7);
+    expect(check).toMatchObject({ n: CHECK_FIB_N, calls: 7, floor: 0, threshold: 0.05, before: { alone: Array(cpus).fill(5.5) } });
+    // Two readings, each CPU alone then all together.
+    expect(asked).toHaveLength(2 * (cpus + 1));
+    expect(asked.every((a) => a.n === CHECK_FIB_N && a.calls === 7)).toBe(true);
+    expect(asked.slice(0, cpus + 1).map((a) => a.cpus)).toEqual([...Array.from({ length: cpus }, (_, i) => [i]), undefined]);
+
+    asked.length = 0;
+    const meta = { environment: { ...environment, hostCheck: check } } as unknown as RunMeta;
+    const after = await closeRun({
+      speed: sampler,
+      meta,
+      probe: { close: () => undefined } as never,
+      signal: new AbortController().signal,
+    });
+    expect(after).toMatchObject({ calls: 7, change: 0, moved: false, after: { together: Array(cpus).fill(5.5) } });
+    expect(asked).toHaveLength(2 * (cpus + 1));
+    expect(asked.every((a) => a.calls === 7)).toBe(true);
   });
 
   it('reads a check by its median call: one disturbed call does not move it', () => {

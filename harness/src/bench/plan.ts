@@ -6,6 +6,7 @@ import { MODES, type Mode } from '../model/names.ts';
 import { RUNTIME_NAMES } from '../servers/runtimes.ts';
 import { type CellSpec, cellsFor, scenarioGroups, scenarioNames, withUserScenarios } from '../servers/scenarios.ts';
 import { DEFAULT_MIN_REQUESTS, QUICK_MIN_REQUESTS } from './run-length.ts';
+import { CHECK_CALLS, QUICK_CHECK_CALLS } from './reference.ts';
 import { parseRuntimeList, parseRuntimeRequest, type RuntimeRequest } from '../servers/runtime-request.ts';
 import { REMOTE_FLAGS, remoteTarget, type RemoteTarget } from '../servers/server-host.ts';
 import { REPO_ROOT } from '../system/paths.ts';
@@ -63,6 +64,8 @@ export interface Plan {
   /** Results folder to write into; undefined = a new data/results/<timestamp>/. */
   outDir: string | undefined;
   quick: boolean;
+  /** Calls of fib a CPU in each reading of the independent host check (bench/reference.ts): fewer with --quick. */
+  checkCalls: number;
   /** Exit non-zero when anything did not run cleanly, not only when nothing ran. */
   strict: boolean;
   schedule: 'interleaved' | 'sequential';
@@ -158,6 +161,7 @@ export const FULL = {
   runs: 4,
   minRequests: DEFAULT_MIN_REQUESTS,
   crossCheck: ['hello'] as readonly ScenarioName[],
+  checkCalls: CHECK_CALLS,
 } as const;
 /**
  * The full plan's precision: after `runs`, more rounds while a cell's 95 % interval
@@ -180,6 +184,7 @@ export const QUICK = {
   runs: 2,
   minRequests: QUICK_MIN_REQUESTS,
   crossCheck: [] as readonly ScenarioName[],
+  checkCalls: QUICK_CHECK_CALLS,
 } as const;
 
 /**
@@ -305,6 +310,7 @@ export function parsePlan(argv: string[]): Plan {
     dataDir: str('data-dir'),
     outDir: str('out'),
     quick,
+    checkCalls: base.checkCalls,
     strict: values.strict === true,
     schedule: choice('schedule', str('schedule'), SCHEDULES) ?? 'interleaved',
     targetCv: numberFlag('target-cv', str('target-cv'), 0.001, 1, false),

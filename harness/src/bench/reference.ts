@@ -28,9 +28,17 @@ import { checkChange, checkThreshold, checkVerdict, readingMs } from '../system/
 /** fib(25): well under a millisecond a call on a current CPU, so 40 calls keep a round short. */
 export const REFERENCE_FIB_N = 25;
 export const REFERENCE_CALLS = 40;
-/** fib(28): a few milliseconds a call, long beside the timer's resolution; 20 calls per reading. */
+/** fib(28): a few milliseconds a call, long beside the timer's resolution; 20 calls per reading in the full plan. */
 export const CHECK_FIB_N = 28;
 export const CHECK_CALLS = 20;
+/**
+ * --quick's check (the plan's checkCalls): a smoke run's check need only tell a host that held
+ * from one that moved by tens of per cent, and a floor too wide to tell says so itself
+ * (host-speed.ts checkVerdict, "untold"). Five calls keep a lower quartile that is not the single
+ * fastest call; on this project's 2-CPU host the check's floor at 5 was no wider than at 20, other
+ * processes taking a CPU for a whole reading being what widens it (docs/methodology.md, "--quick").
+ */
+export const QUICK_CHECK_CALLS = 5;
 
 /**
  * The unit the drift-cancelled figure counts in: a thousand calls of the round's reference (its
@@ -61,15 +69,15 @@ export function driftCancelled(runs: readonly RunResult[]): DriftCancelled | und
   };
 }
 
-/** One reading of the check: each CPU alone, then all together. */
-export async function checkReading(sampler: Sampler, cpus: number): Promise<HostCheckReading | undefined> {
+/** One reading of the check, `calls` calls of fib(CHECK_FIB_N) a CPU: each CPU alone, then all together. */
+export async function checkReading(sampler: Sampler, cpus: number, calls: number): Promise<HostCheckReading | undefined> {
   const alone: number[] = [];
   for (let cpu = 0; cpu < cpus; cpu++) {
-    const t = await sampler.reference(CHECK_FIB_N, CHECK_CALLS, [cpu]);
+    const t = await sampler.reference(CHECK_FIB_N, calls, [cpu]);
     if (t?.ms[0] === undefined) return undefined;
     alone.push(round3(t.ms[0]));
   }
-  const together = await sampler.reference(CHECK_FIB_N, CHECK_CALLS);
+  const together = await sampler.reference(CHECK_FIB_N, calls);
   if (together === undefined || together.ms.length !== cpus) return undefined;
   return { at: new Date().toISOString(), alone, together: together.ms.map(round3) };
 }
@@ -81,20 +89,27 @@ function fasterOf(a: HostCheckReading, b: HostCheckReading): HostCheckReading {
 }
 
 /** Two readings back to back, as one (fasterOf), and how far apart they were (the check's floor). */
-export async function checkTwice(sampler: Sampler, cpus: number): Promise<{ reading: HostCheckReading; apart: number } | undefined> {
-  const first = await checkReading(sampler, cpus);
-  const second = await checkReading(sampler, cpus);
+export async function checkTwice(
+  sampler: Sampler,
+  cpus: number,
+  calls: number,
+): Promise<{ reading: HostCheckReading; apart: number } | undefined> {
+  const first = await checkReading(sampler, cpus, calls);
+  const second = await checkReading(sampler, cpus, calls);
   if (first === undefined || second === undefined) return undefined;
   return { reading: fasterOf(first, second), apart: round3(Math.abs(readingMs(second) / readingMs(first) - 1)) };
 }
 
-/** The check before the run: two readings back to back; their difference is the floor. */
-export async function checkBefore(sampler: Sampler, cpus: number): Promise<HostCheck | undefined> {
-  const twice = await checkTwice(sampler, cpus);
+/**
+ * The check before the run: two readings back to back of `calls` calls each (the plan's
+ * checkCalls); their difference is the floor. The readings after take as many (HostCheck.calls).
+ */
+export async function checkBefore(sampler: Sampler, cpus: number, calls: number): Promise<HostCheck | undefined> {
+  const twice = await checkTwice(sampler, cpus, calls);
   if (twice === undefined) return undefined;
   return {
     n: CHECK_FIB_N,
-    calls: CHECK_CALLS,
+    calls,
     before: twice.reading,
     floor: twice.apart,
     threshold: checkThreshold(twice.apart),

@@ -130,7 +130,7 @@ export async function setUpRun(plan: Plan, options: SetupOptions): Promise<RunSe
 
   const speed = host === undefined ? startSpeedSampler({ taskset: tasksetAvailable() }) : undefined;
   // The independent check of the host's speed, before anything loads it (bench/reference.ts).
-  const check = speed === undefined ? undefined : await checkBefore(speed, availableParallelism());
+  const check = speed === undefined ? undefined : await checkBefore(speed, availableParallelism(), plan.checkCalls);
   if (check !== undefined) {
     meta.environment.hostCheck = check;
     log(
@@ -280,7 +280,8 @@ async function primeInputs(paths: string[], log: (line: string) => void): Promis
 /**
  * Ends what the setup started: the probe, every server, then the host check once more (with
  * every server stopped; not after an interruption: the user is waiting, and Ctrl-C reached the
- * sampler's children too) and the sampler. Returns the host check with its reading after, when taken.
+ * sampler's children too; readings of as many calls as before, so the two compare) and the
+ * sampler. Returns the host check with its reading after, when taken.
  */
 export async function closeRun(setup: Pick<RunSetup, 'speed' | 'meta' | 'probe' | 'signal'>): Promise<Environment['hostCheck']> {
   const { speed, meta } = setup;
@@ -289,7 +290,7 @@ export async function closeRun(setup: Pick<RunSetup, 'speed' | 'meta' | 'probe' 
   const before = meta.environment.hostCheck;
   const after =
     speed !== undefined && before !== undefined && !setup.signal.aborted
-      ? withAfter(before, (await checkTwice(speed, availableParallelism()))?.reading)
+      ? withAfter(before, (await checkTwice(speed, availableParallelism(), before.calls))?.reading)
       : undefined;
   speed?.stop();
   return after;

@@ -126,7 +126,7 @@ export interface SpeedSummary {
  * each CPU alone, then on every CPU together, before the first cell and after the last.
  */
 export interface HostCheck {
-  /** The loop: fib(n), `calls` calls, the median call per CPU in ms. */
+  /** The loop: fib(n), `calls` calls a CPU in each reading (fewer with --quick), each reading the lower quartile of its calls per CPU in ms. */
   n: number;
   calls: number;
   before: HostCheckReading;
