@@ -12,9 +12,7 @@ import { loadUserScenarios, setupUserScenarios, userScenarioFiles } from './serv
 import { readsDataFiles } from './servers/scenarios.ts';
 import { renderConsoleSummary } from './report/render/console.ts';
 import { planLines } from './report/text/progress-lines.ts';
-import { assertSomeRuntime, movePath, preflight, PreflightError, processRefusal, type RemoteSetup } from './remote/preflight.ts';
-import { resolveRemoteVersions } from './remote/remote-versions.ts';
-import { serverHostOf } from './remote/remote-host.ts';
+import type { RemoteSetup } from './remote/preflight.ts';
 import { DEFAULT_DATA_DIR } from './system/data-files.ts';
 import { versionFeatures } from './versions/versions-section.ts';
 import { sweepFeatures, sweepSection } from './report/sweep-section.ts';
@@ -37,7 +35,12 @@ async function planBench(argv: string[], { signal }: CommandContext): Promise<Pl
 
   // --server-host: reachable, key accepted, checkout and runtimes there, all before anything starts.
   let remote: RemoteSetup | undefined;
+  let serverHostOf: typeof import('./remote/remote-host.ts').serverHostOf | undefined;
   if (plan.remote !== undefined) {
+    // Loaded only for --server-host: ssh and the remote server's modules are no part of a local run's start.
+    const [{ assertSomeRuntime, movePath, preflight, PreflightError, processRefusal }, { resolveRemoteVersions }, remoteHost] =
+      await Promise.all([import('./remote/preflight.ts'), import('./remote/remote-versions.ts'), import('./remote/remote-host.ts')]);
+    serverHostOf = remoteHost.serverHostOf;
     // Data files are asked of the server host only when a planned scenario reads them; without
     // them the server there serves that scenario as 503 and the rest as usual.
     const data = plan.scenarios.some(readsDataFiles)
@@ -69,7 +72,7 @@ async function planBench(argv: string[], { signal }: CommandContext): Promise<Pl
     plan,
     lanes: specs.map((spec) => ({ spec })),
     banner,
-    ...(remote === undefined ? {} : { run: { host: serverHostOf(remote) } }),
+    ...(remote === undefined || serverHostOf === undefined ? {} : { run: { host: serverHostOf(remote) } }),
   };
 }
 

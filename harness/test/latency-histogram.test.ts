@@ -2,7 +2,8 @@
 // at microsecond precision, so a sub-millisecond answer never reads 0.
 import { encodeIntoCompressedBase64 } from 'hdr-histogram-js';
 import { describe, expect, it } from 'vitest';
-import { addEncoded, latencyHistogram, percentileMs, percentilesMs, recordMs } from '../src/stats/latency-histogram.ts';
+import { addEncoded } from '../src/stats/encoded-histogram.ts';
+import { latencyHistogram, percentileMs, percentilesMs, recordMs } from '../src/stats/latency-histogram.ts';
 
 function filled(values: readonly [ms: number, count: number][]) {
   const h = latencyHistogram();

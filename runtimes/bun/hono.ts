@@ -1,4 +1,5 @@
-import { createApp } from '@bench/app';
+// The app alone: the package's index also loads what the harness reads from it (the hash module, bcrypt's addon with it).
+import { createApp } from '@bench/app/app';
 import { ALONE, CONTROL_HOST, type Listening, type ListenRole } from '@bench/app/cluster';
 import { SERVER_IDLE_TIMEOUT_SEC, type ServerOptions } from '@bench/app/server-args';
 

@@ -1,6 +1,7 @@
 import type { Server } from 'node:http';
 import { createAdaptorServer, serve } from '@hono/node-server';
-import { createApp } from '@bench/app';
+// The app alone: the package's index also loads what the harness reads from it (the hash module, bcrypt's addon with it).
+import { createApp } from '@bench/app/app';
 import { ALONE, CONTROL_HOST, type Listening, type ListenRole } from '@bench/app/cluster';
 import type { ServerOptions } from '@bench/app/server-args';
 import { applyTimeouts, closeServer, listening } from './listen.ts';

@@ -34,8 +34,8 @@ options.app.pools = pools(options, {
   source: poolSource,
   what: "libuv's thread pool (UV_THREADPOOL_SIZE, read at start; set by the threadpool.cjs preload)",
 });
-// Node 20 does not carry tsx's hooks into worker threads; this entry registers tsx itself.
-options.app.workerUrl = new URL('./scenario-worker.mjs', import.meta.url);
+// The pool's entry: CommonJS, and it registers tsx itself where Node does not carry the hooks into threads.
+options.app.workerUrl = new URL('./scenario-worker.cjs', import.meta.url);
 const kind = options.raw ? 'raw' : 'hono';
 const several = options.processes > 1;
 

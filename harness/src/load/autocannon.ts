@@ -4,7 +4,8 @@ import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
 import type { Histogram } from 'hdr-histogram-js';
-import { addEncoded, type LatencyPercentilesMs, latencyHistogram, percentilesMs, recordMs } from '../stats/latency-histogram.ts';
+import { addEncoded } from '../stats/encoded-histogram.ts';
+import { type LatencyPercentilesMs, latencyHistogram, percentilesMs, recordMs } from '../stats/latency-histogram.ts';
 
 export interface LoadOptions {
   url: string;

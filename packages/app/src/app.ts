@@ -25,14 +25,15 @@ const MAX_URL_LENGTH = 2048;
 export type BenchApp = Hono & { close(): Promise<void>; scenarios: readonly LoadedScenario[] };
 
 /**
- * Loads every scenario module and runs its setup() here and in each worker thread before it
+ * Loads the scenario modules it serves and runs their setup() here and in each worker thread before it
  * returns, so the server listens (and /health answers) only once all are ready. A module that
  * does not load, breaks the contract or throws in setup() is an error naming its file.
  */
 export async function createApp(config: AppConfig): Promise<BenchApp> {
   checkConfig(config);
   const settings = scenarioSettings(config);
-  const scenarios = selectScenarios(await loadScenarios(config.scenarioFiles), config.scenarios);
+  const loaded = await loadScenarios(config.scenarioFiles, config.scenarios);
+  const scenarios = await selectScenarios(loaded, config.scenarios, config.scenarioFiles);
   await setupScenarios(scenarios, settings);
   // Threads load only the scenarios that set up here: an unavailable one would fail every thread.
   const available = scenarios.filter((s) => s.unavailable === undefined).map((s) => s.url);

@@ -2,7 +2,7 @@
 // adding its file, with no list to edit) and the user's own files (--scenario-file), each checked
 // against the contract. The app loads them at start; the harness loads the same files to plan.
 import { existsSync, readdirSync, statSync } from 'node:fs';
-import { resolve } from 'node:path';
+import { basename, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { contractBreach, type ScenarioModule, type ScenarioSettings } from './scenario-contract.ts';
 
@@ -50,33 +50,58 @@ export async function loadScenarioFile(path: string, builtin = false): Promise<L
   return { module: mod as unknown as ScenarioModule, url, file, builtin };
 }
 
+/** A built-in's name is its file's name, so a server can leave the modules it does not serve unloaded. */
+function builtinName(file: string): string {
+  return basename(file).replace(/\.[^.]+$/, '');
+}
+
 /**
  * The built-ins (by their `order`, then name) and then the user's files in the order given.
- * A user module whose name a built-in or an earlier file already has is refused.
+ * A user module whose name a built-in or an earlier file already has is refused. With `only`,
+ * only the built-ins it names are imported (a server imports no module it does not serve: the
+ * others' imports, bcrypt's addon among them, cost every start); the user's files are all loaded.
  */
-export async function loadScenarios(userFiles: readonly string[] = []): Promise<LoadedScenario[]> {
-  const builtins = await Promise.all(builtinScenarioFiles().map((f) => loadScenarioFile(f, true)));
+export async function loadScenarios(userFiles: readonly string[] = [], only?: readonly string[]): Promise<LoadedScenario[]> {
+  const files = builtinScenarioFiles();
+  const wanted = only === undefined ? files : files.filter((f) => only.includes(builtinName(f)));
+  const builtins = await Promise.all(wanted.map((f) => loadScenarioFile(f, true)));
+  for (const b of builtins) {
+    if (b.module.name !== builtinName(b.file))
+      throw new ScenarioError(`${b.file}: a built-in's name must be its file's name, not "${b.module.name}"`);
+  }
   builtins.sort((a, b) => (a.module.order ?? 1e9) - (b.module.order ?? 1e9) || a.module.name.localeCompare(b.module.name));
   const all = [...builtins];
+  const builtinNames = new Set(files.map(builtinName));
   for (const path of userFiles) {
     const loaded = await loadScenarioFile(path);
-    const clash = all.find((s) => s.module.name === loaded.module.name);
-    if (clash !== undefined) {
-      const whose = clash.builtin ? 'a built-in scenario' : `the module in ${clash.file}`;
-      throw new ScenarioError(`${path}: name "${loaded.module.name}" is already taken by ${whose}`);
+    const name = loaded.module.name;
+    const clash = all.find((s) => s.module.name === name);
+    if (clash !== undefined || builtinNames.has(name)) {
+      const whose = clash === undefined || clash.builtin ? 'a built-in scenario' : `the module in ${clash.file}`;
+      throw new ScenarioError(`${path}: name "${name}" is already taken by ${whose}`);
     }
     all.push(loaded);
   }
   return all;
 }
 
-/** The modules named in `names` (all when undefined); a name no module has is a ScenarioError. */
-export function selectScenarios(all: readonly LoadedScenario[], names: readonly string[] | undefined): LoadedScenario[] {
-  if (names === undefined) return [...all];
-  const unknown = names.filter((name) => !all.some((s) => s.module.name === name));
-  if (unknown.length > 0)
+/**
+ * The modules named in `names` (all when undefined), from what loadScenarios(userFiles, names)
+ * loaded; a name no module has is a ScenarioError listing every scenario there is (every
+ * built-in then loaded to name them in their order: an error path, so its cost does not matter).
+ */
+export async function selectScenarios(
+  loaded: readonly LoadedScenario[],
+  names: readonly string[] | undefined,
+  userFiles: readonly string[] = [],
+): Promise<LoadedScenario[]> {
+  if (names === undefined) return [...loaded];
+  const unknown = names.filter((name) => !loaded.some((s) => s.module.name === name));
+  if (unknown.length > 0) {
+    const all = await loadScenarios(userFiles);
     throw new ScenarioError(`--scenarios: no scenario named ${unknown.join(', ')} (there are ${all.map((s) => s.module.name).join(', ')})`);
-  return all.filter((s) => names.includes(s.module.name));
+  }
+  return loaded.filter((s) => names.includes(s.module.name));
 }
 
 /**

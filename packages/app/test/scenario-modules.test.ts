@@ -1,9 +1,9 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createApp, generateDataFiles, type AppConfig, type BenchApp } from '../src/index.ts';
+import { createApp, generateDataFiles, loadScenarios, type AppConfig, type BenchApp } from '../src/index.ts';
 import { testAppConfig } from './test-config.ts';
 
 // The example module docs/your-own-code.md shows: this test serves that very file.
@@ -106,5 +106,26 @@ describe('a module the server refuses', () => {
     ],
   ])('%s: one line naming the file and the rule', async (file, text, message) => {
     await expect(createApp(config({ scenarioFiles: [moduleFile(file, text)] }))).rejects.toThrow(message);
+  });
+});
+
+describe('the built-ins a server imports', () => {
+  it('are only those it serves: each built-in module is named as its file', async () => {
+    const every = await loadScenarios();
+    for (const s of every) expect(basename(s.file)).toBe(`${s.module.name}.ts`);
+    expect((await loadScenarios([], ['sleep', 'fib'])).map((s) => s.module.name)).toEqual(
+      every.map((s) => s.module.name).filter((name) => name === 'sleep' || name === 'fib'),
+    );
+    expect(await loadScenarios([], [])).toEqual([]);
+  });
+
+  it('still refuses a user module named as a built-in it does not serve', async () => {
+    const clash = moduleFile(
+      'clash-unserved.mjs',
+      "export const name = 'hash'; export const description = 'x'; export function sync() {}\n",
+    );
+    await expect(createApp(config({ scenarios: ['fib'], scenarioFiles: [clash] }))).rejects.toThrow(
+      /clash-unserved\.mjs: name "hash" is already taken by a built-in scenario/,
+    );
   });
 });
