@@ -4,61 +4,21 @@
 // Rendering only: nothing is measured, the JSON is taken as written, but for an A/B report's
 // verdicts, judged again from its runs by the current rule (site-kinds.ts, judgedAgain) in the
 // rendering and the exports alike.
-import { existsSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, statSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { FlagError, typedPath, writableDir } from './cli/flags.ts';
-import { CommandError, runCommand } from './cli/command.ts';
+import { runCommand } from './cli/command.ts';
 import { writeFileAtomic, writeJsonAtomic } from './model/run-files.ts';
 import { EXPORT_FORMATS, exportReport, type ExportFormat } from './report/export-formats.ts';
 import { choice } from './cli/flags.ts';
 import type { Report } from './model/report.ts';
-import type { SiteKind } from './report/site-model.ts';
-import { judgedAgain, rebuildSite, RESULTS_ROOT, SITE_DIR, SITE_KINDS } from './site-kinds.ts';
+import { readReport } from './report-file.ts';
+import { judgedAgain, rebuildSite, RESULTS_ROOT, SITE_DIR } from './site-kinds.ts';
 import { joinedFromFolder } from './measure/both-measures.ts';
 
-const SCHEMA_VERSION: Report['schemaVersion'] = 1;
 const USAGE =
   'usage: report-cli [DIR...] [--out SITE_DIR] (builds the results site) | report-cli <report.json | run folder> (re-renders that report) | report-cli <report.json> --format bmf|github-action-benchmark|github-action-benchmark-p99 (prints it in that format)';
-
-class ReportFileError extends CommandError {}
-
-/** The report in `path` and its kind, or a ReportFileError whose message is the one line the user sees. */
-export function readReport(path: string): { json: Record<string, unknown>; kind: SiteKind } {
-  let text: string;
-  try {
-    text = readFileSync(path, 'utf8');
-  } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
-    throw new ReportFileError(`cannot read ${path}${code === undefined ? '' : ` (${code})`}`);
-  }
-  let value: unknown;
-  try {
-    value = JSON.parse(text);
-  } catch (error) {
-    throw new ReportFileError(`${path} is not valid JSON: ${(error as Error).message.split('\n')[0]}`);
-  }
-  if (typeof value !== 'object' || value === null || Array.isArray(value))
-    throw new ReportFileError(`${path} is not a report (not a JSON object)`);
-  const report = value as Record<string, unknown>;
-  if (report.schemaVersion !== SCHEMA_VERSION) {
-    throw new ReportFileError(`${path} has schemaVersion ${JSON.stringify(report.schemaVersion)}, this tool reads ${SCHEMA_VERSION}`);
-  }
-  // Enough shape to render without crashing half-way through a file.
-  if (report.kind === 'curve' && !Array.isArray(report.curves))
-    throw new ReportFileError(`${path} is not a curve report: "curves" is not an array`);
-  if (report.kind === undefined && !('wrk' in report) && !('browser' in report)) {
-    for (const key of ['runtimes', 'results', 'comparisons'] as const) {
-      if (!Array.isArray(report[key])) throw new ReportFileError(`${path} is not a report: "${key}" is not an array`);
-    }
-  }
-  const kind = SITE_KINDS.find((k) => k.accepts(report));
-  if (kind === undefined)
-    throw new ReportFileError(
-      `${path} is not a report this tool knows${typeof report.kind === 'string' ? ` (kind "${report.kind}")` : ''}`,
-    );
-  return { json: report, kind };
-}
 
 /** The report file a positional argument names: the file itself, or the one in a run's folder. */
 function reportFileOf(path: string): string | undefined {

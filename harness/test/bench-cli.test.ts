@@ -3,6 +3,8 @@
 import { spawnSync } from 'node:child_process';
 import { resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { parsePlan } from '../src/bench/plan.ts';
+import { FlagError } from '../src/cli/flags.ts';
 import { HARNESS_NODE_ARGS } from './harness-cli.ts';
 
 describe('bench command line', () => {
@@ -15,5 +17,19 @@ describe('bench command line', () => {
     expect(res.status).toBe(2);
     expect(res.stderr.trim()).toBe('bench: --runtimes: unknown "java"; accepted: node, bun, deno');
     expect(res.stdout).toBe('');
+  });
+
+  // The other refusals of a flag come from the same place, the plan's parsing, before anything
+  // starts: a FlagError, whose message the command prints after "bench: " as its one line and
+  // exits 2, as above. Read here without starting a process for each.
+  it('refuses a --sweep value outside the module bounds in one line', () => {
+    let refusal: unknown;
+    try {
+      parsePlan(['--sweep', 'json:kb=0,64']);
+    } catch (error) {
+      refusal = error;
+    }
+    expect(refusal).toBeInstanceOf(FlagError);
+    expect((refusal as Error).message).toBe('--sweep: json kb=0: kb must be an integer from 1 to 8192, got "0"');
   });
 });

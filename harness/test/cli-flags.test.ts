@@ -65,4 +65,11 @@ describe('creatableDir: --out checked without making it', () => {
     expect(() => creatableDir('out', file)).toThrow(FlagError);
     expect(existsSync(join(file, 'x'))).toBe(false);
   });
+
+  it('refuses a path under a file it cannot write to (/proc/version) in one line', () => {
+    expect(() => creatableDir('out', '/proc/version/results')).toThrow(FlagError);
+    expect(() => creatableDir('out', '/proc/version/results')).toThrow(
+      /^--out \/proc\/version\/results is not a writable folder: ENOTDIR$/,
+    );
+  });
 });

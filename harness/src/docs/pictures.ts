@@ -7,6 +7,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
+import type { Browser } from 'puppeteer-core';
 import { launch, missingReason } from '../browser/driver.ts';
 
 export interface Picture {
@@ -52,17 +53,20 @@ function boxOf(selector: string, children: number): { x: number; y: number; widt
 /**
  * Draws each picture from its sample. `pageOf` turns a sample's report.json into its whole HTML
  * page (the entry point passes the results site's renderers). Returns the files written; throws
- * with the reason when Chromium is missing or a page does not draw.
+ * with the reason when Chromium is missing or a page does not draw. Given a `browser`, draws in it
+ * and leaves it open (the tests' Chromium, shared between their files); else launches its own.
  */
 export async function drawPictures(
   root: string,
   pageOf: (json: Record<string, unknown>, dir: string) => string,
   pictures: readonly Picture[] = PICTURES,
+  browser?: Browser,
 ): Promise<string[]> {
   const missing = missingReason('chromium');
   if (missing !== undefined) throw new Error(`cannot draw the pictures: ${missing}`);
   const work = mkdtempSync(join(tmpdir(), 'docs-pictures-'));
-  const chromium = await launch('chromium');
+  // A browser lent by the caller is the caller's to close.
+  const chromium = browser === undefined ? await launch('chromium') : { browser, close: async () => undefined };
   const written: string[] = [];
   try {
     for (const picture of pictures) {
@@ -71,24 +75,28 @@ export async function drawPictures(
       const htmlFile = join(work, `${written.length}.html`);
       writeFileSync(htmlFile, pageOf(json, dir));
       const page = await chromium.browser.newPage();
-      const errors: string[] = [];
-      page.on('pageerror', (error) => errors.push(String(error)));
-      page.on('console', (message) => {
-        if (message.type() === 'error') errors.push(message.text());
-      });
-      await page.setViewport({ width: picture.width, height: 900, deviceScaleFactor: 1 });
-      // Animations off: the picture is the final state, not a frame of the chart growing.
-      await page.emulateMediaFeatures([{ name: 'prefers-reduced-motion', value: 'reduce' }]);
-      await page.goto(pathToFileURL(htmlFile).href, { waitUntil: 'load' });
-      await page.waitForFunction(CHARTS_DRAWN, { timeout: 15_000 });
-      await page.evaluate(
-        'Chart.helpers && Object.values(Chart.instances).forEach((c) => { c.options.animation = false; c.update("none"); })',
-      );
-      if (errors.length > 0) throw new Error(`${picture.sample}: the page reported errors: ${errors.join('; ')}`);
-      const box = await page.evaluate(boxOf, picture.selector, picture.firstChildren ?? 0);
-      if (box === undefined) throw new Error(`${picture.sample}: no ${picture.selector} on its page`);
-      await page.screenshot({ path: resolve(root, picture.file) as `${string}.png`, clip: box, captureBeyondViewport: true });
-      await page.close();
+      try {
+        const errors: string[] = [];
+        page.on('pageerror', (error) => errors.push(String(error)));
+        page.on('console', (message) => {
+          if (message.type() === 'error') errors.push(message.text());
+        });
+        await page.setViewport({ width: picture.width, height: 900, deviceScaleFactor: 1 });
+        // Animations off: the picture is the final state, not a frame of the chart growing.
+        await page.emulateMediaFeatures([{ name: 'prefers-reduced-motion', value: 'reduce' }]);
+        await page.goto(pathToFileURL(htmlFile).href, { waitUntil: 'load' });
+        await page.waitForFunction(CHARTS_DRAWN, { timeout: 15_000 });
+        await page.evaluate(
+          'Chart.helpers && Object.values(Chart.instances).forEach((c) => { c.options.animation = false; c.update("none"); })',
+        );
+        if (errors.length > 0) throw new Error(`${picture.sample}: the page reported errors: ${errors.join('; ')}`);
+        const box = await page.evaluate(boxOf, picture.selector, picture.firstChildren ?? 0);
+        if (box === undefined) throw new Error(`${picture.sample}: no ${picture.selector} on its page`);
+        await page.screenshot({ path: resolve(root, picture.file) as `${string}.png`, clip: box, captureBeyondViewport: true });
+      } finally {
+        // A page that did not draw too: a lent browser stays open after it.
+        await page.close();
+      }
       written.push(picture.file);
     }
   } finally {

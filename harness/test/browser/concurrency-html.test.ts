@@ -2,29 +2,17 @@
  * A --connections sweep's report.html in headless Chromium: the concurrency chart draws (req/s
  * and p99 per runtime x mode against connections) next to the usual charts, without errors.
  */
-import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import puppeteer, { type Browser } from 'puppeteer-core';
+import type { Page } from 'puppeteer-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { mergeReport } from '../../src/report/merge.ts';
 import { loadChartAssets } from '../../src/present/html-assets.ts';
 import { renderHtml } from '../../src/report/render/html.ts';
 import { environment, makeCell, parameters, runtimes } from '../fixtures.ts';
-
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-const ARGS = [
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-  '--no-first-run',
-  '--disable-quic',
-];
-const installed = existsSync(CHROMIUM);
-const required = (process.env.CI ?? '') !== '' && process.env.CI !== 'false';
+import { installed, newPage, required } from './chromium.ts';
 
 const READ = `[...document.querySelectorAll('canvas[data-chart="concurrency"]')].map((canvas) => {
   const chart = Chart.getChart(canvas);
@@ -33,12 +21,11 @@ const READ = `[...document.querySelectorAll('canvas[data-chart="concurrency"]')]
 
 describe.skipIf(!installed && !required)('concurrency sweep in report.html (headless Chromium)', () => {
   let dir: string | undefined;
-  let browser: Browser | undefined;
+  let page: Page | undefined;
   let charts: { scenario: string; datasets: { label: string; xs: number[] }[] }[] = [];
   const errors: string[] = [];
 
   beforeAll(async () => {
-    if (!installed) throw new Error(`${CHROMIUM} not found (CI is set, so this is not skipped)`);
     const cells = [1, 10, 100].flatMap((connections) =>
       (['sync', 'async'] as const).map((mode) => ({
         ...makeCell({ runtime: 'node', scenario: 'sleep', mode }, { rps: mode === 'sync' ? 45 : 45 * connections }),
@@ -56,8 +43,7 @@ describe.skipIf(!installed && !required)('concurrency sweep in report.html (head
     dir = mkdtempSync(join(tmpdir(), 'concurrency-html-'));
     const file = join(dir, 'report.html');
     writeFileSync(file, renderHtml(report, loadChartAssets()));
-    browser = await puppeteer.launch({ browser: 'chrome', executablePath: CHROMIUM, headless: true, args: ARGS });
-    const page = await browser.newPage();
+    page = await newPage();
     page.on('pageerror', (e) => errors.push((e as Error).message));
     page.on('console', (m) => {
       if (m.type() === 'error') errors.push(m.text());
@@ -67,7 +53,7 @@ describe.skipIf(!installed && !required)('concurrency sweep in report.html (head
   });
 
   afterAll(async () => {
-    await browser?.close();
+    await page?.close();
     if (dir !== undefined) rmSync(dir, { recursive: true, force: true });
   });
 

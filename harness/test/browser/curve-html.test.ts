@@ -2,28 +2,17 @@
  * The curve report's HTML opened from disk in headless Chromium: one line chart per scenario, a
  * line per runtime x mode plus the target, log scales, no error and no network.
  */
-import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import puppeteer, { type Browser } from 'puppeteer-core';
+import type { Page } from 'puppeteer-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { renderCurveHtml } from '../../src/curve/render-html.ts';
 import { loadChartAssets } from '../../src/present/html-assets.ts';
 import { CURVE_REPORT } from '../fixtures/curve-report.ts';
+import { CHROMIUM, installed, newPage, required } from './chromium.ts';
 
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-const ARGS = [
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-  '--no-first-run',
-  '--disable-quic',
-];
-const installed = existsSync(CHROMIUM);
-const required = (process.env.CI ?? '') !== '' && process.env.CI !== 'false';
 if (!installed && !required) console.warn(`curve browser test SKIPPED: ${CHROMIUM} not found`);
 
 interface CurveChart {
@@ -43,18 +32,16 @@ const READ = `[...document.querySelectorAll('canvas[data-chart="curve"]')].map((
 
 describe.skipIf(!installed && !required)('curve report.html in headless Chromium', () => {
   let dir: string | undefined;
-  let browser: Browser | undefined;
+  let page: Page | undefined;
   let charts: CurveChart[] = [];
   const errors: string[] = [];
   const remote: string[] = [];
 
   beforeAll(async () => {
-    if (!installed) throw new Error(`${CHROMIUM} not found (CI is set, so this is not skipped)`);
     dir = mkdtempSync(join(tmpdir(), 'curve-html-'));
     const file = join(dir, 'report.html');
     writeFileSync(file, renderCurveHtml(CURVE_REPORT, loadChartAssets()));
-    browser = await puppeteer.launch({ browser: 'chrome', executablePath: CHROMIUM, headless: true, args: ARGS });
-    const page = await browser.newPage();
+    page = await newPage();
     await page.setViewport({ width: 1200, height: 900 });
     page.on('console', (m) => {
       if (m.type() === 'error') errors.push(m.text());
@@ -68,7 +55,7 @@ describe.skipIf(!installed && !required)('curve report.html in headless Chromium
   });
 
   afterAll(async () => {
-    await browser?.close();
+    await page?.close();
     if (dir !== undefined) rmSync(dir, { recursive: true, force: true });
   });
 

@@ -1,7 +1,9 @@
 /**
  * The docs' pictures are drawn from the committed samples (pnpm docs:results --pictures): here
  * the bench sample's sleep charts are drawn into a scratch copy of the repository's layout and
- * must come out as a PNG of the charts' size, with every chart drawn and no page error.
+ * must come out as a PNG of the charts' size, with every chart drawn and no page error. The first
+ * picture launches its own Chromium as `pnpm docs:results --pictures` does; the refusal draws in the
+ * worker's shared one (browser/chromium.ts).
  */
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -11,6 +13,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { drawPictures, PICTURES } from '../../src/docs/pictures.ts';
 import { killAll, missingReason } from '../../src/browser/driver.ts';
 import { pageOf } from '../../src/site-kinds.ts';
+import { sharedChromium } from './chromium.ts';
 
 const REPO = resolve(dirname(fileURLToPath(import.meta.url)), '../../..');
 const missing = missingReason('chromium');
@@ -50,6 +53,7 @@ describe.skipIf(missing !== undefined && !required)('docs pictures', () => {
   it('says which element is missing instead of drawing an empty picture', async () => {
     const bench = PICTURES[0];
     if (bench === undefined) throw new Error('docs:results draws no picture');
-    await expect(drawPictures(tmp, pageOf, [{ ...bench, selector: '#no-such-section' }])).rejects.toThrow('no #no-such-section');
+    const browser = await sharedChromium();
+    await expect(drawPictures(tmp, pageOf, [{ ...bench, selector: '#no-such-section' }], browser)).rejects.toThrow('no #no-such-section');
   }, 60_000);
 });

@@ -3,34 +3,21 @@
  * error and without the network, and show each flag next to its cell's figures. Leaves a
  * full-page screenshot in test-results/report-html.png for a person to look at.
  */
-import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import puppeteer, { type Browser, type Page } from 'puppeteer-core';
+import type { Page } from 'puppeteer-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadChartAssets } from '../../src/present/html-assets.ts';
 import { renderHtml } from '../../src/report/render/html.ts';
+import { CHROMIUM, installed, newPage, required } from './chromium.ts';
 import { OVERFLOWING } from './overflow.ts';
 import { EXPECTED_RUNTIMES, EXPECTED_SCENARIOS, htmlFixtureReport, LONG_REGEX } from '../fixtures/html-report.ts';
 
-/** CHROMIUM_PATH only to point at another build (or at nothing, to try the skip and CI paths). */
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-const ARGS = [
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-  '--no-first-run',
-  '--disable-quic',
-];
 const HARNESS = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 const SCREENSHOT = join(HARNESS, 'test-results/report-html.png');
 
-const installed = existsSync(CHROMIUM);
-// CI installs Chromium, so there a missing browser is a failure, never a quiet skip.
-const required = (process.env.CI ?? '') !== '' && process.env.CI !== 'false';
 if (!installed && !required) console.warn(`browser tests SKIPPED: ${CHROMIUM} not found (install chromium; with CI set they fail instead)`);
 
 interface ChartInfo {
@@ -58,7 +45,6 @@ const READ_CHARTS = `[...document.querySelectorAll('canvas[data-chart]')].map((c
 
 describe.skipIf(!installed && !required)('report.html in headless Chromium', () => {
   let dir: string | undefined;
-  let browser: Browser | undefined;
   let page: Page;
   let charts: ChartInfo[];
   const consoleErrors: string[] = [];
@@ -66,12 +52,10 @@ describe.skipIf(!installed && !required)('report.html in headless Chromium', () 
   const remoteRequests: string[] = [];
 
   beforeAll(async () => {
-    if (!installed) throw new Error(`${CHROMIUM} not found: the browser tests need Chromium (CI is set, so this is not skipped)`);
     dir = mkdtempSync(join(tmpdir(), 'report-html-'));
     const file = join(dir, 'report.html');
     writeFileSync(file, renderHtml(htmlFixtureReport(), loadChartAssets()));
-    browser = await puppeteer.launch({ browser: 'chrome', executablePath: CHROMIUM, headless: true, args: ARGS });
-    page = await browser.newPage();
+    page = await newPage();
     await page.setViewport({ width: 1280, height: 900 });
     await page.emulateMediaFeatures([{ name: 'prefers-color-scheme', value: 'light' }]);
     page.on('console', (message) => {
@@ -91,7 +75,7 @@ describe.skipIf(!installed && !required)('report.html in headless Chromium', () 
   const innerText = (selector: string) => page.$eval(selector, (el) => (el as HTMLElement).textContent);
 
   afterAll(async () => {
-    await browser?.close();
+    await page?.close();
     if (dir !== undefined) rmSync(dir, { recursive: true, force: true });
   });
 
@@ -187,8 +171,7 @@ describe.skipIf(!installed && !required)('report.html in headless Chromium', () 
   });
 
   it('has an overflow check that sees text leaving its box (so its silence above means something)', async () => {
-    const probe = await browser?.newPage();
-    if (probe === undefined) throw new Error('no browser');
+    const probe = await newPage();
     await probe.setContent(`<main><div style="width:120px"><p>${'x'.repeat(80)}</p></div></main>`);
     expect(((await probe.evaluate(OVERFLOWING)) as string[]).join()).toMatch(/(^|,)p: x+/);
     await probe.close();
