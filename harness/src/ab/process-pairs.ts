@@ -43,8 +43,11 @@ export function pairedRounds(a: readonly RunResult[], b: readonly RunResult[]): 
   // cell) keeps the process pair it restarted in: its rounds still share the other side's process.
   let processPair = 0;
   let last: { a: number; b: number } | undefined;
+  // A's first run of each round: bench:ab's rule reads a cell's rounds again after every process pair.
+  const aByRound = new Map<number, RunResult>();
+  for (const r of a) if (r.round !== undefined && !aByRound.has(r.round)) aByRound.set(r.round, r);
   for (const run of [...b].sort((x, y) => (x.round ?? 0) - (y.round ?? 0))) {
-    const partner = a.find((r) => r.round !== undefined && r.round === run.round);
+    const partner = run.round === undefined ? undefined : aByRound.get(run.round);
     if (partner === undefined) continue;
     const now = { a: partner.serverProcess ?? 1, b: run.serverProcess ?? 1 };
     if (last === undefined || (now.a !== last.a && now.b !== last.b)) processPair++;
@@ -61,7 +64,11 @@ export function pairedRounds(a: readonly RunResult[], b: readonly RunResult[]): 
 /** The rounds grouped by the pair of server processes they ran on (A and B restart at the same rounds). */
 function groupByProcess(rounds: readonly PairedRound[]): PairedRound[][] {
   const groups = new Map<number, PairedRound[]>();
-  for (const r of rounds) groups.set(r.process, [...(groups.get(r.process) ?? []), r]);
+  for (const r of rounds) {
+    const group = groups.get(r.process);
+    if (group === undefined) groups.set(r.process, [r]);
+    else group.push(r);
+  }
   return [...groups.values()];
 }
 

@@ -59,8 +59,9 @@ export function runsToGoal(halfWidthShare: number, goal: number, runs: number, m
   if (!(goal > 0) || !Number.isFinite(halfWidthShare) || runs < 2) return undefined;
   if (halfWidthShare <= goal) return runs;
   const scale = (n: number): number => tCritical95(n - 1) / Math.sqrt(n);
+  const now = scale(runs);
   for (let n = runs + 1; n <= maxRuns; n++) {
-    if ((halfWidthShare * scale(n)) / scale(runs) <= goal) return n;
+    if ((halfWidthShare * scale(n)) / now <= goal) return n;
   }
   return undefined;
 }

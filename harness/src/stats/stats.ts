@@ -54,10 +54,24 @@ export function cv(xs: readonly number[]): number {
   return coefficientOfVariation(xs);
 }
 
+/**
+ * @stdlib's quantiles beyond the table, by df, as computed: each is an iterative inversion of the
+ * incomplete beta, and bench:ab's rule asks for the same few dozen again and again (budget.ts's
+ * runsToGoal walks every df up to its cap on each call).
+ */
+const tBeyondTable = new Map<number, number>();
+
 /** Two-sided 95 % critical value of Student's t for `df` degrees of freedom (df >= 1). */
 export function tCritical95(df: number): number {
   if (!Number.isInteger(df) || df < 1) throw new RangeError(`degrees of freedom must be a positive integer, got ${df}`);
-  return T_CRITICAL_95[df - 1] ?? Math.round(tQuantile(0.975, df) * 1000) / 1000;
+  const tabled = T_CRITICAL_95[df - 1];
+  if (tabled !== undefined) return tabled;
+  let t = tBeyondTable.get(df);
+  if (t === undefined) {
+    t = Math.round(tQuantile(0.975, df) * 1000) / 1000;
+    tBeyondTable.set(df, t);
+  }
+  return t;
 }
 
 /**
