@@ -4,29 +4,27 @@
  * imports entry points, packages/ below harness/ and runtimes/), checked by
  * dependency-cruiser with the repo's .dependency-cruiser.cjs. A failure names the offending path.
  */
-import { execFile } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { promisify } from 'node:util';
+import { cruise as depcruise } from 'dependency-cruiser';
+import extractDepcruiseOptions from 'dependency-cruiser/config-utl/extract-depcruise-options';
 import { afterAll, describe, expect, it } from 'vitest';
 
-const run = promisify(execFile);
 const HARNESS = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const REPO = resolve(HARNESS, '..');
 const CONFIG = join(REPO, '.dependency-cruiser.cjs');
-const DEPCRUISE = join(HARNESS, 'node_modules/.bin/depcruise');
 
-/** depcruise's exit code (its count of errors) and its text output. */
+/**
+ * depcruise's exit code (its count of errors) and its text output, from its API in this process:
+ * what its command line does (the repo's config, err-long, paths from `cwd`) without a Node
+ * process and a load of dependency-cruiser and TypeScript for each cruise.
+ */
 async function cruise(cwd: string, paths: string[]): Promise<{ code: number; output: string }> {
-  try {
-    const { stdout } = await run(DEPCRUISE, [...paths, '--config', CONFIG, '--output-type', 'err-long'], { cwd, maxBuffer: 16 << 20 });
-    return { code: 0, output: stdout };
-  } catch (error) {
-    const e = error as { code?: number; stdout?: string; stderr?: string };
-    return { code: typeof e.code === 'number' ? e.code : -1, output: `${e.stdout ?? ''}${e.stderr ?? ''}` };
-  }
+  const options = await extractDepcruiseOptions(CONFIG);
+  const { exitCode, output } = await depcruise(paths, { ...options, outputType: 'err-long', baseDir: cwd });
+  return { code: exitCode, output: String(output) };
 }
 
 const fixtures: string[] = [];
