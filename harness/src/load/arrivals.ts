@@ -34,15 +34,30 @@ export function stepSeed(seed: number, ratePerSec: number): number {
 
 /** Due times (ms from start) of every request in a step of `durationSec` at `ratePerSec`. */
 export function arrivalOffsets(ratePerSec: number, durationSec: number, arrivals: Arrivals, seed: number): number[] {
+  const out: number[] = [];
+  eachArrival(ratePerSec, durationSec, arrivals, seed, (t) => out.push(t));
+  return out;
+}
+
+/**
+ * arrivalOffsets' due times handed to `visit` one by one, in order, without the array: a
+ * simulation over a long schedule (curve/ladder.ts's capacity bisection, 100,000 arrivals a
+ * probe) keeps only what it counts.
+ */
+export function eachArrival(
+  ratePerSec: number,
+  durationSec: number,
+  arrivals: Arrivals,
+  seed: number,
+  visit: (dueMs: number) => void,
+): void {
   const endMs = durationSec * 1000;
   const periodMs = 1000 / ratePerSec;
-  const out: number[] = [];
   if (arrivals === 'constant') {
-    for (let i = 0; i * periodMs < endMs; i++) out.push(i * periodMs);
-    return out;
+    for (let i = 0; i * periodMs < endMs; i++) visit(i * periodMs);
+    return;
   }
   const random = seededRandom(seed);
   // The first request at 0, like the constant schedule, so both steps start with a send.
-  for (let t = 0; t < endMs; t += -Math.log(1 - random()) * periodMs) out.push(t);
-  return out;
+  for (let t = 0; t < endMs; t += -Math.log(1 - random()) * periodMs) visit(t);
 }
