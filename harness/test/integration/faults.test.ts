@@ -20,7 +20,8 @@ import { HARNESS_NODE_ARGS } from '../harness-cli.ts';
 let tmp: string;
 const HARNESS = resolve(import.meta.dirname, '../..');
 const dataFlags = () => ['--data-dir', join(tmp, 'data'), '--file-count', '4', '--file-size', '65536'];
-const short = ['--runs', '1', '--duration', '0.5', '--warmup', '0', '--sleep-ms', '5'];
+// --quick for its lighter host check: the flags after it set everything else the tests read.
+const short = ['--quick', '--runs', '1', '--duration', '0.5', '--warmup', '0', '--sleep-ms', '5'];
 let outCount = 0;
 const out = () => join(tmp, `out-${++outCount}`);
 

@@ -2,7 +2,8 @@
 // as hung, one killed fails it with its signal; on every runtime the next cell gets a new server
 // and nothing is left behind. Mostly waiting on the hang deadline, so it runs beside another file.
 // One run per fault for the three runtimes, each asserted on its own: a run's fixed part (the
-// host check, the speed sampler's children) is paid twice instead of six times.
+// host check, the speed sampler's children) is paid twice instead of six times; --quick for its
+// lighter host check, the flags after it setting the runs.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -32,7 +33,8 @@ let killed: Promise<BenchOutcome & { pids: Started }> | undefined;
 const killRun = () => {
   killed ??= (async () => {
     const plan = parsePlan([
-      ...['--runtimes', RUNTIMES.join(','), '--scenarios', 'sleep', '--runs', '1', '--duration', '0.5', '--warmup', '0', '--timeout', '1'],
+      ...['--runtimes', RUNTIMES.join(','), '--scenarios', 'sleep', '--quick', '--runs', '1', '--duration', '0.5', '--warmup', '0'],
+      ...['--timeout', '1'],
       ...['--cross-check', 'none', '--out', join(tmp, 'out-kill'), ...dataFlags()],
     ]);
     const pids = byRuntime();
@@ -54,7 +56,8 @@ const stopRun = () => {
     // --min-requests 0: a stopped server answers nothing more, so the run would otherwise be
     // stretched to its 3 s cap looking for requests before the hang is even looked for.
     const plan = parsePlan([
-      ...['--runtimes', RUNTIMES.join(','), '--scenarios', 'sleep', '--runs', '1', '--duration', '0.5', '--warmup', '0', '--timeout', '1'],
+      ...['--runtimes', RUNTIMES.join(','), '--scenarios', 'sleep', '--quick', '--runs', '1', '--duration', '0.5', '--warmup', '0'],
+      ...['--timeout', '1'],
       '--min-requests',
       '0',
       ...['--cross-check', 'none', '--out', join(tmp, 'out-stop'), ...dataFlags()],

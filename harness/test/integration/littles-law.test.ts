@@ -25,9 +25,10 @@ describe("Little's law on sleep/sync", () => {
     // 5 ms a request, one at a time: at most 200 answers a second. 500 connections make W = 2.5 s,
     // more than the 1 s run: most requests sent are still queued at its end. 10 make W = 50 ms,
     // twenty turns of the queue in the run. The timeout (10 s) is past both, so nothing times out.
+    // --quick for its lighter host check: the flags after it set the runs.
     const plan = parsePlan([
       ...['--runtimes', 'node', '--scenarios', 'sleep', '--modes', 'sync', '--sleep-ms', '5', '--connections', '10,500'],
-      ...['--duration', '1', '--runs', '1', '--warmup', '0.2', '--timeout', '10', '--cross-check', 'none'],
+      ...['--quick', '--duration', '1', '--runs', '1', '--warmup', '0.2', '--timeout', '10', '--cross-check', 'none'],
       ...['--out', join(tmp, 'out'), '--data-dir', join(tmp, 'data'), '--file-count', '2', '--file-size', '4096'],
     ]);
     const { report } = await benchRun(plan, { progress: recordingProgress() });

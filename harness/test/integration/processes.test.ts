@@ -39,9 +39,10 @@ describe('bench --processes 1,2 on every runtime', () => {
 
   beforeAll(async () => {
     const out = join(tmp, 'out');
+    // --quick for its lighter host check: the flags after it set the runs.
     const plan = parsePlan([
       ...['--runtimes', RUNTIME_NAMES.join(','), '--scenarios', 'sleep', '--processes', '1,2', '--sleep-ms', '20'],
-      ...['--runs', '1', '--duration', '0.5', '--warmup', '0.2', '--warmup-max', '0.2', '--min-requests', '0'],
+      ...['--quick', '--runs', '1', '--duration', '0.5', '--warmup', '0.2', '--warmup-max', '0.2', '--min-requests', '0'],
       ...['--cross-check', 'none', '--data-dir', dataDir, '--out', out],
     ]);
     ({ report } = await benchRun(plan, {

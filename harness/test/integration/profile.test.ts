@@ -25,14 +25,15 @@ afterAll(async () => {
 });
 
 describe('--profile', () => {
-  // One run for the three runtimes: the setup (host check, input files) is paid once.
+  // One run for the three runtimes: the setup (host check, input files) is paid once; --quick for
+  // its lighter host check, the flags after it setting the runs.
   it('on every runtime: fib, hashSync and the sync sleep named as what ran while the loop was late; hash/async leaves the main thread idle, sleep/async the loop on time', {
     timeout: 90_000,
   }, async () => {
     const out = join(tmp, 'out');
     const plan = parsePlan([
       ...['--runtimes', RUNTIMES.join(','), '--scenarios', 'fib,hash,sleep', '--modes', 'sync,async', '--profile'],
-      ...['--runs', '1', '--duration', '0.2', '--warmup', '0', '--min-requests', '0', '--cross-check', 'none', '--out', out],
+      ...['--quick', '--runs', '1', '--duration', '0.2', '--warmup', '0', '--min-requests', '0', '--cross-check', 'none', '--out', out],
       // A hash of about 20 ms: still past the 10 ms a stall needs, and a load leaves little behind.
       ...['--hash-cost', '8'],
       ...['--data-dir', join(tmp, 'data'), '--file-count', '2', '--file-size', '4096'],

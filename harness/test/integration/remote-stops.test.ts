@@ -74,6 +74,7 @@ describe.skipIf(unavailable !== undefined)('servers on another host, over ssh: w
       'sleep',
       '--modes',
       'sync',
+      '--quick',
       '--runs',
       '1',
       '--duration',

@@ -141,6 +141,8 @@ export async function startLongBench(extra: string[] = [], out?: (args: string[]
     'hello',
     '--modes',
     'baseline',
+    // --quick for its lighter host check (the first cell comes sooner): the flags after it set the runs.
+    '--quick',
     '--duration',
     '30',
     '--runs',

@@ -128,8 +128,9 @@ describe.skipIf(unavailable !== undefined)('servers on another host, over ssh', 
     outDirs.push(data);
     // `pnpm data` on the server host: here the same machine, so the same folder.
     generateDataFiles(data, 4, 262144);
+    // --quick for its lighter host check: the flags after it set the runs.
     mixed = runBenchThere([
-      ...['--runtimes', `node@${major}`, '--processes', '1,auto', '--scenarios', 'sleep,file', '--modes', 'async'],
+      ...['--quick', '--runtimes', `node@${major}`, '--processes', '1,auto', '--scenarios', 'sleep,file', '--modes', 'async'],
       ...['--sleep-ms', '5', '--runs', '1', '--duration', '0.5', '--warmup', '0.1', '--warmup-max', '0.1', '--min-requests', '0'],
       ...['--cold', '--data-dir', data, '--file-count', '4', '--file-size', '262144'],
     ]);
