@@ -13,6 +13,7 @@ import { readsDataFiles } from './servers/scenarios.ts';
 import { renderConsoleSummary } from './report/render/console.ts';
 import { planLines } from './report/text/progress-lines.ts';
 import type { RemoteSetup } from './remote/preflight.ts';
+import type { ServerHost } from './servers/server-host.ts';
 import { DEFAULT_DATA_DIR } from './system/data-files.ts';
 import { versionFeatures } from './versions/versions-section.ts';
 import { sweepFeatures, sweepSection } from './report/sweep-section.ts';
@@ -35,12 +36,11 @@ async function planBench(argv: string[], { signal }: CommandContext): Promise<Pl
 
   // --server-host: reachable, key accepted, checkout and runtimes there, all before anything starts.
   let remote: RemoteSetup | undefined;
-  let serverHostOf: typeof import('./remote/remote-host.ts').serverHostOf | undefined;
+  let serverHost: ServerHost | undefined;
   if (plan.remote !== undefined) {
     // Loaded only for --server-host: ssh and the remote server's modules are no part of a local run's start.
-    const [{ assertSomeRuntime, movePath, preflight, PreflightError, processRefusal }, { resolveRemoteVersions }, remoteHost] =
+    const [{ assertSomeRuntime, movePath, preflight, PreflightError, processRefusal }, { resolveRemoteVersions }, { serverHostOf }] =
       await Promise.all([import('./remote/preflight.ts'), import('./remote/remote-versions.ts'), import('./remote/remote-host.ts')]);
-    serverHostOf = remoteHost.serverHostOf;
     // Data files are asked of the server host only when a planned scenario reads them; without
     // them the server there serves that scenario as 503 and the rest as usual.
     const data = plan.scenarios.some(readsDataFiles)
@@ -55,6 +55,7 @@ async function planBench(argv: string[], { signal }: CommandContext): Promise<Pl
     const refused = processRefusal(plan, remote.environment.cpu.count, remote.maxUserProcesses, host);
     if (refused !== undefined) throw new PreflightError(refused);
     assertSomeRuntime(remote, plan.runtimes);
+    serverHost = serverHostOf(remote);
   }
 
   // Interrupted during the preflight: nothing ran, nothing to write.
@@ -72,7 +73,7 @@ async function planBench(argv: string[], { signal }: CommandContext): Promise<Pl
     plan,
     lanes: specs.map((spec) => ({ spec })),
     banner,
-    ...(remote === undefined || serverHostOf === undefined ? {} : { run: { host: serverHostOf(remote) } }),
+    ...(serverHost === undefined ? {} : { run: { host: serverHost } }),
   };
 }
 
