@@ -5,22 +5,12 @@
  * from 144 µs, and a 2.5 s bcrypt queue from 2.503 s. autocannon's own histogram keeps whole
  * milliseconds, which printed every hello percentile as 0 ms.
  */
+import { int32Histogram } from '@bench/app/histogram';
 import type { Histogram } from 'hdr-histogram-js';
-// The class build() returns for these parameters (32-bit buckets, no WebAssembly), from its own
-// file: the package's index also loads its WebAssembly build and encoders, which the probe and
-// generator children (each a process started per run) never use.
-import * as int32 from 'hdr-histogram-js/dist/Int32Histogram.js';
-
-// A CommonJS default export: Node and Deno hand over the module's exports object, Bun the class.
-const exported = int32.default as typeof int32.default | typeof int32.default.default;
-const Int32Histogram = 'default' in exported ? exported.default : exported;
 
 /** Values are whole microseconds; it grows past an hour if it must (autoResize). */
 export function latencyHistogram(): Histogram {
-  const histogram = new Int32Histogram(1, 3_600_000_000, 3);
-  // As build() sets it.
-  histogram.autoResize = true;
-  return histogram;
+  return int32Histogram(1, 3_600_000_000, 3);
 }
 
 /** One latency in ms (fractional) as whole µs; anything faster than 1 µs counts as 1 µs. */

@@ -1,12 +1,5 @@
 import type { Histogram } from 'hdr-histogram-js';
-// The class build() returns for its defaults (32-bit buckets, no WebAssembly), from its own file: the
-// package's index also loads its WebAssembly build, encoders and log readers: most of what the
-// package costs each server's start, none of it used here.
-import * as int32 from 'hdr-histogram-js/dist/Int32Histogram.js';
-
-// A CommonJS default export: Node and Deno hand over the module's exports object, Bun the class.
-const exported = int32.default as typeof int32.default | typeof int32.default.default;
-const Int32Histogram = 'default' in exported ? exported.default : exported;
+import { int32Histogram } from './histogram.ts';
 
 export interface LagSummary {
   p50: number;
@@ -54,9 +47,7 @@ export class LagSampler {
     this.intervalMs = intervalMs;
     this.now = now;
     // Microseconds, 1 µs to 10 min, 3 significant digits.
-    this.histogram = new Int32Histogram(1, 600_000_000, 3);
-    // As build() sets it.
-    this.histogram.autoResize = true;
+    this.histogram = int32Histogram(1, 600_000_000, 3);
   }
 
   start(): void {
