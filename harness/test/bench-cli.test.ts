@@ -5,7 +5,7 @@ import { resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parsePlan } from '../src/bench/plan.ts';
 import { FlagError } from '../src/cli/flags.ts';
-import { HARNESS_NODE_ARGS } from './harness-cli.ts';
+import { HARNESS_NODE_ARGS, thrownBy } from './harness-cli.ts';
 
 describe('bench command line', () => {
   it('refuses a bad flag with one line and exit code 2, starting nothing', () => {
@@ -23,12 +23,7 @@ describe('bench command line', () => {
   // starts: a FlagError, whose message the command prints after "bench: " as its one line and
   // exits 2, as above. Read here without starting a process for each.
   it('refuses a --sweep value outside the module bounds in one line', () => {
-    let refusal: unknown;
-    try {
-      parsePlan(['--sweep', 'json:kb=0,64']);
-    } catch (error) {
-      refusal = error;
-    }
+    const refusal = thrownBy(() => parsePlan(['--sweep', 'json:kb=0,64']));
     expect(refusal).toBeInstanceOf(FlagError);
     expect((refusal as Error).message).toBe('--sweep: json kb=0: kb must be an integer from 1 to 8192, got "0"');
   });

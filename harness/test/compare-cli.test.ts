@@ -9,7 +9,7 @@ import { compareMain } from '../src/compare-main.ts';
 import type { Report } from '../src/model/report.ts';
 import { cellOf, HASH_ASYNC, HASH_SYNC } from './fixtures/compare/reports.ts';
 import { makeReport } from './fixtures.ts';
-import { HARNESS_NODE_ARGS } from './harness-cli.ts';
+import { HARNESS_NODE_ARGS, thrownBy } from './harness-cli.ts';
 
 const HARNESS = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const CLI = join(HARNESS, 'src', 'compare-cli.ts');
@@ -43,12 +43,7 @@ function stderrLines(outcome: Outcome): string[] {
  * (the missing file's test below starts the command and sees it do so).
  */
 function refusalLines(...args: string[]): string[] {
-  let refusal: unknown;
-  try {
-    compareMain(args);
-  } catch (error) {
-    refusal = error;
-  }
+  const refusal = thrownBy(() => compareMain(args));
   expect(refusal).toBeInstanceOf(CommandError);
   return (refusal as Error).message.split('\n');
 }

@@ -13,3 +13,16 @@
  * instead, as a user's `pnpm bench` does: tsx's loader takes more than erasable syntax.
  */
 export const HARNESS_NODE_ARGS: readonly string[] = [];
+
+/**
+ * What a command's in-process step throws (undefined when it returns): a refusal read without
+ * starting the command, its message the line the command prints before it exits 2.
+ */
+export function thrownBy(run: () => unknown): unknown {
+  try {
+    run();
+  } catch (error) {
+    return error;
+  }
+  return undefined;
+}

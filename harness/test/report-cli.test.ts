@@ -13,7 +13,7 @@ import { EXPORT_FORMATS, exportReport } from '../src/report/export-formats.ts';
 import type { Report } from '../src/model/report.ts';
 import { CommandError } from '../src/cli/command.ts';
 import { readReport } from '../src/report-file.ts';
-import { HARNESS_NODE_ARGS } from './harness-cli.ts';
+import { HARNESS_NODE_ARGS, thrownBy } from './harness-cli.ts';
 
 const HARNESS = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const CLI = join(HARNESS, 'src/report-cli.ts');
@@ -71,13 +71,7 @@ describe('report-cli', () => {
   ];
   for (const [what, path, message] of bad) {
     it(`refuses ${what} in one line`, () => {
-      const file = path();
-      let refusal: unknown;
-      try {
-        readReport(file);
-      } catch (error) {
-        refusal = error;
-      }
+      const refusal = thrownBy(() => readReport(path()));
       expect(refusal).toBeInstanceOf(CommandError);
       const lines = (refusal as Error).message.split('\n');
       expect(lines).toHaveLength(1);
