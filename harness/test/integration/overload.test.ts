@@ -30,13 +30,13 @@ describe('1,000 connections on blocking handlers', () => {
   // and each cell's warm-up at that load was CPU spent before the run it asserts. bcrypt at cost
   // 5, 2 to 4 ms a hash: a thousand queued hashes are a few seconds of work, past a drain cap of
   // 2 s. (At the default cap of 15 s that takes cost 8, and 16 s of hashing a runtime that the
-  // test does not need.) --quick for its lighter host check: the flags after it set the rest.
+  // test does not need.)
   let run: Promise<BenchOutcome> | undefined;
   const thousand = () => {
     if (run !== undefined) return run;
     const plan = parsePlan([
       ...['--runtimes', RUNTIMES.join(','), '--scenarios', 'sleep,hash', '--modes', 'sync,async'],
-      ...['--quick', '--connections', '1000', '--duration', '1.5', '--timeout', '1', '--runs', '1', '--warmup', '0'],
+      ...['--connections', '1000', '--duration', '1.5', '--timeout', '1', '--runs', '1', '--warmup', '0'],
       ...['--hash-cost', '5', '--drain-cap', '2'],
       ...['--cross-check', 'none', '--out', join(tmp, 'out'), ...dataFlags()],
     ]);
