@@ -196,10 +196,13 @@ describe('across runtimes', () => {
 
 describe('groupAlive', () => {
   it('a group whose one member has exited but is not yet reaped holds nothing alive', async () => {
-    // sh puts a child in a group of its own (setsid) that exits at once, then becomes sleep,
+    // sh puts a child in a group of its own (setsid) that exits shortly, then becomes sleep,
     // which never reaps it: a zombie, as a Node server's esbuild services are while a slow
-    // PID 1 has not reaped them, and stop() need not wait for that.
-    const parent = spawn('sh', ['-c', 'setsid sh -c "exit 0" & echo $!; exec sleep 30'], { stdio: ['ignore', 'pipe', 'ignore'] });
+    // PID 1 has not reaped them, and stop() need not wait for that. The child outlives the exec
+    // by 0.2 s: one that exited before it could be reaped by sh, leaving no zombie to look at.
+    const parent = spawn('sh', ['-c', 'setsid sh -c "sleep 0.2; exit 0" & echo $!; exec sleep 30'], {
+      stdio: ['ignore', 'pipe', 'ignore'],
+    });
     try {
       const pid = await new Promise<number>((resolve) => {
         parent.stdout.setEncoding('utf8').once('data', (chunk: string) => resolve(Number(chunk.trim())));
